@@ -1,0 +1,410 @@
+//! LLVM-syntax DS assembly parser.
+//!
+//! Two layers: [`parse_syntax`] splits a line into mnemonic, comma-separated
+//! operands and space-separated modifiers without interpreting them (usable
+//! for rule files with `%`-variables); [`parse_asm`] checks the result against
+//! the target's opcode table and shape and builds a [`DsInst`]. Accepted
+//! syntax is what llvm-mc-22 accepts for DS ops: `vN`, `v[N:M]`, `v[N]`,
+//! `aN`/`a[N:M]`, `offset:N` (decimal, `0x` hex, `0b` binary),
+//! `offset0:N offset1:N`, `offset:swizzle(...)` and `gds`.
+
+use gcnsmt_semantics::target::{Gen, Target};
+use thiserror::Error;
+
+use crate::inst::{DsInst, RegFile, RegTuple};
+use crate::table::{self, GdsRule, OffsetKind};
+
+/// A parse or validation error at a 1-based character column of the input line.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("column {col}: {msg}")]
+pub struct AsmError {
+    /// 1-based column (in characters) where the problem starts.
+    pub col: usize,
+    /// What is wrong.
+    pub msg: String,
+}
+
+fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
+    Err(AsmError { col, msg: msg.into() })
+}
+
+/// A syntactically split assembly line; text is kept raw, columns are 1-based.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmSyntax {
+    /// The mnemonic as written.
+    pub mnemonic: String,
+    /// Column of the mnemonic.
+    pub mnemonic_col: usize,
+    /// Operand texts (trimmed) and their columns, split on top-level commas;
+    /// `[...]`, `(...)` and `{...}` groups (e.g. `{%x, %y}`) stay one operand.
+    pub operands: Vec<(String, usize)>,
+    /// Modifiers after the operands: name, raw value text after `:` (if any), column.
+    pub modifiers: Vec<(String, Option<String>, usize)>,
+    /// Column just past the last token (where a missing item would go).
+    pub end_col: usize,
+}
+
+/// Bare words that are modifiers, not operands.
+const FLAGS: &[&str] = &["gds"];
+
+fn is_modifier(tok: &str) -> bool {
+    if FLAGS.contains(&tok) {
+        return true;
+    }
+    match tok.find(':') {
+        Some(i) if i > 0 => {
+            let name = &tok[..i];
+            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }
+        _ => false,
+    }
+}
+
+/// Split `line` into mnemonic, operands and modifiers. Text after `;` or `//`
+/// (outside brackets and quotes) is a comment.
+pub fn parse_syntax(line: &str) -> Result<AsmSyntax, AsmError> {
+    let chars: Vec<char> = line.chars().collect();
+    let n = chars.len();
+    let mut i = 0;
+    let skip_ws = |i: &mut usize| {
+        while *i < n && chars[*i].is_whitespace() {
+            *i += 1;
+        }
+    };
+    let at_comment = |i: usize| chars[i] == ';' || (chars[i] == '/' && chars.get(i + 1) == Some(&'/'));
+    skip_ws(&mut i);
+    let mstart = i;
+    while i < n && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
+        i += 1;
+    }
+    if i == mstart {
+        return err(mstart + 1, "expected a mnemonic");
+    }
+    let mnemonic: String = chars[mstart..i].iter().collect();
+    if i < n && !chars[i].is_whitespace() && !at_comment(i) {
+        return err(i + 1, format!("unexpected `{}` after the mnemonic", chars[i]));
+    }
+    let mut syn = AsmSyntax {
+        mnemonic,
+        mnemonic_col: mstart + 1,
+        operands: Vec::new(),
+        modifiers: Vec::new(),
+        end_col: i + 1,
+    };
+
+    // Scan one token: up to whitespace or a comma at nesting depth 0.
+    let token = |i: &mut usize| -> Result<(String, usize), AsmError> {
+        let start = *i;
+        let mut stack: Vec<char> = Vec::new();
+        let mut in_quote = false;
+        while *i < n {
+            let c = chars[*i];
+            if in_quote {
+                in_quote = c != '"';
+            } else if c == '"' {
+                in_quote = true;
+            } else if let Some(close) = match c {
+                '(' => Some(')'),
+                '[' => Some(']'),
+                '{' => Some('}'),
+                _ => None,
+            } {
+                stack.push(close);
+            } else if matches!(c, ')' | ']' | '}') {
+                if stack.pop() != Some(c) {
+                    return err(*i + 1, format!("unbalanced `{c}`"));
+                }
+            } else if stack.is_empty() && (c.is_whitespace() || c == ',' || at_comment(*i)) {
+                break;
+            }
+            *i += 1;
+        }
+        if in_quote {
+            return err(start + 1, "unterminated string");
+        }
+        if let Some(close) = stack.last() {
+            return err(start + 1, format!("missing `{close}`"));
+        }
+        Ok((chars[start..*i].iter().collect(), start + 1))
+    };
+
+    let mut want_operand = false; // just consumed a comma
+    let mut in_modifiers = false;
+    loop {
+        skip_ws(&mut i);
+        if i >= n || at_comment(i) {
+            if want_operand {
+                return err(i + 1, "expected an operand after `,`");
+            }
+            break;
+        }
+        if chars[i] == ',' {
+            return err(i + 1, "unexpected `,`");
+        }
+        let (tok, col) = token(&mut i)?;
+        syn.end_col = i + 1;
+        if !want_operand && is_modifier(&tok) {
+            let (name, value) = match tok.split_once(':') {
+                Some((a, b)) => (a.to_string(), Some(b.to_string())),
+                None => (tok.clone(), None),
+            };
+            syn.modifiers.push((name, value, col));
+            in_modifiers = true;
+            continue;
+        }
+        if in_modifiers {
+            return err(col, format!("unexpected `{tok}` after modifiers"));
+        }
+        if !want_operand && !syn.operands.is_empty() {
+            return err(col, format!("expected `,` or a modifier before `{tok}`"));
+        }
+        syn.operands.push((tok, col));
+        skip_ws(&mut i);
+        want_operand = i < n && chars[i] == ',';
+        if want_operand {
+            i += 1;
+        }
+    }
+    Ok(syn)
+}
+
+/// Parse an integer as llvm-mc writes them: decimal, `0x` hex or `0b` binary, optional `-`.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        i64::from_str_radix(h, 16).ok()?
+    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
+        i64::from_str_radix(b, 2).ok()?
+    } else if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
+        s.parse().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+/// Parse `vN`, `v[N:M]`, `v[N]` (and the same with `a`) into a tuple.
+pub fn parse_reg(text: &str) -> Option<RegTuple> {
+    let t = text.trim();
+    let file = match t.chars().next()? {
+        'v' => RegFile::V,
+        'a' => RegFile::A,
+        _ => return None,
+    };
+    let rest = t[1..].trim_start();
+    let num = |s: &str| -> Option<u32> {
+        let s = s.trim();
+        (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+    };
+    let (first, last) = if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        match inner.split_once(':') {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => (num(inner)?, num(inner)?),
+        }
+    } else {
+        let v = num(rest)?;
+        (v, v)
+    };
+    if last < first || last - first >= 32 || first > u32::from(u16::MAX) {
+        return None;
+    }
+    Some(RegTuple { file, first: first as u16, count: (last - first + 1) as u8 })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Vdst,
+    Addr,
+    Data0,
+    Data1,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Vdst => "vdst",
+            Role::Addr => "addr",
+            Role::Data0 => "data0",
+            Role::Data1 => "data1",
+        }
+    }
+}
+
+/// Parse one line of LLVM DS assembly for `target` into a validated [`DsInst`].
+///
+/// Errors (with the column of the offending token): unknown mnemonic, mnemonic
+/// not available on the target, wrong operand count, non-register operand,
+/// wrong tuple size, register out of range, misaligned tuple (gfx90a+/gfx1250),
+/// AGPR where not allowed, mixed VGPR/AGPR data, offset kind or range, and
+/// `gds` present where not allowed or missing where required.
+pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
+    let syn = parse_syntax(line)?;
+    let mn = syn.mnemonic.as_str();
+    let Some((opcode, shape)) = table::ds_lookup(target, mn) else {
+        let elsewhere = table::targets_with(mn);
+        if elsewhere.is_empty() {
+            return err(syn.mnemonic_col, format!("unknown DS mnemonic `{mn}`"));
+        }
+        let list: Vec<&str> = elsewhere.iter().map(|t| t.name()).collect();
+        return err(
+            syn.mnemonic_col,
+            format!("{mn} is not available on {target} (it exists on {})", list.join(", ")),
+        );
+    };
+    let mnemonic = table::ds_mnemonics(target).find(|m| *m == mn).expect("looked up above");
+
+    let mut roles: Vec<(Role, u8)> = Vec::new();
+    if shape.vdst > 0 {
+        roles.push((Role::Vdst, shape.vdst));
+    }
+    if shape.addr {
+        roles.push((Role::Addr, 1));
+    }
+    if shape.data0 > 0 {
+        roles.push((Role::Data0, shape.data0));
+    }
+    if shape.data1 > 0 {
+        roles.push((Role::Data1, shape.data1));
+    }
+    if syn.operands.len() != roles.len() {
+        let names: Vec<&str> = roles.iter().map(|r| r.0.name()).collect();
+        let col = syn.operands.get(roles.len()).map_or(syn.end_col, |o| o.1);
+        let what = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+        return err(
+            col,
+            format!("{mn} takes {} operand(s){what}, got {}", roles.len(), syn.operands.len()),
+        );
+    }
+
+    let mut inst = DsInst {
+        target,
+        opcode,
+        mnemonic,
+        shape,
+        vdst: None,
+        addr: None,
+        data0: None,
+        data1: None,
+        offset0: 0,
+        offset1: 0,
+        gds: false,
+    };
+    let mut data_file: Option<RegFile> = None;
+    for (&(role, count), (text, col)) in roles.iter().zip(&syn.operands) {
+        let col = *col;
+        let Some(r) = parse_reg(text) else {
+            return err(col, format!("expected a register for {}, got `{text}`", role.name()));
+        };
+        if r.last() > 255 {
+            return err(col, format!("register {text} is out of range (max 255)"));
+        }
+        if r.file == RegFile::A {
+            if role == Role::Addr {
+                return err(col, format!("the address of {mn} must be a VGPR, got {text}"));
+            }
+            if !target.has_agpr_ds() {
+                return err(col, format!("AGPRs are not allowed as DS operands on {target}, got {text}"));
+            }
+        }
+        if r.count != count {
+            return err(
+                col,
+                format!("{mn} needs a {count}-register tuple for {}, got {text}", role.name()),
+            );
+        }
+        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+            return err(
+                col,
+                format!("{target} requires an even-aligned register tuple for {}, got {text}", role.name()),
+            );
+        }
+        if role != Role::Addr {
+            match data_file {
+                Some(f) if f != r.file => {
+                    return err(col, "vdst and data operands must be all VGPRs or all AGPRs")
+                }
+                _ => data_file = Some(r.file),
+            }
+        }
+        match role {
+            Role::Vdst => inst.vdst = Some(r),
+            Role::Addr => inst.addr = Some(r),
+            Role::Data0 => inst.data0 = Some(r),
+            Role::Data1 => inst.data1 = Some(r),
+        }
+    }
+
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, value, col) in &syn.modifiers {
+        let col = *col;
+        if seen.contains(&name.as_str()) {
+            return err(col, format!("duplicate modifier `{name}`"));
+        }
+        seen.push(name);
+        match (name.as_str(), value) {
+            ("gds", None) => {
+                if shape.gds == GdsRule::Never {
+                    return err(col, format!("gds is not allowed for {mn} on {target}"));
+                }
+                inst.gds = true;
+            }
+            ("offset", Some(v)) => {
+                if shape.offset != OffsetKind::Single {
+                    let why = if shape.offset == OffsetKind::Pair { " (use offset0:/offset1:)" } else { "" };
+                    return err(col, format!("{mn} takes no offset:{why}"));
+                }
+                let vcol = col + "offset:".len();
+                let off = if let Some(inner) = v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) {
+                    if mn != "ds_swizzle_b32" {
+                        return err(vcol, format!("swizzle(...) is only valid for ds_swizzle_b32, not {mn}"));
+                    }
+                    let gfx9_plus = target.gen() >= Gen::Gfx9;
+                    match crate::swizzle::parse(inner, gfx9_plus) {
+                        Ok(o) => o,
+                        Err(e) => return err(vcol, e),
+                    }
+                } else {
+                    let Some(o) = parse_int(v) else {
+                        return err(vcol, format!("expected an integer offset, got `{v}`"));
+                    };
+                    if !(0..=65535).contains(&o) {
+                        return err(vcol, format!("offset must be in [0, 65535], got {o}"));
+                    }
+                    o as u16
+                };
+                inst.offset0 = off as u8;
+                inst.offset1 = (off >> 8) as u8;
+            }
+            (n @ ("offset0" | "offset1"), Some(v)) => {
+                if shape.offset != OffsetKind::Pair {
+                    let why = if shape.offset == OffsetKind::Single { " (use offset:)" } else { "" };
+                    return err(col, format!("{mn} takes no {n}:{why}"));
+                }
+                let vcol = col + n.len() + 1;
+                let Some(o) = parse_int(v) else {
+                    return err(vcol, format!("expected an integer {n}, got `{v}`"));
+                };
+                if !(0..=255).contains(&o) {
+                    return err(vcol, format!("{n} must be in [0, 255], got {o}"));
+                }
+                if n == "offset0" {
+                    inst.offset0 = o as u8;
+                } else {
+                    inst.offset1 = o as u8;
+                }
+            }
+            ("gds", Some(_)) => return err(col, "gds takes no value"),
+            (n, None) if n.starts_with("offset") => return err(col, format!("{n} needs a value")),
+            (n, _) => return err(col, format!("unknown modifier `{n}`")),
+        }
+    }
+    if shape.gds == GdsRule::Required && !inst.gds {
+        return err(syn.end_col, format!("{mn} requires gds"));
+    }
+    Ok(inst)
+}

@@ -1,0 +1,1 @@
+//! Lifting (owned by the verifier author)

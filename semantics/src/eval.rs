@@ -1,0 +1,793 @@
+//! The evaluator: runs one [`Def`] body over any [`Domain`], applying the machine
+//! [`Settings`] (alignment, LDS bound) at every memory access. The interpreter and the SMT
+//! encoding are both this code.
+
+use crate::domain::{BvOp, CmpOp, Domain, FpOp};
+use crate::ir::*;
+use crate::settings::{Alignment, LdsLimit, Settings};
+use crate::ty::{FpFmt, Kind, Ty};
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// A typed value in a domain.
+pub enum Val<D: Domain> {
+    Bits(D::Bv, Ty),
+    Bool(D::Bool),
+}
+
+impl<D: Domain> Clone for Val<D> {
+    fn clone(&self) -> Self {
+        match self {
+            Val::Bits(b, t) => Val::Bits(b.clone(), *t),
+            Val::Bool(b) => Val::Bool(b.clone()),
+        }
+    }
+}
+
+impl<D: Domain> std::fmt::Debug for Val<D> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Val::Bits(b, t) => write!(f, "{b:?}:{t}"),
+            Val::Bool(b) => write!(f, "{b:?}"),
+        }
+    }
+}
+
+impl<D: Domain> Val<D> {
+    /// The bits and type; booleans are 1-bit `.b1`.
+    pub fn ty(&self) -> Ty {
+        match self {
+            Val::Bits(_, t) => *t,
+            Val::Bool(_) => Ty::Bool,
+        }
+    }
+}
+
+/// An evaluation error: a semantics entry that does not type-check for the operands given.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("{msg}")]
+pub struct EvalError {
+    pub msg: String,
+}
+
+fn err<T>(msg: impl Into<String>) -> Result<T, EvalError> {
+    Err(EvalError { msg: msg.into() })
+}
+
+/// The memory state an instruction reads and writes: LDS, GDS and the undefined-behaviour flag.
+pub struct MemState<D: Domain> {
+    pub lds: D::Mem,
+    pub gds: D::Mem,
+    /// True when some executed path hit `UNDEFINED` (e.g. a misaligned access under STRICT).
+    pub ub: D::Bool,
+}
+
+impl<D: Domain> Clone for MemState<D> {
+    fn clone(&self) -> Self {
+        MemState { lds: self.lds.clone(), gds: self.gds.clone(), ub: self.ub.clone() }
+    }
+}
+
+/// How one instruction runs: its settings, its `gds` bit, and the operand names it may use.
+pub struct Frame<'a> {
+    pub settings: Settings,
+    /// The instruction's `gds` bit: MEM is GDS (base `M0[31:16]`, size `M0[15:0]`, CLRX
+    /// GcnInstrsDs "GDS") instead of LDS.
+    pub gds: bool,
+    /// Operand aliases of the entry name being run (`SRC = DATA1`).
+    pub aliases: &'a [(String, String)],
+}
+
+struct St<D: Domain> {
+    vars: BTreeMap<String, Val<D>>,
+    mem: MemState<D>,
+}
+
+impl<D: Domain> Clone for St<D> {
+    fn clone(&self) -> Self {
+        St { vars: self.vars.clone(), mem: self.mem.clone() }
+    }
+}
+
+/// Run `body` with the operand values in `vars` (ADDR, DATA0, DATA1, OFFSET0, OFFSET1, M0,
+/// LDS_SIZE, LANE_ID, RETURN_DATA = old destination contents, ...). Returns the final variables
+/// (RETURN_DATA among them) and memory.
+///
+/// Errors: an unknown name, a type mismatch or a malformed built-in call in the entry.
+pub fn run<D: Domain>(
+    d: &mut D,
+    frame: &Frame,
+    body: &[Stmt],
+    vars: BTreeMap<String, Val<D>>,
+    mem: MemState<D>,
+) -> Result<(BTreeMap<String, Val<D>>, MemState<D>), EvalError> {
+    let mut st = St { vars, mem };
+    let mut ev = Ev { d, frame };
+    ev.stmts(body, &mut st)?;
+    Ok((st.vars, st.mem))
+}
+
+struct Ev<'a, 'b, D: Domain> {
+    d: &'a mut D,
+    frame: &'a Frame<'b>,
+}
+
+fn pow2_ceil(n: u32) -> u32 {
+    n.next_power_of_two()
+}
+
+impl<D: Domain> Ev<'_, '_, D> {
+    fn stmts(&mut self, ss: &[Stmt], st: &mut St<D>) -> Result<(), EvalError> {
+        for s in ss {
+            self.stmt(s, st)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt, st: &mut St<D>) -> Result<(), EvalError> {
+        match s {
+            Stmt::Undefined => {
+                st.mem.ub = self.d.boolean(true);
+                Ok(())
+            }
+            Stmt::If(arms, els) => self.if_chain(arms, els, st),
+            Stmt::Assign(LValue::Mem { addr, ty }, e) => {
+                let a = self.expr(addr, Some(Ty::U32), st)?;
+                let a = self.to_addr(a)?;
+                let v = self.expr(e, Some(*ty), st)?;
+                let v = self.convert(v, *ty)?;
+                let Val::Bits(bits, _) = v else { unreachable!("convert gives bits") };
+                self.mem_write(st, &a, ty.width() / 8, &bits)
+            }
+            Stmt::Assign(LValue::Var { name, ty, slice }, e) => {
+                let name = self.resolve(name);
+                let old = st.vars.get(&name).cloned();
+                let v = self.expr(e, *ty, st)?;
+                let v = match ty {
+                    Some(t) => self.convert(v, *t)?,
+                    None => v,
+                };
+                let new = match (slice, old) {
+                    (Some((hi, lo)), Some(Val::Bits(ob, ot))) => {
+                        let w = ot.width();
+                        if *hi >= w {
+                            return err(format!("bit {hi} outside {name} ({w} bits)"));
+                        }
+                        let v = self.convert(v, Ty::Bits(Kind::B, hi - lo + 1))?;
+                        let Val::Bits(vb, _) = v else { unreachable!() };
+                        Val::Bits(self.splice(&ob, w, *hi, *lo, &vb), ot)
+                    }
+                    (Some(_), _) => return err(format!("slice assignment to undefined `{name}`")),
+                    // A typed write narrower than an existing register replaces its low bits,
+                    // as a VGPR view does (`RETURN_DATA.b32 = ...` on a 64-bit destination).
+                    (None, Some(Val::Bits(ob, ot))) if ty.is_some() && v.ty().width() < ot.width() => {
+                        let Val::Bits(vb, _) = v else { unreachable!() };
+                        let w = ot.width();
+                        let hi = self.d.width(&vb) - 1;
+                        Val::Bits(self.splice(&ob, w, hi, 0, &vb), ot)
+                    }
+                    (None, _) => v,
+                };
+                st.vars.insert(name, new);
+                Ok(())
+            }
+        }
+    }
+
+    fn splice(&mut self, old: &D::Bv, w: u32, hi: u32, lo: u32, v: &D::Bv) -> D::Bv {
+        let mut out = v.clone();
+        if lo > 0 {
+            let low = self.d.extract(old, lo - 1, 0);
+            out = self.d.concat(&out, &low);
+        }
+        if hi + 1 < w {
+            let high = self.d.extract(old, w - 1, hi + 1);
+            out = self.d.concat(&high, &out);
+        }
+        out
+    }
+
+    fn if_chain(&mut self, arms: &[(Expr, Vec<Stmt>)], els: &[Stmt], st: &mut St<D>) -> Result<(), EvalError> {
+        let Some(((c, body), rest)) = arms.split_first() else {
+            return self.stmts(els, st);
+        };
+        let cv = self.expr(c, None, st)?;
+        let cb = self.to_bool(cv)?;
+        match self.d.known(&cb) {
+            Some(true) => self.stmts(body, st),
+            Some(false) => self.if_chain(rest, els, st),
+            None => {
+                let mut t = st.clone();
+                self.stmts(body, &mut t)?;
+                let mut f = st.clone();
+                self.if_chain(rest, els, &mut f)?;
+                *st = self.merge(&cb, t, f)?;
+                Ok(())
+            }
+        }
+    }
+
+    fn merge(&mut self, c: &D::Bool, t: St<D>, f: St<D>) -> Result<St<D>, EvalError> {
+        let mut vars = BTreeMap::new();
+        for (k, tv) in &t.vars {
+            let v = match f.vars.get(k) {
+                Some(fv) => match (tv, fv) {
+                    (Val::Bits(a, ta), Val::Bits(b, tb)) if ta.width() == tb.width() => {
+                        Val::Bits(self.d.ite(c, a, b), *ta)
+                    }
+                    (Val::Bool(a), Val::Bool(b)) => Val::Bool(self.d.ite_bool(c, a, b)),
+                    _ => return err(format!("`{k}` has different types on the two branches")),
+                },
+                // Defined on one path only: a later use on the other path would be a bug in
+                // the entry, which the concrete runs would expose.
+                None => tv.clone(),
+            };
+            vars.insert(k.clone(), v);
+        }
+        for (k, fv) in f.vars {
+            vars.entry(k).or_insert(fv);
+        }
+        let mem = MemState {
+            lds: self.d.ite_mem(c, &t.mem.lds, &f.mem.lds),
+            gds: self.d.ite_mem(c, &t.mem.gds, &f.mem.gds),
+            ub: self.d.ite_bool(c, &t.mem.ub, &f.mem.ub),
+        };
+        Ok(St { vars, mem })
+    }
+
+    fn resolve(&self, name: &str) -> String {
+        if let Some((_, b)) = self.frame.aliases.iter().find(|(a, _)| a == name) {
+            return b.clone();
+        }
+        match name {
+            "DATA" => "DATA0".to_string(),
+            "DATA2" => "DATA1".to_string(),
+            _ => name.to_string(),
+        }
+    }
+
+    fn to_bool(&mut self, v: Val<D>) -> Result<D::Bool, EvalError> {
+        match v {
+            Val::Bool(b) => Ok(b),
+            Val::Bits(b, t) => {
+                let z = self.d.bv(0, t.width());
+                let e = self.d.cmp(CmpOp::Eq, &b, &z);
+                Ok(self.d.lnot(&e))
+            }
+        }
+    }
+
+    fn to_addr(&mut self, v: Val<D>) -> Result<D::Bv, EvalError> {
+        let v = self.convert(v, Ty::U32)?;
+        let Val::Bits(b, _) = v else { unreachable!() };
+        Ok(b)
+    }
+
+    /// View `v` as `ty`: same width relabels, narrower truncates, wider extends by the source's
+    /// signedness. Booleans become 1 or 0.
+    fn convert(&mut self, v: Val<D>, ty: Ty) -> Result<Val<D>, EvalError> {
+        let (b, from) = match v {
+            Val::Bool(b) => {
+                if ty == Ty::Bool {
+                    return Ok(Val::Bool(b));
+                }
+                let one = self.d.bv(1, 1);
+                let zero = self.d.bv(0, 1);
+                (self.d.ite(&b, &one, &zero), Ty::Bits(Kind::U, 1))
+            }
+            Val::Bits(b, t) => (b, t),
+        };
+        let Ty::Bits(_, to_w) = ty else {
+            let bv = Val::Bits(b, from);
+            return Ok(Val::Bool(self.to_bool(bv)?));
+        };
+        let w = from.width();
+        let out = if to_w == w {
+            b
+        } else if to_w < w {
+            self.d.extract(&b, to_w - 1, 0)
+        } else if from.kind() == Some(Kind::I) {
+            self.d.sext(&b, to_w - w)
+        } else {
+            self.d.zext(&b, to_w - w)
+        };
+        Ok(Val::Bits(out, ty))
+    }
+
+    fn lit(&mut self, value: u128, suffix: LitSuffix, hint: Option<Ty>) -> Result<Val<D>, EvalError> {
+        let ty = match suffix {
+            LitSuffix::U => Ty::Bits(Kind::U, 32),
+            LitSuffix::Ull => Ty::Bits(Kind::U, 64),
+            LitSuffix::Ll => Ty::Bits(Kind::I, 64),
+            LitSuffix::None => match hint {
+                Some(Ty::Bits(k, w)) => Ty::Bits(if matches!(k, Kind::F | Kind::Bf) { Kind::B } else { k }, w),
+                _ => {
+                    if value <= u32::MAX as u128 {
+                        Ty::Bits(Kind::I, 32)
+                    } else if value <= u64::MAX as u128 {
+                        Ty::Bits(Kind::U, 64)
+                    } else {
+                        Ty::Bits(Kind::U, 128)
+                    }
+                }
+            },
+        };
+        let w = ty.width();
+        if w < 128 && value >> w != 0 {
+            return err(format!("literal {value} does not fit in .{ty}"));
+        }
+        Ok(Val::Bits(self.d.bv(value, w), ty))
+    }
+
+    fn is_untyped_lit(e: &Expr) -> bool {
+        match e {
+            Expr::Lit { suffix: LitSuffix::None, .. } => true,
+            Expr::Unary(UnOp::Neg | UnOp::Not, x) => Self::is_untyped_lit(x),
+            _ => false,
+        }
+    }
+
+    /// Evaluate a pair so that an untyped literal takes the other side's type.
+    fn pair(&mut self, a: &Expr, b: &Expr, hint: Option<Ty>, st: &mut St<D>) -> Result<(Val<D>, Val<D>), EvalError> {
+        if Self::is_untyped_lit(a) && !Self::is_untyped_lit(b) {
+            let bv = self.expr(b, hint, st)?;
+            let av = self.expr(a, Some(bv.ty()), st)?;
+            Ok((av, bv))
+        } else {
+            let av = self.expr(a, hint, st)?;
+            let h = if matches!(av, Val::Bits(..)) { Some(av.ty()) } else { hint };
+            let bv = self.expr(b, h, st)?;
+            Ok((av, bv))
+        }
+    }
+
+    /// Bring two bit values to one width and kind for an arithmetic or compare operation.
+    fn unify(&mut self, a: Val<D>, b: Val<D>) -> Result<(D::Bv, D::Bv, Ty), EvalError> {
+        let (ta, tb) = (a.ty(), b.ty());
+        let (Ty::Bits(ka, wa), Ty::Bits(kb, wb)) = (ta, tb) else {
+            return err(format!("expected bit-vectors, found .{ta} and .{tb}"));
+        };
+        let kind = if matches!(ka, Kind::F | Kind::Bf) || matches!(kb, Kind::F | Kind::Bf) {
+            if (ka, wa) != (kb, wb) && !(ka == kb) {
+                return err(format!("mixing .{ta} and .{tb} needs an explicit conversion"));
+            }
+            ka
+        } else if ka == Kind::I || kb == Kind::I {
+            Kind::I
+        } else if ka == Kind::U || kb == Kind::U {
+            Kind::U
+        } else {
+            Kind::B
+        };
+        let w = wa.max(wb);
+        let ty = Ty::Bits(kind, w);
+        let Val::Bits(x, _) = self.convert(a, Ty::Bits(ka, w))? else { unreachable!() };
+        let Val::Bits(y, _) = self.convert(b, Ty::Bits(kb, w))? else { unreachable!() };
+        Ok((x, y, ty))
+    }
+
+    fn expr(&mut self, e: &Expr, hint: Option<Ty>, st: &mut St<D>) -> Result<Val<D>, EvalError> {
+        match e {
+            Expr::Lit { value, suffix, .. } => self.lit(*value, *suffix, hint),
+            Expr::BoolLit(b) => Ok(Val::Bool(self.d.boolean(*b))),
+            Expr::Sized { width, value } => Ok(Val::Bits(self.d.bv(*value, *width), Ty::Bits(Kind::B, *width))),
+            Expr::Var(n) => {
+                let r = self.resolve(n);
+                st.vars.get(&r).cloned().ok_or_else(|| EvalError { msg: format!("unknown name `{n}`") })
+            }
+            Expr::Field(x, ty) => {
+                let h = if Self::is_untyped_lit(x) { Some(*ty) } else { None };
+                let v = self.expr(x, h, st)?;
+                self.convert(v, *ty)
+            }
+            Expr::Mem(a, ty) => {
+                let av = self.expr(a, Some(Ty::U32), st)?;
+                let addr = self.to_addr(av)?;
+                let bits = self.mem_read(st, &addr, ty.width() / 8)?;
+                Ok(Val::Bits(bits, *ty))
+            }
+            Expr::Slice(x, hi, lo) => {
+                let v = self.expr(x, None, st)?;
+                let Val::Bits(b, t) = v else { return err("cannot slice a boolean") };
+                if *hi >= t.width() {
+                    return err(format!("bit {hi} outside a .{t} value"));
+                }
+                Ok(Val::Bits(self.d.extract(&b, *hi, *lo), Ty::Bits(Kind::B, hi - lo + 1)))
+            }
+            Expr::Concat(parts) => {
+                let mut acc: Option<D::Bv> = None;
+                let mut w = 0;
+                for p in parts {
+                    let v = self.expr(p, None, st)?;
+                    let Val::Bits(b, t) = v else { return err("cannot concatenate a boolean") };
+                    w += t.width();
+                    if w > 128 {
+                        return err("concatenation wider than 128 bits");
+                    }
+                    acc = Some(match acc {
+                        None => b,
+                        Some(hi) => self.d.concat(&hi, &b),
+                    });
+                }
+                Ok(Val::Bits(acc.expect("parser requires two parts"), Ty::Bits(Kind::B, w)))
+            }
+            Expr::Unary(op, x) => {
+                let v = self.expr(x, hint, st)?;
+                match (op, v) {
+                    (UnOp::LNot, v) => {
+                        let b = self.to_bool(v)?;
+                        Ok(Val::Bool(self.d.lnot(&b)))
+                    }
+                    (_, Val::Bool(_)) => err("arithmetic on a boolean"),
+                    (UnOp::Not, Val::Bits(b, t)) => Ok(Val::Bits(self.d.not(&b), t)),
+                    (UnOp::Neg, Val::Bits(b, t)) => {
+                        let w = t.width();
+                        if t.fp().is_some() {
+                            let s = self.d.bv(1u128 << (w - 1), w);
+                            Ok(Val::Bits(self.d.op(BvOp::Xor, &b, &s), t))
+                        } else {
+                            let z = self.d.bv(0, w);
+                            Ok(Val::Bits(self.d.op(BvOp::Sub, &z, &b), t))
+                        }
+                    }
+                }
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, hint, st),
+            Expr::Cond(c, a, b) => {
+                let cv = self.expr(c, None, st)?;
+                let cb = self.to_bool(cv)?;
+                let (av, bv) = self.pair(a, b, hint, st)?;
+                match (av, bv) {
+                    (Val::Bool(x), Val::Bool(y)) => Ok(Val::Bool(self.d.ite_bool(&cb, &x, &y))),
+                    (av, bv) => {
+                        let (x, y, ty) = self.unify(av, bv)?;
+                        Ok(Val::Bits(self.d.ite(&cb, &x, &y), ty))
+                    }
+                }
+            }
+            Expr::Call(f, args) => self.call(f, args, st),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, hint: Option<Ty>, st: &mut St<D>) -> Result<Val<D>, EvalError> {
+        use BinOp::*;
+        if matches!(op, LAnd | LOr) {
+            let av = self.expr(a, None, st)?;
+            let x = self.to_bool(av)?;
+            let bv = self.expr(b, None, st)?;
+            let y = self.to_bool(bv)?;
+            return Ok(Val::Bool(if op == LAnd { self.d.and(&x, &y) } else { self.d.or(&x, &y) }));
+        }
+        let h = if op.is_compare() { None } else { hint };
+        let (av, bv) = self.pair(a, b, h, st)?;
+        if let (Val::Bool(x), Val::Bool(y)) = (&av, &bv) {
+            return match op {
+                And => Ok(Val::Bool(self.d.and(x, y))),
+                Or => Ok(Val::Bool(self.d.or(x, y))),
+                Eq | Ne | Xor => {
+                    let n = self.d.lnot(y);
+                    let eq = self.d.ite_bool(x, y, &n);
+                    Ok(Val::Bool(if op == Eq { eq } else { self.d.lnot(&eq) }))
+                }
+                _ => err(format!("`{}` on booleans", op.symbol())),
+            };
+        }
+        if matches!(op, Shl | Shr) {
+            let Val::Bits(x, t) = av else { return err("shift of a boolean") };
+            let amount = self.convert(bv, Ty::Bits(Kind::U, t.width()))?;
+            let Val::Bits(y, _) = amount else { unreachable!() };
+            let o = match (op, t.kind()) {
+                (Shl, _) => BvOp::Shl,
+                (_, Some(Kind::I)) => BvOp::AShr,
+                _ => BvOp::LShr,
+            };
+            return Ok(Val::Bits(self.d.op(o, &x, &y), t));
+        }
+        let (x, y, ty) = self.unify(av, bv)?;
+        if let Some(fmt) = ty.fp() {
+            return self.fp_binary(op, fmt, &x, &y, ty);
+        }
+        let signed = ty.kind() == Some(Kind::I);
+        let bvop = match op {
+            Add => BvOp::Add,
+            Sub => BvOp::Sub,
+            Mul => BvOp::Mul,
+            Div => {
+                if signed {
+                    BvOp::SDiv
+                } else {
+                    BvOp::UDiv
+                }
+            }
+            Rem => {
+                if signed {
+                    BvOp::SRem
+                } else {
+                    BvOp::URem
+                }
+            }
+            And => BvOp::And,
+            Or => BvOp::Or,
+            Xor => BvOp::Xor,
+            Lt | Le | Gt | Ge | Eq | Ne => {
+                let (l, r, o) = match op {
+                    Lt => (&x, &y, if signed { CmpOp::Slt } else { CmpOp::Ult }),
+                    Le => (&x, &y, if signed { CmpOp::Sle } else { CmpOp::Ule }),
+                    Gt => (&y, &x, if signed { CmpOp::Slt } else { CmpOp::Ult }),
+                    Ge => (&y, &x, if signed { CmpOp::Sle } else { CmpOp::Ule }),
+                    _ => (&x, &y, CmpOp::Eq),
+                };
+                let c = self.d.cmp(o, l, r);
+                return Ok(Val::Bool(if op == Ne { self.d.lnot(&c) } else { c }));
+            }
+            Shl | Shr | LAnd | LOr => unreachable!("handled above"),
+        };
+        Ok(Val::Bits(self.d.op(bvop, &x, &y), ty))
+    }
+
+    fn fp_binary(&mut self, op: BinOp, fmt: FpFmt, x: &D::Bv, y: &D::Bv, ty: Ty) -> Result<Val<D>, EvalError> {
+        use BinOp::*;
+        let r = match op {
+            Add => Val::Bits(self.d.fp(FpOp::Add, fmt, x, y), ty),
+            Sub => Val::Bits(self.d.fp(FpOp::Sub, fmt, x, y), ty),
+            Mul => Val::Bits(self.d.fp(FpOp::Mul, fmt, x, y), ty),
+            Lt => Val::Bool(self.f_lt(fmt, x, y)),
+            Gt => Val::Bool(self.f_lt(fmt, y, x)),
+            Le => {
+                let l = self.f_lt(fmt, x, y);
+                let e = self.f_eq(fmt, x, y);
+                Val::Bool(self.d.or(&l, &e))
+            }
+            Ge => {
+                let l = self.f_lt(fmt, y, x);
+                let e = self.f_eq(fmt, x, y);
+                Val::Bool(self.d.or(&l, &e))
+            }
+            Eq => Val::Bool(self.f_eq(fmt, x, y)),
+            Ne => {
+                let e = self.f_eq(fmt, x, y);
+                Val::Bool(self.d.lnot(&e))
+            }
+            _ => return err(format!("`{}` is not defined on .{ty}", op.symbol())),
+        };
+        Ok(r)
+    }
+
+    // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
+    fn f_is_nan(&mut self, fmt: FpFmt, x: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let mag = self.d.extract(x, w - 2, 0);
+        let inf = self.d.bv(((1u128 << fmt.ebits()) - 1) << (fmt.sbits() - 1), w - 1);
+        self.d.cmp(CmpOp::Ult, &inf, &mag)
+    }
+
+    fn f_is_zero(&mut self, fmt: FpFmt, x: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let mag = self.d.extract(x, w - 2, 0);
+        let z = self.d.bv(0, w - 1);
+        self.d.cmp(CmpOp::Eq, &mag, &z)
+    }
+
+    fn f_eq(&mut self, fmt: FpFmt, x: &D::Bv, y: &D::Bv) -> D::Bool {
+        let nx = self.f_is_nan(fmt, x);
+        let ny = self.f_is_nan(fmt, y);
+        let any_nan = self.d.or(&nx, &ny);
+        let same = self.d.cmp(CmpOp::Eq, x, y);
+        let zx = self.f_is_zero(fmt, x);
+        let zy = self.f_is_zero(fmt, y);
+        let zz = self.d.and(&zx, &zy);
+        let eq = self.d.or(&same, &zz);
+        let ok = self.d.lnot(&any_nan);
+        self.d.and(&ok, &eq)
+    }
+
+    fn f_lt(&mut self, fmt: FpFmt, x: &D::Bv, y: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let nx = self.f_is_nan(fmt, x);
+        let ny = self.f_is_nan(fmt, y);
+        let any_nan = self.d.or(&nx, &ny);
+        let zx = self.f_is_zero(fmt, x);
+        let zy = self.f_is_zero(fmt, y);
+        let zz = self.d.and(&zx, &zy);
+        let sx = self.d.extract(x, w - 1, w - 1);
+        let sy = self.d.extract(y, w - 1, w - 1);
+        let one = self.d.bv(1, 1);
+        let xneg = self.d.cmp(CmpOp::Eq, &sx, &one);
+        let yneg = self.d.cmp(CmpOp::Eq, &sy, &one);
+        let mx = self.d.extract(x, w - 2, 0);
+        let my = self.d.extract(y, w - 2, 0);
+        let mag_lt = self.d.cmp(CmpOp::Ult, &mx, &my);
+        let mag_gt = self.d.cmp(CmpOp::Ult, &my, &mx);
+        // Signs differ: x < y iff x is the negative one. Same sign: compare magnitudes.
+        let t = self.d.boolean(true);
+        let both_neg = self.d.ite_bool(&yneg, &mag_gt, &t);
+        let xneg_case = both_neg;
+        let f = self.d.boolean(false);
+        let xpos_case = self.d.ite_bool(&yneg, &f, &mag_lt);
+        let lt = self.d.ite_bool(&xneg, &xneg_case, &xpos_case);
+        let bad = self.d.or(&any_nan, &zz);
+        let ok = self.d.lnot(&bad);
+        self.d.and(&ok, &lt)
+    }
+
+    fn call(&mut self, f: &str, args: &[Expr], st: &mut St<D>) -> Result<Val<D>, EvalError> {
+        let vals: Vec<Val<D>> = match f {
+            "CalcDsAddr" => {
+                let mut v = Vec::new();
+                for a in args {
+                    v.push(self.expr(a, Some(Ty::U32), st)?);
+                }
+                v
+            }
+            _ => {
+                let mut v = Vec::new();
+                for a in args {
+                    v.push(self.expr(a, None, st)?);
+                }
+                v
+            }
+        };
+        let arity = |n: usize| -> Result<(), EvalError> {
+            if vals.len() != n {
+                err(format!("{f} takes {n} argument(s), got {}", vals.len()))
+            } else {
+                Ok(())
+            }
+        };
+        match f {
+            // CalcDsAddr(ADDR, OFFSET) = ADDR + OFFSET mod 2^32 (AMD CDNA4 guide 11.1 "DS address";
+            // the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0).
+            "CalcDsAddr" => {
+                let mut it = vals.into_iter();
+                let (a, off) = match args.len() {
+                    2 => {
+                        let a = it.next().unwrap();
+                        let o = it.next().unwrap();
+                        (a, self.to_addr(o)?)
+                    }
+                    3 => {
+                        let a = it.next().unwrap();
+                        let o0 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                        let o1 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                        let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else { unreachable!() };
+                        let o = self.d.concat(&o1, &o0);
+                        (a, self.d.zext(&o, 16))
+                    }
+                    n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
+                };
+                let a = self.to_addr(a)?;
+                Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
+            }
+            "isNAN" | "isSignalNAN" | "isQuietNAN" | "cvtToQuietNAN" | "signbit" => {
+                arity(1)?;
+                let v = vals.into_iter().next().unwrap();
+                let ty = v.ty();
+                let Some(fmt) = ty.fp() else { return err(format!("{f} needs a float, got .{ty}")) };
+                let Val::Bits(x, _) = v else { unreachable!() };
+                let w = fmt.width();
+                let qbit = fmt.sbits() - 2;
+                match f {
+                    "isNAN" => Ok(Val::Bool(self.f_is_nan(fmt, &x))),
+                    "signbit" => {
+                        let s = self.d.extract(&x, w - 1, w - 1);
+                        let one = self.d.bv(1, 1);
+                        Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &s, &one)))
+                    }
+                    "cvtToQuietNAN" => {
+                        let nan = self.f_is_nan(fmt, &x);
+                        let q = self.d.bv(1u128 << qbit, w);
+                        let quiet = self.d.op(BvOp::Or, &x, &q);
+                        Ok(Val::Bits(self.d.ite(&nan, &quiet, &x), ty))
+                    }
+                    _ => {
+                        let nan = self.f_is_nan(fmt, &x);
+                        let q = self.d.extract(&x, qbit, qbit);
+                        let one = self.d.bv(1, 1);
+                        let quiet = self.d.cmp(CmpOp::Eq, &q, &one);
+                        let want = if f == "isQuietNAN" { quiet } else { self.d.lnot(&quiet) };
+                        Ok(Val::Bool(self.d.and(&nan, &want)))
+                    }
+                }
+            }
+            _ => err(format!("unknown function `{f}`")),
+        }
+    }
+
+    /// The effective address and whether the access is in range, per the settings.
+    fn access(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32) -> Result<(D::Bv, D::Bool), EvalError> {
+        let natural = pow2_ceil(size);
+        let mut a = addr.clone();
+        match self.frame.settings.alignment {
+            Alignment::Unaligned => {}
+            Alignment::Dword => {
+                if natural > 1 {
+                    let m = self.d.bv(!(natural as u128 - 1) & 0xffff_ffff, 32);
+                    a = self.d.op(BvOp::And, &a, &m);
+                }
+            }
+            Alignment::Strict => {
+                if natural > 1 {
+                    let m = self.d.bv(natural as u128 - 1, 32);
+                    let low = self.d.op(BvOp::And, &a, &m);
+                    let z = self.d.bv(0, 32);
+                    let aligned = self.d.cmp(CmpOp::Eq, &low, &z);
+                    let mis = self.d.lnot(&aligned);
+                    st.mem.ub = self.d.or(&st.mem.ub, &mis);
+                }
+            }
+        }
+        // Bound check in 34 bits so `addr + size` cannot wrap.
+        let limit = if self.frame.gds {
+            let m0 = self.var_bits(st, "M0")?;
+            Some(self.d.extract(&m0, 15, 0))
+        } else {
+            match self.frame.settings.lds_limit {
+                LdsLimit::None => None,
+                LdsLimit::M0 => Some(self.var_bits(st, "M0")?),
+                LdsLimit::Alloc => Some(self.var_bits(st, "LDS_SIZE")?),
+            }
+        };
+        let in_range = match limit {
+            None => self.d.boolean(true),
+            Some(l) => {
+                let lw = self.d.width(&l);
+                let l34 = self.d.zext(&l, 34 - lw);
+                let a34 = self.d.zext(&a, 2);
+                let s = self.d.bv(size as u128, 34);
+                let end = self.d.op(BvOp::Add, &a34, &s);
+                self.d.cmp(CmpOp::Ule, &end, &l34)
+            }
+        };
+        if self.frame.gds {
+            let m0 = self.var_bits(st, "M0")?;
+            let base = self.d.extract(&m0, 31, 16);
+            let base = self.d.zext(&base, 16);
+            a = self.d.op(BvOp::Add, &a, &base);
+        }
+        Ok((a, in_range))
+    }
+
+    fn var_bits(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
+        match st.vars.get(name) {
+            Some(Val::Bits(b, t)) if t.width() == 32 => Ok(b.clone()),
+            _ => err(format!("the memory bound needs the 32-bit input `{name}`")),
+        }
+    }
+
+    fn mem_read(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32) -> Result<D::Bv, EvalError> {
+        let (a, ok) = self.access(st, addr, size)?;
+        let mem = if self.frame.gds { st.mem.gds.clone() } else { st.mem.lds.clone() };
+        let mut acc: Option<D::Bv> = None;
+        for k in 0..size {
+            let off = self.d.bv(k as u128, 32);
+            let ak = self.d.op(BvOp::Add, &a, &off);
+            let byte = self.d.load(&mem, &ak);
+            acc = Some(match acc {
+                None => byte,
+                Some(lo) => self.d.concat(&byte, &lo),
+            });
+        }
+        let v = acc.expect("accesses are at least one byte");
+        let z = self.d.bv(0, size * 8);
+        Ok(self.d.ite(&ok, &v, &z))
+    }
+
+    fn mem_write(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32, v: &D::Bv) -> Result<(), EvalError> {
+        let (a, ok) = self.access(st, addr, size)?;
+        let old = if self.frame.gds { st.mem.gds.clone() } else { st.mem.lds.clone() };
+        let mut m = old.clone();
+        for k in 0..size {
+            let off = self.d.bv(k as u128, 32);
+            let ak = self.d.op(BvOp::Add, &a, &off);
+            let byte = self.d.extract(v, 8 * k + 7, 8 * k);
+            m = self.d.store(&m, &ak, &byte);
+        }
+        let new = self.d.ite_mem(&ok, &m, &old);
+        if self.frame.gds {
+            st.mem.gds = new;
+        } else {
+            st.mem.lds = new;
+        }
+        Ok(())
+    }
+}

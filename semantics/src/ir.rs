@@ -1,0 +1,176 @@
+//! The IR: typed expressions and statements in AMD's pseudocode notation.
+//!
+//! An instruction's semantics is a [`Def`]: the names it covers (LLVM mnemonics, upper case, as AMD's
+//! guides write them), per-name operand aliases, and a body of [`Stmt`]s over the operand names
+//! `ADDR`, `DATA0`/`DATA`, `DATA1`, `OFFSET`, `OFFSET0`, `OFFSET1`, `M0`, `LANE_ID`, the memory `MEM`
+//! (LDS, or GDS when the instruction's `gds` bit is set) and the output `RETURN_DATA`.
+
+use crate::ty::Ty;
+
+/// Source position of a construct: 1-based line and column in its file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `-x`: two's-complement negation, or sign flip for floats.
+    Neg,
+    /// `~x`: bitwise not.
+    Not,
+    /// `!b`: boolean not.
+    LNot,
+}
+
+/// Binary operators, C precedence as in AMD's pseudocode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    And,
+    Xor,
+    Or,
+    LAnd,
+    LOr,
+}
+
+impl BinOp {
+    /// Binding strength: higher binds tighter.
+    pub fn prec(self) -> u8 {
+        use BinOp::*;
+        match self {
+            Mul | Div | Rem => 10,
+            Add | Sub => 9,
+            Shl | Shr => 8,
+            Lt | Le | Gt | Ge => 7,
+            Eq | Ne => 6,
+            And => 5,
+            Xor => 4,
+            Or => 3,
+            LAnd => 2,
+            LOr => 1,
+        }
+    }
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Add => "+",
+            Sub => "-",
+            Shl => "<<",
+            Shr => ">>",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&",
+            Xor => "^",
+            Or => "|",
+            LAnd => "&&",
+            LOr => "||",
+        }
+    }
+    /// Whether the result is boolean.
+    pub fn is_compare(self) -> bool {
+        use BinOp::*;
+        matches!(self, Lt | Le | Gt | Ge | Eq | Ne)
+    }
+}
+
+/// Literal suffix as written: none, `U` (u32), `ULL` (u64), `LL` (i64).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LitSuffix {
+    None,
+    U,
+    Ull,
+    Ll,
+}
+
+/// An expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// An integer literal; without a suffix it takes the type of the other operand.
+    /// `hex` records whether it was written in hex (for printing back the same text).
+    Lit { value: u128, suffix: LitSuffix, hex: bool },
+    /// `true` / `false`.
+    BoolLit(bool),
+    /// A sized literal `32'0x1F` / `16'5` (Verilog-like, as AMD writes sized constants).
+    Sized { width: u32, value: u128 },
+    /// An operand or local variable.
+    Var(String),
+    /// `x.u32`: view `x` as the given type (truncate, or extend by the source's signedness).
+    Field(Box<Expr>, Ty),
+    /// `MEM[addr].ty`: a little-endian read of `ty.width()/8` bytes of LDS/GDS at byte address `addr`.
+    Mem(Box<Expr>, Ty),
+    /// `x[hi:lo]` (bits hi..=lo) or `x[i]` (hi == lo).
+    Slice(Box<Expr>, u32, u32),
+    /// `{ hi, ..., lo }`: concatenation, first element most significant.
+    Concat(Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`.
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A built-in function: `CalcDsAddr`, `isNAN`, `isSignalNAN`, `cvtToQuietNAN`, `signbit`.
+    Call(String, Vec<Expr>),
+}
+
+/// The left side of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LValue {
+    /// `x = e` or `x.u32 = e`; optionally a bit range `x[15:0] = e`.
+    Var { name: String, ty: Option<Ty>, slice: Option<(u32, u32)> },
+    /// `MEM[addr].ty = e`: a little-endian write of `ty.width()/8` bytes.
+    Mem { addr: Expr, ty: Ty },
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Stmt {
+    Assign(LValue, Expr),
+    /// `if c then ... elsif c then ... else ... endif`.
+    If(Vec<(Expr, Vec<Stmt>)>, Vec<Stmt>),
+    /// `UNDEFINED`: the instruction's behaviour is undefined on this path.
+    Undefined,
+}
+
+/// One name a [`Def`] covers, with operand aliases: `DS_CMPSTORE_B32 { SRC = DATA0, CMP = DATA1 }`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DefName {
+    pub name: String,
+    pub aliases: Vec<(String, String)>,
+}
+
+/// One semantics entry: several names (e.g. an op and its RTN form, or the gfx11 renames)
+/// sharing one body. Comments attached to the entry (its sources) are kept for printing.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Def {
+    pub names: Vec<DefName>,
+    pub body: Vec<Stmt>,
+    pub comments: Vec<String>,
+    pub pos: Pos,
+}
+
+impl Def {
+    /// The aliases in force for `name` (upper case), if this entry covers it.
+    pub fn aliases_for(&self, name: &str) -> Option<&[(String, String)]> {
+        self.names.iter().find(|n| n.name == name).map(|n| n.aliases.as_slice())
+    }
+}

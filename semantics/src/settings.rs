@@ -1,0 +1,101 @@
+//! Named machine assumptions. Each has a per-target default, a name used in rule files
+//! (`Settings: alignment=DWORD`) and on the command line, and is printed with every verdict.
+
+use crate::target::Target;
+use std::fmt;
+
+/// `SH_MEM_CONFIG.ALIGNMENT_MODE` as it applies to LDS/GDS accesses.
+///
+/// Values from Linux amdgpu `sid.h`/`cikd.h`: 0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Alignment {
+    /// Low address bits are dropped: the address is rounded down to the access size rounded up
+    /// to a power of two (`&~1` b16, `&~3` b32, `&~7` b64, `&~15` b96/b128), as the GCN guides
+    /// and CLRX write it (`(ADDR+OFFSET)&~3`).
+    Dword,
+    /// Accesses use the exact byte address (gfx9+ only; LLVM feature `unaligned-ds-access`).
+    Unaligned,
+    /// A misaligned access is undefined behaviour.
+    Strict,
+}
+
+/// Which bound makes an LDS access out of range. Out of range: loads return 0, stores and atomics
+/// are dropped (atomics return 0). The whole access must lie below the bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsLimit {
+    /// `M0` is the exclusive upper bound (gfx6-gfx8; AMD SI/CI/VI guides "LDS instructions use M0
+    /// as a clamp", LLVM `ldsRequiresM0Init`).
+    M0,
+    /// The work-group's LDS allocation `LDS_SIZE` (a symbolic input unless fixed by a precondition),
+    /// at most the target's LDS size (gfx9+).
+    Alloc,
+    /// No bound (every address in range).
+    None,
+}
+
+/// The assumptions in force for one evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Settings {
+    pub alignment: Alignment,
+    pub lds_limit: LdsLimit,
+}
+
+impl Settings {
+    /// Per-target defaults: DWORD alignment and M0 clamp on gfx6-gfx8; UNALIGNED and the
+    /// allocation bound on gfx9+ (Linux amdgpu programs `SH_MEM_CONFIG.ALIGNMENT_MODE=UNALIGNED`
+    /// from gfx9 on, `gfx_v9_0.c`; LLVM's `unaligned-ds-access` feature starts at gfx9).
+    pub fn default_for(t: Target) -> Settings {
+        if t.has_unaligned_ds() {
+            Settings { alignment: Alignment::Unaligned, lds_limit: LdsLimit::Alloc }
+        } else {
+            Settings { alignment: Alignment::Dword, lds_limit: LdsLimit::M0 }
+        }
+    }
+
+    /// Apply one `name=value` override.
+    ///
+    /// Errors: unknown name or value, or a value the target does not have (UNALIGNED before gfx9).
+    pub fn set(&mut self, t: Target, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "alignment" => {
+                self.alignment = match value.to_ascii_uppercase().as_str() {
+                    "DWORD" => Alignment::Dword,
+                    "UNALIGNED" => {
+                        if !t.has_unaligned_ds() {
+                            return Err(format!("alignment=UNALIGNED does not exist on {t} (gfx9+ only)"));
+                        }
+                        Alignment::Unaligned
+                    }
+                    "STRICT" => Alignment::Strict,
+                    _ => return Err(format!("unknown alignment `{value}` (DWORD, UNALIGNED or STRICT)")),
+                }
+            }
+            "lds_limit" => {
+                self.lds_limit = match value.to_ascii_uppercase().as_str() {
+                    "M0" => LdsLimit::M0,
+                    "ALLOC" => LdsLimit::Alloc,
+                    "NONE" => LdsLimit::None,
+                    _ => return Err(format!("unknown lds_limit `{value}` (M0, ALLOC or NONE)")),
+                }
+            }
+            _ => return Err(format!("unknown setting `{name}` (alignment, lds_limit)")),
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Settings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = match self.alignment {
+            Alignment::Dword => "DWORD",
+            Alignment::Unaligned => "UNALIGNED",
+            Alignment::Strict => "STRICT",
+        };
+        let l = match self.lds_limit {
+            LdsLimit::M0 => "M0",
+            LdsLimit::Alloc => "ALLOC",
+            LdsLimit::None => "NONE",
+        };
+        write!(f, "alignment={a}, lds_limit={l}")
+    }
+}

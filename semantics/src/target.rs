@@ -1,0 +1,241 @@
+//! AMDGPU targets by LLVM `-mcpu` name and the generation facts that follow from them.
+//!
+//! Source: LLVM 22 `AMDGPU.td` processor list and `AMDGPUUsage.rst` (processor aliases);
+//! encodings per generation from `../shared/notes/isa-facts.md` section 2 (llvm-mc-22 probes).
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the fourteen targets gcnsmt models, named as LLVM's `-mcpu` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Target {
+    Gfx600,
+    Gfx700,
+    Gfx802,
+    Gfx900,
+    Gfx908,
+    Gfx90a,
+    Gfx942,
+    Gfx950,
+    Gfx1010,
+    Gfx1030,
+    Gfx1100,
+    Gfx1150,
+    Gfx1200,
+    Gfx1250,
+}
+
+/// Instruction-set generation: what decides encodings, names and defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Gen {
+    /// GCN 1.0 (Southern Islands).
+    Gfx6,
+    /// GCN 1.1 (Sea Islands).
+    Gfx7,
+    /// GCN 1.2 (Volcanic Islands).
+    Gfx8,
+    /// GCN 1.4 (Vega) and CDNA 1 (gfx908).
+    Gfx9,
+    /// CDNA 2-4 (gfx90a, gfx942, gfx950).
+    Gfx90a,
+    /// RDNA 1 and 2.
+    Gfx10,
+    /// RDNA 3 and 3.5.
+    Gfx11,
+    /// RDNA 4.
+    Gfx12,
+    /// CDNA 5 (gfx1250).
+    Gfx1250,
+}
+
+/// DS instruction word layout (LLVM `DSInstructions.td`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DsLayout {
+    /// gfx6/gfx7/gfx10/gfx11: OP 25:18, GDS 17.
+    Si,
+    /// gfx8/gfx9/CDNA: OP 24:17, GDS 16, ACC 25.
+    Vi,
+    /// gfx12/gfx1250 VDS: OP 25:18, no GDS (bit 17 must be 0).
+    Vds,
+}
+
+impl Target {
+    /// All targets, oldest first.
+    pub const ALL: [Target; 14] = [
+        Target::Gfx600,
+        Target::Gfx700,
+        Target::Gfx802,
+        Target::Gfx900,
+        Target::Gfx908,
+        Target::Gfx90a,
+        Target::Gfx942,
+        Target::Gfx950,
+        Target::Gfx1010,
+        Target::Gfx1030,
+        Target::Gfx1100,
+        Target::Gfx1150,
+        Target::Gfx1200,
+        Target::Gfx1250,
+    ];
+
+    /// The LLVM `-mcpu` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Gfx600 => "gfx600",
+            Target::Gfx700 => "gfx700",
+            Target::Gfx802 => "gfx802",
+            Target::Gfx900 => "gfx900",
+            Target::Gfx908 => "gfx908",
+            Target::Gfx90a => "gfx90a",
+            Target::Gfx942 => "gfx942",
+            Target::Gfx950 => "gfx950",
+            Target::Gfx1010 => "gfx1010",
+            Target::Gfx1030 => "gfx1030",
+            Target::Gfx1100 => "gfx1100",
+            Target::Gfx1150 => "gfx1150",
+            Target::Gfx1200 => "gfx1200",
+            Target::Gfx1250 => "gfx1250",
+        }
+    }
+
+    /// The generation this target belongs to.
+    pub fn gen(self) -> Gen {
+        match self {
+            Target::Gfx600 => Gen::Gfx6,
+            Target::Gfx700 => Gen::Gfx7,
+            Target::Gfx802 => Gen::Gfx8,
+            Target::Gfx900 | Target::Gfx908 => Gen::Gfx9,
+            Target::Gfx90a | Target::Gfx942 | Target::Gfx950 => Gen::Gfx90a,
+            Target::Gfx1010 | Target::Gfx1030 => Gen::Gfx10,
+            Target::Gfx1100 | Target::Gfx1150 => Gen::Gfx11,
+            Target::Gfx1200 => Gen::Gfx12,
+            Target::Gfx1250 => Gen::Gfx1250,
+        }
+    }
+
+    /// The DS word layout of this target.
+    pub fn ds_layout(self) -> DsLayout {
+        match self.gen() {
+            Gen::Gfx8 | Gen::Gfx9 | Gen::Gfx90a => DsLayout::Vi,
+            Gen::Gfx12 | Gen::Gfx1250 => DsLayout::Vds,
+            _ => DsLayout::Si,
+        }
+    }
+
+    /// Whether ordinary LDS instructions read M0 as the LDS size limit
+    /// (gfx6-gfx8; LLVM `ldsRequiresM0Init()`, reviews.llvm.org/D40059).
+    pub fn lds_uses_m0(self) -> bool {
+        self.gen() <= Gen::Gfx8
+    }
+
+    /// Whether `SH_MEM_CONFIG.ALIGNMENT_MODE = UNALIGNED` exists for LDS
+    /// (gfx9+; LLVM feature `unaligned-ds-access`).
+    pub fn has_unaligned_ds(self) -> bool {
+        self.gen() >= Gen::Gfx9
+    }
+
+    /// Whether VGPR tuples must start at an even register (gfx90a+, gfx1250;
+    /// LLVM `FeatureGFX90AInsts` / `needsAlignedVGPRs`).
+    pub fn needs_aligned_vgpr_tuples(self) -> bool {
+        matches!(self.gen(), Gen::Gfx90a | Gen::Gfx1250)
+    }
+
+    /// Whether AGPRs may be DS data/vdst operands (gfx90a, gfx942, gfx950).
+    pub fn has_agpr_ds(self) -> bool {
+        self.gen() == Gen::Gfx90a
+    }
+
+    /// The LDS size per work-group in bytes (AMD ISA guides; gfx950 has 160 KiB,
+    /// gfx1250 320 KiB; 64 KiB elsewhere).
+    pub fn max_lds_bytes(self) -> u64 {
+        match self {
+            Target::Gfx950 => 160 * 1024,
+            Target::Gfx1250 => 320 * 1024,
+            _ => 64 * 1024,
+        }
+    }
+
+    /// Parse an `-mcpu` name or one of LLVM's aliases.
+    pub fn parse(name: &str) -> Option<Target> {
+        let n = name.trim().to_ascii_lowercase();
+        let t = match n.as_str() {
+            "gfx600" | "tahiti" | "gfx6" => Target::Gfx600,
+            "gfx700" | "kaveri" | "gfx7" => Target::Gfx700,
+            "gfx802" | "iceland" | "tonga" | "gfx8" => Target::Gfx802,
+            "gfx900" | "gfx9" => Target::Gfx900,
+            "gfx908" => Target::Gfx908,
+            "gfx90a" => Target::Gfx90a,
+            "gfx942" | "gfx940" | "gfx941" => Target::Gfx942,
+            "gfx950" => Target::Gfx950,
+            "gfx1010" | "gfx10" => Target::Gfx1010,
+            "gfx1030" => Target::Gfx1030,
+            "gfx1100" | "gfx11" => Target::Gfx1100,
+            "gfx1150" => Target::Gfx1150,
+            "gfx1200" | "gfx12" => Target::Gfx1200,
+            "gfx1250" => Target::Gfx1250,
+            _ => return None,
+        };
+        Some(t)
+    }
+
+    /// Parse a comma-separated list of targets and inclusive ranges
+    /// (`gfx6..gfx1250`, `gfx900,gfx1100`, `gfx11..`, `..gfx10`).
+    ///
+    /// Errors: the offending item.
+    pub fn parse_list(s: &str) -> Result<Vec<Target>, String> {
+        let mut out = Vec::new();
+        for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            if item == "all" || item == "*" {
+                out.extend(Target::ALL);
+            } else if let Some((a, b)) = item.split_once("..") {
+                let lo = if a.trim().is_empty() {
+                    Target::Gfx600
+                } else {
+                    Target::parse(a).ok_or_else(|| format!("unknown target `{a}`"))?
+                };
+                let hi = if b.trim().is_empty() {
+                    Target::Gfx1250
+                } else {
+                    Target::parse(b).ok_or_else(|| format!("unknown target `{b}`"))?
+                };
+                if lo > hi {
+                    return Err(format!("empty target range `{item}`"));
+                }
+                out.extend(Target::ALL.into_iter().filter(|t| *t >= lo && *t <= hi));
+            } else {
+                out.push(Target::parse(item).ok_or_else(|| format!("unknown target `{item}`"))?);
+            }
+        }
+        out.sort();
+        out.dedup();
+        Ok(out)
+    }
+}
+
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Target::parse(s).ok_or_else(|| format!("unknown target `{s}`"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_aliases() {
+        assert_eq!(Target::parse("tonga"), Some(Target::Gfx802));
+        let all = Target::parse_list("gfx6..gfx1250").unwrap();
+        assert_eq!(all.len(), 14);
+        let rdna = Target::parse_list("gfx1010..gfx1100").unwrap();
+        assert_eq!(rdna, vec![Target::Gfx1010, Target::Gfx1030, Target::Gfx1100]);
+        assert!(Target::parse_list("gfx1100..gfx900").is_err());
+    }
+}
