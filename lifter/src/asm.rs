@@ -317,10 +317,10 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
                 format!("{mn} needs a {count}-register tuple for {}, got {text}", role.name()),
             );
         }
-        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+        if r.first % 2 == 1 && table::must_be_even(target, mn, count) {
             return err(
                 col,
-                format!("{target} requires an even-aligned register tuple for {}, got {text}", role.name()),
+                format!("{mn} on {target} needs an even-aligned register for {}, got {text}", role.name()),
             );
         }
         if role != Role::Addr {

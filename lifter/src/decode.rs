@@ -7,7 +7,10 @@
 //! gfx950 ignore the GDS bit of ordinary LDS ops, and bit 16 is ignored on the
 //! SI/gfx10/gfx11/VDS layouts. Where LLVM prints a word with an
 //! `/*Invalid register*/` comment (AGPRs on targets without AGPR DS operands,
-//! misaligned or overflowing tuples) we return an error instead.
+//! misaligned tuples) we return an error instead; so we do where LLVM prints a
+//! word its own assembler rejects (tuples past v255 such as `v[255:256]`,
+//! misaligned AGPR tuples or GWS registers on gfx90a+, an AGPR GWS operand
+//! on gfx8/gfx9). Hence every `Ok` prints text that [`crate::parse_asm`] accepts.
 
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 use thiserror::Error;
@@ -42,8 +45,9 @@ pub enum DecodeErrorKind {
     /// A tuple runs past register 255.
     #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
     TupleOutOfRange { mnemonic: &'static str, field: &'static str, file: char, first: u16, last: u16 },
-    /// A multi-dword tuple starts at an odd register on a target needing even alignment.
-    #[error("{mnemonic}: {field} tuple starting at {file}{first} is not even-aligned, as {target} requires")]
+    /// A register operand starts at an odd register where the target needs even alignment
+    /// (see [`crate::table::must_be_even`]).
+    #[error("{mnemonic}: {field} register {file}{first} is not even-aligned, as {target} requires")]
     MisalignedTuple { mnemonic: &'static str, field: &'static str, file: char, first: u16, target: Target },
 }
 
@@ -136,7 +140,7 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
         if t.last() > 255 {
             return Err(DecodeErrorKind::TupleOutOfRange { mnemonic, field, file: fc, first, last: t.last() });
         }
-        if count > 1 && first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+        if first % 2 == 1 && table::must_be_even(target, mnemonic, count) {
             return Err(DecodeErrorKind::MisalignedTuple { mnemonic, field, file: fc, first, target });
         }
         Ok(t)

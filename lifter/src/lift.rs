@@ -1,1 +1,118 @@
-//! Lifting (owned by the verifier author)
+//! Lifting: which semantics entry an instruction runs, and the few VALU/SALU instructions that
+//! surround DS code in real rewrites (their names per generation and operand layout).
+//!
+//! A DS mnemonic lifts to the entry named by its upper-case mnemonic in
+//! `semantics/pcode/*.pcode` (entries list every generation's name: `DS_READ_B32, DS_LOAD_B32`).
+
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::ir::Def;
+use gcnsmt_semantics::target::{Gen, Target};
+
+/// The semantics entry of a DS mnemonic, with the entry's name for it.
+///
+/// Returns `None` for ops whose semantics are not modelled in this release (cross-lane,
+/// GWS, append/consume, ordered_count, BVH stack, transpose loads, barrier arrive).
+pub fn ds_semantics(mnemonic: &str) -> Option<(String, &'static Def)> {
+    let name = mnemonic.to_ascii_uppercase();
+    let def = Library::builtin().get(&name)?;
+    Some((name, def))
+}
+
+/// A VALU/SALU instruction gcnsmt knows: operand layout and semantics entry for one target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AluDef {
+    /// The semantics entry (`alu.pcode`).
+    pub entry: &'static str,
+    /// Whether a carry/borrow-out SGPR operand (`vcc`, `vcc_lo`, `s[0:1]`) follows the destination.
+    pub sdst: bool,
+    /// Number of sources (S0, S1).
+    pub srcs: u8,
+    /// Scalar (SALU): destination is an SGPR or m0.
+    pub scalar: bool,
+}
+
+/// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
+/// llvm-mc 22 accepts them (observed 2026-11 with `llvm-mc-22 -show-encoding`): gfx6/gfx7
+/// `v_add_i32` (carry out), gfx8 `v_add_u32` (carry out), gfx9/CDNA `v_add_u32` (none) and
+/// `v_add_co_u32`, gfx10+ `v_add_nc_u32` and `v_add_co_u32`, gfx11+ also `v_add_u32` as an
+/// alias of `v_add_nc_u32`; likewise for sub.
+pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
+    let g = target.gen();
+    let v = |entry, sdst, srcs| Some(AluDef { entry, sdst, srcs, scalar: false });
+    let s = |entry, srcs| Some(AluDef { entry, sdst: false, srcs, scalar: true });
+    let gcn67 = g <= Gen::Gfx7;
+    let gfx8 = g == Gen::Gfx8;
+    let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
+    let gfx10p = g >= Gen::Gfx10;
+    let gfx11p = g >= Gen::Gfx11;
+    match mnemonic {
+        "v_mov_b32" => v("V_MOV_B32", false, 1),
+        "s_mov_b32" => s("S_MOV_B32", 1),
+        "v_lshlrev_b32" => v("V_LSHLREV_B32", false, 2),
+        "v_and_b32" => v("V_AND_B32", false, 2),
+        "v_or_b32" => v("V_OR_B32", false, 2),
+        "s_and_b32" => s("S_AND_B32", 2),
+        "s_or_b32" => s("S_OR_B32", 2),
+        "s_add_u32" => s("S_ADD_U32", 2),
+        "s_lshl_b32" => s("S_LSHL_B32", 2),
+        "v_add_i32" if gcn67 => v("V_ADD_I32", true, 2),
+        "v_sub_i32" if gcn67 => v("V_SUB_I32", true, 2),
+        "v_add_u32" if gfx8 => v("V_ADD_CO_U32", true, 2),
+        "v_sub_u32" if gfx8 => v("V_SUB_CO_U32", true, 2),
+        "v_add_u32" if gfx9 || gfx11p => v("V_ADD_U32", false, 2),
+        "v_sub_u32" if gfx9 || gfx11p => v("V_SUB_U32", false, 2),
+        "v_add_co_u32" if gfx9 || gfx10p => v("V_ADD_CO_U32", true, 2),
+        "v_sub_co_u32" if gfx9 || gfx10p => v("V_SUB_CO_U32", true, 2),
+        "v_add_nc_u32" if gfx10p => v("V_ADD_NC_U32", false, 2),
+        "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
+        _ => None,
+    }
+}
+
+/// Whether some target knows this VALU/SALU mnemonic (to tell "unknown" from "not on this target").
+pub fn alu_known_anywhere(mnemonic: &str) -> bool {
+    Target::ALL.iter().any(|t| alu_lookup(*t, mnemonic).is_some())
+}
+
+/// Wave size assumed per target: 32 on gfx10+ (llvm-mc's default `wavefrontsize32`), 64 before.
+pub fn wave_size(target: Target) -> u32 {
+    if target.gen() >= Gen::Gfx10 {
+        32
+    } else {
+        64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ds_semantics_entry_name_is_a_real_mnemonic_somewhere() {
+        // Entries are keyed by LLVM mnemonics; a typo would silently never lift.
+        let lib = Library::builtin();
+        for (file, d) in &lib.defs {
+            if file == "alu.pcode" {
+                continue;
+            }
+            for n in &d.names {
+                let m = n.name.to_ascii_lowercase();
+                assert!(
+                    Target::ALL.iter().any(|t| crate::table::ds_lookup(*t, &m).is_some()),
+                    "{file}: {} is not a DS mnemonic on any target",
+                    n.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn add_names_follow_llvm_per_generation() {
+        assert_eq!(alu_lookup(Target::Gfx600, "v_add_i32").unwrap().entry, "V_ADD_I32");
+        assert!(alu_lookup(Target::Gfx802, "v_add_u32").unwrap().sdst);
+        assert!(!alu_lookup(Target::Gfx900, "v_add_u32").unwrap().sdst);
+        assert!(alu_lookup(Target::Gfx1030, "v_add_u32").is_none());
+        assert!(alu_lookup(Target::Gfx1100, "v_add_u32").is_some());
+        assert!(alu_lookup(Target::Gfx802, "v_add_nc_u32").is_none());
+    }
+}

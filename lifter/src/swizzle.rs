@@ -132,7 +132,7 @@ pub(crate) fn parse(args: &str, gfx9_plus: bool) -> Result<u16, String> {
                 return Err("broadcast group size must be a power of two".into());
             }
             let lane = num(2, 0, n - 1, "lane id")?;
-            Ok(bitmask(BITMASK_MAX - n + 1, lane, 0))
+            Ok(bitmask(BITMASK_MAX + 1 - n, lane, 0))
         }
         "FFT" | "ROTATE" if !gfx9_plus => Err(format!("swizzle mode {} requires gfx9+", parts[0])),
         "FFT" => {
@@ -155,14 +155,39 @@ mod tests {
 
     #[test]
     fn parse_inverts_format() {
-        // Non-canonical BITMASK_PERM encodings print like a canonical one, so
-        // compare printed forms (llvm-mc behaves the same way).
-        for imm in 1..=u16::MAX {
-            let s = format(imm, true);
-            if let Some(inner) = s.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) {
-                let back = parse(inner, true).unwrap_or_else(|e| panic!("{s}: {e}"));
-                assert_eq!(format(back, true), s);
+        // Every printed macro parses; one parse reaches the canonical offset
+        // (non-canonical FFT/BITMASK_PERM offsets print alike, as in llvm-mc),
+        // after which print/parse is the identity.
+        for gfx9 in [false, true] {
+            for imm in 1..=u16::MAX {
+                let s = format(imm, gfx9);
+                if let Some(inner) = s.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) {
+                    let canon = parse(inner, gfx9).unwrap_or_else(|e| panic!("{s}: {e}"));
+                    let cs = format(canon, gfx9);
+                    let inner = cs.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')).expect("macro");
+                    assert_eq!(parse(inner, gfx9), Ok(canon), "{s} -> {cs}");
+                }
             }
         }
+    }
+
+    #[test]
+    fn matches_llvm_mc() {
+        // llvm-mc-22 -mcpu=gfx900 -show-encoding
+        let cases = [
+            ("FFT,28", 0xe01c),
+            ("ROTATE,1,31", 0xc7e0),
+            ("QUAD_PERM,0,1,2,3", 0x80e4),
+            ("SWAP,16", 0x401f),
+            ("REVERSE,32", 0x7c1f),
+            ("BROADCAST,4,3", 0x007c),
+            ("BITMASK_PERM,\"01pi0\"", 0x0906),
+        ];
+        for (text, imm) in cases {
+            assert_eq!(parse(text, true), Ok(imm), "{text}");
+            assert_eq!(format(imm, true), format!("swizzle({text})"));
+        }
+        assert_eq!(format(0xfffc, true), "swizzle(FFT,28)");
+        assert_eq!(format(0xfffc, false), "65532");
     }
 }

@@ -70,6 +70,15 @@ pub fn data0_in_addr_field(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_gws_")
 }
 
+/// Whether a `count`-dword register operand of `mnemonic` must start at an even
+/// register on `target`: multi-dword tuples on gfx90a+/gfx1250 (LLVM `*_Align2`
+/// register classes), and the single GWS data0 register on gfx90a/gfx942/gfx950
+/// (llvm-mc-22: "vgpr must be even aligned", `validateGWS`).
+pub fn must_be_even(target: Target, mnemonic: &str, count: u8) -> bool {
+    (count > 1 && target.needs_aligned_vgpr_tuples())
+        || (target.gen() == Gen::Gfx90a && data0_in_addr_field(mnemonic))
+}
+
 const OPCODES_CSV: &str = include_str!("../data/ds_opcodes_by_target.csv");
 const SHAPES_TSV: &str = include_str!("../data/ds_shapes.tsv");
 

@@ -107,6 +107,22 @@ pub fn run<D: Domain>(
     Ok((st.vars, st.mem))
 }
 
+/// Evaluate one expression over `vars` (no statements; memory reads see `mem`).
+///
+/// Errors: as for [`run`].
+pub fn eval_expr<D: Domain>(
+    d: &mut D,
+    frame: &Frame,
+    e: &Expr,
+    hint: Option<Ty>,
+    vars: BTreeMap<String, Val<D>>,
+    mem: MemState<D>,
+) -> Result<Val<D>, EvalError> {
+    let mut st = St { vars, mem };
+    let mut ev = Ev { d, frame };
+    ev.expr(e, hint, &mut st)
+}
+
 struct Ev<'a, 'b, D: Domain> {
     d: &'a mut D,
     frame: &'a Frame<'b>,

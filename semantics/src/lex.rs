@@ -46,8 +46,13 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                 j += 1;
                 continue;
             }
-            if c.is_ascii_alphabetic() || c == '_' {
+            let var = c == '%' && j + 1 < b.len() && ((b[j + 1] as char).is_ascii_alphabetic() || b[j + 1] == b'_');
+            if c.is_ascii_alphabetic() || c == '_' || var {
+                // `%name` is a rule variable (rule files reuse this lexer for preconditions).
                 let s = j;
+                if var {
+                    j += 1;
+                }
                 while j < b.len() && ((b[j] as char).is_ascii_alphanumeric() || b[j] == b'_') {
                     j += 1;
                 }

@@ -1,1 +1,84 @@
-fn main() {}
+//! `gcnsmt`: verify AMDGPU DS peephole rewrites with z3, and decode, encode and lift DS
+//! instructions. Exit codes of `verify`: 0 all proved or as expected, 1 something refuted or
+//! an expectation mismatch, 2 input or tool error, 3 nothing refuted but something unknown.
+
+use clap::{Parser, Subcommand};
+use gcnsmt_semantics::target::Target;
+use gcnsmt_verifier::cli;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gcnsmt", version, about = "Symbolic verifier for AMD GPU memory instructions")]
+struct Cli {
+    /// More tracing detail (-v debug, -vv trace); RUST_LOG overrides.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Prove or refute each rule of rule files (directories are searched for *.rules).
+    Verify {
+        /// Rule files or directories.
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+        /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
+        #[arg(long)]
+        target: Option<String>,
+        /// Time limit per solver query, in seconds.
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+        /// Override a machine setting for every rule: alignment=DWORD|UNALIGNED|STRICT,
+        /// lds_limit=M0|ALLOC|NONE.
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+    },
+    /// Decode DS instruction words (hex dwords, hex bytes, or llvm-mc -show-encoding text on stdin).
+    Decode {
+        #[arg(long)]
+        target: String,
+        words: Vec<String>,
+    },
+    /// Encode one line of DS assembly.
+    Encode {
+        #[arg(long)]
+        target: String,
+        asm: String,
+    },
+    /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
+    Lift {
+        #[arg(long)]
+        target: String,
+        input: Vec<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "debug",
+        _ => "trace",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let parse_target = |t: &str| -> Result<Target, String> { Target::parse(t).ok_or_else(|| format!("unknown target `{t}`")) };
+    let code = match cli.cmd {
+        Cmd::Verify { paths, target, timeout, set } => cli::verify(&paths, target.as_deref(), timeout, &set),
+        Cmd::Decode { target, words } => match parse_target(&target) {
+            Ok(t) => cli::decode(t, &words),
+            Err(e) => cli::usage_error(&e),
+        },
+        Cmd::Encode { target, asm } => match parse_target(&target) {
+            Ok(t) => cli::encode(t, &asm),
+            Err(e) => cli::usage_error(&e),
+        },
+        Cmd::Lift { target, input } => match parse_target(&target) {
+            Ok(t) => cli::lift(t, &input),
+            Err(e) => cli::usage_error(&e),
+        },
+    };
+    ExitCode::from(code)
+}

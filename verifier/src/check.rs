@@ -1,0 +1,509 @@
+//! Refinement checking of one rule on one target.
+//!
+//! For every initial state satisfying the precondition (LDS and GDS bytes, registers, M0,
+//! LDS_SIZE, LANE_ID, immediates) on which the source is defined and encodable, the target
+//! must be encodable and defined, leave the same LDS and GDS bytes, and leave the same value in
+//! every register either side names, except registers declared `Dead`.
+
+use crate::machine::{bind, collect_vars, exec, immediate_vars, Bound, Env, Machine, RegKey};
+use crate::rules::{Expect, InputError, Rule};
+use crate::smt::{build, Answer, Model, Query, Smt};
+use gcnsmt_lifter::lift::wave_size;
+use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::eval::{eval_expr, Frame, MemState, Val};
+use gcnsmt_semantics::interp::{CMem, Concrete};
+use gcnsmt_semantics::parse::parse_expr;
+use gcnsmt_semantics::settings::{LdsLimit, Settings};
+use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+/// How to check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time limit per solver query.
+    pub timeout: Duration,
+    /// `name=value` settings from the command line; they override the rule's.
+    pub settings: Vec<(String, String)>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { timeout: Duration::from_secs(20), settings: Vec::new() }
+    }
+}
+
+/// A counterexample, as replayed on the concrete interpreter.
+#[derive(Clone, Debug)]
+pub struct Cex {
+    /// Input name, value, width in bits.
+    pub inputs: Vec<(String, u128, u32)>,
+    /// Initial LDS bytes the two sides read (address, value).
+    pub lds: Vec<(u32, u8)>,
+    /// Initial GDS bytes the two sides read.
+    pub gds: Vec<(u32, u8)>,
+    /// Final register values: name, source value, target value.
+    pub regs: Vec<(String, u32, u32)>,
+    /// Final memory bytes that differ: space, address, source byte, target byte.
+    pub mem_diffs: Vec<(&'static str, u32, u8, u8)>,
+    /// The first difference, in words.
+    pub first_difference: String,
+}
+
+/// The verdict on one rule and target.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    Proved,
+    Refuted(Box<Cex>),
+    /// The precondition (with the source's encodability and definedness) cannot hold.
+    Inapplicable,
+    /// The solver gave up or ran out of time.
+    Unknown(String),
+    /// An internal error (a semantics entry failed, or a counterexample did not replay).
+    Error(String),
+}
+
+impl Verdict {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Proved => "proved",
+            Verdict::Refuted(_) => "refuted",
+            Verdict::Inapplicable => "inapplicable",
+            Verdict::Unknown(_) => "unknown",
+            Verdict::Error(_) => "error",
+        }
+    }
+    /// Whether this matches an expectation.
+    pub fn matches(&self, e: Expect) -> bool {
+        matches!(
+            (self, e),
+            (Verdict::Proved, Expect::Proved) | (Verdict::Refuted(_), Expect::Refuted) | (Verdict::Inapplicable, Expect::Inapplicable)
+        )
+    }
+}
+
+/// The result for one rule and target.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub rule: String,
+    pub file: String,
+    pub target: Target,
+    pub settings: Settings,
+    pub verdict: Verdict,
+    pub expect: Option<Expect>,
+    pub time: Duration,
+}
+
+/// The targets a rule runs on: its `Targets:` list (every instruction must exist there), or
+/// every target on which all its instructions bind, intersected with `filter`.
+pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
+    let ts: Vec<Target> = match &rule.targets {
+        Some((ts, _)) => ts.clone(),
+        None => {
+            let imms = immediate_vars(rule);
+            Target::ALL
+                .into_iter()
+                .filter(|t| rule.source.iter().chain(&rule.target).all(|l| bind(rule, l, *t, &imms).is_ok()))
+                .collect()
+        }
+    };
+    ts.into_iter().filter(|t| filter.is_none_or(|f| f.contains(t))).collect()
+}
+
+struct Bound2 {
+    src: Vec<Bound>,
+    tgt: Vec<Bound>,
+    settings: Settings,
+    keys: BTreeSet<RegKey>,
+    imms: BTreeSet<String>,
+    dead: BTreeSet<RegKey>,
+    pre: Option<gcnsmt_semantics::ir::Expr>,
+}
+
+fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, InputError> {
+    let mut settings = Settings::default_for(target);
+    for (n, v, loc) in &rule.settings {
+        settings.set(target, n, v).map_err(|m| rule.error(*loc, m))?;
+    }
+    for (n, v) in &opts.settings {
+        settings.set(target, n, v).map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
+    }
+    let imms = immediate_vars(rule);
+    let bind_all = |ls: &[crate::rules::Line]| -> Result<Vec<Bound>, InputError> {
+        ls.iter().map(|l| bind(rule, l, target, &imms)).collect()
+    };
+    let src = bind_all(&rule.source)?;
+    let tgt = bind_all(&rule.target)?;
+    let mut keys: BTreeSet<RegKey> = BTreeSet::new();
+    keys.insert(RegKey::m0());
+    for b in src.iter().chain(&tgt) {
+        keys.extend(b.regs());
+    }
+    let reg_vars: BTreeSet<String> = keys.iter().filter(|k| k.is_var()).map(|k| k.base[1..].to_string()).collect();
+    let mut dead = BTreeSet::new();
+    for (v, loc) in &rule.dead {
+        if imms.contains(v) {
+            return Err(rule.error(*loc, format!("%{v} is an immediate; only registers can be dead")));
+        }
+        let ks: Vec<RegKey> = keys.iter().filter(|k| k.base == format!("%{v}")).cloned().collect();
+        if ks.is_empty() {
+            return Err(rule.error(*loc, format!("undefined variable %{v}")));
+        }
+        dead.extend(ks);
+    }
+    let pre = match &rule.pre {
+        None => None,
+        Some(p) => {
+            let mut vs = BTreeSet::new();
+            collect_vars(&p.text, &mut vs);
+            for v in &vs {
+                if !imms.contains(v) && !reg_vars.contains(v) {
+                    let col = p.text.find(&format!("%{v}")).unwrap_or(0) as u32;
+                    let mut loc = p.loc;
+                    loc.col += col;
+                    return Err(rule.error(loc, format!("undefined variable %{v}")));
+                }
+            }
+            let e = parse_expr(&p.text).map_err(|e| {
+                let mut loc = p.loc;
+                loc.col += e.col - 1;
+                rule.error(loc, format!("bad precondition: {}", e.msg))
+            })?;
+            Some(e)
+        }
+    };
+    Ok(Bound2 { src, tgt, settings, keys, imms, dead, pre })
+}
+
+/// Variables a precondition can name: immediates (64-bit), register variables (their initial
+/// value, 32 bits per dword), M0, LDS_SIZE and LANE_ID.
+fn pre_vars<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, keys: &BTreeSet<RegKey>) -> BTreeMap<String, Val<D>> {
+    let mut vars: BTreeMap<String, Val<D>> =
+        env.imms.iter().map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64)))).collect();
+    let mut by_var: BTreeMap<String, Vec<RegKey>> = BTreeMap::new();
+    for k in keys.iter().filter(|k| k.is_var()) {
+        by_var.entry(k.base.clone()).or_default().push(k.clone());
+    }
+    for (name, ks) in by_var {
+        let mut acc: Option<D::Bv> = None;
+        for k in &ks {
+            let r = m.regs[k].clone();
+            acc = Some(match acc {
+                None => r,
+                Some(lo) => d.concat(&r, &lo),
+            });
+        }
+        let v = acc.expect("non-empty");
+        let w = d.width(&v);
+        vars.insert(name, Val::Bits(v, Ty::Bits(Kind::U, w)));
+    }
+    vars.insert("M0".into(), Val::Bits(m.regs[&RegKey::m0()].clone(), Ty::U32));
+    vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
+    vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
+    vars
+}
+
+fn to_bool<D: Domain>(d: &mut D, v: Val<D>) -> D::Bool {
+    match v {
+        Val::Bool(b) => b,
+        Val::Bits(b, t) => {
+            let z = d.bv(0, t.width());
+            let e = d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &b, &z);
+            d.lnot(&e)
+        }
+    }
+}
+
+/// Field validity of a program: every immediate field within its range.
+fn fields_ok<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, prog: &[Bound]) -> Result<D::Bool, String> {
+    let mut ok = d.boolean(true);
+    for b in prog {
+        for f in &b.fields {
+            let v = crate::machine::eval_imm(d, env, m, &f.expr)?;
+            let max = d.bv(f.max as u128, 64);
+            let c = d.cmp(gcnsmt_semantics::domain::CmpOp::Ule, &v, &max);
+            ok = d.and(&ok, &c);
+        }
+    }
+    Ok(ok)
+}
+
+/// Check one rule on one target.
+///
+/// Errors: input errors in the rule for this target (the verdict is then not computed).
+pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, InputError> {
+    let start = Instant::now();
+    let b = elaborate(rule, target, opts)?;
+    let verdict = decide(rule, target, &b, opts);
+    Ok(Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target,
+        settings: b.settings,
+        verdict,
+        expect: rule.expect.map(|e| e.0),
+        time: start.elapsed(),
+    })
+}
+
+fn reg_name(k: &RegKey) -> String {
+    k.to_string().replace(['[', ']'], "_")
+}
+
+fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
+    let mut d = Smt;
+    let mut regs = BTreeMap::new();
+    for k in &b.keys {
+        regs.insert(k.clone(), d.var(&reg_name(k), 32));
+    }
+    let imms: BTreeMap<String, z3::ast::BV> = b.imms.iter().map(|v| (v.clone(), d.var(&format!("%{v}"), 64))).collect();
+    let env = Env { target, settings: b.settings, imms, lds_size: d.var("LDS_SIZE", 32), lane_id: d.var("LANE_ID", 32) };
+    let lds0 = d.mem("LDS");
+    let gds0 = d.mem("GDS");
+    let f = d.boolean(false);
+    let m0 = Machine { regs, mem: MemState { lds: lds0.clone(), gds: gds0.clone(), ub: f } };
+
+    let mut assumptions = Vec::new();
+    for v in env.imms.values() {
+        assumptions.push(build::ule_const(v, 0xffff_ffff));
+    }
+    assumptions.push(build::ule_const(&env.lane_id, wave_size(target) as u128 - 1));
+    if b.settings.lds_limit == LdsLimit::Alloc {
+        assumptions.push(build::ule_const(&env.lds_size, target.max_lds_bytes() as u128));
+    }
+    if let Some(p) = &b.pre {
+        let vars = pre_vars(&mut d, &env, &m0, &b.keys);
+        let frame = Frame { settings: b.settings, gds: false, aliases: &[] };
+        match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
+            Ok(v) => assumptions.push(to_bool(&mut d, v)),
+            Err(e) => return Verdict::Error(format!("precondition: {}", e.msg)),
+        }
+    }
+    let src_fields = match fields_ok(&mut d, &env, &m0, &b.src) {
+        Ok(x) => x,
+        Err(e) => return Verdict::Error(e),
+    };
+    assumptions.push(src_fields);
+    let mut ms = m0.clone();
+    if let Err(e) = exec(&mut d, &env, &mut ms, &b.src) {
+        return Verdict::Error(e);
+    }
+    assumptions.push(build::not(&ms.mem.ub));
+
+    let mut q = Query::new(opts.timeout);
+    for a in &assumptions {
+        q.assert(a);
+    }
+    match q.check() {
+        Answer::Unsat => return Verdict::Inapplicable,
+        Answer::Unknown(r) => return Verdict::Unknown(format!("deciding the precondition: {r}")),
+        Answer::Sat(_) => {}
+    }
+
+    let tgt_fields = match fields_ok(&mut d, &env, &m0, &b.tgt) {
+        Ok(x) => x,
+        Err(e) => return Verdict::Error(e),
+    };
+    let mut mt = m0.clone();
+    if let Err(e) = exec(&mut d, &env, &mut mt, &b.tgt) {
+        return Verdict::Error(e);
+    }
+    let k = d.var("k!lds", 32);
+    let kg = d.var("k!gds", 32);
+    let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
+    for key in b.keys.iter().filter(|k| !b.dead.contains(k)) {
+        bad.push(build::ne(&ms.regs[key], &mt.regs[key]));
+    }
+    bad.push(build::ne(&build::select(&ms.mem.lds, &k), &build::select(&mt.mem.lds, &k)));
+    bad.push(build::ne(&build::select(&ms.mem.gds, &kg), &build::select(&mt.mem.gds, &kg)));
+    q.assert(&build::or(&bad));
+    tracing::debug!(rule = %rule.name, %target, "refinement query:\n{}", q.to_smt2());
+    match q.check() {
+        Answer::Unsat => Verdict::Proved,
+        Answer::Unknown(r) => Verdict::Unknown(r),
+        Answer::Sat(model) => {
+            let model = minimize(&mut q, model, &env, &m0);
+            match replay(&model, b, &env, &m0, &lds0, &gds0, target) {
+                Ok(cex) => Verdict::Refuted(Box::new(cex)),
+                Err(e) => Verdict::Error(format!("counterexample replay mismatch (internal error, please report): {e}")),
+            }
+        }
+    }
+}
+
+/// Push inputs toward small values: each in turn is tried at 0, then below 0x100, 0x10000;
+/// M0 and LDS_SIZE are tried at their largest (every access in range) first.
+fn minimize(q: &mut Query, model: Model, env: &Env<Smt>, m0: &Machine<Smt>) -> Model {
+    let mut model = model;
+    let mut terms: Vec<(z3::ast::BV, bool)> = Vec::new();
+    for v in env.imms.values() {
+        terms.push((v.clone(), false));
+    }
+    for (k, v) in &m0.regs {
+        terms.push((v.clone(), *k == RegKey::m0()));
+    }
+    terms.push((env.lds_size.clone(), true));
+    terms.push((env.lane_id.clone(), false));
+    for (t, prefer_max) in terms {
+        let w = t.get_size();
+        let max = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        let mut tries: Vec<z3::ast::Bool> = Vec::new();
+        if prefer_max {
+            tries.push(build::eq_const(&t, if w == 32 && t.to_string() == "LDS_SIZE" { env.target.max_lds_bytes() as u128 } else { max }));
+        }
+        tries.push(build::eq_const(&t, 0));
+        tries.push(build::ule_const(&t, 0xff));
+        tries.push(build::ule_const(&t, 0xffff));
+        for c in tries {
+            q.push();
+            q.assert(&c);
+            match q.check() {
+                Answer::Sat(m) => {
+                    q.pop();
+                    q.assert(&c);
+                    model = m;
+                    break;
+                }
+                _ => q.pop(),
+            }
+        }
+    }
+    model
+}
+
+struct Side {
+    m: Machine<Concrete>,
+    fields_ok: bool,
+}
+
+fn replay(
+    model: &Model,
+    b: &Bound2,
+    env: &Env<Smt>,
+    m0: &Machine<Smt>,
+    lds0: &crate::smt::Mem,
+    gds0: &crate::smt::Mem,
+    target: Target,
+) -> Result<Cex, String> {
+    let mut inputs = Vec::new();
+    let imms: BTreeMap<String, gcnsmt_semantics::interp::Bits> = env
+        .imms
+        .iter()
+        .map(|(k, v)| {
+            let x = model.bv(v);
+            inputs.push((format!("%{k}"), x, 64));
+            (k.clone(), gcnsmt_semantics::interp::Bits { value: x, width: 64 })
+        })
+        .collect();
+    let mut regs = BTreeMap::new();
+    for (k, v) in &m0.regs {
+        let x = model.bv(v);
+        inputs.push((k.to_string(), x, 32));
+        regs.insert(k.clone(), gcnsmt_semantics::interp::Bits { value: x, width: 32 });
+    }
+    let lds_size = model.bv(&env.lds_size);
+    let lane = model.bv(&env.lane_id);
+    if b.settings.lds_limit == LdsLimit::Alloc {
+        inputs.push(("LDS_SIZE".into(), lds_size, 32));
+    }
+    inputs.push(("LANE_ID".into(), lane, 32));
+    let cenv = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: gcnsmt_semantics::interp::Bits { value: lds_size, width: 32 },
+        lane_id: gcnsmt_semantics::interp::Bits { value: lane, width: 32 },
+    };
+    // Initial memory comes from the model, byte by byte, as the interpreter asks for it.
+    let lds_seen: Rc<RefCell<BTreeMap<u32, u8>>> = Rc::default();
+    let gds_seen: Rc<RefCell<BTreeMap<u32, u8>>> = Rc::default();
+    // The interpreter's memory function is 'static, so it cannot query the model: run,
+    // note the addresses it asked for that were not fetched yet, fetch them, and run again.
+    let fetch = |arr: &crate::smt::Mem, addrs: &BTreeSet<u32>| -> BTreeMap<u32, u8> {
+        addrs.iter().map(|a| (*a, model.byte(arr, *a))).collect()
+    };
+    let mut need_lds: BTreeSet<u32> = BTreeSet::new();
+    let mut need_gds: BTreeSet<u32> = BTreeSet::new();
+    let mut sides: Option<(Side, Side)> = None;
+    for _round in 0..8 {
+        let lb = fetch(lds0, &need_lds);
+        let gb = fetch(gds0, &need_gds);
+        *lds_seen.borrow_mut() = lb.clone();
+        *gds_seen.borrow_mut() = gb.clone();
+        let missing_l: Rc<RefCell<BTreeSet<u32>>> = Rc::default();
+        let missing_g: Rc<RefCell<BTreeSet<u32>>> = Rc::default();
+        let (ml, mg) = (missing_l.clone(), missing_g.clone());
+        let lds = CMem::new(move |a| {
+            lb.get(&a).copied().unwrap_or_else(|| {
+                ml.borrow_mut().insert(a);
+                0
+            })
+        });
+        let gds = CMem::new(move |a| {
+            gb.get(&a).copied().unwrap_or_else(|| {
+                mg.borrow_mut().insert(a);
+                0
+            })
+        });
+        let start = Machine { regs: regs.clone(), mem: MemState { lds, gds, ub: false } };
+        let mut d = Concrete;
+        let run_side = |d: &mut Concrete, prog: &[Bound]| -> Result<Side, String> {
+            let mut m = start.clone();
+            let ok = fields_ok(d, &cenv, &m, prog)?;
+            exec(d, &cenv, &mut m, prog)?;
+            Ok(Side { m, fields_ok: ok })
+        };
+        let s = run_side(&mut d, &b.src)?;
+        let t = run_side(&mut d, &b.tgt)?;
+        let (nl, ng) = (missing_l.borrow().clone(), missing_g.borrow().clone());
+        if nl.is_empty() && ng.is_empty() {
+            sides = Some((s, t));
+            break;
+        }
+        need_lds.extend(nl);
+        need_gds.extend(ng);
+    }
+    let Some((s, t)) = sides else { return Err("memory reads did not settle".into()) };
+    if !s.fields_ok || s.m.mem.ub {
+        return Err("the source is not valid on the replayed inputs".into());
+    }
+    let mut regs_out = Vec::new();
+    let mut first = None;
+    if !t.fields_ok {
+        first = Some("the target has an immediate out of range (it cannot be encoded)".to_string());
+    } else if t.m.mem.ub {
+        first = Some("the target is undefined where the source is defined".to_string());
+    }
+    for k in b.keys.iter() {
+        let (x, y) = (s.m.regs[k].value as u32, t.m.regs[k].value as u32);
+        let written = b.src.iter().chain(&b.tgt).any(|i| i.writes().contains(k));
+        if written || x != y {
+            regs_out.push((k.to_string(), x, y));
+        }
+        if x != y && !b.dead.contains(k) && first.is_none() {
+            first = Some(k.to_string());
+        }
+    }
+    let mut mem_diffs = Vec::new();
+    for (space, ms, mt) in [("LDS", &s.m.mem.lds, &t.m.mem.lds), ("GDS", &s.m.mem.gds, &t.m.mem.gds)] {
+        let addrs: BTreeSet<u32> = ms.written.keys().chain(mt.written.keys()).copied().collect();
+        for a in addrs {
+            let (x, y) = (ms.get(a), mt.get(a));
+            if x != y {
+                mem_diffs.push((space, a, x, y));
+                if first.is_none() {
+                    first = Some(format!("{space}[0x{a:x}]"));
+                }
+            }
+        }
+    }
+    let Some(first_difference) = first else {
+        return Err("the concrete run shows no difference".into());
+    };
+    let lds = lds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
+    let gds = gds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
+    Ok(Cex { inputs, lds, gds, regs: regs_out, mem_diffs, first_difference })
+}

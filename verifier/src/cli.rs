@@ -1,0 +1,306 @@
+//! The command implementations behind `gcnsmt` (kept out of `main.rs` so tests can call them).
+
+use crate::check::{check, targets_of, Options, Verdict};
+use crate::report;
+use crate::rules::{parse_rules, Rule};
+use gcnsmt_lifter::{decode_bytes, encode_bytes, parse_asm};
+use gcnsmt_semantics::print::def_to_string;
+use gcnsmt_semantics::target::Target;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Print a usage error and return exit code 2.
+pub fn usage_error(msg: &str) -> u8 {
+    eprintln!("error: {msg}");
+    2
+}
+
+/// Rule files under the given paths: files as given, directories searched for `*.rules`.
+pub fn rule_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    fn walk(p: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+            .map_err(|e| format!("{}: {e}", p.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() {
+                walk(&e, out)?;
+            } else if e.extension().is_some_and(|x| x == "rules") {
+                out.push(e);
+            }
+        }
+        Ok(())
+    }
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else if p.exists() {
+            out.push(p.clone());
+        } else {
+            return Err(format!("{}: no such file or directory", p.display()));
+        }
+    }
+    Ok(out)
+}
+
+/// Counts of one run.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    pub proved: usize,
+    pub refuted: usize,
+    pub refuted_expected: usize,
+    pub unknown: usize,
+    pub inapplicable: usize,
+    pub errors: usize,
+    pub mismatches: usize,
+}
+
+impl Summary {
+    /// The exit code: 2 errors, 1 refuted-unexpectedly or mismatch, 3 unknown, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.errors > 0 {
+            2
+        } else if self.mismatches > 0 || self.refuted > self.refuted_expected {
+            1
+        } else if self.unknown > 0 {
+            3
+        } else {
+            0
+        }
+    }
+}
+
+/// Verify rules; prints one line per rule x target and a summary; returns the run's summary.
+pub fn verify_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options, out: &mut dyn std::io::Write) -> Summary {
+    let mut s = Summary::default();
+    for rule in rules {
+        if let Some((ts, loc)) = &rule.targets {
+            if let Some(f) = filter {
+                if !ts.iter().any(|t| f.contains(t)) {
+                    tracing::debug!(rule = %rule.name, "no selected target at {}:{}", loc.line, loc.col);
+                    continue;
+                }
+            }
+        }
+        let targets = targets_of(rule, filter);
+        if targets.is_empty() && filter.is_none() {
+            // No target has every instruction: report the first target's binding error.
+            if let Err(e) = check(rule, Target::Gfx900, opts) {
+                let _ = writeln!(out, "{e}");
+                s.errors += 1;
+            }
+            continue;
+        }
+        for t in targets {
+            match check(rule, t, opts) {
+                Err(e) => {
+                    let _ = writeln!(out, "{e}");
+                    s.errors += 1;
+                }
+                Ok(o) => {
+                    let _ = write!(out, "{}", report::outcome(&o));
+                    match &o.verdict {
+                        Verdict::Proved => s.proved += 1,
+                        Verdict::Refuted(_) => {
+                            s.refuted += 1;
+                            if o.expect == Some(crate::rules::Expect::Refuted) {
+                                s.refuted_expected += 1;
+                            }
+                        }
+                        Verdict::Unknown(_) => s.unknown += 1,
+                        Verdict::Inapplicable => s.inapplicable += 1,
+                        Verdict::Error(_) => s.errors += 1,
+                    }
+                    if let Some(e) = o.expect {
+                        if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_) | Verdict::Error(_)) {
+                            s.mismatches += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    s
+}
+
+/// `gcnsmt verify`.
+pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[String]) -> u8 {
+    let start = Instant::now();
+    let filter = match target.map(Target::parse_list).transpose() {
+        Ok(f) => f,
+        Err(e) => return usage_error(&format!("--target: {e}")),
+    };
+    if !(timeout > 0.0 && timeout.is_finite()) {
+        return usage_error("--timeout must be a positive number of seconds");
+    }
+    let mut settings = Vec::new();
+    for s in set {
+        match s.split_once('=') {
+            Some((n, v)) => settings.push((n.trim().to_string(), v.trim().to_string())),
+            None => return usage_error(&format!("--set expects NAME=VALUE, got `{s}`")),
+        }
+    }
+    let opts = Options { timeout: Duration::from_secs_f64(timeout), settings };
+    let files = match rule_files(paths) {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e),
+    };
+    let mut all = Summary::default();
+    let mut stdout = std::io::stdout();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                println!("{name}: error: {e}");
+                all.errors += 1;
+                continue;
+            }
+        };
+        let rules = match parse_rules(&name, &text) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{e}");
+                all.errors += 1;
+                continue;
+            }
+        };
+        let s = verify_rules(&rules, filter.as_deref(), &opts, &mut stdout);
+        all.proved += s.proved;
+        all.refuted += s.refuted;
+        all.refuted_expected += s.refuted_expected;
+        all.unknown += s.unknown;
+        all.inapplicable += s.inapplicable;
+        all.errors += s.errors;
+        all.mismatches += s.mismatches;
+    }
+    println!(
+        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors, {} expectation mismatches  [{:.1?}]",
+        all.proved,
+        all.refuted,
+        all.refuted_expected,
+        all.unknown,
+        all.inapplicable,
+        all.errors,
+        all.mismatches,
+        start.elapsed()
+    );
+    all.exit_code()
+}
+
+/// Bytes from hex arguments: 8-digit dwords (`0xd86c0000`, little-endian) or 2-digit bytes
+/// (`0x00`, `[0x00,0x00,...]`).
+fn parse_words(args: &[String]) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    for a in args {
+        for tok in a.split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+            let h = tok.trim_start_matches("0x").trim_start_matches("0X");
+            let v = u64::from_str_radix(h, 16).map_err(|_| format!("`{tok}` is not a hex number"))?;
+            match h.len() {
+                1 | 2 => bytes.push(v as u8),
+                3..=8 => bytes.extend_from_slice(&(v as u32).to_le_bytes()),
+                9..=16 => bytes.extend_from_slice(&v.to_le_bytes()),
+                _ => return Err(format!("`{tok}` is too long")),
+            }
+        }
+    }
+    Ok(bytes)
+}
+
+fn stdin_words() -> Vec<String> {
+    let mut s = String::new();
+    let _ = std::io::stdin().read_to_string(&mut s);
+    // llvm-mc -show-encoding: `; encoding: [0x..,...]`; llvm-objdump -d: `// 000000: D86C0000 02000014`.
+    let mut out = Vec::new();
+    for line in s.lines() {
+        if let Some(i) = line.find("encoding: [") {
+            let rest = &line[i + 11..];
+            if let Some(j) = rest.find(']') {
+                out.push(rest[..j].to_string());
+            }
+        } else if let Some(i) = line.find("// ") {
+            let rest = &line[i + 3..];
+            if let Some((_, words)) = rest.split_once(':') {
+                for w in words.split_whitespace() {
+                    out.push(format!("0x{w}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `gcnsmt decode`.
+pub fn decode(target: Target, words: &[String]) -> u8 {
+    let args = if words.is_empty() { stdin_words() } else { words.to_vec() };
+    let bytes = match parse_words(&args) {
+        Ok(b) => b,
+        Err(e) => return usage_error(&e),
+    };
+    if bytes.len() % 8 != 0 || bytes.is_empty() {
+        return usage_error(&format!("DS instructions are 8 bytes; got {} bytes", bytes.len()));
+    }
+    let mut code = 0;
+    for chunk in bytes.chunks(8) {
+        match decode_bytes(target, chunk) {
+            Ok(i) => println!("{i}"),
+            Err(e) => {
+                println!("{e}");
+                code = 2;
+            }
+        }
+    }
+    code
+}
+
+/// `gcnsmt encode`.
+pub fn encode(target: Target, asm: &str) -> u8 {
+    match parse_asm(target, asm) {
+        Ok(i) => {
+            let b = encode_bytes(&i);
+            let s: Vec<String> = b.iter().map(|x| format!("0x{x:02x}")).collect();
+            println!("{i:<50} ; encoding: [{}]", s.join(","));
+            0
+        }
+        Err(e) => {
+            eprintln!("<argument>:1:{}: error: {}", e.col, e.msg);
+            2
+        }
+    }
+}
+
+/// `gcnsmt lift`.
+pub fn lift(target: Target, input: &[String]) -> u8 {
+    let text = input.join(" ");
+    let inst = if text.trim_start().starts_with("ds_") {
+        parse_asm(target, &text).map_err(|e| format!("<argument>:1:{}: error: {}", e.col, e.msg))
+    } else {
+        parse_words(input).and_then(|b| decode_bytes(target, &b).map_err(|e| e.to_string()))
+    };
+    let inst = match inst {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    println!("// {target}: {inst}");
+    match gcnsmt_lifter::lift::ds_semantics(inst.mnemonic) {
+        Some((name, def)) => {
+            if let Some(a) = def.aliases_for(&name) {
+                for (x, y) in a {
+                    println!("// {x} = {y}");
+                }
+            }
+            print!("{}", def_to_string(def));
+            0
+        }
+        None => {
+            eprintln!("error: semantics of {} are not modelled yet", inst.mnemonic);
+            2
+        }
+    }
+}

@@ -1,0 +1,638 @@
+//! Rule instructions bound to one target, and their execution over any semantics domain.
+//!
+//! Registers are named by [`RegKey`]: concrete registers (`v2`, `a0`, `s4`, `m0`, `vcc_lo`)
+//! and rule variables (`%x`, one key per dword of the tuple). Distinct variables denote
+//! distinct registers, disjoint from every concrete register named in the rule.
+
+use crate::rules::{InputError, Line, Loc, Rule};
+use gcnsmt_lifter::asm::{parse_reg, parse_syntax};
+use gcnsmt_lifter::lift::{alu_known_anywhere, alu_lookup, ds_semantics, wave_size, AluDef};
+use gcnsmt_lifter::table::{ds_lookup, DsShape, GdsRule, OffsetKind};
+use gcnsmt_lifter::RegFile;
+use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::eval::{eval_expr, run, Frame, MemState, Val};
+use gcnsmt_semantics::ir::{Def, Expr};
+use gcnsmt_semantics::parse::parse_expr;
+use gcnsmt_semantics::settings::Settings;
+use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// One 32-bit register: a register file or rule variable, and a dword index.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegKey {
+    /// `v`, `a`, `s`, `m0`, `vcc`, `exec`, or `%name`.
+    pub base: String,
+    pub idx: u32,
+}
+
+impl RegKey {
+    pub fn var(name: &str, idx: u32) -> RegKey {
+        RegKey { base: format!("%{name}"), idx }
+    }
+    pub fn m0() -> RegKey {
+        RegKey { base: "m0".into(), idx: 0 }
+    }
+    pub fn is_var(&self) -> bool {
+        self.base.starts_with('%')
+    }
+}
+
+impl fmt::Display for RegKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.base.as_str() {
+            "m0" => f.write_str("m0"),
+            "vcc" | "exec" => write!(f, "{}_{}", self.base, if self.idx == 0 { "lo" } else { "hi" }),
+            b if b.starts_with('%') => {
+                if self.idx == 0 {
+                    f.write_str(b)
+                } else {
+                    write!(f, "{b}[{}]", self.idx)
+                }
+            }
+            b => write!(f, "{b}{}", self.idx),
+        }
+    }
+}
+
+/// An ALU source: registers or an immediate expression over rule variables.
+#[derive(Clone, Debug)]
+pub enum Src {
+    Reg(Vec<RegKey>),
+    Imm(Expr),
+}
+
+/// What a bound instruction does.
+#[derive(Clone, Debug)]
+pub enum Op {
+    Ds {
+        mnemonic: String,
+        def: &'static Def,
+        entry: String,
+        shape: DsShape,
+        vdst: Vec<RegKey>,
+        addr: Vec<RegKey>,
+        data0: Vec<RegKey>,
+        data1: Vec<RegKey>,
+        /// Immediate fields: `offset` (16 bits) or `offset0`/`offset1` (8 bits each).
+        offset: Option<Expr>,
+        offset0: Option<Expr>,
+        offset1: Option<Expr>,
+        gds: bool,
+    },
+    Alu {
+        mnemonic: String,
+        def: &'static Def,
+        alu: AluDef,
+        d0: Vec<RegKey>,
+        sdst: Vec<RegKey>,
+        srcs: Vec<Src>,
+    },
+}
+
+/// An immediate field whose value must lie in `0..=max` for the instruction to exist.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub expr: Expr,
+    pub max: u64,
+    pub loc: Loc,
+}
+
+/// An instruction of a rule, bound to a target.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub op: Op,
+    pub loc: Loc,
+    pub text: String,
+    pub fields: Vec<Field>,
+}
+
+impl Bound {
+    /// Registers this instruction writes.
+    pub fn writes(&self) -> Vec<RegKey> {
+        match &self.op {
+            Op::Ds { vdst, .. } => vdst.clone(),
+            Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),
+        }
+    }
+    /// Registers this instruction reads or writes.
+    pub fn regs(&self) -> Vec<RegKey> {
+        match &self.op {
+            Op::Ds { vdst, addr, data0, data1, .. } => {
+                let mut v: Vec<RegKey> = vdst.iter().chain(addr).chain(data0).chain(data1).cloned().collect();
+                v.push(RegKey::m0());
+                v
+            }
+            Op::Alu { d0, sdst, srcs, .. } => {
+                let mut v: Vec<RegKey> = d0.iter().chain(sdst).cloned().collect();
+                for s in srcs {
+                    if let Src::Reg(r) = s {
+                        v.extend(r.iter().cloned());
+                    }
+                }
+                v
+            }
+        }
+    }
+}
+
+/// Variables of a rule: which are immediates (used in a modifier such as `offset:%o`) and
+/// which are registers.
+pub fn immediate_vars(rule: &Rule) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for l in rule.source.iter().chain(&rule.target) {
+        if let Ok(syn) = parse_syntax(&l.text) {
+            for (_, v, _) in &syn.modifiers {
+                if let Some(v) = v {
+                    collect_vars(v, &mut out);
+                }
+            }
+            for (o, _) in &syn.operands {
+                // `(expr)` and numbers in source positions are immediates; a bare `%v` there
+                // is an immediate only if a modifier uses it too.
+                if o.starts_with('(') {
+                    collect_vars(o, &mut out);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every `%name` in a text.
+pub fn collect_vars(text: &str, out: &mut BTreeSet<String>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 1 < b.len() && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_') {
+            let s = i + 1;
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.insert(text[s..i].to_string());
+        } else {
+            i += 1;
+        }
+    }
+}
+
+fn loc_at(line: &Line, col: usize) -> Loc {
+    Loc { line: line.loc.line, col: col as u32 }
+}
+
+/// Bind one instruction line of `rule` for `target`.
+///
+/// Errors (with file:line:col): unknown mnemonic, mnemonic the target lacks, no semantics,
+/// wrong operand count or tuple size, misaligned tuple where the target requires alignment,
+/// AGPR where not allowed, unknown or misplaced modifier, out-of-range constant immediate,
+/// malformed immediate expression.
+pub fn bind(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>) -> Result<Bound, InputError> {
+    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let mn = syn.mnemonic.to_ascii_lowercase();
+    let mloc = loc_at(line, syn.mnemonic_col);
+    if mn.starts_with("ds_") {
+        bind_ds(rule, line, target, imms, &syn, &mn, mloc)
+    } else if alu_known_anywhere(&mn) {
+        bind_alu(rule, line, target, imms, &syn, &mn, mloc)
+    } else {
+        Err(rule.error(mloc, format!("unknown mnemonic `{}`", syn.mnemonic)))
+    }
+}
+
+fn imm_expr(rule: &Rule, line: &Line, text: &str, col: usize, imms: &BTreeSet<String>) -> Result<Expr, InputError> {
+    let mut vars = BTreeSet::new();
+    collect_vars(text, &mut vars);
+    for v in &vars {
+        if !imms.contains(v) {
+            return Err(rule.error(loc_at(line, col), format!("%{v} is a register, not an immediate")));
+        }
+    }
+    parse_expr(text).map_err(|e| rule.error(loc_at(line, col + e.col as usize - 1), format!("bad immediate: {}", e.msg)))
+}
+
+/// Evaluate an immediate expression with no variables (for static range checks).
+pub fn const_value(e: &Expr) -> Option<u128> {
+    let mut d = gcnsmt_semantics::interp::Concrete;
+    let frame = Frame { settings: Settings::default_for(Target::Gfx900), gds: false, aliases: &[] };
+    let mem = MemState {
+        lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
+        gds: gcnsmt_semantics::interp::CMem::new(|_| 0),
+        ub: false,
+    };
+    match eval_expr(&mut d, &frame, e, Some(Ty::Bits(Kind::U, 64)), BTreeMap::new(), mem) {
+        Ok(Val::Bits(b, t)) if t.kind() != Some(Kind::I) || b.value >> (t.width() - 1) == 0 => Some(b.value),
+        Ok(Val::Bits(b, t)) => Some(b.value | (u128::MAX << t.width())), // negative: out of range
+        _ => None,
+    }
+}
+
+fn field(rule: &Rule, line: &Line, name: &'static str, text: &str, col: usize, max: u64, imms: &BTreeSet<String>) -> Result<Field, InputError> {
+    let expr = imm_expr(rule, line, text, col, imms)?;
+    let mut vars = BTreeSet::new();
+    collect_vars(text, &mut vars);
+    if vars.is_empty() {
+        match const_value(&expr) {
+            Some(v) if v <= max as u128 => {}
+            Some(_) => {
+                return Err(rule.error(loc_at(line, col), format!("{name}:{text} is out of range (0..={max})")));
+            }
+            None => return Err(rule.error(loc_at(line, col), format!("bad immediate `{text}`"))),
+        }
+    }
+    Ok(Field { name, expr, max, loc: loc_at(line, col) })
+}
+
+/// Parse a register operand needing `count` dwords.
+fn regs(rule: &Rule, line: &Line, target: Target, text: &str, col: usize, count: u32, role: &str, mn: &str, allow_agpr: bool, imms: &BTreeSet<String>) -> Result<Vec<RegKey>, InputError> {
+    let at = loc_at(line, col);
+    let t = text.trim();
+    if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        let n = parts.len() as u32;
+        if n == 0 || count % n != 0 {
+            return Err(rule.error(at, format!("{mn} {role} needs {count} dwords; {n} parts do not divide it")));
+        }
+        let mut out = Vec::new();
+        for p in parts {
+            out.extend(regs(rule, line, target, p, col, count / n, role, mn, allow_agpr, imms)?);
+        }
+        return Ok(out);
+    }
+    if let Some(v) = t.strip_prefix('%') {
+        if imms.contains(v) {
+            return Err(rule.error(at, format!("%{v} is an immediate; {mn} needs a register for {role}")));
+        }
+        if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(rule.error(at, format!("bad variable `{t}`")));
+        }
+        return Ok((0..count).map(|i| RegKey::var(v, i)).collect());
+    }
+    match t {
+        "m0" | "M0" => {
+            return if count == 1 { Ok(vec![RegKey::m0()]) } else { Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got m0"))) };
+        }
+        "vcc" | "exec" => {
+            return if count == 2 {
+                Ok((0..2).map(|i| RegKey { base: t.into(), idx: i }).collect())
+            } else {
+                Err(rule.error(at, format!("{mn} {role} needs {count} dword(s), got {t} (2)")))
+            };
+        }
+        "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
+            let (b, hi) = t.split_once('_').unwrap();
+            return if count == 1 {
+                Ok(vec![RegKey { base: b.into(), idx: u32::from(hi == "hi") }])
+            } else {
+                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got {t}")))
+            };
+        }
+        _ => {}
+    }
+    if let Some(rest) = t.strip_prefix('s') {
+        let (first, last) = if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
+            (a.trim().parse::<u32>().ok(), b.trim().parse::<u32>().ok())
+        } else {
+            (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
+        };
+        if let (Some(a), Some(b)) = (first, last) {
+            if b < a || b > 105 {
+                return Err(rule.error(at, format!("bad SGPR `{t}`")));
+            }
+            if b - a + 1 != count {
+                return Err(rule.error(at, format!("{mn} {role} needs {count} dword(s), got {t} ({})", b - a + 1)));
+            }
+            return Ok((a..=b).map(|i| RegKey { base: "s".into(), idx: i }).collect());
+        }
+    }
+    let Some(tup) = parse_reg(t) else {
+        return Err(rule.error(at, format!("expected a register for {mn} {role}, found `{t}`")));
+    };
+    if tup.count as u32 != count {
+        return Err(rule.error(
+            at,
+            format!("{mn} {role} needs a {count}-register tuple, got {t} ({} register{})", tup.count, if tup.count == 1 { "" } else { "s" }),
+        ));
+    }
+    if tup.file == RegFile::A && !allow_agpr {
+        return Err(rule.error(at, format!("{mn} {role}: AGPRs are not allowed here on {target}")));
+    }
+    if count > 1 && tup.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+        return Err(rule.error(at, format!("{mn} {role}: {t} is misaligned; {target} requires even-aligned register tuples")));
+    }
+    if tup.first as u32 + count > 256 {
+        return Err(rule.error(at, format!("register `{t}` out of range")));
+    }
+    let base = if tup.file == RegFile::A { "a" } else { "v" };
+    Ok((0..count).map(|i| RegKey { base: base.into(), idx: tup.first as u32 + i }).collect())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, syn: &gcnsmt_lifter::AsmSyntax, mn: &str, mloc: Loc) -> Result<Bound, InputError> {
+    let Some((_, shape)) = ds_lookup(target, mn) else {
+        let on: Vec<&str> = Target::ALL.iter().filter(|t| ds_lookup(**t, mn).is_some()).map(|t| t.name()).collect();
+        return Err(if on.is_empty() {
+            rule.error(mloc, format!("unknown mnemonic `{mn}`"))
+        } else {
+            rule.error(mloc, format!("{mn} is not available on {target} (it exists on {})", on.join(", ")))
+        });
+    };
+    let Some((entry, def)) = ds_semantics(mn) else {
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled yet (cross-lane, GWS, counter and BVH ops come later)")));
+    };
+    let mut roles: Vec<(&str, u32)> = Vec::new();
+    if shape.vdst > 0 {
+        roles.push(("vdst", shape.vdst as u32));
+    }
+    if shape.addr {
+        roles.push(("addr", 1));
+    }
+    if shape.data0 > 0 {
+        roles.push(("data0", shape.data0 as u32));
+    }
+    if shape.data1 > 0 {
+        roles.push(("data1", shape.data1 as u32));
+    }
+    if syn.operands.len() != roles.len() {
+        let at = syn.operands.get(roles.len()).map(|o| o.1).unwrap_or(syn.end_col);
+        let names: Vec<&str> = roles.iter().map(|r| r.0).collect();
+        return Err(rule.error(
+            loc_at(line, at),
+            format!("{mn} takes {} operand(s) ({}), got {}", roles.len(), names.join(", "), syn.operands.len()),
+        ));
+    }
+    let agpr = target.has_agpr_ds();
+    let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
+    for ((role, n), (text, col)) in roles.iter().zip(&syn.operands) {
+        let a = agpr && *role != "addr";
+        got.insert(role, regs(rule, line, target, text, *col, *n, role, mn, a, imms)?);
+    }
+    let (mut offset, mut offset0, mut offset1, mut gds) = (None, None, None, false);
+    let mut fields = Vec::new();
+    for (name, val, col) in &syn.modifiers {
+        let vcol = col + name.len() + 1;
+        match (name.as_str(), val, shape.offset) {
+            ("offset", Some(v), OffsetKind::Single) => {
+                let f = field(rule, line, "offset", v, vcol, 0xffff, imms)?;
+                offset = Some(f.expr.clone());
+                fields.push(f);
+            }
+            ("offset0", Some(v), OffsetKind::Pair) => {
+                let f = field(rule, line, "offset0", v, vcol, 0xff, imms)?;
+                offset0 = Some(f.expr.clone());
+                fields.push(f);
+            }
+            ("offset1", Some(v), OffsetKind::Pair) => {
+                let f = field(rule, line, "offset1", v, vcol, 0xff, imms)?;
+                offset1 = Some(f.expr.clone());
+                fields.push(f);
+            }
+            ("gds", None, _) => {
+                if shape.gds == GdsRule::Never {
+                    return Err(rule.error(loc_at(line, *col), format!("{mn} has no gds form on {target}")));
+                }
+                gds = true;
+            }
+            ("offset", _, _) | ("offset0", _, _) | ("offset1", _, _) => {
+                let want = match shape.offset {
+                    OffsetKind::Single => "offset:N",
+                    OffsetKind::Pair => "offset0:N offset1:N",
+                    OffsetKind::None => "no offset",
+                };
+                return Err(rule.error(loc_at(line, *col), format!("{mn} takes {want}, not `{name}`")));
+            }
+            _ => return Err(rule.error(loc_at(line, *col), format!("unknown modifier `{name}` for {mn}"))),
+        }
+    }
+    if shape.gds == GdsRule::Required && !gds {
+        return Err(rule.error(mloc, format!("{mn} requires `gds`")));
+    }
+    let mut take = |r: &str| got.remove(r).unwrap_or_default();
+    Ok(Bound {
+        op: Op::Ds {
+            mnemonic: mn.to_string(),
+            def,
+            entry,
+            shape,
+            vdst: take("vdst"),
+            addr: take("addr"),
+            data0: take("data0"),
+            data1: take("data1"),
+            offset,
+            offset0,
+            offset1,
+            gds,
+        },
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn bind_alu(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, syn: &gcnsmt_lifter::AsmSyntax, mn: &str, mloc: Loc) -> Result<Bound, InputError> {
+    let Some(alu) = alu_lookup(target, mn) else {
+        return Err(rule.error(mloc, format!("{mn} is not available on {target}")));
+    };
+    let def = gcnsmt_semantics::defs::Library::builtin().get(alu.entry).expect("ALU entries exist");
+    let want = 1 + usize::from(alu.sdst) + alu.srcs as usize;
+    if syn.operands.len() != want {
+        let at = syn.operands.get(want).map(|o| o.1).unwrap_or(syn.end_col);
+        return Err(rule.error(loc_at(line, at), format!("{mn} takes {want} operands, got {}", syn.operands.len())));
+    }
+    if let Some((name, _, col)) = syn.modifiers.first() {
+        return Err(rule.error(loc_at(line, *col), format!("unknown modifier `{name}` for {mn}")));
+    }
+    let mut ops = syn.operands.iter();
+    let (t, c) = ops.next().unwrap();
+    let d0 = regs(rule, line, target, t, *c, 1, "destination", mn, false, imms)?;
+    let sdst = if alu.sdst {
+        let (t, c) = ops.next().unwrap();
+        let n = if wave_size(target) == 32 { 1 } else { 2 };
+        regs(rule, line, target, t, *c, n, "carry-out", mn, false, imms)?
+    } else {
+        Vec::new()
+    };
+    let mut srcs = Vec::new();
+    for (t, c) in ops {
+        let tt = t.trim();
+        let is_imm = tt.starts_with('(')
+            || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
+            || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
+        if is_imm {
+            let e = imm_expr(rule, line, tt, *c, imms)?;
+            srcs.push(Src::Imm(e));
+        } else {
+            srcs.push(Src::Reg(regs(rule, line, target, tt, *c, 1, "source", mn, false, imms)?));
+        }
+    }
+    Ok(Bound {
+        op: Op::Alu { mnemonic: mn.to_string(), def, alu, d0, sdst, srcs },
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields: Vec::new(),
+    })
+}
+
+/// Inputs shared by both sides of a rule.
+pub struct Env<D: Domain> {
+    pub target: Target,
+    pub settings: Settings,
+    /// Immediate variables, 64-bit (constrained below 2^32 by the checker).
+    pub imms: BTreeMap<String, D::Bv>,
+    pub lds_size: D::Bv,
+    pub lane_id: D::Bv,
+}
+
+/// Register file and memory.
+pub struct Machine<D: Domain> {
+    pub regs: BTreeMap<RegKey, D::Bv>,
+    pub mem: MemState<D>,
+}
+
+impl<D: Domain> Clone for Machine<D> {
+    fn clone(&self) -> Self {
+        Machine { regs: self.regs.clone(), mem: self.mem.clone() }
+    }
+}
+
+fn imm_vars<D: Domain>(env: &Env<D>) -> BTreeMap<String, Val<D>> {
+    env.imms.iter().map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64)))).collect()
+}
+
+/// Evaluate an immediate expression to a 64-bit value.
+pub fn eval_imm<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, e: &Expr) -> Result<D::Bv, String> {
+    let frame = Frame { settings: env.settings, gds: false, aliases: &[] };
+    let v = eval_expr(d, &frame, e, Some(Ty::Bits(Kind::U, 64)), imm_vars(env), m.mem.clone()).map_err(|e| e.msg)?;
+    match v {
+        Val::Bits(b, t) => {
+            let w = t.width();
+            Ok(match w.cmp(&64) {
+                std::cmp::Ordering::Equal => b,
+                std::cmp::Ordering::Less if t.kind() == Some(Kind::I) => d.sext(&b, 64 - w),
+                std::cmp::Ordering::Less => d.zext(&b, 64 - w),
+                std::cmp::Ordering::Greater => d.extract(&b, 63, 0),
+            })
+        }
+        Val::Bool(_) => Err("an immediate cannot be a boolean".into()),
+    }
+}
+
+fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
+    let mut acc: Option<D::Bv> = None;
+    for k in keys {
+        let r = m.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        acc = Some(match acc {
+            None => r,
+            Some(lo) => d.concat(&r, &lo),
+        });
+    }
+    acc.unwrap_or_else(|| d.bv(0, 32))
+}
+
+fn write<D: Domain>(d: &mut D, m: &mut Machine<D>, keys: &[RegKey], v: &Val<D>) -> Result<(), String> {
+    let Val::Bits(b, _) = v else { return Err("register result is a boolean".into()) };
+    let w = d.width(b);
+    let need = 32 * keys.len() as u32;
+    let b = if w < need { d.zext(b, need - w) } else { b.clone() };
+    for (i, k) in keys.iter().enumerate() {
+        let part = d.extract(&b, 32 * i as u32 + 31, 32 * i as u32);
+        m.regs.insert(k.clone(), part);
+    }
+    Ok(())
+}
+
+fn bits<D: Domain>(b: D::Bv, d: &D) -> Val<D> {
+    let w = d.width(&b);
+    Val::Bits(b, Ty::Bits(Kind::B, w))
+}
+
+/// Execute one bound instruction.
+///
+/// Errors: a semantics entry that fails to evaluate (an internal error in `semantics/`).
+pub fn step<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, b: &Bound) -> Result<(), String> {
+    match &b.op {
+        Op::Ds { def, entry, vdst, addr, data0, data1, offset, offset0, offset1, gds, .. } => {
+            let aliases = def.aliases_for(entry).unwrap_or(&[]);
+            let frame = Frame { settings: env.settings, gds: *gds, aliases };
+            let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
+                match e {
+                    Some(e) => {
+                        let v = eval_imm(d, env, m, e)?;
+                        Ok(d.extract(&v, 7, 0))
+                    }
+                    None => Ok(d.bv(0, 8)),
+                }
+            };
+            let (o0, o1) = match offset {
+                Some(e) => {
+                    let v = eval_imm(d, env, m, e)?;
+                    (d.extract(&v, 7, 0), d.extract(&v, 15, 8))
+                }
+                None => (field8(d, offset0)?, field8(d, offset1)?),
+            };
+            let off = d.concat(&o1, &o0);
+            let mut vars = BTreeMap::new();
+            let a = read(d, m, addr);
+            vars.insert("ADDR".to_string(), bits(a, d));
+            let x = read(d, m, data0);
+            vars.insert("DATA0".to_string(), bits(x, d));
+            let y = read(d, m, data1);
+            vars.insert("DATA1".to_string(), bits(y, d));
+            vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 16)));
+            vars.insert("OFFSET0".to_string(), Val::Bits(o0, Ty::Bits(Kind::U, 8)));
+            vars.insert("OFFSET1".to_string(), Val::Bits(o1, Ty::Bits(Kind::U, 8)));
+            let m0 = read(d, m, &[RegKey::m0()]);
+            vars.insert("M0".to_string(), bits(m0, d));
+            vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
+            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+            let rd = if vdst.is_empty() { d.bv(0, 128) } else { read(d, m, vdst) };
+            vars.insert("RETURN_DATA".to_string(), bits(rd, d));
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone()).map_err(|e| format!("{entry}: {}", e.msg))?;
+            m.mem = mem;
+            if !vdst.is_empty() {
+                write(d, m, vdst, &out["RETURN_DATA"])?;
+            }
+            Ok(())
+        }
+        Op::Alu { def, alu, d0, sdst, srcs, .. } => {
+            let frame = Frame { settings: env.settings, gds: false, aliases: &[] };
+            let mut vars = BTreeMap::new();
+            for (i, s) in srcs.iter().enumerate() {
+                let v = match s {
+                    Src::Reg(r) => read(d, m, r),
+                    Src::Imm(e) => {
+                        let v = eval_imm(d, env, m, e)?;
+                        d.extract(&v, 31, 0)
+                    }
+                };
+                vars.insert(format!("S{i}"), bits(v, d));
+            }
+            let old = read(d, m, d0);
+            vars.insert("D0".to_string(), bits(old, d));
+            if alu.sdst {
+                let s = read(d, m, sdst);
+                vars.insert("SDST".to_string(), bits(s, d));
+            }
+            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone()).map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
+            m.mem = mem;
+            write(d, m, d0, &out["D0"])?;
+            if alu.sdst {
+                write(d, m, sdst, &out["SDST"])?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Run a sequence of instructions.
+pub fn exec<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, prog: &[Bound]) -> Result<(), String> {
+    for b in prog {
+        step(d, env, m, b)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! Text output of verdicts and counterexamples.
+
+use crate::check::{Cex, Outcome, Verdict};
+use std::fmt::Write;
+
+fn signed(v: u128, w: u32) -> i128 {
+    if w >= 128 {
+        v as i128
+    } else {
+        let s = 128 - w;
+        ((v << s) as i128) >> s
+    }
+}
+
+fn num(v: u128, w: u32) -> String {
+    let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
+    let s = signed(v, w);
+    if s < 0 {
+        format!("{hex} ({v}, {s})")
+    } else {
+        format!("{hex} ({v})")
+    }
+}
+
+fn bytes(label: &str, bs: &[(u32, u8)], out: &mut String) {
+    let mut i = 0;
+    while i < bs.len() {
+        let mut j = i;
+        while j + 1 < bs.len() && bs[j + 1].0 == bs[j].0.wrapping_add(1) && j + 1 - i < 16 {
+            j += 1;
+        }
+        let vals: Vec<String> = bs[i..=j].iter().map(|(_, v)| format!("{v:02x}")).collect();
+        let range = if i == j {
+            format!("{label}[0x{:x}]", bs[i].0)
+        } else {
+            format!("{label}[0x{:x}..0x{:x}]", bs[i].0, bs[j].0)
+        };
+        let _ = writeln!(out, "           {range} = {}", vals.join(" "));
+        i = j + 1;
+    }
+}
+
+/// Render a counterexample, indented under its verdict line.
+pub fn cex(c: &Cex) -> String {
+    let mut out = String::new();
+    for (i, (name, v, w)) in c.inputs.iter().enumerate() {
+        let lead = if i == 0 { "  inputs:  " } else { "           " };
+        let _ = writeln!(out, "{lead}{name} = {}", num(*v, *w));
+    }
+    if !c.lds.is_empty() {
+        let _ = writeln!(out, "  memory (initial bytes read):");
+        bytes("LDS", &c.lds, &mut out);
+    }
+    if !c.gds.is_empty() {
+        bytes("GDS", &c.gds, &mut out);
+    }
+    let src: Vec<String> = c.regs.iter().map(|(n, s, _)| format!("{n} = 0x{s:08x}")).collect();
+    let tgt: Vec<String> = c.regs.iter().map(|(n, _, t)| format!("{n} = 0x{t:08x}")).collect();
+    if !src.is_empty() {
+        let _ = writeln!(out, "  source:  {}", src.join("  "));
+        let _ = writeln!(out, "  target:  {}", tgt.join("  "));
+    }
+    for (space, a, s, t) in &c.mem_diffs {
+        let _ = writeln!(out, "  {space}[0x{a:x}]: source 0x{s:02x}, target 0x{t:02x}");
+    }
+    let _ = writeln!(out, "  first difference: {}", c.first_difference);
+    out
+}
+
+/// One verdict line (and details below it).
+pub fn outcome(o: &Outcome) -> String {
+    let v = o.verdict.name().to_ascii_uppercase();
+    let exp = match o.expect {
+        Some(e) if o.verdict.matches(e) => " (as expected)".to_string(),
+        Some(e) => format!(" (EXPECTED {})", e.name().to_ascii_uppercase()),
+        None => String::new(),
+    };
+    let mut s = format!(
+        "{:<40} {:<8} {}{}  [{}]  {:.0?}\n",
+        o.rule,
+        o.target.name(),
+        v,
+        exp,
+        o.settings,
+        o.time
+    );
+    match &o.verdict {
+        Verdict::Refuted(c) => s.push_str(&cex(c)),
+        Verdict::Unknown(r) => {
+            let _ = writeln!(s, "  reason: {r}");
+        }
+        Verdict::Error(e) => {
+            let _ = writeln!(s, "  error: {e}");
+        }
+        _ => {}
+    }
+    s
+}

@@ -1,0 +1,349 @@
+//! The z3 encoding: the semantics [`Domain`] over z3 bit-vectors, booleans and arrays. This is
+//! the only module that names `z3::`. Floating-point `+ - *` go through z3's FP theory on
+//! operands converted from their bit patterns; a NaN result is replaced by the canonical
+//! quiet NaN before converting back, so no verdict depends on z3's single-NaN abstraction.
+
+use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
+use gcnsmt_semantics::ty::FpFmt;
+use std::rc::Rc;
+use std::time::Duration;
+use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
+use z3::{FuncDecl, Params, SatResult, Solver, Sort};
+
+/// Solver terms. Construction never fails; the solver is consulted only through [`Query`].
+#[derive(Default)]
+pub struct Smt;
+
+/// A z3 bit-vector term.
+pub type Term = BV;
+/// A z3 boolean term.
+pub type Prop = Bool;
+/// Symbolic memory: the initial contents, an uninterpreted function from 32-bit addresses to
+/// bytes, under a list of conditional byte stores (newest first). Loads become `ite` chains,
+/// so queries stay in QF_UFBV, which z3 bit-blasts far faster than the array theory.
+#[derive(Clone)]
+pub struct Mem {
+    pub base: Rc<FuncDecl>,
+    pub stores: Option<Rc<Store>>,
+}
+
+/// One conditional byte store.
+pub struct Store {
+    pub prev: Option<Rc<Store>>,
+    pub cond: Bool,
+    pub addr: BV,
+    pub byte: BV,
+    pub depth: usize,
+}
+
+impl Mem {
+    /// The byte at `k`.
+    pub fn load(&self, k: &BV) -> BV {
+        let mut chain = Vec::new();
+        let mut cur = self.stores.clone();
+        while let Some(s) = cur {
+            chain.push(s.clone());
+            cur = s.prev.clone();
+        }
+        let mut v = self.base.apply(&[k]).as_bv().expect("bytes");
+        for s in chain.iter().rev() {
+            let hit = Bool::and(&[&s.cond, &s.addr.eq(k)]);
+            v = hit.ite(&s.byte, &v);
+        }
+        v
+    }
+    fn push(&self, cond: Bool, addr: BV, byte: BV) -> Mem {
+        let depth = self.stores.as_ref().map_or(0, |s| s.depth) + 1;
+        Mem { base: self.base.clone(), stores: Some(Rc::new(Store { prev: self.stores.clone(), cond, addr, byte, depth })) }
+    }
+}
+
+fn same(a: &Option<Rc<Store>>, b: &Option<Rc<Store>>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => Rc::ptr_eq(x, y),
+        _ => false,
+    }
+}
+
+/// `c ? a : b` for memories that grew from one common state: the stores after the common
+/// ancestor are kept, guarded by `c` or `!c`.
+fn merge(c: &Bool, a: &Mem, b: &Mem) -> Mem {
+    let (mut x, mut y) = (a.stores.clone(), b.stores.clone());
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    let dx = |s: &Option<Rc<Store>>| s.as_ref().map_or(0, |s| s.depth);
+    while !same(&x, &y) {
+        if dx(&x) >= dx(&y) {
+            let s = x.clone().expect("deeper side has a store");
+            xs.push(s.clone());
+            x = s.prev.clone();
+        } else {
+            let s = y.clone().expect("deeper side has a store");
+            ys.push(s.clone());
+            y = s.prev.clone();
+        }
+    }
+    let mut m = Mem { base: a.base.clone(), stores: x };
+    let nc = c.not();
+    // The two suffixes are guarded by exclusive conditions, so their order does not matter.
+    for s in xs.iter().rev() {
+        m = m.push(Bool::and(&[c, &s.cond]), s.addr.clone(), s.byte.clone());
+    }
+    for s in ys.iter().rev() {
+        m = m.push(Bool::and(&[&nc, &s.cond]), s.addr.clone(), s.byte.clone());
+    }
+    m
+}
+
+impl Smt {
+    /// A fresh named bit-vector input.
+    pub fn var(&mut self, name: &str, width: u32) -> BV {
+        BV::new_const(name, width)
+    }
+    /// A named memory input (32-bit address to byte).
+    pub fn mem(&mut self, name: &str) -> Mem {
+        Mem { base: Rc::new(FuncDecl::new(name, &[&Sort::bitvector(32)], &Sort::bitvector(8))), stores: None }
+    }
+}
+
+fn float_of(fmt: FpFmt, x: &BV) -> Float {
+    let ctx = z3::Context::thread_local();
+    let sort = Sort::float(fmt.ebits(), fmt.sbits());
+    // SAFETY: both handles are live z3 objects of the thread-local context, kept alive by
+    // `x` and `sort` for the duration of the call; the result is wrapped (and ref-counted)
+    // immediately.
+    unsafe {
+        let raw = z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort())
+            .expect("Z3_mk_fpa_to_fp_bv on a bit-vector of the format's width");
+        Float::wrap(&ctx, raw)
+    }
+}
+
+impl Domain for Smt {
+    type Bv = BV;
+    type Bool = Bool;
+    type Mem = Mem;
+
+    fn bv(&mut self, value: u128, width: u32) -> BV {
+        if width <= 64 {
+            BV::from_u64(value as u64, width)
+        } else {
+            let hi = BV::from_u64((value >> 64) as u64, width - 64);
+            let lo = BV::from_u64(value as u64, 64);
+            hi.concat(&lo)
+        }
+    }
+    fn boolean(&mut self, b: bool) -> Bool {
+        Bool::from_bool(b)
+    }
+    fn width(&self, x: &BV) -> u32 {
+        x.get_size()
+    }
+    fn op(&mut self, op: BvOp, a: &BV, b: &BV) -> BV {
+        match op {
+            BvOp::Add => a.bvadd(b),
+            BvOp::Sub => a.bvsub(b),
+            BvOp::Mul => a.bvmul(b),
+            BvOp::UDiv => a.bvudiv(b),
+            BvOp::URem => a.bvurem(b),
+            BvOp::SDiv => a.bvsdiv(b),
+            BvOp::SRem => a.bvsrem(b),
+            BvOp::And => a.bvand(b),
+            BvOp::Or => a.bvor(b),
+            BvOp::Xor => a.bvxor(b),
+            BvOp::Shl => a.bvshl(b),
+            BvOp::LShr => a.bvlshr(b),
+            BvOp::AShr => a.bvashr(b),
+        }
+    }
+    fn not(&mut self, a: &BV) -> BV {
+        a.bvnot()
+    }
+    fn cmp(&mut self, op: CmpOp, a: &BV, b: &BV) -> Bool {
+        match op {
+            CmpOp::Eq => a.eq(b),
+            CmpOp::Ult => a.bvult(b),
+            CmpOp::Ule => a.bvule(b),
+            CmpOp::Slt => a.bvslt(b),
+            CmpOp::Sle => a.bvsle(b),
+        }
+    }
+    fn extract(&mut self, a: &BV, hi: u32, lo: u32) -> BV {
+        a.extract(hi, lo)
+    }
+    fn concat(&mut self, hi: &BV, lo: &BV) -> BV {
+        hi.concat(lo)
+    }
+    fn zext(&mut self, a: &BV, by: u32) -> BV {
+        a.zero_ext(by)
+    }
+    fn sext(&mut self, a: &BV, by: u32) -> BV {
+        a.sign_ext(by)
+    }
+    fn ite(&mut self, c: &Bool, a: &BV, b: &BV) -> BV {
+        c.ite(a, b)
+    }
+    fn ite_bool(&mut self, c: &Bool, a: &Bool, b: &Bool) -> Bool {
+        c.ite(a, b)
+    }
+    fn ite_mem(&mut self, c: &Bool, a: &Mem, b: &Mem) -> Mem {
+        match c.simplify().as_bool() {
+            Some(true) => a.clone(),
+            Some(false) => b.clone(),
+            None => merge(c, a, b),
+        }
+    }
+    fn and(&mut self, a: &Bool, b: &Bool) -> Bool {
+        Bool::and(&[a, b])
+    }
+    fn or(&mut self, a: &Bool, b: &Bool) -> Bool {
+        Bool::or(&[a, b])
+    }
+    fn lnot(&mut self, a: &Bool) -> Bool {
+        a.not()
+    }
+    fn known(&self, b: &Bool) -> Option<bool> {
+        b.simplify().as_bool()
+    }
+    fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &BV, b: &BV) -> BV {
+        let rm = RoundingMode::round_nearest_ties_to_even();
+        let (x, y) = (float_of(fmt, a), float_of(fmt, b));
+        let r = match op {
+            FpOp::Add => x.add_with_rounding_mode(&y, &rm),
+            FpOp::Sub => x.sub_with_rounding_mode(&y, &rm),
+            FpOp::Mul => x.mul_with_rounding_mode(&y, &rm),
+        };
+        let nan = self.bv(fmt.canonical_nan(), fmt.width());
+        r.is_nan().ite(&nan, &r.to_ieee_bv())
+    }
+    fn load(&mut self, m: &Mem, addr: &BV) -> BV {
+        m.load(addr)
+    }
+    fn store(&mut self, m: &Mem, addr: &BV, byte: &BV) -> Mem {
+        m.push(Bool::from_bool(true), addr.clone(), byte.clone())
+    }
+}
+
+/// The answer to one satisfiability question.
+pub enum Answer {
+    /// A model: read values with [`Model::bv`].
+    Sat(Model),
+    Unsat,
+    /// The solver gave up or hit the time limit; the reason as z3 gives it.
+    Unknown(String),
+}
+
+/// A satisfying assignment.
+pub struct Model(z3::Model);
+
+impl Model {
+    /// The value of a bit-vector term (model completion on: unconstrained inputs read 0).
+    pub fn bv(&self, t: &BV) -> u128 {
+        let v = self.0.eval(t, true).expect("model evaluation of a bit-vector");
+        let w = t.get_size();
+        if w <= 64 {
+            v.as_u64().expect("numeral") as u128
+        } else {
+            let hi = v.extract(w - 1, 64).simplify().as_u64().expect("numeral") as u128;
+            let lo = v.extract(63, 0).simplify().as_u64().expect("numeral") as u128;
+            hi << 64 | lo
+        }
+    }
+    /// The byte at a constant address of a memory.
+    pub fn byte(&self, m: &Mem, addr: u32) -> u8 {
+        self.bv(&m.load(&BV::from_u64(addr as u64, 32))) as u8
+    }
+    pub fn truth(&self, b: &Bool) -> bool {
+        self.0.eval(b, true).and_then(|v| v.as_bool()).unwrap_or(false)
+    }
+}
+
+/// A set of assertions decided by a fresh solver at each check. No push/pop reaches z3, so
+/// z3 runs its non-incremental tactics (simplify, bit-blast, SAT), much faster on these queries.
+pub struct Query {
+    assertions: Vec<Bool>,
+    marks: Vec<usize>,
+    timeout: Duration,
+}
+
+impl Query {
+    /// `timeout` bounds each check (z3 `timeout` parameter, milliseconds).
+    pub fn new(timeout: Duration) -> Query {
+        Query { assertions: Vec::new(), marks: Vec::new(), timeout }
+    }
+    pub fn assert(&mut self, b: &Bool) {
+        self.assertions.push(b.clone());
+    }
+    pub fn push(&mut self) {
+        self.marks.push(self.assertions.len());
+    }
+    pub fn pop(&mut self) {
+        let n = self.marks.pop().expect("pop after push");
+        self.assertions.truncate(n);
+    }
+    fn solver(&self) -> Solver {
+        let solver = Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", self.timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        solver.set_params(&p);
+        for a in &self.assertions {
+            solver.assert(a);
+        }
+        solver
+    }
+    /// Decide the assertions so far.
+    pub fn check(&self) -> Answer {
+        let solver = self.solver();
+        match solver.check() {
+            SatResult::Sat => Answer::Sat(Model(solver.get_model().expect("sat has a model"))),
+            SatResult::Unsat => Answer::Unsat,
+            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string())),
+        }
+    }
+    /// The assertions as SMT-LIB 2 text.
+    pub fn to_smt2(&self) -> String {
+        self.solver().to_smt2()
+    }
+}
+
+/// Helpers the rest of the verifier uses to build constraints without naming z3.
+pub mod build {
+    use super::*;
+    pub fn and(xs: &[Bool]) -> Bool {
+        let refs: Vec<&Bool> = xs.iter().collect();
+        if refs.is_empty() {
+            Bool::from_bool(true)
+        } else {
+            Bool::and(&refs)
+        }
+    }
+    pub fn or(xs: &[Bool]) -> Bool {
+        let refs: Vec<&Bool> = xs.iter().collect();
+        if refs.is_empty() {
+            Bool::from_bool(false)
+        } else {
+            Bool::or(&refs)
+        }
+    }
+    pub fn ne(a: &BV, b: &BV) -> Bool {
+        a.eq(b).not()
+    }
+    pub fn eq(a: &BV, b: &BV) -> Bool {
+        a.eq(b)
+    }
+    pub fn ule_const(a: &BV, c: u128) -> Bool {
+        let w = a.get_size();
+        a.bvule(&Smt.bv(c, w))
+    }
+    pub fn eq_const(a: &BV, c: u128) -> Bool {
+        let w = a.get_size();
+        a.eq(Smt.bv(c, w))
+    }
+    pub fn select(m: &Mem, k: &BV) -> BV {
+        m.load(k)
+    }
+    pub fn not(b: &Bool) -> Bool {
+        b.not()
+    }
+}
