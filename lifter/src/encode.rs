@@ -1,4 +1,4 @@
-//! [`DsInst`] -> 64-bit DS word, the inverse of [`crate::decode`].
+//! [`DsInst`] -> 64-bit DS word, the inverse of [`crate::decode()`].
 //!
 //! Field positions: LLVM `DSInstructions.td` (`Base_DS_Real_gfx6_gfx7_gfx10_gfx11_gfx12`,
 //! `DS_Real_vi`), confirmed by llvm-mc-22 probes (`shared/reference/llvm-mc/ds_encoding_probes_llvm22.txt`).
@@ -13,7 +13,7 @@ fn reg(r: Option<RegTuple>) -> u64 {
 }
 
 /// Encode to the 64-bit word (little-endian byte order when stored).
-/// Does not validate: an instruction from [`crate::decode`] or [`crate::parse_asm`]
+/// Does not validate: an instruction from [`crate::decode()`] or [`crate::parse_asm`]
 /// encodes to a word that decodes back to it.
 pub fn encode(inst: &DsInst) -> u64 {
     let op = u64::from(inst.opcode);

@@ -3,7 +3,7 @@
 //! LLVM 22's `llvm-mc` (the reference is `tests/data/roundtrip/ds_<cpu>.s`).
 //!
 //! Module map: [`table`] (opcodes and operand shapes), [`inst`] (the decoded
-//! instruction), [`decode`]/[`encode`] (64-bit words), [`print`] (canonical
+//! instruction), [`mod@decode`]/[`mod@encode`] (64-bit words), [`mod@print`] (canonical
 //! LLVM syntax), [`asm`] (LLVM syntax parser), [`lift`] (lifting to gcnsmt IR).
 
 pub mod asm;

@@ -23,8 +23,18 @@ pub type Prop = Bool;
 /// so queries stay in QF_UFBV, which z3 bit-blasts far faster than the array theory.
 #[derive(Clone)]
 pub struct Mem {
-    pub base: Rc<FuncDecl>,
+    pub base: Base,
     pub stores: Option<Rc<Store>>,
+}
+
+/// The initial contents of a memory.
+#[derive(Clone)]
+pub enum Base {
+    /// Unknown: an uninterpreted function (what proofs use).
+    Uf(Rc<FuncDecl>),
+    /// Known bytes, for evaluating ground terms (the interpreter-agreement test). Loads from it
+    /// need addresses that simplify to constants.
+    Table(Rc<dyn Fn(u32) -> u8>),
 }
 
 /// One conditional byte store.
@@ -45,7 +55,13 @@ impl Mem {
             chain.push(s.clone());
             cur = s.prev.clone();
         }
-        let mut v = self.base.apply(&[k]).as_bv().expect("bytes");
+        let mut v = match &self.base {
+            Base::Uf(f) => f.apply(&[k]).as_bv().expect("bytes"),
+            Base::Table(t) => {
+                let a = k.simplify().as_u64().expect("a table memory is read at ground addresses");
+                BV::from_u64(t(a as u32) as u64, 8)
+            }
+        };
         for s in chain.iter().rev() {
             let hit = Bool::and(&[&s.cond, &s.addr.eq(k)]);
             v = hit.ite(&s.byte, &v);
@@ -103,7 +119,27 @@ impl Smt {
     }
     /// A named memory input (32-bit address to byte).
     pub fn mem(&mut self, name: &str) -> Mem {
-        Mem { base: Rc::new(FuncDecl::new(name, &[&Sort::bitvector(32)], &Sort::bitvector(8))), stores: None }
+        Mem { base: Base::Uf(Rc::new(FuncDecl::new(name, &[&Sort::bitvector(32)], &Sort::bitvector(8)))), stores: None }
+    }
+    /// A memory with known initial bytes (ground evaluation only).
+    pub fn table_mem(&mut self, f: impl Fn(u32) -> u8 + 'static) -> Mem {
+        Mem { base: Base::Table(Rc::new(f)), stores: None }
+    }
+    /// The value of a ground term (`None` if it does not simplify to a numeral).
+    pub fn ground(t: &BV) -> Option<u128> {
+        let s = t.simplify();
+        let w = s.get_size();
+        if w <= 64 {
+            s.as_u64().map(u128::from)
+        } else {
+            let hi = s.extract(w - 1, 64).simplify().as_u64()?;
+            let lo = s.extract(63, 0).simplify().as_u64()?;
+            Some((hi as u128) << 64 | lo as u128)
+        }
+    }
+    /// The truth of a ground proposition.
+    pub fn ground_bool(b: &Bool) -> Option<bool> {
+        b.simplify().as_bool()
     }
 }
 
