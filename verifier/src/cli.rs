@@ -55,6 +55,8 @@ pub struct Summary {
     pub unknown: usize,
     pub inapplicable: usize,
     pub errors: usize,
+    /// Input errors in rules that expect them (`Expect: error`).
+    pub errors_expected: usize,
     pub mismatches: usize,
 }
 
@@ -85,20 +87,36 @@ pub fn verify_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options, o
                 }
             }
         }
-        let targets = targets_of(rule, filter);
-        if targets.is_empty() && filter.is_none() {
-            // No target has every instruction: report the first target's binding error.
-            if let Err(e) = check(rule, Target::Gfx900, opts) {
+        let expect_error = rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error);
+        let record_error = |s: &mut Summary, e: &crate::rules::InputError, out: &mut dyn std::io::Write| {
+            if expect_error {
+                let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
+                s.errors_expected += 1;
+            } else {
                 let _ = writeln!(out, "{e}");
                 s.errors += 1;
             }
-            continue;
+        };
+        let mut targets = targets_of(rule, filter);
+        if targets.is_empty() && filter.is_none() {
+            // No target has every instruction: report the binding error on the first target
+            // that has the first instruction (or gfx900).
+            let first = rule.source.first().map(|l| l.text.trim().split_whitespace().next().unwrap_or("").to_string());
+            let t = Target::ALL
+                .into_iter()
+                .find(|t| first.as_deref().is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some()))
+                .unwrap_or(Target::Gfx900);
+            targets.push(t);
         }
+        let mut any_error = false;
         for t in targets {
             match check(rule, t, opts) {
                 Err(e) => {
-                    let _ = writeln!(out, "{e}");
-                    s.errors += 1;
+                    // One report per rule: the same input error usually repeats on every target.
+                    if !any_error {
+                        record_error(&mut s, &e, out);
+                    }
+                    any_error = true;
                 }
                 Ok(o) => {
                     let _ = write!(out, "{}", report::outcome(&o));
@@ -115,7 +133,7 @@ pub fn verify_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options, o
                         Verdict::Error(_) => s.errors += 1,
                     }
                     if let Some(e) = o.expect {
-                        if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_) | Verdict::Error(_)) {
+                        if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_)) {
                             s.mismatches += 1;
                         }
                     }
@@ -175,16 +193,18 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
         all.unknown += s.unknown;
         all.inapplicable += s.inapplicable;
         all.errors += s.errors;
+        all.errors_expected += s.errors_expected;
         all.mismatches += s.mismatches;
     }
     println!(
-        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors, {} expectation mismatches  [{:.1?}]",
+        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]",
         all.proved,
         all.refuted,
         all.refuted_expected,
         all.unknown,
         all.inapplicable,
         all.errors,
+        all.errors_expected,
         all.mismatches,
         start.elapsed()
     );

@@ -47,6 +47,8 @@ pub enum Expect {
     Proved,
     Refuted,
     Inapplicable,
+    /// The rule is malformed on purpose (an input-error test kept beside the proofs).
+    Error,
 }
 
 impl Expect {
@@ -55,6 +57,7 @@ impl Expect {
             Expect::Proved => "proved",
             Expect::Refuted => "refuted",
             Expect::Inapplicable => "inapplicable",
+            Expect::Error => "error",
         }
     }
 }
@@ -221,11 +224,12 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         "proved" => Expect::Proved,
                         "refuted" => Expect::Refuted,
                         "inapplicable" => Expect::Inapplicable,
+                        "error" => Expect::Error,
                         _ => {
                             return Err(e(
                                 i,
                                 vcol,
-                                format!("unknown verdict `{value}` (proved, refuted or inapplicable)"),
+                                format!("unknown verdict `{value}` (proved, refuted, inapplicable or error)"),
                             ))
                         }
                     };
