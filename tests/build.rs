@@ -19,9 +19,20 @@ fn main() {
         let text = std::fs::read_to_string(&f).expect("readable rule file");
         let file_name = f.file_name().unwrap().to_string_lossy().to_string();
         for line in text.lines() {
-            let Some(name) = line.trim().strip_prefix("Name:") else { continue };
+            let Some(name) = line.trim().strip_prefix("Name:") else {
+                continue;
+            };
             let name = name.trim();
-            let ident: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' }).collect();
+            let ident: String = name
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
             let _ = writeln!(
                 out,
                 "#[test]\nfn {ident}() {{\n    crate::run_rule({file_name:?}, {name:?});\n}}\n"

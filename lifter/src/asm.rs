@@ -25,7 +25,10 @@ pub struct AsmError {
 }
 
 fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
-    Err(AsmError { col, msg: msg.into() })
+    Err(AsmError {
+        col,
+        msg: msg.into(),
+    })
 }
 
 /// A syntactically split assembly line; text is kept raw, columns are 1-based.
@@ -54,7 +57,9 @@ fn is_modifier(tok: &str) -> bool {
     match tok.find(':') {
         Some(i) if i > 0 => {
             let name = &tok[..i];
-            name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            name.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         }
         _ => false,
@@ -72,7 +77,8 @@ pub fn parse_syntax(line: &str) -> Result<AsmSyntax, AsmError> {
             *i += 1;
         }
     };
-    let at_comment = |i: usize| chars[i] == ';' || (chars[i] == '/' && chars.get(i + 1) == Some(&'/'));
+    let at_comment =
+        |i: usize| chars[i] == ';' || (chars[i] == '/' && chars.get(i + 1) == Some(&'/'));
     skip_ws(&mut i);
     let mstart = i;
     while i < n && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
@@ -83,7 +89,10 @@ pub fn parse_syntax(line: &str) -> Result<AsmSyntax, AsmError> {
     }
     let mnemonic: String = chars[mstart..i].iter().collect();
     if i < n && !chars[i].is_whitespace() && !at_comment(i) {
-        return err(i + 1, format!("unexpected `{}` after the mnemonic", chars[i]));
+        return err(
+            i + 1,
+            format!("unexpected `{}` after the mnemonic", chars[i]),
+        );
     }
     let mut syn = AsmSyntax {
         mnemonic,
@@ -199,21 +208,28 @@ pub fn parse_reg(text: &str) -> Option<RegTuple> {
     let rest = t[1..].trim_start();
     let num = |s: &str| -> Option<u32> {
         let s = s.trim();
-        (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+        (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
     };
-    let (first, last) = if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-        match inner.split_once(':') {
-            Some((a, b)) => (num(a)?, num(b)?),
-            None => (num(inner)?, num(inner)?),
-        }
-    } else {
-        let v = num(rest)?;
-        (v, v)
-    };
+    let (first, last) =
+        if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            match inner.split_once(':') {
+                Some((a, b)) => (num(a)?, num(b)?),
+                None => (num(inner)?, num(inner)?),
+            }
+        } else {
+            let v = num(rest)?;
+            (v, v)
+        };
     if last < first || last - first >= 32 || first > u32::from(u16::MAX) {
         return None;
     }
-    Some(RegTuple { file, first: first as u16, count: (last - first + 1) as u8 })
+    Some(RegTuple {
+        file,
+        first: first as u16,
+        count: (last - first + 1) as u8,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -253,10 +269,15 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
         let list: Vec<&str> = elsewhere.iter().map(|t| t.name()).collect();
         return err(
             syn.mnemonic_col,
-            format!("{mn} is not available on {target} (it exists on {})", list.join(", ")),
+            format!(
+                "{mn} is not available on {target} (it exists on {})",
+                list.join(", ")
+            ),
         );
     };
-    let mnemonic = table::ds_mnemonics(target).find(|m| *m == mn).expect("looked up above");
+    let mnemonic = table::ds_mnemonics(target)
+        .find(|m| *m == mn)
+        .expect("looked up above");
 
     let mut roles: Vec<(Role, u8)> = Vec::new();
     if shape.vdst > 0 {
@@ -274,10 +295,18 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
     if syn.operands.len() != roles.len() {
         let names: Vec<&str> = roles.iter().map(|r| r.0.name()).collect();
         let col = syn.operands.get(roles.len()).map_or(syn.end_col, |o| o.1);
-        let what = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
+        let what = if names.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", names.join(", "))
+        };
         return err(
             col,
-            format!("{mn} takes {} operand(s){what}, got {}", roles.len(), syn.operands.len()),
+            format!(
+                "{mn} takes {} operand(s){what}, got {}",
+                roles.len(),
+                syn.operands.len()
+            ),
         );
     }
 
@@ -298,29 +327,44 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
     for (&(role, count), (text, col)) in roles.iter().zip(&syn.operands) {
         let col = *col;
         let Some(r) = parse_reg(text) else {
-            return err(col, format!("expected a register for {}, got `{text}`", role.name()));
+            return err(
+                col,
+                format!("expected a register for {}, got `{text}`", role.name()),
+            );
         };
         if r.last() > 255 {
             return err(col, format!("register {text} is out of range (max 255)"));
         }
         if r.file == RegFile::A {
             if role == Role::Addr {
-                return err(col, format!("the address of {mn} must be a VGPR, got {text}"));
+                return err(
+                    col,
+                    format!("the address of {mn} must be a VGPR, got {text}"),
+                );
             }
             if !target.has_agpr_ds() {
-                return err(col, format!("AGPRs are not allowed as DS operands on {target}, got {text}"));
+                return err(
+                    col,
+                    format!("AGPRs are not allowed as DS operands on {target}, got {text}"),
+                );
             }
         }
         if r.count != count {
             return err(
                 col,
-                format!("{mn} needs a {count}-register tuple for {}, got {text}", role.name()),
+                format!(
+                    "{mn} needs a {count}-register tuple for {}, got {text}",
+                    role.name()
+                ),
             );
         }
         if r.first % 2 == 1 && table::must_be_even(target, mn, count) {
             return err(
                 col,
-                format!("{mn} on {target} needs an even-aligned register for {}, got {text}", role.name()),
+                format!(
+                    "{mn} on {target} needs an even-aligned register for {}, got {text}",
+                    role.name()
+                ),
             );
         }
         if role != Role::Addr {
@@ -355,13 +399,22 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
             }
             ("offset", Some(v)) => {
                 if shape.offset != OffsetKind::Single {
-                    let why = if shape.offset == OffsetKind::Pair { " (use offset0:/offset1:)" } else { "" };
+                    let why = if shape.offset == OffsetKind::Pair {
+                        " (use offset0:/offset1:)"
+                    } else {
+                        ""
+                    };
                     return err(col, format!("{mn} takes no offset:{why}"));
                 }
                 let vcol = col + "offset:".len();
-                let off = if let Some(inner) = v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) {
+                let off = if let Some(inner) =
+                    v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')'))
+                {
                     if mn != "ds_swizzle_b32" {
-                        return err(vcol, format!("swizzle(...) is only valid for ds_swizzle_b32, not {mn}"));
+                        return err(
+                            vcol,
+                            format!("swizzle(...) is only valid for ds_swizzle_b32, not {mn}"),
+                        );
                     }
                     let gfx9_plus = target.gen() >= Gen::Gfx9;
                     match crate::swizzle::parse(inner, gfx9_plus) {
@@ -382,7 +435,11 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
             }
             (n @ ("offset0" | "offset1"), Some(v)) => {
                 if shape.offset != OffsetKind::Pair {
-                    let why = if shape.offset == OffsetKind::Single { " (use offset:)" } else { "" };
+                    let why = if shape.offset == OffsetKind::Single {
+                        " (use offset:)"
+                    } else {
+                        ""
+                    };
                     return err(col, format!("{mn} takes no {n}:{why}"));
                 }
                 let vcol = col + n.len() + 1;

@@ -29,26 +29,53 @@ pub enum DecodeErrorKind {
     UnknownOpcode { opcode: u8, target: Target },
     /// GDS bit set on gfx12/gfx1250 (VDS encoding has no GDS).
     #[error("{mnemonic}: bit 17 (GDS) is invalid on {target}")]
-    GdsBitOnVds { mnemonic: &'static str, target: Target },
+    GdsBitOnVds {
+        mnemonic: &'static str,
+        target: Target,
+    },
     /// GDS bit set on an op that has no GDS form.
     #[error("{mnemonic} has no GDS form on {target}")]
-    GdsNotAllowed { mnemonic: &'static str, target: Target },
+    GdsNotAllowed {
+        mnemonic: &'static str,
+        target: Target,
+    },
     /// GDS bit clear on a GDS-only op.
     #[error("{mnemonic} requires the GDS bit")]
     GdsMissing { mnemonic: &'static str },
     /// ACC bit set where AGPRs are not allowed.
     #[error("{mnemonic}: ACC bit 25 set but {why}")]
-    AccNotAllowed { mnemonic: &'static str, why: &'static str },
+    AccNotAllowed {
+        mnemonic: &'static str,
+        why: &'static str,
+    },
     /// A field the op does not use is nonzero.
     #[error("{mnemonic} does not use {field}, but it is {value:#x}")]
-    UnusedFieldSet { mnemonic: &'static str, field: &'static str, value: u64 },
+    UnusedFieldSet {
+        mnemonic: &'static str,
+        field: &'static str,
+        value: u64,
+    },
     /// A tuple runs past register 255.
     #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
-    TupleOutOfRange { mnemonic: &'static str, field: &'static str, file: char, first: u16, last: u16 },
+    TupleOutOfRange {
+        mnemonic: &'static str,
+        field: &'static str,
+        file: char,
+        first: u16,
+        last: u16,
+    },
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
-    #[error("{mnemonic}: {field} register {file}{first} is not even-aligned, as {target} requires")]
-    MisalignedTuple { mnemonic: &'static str, field: &'static str, file: char, first: u16, target: Target },
+    #[error(
+        "{mnemonic}: {field} register {file}{first} is not even-aligned, as {target} requires"
+    )]
+    MisalignedTuple {
+        mnemonic: &'static str,
+        field: &'static str,
+        file: char,
+        first: u16,
+        target: Target,
+    },
 }
 
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
@@ -86,11 +113,15 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
     }
     let layout = target.ds_layout();
     let (opcode, gds_bit, acc) = match layout {
-        DsLayout::Vi => (bits(w, 24, 17) as u8, bits(w, 16, 16) != 0, bits(w, 25, 25) != 0),
+        DsLayout::Vi => (
+            bits(w, 24, 17) as u8,
+            bits(w, 16, 16) != 0,
+            bits(w, 25, 25) != 0,
+        ),
         DsLayout::Si | DsLayout::Vds => (bits(w, 25, 18) as u8, bits(w, 17, 17) != 0, false),
     };
-    let (mnemonic, shape) =
-        table::ds_by_opcode(target, opcode).ok_or(DecodeErrorKind::UnknownOpcode { opcode, target })?;
+    let (mnemonic, shape) = table::ds_by_opcode(target, opcode)
+        .ok_or(DecodeErrorKind::UnknownOpcode { opcode, target })?;
 
     let gds = match (shape.gds, gds_bit) {
         (_, true) if layout == DsLayout::Vds => {
@@ -111,16 +142,26 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
 
     let has_data_or_dst = shape.vdst > 0 || shape.data0 > 0 || shape.data1 > 0;
     if acc && !target.has_agpr_ds() {
-        return Err(DecodeErrorKind::AccNotAllowed { mnemonic, why: "this target has no AGPR DS operands" });
+        return Err(DecodeErrorKind::AccNotAllowed {
+            mnemonic,
+            why: "this target has no AGPR DS operands",
+        });
     }
     if acc && !has_data_or_dst {
-        return Err(DecodeErrorKind::AccNotAllowed { mnemonic, why: "the op has no data or vdst" });
+        return Err(DecodeErrorKind::AccNotAllowed {
+            mnemonic,
+            why: "the op has no data or vdst",
+        });
     }
     let data_file = if acc { RegFile::A } else { RegFile::V };
 
     let unused = |field: &'static str, value: u64| -> Result<(), DecodeErrorKind> {
         if value != 0 {
-            Err(DecodeErrorKind::UnusedFieldSet { mnemonic, field, value })
+            Err(DecodeErrorKind::UnusedFieldSet {
+                mnemonic,
+                field,
+                value,
+            })
         } else {
             Ok(())
         }
@@ -134,20 +175,40 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
     let data1_byte = bits(w, 55, 48) as u16;
     let vdst_byte = bits(w, 63, 56) as u16;
 
-    let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| -> Result<RegTuple, DecodeErrorKind> {
+    let tuple = |field: &'static str,
+                 file: RegFile,
+                 first: u16,
+                 count: u8|
+     -> Result<RegTuple, DecodeErrorKind> {
         let t = RegTuple { file, first, count };
         let fc = if file == RegFile::A { 'a' } else { 'v' };
         if t.last() > 255 {
-            return Err(DecodeErrorKind::TupleOutOfRange { mnemonic, field, file: fc, first, last: t.last() });
+            return Err(DecodeErrorKind::TupleOutOfRange {
+                mnemonic,
+                field,
+                file: fc,
+                first,
+                last: t.last(),
+            });
         }
         if first % 2 == 1 && table::must_be_even(target, mnemonic, count) {
-            return Err(DecodeErrorKind::MisalignedTuple { mnemonic, field, file: fc, first, target });
+            return Err(DecodeErrorKind::MisalignedTuple {
+                mnemonic,
+                field,
+                file: fc,
+                first,
+                target,
+            });
         }
         Ok(t)
     };
 
     let gws = data0_in_addr_field(mnemonic);
-    let (data0_src, addr_src) = if gws { (addr_byte, None) } else { (data0_byte, Some(addr_byte)) };
+    let (data0_src, addr_src) = if gws {
+        (addr_byte, None)
+    } else {
+        (data0_byte, Some(addr_byte))
+    };
 
     let vdst = if shape.vdst > 0 {
         Some(tuple("vdst", data_file, vdst_byte, shape.vdst)?)

@@ -29,7 +29,11 @@ pub struct RegTuple {
 impl RegTuple {
     /// A VGPR tuple.
     pub fn v(first: u16, count: u8) -> RegTuple {
-        RegTuple { file: RegFile::V, first, count }
+        RegTuple {
+            file: RegFile::V,
+            first,
+            count,
+        }
     }
 
     /// Last register number of the tuple.
@@ -74,11 +78,16 @@ impl DsInst {
 
     /// Operands in assembly order (vdst, addr, data0, data1), skipping absent ones.
     pub fn operands(&self) -> impl Iterator<Item = RegTuple> + '_ {
-        [self.vdst, self.addr, self.data0, self.data1].into_iter().flatten()
+        [self.vdst, self.addr, self.data0, self.data1]
+            .into_iter()
+            .flatten()
     }
 
     /// Whether vdst/data use AGPRs (the ACC bit).
     pub fn uses_agpr(&self) -> bool {
-        [self.vdst, self.data0, self.data1].iter().flatten().any(|r| r.file == RegFile::A)
+        [self.vdst, self.data0, self.data1]
+            .iter()
+            .flatten()
+            .any(|r| r.file == RegFile::A)
     }
 }

@@ -38,8 +38,22 @@ pub struct AluDef {
 /// alias of `v_add_nc_u32`; likewise for sub.
 pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let g = target.gen();
-    let v = |entry, sdst, srcs| Some(AluDef { entry, sdst, srcs, scalar: false });
-    let s = |entry, srcs| Some(AluDef { entry, sdst: false, srcs, scalar: true });
+    let v = |entry, sdst, srcs| {
+        Some(AluDef {
+            entry,
+            sdst,
+            srcs,
+            scalar: false,
+        })
+    };
+    let s = |entry, srcs| {
+        Some(AluDef {
+            entry,
+            sdst: false,
+            srcs,
+            scalar: true,
+        })
+    };
     let gcn67 = g <= Gen::Gfx7;
     let gfx8 = g == Gen::Gfx8;
     let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
@@ -71,7 +85,9 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
 
 /// Whether some target knows this VALU/SALU mnemonic (to tell "unknown" from "not on this target").
 pub fn alu_known_anywhere(mnemonic: &str) -> bool {
-    Target::ALL.iter().any(|t| alu_lookup(*t, mnemonic).is_some())
+    Target::ALL
+        .iter()
+        .any(|t| alu_lookup(*t, mnemonic).is_some())
 }
 
 /// Wave size assumed per target: 32 on gfx10+ (llvm-mc's default `wavefrontsize32`), 64 before.
@@ -98,7 +114,9 @@ mod tests {
             for n in &d.names {
                 let m = n.name.to_ascii_lowercase();
                 assert!(
-                    Target::ALL.iter().any(|t| crate::table::ds_lookup(*t, &m).is_some()),
+                    Target::ALL
+                        .iter()
+                        .any(|t| crate::table::ds_lookup(*t, &m).is_some()),
                     "{file}: {} is not a DS mnemonic on any target",
                     n.name
                 );
@@ -108,7 +126,10 @@ mod tests {
 
     #[test]
     fn add_names_follow_llvm_per_generation() {
-        assert_eq!(alu_lookup(Target::Gfx600, "v_add_i32").unwrap().entry, "V_ADD_I32");
+        assert_eq!(
+            alu_lookup(Target::Gfx600, "v_add_i32").unwrap().entry,
+            "V_ADD_I32"
+        );
         assert!(alu_lookup(Target::Gfx802, "v_add_u32").unwrap().sdst);
         assert!(!alu_lookup(Target::Gfx900, "v_add_u32").unwrap().sdst);
         assert!(alu_lookup(Target::Gfx1030, "v_add_u32").is_none());

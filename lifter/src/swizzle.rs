@@ -64,7 +64,8 @@ pub(crate) fn parse(args: &str, gfx9_plus: bool) -> Result<u16, String> {
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
     let num = |i: usize, lo: u16, hi: u16, what: &str| -> Result<u16, String> {
         let s = parts.get(i).ok_or_else(|| format!("missing {what}"))?;
-        let v = crate::asm::parse_int(s).ok_or_else(|| format!("expected a number for {what}, got `{s}`"))?;
+        let v = crate::asm::parse_int(s)
+            .ok_or_else(|| format!("expected a number for {what}, got `{s}`"))?;
         if v < i64::from(lo) || v > i64::from(hi) {
             return Err(format!("{what} must be in [{lo}, {hi}], got {v}"));
         }
@@ -164,7 +165,10 @@ mod tests {
                 if let Some(inner) = s.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) {
                     let canon = parse(inner, gfx9).unwrap_or_else(|e| panic!("{s}: {e}"));
                     let cs = format(canon, gfx9);
-                    let inner = cs.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')).expect("macro");
+                    let inner = cs
+                        .strip_prefix("swizzle(")
+                        .and_then(|s| s.strip_suffix(')'))
+                        .expect("macro");
                     assert_eq!(parse(inner, gfx9), Ok(canon), "{s} -> {cs}");
                 }
             }

@@ -92,7 +92,10 @@ struct Tables {
 }
 
 fn target_index(t: Target) -> usize {
-    Target::ALL.iter().position(|x| *x == t).expect("Target::ALL is complete")
+    Target::ALL
+        .iter()
+        .position(|x| *x == t)
+        .expect("Target::ALL is complete")
 }
 
 fn tables() -> &'static Tables {
@@ -102,7 +105,12 @@ fn tables() -> &'static Tables {
         let header: Vec<&str> = lines.next().expect("csv header").split(',').collect();
         let cols: Vec<usize> = Target::ALL
             .iter()
-            .map(|t| header.iter().position(|h| *h == t.name()).expect("target column"))
+            .map(|t| {
+                header
+                    .iter()
+                    .position(|h| *h == t.name())
+                    .expect("target column")
+            })
             .collect();
         let mut by_opcode = vec![[None; 256]; Target::ALL.len()];
         let mut by_name = vec![HashMap::new(); Target::ALL.len()];
@@ -118,7 +126,10 @@ fn tables() -> &'static Tables {
             }
         }
         let mut shapes = HashMap::new();
-        for line in SHAPES_TSV.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for line in SHAPES_TSV
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             let f: Vec<&'static str> = line.split('\t').collect();
             let n = |i: usize| -> u8 { f[i].parse().expect("shape count") };
             let shape = DsShape {
@@ -139,7 +150,11 @@ fn tables() -> &'static Tables {
             };
             shapes.insert(f[0], shape);
         }
-        Tables { by_opcode, by_name, shapes }
+        Tables {
+            by_opcode,
+            by_name,
+            shapes,
+        }
     })
 }
 
@@ -175,7 +190,9 @@ pub fn ds_by_opcode(target: Target, opcode: u8) -> Option<(&'static str, DsShape
 
 /// All DS mnemonics defined on `target`, in opcode order.
 pub fn ds_mnemonics(target: Target) -> impl Iterator<Item = &'static str> {
-    tables().by_opcode[target_index(target)].iter().filter_map(|n| *n)
+    tables().by_opcode[target_index(target)]
+        .iter()
+        .filter_map(|n| *n)
 }
 
 /// Targets on which `mnemonic` exists (for "not available on this target" hints).
@@ -207,7 +224,9 @@ mod tests {
 
     #[test]
     fn counts_match_isa_facts() {
-        let want = [131, 139, 144, 154, 154, 124, 128, 132, 154, 123, 126, 126, 123, 128];
+        let want = [
+            131, 139, 144, 154, 154, 124, 128, 132, 154, 123, 126, 126, 123, 128,
+        ];
         for (t, w) in Target::ALL.into_iter().zip(want) {
             assert_eq!(ds_mnemonics(t).count(), w, "{t}");
         }

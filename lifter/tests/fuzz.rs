@@ -25,13 +25,17 @@ fn random_words_never_panic_and_roundtrip() {
                     let again = decode(t, encode(&inst)).expect("re-decode");
                     assert_eq!(again, inst, "{t} {w:#018x}");
                     let text = inst.to_string();
-                    let parsed = parse_asm(t, &text).unwrap_or_else(|e| panic!("{t} `{text}`: {e}"));
+                    let parsed =
+                        parse_asm(t, &text).unwrap_or_else(|e| panic!("{t} `{text}`: {e}"));
                     if inst.mnemonic == "ds_swizzle_b32" {
                         // llvm-mc prints some swizzle offsets (FFT with junk bits, overlapping
                         // BITMASK_PERM masks) as a macro that assembles to a canonical offset;
                         // from there printing and parsing are stable.
                         let canon = parsed.to_string();
-                        assert_eq!(parse_asm(t, &canon).expect("canonical swizzle").to_string(), canon);
+                        assert_eq!(
+                            parse_asm(t, &canon).expect("canonical swizzle").to_string(),
+                            canon
+                        );
                     } else {
                         assert_eq!(parsed.to_string(), text, "{t} {w:#018x}");
                         assert_eq!(parsed, inst, "{t} `{text}`");

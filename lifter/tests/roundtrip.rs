@@ -9,8 +9,15 @@ fn data_dir() -> std::path::PathBuf {
 }
 
 fn parse_bytes(enc: &str) -> Vec<u8> {
-    let inner = enc.split_once('[').and_then(|(_, r)| r.split_once(']')).expect("encoding list").0;
-    inner.split(',').map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte")).collect()
+    let inner = enc
+        .split_once('[')
+        .and_then(|(_, r)| r.split_once(']'))
+        .expect("encoding list")
+        .0;
+    inner
+        .split(',')
+        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte"))
+        .collect()
 }
 
 #[test]
@@ -19,7 +26,8 @@ fn roundtrip_all_targets() {
     let mut failures = Vec::new();
     for t in Target::ALL {
         let path = data_dir().join(format!("ds_{}.s", t.name()));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut n = 0;
         for (ln, line) in text.lines().enumerate() {
             if line.starts_with("//") || line.trim().is_empty() {
@@ -31,22 +39,36 @@ fn roundtrip_all_targets() {
             n += 1;
             match parse_asm(t, asm) {
                 Ok(inst) if encode_bytes(&inst).as_slice() == bytes.as_slice() => {}
-                Ok(inst) => failures.push(format!("{t}:{}: `{asm}` encodes {:02x?}, want {bytes:02x?}", ln + 1, encode_bytes(&inst))),
+                Ok(inst) => failures.push(format!(
+                    "{t}:{}: `{asm}` encodes {:02x?}, want {bytes:02x?}",
+                    ln + 1,
+                    encode_bytes(&inst)
+                )),
                 Err(e) => failures.push(format!("{t}:{}: `{asm}`: {e}", ln + 1)),
             }
             match decode_bytes(t, &bytes) {
                 Ok(inst) if inst.to_string() == asm => {}
-                Ok(inst) => failures.push(format!("{t}:{}: {bytes:02x?} prints `{inst}`, want `{asm}`", ln + 1)),
+                Ok(inst) => failures.push(format!(
+                    "{t}:{}: {bytes:02x?} prints `{inst}`, want `{asm}`",
+                    ln + 1
+                )),
                 Err(e) => failures.push(format!("{t}:{}: `{asm}`: {e}", ln + 1)),
             }
         }
         println!("{t}: {n} lines");
         total += n;
     }
-    println!("total: {total} lines x (assemble+encode, decode+print), {} failures", failures.len());
+    println!(
+        "total: {total} lines x (assemble+encode, decode+print), {} failures",
+        failures.len()
+    );
     for f in failures.iter().take(50) {
         println!("{f}");
     }
-    assert!(failures.is_empty(), "{} round-trip failures", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} round-trip failures",
+        failures.len()
+    );
     assert!(total > 3500);
 }

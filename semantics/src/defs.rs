@@ -8,8 +8,14 @@ use std::sync::OnceLock;
 
 /// The semantics files compiled into the binary: (file name, text).
 pub const FILES: &[(&str, &str)] = &[
-    ("ds_atomic32.pcode", include_str!("../pcode/ds_atomic32.pcode")),
-    ("ds_atomic64.pcode", include_str!("../pcode/ds_atomic64.pcode")),
+    (
+        "ds_atomic32.pcode",
+        include_str!("../pcode/ds_atomic32.pcode"),
+    ),
+    (
+        "ds_atomic64.pcode",
+        include_str!("../pcode/ds_atomic64.pcode"),
+    ),
     ("ds_float.pcode", include_str!("../pcode/ds_float.pcode")),
     ("ds_load.pcode", include_str!("../pcode/ds_load.pcode")),
     ("ds_store.pcode", include_str!("../pcode/ds_store.pcode")),
@@ -35,7 +41,10 @@ impl Library {
             for d in parsed {
                 for n in &d.names {
                     if index.insert(n.name.clone(), defs.len()).is_some() {
-                        return Err(format!("{file}:{}:{}: `{}` is defined twice", d.pos.line, d.pos.col, n.name));
+                        return Err(format!(
+                            "{file}:{}:{}: `{}` is defined twice",
+                            d.pos.line, d.pos.col, n.name
+                        ));
                     }
                 }
                 defs.push((file.to_string(), d));

@@ -64,7 +64,11 @@ pub struct MemState<D: Domain> {
 
 impl<D: Domain> Clone for MemState<D> {
     fn clone(&self) -> Self {
-        MemState { lds: self.lds.clone(), gds: self.gds.clone(), ub: self.ub.clone() }
+        MemState {
+            lds: self.lds.clone(),
+            gds: self.gds.clone(),
+            ub: self.ub.clone(),
+        }
     }
 }
 
@@ -85,9 +89,15 @@ struct St<D: Domain> {
 
 impl<D: Domain> Clone for St<D> {
     fn clone(&self) -> Self {
-        St { vars: self.vars.clone(), mem: self.mem.clone() }
+        St {
+            vars: self.vars.clone(),
+            mem: self.mem.clone(),
+        }
     }
 }
+
+/// The final variables and memory of a run.
+pub type RunResult<D> = (BTreeMap<String, Val<D>>, MemState<D>);
 
 /// Run `body` with the operand values in `vars` (ADDR, DATA0, DATA1, OFFSET0, OFFSET1, M0,
 /// LDS_SIZE, LANE_ID, RETURN_DATA = old destination contents, ...). Returns the final variables
@@ -100,7 +110,7 @@ pub fn run<D: Domain>(
     body: &[Stmt],
     vars: BTreeMap<String, Val<D>>,
     mem: MemState<D>,
-) -> Result<(BTreeMap<String, Val<D>>, MemState<D>), EvalError> {
+) -> Result<RunResult<D>, EvalError> {
     let mut st = St { vars, mem };
     let mut ev = Ev { d, frame };
     ev.stmts(body, &mut st)?;
@@ -149,10 +159,12 @@ impl<D: Domain> Ev<'_, '_, D> {
             Stmt::If(arms, els) => self.if_chain(arms, els, st),
             Stmt::Assign(LValue::Mem { addr, ty }, e) => {
                 let a = self.expr(addr, Some(Ty::U32), st)?;
-                let a = self.to_addr(a)?;
+                let a = self.address(a)?;
                 let v = self.expr(e, Some(*ty), st)?;
                 let v = self.convert(v, *ty)?;
-                let Val::Bits(bits, _) = v else { unreachable!("convert gives bits") };
+                let Val::Bits(bits, _) = v else {
+                    unreachable!("convert gives bits")
+                };
                 self.mem_write(st, &a, ty.width() / 8, &bits)
             }
             Stmt::Assign(LValue::Var { name, ty, slice }, e) => {
@@ -176,7 +188,9 @@ impl<D: Domain> Ev<'_, '_, D> {
                     (Some(_), _) => return err(format!("slice assignment to undefined `{name}`")),
                     // A typed write narrower than an existing register replaces its low bits,
                     // as a VGPR view does (`RETURN_DATA.b32 = ...` on a 64-bit destination).
-                    (None, Some(Val::Bits(ob, ot))) if ty.is_some() && v.ty().width() < ot.width() => {
+                    (None, Some(Val::Bits(ob, ot)))
+                        if ty.is_some() && v.ty().width() < ot.width() =>
+                    {
                         let Val::Bits(vb, _) = v else { unreachable!() };
                         let w = ot.width();
                         let hi = self.d.width(&vb) - 1;
@@ -203,12 +217,17 @@ impl<D: Domain> Ev<'_, '_, D> {
         out
     }
 
-    fn if_chain(&mut self, arms: &[(Expr, Vec<Stmt>)], els: &[Stmt], st: &mut St<D>) -> Result<(), EvalError> {
+    fn if_chain(
+        &mut self,
+        arms: &[(Expr, Vec<Stmt>)],
+        els: &[Stmt],
+        st: &mut St<D>,
+    ) -> Result<(), EvalError> {
         let Some(((c, body), rest)) = arms.split_first() else {
             return self.stmts(els, st);
         };
         let cv = self.expr(c, None, st)?;
-        let cb = self.to_bool(cv)?;
+        let cb = self.truth(cv)?;
         match self.d.known(&cb) {
             Some(true) => self.stmts(body, st),
             Some(false) => self.if_chain(rest, els, st),
@@ -262,7 +281,7 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    fn to_bool(&mut self, v: Val<D>) -> Result<D::Bool, EvalError> {
+    fn truth(&mut self, v: Val<D>) -> Result<D::Bool, EvalError> {
         match v {
             Val::Bool(b) => Ok(b),
             Val::Bits(b, t) => {
@@ -273,7 +292,7 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    fn to_addr(&mut self, v: Val<D>) -> Result<D::Bv, EvalError> {
+    fn address(&mut self, v: Val<D>) -> Result<D::Bv, EvalError> {
         let v = self.convert(v, Ty::U32)?;
         let Val::Bits(b, _) = v else { unreachable!() };
         Ok(b)
@@ -295,7 +314,7 @@ impl<D: Domain> Ev<'_, '_, D> {
         };
         let Ty::Bits(_, to_w) = ty else {
             let bv = Val::Bits(b, from);
-            return Ok(Val::Bool(self.to_bool(bv)?));
+            return Ok(Val::Bool(self.truth(bv)?));
         };
         let w = from.width();
         let out = if to_w == w {
@@ -310,13 +329,25 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(Val::Bits(out, ty))
     }
 
-    fn lit(&mut self, value: u128, suffix: LitSuffix, hint: Option<Ty>) -> Result<Val<D>, EvalError> {
+    fn lit(
+        &mut self,
+        value: u128,
+        suffix: LitSuffix,
+        hint: Option<Ty>,
+    ) -> Result<Val<D>, EvalError> {
         let ty = match suffix {
             LitSuffix::U => Ty::Bits(Kind::U, 32),
             LitSuffix::Ull => Ty::Bits(Kind::U, 64),
             LitSuffix::Ll => Ty::Bits(Kind::I, 64),
             LitSuffix::None => match hint {
-                Some(Ty::Bits(k, w)) => Ty::Bits(if matches!(k, Kind::F | Kind::Bf) { Kind::B } else { k }, w),
+                Some(Ty::Bits(k, w)) => Ty::Bits(
+                    if matches!(k, Kind::F | Kind::Bf) {
+                        Kind::B
+                    } else {
+                        k
+                    },
+                    w,
+                ),
                 _ => {
                     if value <= u32::MAX as u128 {
                         Ty::Bits(Kind::I, 32)
@@ -337,21 +368,34 @@ impl<D: Domain> Ev<'_, '_, D> {
 
     fn is_untyped_lit(e: &Expr) -> bool {
         match e {
-            Expr::Lit { suffix: LitSuffix::None, .. } => true,
+            Expr::Lit {
+                suffix: LitSuffix::None,
+                ..
+            } => true,
             Expr::Unary(UnOp::Neg | UnOp::Not, x) => Self::is_untyped_lit(x),
             _ => false,
         }
     }
 
     /// Evaluate a pair so that an untyped literal takes the other side's type.
-    fn pair(&mut self, a: &Expr, b: &Expr, hint: Option<Ty>, st: &mut St<D>) -> Result<(Val<D>, Val<D>), EvalError> {
+    fn pair(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        hint: Option<Ty>,
+        st: &mut St<D>,
+    ) -> Result<(Val<D>, Val<D>), EvalError> {
         if Self::is_untyped_lit(a) && !Self::is_untyped_lit(b) {
             let bv = self.expr(b, hint, st)?;
             let av = self.expr(a, Some(bv.ty()), st)?;
             Ok((av, bv))
         } else {
             let av = self.expr(a, hint, st)?;
-            let h = if matches!(av, Val::Bits(..)) { Some(av.ty()) } else { hint };
+            let h = if matches!(av, Val::Bits(..)) {
+                Some(av.ty())
+            } else {
+                hint
+            };
             let bv = self.expr(b, h, st)?;
             Ok((av, bv))
         }
@@ -365,7 +409,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         };
         let kind = if matches!(ka, Kind::F | Kind::Bf) || matches!(kb, Kind::F | Kind::Bf) {
             if (ka, wa) != (kb, wb) && !(ka == kb) {
-                return err(format!("mixing .{ta} and .{tb} needs an explicit conversion"));
+                return err(format!(
+                    "mixing .{ta} and .{tb} needs an explicit conversion"
+                ));
             }
             ka
         } else if ka == Kind::I || kb == Kind::I {
@@ -377,8 +423,12 @@ impl<D: Domain> Ev<'_, '_, D> {
         };
         let w = wa.max(wb);
         let ty = Ty::Bits(kind, w);
-        let Val::Bits(x, _) = self.convert(a, Ty::Bits(ka, w))? else { unreachable!() };
-        let Val::Bits(y, _) = self.convert(b, Ty::Bits(kb, w))? else { unreachable!() };
+        let Val::Bits(x, _) = self.convert(a, Ty::Bits(ka, w))? else {
+            unreachable!()
+        };
+        let Val::Bits(y, _) = self.convert(b, Ty::Bits(kb, w))? else {
+            unreachable!()
+        };
         Ok((x, y, ty))
     }
 
@@ -386,36 +436,52 @@ impl<D: Domain> Ev<'_, '_, D> {
         match e {
             Expr::Lit { value, suffix, .. } => self.lit(*value, *suffix, hint),
             Expr::BoolLit(b) => Ok(Val::Bool(self.d.boolean(*b))),
-            Expr::Sized { width, value } => Ok(Val::Bits(self.d.bv(*value, *width), Ty::Bits(Kind::B, *width))),
+            Expr::Sized { width, value } => Ok(Val::Bits(
+                self.d.bv(*value, *width),
+                Ty::Bits(Kind::B, *width),
+            )),
             Expr::Var(n) => {
                 let r = self.resolve(n);
-                st.vars.get(&r).cloned().ok_or_else(|| EvalError { msg: format!("unknown name `{n}`") })
+                st.vars.get(&r).cloned().ok_or_else(|| EvalError {
+                    msg: format!("unknown name `{n}`"),
+                })
             }
             Expr::Field(x, ty) => {
-                let h = if Self::is_untyped_lit(x) { Some(*ty) } else { None };
+                let h = if Self::is_untyped_lit(x) {
+                    Some(*ty)
+                } else {
+                    None
+                };
                 let v = self.expr(x, h, st)?;
                 self.convert(v, *ty)
             }
             Expr::Mem(a, ty) => {
                 let av = self.expr(a, Some(Ty::U32), st)?;
-                let addr = self.to_addr(av)?;
+                let addr = self.address(av)?;
                 let bits = self.mem_read(st, &addr, ty.width() / 8)?;
                 Ok(Val::Bits(bits, *ty))
             }
             Expr::Slice(x, hi, lo) => {
                 let v = self.expr(x, None, st)?;
-                let Val::Bits(b, t) = v else { return err("cannot slice a boolean") };
+                let Val::Bits(b, t) = v else {
+                    return err("cannot slice a boolean");
+                };
                 if *hi >= t.width() {
                     return err(format!("bit {hi} outside a .{t} value"));
                 }
-                Ok(Val::Bits(self.d.extract(&b, *hi, *lo), Ty::Bits(Kind::B, hi - lo + 1)))
+                Ok(Val::Bits(
+                    self.d.extract(&b, *hi, *lo),
+                    Ty::Bits(Kind::B, hi - lo + 1),
+                ))
             }
             Expr::Concat(parts) => {
                 let mut acc: Option<D::Bv> = None;
                 let mut w = 0;
                 for p in parts {
                     let v = self.expr(p, None, st)?;
-                    let Val::Bits(b, t) = v else { return err("cannot concatenate a boolean") };
+                    let Val::Bits(b, t) = v else {
+                        return err("cannot concatenate a boolean");
+                    };
                     w += t.width();
                     if w > 128 {
                         return err("concatenation wider than 128 bits");
@@ -425,13 +491,16 @@ impl<D: Domain> Ev<'_, '_, D> {
                         Some(hi) => self.d.concat(&hi, &b),
                     });
                 }
-                Ok(Val::Bits(acc.expect("parser requires two parts"), Ty::Bits(Kind::B, w)))
+                Ok(Val::Bits(
+                    acc.expect("parser requires two parts"),
+                    Ty::Bits(Kind::B, w),
+                ))
             }
             Expr::Unary(op, x) => {
                 let v = self.expr(x, hint, st)?;
                 match (op, v) {
                     (UnOp::LNot, v) => {
-                        let b = self.to_bool(v)?;
+                        let b = self.truth(v)?;
                         Ok(Val::Bool(self.d.lnot(&b)))
                     }
                     (_, Val::Bool(_)) => err("arithmetic on a boolean"),
@@ -451,7 +520,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b, hint, st),
             Expr::Cond(c, a, b) => {
                 let cv = self.expr(c, None, st)?;
-                let cb = self.to_bool(cv)?;
+                let cb = self.truth(cv)?;
                 let (av, bv) = self.pair(a, b, hint, st)?;
                 match (av, bv) {
                     (Val::Bool(x), Val::Bool(y)) => Ok(Val::Bool(self.d.ite_bool(&cb, &x, &y))),
@@ -465,14 +534,25 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, hint: Option<Ty>, st: &mut St<D>) -> Result<Val<D>, EvalError> {
+    fn binary(
+        &mut self,
+        op: BinOp,
+        a: &Expr,
+        b: &Expr,
+        hint: Option<Ty>,
+        st: &mut St<D>,
+    ) -> Result<Val<D>, EvalError> {
         use BinOp::*;
         if matches!(op, LAnd | LOr) {
             let av = self.expr(a, None, st)?;
-            let x = self.to_bool(av)?;
+            let x = self.truth(av)?;
             let bv = self.expr(b, None, st)?;
-            let y = self.to_bool(bv)?;
-            return Ok(Val::Bool(if op == LAnd { self.d.and(&x, &y) } else { self.d.or(&x, &y) }));
+            let y = self.truth(bv)?;
+            return Ok(Val::Bool(if op == LAnd {
+                self.d.and(&x, &y)
+            } else {
+                self.d.or(&x, &y)
+            }));
         }
         let h = if op.is_compare() { None } else { hint };
         let (av, bv) = self.pair(a, b, h, st)?;
@@ -489,9 +569,13 @@ impl<D: Domain> Ev<'_, '_, D> {
             };
         }
         if matches!(op, Shl | Shr) {
-            let Val::Bits(x, t) = av else { return err("shift of a boolean") };
+            let Val::Bits(x, t) = av else {
+                return err("shift of a boolean");
+            };
             let amount = self.convert(bv, Ty::Bits(Kind::U, t.width()))?;
-            let Val::Bits(y, _) = amount else { unreachable!() };
+            let Val::Bits(y, _) = amount else {
+                unreachable!()
+            };
             let o = match (op, t.kind()) {
                 (Shl, _) => BvOp::Shl,
                 (_, Some(Kind::I)) => BvOp::AShr,
@@ -541,7 +625,14 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(Val::Bits(self.d.op(bvop, &x, &y), ty))
     }
 
-    fn fp_binary(&mut self, op: BinOp, fmt: FpFmt, x: &D::Bv, y: &D::Bv, ty: Ty) -> Result<Val<D>, EvalError> {
+    fn fp_binary(
+        &mut self,
+        op: BinOp,
+        fmt: FpFmt,
+        x: &D::Bv,
+        y: &D::Bv,
+        ty: Ty,
+    ) -> Result<Val<D>, EvalError> {
         use BinOp::*;
         let r = match op {
             Add => Val::Bits(self.d.fp(FpOp::Add, fmt, x, y), ty),
@@ -573,7 +664,9 @@ impl<D: Domain> Ev<'_, '_, D> {
     fn f_is_nan(&mut self, fmt: FpFmt, x: &D::Bv) -> D::Bool {
         let w = fmt.width();
         let mag = self.d.extract(x, w - 2, 0);
-        let inf = self.d.bv(((1u128 << fmt.ebits()) - 1) << (fmt.sbits() - 1), w - 1);
+        let inf = self
+            .d
+            .bv(((1u128 << fmt.ebits()) - 1) << (fmt.sbits() - 1), w - 1);
         self.d.cmp(CmpOp::Ult, &inf, &mag)
     }
 
@@ -659,26 +752,30 @@ impl<D: Domain> Ev<'_, '_, D> {
                     2 => {
                         let a = it.next().unwrap();
                         let o = it.next().unwrap();
-                        (a, self.to_addr(o)?)
+                        (a, self.address(o)?)
                     }
                     3 => {
                         let a = it.next().unwrap();
                         let o0 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
                         let o1 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
-                        let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else { unreachable!() };
+                        let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else {
+                            unreachable!()
+                        };
                         let o = self.d.concat(&o1, &o0);
                         (a, self.d.zext(&o, 16))
                     }
                     n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
                 };
-                let a = self.to_addr(a)?;
+                let a = self.address(a)?;
                 Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
             }
             "isNAN" | "isSignalNAN" | "isQuietNAN" | "cvtToQuietNAN" | "signbit" => {
                 arity(1)?;
                 let v = vals.into_iter().next().unwrap();
                 let ty = v.ty();
-                let Some(fmt) = ty.fp() else { return err(format!("{f} needs a float, got .{ty}")) };
+                let Some(fmt) = ty.fp() else {
+                    return err(format!("{f} needs a float, got .{ty}"));
+                };
                 let Val::Bits(x, _) = v else { unreachable!() };
                 let w = fmt.width();
                 let qbit = fmt.sbits() - 2;
@@ -700,7 +797,11 @@ impl<D: Domain> Ev<'_, '_, D> {
                         let q = self.d.extract(&x, qbit, qbit);
                         let one = self.d.bv(1, 1);
                         let quiet = self.d.cmp(CmpOp::Eq, &q, &one);
-                        let want = if f == "isQuietNAN" { quiet } else { self.d.lnot(&quiet) };
+                        let want = if f == "isQuietNAN" {
+                            quiet
+                        } else {
+                            self.d.lnot(&quiet)
+                        };
                         Ok(Val::Bool(self.d.and(&nan, &want)))
                     }
                 }
@@ -710,7 +811,12 @@ impl<D: Domain> Ev<'_, '_, D> {
     }
 
     /// The effective address and whether the access is in range, per the settings.
-    fn access(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32) -> Result<(D::Bv, D::Bool), EvalError> {
+    fn access(
+        &mut self,
+        st: &mut St<D>,
+        addr: &D::Bv,
+        size: u32,
+    ) -> Result<(D::Bv, D::Bool), EvalError> {
         let natural = pow2_ceil(size);
         let mut a = addr.clone();
         match self.frame.settings.alignment {
@@ -772,7 +878,11 @@ impl<D: Domain> Ev<'_, '_, D> {
 
     fn mem_read(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32) -> Result<D::Bv, EvalError> {
         let (a, ok) = self.access(st, addr, size)?;
-        let mem = if self.frame.gds { st.mem.gds.clone() } else { st.mem.lds.clone() };
+        let mem = if self.frame.gds {
+            st.mem.gds.clone()
+        } else {
+            st.mem.lds.clone()
+        };
         let mut acc: Option<D::Bv> = None;
         for k in 0..size {
             let off = self.d.bv(k as u128, 32);
@@ -788,9 +898,19 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(self.d.ite(&ok, &v, &z))
     }
 
-    fn mem_write(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32, v: &D::Bv) -> Result<(), EvalError> {
+    fn mem_write(
+        &mut self,
+        st: &mut St<D>,
+        addr: &D::Bv,
+        size: u32,
+        v: &D::Bv,
+    ) -> Result<(), EvalError> {
         let (a, ok) = self.access(st, addr, size)?;
-        let old = if self.frame.gds { st.mem.gds.clone() } else { st.mem.lds.clone() };
+        let old = if self.frame.gds {
+            st.mem.gds.clone()
+        } else {
+            st.mem.lds.clone()
+        };
         let mut m = old.clone();
         for k in 0..size {
             let off = self.d.bv(k as u128, 32);

@@ -40,11 +40,17 @@ pub struct CMem {
 impl CMem {
     /// Memory whose every byte initially reads `init(addr)`.
     pub fn new(init: impl Fn(u32) -> u8 + 'static) -> CMem {
-        CMem { written: BTreeMap::new(), initial: Rc::new(init) }
+        CMem {
+            written: BTreeMap::new(),
+            initial: Rc::new(init),
+        }
     }
     /// The current byte at `addr`.
     pub fn get(&self, addr: u32) -> u8 {
-        self.written.get(&addr).copied().unwrap_or_else(|| (self.initial)(addr))
+        self.written
+            .get(&addr)
+            .copied()
+            .unwrap_or_else(|| (self.initial)(addr))
     }
 }
 
@@ -58,7 +64,10 @@ impl Domain for Concrete {
     type Mem = CMem;
 
     fn bv(&mut self, value: u128, width: u32) -> Bits {
-        Bits { value: value & mask(width), width }
+        Bits {
+            value: value & mask(width),
+            width,
+        }
     }
     fn boolean(&mut self, b: bool) -> bool {
         b
@@ -74,13 +83,7 @@ impl Domain for Concrete {
             BvOp::Add => x.wrapping_add(y),
             BvOp::Sub => x.wrapping_sub(y),
             BvOp::Mul => x.wrapping_mul(y),
-            BvOp::UDiv => {
-                if y == 0 {
-                    m
-                } else {
-                    x / y
-                }
-            }
+            BvOp::UDiv => x.checked_div(y).unwrap_or(m),
             BvOp::URem => {
                 if y == 0 {
                     x
@@ -100,7 +103,11 @@ impl Domain for Concrete {
                         m
                     }
                 } else {
-                    let r = if op == BvOp::SDiv { sx.wrapping_div(sy) } else { sx.wrapping_rem(sy) };
+                    let r = if op == BvOp::SDiv {
+                        sx.wrapping_div(sy)
+                    } else {
+                        sx.wrapping_rem(sy)
+                    };
                     r as u128
                 }
             }
@@ -134,10 +141,16 @@ impl Domain for Concrete {
                 }
             }
         };
-        Bits { value: v & m, width: w }
+        Bits {
+            value: v & m,
+            width: w,
+        }
     }
     fn not(&mut self, a: &Bits) -> Bits {
-        Bits { value: !a.value & mask(a.width), width: a.width }
+        Bits {
+            value: !a.value & mask(a.width),
+            width: a.width,
+        }
     }
     fn cmp(&mut self, op: CmpOp, a: &Bits, b: &Bits) -> bool {
         let w = a.width;
@@ -151,19 +164,31 @@ impl Domain for Concrete {
     }
     fn extract(&mut self, a: &Bits, hi: u32, lo: u32) -> Bits {
         let w = hi - lo + 1;
-        Bits { value: (a.value >> lo) & mask(w), width: w }
+        Bits {
+            value: (a.value >> lo) & mask(w),
+            width: w,
+        }
     }
     fn concat(&mut self, hi: &Bits, lo: &Bits) -> Bits {
         let w = hi.width + lo.width;
         assert!(w <= 128, "concat wider than 128 bits");
-        Bits { value: (hi.value << lo.width) | lo.value, width: w }
+        Bits {
+            value: (hi.value << lo.width) | lo.value,
+            width: w,
+        }
     }
     fn zext(&mut self, a: &Bits, by: u32) -> Bits {
-        Bits { value: a.value, width: a.width + by }
+        Bits {
+            value: a.value,
+            width: a.width + by,
+        }
     }
     fn sext(&mut self, a: &Bits, by: u32) -> Bits {
         let w = a.width + by;
-        Bits { value: (sign_extend(a.value, a.width) as u128) & mask(w), width: w }
+        Bits {
+            value: (sign_extend(a.value, a.width) as u128) & mask(w),
+            width: w,
+        }
     }
     fn ite(&mut self, c: &bool, a: &Bits, b: &Bits) -> Bits {
         if *c {
@@ -199,10 +224,16 @@ impl Domain for Concrete {
         Some(*b)
     }
     fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &Bits, b: &Bits) -> Bits {
-        Bits { value: fp_concrete(op, fmt, a.value, b.value), width: fmt.width() }
+        Bits {
+            value: fp_concrete(op, fmt, a.value, b.value),
+            width: fmt.width(),
+        }
     }
     fn load(&mut self, m: &CMem, addr: &Bits) -> Bits {
-        Bits { value: m.get(addr.value as u32) as u128, width: 8 }
+        Bits {
+            value: m.get(addr.value as u32) as u128,
+            width: 8,
+        }
     }
     fn store(&mut self, m: &CMem, addr: &Bits, byte: &Bits) -> CMem {
         let mut n = m.clone();

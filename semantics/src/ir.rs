@@ -109,11 +109,18 @@ pub enum LitSuffix {
 pub enum Expr {
     /// An integer literal; without a suffix it takes the type of the other operand.
     /// `hex` records whether it was written in hex (for printing back the same text).
-    Lit { value: u128, suffix: LitSuffix, hex: bool },
+    Lit {
+        value: u128,
+        suffix: LitSuffix,
+        hex: bool,
+    },
     /// `true` / `false`.
     BoolLit(bool),
     /// A sized literal `32'0x1F` / `16'5` (Verilog-like, as AMD writes sized constants).
-    Sized { width: u32, value: u128 },
+    Sized {
+        width: u32,
+        value: u128,
+    },
     /// An operand or local variable.
     Var(String),
     /// `x.u32`: view `x` as the given type (truncate, or extend by the source's signedness).
@@ -136,7 +143,11 @@ pub enum Expr {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LValue {
     /// `x = e` or `x.u32 = e`; optionally a bit range `x[15:0] = e`.
-    Var { name: String, ty: Option<Ty>, slice: Option<(u32, u32)> },
+    Var {
+        name: String,
+        ty: Option<Ty>,
+        slice: Option<(u32, u32)>,
+    },
     /// `MEM[addr].ty = e`: a little-endian write of `ty.width()/8` bytes.
     Mem { addr: Expr, ty: Ty },
 }
@@ -171,6 +182,9 @@ pub struct Def {
 impl Def {
     /// The aliases in force for `name` (upper case), if this entry covers it.
     pub fn aliases_for(&self, name: &str) -> Option<&[(String, String)]> {
-        self.names.iter().find(|n| n.name == name).map(|n| n.aliases.as_slice())
+        self.names
+            .iter()
+            .find(|n| n.name == name)
+            .map(|n| n.aliases.as_slice())
     }
 }

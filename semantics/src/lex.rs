@@ -6,7 +6,11 @@ use crate::ParseError;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Ident(String),
-    Num { value: u128, suffix: LitSuffix, hex: bool },
+    Num {
+        value: u128,
+        suffix: LitSuffix,
+        hex: bool,
+    },
     /// `32'` prefix of a sized literal.
     SizePrefix(u32),
     /// `.u32` and friends (the text after the dot).
@@ -22,8 +26,8 @@ pub struct Token {
 }
 
 const PUNCTS: [&str; 30] = [
-    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|", "^",
-    "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ";",
+    "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|",
+    "^", "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ";",
 ];
 
 /// Split `src` into tokens; `line0` is the line number of the first line of `src`.
@@ -41,12 +45,17 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
         let mut j = 0;
         while j < b.len() {
             let c = b[j] as char;
-            let pos = Pos { line: lineno, col: j as u32 + 1 };
+            let pos = Pos {
+                line: lineno,
+                col: j as u32 + 1,
+            };
             if c.is_whitespace() {
                 j += 1;
                 continue;
             }
-            let var = c == '%' && j + 1 < b.len() && ((b[j + 1] as char).is_ascii_alphabetic() || b[j + 1] == b'_');
+            let var = c == '%'
+                && j + 1 < b.len()
+                && ((b[j + 1] as char).is_ascii_alphabetic() || b[j + 1] == b'_');
             if c.is_ascii_alphabetic() || c == '_' || var {
                 // `%name` is a rule variable (rule files reuse this lexer for preconditions).
                 let s = j;
@@ -56,7 +65,10 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                 while j < b.len() && ((b[j] as char).is_ascii_alphanumeric() || b[j] == b'_') {
                     j += 1;
                 }
-                out.push(Token { tok: Tok::Ident(code[s..j].to_string()), pos });
+                out.push(Token {
+                    tok: Tok::Ident(code[s..j].to_string()),
+                    pos,
+                });
                 continue;
             }
             if c.is_ascii_digit() {
@@ -84,9 +96,15 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                     j += 1;
                     let w = value as u32;
                     if !(1..=128).contains(&w) {
-                        return Err(ParseError::at(pos, format!("literal width {w} outside 1..128")));
+                        return Err(ParseError::at(
+                            pos,
+                            format!("literal width {w} outside 1..128"),
+                        ));
                     }
-                    out.push(Token { tok: Tok::SizePrefix(w), pos });
+                    out.push(Token {
+                        tok: Tok::SizePrefix(w),
+                        pos,
+                    });
                     continue;
                 }
                 let rest = &code[j..];
@@ -101,9 +119,15 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                 };
                 j += n;
                 if j < b.len() && ((b[j] as char).is_ascii_alphanumeric() || b[j] == b'_') {
-                    return Err(ParseError::at(pos, format!("bad number `{}`", &code[s..=j])));
+                    return Err(ParseError::at(
+                        pos,
+                        format!("bad number `{}`", &code[s..=j]),
+                    ));
                 }
-                out.push(Token { tok: Tok::Num { value, suffix, hex }, pos });
+                out.push(Token {
+                    tok: Tok::Num { value, suffix, hex },
+                    pos,
+                });
                 continue;
             }
             if c == '.' {
@@ -115,29 +139,47 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                 if j == s {
                     return Err(ParseError::at(pos, "expected a type suffix after `.`"));
                 }
-                out.push(Token { tok: Tok::Suffix(code[s..j].to_string()), pos });
+                out.push(Token {
+                    tok: Tok::Suffix(code[s..j].to_string()),
+                    pos,
+                });
                 continue;
             }
             if c == '=' {
                 if code[j..].starts_with("==") {
-                    out.push(Token { tok: Tok::Punct("=="), pos });
+                    out.push(Token {
+                        tok: Tok::Punct("=="),
+                        pos,
+                    });
                     j += 2;
                 } else {
-                    out.push(Token { tok: Tok::Punct("="), pos });
+                    out.push(Token {
+                        tok: Tok::Punct("="),
+                        pos,
+                    });
                     j += 1;
                 }
                 continue;
             }
             match PUNCTS.iter().find(|p| code[j..].starts_with(**p)) {
                 Some(p) => {
-                    out.push(Token { tok: Tok::Punct(p), pos });
+                    out.push(Token {
+                        tok: Tok::Punct(p),
+                        pos,
+                    });
                     j += p.len();
                 }
                 None => return Err(ParseError::at(pos, format!("unexpected character `{c}`"))),
             }
         }
     }
-    let last = Pos { line: line0 + src.lines().count() as u32, col: 1 };
-    out.push(Token { tok: Tok::Eof, pos: last });
+    let last = Pos {
+        line: line0 + src.lines().count() as u32,
+        col: 1,
+    };
+    out.push(Token {
+        tok: Tok::Eof,
+        pos: last,
+    });
     Ok(out)
 }

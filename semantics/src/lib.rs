@@ -39,6 +39,10 @@ pub struct ParseError {
 
 impl ParseError {
     pub(crate) fn at(pos: ir::Pos, msg: impl Into<String>) -> ParseError {
-        ParseError { line: pos.line, col: pos.col, msg: msg.into() }
+        ParseError {
+            line: pos.line,
+            col: pos.col,
+            msg: msg.into(),
+        }
     }
 }

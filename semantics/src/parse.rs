@@ -42,7 +42,10 @@ pub fn parse_file(src: &str) -> Result<Vec<Def>, ParseError> {
         }
         if line.starts_with(char::is_whitespace) {
             return Err(ParseError::at(
-                Pos { line: i as u32 + 1, col: 1 },
+                Pos {
+                    line: i as u32 + 1,
+                    col: 1,
+                },
                 "indented line outside an entry (entry headers start in column 1)",
             ));
         }
@@ -50,10 +53,16 @@ pub fn parse_file(src: &str) -> Result<Vec<Def>, ParseError> {
         let start = i;
         let mut j = i + 1;
         // A header may continue on further column-1 lines until one ends with `:`.
-        while !lines[j - 1].trim_end().ends_with(':') && j < lines.len() && !lines[j].starts_with(char::is_whitespace) && !lines[j].trim().is_empty() {
+        while !lines[j - 1].trim_end().ends_with(':')
+            && j < lines.len()
+            && !lines[j].starts_with(char::is_whitespace)
+            && !lines[j].trim().is_empty()
+        {
             j += 1;
         }
-        while j < lines.len() && (lines[j].trim().is_empty() || lines[j].starts_with(char::is_whitespace)) {
+        while j < lines.len()
+            && (lines[j].trim().is_empty() || lines[j].starts_with(char::is_whitespace))
+        {
             j += 1;
         }
         // Trailing comment lines at column 0 belong to the next entry.
@@ -170,7 +179,10 @@ impl Parser {
         loop {
             let name = self.ident()?;
             if name.chars().any(|c| c.is_ascii_lowercase()) {
-                return Err(ParseError::at(pos, format!("entry names are upper case, as in AMD's guides: `{name}`")));
+                return Err(ParseError::at(
+                    pos,
+                    format!("entry names are upper case, as in AMD's guides: `{name}`"),
+                ));
             }
             let mut aliases = Vec::new();
             if self.eat_punct("{") {
@@ -193,7 +205,12 @@ impl Parser {
         self.expect_punct(":")?;
         let body = self.stmts(&[])?;
         self.expect_eof()?;
-        Ok(Def { names, body, comments: Vec::new(), pos })
+        Ok(Def {
+            names,
+            body,
+            comments: Vec::new(),
+            pos,
+        })
     }
 
     fn stmts(&mut self, stops: &[&str]) -> Result<Vec<Stmt>, ParseError> {
@@ -250,17 +267,33 @@ impl Parser {
         let rhs = self.expr()?;
         let lv = match lhs {
             Expr::Mem(addr, ty) => LValue::Mem { addr: *addr, ty },
-            Expr::Var(name) => LValue::Var { name, ty: None, slice: None },
+            Expr::Var(name) => LValue::Var {
+                name,
+                ty: None,
+                slice: None,
+            },
             Expr::Field(inner, ty) => match *inner {
-                Expr::Var(name) => LValue::Var { name, ty: Some(ty), slice: None },
+                Expr::Var(name) => LValue::Var {
+                    name,
+                    ty: Some(ty),
+                    slice: None,
+                },
                 Expr::Slice(v, hi, lo) => match *v {
-                    Expr::Var(name) => LValue::Var { name, ty: Some(ty), slice: Some((hi, lo)) },
+                    Expr::Var(name) => LValue::Var {
+                        name,
+                        ty: Some(ty),
+                        slice: Some((hi, lo)),
+                    },
                     _ => return Err(ParseError::at(pos, "cannot assign to this expression")),
                 },
                 _ => return Err(ParseError::at(pos, "cannot assign to this expression")),
             },
             Expr::Slice(v, hi, lo) => match *v {
-                Expr::Var(name) => LValue::Var { name, ty: None, slice: Some((hi, lo)) },
+                Expr::Var(name) => LValue::Var {
+                    name,
+                    ty: None,
+                    slice: Some((hi, lo)),
+                },
                 _ => return Err(ParseError::at(pos, "cannot assign to this expression")),
             },
             _ => return Err(ParseError::at(pos, "cannot assign to this expression")),
@@ -281,7 +314,9 @@ impl Parser {
 
     fn binop(&self) -> Option<BinOp> {
         use BinOp::*;
-        let Tok::Punct(p) = self.peek() else { return None };
+        let Tok::Punct(p) = self.peek() else {
+            return None;
+        };
         Some(match *p {
             "*" => Mul,
             "/" => Div,
@@ -343,14 +378,19 @@ impl Parser {
                 Tok::Suffix(s) => {
                     let pos = self.pos();
                     self.bump();
-                    let ty = Ty::parse_suffix(&s)
-                        .ok_or_else(|| ParseError::at(pos, format!("unknown type suffix `.{s}`")))?;
+                    let ty = Ty::parse_suffix(&s).ok_or_else(|| {
+                        ParseError::at(pos, format!("unknown type suffix `.{s}`"))
+                    })?;
                     e = Expr::Field(Box::new(e), ty);
                 }
                 Tok::Punct("[") if !matches!(e, Expr::Var(ref n) if n == "MEM") => {
                     self.bump();
                     let hi = self.small_int()?;
-                    let lo = if self.eat_punct(":") { self.small_int()? } else { hi };
+                    let lo = if self.eat_punct(":") {
+                        self.small_int()?
+                    } else {
+                        hi
+                    };
                     if lo > hi || hi > 127 {
                         return Err(self.err(format!("bad bit range [{hi}:{lo}]")));
                     }
@@ -364,7 +404,11 @@ impl Parser {
 
     fn small_int(&mut self) -> Result<u32, ParseError> {
         match self.peek().clone() {
-            Tok::Num { value, suffix: LitSuffix::None, .. } if value < 1024 => {
+            Tok::Num {
+                value,
+                suffix: LitSuffix::None,
+                ..
+            } if value < 1024 => {
                 self.bump();
                 Ok(value as u32)
             }
@@ -382,10 +426,17 @@ impl Parser {
             Tok::SizePrefix(width) => {
                 self.bump();
                 match self.peek().clone() {
-                    Tok::Num { value, suffix: LitSuffix::None, .. } => {
+                    Tok::Num {
+                        value,
+                        suffix: LitSuffix::None,
+                        ..
+                    } => {
                         self.bump();
                         if width < 128 && value >> width != 0 {
-                            return Err(ParseError::at(pos, format!("{value} does not fit in {width} bits")));
+                            return Err(ParseError::at(
+                                pos,
+                                format!("{value} does not fit in {width} bits"),
+                            ));
                         }
                         Ok(Expr::Sized { width, value })
                     }
@@ -406,7 +457,10 @@ impl Parser {
                 }
                 self.expect_punct("}")?;
                 if parts.len() < 2 {
-                    return Err(ParseError::at(pos, "a concatenation needs at least two parts"));
+                    return Err(ParseError::at(
+                        pos,
+                        "a concatenation needs at least two parts",
+                    ));
                 }
                 Ok(Expr::Concat(parts))
             }
@@ -425,7 +479,9 @@ impl Parser {
                         Tok::Suffix(s) => {
                             let p = self.pos();
                             self.bump();
-                            Ty::parse_suffix(&s).ok_or_else(|| ParseError::at(p, format!("unknown type suffix `.{s}`")))?
+                            Ty::parse_suffix(&s).ok_or_else(|| {
+                                ParseError::at(p, format!("unknown type suffix `.{s}`"))
+                            })?
                         }
                         _ => return Err(self.err("MEM[...] needs a type suffix such as `.b32`")),
                     };
@@ -447,7 +503,10 @@ impl Parser {
                     return Ok(Expr::Call(name, args));
                 }
                 if STOP_WORDS.contains(&name.as_str()) || name == "if" {
-                    return Err(ParseError::at(pos, format!("expected an expression, found `{name}`")));
+                    return Err(ParseError::at(
+                        pos,
+                        format!("expected an expression, found `{name}`"),
+                    ));
                 }
                 Ok(Expr::Var(name))
             }

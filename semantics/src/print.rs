@@ -23,7 +23,11 @@ pub fn def_to_string(d: &Def) -> String {
             if n.aliases.is_empty() {
                 n.name.clone()
             } else {
-                let a: Vec<String> = n.aliases.iter().map(|(a, b)| format!("{a} = {b}")).collect();
+                let a: Vec<String> = n
+                    .aliases
+                    .iter()
+                    .map(|(a, b)| format!("{a} = {b}"))
+                    .collect();
                 format!("{} {{ {} }}", n.name, a.join(", "))
             }
         })
@@ -66,11 +70,14 @@ fn stmt_doc(s: &Stmt) -> Doc {
                     }
                     Doc::text(t)
                 }
-                LValue::Mem { addr, ty } => {
-                    Doc::text("MEM[").append(expr_doc(addr, 0)).append(Doc::text(format!("].{ty}")))
-                }
+                LValue::Mem { addr, ty } => Doc::text("MEM[")
+                    .append(expr_doc(addr, 0))
+                    .append(Doc::text(format!("].{ty}"))),
             };
-            l.append(Doc::text(" = ")).append(expr_doc(e, 0)).append(Doc::text(";")).group()
+            l.append(Doc::text(" = "))
+                .append(expr_doc(e, 0))
+                .append(Doc::text(";"))
+                .group()
         }
         Stmt::If(arms, els) => {
             let mut d = Doc::nil();
@@ -103,7 +110,11 @@ fn slice_text(hi: u32, lo: u32) -> String {
 }
 
 fn lit_text(value: u128, suffix: LitSuffix, hex: bool) -> String {
-    let n = if hex { format!("0x{value:x}") } else { value.to_string() };
+    let n = if hex {
+        format!("0x{value:x}")
+    } else {
+        value.to_string()
+    };
     let s = match suffix {
         LitSuffix::None => "",
         LitSuffix::U => "U",
@@ -137,11 +148,20 @@ fn expr_doc(e: &Expr, _ctx: u8) -> Doc {
         Expr::BoolLit(b) => Doc::text(if *b { "true" } else { "false" }),
         Expr::Sized { width, value } => Doc::text(format!("{width}'{value}")),
         Expr::Var(n) => Doc::text(n.clone()),
-        Expr::Field(x, ty) => paren(expr_doc(x, 12), prec(x) < 12).append(Doc::text(format!(".{ty}"))),
-        Expr::Slice(x, hi, lo) => paren(expr_doc(x, 12), prec(x) < 12).append(Doc::text(slice_text(*hi, *lo))),
-        Expr::Mem(a, ty) => Doc::text("MEM[").append(expr_doc(a, 0)).append(Doc::text(format!("].{ty}"))),
+        Expr::Field(x, ty) => {
+            paren(expr_doc(x, 12), prec(x) < 12).append(Doc::text(format!(".{ty}")))
+        }
+        Expr::Slice(x, hi, lo) => {
+            paren(expr_doc(x, 12), prec(x) < 12).append(Doc::text(slice_text(*hi, *lo)))
+        }
+        Expr::Mem(a, ty) => Doc::text("MEM[")
+            .append(expr_doc(a, 0))
+            .append(Doc::text(format!("].{ty}"))),
         Expr::Concat(parts) => Doc::text("{ ")
-            .append(Doc::intersperse(parts.iter().map(|p| expr_doc(p, 0)), Doc::text(", ")))
+            .append(Doc::intersperse(
+                parts.iter().map(|p| expr_doc(p, 0)),
+                Doc::text(", "),
+            ))
             .append(Doc::text(" }")),
         Expr::Unary(op, x) => {
             let s = match op {
@@ -165,7 +185,10 @@ fn expr_doc(e: &Expr, _ctx: u8) -> Doc {
             .append(expr_doc(b, 0))
             .group(),
         Expr::Call(f, args) => Doc::text(format!("{f}("))
-            .append(Doc::intersperse(args.iter().map(|a| expr_doc(a, 0)), Doc::text(", ")))
+            .append(Doc::intersperse(
+                args.iter().map(|a| expr_doc(a, 0)),
+                Doc::text(", "),
+            ))
             .append(Doc::text(")")),
     }
 }

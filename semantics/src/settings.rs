@@ -46,9 +46,15 @@ impl Settings {
     /// from gfx9 on, `gfx_v9_0.c`; LLVM's `unaligned-ds-access` feature starts at gfx9).
     pub fn default_for(t: Target) -> Settings {
         if t.has_unaligned_ds() {
-            Settings { alignment: Alignment::Unaligned, lds_limit: LdsLimit::Alloc }
+            Settings {
+                alignment: Alignment::Unaligned,
+                lds_limit: LdsLimit::Alloc,
+            }
         } else {
-            Settings { alignment: Alignment::Dword, lds_limit: LdsLimit::M0 }
+            Settings {
+                alignment: Alignment::Dword,
+                lds_limit: LdsLimit::M0,
+            }
         }
     }
 
@@ -62,12 +68,18 @@ impl Settings {
                     "DWORD" => Alignment::Dword,
                     "UNALIGNED" => {
                         if !t.has_unaligned_ds() {
-                            return Err(format!("alignment=UNALIGNED does not exist on {t} (gfx9+ only)"));
+                            return Err(format!(
+                                "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
+                            ));
                         }
                         Alignment::Unaligned
                     }
                     "STRICT" => Alignment::Strict,
-                    _ => return Err(format!("unknown alignment `{value}` (DWORD, UNALIGNED or STRICT)")),
+                    _ => {
+                        return Err(format!(
+                            "unknown alignment `{value}` (DWORD, UNALIGNED or STRICT)"
+                        ))
+                    }
                 }
             }
             "lds_limit" => {

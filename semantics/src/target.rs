@@ -235,7 +235,10 @@ mod tests {
         let all = Target::parse_list("gfx6..gfx1250").unwrap();
         assert_eq!(all.len(), 14);
         let rdna = Target::parse_list("gfx1010..gfx1100").unwrap();
-        assert_eq!(rdna, vec![Target::Gfx1010, Target::Gfx1030, Target::Gfx1100]);
+        assert_eq!(
+            rdna,
+            vec![Target::Gfx1010, Target::Gfx1030, Target::Gfx1100]
+        );
         assert!(Target::parse_list("gfx1100..gfx900").is_err());
     }
 }

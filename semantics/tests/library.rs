@@ -16,7 +16,8 @@ fn every_entry_round_trips_through_the_printer() {
     assert!(lib.defs.len() > 100, "only {} entries", lib.defs.len());
     for (file, d) in &lib.defs {
         let text = def_to_string(d);
-        let back = parse_file(&text).unwrap_or_else(|e| panic!("{file}: reprint does not parse: {e}\n{text}"));
+        let back = parse_file(&text)
+            .unwrap_or_else(|e| panic!("{file}: reprint does not parse: {e}\n{text}"));
         assert_eq!(back.len(), 1, "{file}: {text}");
         let mut b = back.into_iter().next().unwrap();
         b.pos = d.pos;
@@ -29,11 +30,23 @@ fn bits(v: u128, w: u32) -> Val<Concrete> {
 }
 
 /// Run `name` with ADDR, DATA0, DATA1, OFFSET and an LDS whose byte at a is `a as u8`.
-fn run_one(name: &str, settings: Settings, addr: u32, data0: u128, data1: u128, offset: u16, rd_width: u32) -> (u128, CMem) {
+fn run_one(
+    name: &str,
+    settings: Settings,
+    addr: u32,
+    data0: u128,
+    data1: u128,
+    offset: u16,
+    rd_width: u32,
+) -> (u128, CMem) {
     let lib = Library::builtin();
     let def = lib.get(name).unwrap();
     let aliases = def.aliases_for(name).unwrap();
-    let frame = Frame { settings, gds: false, aliases };
+    let frame = Frame {
+        settings,
+        gds: false,
+        aliases,
+    };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
     vars.insert("DATA0".into(), bits(data0, 64));
@@ -45,15 +58,27 @@ fn run_one(name: &str, settings: Settings, addr: u32, data0: u128, data1: u128, 
     vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
     vars.insert("LANE_ID".into(), bits(0, 32));
     vars.insert("RETURN_DATA".into(), bits(0xdead_beef_dead_beef, rd_width));
-    let mem = MemState { lds: CMem::new(|a| a as u8), gds: CMem::new(|_| 0), ub: false };
+    let mem = MemState {
+        lds: CMem::new(|a| a as u8),
+        gds: CMem::new(|_| 0),
+        ub: false,
+    };
     let mut d = Concrete;
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).unwrap();
-    let Val::Bits(r, _) = &out["RETURN_DATA"] else { panic!() };
+    let Val::Bits(r, _) = &out["RETURN_DATA"] else {
+        panic!()
+    };
     (r.value, mem.lds)
 }
 
-const UNALIGNED: Settings = Settings { alignment: Alignment::Unaligned, lds_limit: LdsLimit::Alloc };
-const DWORD: Settings = Settings { alignment: Alignment::Dword, lds_limit: LdsLimit::M0 };
+const UNALIGNED: Settings = Settings {
+    alignment: Alignment::Unaligned,
+    lds_limit: LdsLimit::Alloc,
+};
+const DWORD: Settings = Settings {
+    alignment: Alignment::Dword,
+    lds_limit: LdsLimit::M0,
+};
 
 fn word(m: &CMem, a: u32) -> u32 {
     u32::from_le_bytes([m.get(a), m.get(a + 1), m.get(a + 2), m.get(a + 3)])

@@ -8,7 +8,9 @@ use gcnsmt_verifier::rules::parse_rules;
 use std::path::Path;
 
 fn run_rule(file: &str, name: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proofs").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../proofs")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let rules = parse_rules(file, &text).unwrap_or_else(|e| panic!("{e}"));
     let rule: Vec<_> = rules.into_iter().filter(|r| r.name == name).collect();
@@ -21,7 +23,10 @@ fn run_rule(file: &str, name: &str) {
     assert_eq!(s.errors, 0, "{name}: errors\n{text}");
     assert_eq!(s.mismatches, 0, "{name}: expectation mismatch\n{text}");
     assert_eq!(s.unknown, 0, "{name}: unknown verdicts\n{text}");
-    assert_eq!(s.refuted, s.refuted_expected, "{name}: unexpected refutation\n{text}");
+    assert_eq!(
+        s.refuted, s.refuted_expected,
+        "{name}: unexpected refutation\n{text}"
+    );
     let verdicts = s.proved + s.refuted + s.inapplicable + s.errors_expected;
     assert!(verdicts > 0, "{name}: no verdict on any target\n{text}");
 }

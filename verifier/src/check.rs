@@ -32,7 +32,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { timeout: Duration::from_secs(20), settings: Vec::new() }
+        Options {
+            timeout: Duration::from_secs(20),
+            settings: Vec::new(),
+        }
     }
 }
 
@@ -80,7 +83,9 @@ impl Verdict {
     pub fn matches(&self, e: Expect) -> bool {
         matches!(
             (self, e),
-            (Verdict::Proved, Expect::Proved) | (Verdict::Refuted(_), Expect::Refuted) | (Verdict::Inapplicable, Expect::Inapplicable)
+            (Verdict::Proved, Expect::Proved)
+                | (Verdict::Refuted(_), Expect::Refuted)
+                | (Verdict::Inapplicable, Expect::Inapplicable)
         )
     }
 }
@@ -106,11 +111,18 @@ pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
             let imms = immediate_vars(rule);
             Target::ALL
                 .into_iter()
-                .filter(|t| rule.source.iter().chain(&rule.target).all(|l| bind(rule, l, *t, &imms).is_ok()))
+                .filter(|t| {
+                    rule.source
+                        .iter()
+                        .chain(&rule.target)
+                        .all(|l| bind(rule, l, *t, &imms).is_ok())
+                })
                 .collect()
         }
     };
-    ts.into_iter().filter(|t| filter.is_none_or(|f| f.contains(t))).collect()
+    ts.into_iter()
+        .filter(|t| filter.is_none_or(|f| f.contains(t)))
+        .collect()
 }
 
 struct Bound2 {
@@ -126,10 +138,14 @@ struct Bound2 {
 fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, InputError> {
     let mut settings = Settings::default_for(target);
     for (n, v, loc) in &rule.settings {
-        settings.set(target, n, v).map_err(|m| rule.error(*loc, m))?;
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(*loc, m))?;
     }
     for (n, v) in &opts.settings {
-        settings.set(target, n, v).map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
     }
     let imms = immediate_vars(rule);
     let bind_all = |ls: &[crate::rules::Line]| -> Result<Vec<Bound>, InputError> {
@@ -142,13 +158,24 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
     for b in src.iter().chain(&tgt) {
         keys.extend(b.regs());
     }
-    let reg_vars: BTreeSet<String> = keys.iter().filter(|k| k.is_var()).map(|k| k.base[1..].to_string()).collect();
+    let reg_vars: BTreeSet<String> = keys
+        .iter()
+        .filter(|k| k.is_var())
+        .map(|k| k.base[1..].to_string())
+        .collect();
     let mut dead = BTreeSet::new();
     for (v, loc) in &rule.dead {
         if imms.contains(v) {
-            return Err(rule.error(*loc, format!("%{v} is an immediate; only registers can be dead")));
+            return Err(rule.error(
+                *loc,
+                format!("%{v} is an immediate; only registers can be dead"),
+            ));
         }
-        let ks: Vec<RegKey> = keys.iter().filter(|k| k.base == format!("%{v}")).cloned().collect();
+        let ks: Vec<RegKey> = keys
+            .iter()
+            .filter(|k| k.base == format!("%{v}"))
+            .cloned()
+            .collect();
         if ks.is_empty() {
             return Err(rule.error(*loc, format!("undefined variable %{v}")));
         }
@@ -175,14 +202,30 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
             Some(e)
         }
     };
-    Ok(Bound2 { src, tgt, settings, keys, imms, dead, pre })
+    Ok(Bound2 {
+        src,
+        tgt,
+        settings,
+        keys,
+        imms,
+        dead,
+        pre,
+    })
 }
 
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial
 /// value, 32 bits per dword), M0, LDS_SIZE and LANE_ID.
-fn pre_vars<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, keys: &BTreeSet<RegKey>) -> BTreeMap<String, Val<D>> {
-    let mut vars: BTreeMap<String, Val<D>> =
-        env.imms.iter().map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64)))).collect();
+fn pre_vars<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    keys: &BTreeSet<RegKey>,
+) -> BTreeMap<String, Val<D>> {
+    let mut vars: BTreeMap<String, Val<D>> = env
+        .imms
+        .iter()
+        .map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64))))
+        .collect();
     let mut by_var: BTreeMap<String, Vec<RegKey>> = BTreeMap::new();
     for k in keys.iter().filter(|k| k.is_var()) {
         by_var.entry(k.base.clone()).or_default().push(k.clone());
@@ -200,7 +243,10 @@ fn pre_vars<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, keys: &BTreeSet<
         let w = d.width(&v);
         vars.insert(name, Val::Bits(v, Ty::Bits(Kind::U, w)));
     }
-    vars.insert("M0".into(), Val::Bits(m.regs[&RegKey::m0()].clone(), Ty::U32));
+    vars.insert(
+        "M0".into(),
+        Val::Bits(m.regs[&RegKey::m0()].clone(), Ty::U32),
+    );
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
     vars
@@ -218,7 +264,12 @@ fn to_bool<D: Domain>(d: &mut D, v: Val<D>) -> D::Bool {
 }
 
 /// Field validity of a program: every immediate field within its range.
-fn fields_ok<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, prog: &[Bound]) -> Result<D::Bool, String> {
+fn fields_ok<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    prog: &[Bound],
+) -> Result<D::Bool, String> {
     let mut ok = d.boolean(true);
     for b in prog {
         for f in &b.fields {
@@ -259,24 +310,51 @@ fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
     for k in &b.keys {
         regs.insert(k.clone(), d.var(&reg_name(k), 32));
     }
-    let imms: BTreeMap<String, z3::ast::BV> = b.imms.iter().map(|v| (v.clone(), d.var(&format!("%{v}"), 64))).collect();
-    let env = Env { target, settings: b.settings, imms, lds_size: d.var("LDS_SIZE", 32), lane_id: d.var("LANE_ID", 32) };
+    let imms: BTreeMap<String, z3::ast::BV> = b
+        .imms
+        .iter()
+        .map(|v| (v.clone(), d.var(&format!("%{v}"), 64)))
+        .collect();
+    let env = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: d.var("LDS_SIZE", 32),
+        lane_id: d.var("LANE_ID", 32),
+    };
     let lds0 = d.mem("LDS");
     let gds0 = d.mem("GDS");
     let f = d.boolean(false);
-    let m0 = Machine { regs, mem: MemState { lds: lds0.clone(), gds: gds0.clone(), ub: f } };
+    let m0 = Machine {
+        regs,
+        mem: MemState {
+            lds: lds0.clone(),
+            gds: gds0.clone(),
+            ub: f,
+        },
+    };
 
     let mut assumptions = Vec::new();
     for v in env.imms.values() {
         assumptions.push(build::ule_const(v, 0xffff_ffff));
     }
-    assumptions.push(build::ule_const(&env.lane_id, wave_size(target) as u128 - 1));
+    assumptions.push(build::ule_const(
+        &env.lane_id,
+        wave_size(target) as u128 - 1,
+    ));
     if b.settings.lds_limit == LdsLimit::Alloc {
-        assumptions.push(build::ule_const(&env.lds_size, target.max_lds_bytes() as u128));
+        assumptions.push(build::ule_const(
+            &env.lds_size,
+            target.max_lds_bytes() as u128,
+        ));
     }
     if let Some(p) = &b.pre {
         let vars = pre_vars(&mut d, &env, &m0, &b.keys);
-        let frame = Frame { settings: b.settings, gds: false, aliases: &[] };
+        let frame = Frame {
+            settings: b.settings,
+            gds: false,
+            aliases: &[],
+        };
         match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
             Ok(v) => assumptions.push(to_bool(&mut d, v)),
             Err(e) => return Verdict::Error(format!("precondition: {}", e.msg)),
@@ -317,8 +395,14 @@ fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
     for key in b.keys.iter().filter(|k| !b.dead.contains(k)) {
         bad.push(build::ne(&ms.regs[key], &mt.regs[key]));
     }
-    bad.push(build::ne(&build::select(&ms.mem.lds, &k), &build::select(&mt.mem.lds, &k)));
-    bad.push(build::ne(&build::select(&ms.mem.gds, &kg), &build::select(&mt.mem.gds, &kg)));
+    bad.push(build::ne(
+        &build::select(&ms.mem.lds, &k),
+        &build::select(&mt.mem.lds, &k),
+    ));
+    bad.push(build::ne(
+        &build::select(&ms.mem.gds, &kg),
+        &build::select(&mt.mem.gds, &kg),
+    ));
     q.assert(&build::or(&bad));
     tracing::debug!(rule = %rule.name, %target, "refinement query:\n{}", q.to_smt2());
     match q.check() {
@@ -328,7 +412,9 @@ fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
             let model = minimize(&mut q, model, &env, &m0);
             match replay(&model, b, &env, &m0, &lds0, &gds0, target) {
                 Ok(cex) => Verdict::Refuted(Box::new(cex)),
-                Err(e) => Verdict::Error(format!("counterexample replay mismatch (internal error, please report): {e}")),
+                Err(e) => Verdict::Error(format!(
+                    "counterexample replay mismatch (internal error, please report): {e}"
+                )),
             }
         }
     }
@@ -349,10 +435,21 @@ fn minimize(q: &mut Query, model: Model, env: &Env<Smt>, m0: &Machine<Smt>) -> M
     terms.push((env.lane_id.clone(), false));
     for (t, prefer_max) in terms {
         let w = t.get_size();
-        let max = if w >= 128 { u128::MAX } else { (1u128 << w) - 1 };
+        let max = if w >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << w) - 1
+        };
         let mut tries: Vec<z3::ast::Bool> = Vec::new();
         if prefer_max {
-            tries.push(build::eq_const(&t, if w == 32 && t.to_string() == "LDS_SIZE" { env.target.max_lds_bytes() as u128 } else { max }));
+            tries.push(build::eq_const(
+                &t,
+                if w == 32 && t.to_string() == "LDS_SIZE" {
+                    env.target.max_lds_bytes() as u128
+                } else {
+                    max
+                },
+            ));
         }
         tries.push(build::eq_const(&t, 0));
         tries.push(build::ule_const(&t, 0xff));
@@ -395,14 +492,26 @@ fn replay(
         .map(|(k, v)| {
             let x = model.bv(v);
             inputs.push((format!("%{k}"), x, 64));
-            (k.clone(), gcnsmt_semantics::interp::Bits { value: x, width: 64 })
+            (
+                k.clone(),
+                gcnsmt_semantics::interp::Bits {
+                    value: x,
+                    width: 64,
+                },
+            )
         })
         .collect();
     let mut regs = BTreeMap::new();
     for (k, v) in &m0.regs {
         let x = model.bv(v);
         inputs.push((k.to_string(), x, 32));
-        regs.insert(k.clone(), gcnsmt_semantics::interp::Bits { value: x, width: 32 });
+        regs.insert(
+            k.clone(),
+            gcnsmt_semantics::interp::Bits {
+                value: x,
+                width: 32,
+            },
+        );
     }
     let lds_size = model.bv(&env.lds_size);
     let lane = model.bv(&env.lane_id);
@@ -414,8 +523,14 @@ fn replay(
         target,
         settings: b.settings,
         imms,
-        lds_size: gcnsmt_semantics::interp::Bits { value: lds_size, width: 32 },
-        lane_id: gcnsmt_semantics::interp::Bits { value: lane, width: 32 },
+        lds_size: gcnsmt_semantics::interp::Bits {
+            value: lds_size,
+            width: 32,
+        },
+        lane_id: gcnsmt_semantics::interp::Bits {
+            value: lane,
+            width: 32,
+        },
     };
     // Initial memory comes from the model, byte by byte, as the interpreter asks for it.
     let lds_seen: Rc<RefCell<BTreeMap<u32, u8>>> = Rc::default();
@@ -448,7 +563,14 @@ fn replay(
                 0
             })
         });
-        let start = Machine { regs: regs.clone(), mem: MemState { lds, gds, ub: false } };
+        let start = Machine {
+            regs: regs.clone(),
+            mem: MemState {
+                lds,
+                gds,
+                ub: false,
+            },
+        };
         let mut d = Concrete;
         let run_side = |d: &mut Concrete, prog: &[Bound]| -> Result<Side, String> {
             let mut m = start.clone();
@@ -466,7 +588,9 @@ fn replay(
         need_lds.extend(nl);
         need_gds.extend(ng);
     }
-    let Some((s, t)) = sides else { return Err("memory reads did not settle".into()) };
+    let Some((s, t)) = sides else {
+        return Err("memory reads did not settle".into());
+    };
     if !s.fields_ok || s.m.mem.ub {
         return Err("the source is not valid on the replayed inputs".into());
     }
@@ -488,8 +612,16 @@ fn replay(
         }
     }
     let mut mem_diffs = Vec::new();
-    for (space, ms, mt) in [("LDS", &s.m.mem.lds, &t.m.mem.lds), ("GDS", &s.m.mem.gds, &t.m.mem.gds)] {
-        let addrs: BTreeSet<u32> = ms.written.keys().chain(mt.written.keys()).copied().collect();
+    for (space, ms, mt) in [
+        ("LDS", &s.m.mem.lds, &t.m.mem.lds),
+        ("GDS", &s.m.mem.gds, &t.m.mem.gds),
+    ] {
+        let addrs: BTreeSet<u32> = ms
+            .written
+            .keys()
+            .chain(mt.written.keys())
+            .copied()
+            .collect();
         for a in addrs {
             let (x, y) = (ms.get(a), mt.get(a));
             if x != y {
@@ -505,5 +637,12 @@ fn replay(
     };
     let lds = lds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
     let gds = gds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
-    Ok(Cex { inputs, lds, gds, regs: regs_out, mem_diffs, first_difference })
+    Ok(Cex {
+        inputs,
+        lds,
+        gds,
+        regs: regs_out,
+        mem_diffs,
+        first_difference,
+    })
 }

@@ -76,7 +76,12 @@ impl Summary {
 }
 
 /// Verify rules; prints one line per rule x target and a summary; returns the run's summary.
-pub fn verify_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options, out: &mut dyn std::io::Write) -> Summary {
+pub fn verify_rules(
+    rules: &[Rule],
+    filter: Option<&[Target]>,
+    opts: &Options,
+    out: &mut dyn std::io::Write,
+) -> Summary {
     let mut s = Summary::default();
     for rule in rules {
         if let Some((ts, loc)) = &rule.targets {
@@ -88,23 +93,31 @@ pub fn verify_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options, o
             }
         }
         let expect_error = rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error);
-        let record_error = |s: &mut Summary, e: &crate::rules::InputError, out: &mut dyn std::io::Write| {
-            if expect_error {
-                let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
-                s.errors_expected += 1;
-            } else {
-                let _ = writeln!(out, "{e}");
-                s.errors += 1;
-            }
-        };
+        let record_error =
+            |s: &mut Summary, e: &crate::rules::InputError, out: &mut dyn std::io::Write| {
+                if expect_error {
+                    let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
+                    s.errors_expected += 1;
+                } else {
+                    let _ = writeln!(out, "{e}");
+                    s.errors += 1;
+                }
+            };
         let mut targets = targets_of(rule, filter);
         if targets.is_empty() && filter.is_none() {
             // No target has every instruction: report the binding error on the first target
             // that has the first instruction (or gfx900).
-            let first = rule.source.first().map(|l| l.text.trim().split_whitespace().next().unwrap_or("").to_string());
+            let first = rule
+                .source
+                .first()
+                .map(|l| l.text.split_whitespace().next().unwrap_or("").to_string());
             let t = Target::ALL
                 .into_iter()
-                .find(|t| first.as_deref().is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some()))
+                .find(|t| {
+                    first
+                        .as_deref()
+                        .is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some())
+                })
                 .unwrap_or(Target::Gfx900);
             targets.push(t);
         }
@@ -161,7 +174,10 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
             None => return usage_error(&format!("--set expects NAME=VALUE, got `{s}`")),
         }
     }
-    let opts = Options { timeout: Duration::from_secs_f64(timeout), settings };
+    let opts = Options {
+        timeout: Duration::from_secs_f64(timeout),
+        settings,
+    };
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
@@ -216,9 +232,13 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
 fn parse_words(args: &[String]) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
     for a in args {
-        for tok in a.split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace()).filter(|t| !t.is_empty()) {
+        for tok in a
+            .split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+        {
             let h = tok.trim_start_matches("0x").trim_start_matches("0X");
-            let v = u64::from_str_radix(h, 16).map_err(|_| format!("`{tok}` is not a hex number"))?;
+            let v =
+                u64::from_str_radix(h, 16).map_err(|_| format!("`{tok}` is not a hex number"))?;
             match h.len() {
                 1 | 2 => bytes.push(v as u8),
                 3..=8 => bytes.extend_from_slice(&(v as u32).to_le_bytes()),
@@ -255,13 +275,20 @@ fn stdin_words() -> Vec<String> {
 
 /// `gcnsmt decode`.
 pub fn decode(target: Target, words: &[String]) -> u8 {
-    let args = if words.is_empty() { stdin_words() } else { words.to_vec() };
+    let args = if words.is_empty() {
+        stdin_words()
+    } else {
+        words.to_vec()
+    };
     let bytes = match parse_words(&args) {
         Ok(b) => b,
         Err(e) => return usage_error(&e),
     };
     if bytes.len() % 8 != 0 || bytes.is_empty() {
-        return usage_error(&format!("DS instructions are 8 bytes; got {} bytes", bytes.len()));
+        return usage_error(&format!(
+            "DS instructions are 8 bytes; got {} bytes",
+            bytes.len()
+        ));
     }
     let mut code = 0;
     for chunk in bytes.chunks(8) {

@@ -29,10 +29,16 @@ pub struct RegKey {
 
 impl RegKey {
     pub fn var(name: &str, idx: u32) -> RegKey {
-        RegKey { base: format!("%{name}"), idx }
+        RegKey {
+            base: format!("%{name}"),
+            idx,
+        }
     }
     pub fn m0() -> RegKey {
-        RegKey { base: "m0".into(), idx: 0 }
+        RegKey {
+            base: "m0".into(),
+            idx: 0,
+        }
     }
     pub fn is_var(&self) -> bool {
         self.base.starts_with('%')
@@ -43,7 +49,12 @@ impl fmt::Display for RegKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.base.as_str() {
             "m0" => f.write_str("m0"),
-            "vcc" | "exec" => write!(f, "{}_{}", self.base, if self.idx == 0 { "lo" } else { "hi" }),
+            "vcc" | "exec" => write!(
+                f,
+                "{}_{}",
+                self.base,
+                if self.idx == 0 { "lo" } else { "hi" }
+            ),
             b if b.starts_with('%') => {
                 if self.idx == 0 {
                     f.write_str(b)
@@ -120,8 +131,20 @@ impl Bound {
     /// Registers this instruction reads or writes.
     pub fn regs(&self) -> Vec<RegKey> {
         match &self.op {
-            Op::Ds { vdst, addr, data0, data1, .. } => {
-                let mut v: Vec<RegKey> = vdst.iter().chain(addr).chain(data0).chain(data1).cloned().collect();
+            Op::Ds {
+                vdst,
+                addr,
+                data0,
+                data1,
+                ..
+            } => {
+                let mut v: Vec<RegKey> = vdst
+                    .iter()
+                    .chain(addr)
+                    .chain(data0)
+                    .chain(data1)
+                    .cloned()
+                    .collect();
                 v.push(RegKey::m0());
                 v
             }
@@ -180,7 +203,10 @@ pub fn collect_vars(text: &str, out: &mut BTreeSet<String>) {
 }
 
 fn loc_at(line: &Line, col: usize) -> Loc {
-    Loc { line: line.loc.line, col: col as u32 }
+    Loc {
+        line: line.loc.line,
+        col: col as u32,
+    }
 }
 
 /// Bind one instruction line of `rule` for `target`.
@@ -189,7 +215,12 @@ fn loc_at(line: &Line, col: usize) -> Loc {
 /// wrong operand count or tuple size, misaligned tuple where the target requires alignment,
 /// AGPR where not allowed, unknown or misplaced modifier, out-of-range constant immediate,
 /// malformed immediate expression.
-pub fn bind(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>) -> Result<Bound, InputError> {
+pub fn bind(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+) -> Result<Bound, InputError> {
     let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
@@ -202,34 +233,69 @@ pub fn bind(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>) -
     }
 }
 
-fn imm_expr(rule: &Rule, line: &Line, text: &str, col: usize, imms: &BTreeSet<String>) -> Result<Expr, InputError> {
+fn imm_expr(
+    rule: &Rule,
+    line: &Line,
+    text: &str,
+    col: usize,
+    imms: &BTreeSet<String>,
+) -> Result<Expr, InputError> {
     let mut vars = BTreeSet::new();
     collect_vars(text, &mut vars);
     for v in &vars {
         if !imms.contains(v) {
-            return Err(rule.error(loc_at(line, col), format!("%{v} is a register, not an immediate")));
+            return Err(rule.error(
+                loc_at(line, col),
+                format!("%{v} is a register, not an immediate"),
+            ));
         }
     }
-    parse_expr(text).map_err(|e| rule.error(loc_at(line, col + e.col as usize - 1), format!("bad immediate: {}", e.msg)))
+    parse_expr(text).map_err(|e| {
+        rule.error(
+            loc_at(line, col + e.col as usize - 1),
+            format!("bad immediate: {}", e.msg),
+        )
+    })
 }
 
 /// Evaluate an immediate expression with no variables (for static range checks).
 pub fn const_value(e: &Expr) -> Option<u128> {
     let mut d = gcnsmt_semantics::interp::Concrete;
-    let frame = Frame { settings: Settings::default_for(Target::Gfx900), gds: false, aliases: &[] };
+    let frame = Frame {
+        settings: Settings::default_for(Target::Gfx900),
+        gds: false,
+        aliases: &[],
+    };
     let mem = MemState {
         lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
         gds: gcnsmt_semantics::interp::CMem::new(|_| 0),
         ub: false,
     };
-    match eval_expr(&mut d, &frame, e, Some(Ty::Bits(Kind::U, 64)), BTreeMap::new(), mem) {
-        Ok(Val::Bits(b, t)) if t.kind() != Some(Kind::I) || b.value >> (t.width() - 1) == 0 => Some(b.value),
+    match eval_expr(
+        &mut d,
+        &frame,
+        e,
+        Some(Ty::Bits(Kind::U, 64)),
+        BTreeMap::new(),
+        mem,
+    ) {
+        Ok(Val::Bits(b, t)) if t.kind() != Some(Kind::I) || b.value >> (t.width() - 1) == 0 => {
+            Some(b.value)
+        }
         Ok(Val::Bits(b, t)) => Some(b.value | (u128::MAX << t.width())), // negative: out of range
         _ => None,
     }
 }
 
-fn field(rule: &Rule, line: &Line, name: &'static str, text: &str, col: usize, max: u64, imms: &BTreeSet<String>) -> Result<Field, InputError> {
+fn field(
+    rule: &Rule,
+    line: &Line,
+    name: &'static str,
+    text: &str,
+    col: usize,
+    max: u64,
+    imms: &BTreeSet<String>,
+) -> Result<Field, InputError> {
     let expr = imm_expr(rule, line, text, col, imms)?;
     let mut vars = BTreeSet::new();
     collect_vars(text, &mut vars);
@@ -237,33 +303,70 @@ fn field(rule: &Rule, line: &Line, name: &'static str, text: &str, col: usize, m
         match const_value(&expr) {
             Some(v) if v <= max as u128 => {}
             Some(_) => {
-                return Err(rule.error(loc_at(line, col), format!("{name}:{text} is out of range (0..={max})")));
+                return Err(rule.error(
+                    loc_at(line, col),
+                    format!("{name}:{text} is out of range (0..={max})"),
+                ));
             }
             None => return Err(rule.error(loc_at(line, col), format!("bad immediate `{text}`"))),
         }
     }
-    Ok(Field { name, expr, max, loc: loc_at(line, col) })
+    Ok(Field {
+        name,
+        expr,
+        max,
+        loc: loc_at(line, col),
+    })
 }
 
 /// Parse a register operand needing `count` dwords.
-fn regs(rule: &Rule, line: &Line, target: Target, text: &str, col: usize, count: u32, role: &str, mn: &str, allow_agpr: bool, imms: &BTreeSet<String>) -> Result<Vec<RegKey>, InputError> {
+#[allow(clippy::too_many_arguments)]
+fn regs(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    text: &str,
+    col: usize,
+    count: u32,
+    role: &str,
+    mn: &str,
+    allow_agpr: bool,
+    imms: &BTreeSet<String>,
+) -> Result<Vec<RegKey>, InputError> {
     let at = loc_at(line, col);
     let t = text.trim();
     if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         let n = parts.len() as u32;
-        if n == 0 || count % n != 0 {
-            return Err(rule.error(at, format!("{mn} {role} needs {count} dwords; {n} parts do not divide it")));
+        if n == 0 || !count.is_multiple_of(n) {
+            return Err(rule.error(
+                at,
+                format!("{mn} {role} needs {count} dwords; {n} parts do not divide it"),
+            ));
         }
         let mut out = Vec::new();
         for p in parts {
-            out.extend(regs(rule, line, target, p, col, count / n, role, mn, allow_agpr, imms)?);
+            out.extend(regs(
+                rule,
+                line,
+                target,
+                p,
+                col,
+                count / n,
+                role,
+                mn,
+                allow_agpr,
+                imms,
+            )?);
         }
         return Ok(out);
     }
     if let Some(v) = t.strip_prefix('%') {
         if imms.contains(v) {
-            return Err(rule.error(at, format!("%{v} is an immediate; {mn} needs a register for {role}")));
+            return Err(rule.error(
+                at,
+                format!("%{v} is an immediate; {mn} needs a register for {role}"),
+            ));
         }
         if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(rule.error(at, format!("bad variable `{t}`")));
@@ -272,19 +375,34 @@ fn regs(rule: &Rule, line: &Line, target: Target, text: &str, col: usize, count:
     }
     match t {
         "m0" | "M0" => {
-            return if count == 1 { Ok(vec![RegKey::m0()]) } else { Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got m0"))) };
+            return if count == 1 {
+                Ok(vec![RegKey::m0()])
+            } else {
+                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got m0")))
+            };
         }
         "vcc" | "exec" => {
             return if count == 2 {
-                Ok((0..2).map(|i| RegKey { base: t.into(), idx: i }).collect())
+                Ok((0..2)
+                    .map(|i| RegKey {
+                        base: t.into(),
+                        idx: i,
+                    })
+                    .collect())
             } else {
-                Err(rule.error(at, format!("{mn} {role} needs {count} dword(s), got {t} (2)")))
+                Err(rule.error(
+                    at,
+                    format!("{mn} {role} needs {count} dword(s), got {t} (2)"),
+                ))
             };
         }
         "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
             let (b, hi) = t.split_once('_').unwrap();
             return if count == 1 {
-                Ok(vec![RegKey { base: b.into(), idx: u32::from(hi == "hi") }])
+                Ok(vec![RegKey {
+                    base: b.into(),
+                    idx: u32::from(hi == "hi"),
+                }])
             } else {
                 Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got {t}")))
             };
@@ -292,52 +410,102 @@ fn regs(rule: &Rule, line: &Line, target: Target, text: &str, col: usize, count:
         _ => {}
     }
     if let Some(rest) = t.strip_prefix('s') {
-        let (first, last) = if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
-            (a.trim().parse::<u32>().ok(), b.trim().parse::<u32>().ok())
-        } else {
-            (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
-        };
+        let (first, last) =
+            if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+                let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
+                (a.trim().parse::<u32>().ok(), b.trim().parse::<u32>().ok())
+            } else {
+                (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
+            };
         if let (Some(a), Some(b)) = (first, last) {
             if b < a || b > 105 {
                 return Err(rule.error(at, format!("bad SGPR `{t}`")));
             }
             if b - a + 1 != count {
-                return Err(rule.error(at, format!("{mn} {role} needs {count} dword(s), got {t} ({})", b - a + 1)));
+                return Err(rule.error(
+                    at,
+                    format!(
+                        "{mn} {role} needs {count} dword(s), got {t} ({})",
+                        b - a + 1
+                    ),
+                ));
             }
-            return Ok((a..=b).map(|i| RegKey { base: "s".into(), idx: i }).collect());
+            return Ok((a..=b)
+                .map(|i| RegKey {
+                    base: "s".into(),
+                    idx: i,
+                })
+                .collect());
         }
     }
     let Some(tup) = parse_reg(t) else {
-        return Err(rule.error(at, format!("expected a register for {mn} {role}, found `{t}`")));
+        return Err(rule.error(
+            at,
+            format!("expected a register for {mn} {role}, found `{t}`"),
+        ));
     };
     if tup.count as u32 != count {
         return Err(rule.error(
             at,
-            format!("{mn} {role} needs a {count}-register tuple, got {t} ({} register{})", tup.count, if tup.count == 1 { "" } else { "s" }),
+            format!(
+                "{mn} {role} needs a {count}-register tuple, got {t} ({} register{})",
+                tup.count,
+                if tup.count == 1 { "" } else { "s" }
+            ),
         ));
     }
     if tup.file == RegFile::A && !allow_agpr {
-        return Err(rule.error(at, format!("{mn} {role}: AGPRs are not allowed here on {target}")));
+        return Err(rule.error(
+            at,
+            format!("{mn} {role}: AGPRs are not allowed here on {target}"),
+        ));
     }
     if count > 1 && tup.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
-        return Err(rule.error(at, format!("{mn} {role}: {t} is misaligned; {target} requires even-aligned register tuples")));
+        return Err(rule.error(
+            at,
+            format!(
+                "{mn} {role}: {t} is misaligned; {target} requires even-aligned register tuples"
+            ),
+        ));
     }
     if tup.first as u32 + count > 256 {
         return Err(rule.error(at, format!("register `{t}` out of range")));
     }
     let base = if tup.file == RegFile::A { "a" } else { "v" };
-    Ok((0..count).map(|i| RegKey { base: base.into(), idx: tup.first as u32 + i }).collect())
+    Ok((0..count)
+        .map(|i| RegKey {
+            base: base.into(),
+            idx: tup.first as u32 + i,
+        })
+        .collect())
 }
 
 #[allow(clippy::too_many_arguments)]
-fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, syn: &gcnsmt_lifter::AsmSyntax, mn: &str, mloc: Loc) -> Result<Bound, InputError> {
+fn bind_ds(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+    syn: &gcnsmt_lifter::AsmSyntax,
+    mn: &str,
+    mloc: Loc,
+) -> Result<Bound, InputError> {
     let Some((_, shape)) = ds_lookup(target, mn) else {
-        let on: Vec<&str> = Target::ALL.iter().filter(|t| ds_lookup(**t, mn).is_some()).map(|t| t.name()).collect();
+        let on: Vec<&str> = Target::ALL
+            .iter()
+            .filter(|t| ds_lookup(**t, mn).is_some())
+            .map(|t| t.name())
+            .collect();
         return Err(if on.is_empty() {
             rule.error(mloc, format!("unknown mnemonic `{mn}`"))
         } else {
-            rule.error(mloc, format!("{mn} is not available on {target} (it exists on {})", on.join(", ")))
+            rule.error(
+                mloc,
+                format!(
+                    "{mn} is not available on {target} (it exists on {})",
+                    on.join(", ")
+                ),
+            )
         });
     };
     let Some((entry, def)) = ds_semantics(mn) else {
@@ -357,18 +525,30 @@ fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, sy
         roles.push(("data1", shape.data1 as u32));
     }
     if syn.operands.len() != roles.len() {
-        let at = syn.operands.get(roles.len()).map(|o| o.1).unwrap_or(syn.end_col);
+        let at = syn
+            .operands
+            .get(roles.len())
+            .map(|o| o.1)
+            .unwrap_or(syn.end_col);
         let names: Vec<&str> = roles.iter().map(|r| r.0).collect();
         return Err(rule.error(
             loc_at(line, at),
-            format!("{mn} takes {} operand(s) ({}), got {}", roles.len(), names.join(", "), syn.operands.len()),
+            format!(
+                "{mn} takes {} operand(s) ({}), got {}",
+                roles.len(),
+                names.join(", "),
+                syn.operands.len()
+            ),
         ));
     }
     let agpr = target.has_agpr_ds();
     let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
     for ((role, n), (text, col)) in roles.iter().zip(&syn.operands) {
         let a = agpr && *role != "addr";
-        got.insert(role, regs(rule, line, target, text, *col, *n, role, mn, a, imms)?);
+        got.insert(
+            role,
+            regs(rule, line, target, text, *col, *n, role, mn, a, imms)?,
+        );
     }
     let (mut offset, mut offset0, mut offset1, mut gds) = (None, None, None, false);
     let mut fields = Vec::new();
@@ -392,7 +572,10 @@ fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, sy
             }
             ("gds", None, _) => {
                 if shape.gds == GdsRule::Never {
-                    return Err(rule.error(loc_at(line, *col), format!("{mn} has no gds form on {target}")));
+                    return Err(rule.error(
+                        loc_at(line, *col),
+                        format!("{mn} has no gds form on {target}"),
+                    ));
                 }
                 gds = true;
             }
@@ -402,9 +585,17 @@ fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, sy
                     OffsetKind::Pair => "offset0:N offset1:N",
                     OffsetKind::None => "no offset",
                 };
-                return Err(rule.error(loc_at(line, *col), format!("{mn} takes {want}, not `{name}`")));
+                return Err(rule.error(
+                    loc_at(line, *col),
+                    format!("{mn} takes {want}, not `{name}`"),
+                ));
             }
-            _ => return Err(rule.error(loc_at(line, *col), format!("unknown modifier `{name}` for {mn}"))),
+            _ => {
+                return Err(rule.error(
+                    loc_at(line, *col),
+                    format!("unknown modifier `{name}` for {mn}"),
+                ))
+            }
         }
     }
     if shape.gds == GdsRule::Required && !gds {
@@ -433,18 +624,34 @@ fn bind_ds(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, sy
 }
 
 #[allow(clippy::too_many_arguments)]
-fn bind_alu(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, syn: &gcnsmt_lifter::AsmSyntax, mn: &str, mloc: Loc) -> Result<Bound, InputError> {
+fn bind_alu(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+    syn: &gcnsmt_lifter::AsmSyntax,
+    mn: &str,
+    mloc: Loc,
+) -> Result<Bound, InputError> {
     let Some(alu) = alu_lookup(target, mn) else {
         return Err(rule.error(mloc, format!("{mn} is not available on {target}")));
     };
-    let def = gcnsmt_semantics::defs::Library::builtin().get(alu.entry).expect("ALU entries exist");
+    let def = gcnsmt_semantics::defs::Library::builtin()
+        .get(alu.entry)
+        .expect("ALU entries exist");
     let want = 1 + usize::from(alu.sdst) + alu.srcs as usize;
     if syn.operands.len() != want {
         let at = syn.operands.get(want).map(|o| o.1).unwrap_or(syn.end_col);
-        return Err(rule.error(loc_at(line, at), format!("{mn} takes {want} operands, got {}", syn.operands.len())));
+        return Err(rule.error(
+            loc_at(line, at),
+            format!("{mn} takes {want} operands, got {}", syn.operands.len()),
+        ));
     }
     if let Some((name, _, col)) = syn.modifiers.first() {
-        return Err(rule.error(loc_at(line, *col), format!("unknown modifier `{name}` for {mn}")));
+        return Err(rule.error(
+            loc_at(line, *col),
+            format!("unknown modifier `{name}` for {mn}"),
+        ));
     }
     let mut ops = syn.operands.iter();
     let (t, c) = ops.next().unwrap();
@@ -466,11 +673,20 @@ fn bind_alu(rule: &Rule, line: &Line, target: Target, imms: &BTreeSet<String>, s
             let e = imm_expr(rule, line, tt, *c, imms)?;
             srcs.push(Src::Imm(e));
         } else {
-            srcs.push(Src::Reg(regs(rule, line, target, tt, *c, 1, "source", mn, false, imms)?));
+            srcs.push(Src::Reg(regs(
+                rule, line, target, tt, *c, 1, "source", mn, false, imms,
+            )?));
         }
     }
     Ok(Bound {
-        op: Op::Alu { mnemonic: mn.to_string(), def, alu, d0, sdst, srcs },
+        op: Op::Alu {
+            mnemonic: mn.to_string(),
+            def,
+            alu,
+            d0,
+            sdst,
+            srcs,
+        },
         loc: mloc,
         text: line.text.trim().to_string(),
         fields: Vec::new(),
@@ -495,18 +711,41 @@ pub struct Machine<D: Domain> {
 
 impl<D: Domain> Clone for Machine<D> {
     fn clone(&self) -> Self {
-        Machine { regs: self.regs.clone(), mem: self.mem.clone() }
+        Machine {
+            regs: self.regs.clone(),
+            mem: self.mem.clone(),
+        }
     }
 }
 
 fn imm_vars<D: Domain>(env: &Env<D>) -> BTreeMap<String, Val<D>> {
-    env.imms.iter().map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64)))).collect()
+    env.imms
+        .iter()
+        .map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64))))
+        .collect()
 }
 
 /// Evaluate an immediate expression to a 64-bit value.
-pub fn eval_imm<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>, e: &Expr) -> Result<D::Bv, String> {
-    let frame = Frame { settings: env.settings, gds: false, aliases: &[] };
-    let v = eval_expr(d, &frame, e, Some(Ty::Bits(Kind::U, 64)), imm_vars(env), m.mem.clone()).map_err(|e| e.msg)?;
+pub fn eval_imm<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    e: &Expr,
+) -> Result<D::Bv, String> {
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases: &[],
+    };
+    let v = eval_expr(
+        d,
+        &frame,
+        e,
+        Some(Ty::Bits(Kind::U, 64)),
+        imm_vars(env),
+        m.mem.clone(),
+    )
+    .map_err(|e| e.msg)?;
     match v {
         Val::Bits(b, t) => {
             let w = t.width();
@@ -533,11 +772,22 @@ fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
     acc.unwrap_or_else(|| d.bv(0, 32))
 }
 
-fn write<D: Domain>(d: &mut D, m: &mut Machine<D>, keys: &[RegKey], v: &Val<D>) -> Result<(), String> {
-    let Val::Bits(b, _) = v else { return Err("register result is a boolean".into()) };
+fn write<D: Domain>(
+    d: &mut D,
+    m: &mut Machine<D>,
+    keys: &[RegKey],
+    v: &Val<D>,
+) -> Result<(), String> {
+    let Val::Bits(b, _) = v else {
+        return Err("register result is a boolean".into());
+    };
     let w = d.width(b);
     let need = 32 * keys.len() as u32;
-    let b = if w < need { d.zext(b, need - w) } else { b.clone() };
+    let b = if w < need {
+        d.zext(b, need - w)
+    } else {
+        b.clone()
+    };
     for (i, k) in keys.iter().enumerate() {
         let part = d.extract(&b, 32 * i as u32 + 31, 32 * i as u32);
         m.regs.insert(k.clone(), part);
@@ -553,11 +803,32 @@ fn bits<D: Domain>(b: D::Bv, d: &D) -> Val<D> {
 /// Execute one bound instruction.
 ///
 /// Errors: a semantics entry that fails to evaluate (an internal error in `semantics/`).
-pub fn step<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, b: &Bound) -> Result<(), String> {
+pub fn step<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    b: &Bound,
+) -> Result<(), String> {
     match &b.op {
-        Op::Ds { def, entry, vdst, addr, data0, data1, offset, offset0, offset1, gds, .. } => {
+        Op::Ds {
+            def,
+            entry,
+            vdst,
+            addr,
+            data0,
+            data1,
+            offset,
+            offset0,
+            offset1,
+            gds,
+            ..
+        } => {
             let aliases = def.aliases_for(entry).unwrap_or(&[]);
-            let frame = Frame { settings: env.settings, gds: *gds, aliases };
+            let frame = Frame {
+                settings: env.settings,
+                gds: *gds,
+                aliases,
+            };
             let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
                 match e {
                     Some(e) => {
@@ -589,17 +860,33 @@ pub fn step<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, b: &Bound) -
             vars.insert("M0".to_string(), bits(m0, d));
             vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
             vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-            let rd = if vdst.is_empty() { d.bv(0, 128) } else { read(d, m, vdst) };
+            let rd = if vdst.is_empty() {
+                d.bv(0, 128)
+            } else {
+                read(d, m, vdst)
+            };
             vars.insert("RETURN_DATA".to_string(), bits(rd, d));
-            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone()).map_err(|e| format!("{entry}: {}", e.msg))?;
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+                .map_err(|e| format!("{entry}: {}", e.msg))?;
             m.mem = mem;
             if !vdst.is_empty() {
                 write(d, m, vdst, &out["RETURN_DATA"])?;
             }
             Ok(())
         }
-        Op::Alu { def, alu, d0, sdst, srcs, .. } => {
-            let frame = Frame { settings: env.settings, gds: false, aliases: &[] };
+        Op::Alu {
+            def,
+            alu,
+            d0,
+            sdst,
+            srcs,
+            ..
+        } => {
+            let frame = Frame {
+                settings: env.settings,
+                gds: false,
+                aliases: &[],
+            };
             let mut vars = BTreeMap::new();
             for (i, s) in srcs.iter().enumerate() {
                 let v = match s {
@@ -618,7 +905,8 @@ pub fn step<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, b: &Bound) -
                 vars.insert("SDST".to_string(), bits(s, d));
             }
             vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone()).map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+                .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
             m.mem = mem;
             write(d, m, d0, &out["D0"])?;
             if alu.sdst {
@@ -630,7 +918,12 @@ pub fn step<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, b: &Bound) -
 }
 
 /// Run a sequence of instructions.
-pub fn exec<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, prog: &[Bound]) -> Result<(), String> {
+pub fn exec<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    prog: &[Bound],
+) -> Result<(), String> {
     for b in prog {
         step(d, env, m, b)?;
     }

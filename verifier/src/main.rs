@@ -8,7 +8,11 @@ use gcnsmt_verifier::cli;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gcnsmt", version, about = "Symbolic verifier for AMD GPU memory instructions")]
+#[command(
+    name = "gcnsmt",
+    version,
+    about = "Symbolic verifier for AMD GPU memory instructions"
+)]
 struct Cli {
     /// More tracing detail (-v debug, -vv trace); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
@@ -62,11 +66,22 @@ fn main() -> ExitCode {
         1 => "debug",
         _ => "trace",
     };
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
-    let parse_target = |t: &str| -> Result<Target, String> { Target::parse(t).ok_or_else(|| format!("unknown target `{t}`")) };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let parse_target = |t: &str| -> Result<Target, String> {
+        Target::parse(t).ok_or_else(|| format!("unknown target `{t}`"))
+    };
     let code = match cli.cmd {
-        Cmd::Verify { paths, target, timeout, set } => cli::verify(&paths, target.as_deref(), timeout, &set),
+        Cmd::Verify {
+            paths,
+            target,
+            timeout,
+            set,
+        } => cli::verify(&paths, target.as_deref(), timeout, &set),
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),
             Err(e) => cli::usage_error(&e),

@@ -54,14 +54,25 @@ pub fn cex(c: &Cex) -> String {
     if !c.gds.is_empty() {
         bytes("GDS", &c.gds, &mut out);
     }
-    let src: Vec<String> = c.regs.iter().map(|(n, s, _)| format!("{n} = 0x{s:08x}")).collect();
-    let tgt: Vec<String> = c.regs.iter().map(|(n, _, t)| format!("{n} = 0x{t:08x}")).collect();
+    let src: Vec<String> = c
+        .regs
+        .iter()
+        .map(|(n, s, _)| format!("{n} = 0x{s:08x}"))
+        .collect();
+    let tgt: Vec<String> = c
+        .regs
+        .iter()
+        .map(|(n, _, t)| format!("{n} = 0x{t:08x}"))
+        .collect();
     if !src.is_empty() {
         let _ = writeln!(out, "  source:  {}", src.join("  "));
         let _ = writeln!(out, "  target:  {}", tgt.join("  "));
     }
     for (space, a, s, t) in &c.mem_diffs {
-        let _ = writeln!(out, "  {space}[0x{a:x}]: source 0x{s:02x}, target 0x{t:02x}");
+        let _ = writeln!(
+            out,
+            "  {space}[0x{a:x}]: source 0x{s:02x}, target 0x{t:02x}"
+        );
     }
     let _ = writeln!(out, "  first difference: {}", c.first_difference);
     out

@@ -35,7 +35,11 @@ pub struct InputError {
 
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: error: {}", self.file, self.loc.line, self.loc.col, self.msg)
+        write!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.loc.line, self.loc.col, self.msg
+        )
     }
 }
 
@@ -92,18 +96,27 @@ pub struct Rule {
 
 impl Rule {
     pub fn error(&self, loc: Loc, msg: impl Into<String>) -> InputError {
-        InputError { file: self.file.clone(), loc, msg: msg.into() }
+        InputError {
+            file: self.file.clone(),
+            loc,
+            msg: msg.into(),
+        }
     }
 }
 
-const KEYS: [&str; 8] = ["Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite"];
+const KEYS: [&str; 8] = [
+    "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite",
+];
 
 /// Parse a rule file. Errors: a malformed header, a rule without `=>` or without instructions,
 /// an unknown target or verdict, a duplicated rule name; each at its line and column.
 pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
     let e = |line: usize, col: usize, msg: String| InputError {
         file: file.to_string(),
-        loc: Loc { line: line as u32 + 1, col: col as u32 + 1 },
+        loc: Loc {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        },
         msg,
     };
     let mut rules: Vec<Rule> = Vec::new();
@@ -114,15 +127,24 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             return Err(rule.error(rule.loc, format!("rule `{}` has no `=>` line", rule.name)));
         }
         if rule.source.is_empty() {
-            return Err(rule.error(rule.loc, format!("rule `{}` has no source instructions", rule.name)));
+            return Err(rule.error(
+                rule.loc,
+                format!("rule `{}` has no source instructions", rule.name),
+            ));
         }
         if rule.target.is_empty() {
-            return Err(rule.error(rule.loc, format!("rule `{}` has no target instructions", rule.name)));
+            return Err(rule.error(
+                rule.loc,
+                format!("rule `{}` has no target instructions", rule.name),
+            ));
         }
         if let Some(prev) = rules.iter().find(|p| p.name == rule.name) {
             return Err(rule.error(
                 rule.loc,
-                format!("rule `{}` is already defined at line {}", rule.name, prev.loc.line),
+                format!(
+                    "rule `{}` is already defined at line {}",
+                    rule.name, prev.loc.line
+                ),
             ));
         }
         rules.push(rule);
@@ -141,13 +163,19 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
         }
         let indent = code.len() - code.trim_start().len();
         let key = KEYS.iter().find(|k| {
-            trimmed.strip_prefix(**k).is_some_and(|r| r.trim_start().starts_with(':'))
+            trimmed
+                .strip_prefix(**k)
+                .is_some_and(|r| r.trim_start().starts_with(':'))
         });
         if let Some(k) = key {
             let after = &trimmed[k.len()..];
             let colon = after.find(':').expect("checked above");
             let value = after[colon + 1..].trim();
-            let vcol = indent + k.len() + colon + 1 + (after[colon + 1..].len() - after[colon + 1..].trim_start().len());
+            let vcol = indent
+                + k.len()
+                + colon
+                + 1
+                + (after[colon + 1..].len() - after[colon + 1..].trim_start().len());
             if *k == "Name" {
                 if let Some(r) = cur.take() {
                     finish(r, &mut rules)?;
@@ -159,7 +187,10 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                     Rule {
                         file: file.to_string(),
                         name: value.to_string(),
-                        loc: Loc { line: i as u32 + 1, col: indent as u32 + 1 },
+                        loc: Loc {
+                            line: i as u32 + 1,
+                            col: indent as u32 + 1,
+                        },
                         targets: None,
                         settings: Vec::new(),
                         pre: None,
@@ -176,7 +207,10 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             let Some((rule, _)) = cur.as_mut() else {
                 return Err(e(i, indent, format!("`{k}:` before the first `Name:`")));
             };
-            let vloc = Loc { line: i as u32 + 1, col: vcol as u32 + 1 };
+            let vloc = Loc {
+                line: i as u32 + 1,
+                col: vcol as u32 + 1,
+            };
             match *k {
                 "Targets" => {
                     let ts = Target::parse_list(value).map_err(|m| e(i, vcol, m))?;
@@ -191,12 +225,19 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         let lead = item.len() - item.trim_start().len();
                         let it = item.trim();
                         let Some((n, v)) = it.split_once('=') else {
-                            return Err(e(i, col + lead, format!("expected `name=value`, found `{it}`")));
+                            return Err(e(
+                                i,
+                                col + lead,
+                                format!("expected `name=value`, found `{it}`"),
+                            ));
                         };
                         rule.settings.push((
                             n.trim().to_string(),
                             v.trim().to_string(),
-                            Loc { line: i as u32 + 1, col: (col + lead) as u32 + 1 },
+                            Loc {
+                                line: i as u32 + 1,
+                                col: (col + lead) as u32 + 1,
+                            },
                         ));
                         col += item.len() + 1;
                     }
@@ -205,7 +246,10 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                     if value.is_empty() {
                         return Err(e(i, vcol, "empty precondition".to_string()));
                     }
-                    rule.pre = Some(Line { text: value.to_string(), loc: vloc });
+                    rule.pre = Some(Line {
+                        text: value.to_string(),
+                        loc: vloc,
+                    });
                 }
                 "Dead" => {
                     let mut col = vcol;
@@ -213,9 +257,19 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         let lead = item.len() - item.trim_start().len();
                         let it = item.trim();
                         let Some(v) = it.strip_prefix('%') else {
-                            return Err(e(i, col + lead, format!("Dead lists %-variables, found `{it}`")));
+                            return Err(e(
+                                i,
+                                col + lead,
+                                format!("Dead lists %-variables, found `{it}`"),
+                            ));
                         };
-                        rule.dead.push((v.to_string(), Loc { line: i as u32 + 1, col: (col + lead) as u32 + 1 }));
+                        rule.dead.push((
+                            v.to_string(),
+                            Loc {
+                                line: i as u32 + 1,
+                                col: (col + lead) as u32 + 1,
+                            },
+                        ));
                         col += item.len() + 1;
                     }
                 }
@@ -240,7 +294,11 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             continue;
         }
         let Some((rule, arrow)) = cur.as_mut() else {
-            return Err(e(i, indent, "instruction before the first `Name:`".to_string()));
+            return Err(e(
+                i,
+                indent,
+                "instruction before the first `Name:`".to_string(),
+            ));
         };
         if trimmed == "=>" {
             if *arrow {
@@ -250,10 +308,26 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             continue;
         }
         if trimmed.starts_with(|c: char| c.is_ascii_uppercase()) && trimmed.contains(':') {
-            let word: String = trimmed.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-            return Err(e(i, indent, format!("unknown header `{word}:` (expected one of {})", KEYS.join(", "))));
+            let word: String = trimmed
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            return Err(e(
+                i,
+                indent,
+                format!(
+                    "unknown header `{word}:` (expected one of {})",
+                    KEYS.join(", ")
+                ),
+            ));
         }
-        let line = Line { text: code.to_string(), loc: Loc { line: i as u32 + 1, col: 1 } };
+        let line = Line {
+            text: code.to_string(),
+            loc: Loc {
+                line: i as u32 + 1,
+                col: 1,
+            },
+        };
         if *arrow {
             rule.target.push(line);
         } else {

@@ -58,7 +58,10 @@ impl Mem {
         let mut v = match &self.base {
             Base::Uf(f) => f.apply(&[k]).as_bv().expect("bytes"),
             Base::Table(t) => {
-                let a = k.simplify().as_u64().expect("a table memory is read at ground addresses");
+                let a = k
+                    .simplify()
+                    .as_u64()
+                    .expect("a table memory is read at ground addresses");
                 BV::from_u64(t(a as u32) as u64, 8)
             }
         };
@@ -70,7 +73,16 @@ impl Mem {
     }
     fn push(&self, cond: Bool, addr: BV, byte: BV) -> Mem {
         let depth = self.stores.as_ref().map_or(0, |s| s.depth) + 1;
-        Mem { base: self.base.clone(), stores: Some(Rc::new(Store { prev: self.stores.clone(), cond, addr, byte, depth })) }
+        Mem {
+            base: self.base.clone(),
+            stores: Some(Rc::new(Store {
+                prev: self.stores.clone(),
+                cond,
+                addr,
+                byte,
+                depth,
+            })),
+        }
     }
 }
 
@@ -100,7 +112,10 @@ fn merge(c: &Bool, a: &Mem, b: &Mem) -> Mem {
             y = s.prev.clone();
         }
     }
-    let mut m = Mem { base: a.base.clone(), stores: x };
+    let mut m = Mem {
+        base: a.base.clone(),
+        stores: x,
+    };
     let nc = c.not();
     // The two suffixes are guarded by exclusive conditions, so their order does not matter.
     for s in xs.iter().rev() {
@@ -119,11 +134,21 @@ impl Smt {
     }
     /// A named memory input (32-bit address to byte).
     pub fn mem(&mut self, name: &str) -> Mem {
-        Mem { base: Base::Uf(Rc::new(FuncDecl::new(name, &[&Sort::bitvector(32)], &Sort::bitvector(8)))), stores: None }
+        Mem {
+            base: Base::Uf(Rc::new(FuncDecl::new(
+                name,
+                &[&Sort::bitvector(32)],
+                &Sort::bitvector(8),
+            ))),
+            stores: None,
+        }
     }
     /// A memory with known initial bytes (ground evaluation only).
     pub fn table_mem(&mut self, f: impl Fn(u32) -> u8 + 'static) -> Mem {
-        Mem { base: Base::Table(Rc::new(f)), stores: None }
+        Mem {
+            base: Base::Table(Rc::new(f)),
+            stores: None,
+        }
     }
     /// The value of a ground term (`None` if it does not simplify to a numeral).
     pub fn ground(t: &BV) -> Option<u128> {
@@ -150,8 +175,9 @@ fn float_of(fmt: FpFmt, x: &BV) -> Float {
     // `x` and `sort` for the duration of the call; the result is wrapped (and ref-counted)
     // immediately.
     unsafe {
-        let raw = z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort())
-            .expect("Z3_mk_fpa_to_fp_bv on a bit-vector of the format's width");
+        let raw =
+            z3_sys::Z3_mk_fpa_to_fp_bv(ctx.get_z3_context(), x.get_z3_ast(), sort.get_z3_sort())
+                .expect("Z3_mk_fpa_to_fp_bv on a bit-vector of the format's width");
         Float::wrap(&ctx, raw)
     }
 }
@@ -276,7 +302,10 @@ pub struct Model(z3::Model);
 impl Model {
     /// The value of a bit-vector term (model completion on: unconstrained inputs read 0).
     pub fn bv(&self, t: &BV) -> u128 {
-        let v = self.0.eval(t, true).expect("model evaluation of a bit-vector");
+        let v = self
+            .0
+            .eval(t, true)
+            .expect("model evaluation of a bit-vector");
         let w = t.get_size();
         if w <= 64 {
             v.as_u64().expect("numeral") as u128
@@ -291,7 +320,10 @@ impl Model {
         self.bv(&m.load(&BV::from_u64(addr as u64, 32))) as u8
     }
     pub fn truth(&self, b: &Bool) -> bool {
-        self.0.eval(b, true).and_then(|v| v.as_bool()).unwrap_or(false)
+        self.0
+            .eval(b, true)
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
     }
 }
 
@@ -306,7 +338,11 @@ pub struct Query {
 impl Query {
     /// `timeout` bounds each check (z3 `timeout` parameter, milliseconds).
     pub fn new(timeout: Duration) -> Query {
-        Query { assertions: Vec::new(), marks: Vec::new(), timeout }
+        Query {
+            assertions: Vec::new(),
+            marks: Vec::new(),
+            timeout,
+        }
     }
     pub fn assert(&mut self, b: &Bool) {
         self.assertions.push(b.clone());
@@ -321,7 +357,10 @@ impl Query {
     fn solver(&self) -> Solver {
         let solver = Solver::new();
         let mut p = Params::new();
-        p.set_u32("timeout", self.timeout.as_millis().clamp(1, u32::MAX as u128) as u32);
+        p.set_u32(
+            "timeout",
+            self.timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+        );
         solver.set_params(&p);
         for a in &self.assertions {
             solver.assert(a);
@@ -334,7 +373,11 @@ impl Query {
         match solver.check() {
             SatResult::Sat => Answer::Sat(Model(solver.get_model().expect("sat has a model"))),
             SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".to_string())),
+            SatResult::Unknown => Answer::Unknown(
+                solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".to_string()),
+            ),
         }
     }
     /// The assertions as SMT-LIB 2 text.
@@ -370,7 +413,7 @@ pub mod build {
     }
     pub fn ule_const(a: &BV, c: u128) -> Bool {
         let w = a.get_size();
-        a.bvule(&Smt.bv(c, w))
+        a.bvule(Smt.bv(c, w))
     }
     pub fn eq_const(a: &BV, c: u128) -> Bool {
         let w = a.get_size();

@@ -28,8 +28,8 @@ fn interesting(rng: &mut StdRng, width: u32) -> u128 {
             0 => 0,
             1 => 0xffff_ffff,
             2 => 0x8000_0000,
-            3 => 0x7fc0_0000,                   // f32 quiet NaN
-            4 => 0x7f80_0001,                   // f32 signalling NaN
+            3 => 0x7fc0_0000, // f32 quiet NaN
+            4 => 0x7f80_0001, // f32 signalling NaN
             5 => rng.gen_range(0..16),
             6 => 0x3f80_0000 ^ rng.gen_range(0..2) << 31, // +-1.0
             7 => 0x7e00_7e00 | rng.gen_range(0..2) << 15, // f16 NaNs
@@ -50,6 +50,14 @@ fn byte_at(seed: u64, a: u32) -> u8 {
     [0x00, 0xff, 0x80, 0x7f, 0x7c, 0x01, 0x3f, h as u8][(h % 8) as usize]
 }
 
+/// Outputs, LDS bytes, GDS bytes, undefined-behaviour flag.
+type Observed = (
+    BTreeMap<String, u128>,
+    BTreeMap<u32, u8>,
+    BTreeMap<u32, u8>,
+    bool,
+);
+
 struct Input {
     vars: Vec<(String, u128, u32, Kind)>,
     settings: Settings,
@@ -57,28 +65,62 @@ struct Input {
     seed: u64,
 }
 
-fn concrete(def: &gcnsmt_semantics::ir::Def, aliases: &[(String, String)], inp: &Input) -> (BTreeMap<String, u128>, BTreeMap<u32, u8>, BTreeMap<u32, u8>, bool) {
+fn concrete(
+    def: &gcnsmt_semantics::ir::Def,
+    aliases: &[(String, String)],
+    inp: &Input,
+) -> Observed {
     let mut d = Concrete;
     let vars = inp
         .vars
         .iter()
-        .map(|(n, v, w, k)| (n.clone(), Val::Bits(Bits { value: *v, width: *w }, Ty::Bits(*k, *w))))
+        .map(|(n, v, w, k)| {
+            (
+                n.clone(),
+                Val::Bits(
+                    Bits {
+                        value: *v,
+                        width: *w,
+                    },
+                    Ty::Bits(*k, *w),
+                ),
+            )
+        })
         .collect();
     let seed = inp.seed;
-    let mem = MemState { lds: CMem::new(move |a| byte_at(seed, a)), gds: CMem::new(move |a| byte_at(!seed, a)), ub: false };
-    let frame = Frame { settings: inp.settings, gds: inp.gds, aliases };
+    let mem = MemState {
+        lds: CMem::new(move |a| byte_at(seed, a)),
+        gds: CMem::new(move |a| byte_at(!seed, a)),
+        ub: false,
+    };
+    let frame = Frame {
+        settings: inp.settings,
+        gds: inp.gds,
+        aliases,
+    };
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).expect("concrete run");
     let outs = out
         .into_iter()
-        .filter_map(|(k, v)| match v {
-            Val::Bits(b, _) => Some((k, b.value)),
-            Val::Bool(b) => Some((k, b as u128)),
+        .map(|(k, v)| match v {
+            Val::Bits(b, _) => (k, b.value),
+            Val::Bool(b) => (k, b as u128),
         })
         .collect();
-    (outs, mem.lds.written.clone(), mem.gds.written.clone(), mem.ub)
+    (
+        outs,
+        mem.lds.written.clone(),
+        mem.gds.written.clone(),
+        mem.ub,
+    )
 }
 
-fn symbolic(def: &gcnsmt_semantics::ir::Def, aliases: &[(String, String)], inp: &Input, touched_lds: &BTreeSet<u32>, touched_gds: &BTreeSet<u32>) -> (BTreeMap<String, u128>, BTreeMap<u32, u8>, BTreeMap<u32, u8>, bool) {
+fn symbolic(
+    def: &gcnsmt_semantics::ir::Def,
+    aliases: &[(String, String)],
+    inp: &Input,
+    touched_lds: &BTreeSet<u32>,
+    touched_gds: &BTreeSet<u32>,
+) -> Observed {
     let mut d = Smt;
     let vars = inp
         .vars
@@ -92,13 +134,24 @@ fn symbolic(def: &gcnsmt_semantics::ir::Def, aliases: &[(String, String)], inp: 
     let lds = d.table_mem(move |a| byte_at(seed, a));
     let gds = d.table_mem(move |a| byte_at(!seed, a));
     let f = d.boolean(false);
-    let frame = Frame { settings: inp.settings, gds: inp.gds, aliases };
-    let (out, mem) = run(&mut d, &frame, &def.body, vars, MemState { lds, gds, ub: f }).expect("symbolic run");
+    let frame = Frame {
+        settings: inp.settings,
+        gds: inp.gds,
+        aliases,
+    };
+    let (out, mem) = run(
+        &mut d,
+        &frame,
+        &def.body,
+        vars,
+        MemState { lds, gds, ub: f },
+    )
+    .expect("symbolic run");
     let outs = out
         .into_iter()
-        .filter_map(|(k, v)| match v {
-            Val::Bits(b, _) => Some((k, Smt::ground(&b).expect("ground output"))),
-            Val::Bool(b) => Some((k, Smt::ground_bool(&b).expect("ground") as u128)),
+        .map(|(k, v)| match v {
+            Val::Bits(b, _) => (k, Smt::ground(&b).expect("ground output")),
+            Val::Bool(b) => (k, Smt::ground_bool(&b).expect("ground") as u128),
         })
         .collect();
     let bytes = |m: &gcnsmt_verifier::smt::Mem, addrs: &BTreeSet<u32>| -> BTreeMap<u32, u8> {
@@ -119,7 +172,12 @@ fn symbolic(def: &gcnsmt_semantics::ir::Def, aliases: &[(String, String)], inp: 
             .collect()
     };
     let ub = Smt::ground_bool(&mem.ub).expect("ground ub");
-    (outs, bytes(&mem.lds, touched_lds), bytes(&mem.gds, touched_gds), ub)
+    (
+        outs,
+        bytes(&mem.lds, touched_lds),
+        bytes(&mem.gds, touched_gds),
+        ub,
+    )
 }
 
 fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
@@ -133,7 +191,10 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         1 => LdsLimit::Alloc,
         _ => LdsLimit::None,
     };
-    Settings { alignment, lds_limit }
+    Settings {
+        alignment,
+        lds_limit,
+    }
 }
 
 fn small_or_any(rng: &mut StdRng, bits: u32) -> u128 {
@@ -144,18 +205,36 @@ fn small_or_any(rng: &mut StdRng, bits: u32) -> u128 {
     }
 }
 
-fn compare(name: &str, t: Target, i: usize, inp: &Input, def: &gcnsmt_semantics::ir::Def, aliases: &[(String, String)]) {
+fn compare(
+    name: &str,
+    t: Target,
+    i: usize,
+    inp: &Input,
+    def: &gcnsmt_semantics::ir::Def,
+    aliases: &[(String, String)],
+) {
     let (co, cl, cg, cub) = concrete(def, aliases, inp);
     let tl: BTreeSet<u32> = cl.keys().copied().collect();
     let tg: BTreeSet<u32> = cg.keys().copied().collect();
     let (so, sl, sg, sub) = symbolic(def, aliases, inp, &tl, &tg);
     let seed = inp.seed;
-    let full = |w: &BTreeMap<u32, u8>, s: &BTreeMap<u32, u8>, init: &dyn Fn(u32) -> u8| -> BTreeMap<u32, u8> {
-        s.keys().chain(w.keys()).map(|a| (*a, w.get(a).copied().unwrap_or_else(|| init(*a)))).collect()
+    let full = |w: &BTreeMap<u32, u8>,
+                s: &BTreeMap<u32, u8>,
+                init: &dyn Fn(u32) -> u8|
+     -> BTreeMap<u32, u8> {
+        s.keys()
+            .chain(w.keys())
+            .map(|a| (*a, w.get(a).copied().unwrap_or_else(|| init(*a))))
+            .collect()
     };
     let cl = full(&cl, &sl, &|a| byte_at(seed, a));
     let cg = full(&cg, &sg, &|a| byte_at(!seed, a));
-    let ctx = || format!("{name} on {t}, run {i}: inputs {:x?}, {}, gds={}", inp.vars, inp.settings, inp.gds);
+    let ctx = || {
+        format!(
+            "{name} on {t}, run {i}: inputs {:x?}, {}, gds={}",
+            inp.vars, inp.settings, inp.gds
+        )
+    };
     assert_eq!(cub, sub, "undefined-behaviour flag differs: {}", ctx());
     for k in ["RETURN_DATA", "D0", "SDST"] {
         assert_eq!(co.get(k), so.get(k), "{k} differs: {}", ctx());
@@ -195,7 +274,10 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 continue;
             }
             let mn = name.to_ascii_lowercase();
-            let Some(t) = Target::ALL.into_iter().find(|t| ds_lookup(*t, &mn).is_some()) else {
+            let Some(t) = Target::ALL
+                .into_iter()
+                .find(|t| ds_lookup(*t, &mn).is_some())
+            else {
                 panic!("{name}: no target has this mnemonic");
             };
             let (_, shape) = ds_lookup(t, &mn).unwrap();
@@ -216,15 +298,33 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 let inp = Input {
                     vars: vec![
                         ("ADDR".into(), small_or_any(&mut rng, 32), 32, Kind::B),
-                        ("DATA0".into(), interesting(&mut rng, w(shape.data0)), w(shape.data0), Kind::B),
-                        ("DATA1".into(), interesting(&mut rng, w(shape.data1)), w(shape.data1), Kind::B),
+                        (
+                            "DATA0".into(),
+                            interesting(&mut rng, w(shape.data0)),
+                            w(shape.data0),
+                            Kind::B,
+                        ),
+                        (
+                            "DATA1".into(),
+                            interesting(&mut rng, w(shape.data1)),
+                            w(shape.data1),
+                            Kind::B,
+                        ),
                         ("OFFSET".into(), off, 16, Kind::U),
                         ("OFFSET0".into(), off & 0xff, 8, Kind::U),
                         ("OFFSET1".into(), off >> 8, 8, Kind::U),
                         ("M0".into(), m0, 32, Kind::B),
                         ("LDS_SIZE".into(), small_or_any(&mut rng, 17), 32, Kind::B),
                         ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
-                        ("RETURN_DATA".into(), interesting(&mut rng, if shape.vdst == 0 { 128 } else { w(shape.vdst) }), if shape.vdst == 0 { 128 } else { w(shape.vdst) }, Kind::B),
+                        (
+                            "RETURN_DATA".into(),
+                            interesting(
+                                &mut rng,
+                                if shape.vdst == 0 { 128 } else { w(shape.vdst) },
+                            ),
+                            if shape.vdst == 0 { 128 } else { w(shape.vdst) },
+                            Kind::B,
+                        ),
                     ],
                     settings,
                     gds: shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0,
