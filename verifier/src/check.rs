@@ -100,6 +100,8 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub expect: Option<Expect>,
     pub time: Duration,
+    /// How the verdict was reached when not by the usual solver query.
+    pub note: Option<&'static str>,
 }
 
 /// The targets a rule runs on: its `Targets:` list (every instruction must exist there), or
@@ -186,19 +188,64 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
         Some(p) => {
             let mut vs = BTreeSet::new();
             collect_vars(&p.text, &mut vs);
-            for v in &vs {
-                if !imms.contains(v) && !reg_vars.contains(v) {
-                    let col = p.text.find(&format!("%{v}")).unwrap_or(0) as u32;
-                    let mut loc = p.loc;
-                    loc.col += col;
-                    return Err(rule.error(loc, format!("undefined variable %{v}")));
-                }
+            // The leftmost undefined variable, at its whole-word occurrence (`%x`, not `%xx`).
+            let undefined = vs
+                .iter()
+                .filter(|v| !imms.contains(*v) && !reg_vars.contains(*v))
+                .filter_map(|v| Some((word_pos(&p.text, &format!("%{v}"))?, v)))
+                .min();
+            if let Some((col, v)) = undefined {
+                let mut loc = p.loc;
+                loc.col += col as u32;
+                return Err(rule.error(loc, format!("undefined variable %{v}")));
             }
             let e = parse_expr(&p.text).map_err(|e| {
                 let mut loc = p.loc;
-                loc.col += e.col - 1;
+                // Past the end (line 2 of a one-line text): point just after the text.
+                loc.col += if e.line > 1 {
+                    p.text.len() as u32
+                } else {
+                    e.col - 1
+                };
                 rule.error(loc, format!("bad precondition: {}", e.msg))
             })?;
+            // Evaluate once over concrete zeros: unknown names and type errors are input errors
+            // here, not internal errors of the solver run.
+            let zero = |width| gcnsmt_semantics::interp::Bits { value: 0, width };
+            let cenv = Env {
+                target,
+                settings,
+                imms: imms.iter().map(|v| (v.clone(), zero(64))).collect(),
+                lds_size: zero(32),
+                lane_id: zero(32),
+            };
+            let cm = Machine {
+                regs: keys.iter().map(|k| (k.clone(), zero(32))).collect(),
+                mem: MemState {
+                    lds: CMem::new(|_| 0),
+                    gds: CMem::new(|_| 0),
+                    ub: false,
+                },
+            };
+            let mut cd = Concrete;
+            let vars = pre_vars(&mut cd, &cenv, &cm, &keys);
+            let frame = Frame {
+                settings,
+                gds: false,
+                aliases: &[],
+            };
+            if let Err(err) = eval_expr(&mut cd, &frame, &e, None, vars, cm.mem.clone()) {
+                let mut loc = p.loc;
+                if let Some(c) = err
+                    .msg
+                    .split('`')
+                    .nth(1)
+                    .and_then(|name| word_pos(&p.text, name))
+                {
+                    loc.col += c as u32;
+                }
+                return Err(rule.error(loc, format!("bad precondition: {}", err.msg)));
+            }
             Some(e)
         }
     };
@@ -210,6 +257,16 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
         imms,
         dead,
         pre,
+    })
+}
+
+/// The byte offset of `word` in `text` where it is not part of a longer name.
+fn word_pos(text: &str, word: &str) -> Option<usize> {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        !word.is_empty()
+            && !text[i + word.len()..].starts_with(name_char)
+            && (word.starts_with('%') || !text[..i].ends_with(|c: char| name_char(c) || c == '%'))
     })
 }
 
@@ -288,7 +345,7 @@ fn fields_ok<D: Domain>(
 pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, InputError> {
     let start = Instant::now();
     let b = elaborate(rule, target, opts)?;
-    let verdict = decide(rule, target, &b, opts);
+    let (verdict, note) = decide(rule, target, &b, opts);
     Ok(Outcome {
         rule: rule.name.clone(),
         file: rule.file.clone(),
@@ -297,6 +354,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         verdict,
         expect: rule.expect.map(|e| e.0),
         time: start.elapsed(),
+        note,
     })
 }
 
@@ -304,7 +362,106 @@ fn reg_name(k: &RegKey) -> String {
     k.to_string().replace(['[', ']'], "_")
 }
 
-fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
+/// Whether two programs are the same instructions on the same registers, with immediates equal
+/// after egg normalisation. Then the target trivially refines the source.
+fn identical(src: &[Bound], tgt: &[Bound]) -> bool {
+    use crate::machine::{Op, Src};
+    use crate::normalize::same_imm;
+    let same_opt = |a: &Option<gcnsmt_semantics::ir::Expr>,
+                    b: &Option<gcnsmt_semantics::ir::Expr>| match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => same_imm(x, y),
+        _ => false,
+    };
+    src.len() == tgt.len()
+        && src.iter().zip(tgt).all(|(x, y)| match (&x.op, &y.op) {
+            (
+                Op::Ds {
+                    mnemonic: m1,
+                    vdst: v1,
+                    addr: a1,
+                    data0: d1,
+                    data1: e1,
+                    offset: o1,
+                    offset0: p1,
+                    offset1: q1,
+                    gds: g1,
+                    ..
+                },
+                Op::Ds {
+                    mnemonic: m2,
+                    vdst: v2,
+                    addr: a2,
+                    data0: d2,
+                    data1: e2,
+                    offset: o2,
+                    offset0: p2,
+                    offset1: q2,
+                    gds: g2,
+                    ..
+                },
+            ) => {
+                m1 == m2
+                    && v1 == v2
+                    && a1 == a2
+                    && d1 == d2
+                    && e1 == e2
+                    && g1 == g2
+                    && same_opt(o1, o2)
+                    && same_opt(p1, p2)
+                    && same_opt(q1, q2)
+            }
+            (
+                Op::Alu {
+                    mnemonic: m1,
+                    d0: x1,
+                    sdst: s1,
+                    srcs: r1,
+                    ..
+                },
+                Op::Alu {
+                    mnemonic: m2,
+                    d0: x2,
+                    sdst: s2,
+                    srcs: r2,
+                    ..
+                },
+            ) => {
+                m1 == m2
+                    && x1 == x2
+                    && s1 == s2
+                    && r1.len() == r2.len()
+                    && r1.iter().zip(r2).all(|(a, b)| match (a, b) {
+                        (Src::Reg(p), Src::Reg(q)) => p == q,
+                        (Src::Imm(p), Src::Imm(q)) => same_imm(p, q),
+                        _ => false,
+                    })
+            }
+            _ => false,
+        })
+}
+
+fn decide(
+    rule: &Rule,
+    target: Target,
+    b: &Bound2,
+    opts: &Options,
+) -> (Verdict, Option<&'static str>) {
+    let mut by_identity = false;
+    let v = decide_solver(rule, target, b, opts, &mut by_identity);
+    let note = by_identity.then_some(
+        "both sides are identical after egg normalisation of immediates; no refinement query",
+    );
+    (v, note)
+}
+
+fn decide_solver(
+    rule: &Rule,
+    target: Target,
+    b: &Bound2,
+    opts: &Options,
+    by_identity: &mut bool,
+) -> Verdict {
     let mut d = Smt;
     let mut regs = BTreeMap::new();
     for k in &b.keys {
@@ -380,6 +537,12 @@ fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
         Answer::Unknown(r) => return Verdict::Unknown(format!("deciding the precondition: {r}")),
         Answer::Sat(_) => {}
     }
+    // Only after the precondition is known satisfiable: an identical rule with a contradictory
+    // precondition is inapplicable, not proved.
+    if identical(&b.src, &b.tgt) {
+        *by_identity = true;
+        return Verdict::Proved;
+    }
 
     let tgt_fields = match fields_ok(&mut d, &env, &m0, &b.tgt) {
         Ok(x) => x,
@@ -411,7 +574,42 @@ fn decide(rule: &Rule, target: Target, b: &Bound2, opts: &Options) -> Verdict {
         Answer::Sat(model) => {
             let model = minimize(&mut q, model, &env, &m0);
             match replay(&model, b, &env, &m0, &lds0, &gds0, target) {
-                Ok(cex) => Verdict::Refuted(Box::new(cex)),
+                Ok(cex) => {
+                    // Readable memory: try every byte read equal to its address's low byte
+                    // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
+                    // The scalar inputs stay as minimised, so the same bytes are read.
+                    let mut pins: Vec<z3::ast::Bool> = env
+                        .imms
+                        .values()
+                        .map(|t| build::eq_const(t, model.bv(t)))
+                        .collect();
+                    for t in m0.regs.values().chain([&env.lds_size, &env.lane_id]) {
+                        pins.push(build::eq_const(t, model.bv(t)));
+                    }
+                    let pattern: Vec<_> = pins
+                        .into_iter()
+                        .chain(cex.lds.iter().map(|(a, _)| {
+                            build::eq_const(
+                                &lds0.load(&Smt.bv(*a as u128, 32)),
+                                (*a & 0xff) as u128,
+                            )
+                        }))
+                        .chain(cex.gds.iter().map(|(a, _)| {
+                            build::eq_const(
+                                &gds0.load(&Smt.bv(*a as u128, 32)),
+                                (*a & 0xff) as u128,
+                            )
+                        }))
+                        .collect();
+                    q.push();
+                    q.assert(&build::and(&pattern));
+                    let nicer = match q.check() {
+                        Answer::Sat(m) => replay(&m, b, &env, &m0, &lds0, &gds0, target).ok(),
+                        _ => None,
+                    };
+                    q.pop();
+                    Verdict::Refuted(Box::new(nicer.unwrap_or(cex)))
+                }
                 Err(e) => Verdict::Error(format!(
                     "counterexample replay mismatch (internal error, please report): {e}"
                 )),
@@ -491,7 +689,7 @@ fn replay(
         .iter()
         .map(|(k, v)| {
             let x = model.bv(v);
-            inputs.push((format!("%{k}"), x, 64));
+            inputs.push((format!("%{k}"), x, 32)); // immediates are below 2^32
             (
                 k.clone(),
                 gcnsmt_semantics::interp::Bits {

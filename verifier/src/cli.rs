@@ -335,6 +335,25 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
         }
     };
     println!("// {target}: {inst}");
+    let mut binds = Vec::new();
+    for (name, r) in [
+        ("RETURN_DATA", inst.vdst),
+        ("ADDR", inst.addr),
+        ("DATA0", inst.data0),
+        ("DATA1", inst.data1),
+    ] {
+        if let Some(r) = r {
+            binds.push(format!("{name} = {r}"));
+        }
+    }
+    binds.push(format!(
+        "OFFSET = {} (OFFSET0 = {}, OFFSET1 = {})",
+        inst.offset16(),
+        inst.offset0,
+        inst.offset1
+    ));
+    binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
+    println!("// {}", binds.join(", "));
     match gcnsmt_lifter::lift::ds_semantics(inst.mnemonic) {
         Some((name, def)) => {
             if let Some(a) = def.aliases_for(&name) {

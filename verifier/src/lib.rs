@@ -6,6 +6,7 @@
 pub mod check;
 pub mod cli;
 pub mod machine;
+pub mod normalize;
 pub mod report;
 pub mod rules;
 pub mod smt;

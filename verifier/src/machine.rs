@@ -252,7 +252,15 @@ fn imm_expr(
     }
     parse_expr(text).map_err(|e| {
         rule.error(
-            loc_at(line, col + e.col as usize - 1),
+            // Past the end (line 2 of a one-line text): point just after the text.
+            loc_at(
+                line,
+                col + if e.line > 1 {
+                    text.len()
+                } else {
+                    e.col as usize - 1
+                },
+            ),
             format!("bad immediate: {}", e.msg),
         )
     })

@@ -95,6 +95,9 @@ pub fn outcome(o: &Outcome) -> String {
         o.settings,
         o.time
     );
+    if let Some(n) = o.note {
+        let _ = writeln!(s, "  note: {n}");
+    }
     match &o.verdict {
         Verdict::Refuted(c) => s.push_str(&cex(c)),
         Verdict::Unknown(r) => {

@@ -213,7 +213,23 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             };
             match *k {
                 "Targets" => {
-                    let ts = Target::parse_list(value).map_err(|m| e(i, vcol, m))?;
+                    let ts = Target::parse_list(value).map_err(|m| {
+                        // Point at the offending item, or at the bad name within it.
+                        let mut at = vcol;
+                        let mut off = 0;
+                        for item in value.split(',') {
+                            if Target::parse_list(item).is_err() {
+                                at = vcol + off + (item.len() - item.trim_start().len());
+                                let name = m.split('`').nth(1).unwrap_or("").trim();
+                                if let Some(p) = item.find(name).filter(|_| !name.is_empty()) {
+                                    at = vcol + off + p;
+                                }
+                                break;
+                            }
+                            off += item.len() + 1;
+                        }
+                        e(i, at, m)
+                    })?;
                     if ts.is_empty() {
                         return Err(e(i, vcol, "no targets listed".to_string()));
                     }

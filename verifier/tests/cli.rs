@@ -1,0 +1,1425 @@
+//! Integration tests of the `gcnsmt` binary: input errors (exit code 2, one
+//! `FILE:LINE:COL: error:` line at the right place, no panic), verdict exit codes, command-line
+//! usage errors, and a no-panic test over random mutations of the rule corpus.
+
+use gcnsmt_semantics::target::Target;
+use gcnsmt_verifier::check::{check, Options};
+use gcnsmt_verifier::rules::parse_rules;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let p = std::env::temp_dir().join(format!(
+            "gcnsmt-cli-test-{}-{}-{tag}",
+            std::process::id(),
+            n
+        ));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("create temp dir");
+        TempDir(p)
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).expect("write rule file");
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+    /// Lines that report an error (`error:` anywhere, as a diagnostic or a verdict detail).
+    fn error_lines(&self) -> Vec<String> {
+        self.all()
+            .lines()
+            .filter(|l| l.contains("error:") || l.contains(" ERROR"))
+            .map(str::to_string)
+            .collect()
+    }
+    fn context(&self) -> String {
+        format!(
+            "exit code {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+    fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
+            "the binary panicked\n{}",
+            self.context()
+        );
+    }
+}
+
+fn run(args: &[&str], stdin: Option<&str>) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcnsmt"));
+    cmd.args(args)
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    let mut child = cmd.spawn().expect("run gcnsmt");
+    if let Some(s) = stdin {
+        use std::io::Write;
+        let mut i = child.stdin.take().unwrap();
+        i.write_all(s.as_bytes()).unwrap();
+    }
+    let out: Output = child.wait_with_output().expect("wait for gcnsmt");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn verify(path: &Path, extra: &[&str]) -> Run {
+    let p = path.to_str().unwrap();
+    let mut args = vec!["verify", p];
+    args.extend_from_slice(extra);
+    let r = run(&args, None);
+    r.assert_no_panic();
+    r
+}
+
+/// 1-based line and column of the `nth` (0-based) occurrence of `needle` in `text`.
+fn pos_of(text: &str, needle: &str, nth: usize) -> (usize, usize) {
+    let off = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("`{needle}` #{nth} not in the test text"))
+        .0;
+    let before = &text[..off];
+    let line = before.matches('\n').count() + 1;
+    let col = off - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    (line, col)
+}
+
+/// Run `verify` on `text` and check for exit code 2 and exactly one error line, at
+/// `FILE:line:col` where (line, col) is the position of the `nth` occurrence of `at` in `text`,
+/// whose message contains `msg`.
+fn expect_input_error(tag: &str, text: &str, at: (&str, usize), msg: &str, extra: &[&str]) {
+    let (line, col) = pos_of(text, at.0, at.1);
+    expect_input_error_at(tag, text, (line, col), msg, extra);
+}
+
+fn expect_input_error_at(tag: &str, text: &str, lc: (usize, usize), msg: &str, extra: &[&str]) {
+    let dir = TempDir::new(tag);
+    let path = dir.write(&format!("{tag}.rules"), text);
+    let r = verify(&path, extra);
+    assert_eq!(r.code, 2, "{tag}: wrong exit code\n{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(errs.len(), 1, "{tag}: want one error line\n{}", r.context());
+    let want = format!("{}:{}:{}: error: ", path.display(), lc.0, lc.1);
+    assert!(
+        errs[0].starts_with(&want),
+        "{tag}: want an error starting `{want}`, got `{}`\n{}",
+        errs[0],
+        r.context()
+    );
+    assert!(
+        errs[0].contains(msg),
+        "{tag}: want `{msg}` in `{}`",
+        errs[0]
+    );
+    assert!(
+        !r.stdout.contains("PROVED"),
+        "{tag}: a malformed rule was proved\n{}",
+        r.context()
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Malformed rules.
+
+#[test]
+fn error_missing_arrow() {
+    let text = "\
+; a comment
+Name: no-arrow
+Targets: gfx900
+  ds_read_b32 %x, %a
+  ds_read_b32 %x, %a
+Expect: proved
+";
+    expect_input_error("no_arrow", text, ("Name:", 0), "no `=>`", &[]);
+}
+
+#[test]
+fn error_missing_arrow_in_first_of_two_rules() {
+    let text = "\
+Name: first
+  ds_read_b32 %x, %a
+  ds_read_b32 %x, %a
+Name: second
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("no_arrow2", text, ("Name: first", 0), "no `=>`", &[]);
+}
+
+#[test]
+fn error_no_target_instructions() {
+    let text = "\
+Name: empty-target
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+Expect: proved
+";
+    expect_input_error("no_tgt", text, ("Name:", 0), "no target instructions", &[]);
+}
+
+#[test]
+fn error_second_arrow() {
+    let text = "\
+Name: two-arrows
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+ =>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("two_arrows", text, ("=>", 1), "second `=>`", &[]);
+}
+
+#[test]
+fn error_unknown_header_key() {
+    let text = "\
+Name: bad-key
+Targets: gfx900
+Frobnicate: yes
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "bad_key",
+        text,
+        ("Frobnicate", 0),
+        "unknown header `Frobnicate:`",
+        &[],
+    );
+}
+
+#[test]
+fn error_misspelled_expect_after_instructions() {
+    let text = "\
+Name: bad-key-late
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+  Expct: proved
+";
+    expect_input_error(
+        "bad_key_late",
+        text,
+        ("Expct", 0),
+        "unknown header `Expct:`",
+        &[],
+    );
+}
+
+#[test]
+fn error_name_with_spaces() {
+    let text = "\
+Name: two words
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("name_spaces", text, ("two words", 0), "one word", &[]);
+}
+
+#[test]
+fn error_duplicate_name() {
+    let text = "\
+Name: twice
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+
+Name: twice
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("dup", text, ("Name:", 1), "already defined at line 1", &[]);
+}
+
+#[test]
+fn error_instruction_before_name() {
+    let text = "\
+; instructions must follow a Name: line
+   ds_read_b32 %x, %a
+Name: late
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "before_name",
+        text,
+        ("ds_read_b32", 0),
+        "before the first `Name:`",
+        &[],
+    );
+}
+
+#[test]
+fn error_header_before_name() {
+    let text = "\
+Targets: gfx900
+Name: late
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "hdr_before_name",
+        text,
+        ("Targets", 0),
+        "before the first `Name:`",
+        &[],
+    );
+}
+
+#[test]
+fn error_unknown_mnemonic() {
+    let text = "\
+Name: unknown-mnemonic
+  ds_read_b32 %x, %a
+=>
+    ds_frobnicate_b32 %x, %a
+";
+    expect_input_error(
+        "unk_mn",
+        text,
+        ("ds_frobnicate_b32", 0),
+        "unknown mnemonic",
+        &[],
+    );
+}
+
+#[test]
+fn error_unknown_mnemonic_with_targets() {
+    let text = "\
+Name: unknown-mnemonic-targets
+Targets: gfx900, gfx1100
+  ds_frobnicate_b32 %x, %a
+=>
+  ds_frobnicate_b32 %x, %a
+";
+    expect_input_error(
+        "unk_mn2",
+        text,
+        ("ds_frobnicate_b32", 0),
+        "unknown mnemonic",
+        &[],
+    );
+}
+
+#[test]
+fn error_unknown_alu_mnemonic() {
+    let text = "\
+Name: unknown-alu
+Targets: gfx900
+  v_frob_b32 %b, %a
+  ds_read_b32 %x, %b
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("unk_alu", text, ("v_frob_b32", 0), "unknown mnemonic", &[]);
+}
+
+#[test]
+fn error_gfx11_mnemonic_on_gfx900() {
+    let text = "\
+Name: load-on-gfx9
+Targets: gfx900
+  ds_load_b32 %x, %a
+=>
+  ds_load_b32 %x, %a offset:0
+";
+    expect_input_error(
+        "load_gfx900",
+        text,
+        ("ds_load_b32", 0),
+        "not available on gfx900",
+        &[],
+    );
+}
+
+#[test]
+fn error_gfx9_mnemonic_on_gfx1100() {
+    let text = "\
+Name: read-on-gfx11
+Targets: gfx1100
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a offset:0
+";
+    expect_input_error(
+        "read_gfx1100",
+        text,
+        ("ds_read_b32", 0),
+        "not available on gfx1100",
+        &[],
+    );
+}
+
+#[test]
+fn error_mnemonic_missing_on_one_listed_target() {
+    // gfx900 has ds_read_b32 (and is verified); gfx1100 does not: one error for the rule.
+    let text = "\
+Name: read-on-both
+Targets: gfx900, gfx1100
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a offset:0
+";
+    let (line, col) = pos_of(text, "ds_read_b32", 0);
+    let dir = TempDir::new("read_both");
+    let path = dir.write("read_both.rules", text);
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(errs.len(), 1, "{}", r.context());
+    assert!(
+        errs[0].starts_with(&format!("{}:{line}:{col}: error: ", path.display())),
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn error_offset_out_of_range() {
+    let text = "\
+Name: offset-too-big
+Targets: gfx900
+  ds_read_b32 %x, %a offset:65536
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("off16", text, ("65536", 0), "out of range", &[]);
+}
+
+#[test]
+fn error_offset_out_of_range_without_targets() {
+    let text = "\
+Name: offset-too-big-any
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a offset:65536
+";
+    expect_input_error("off16_any", text, ("65536", 0), "out of range", &[]);
+}
+
+#[test]
+fn error_offset1_out_of_range() {
+    let text = "\
+Name: offset1-too-big
+Targets: gfx900
+  ds_read_b32 %x, %a offset:0
+  ds_read_b32 %y, %a offset:1024
+=>
+  ds_read2_b32 {%x, %y}, %a offset0:0 offset1:256
+";
+    expect_input_error("off8", text, ("256", 0), "out of range", &[]);
+}
+
+#[test]
+fn error_offset_on_pair_instruction() {
+    let text = "\
+Name: offset-on-read2
+Targets: gfx900
+  ds_read2_b32 %x, %a offset:4
+=>
+  ds_read2_b32 %x, %a
+";
+    expect_input_error("off_pair", text, ("offset:", 0), "offset0:N offset1:N", &[]);
+}
+
+#[test]
+fn error_bad_immediate_expression() {
+    let text = "\
+Name: bad-imm
+Targets: gfx900
+  ds_read_b32 %x, %a offset:%o+
+=>
+  ds_read_b32 %x, %a offset:%o
+";
+    // Either at the start of the expression or at its end; on line 3, and only one error.
+    let dir = TempDir::new("bad_imm");
+    let path = dir.write("bad_imm.rules", text);
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(errs.len(), 1, "{}", r.context());
+    let (l, c0) = pos_of(text, "%o+", 0);
+    let ok =
+        (c0..=c0 + 3).any(|c| errs[0].starts_with(&format!("{}:{l}:{c}: error: ", path.display())));
+    assert!(ok, "{}", r.context());
+}
+
+#[test]
+fn error_wrong_tuple_size() {
+    let text = "\
+Name: read2-single-vgpr
+Targets: gfx900
+  ds_read_b32 v2, %a
+  ds_read_b32 v3, %a offset:4
+=>
+  ds_read2_b32 v2, %a offset0:0 offset1:1
+";
+    expect_input_error(
+        "tuple",
+        text,
+        ("v2, %a offset0", 0),
+        "2-register tuple",
+        &[],
+    );
+}
+
+#[test]
+fn error_misaligned_tuple_gfx90a() {
+    let text = "\
+Name: misaligned
+Targets: gfx90a
+  ds_read_b32 v3, %a
+  ds_read_b32 v4, %a offset:4
+=>
+  ds_read2_b32 v[3:4], %a offset0:0 offset1:1
+";
+    expect_input_error("misaligned", text, ("v[3:4]", 0), "misaligned", &[]);
+}
+
+#[test]
+fn misaligned_tuple_fine_on_gfx900() {
+    let text = "\
+Name: misaligned-ok
+Targets: gfx900
+  ds_read_b32 v3, %a
+  ds_read_b32 v4, %a offset:4
+=>
+  ds_read2_b32 v[3:4], %a offset0:0 offset1:1
+Expect: proved
+";
+    let dir = TempDir::new("misaligned_ok");
+    let r = verify(&dir.write("m.rules", text), &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("PROVED (as expected)"), "{}", r.context());
+}
+
+#[test]
+fn error_agpr_on_gfx900() {
+    let text = "\
+Name: agpr-gfx900
+Targets: gfx900
+  ds_read_b32 a1, %a
+=>
+  ds_read_b32 a1, %a
+";
+    expect_input_error("agpr", text, ("a1", 0), "AGPR", &[]);
+}
+
+#[test]
+fn error_agpr_address_on_gfx90a() {
+    let text = "\
+Name: agpr-addr
+Targets: gfx90a
+  ds_read_b32 %x, a2
+=>
+  ds_read_b32 %x, a2
+";
+    expect_input_error("agpr_addr", text, ("a2", 0), "AGPR", &[]);
+}
+
+#[test]
+fn error_wrong_operand_count() {
+    let text = "\
+Name: too-many-operands
+Targets: gfx900
+  ds_read_b32 %x, %a, %b
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("nops", text, ("%b", 0), "operand", &[]);
+}
+
+#[test]
+fn error_undefined_variable_in_pre() {
+    let text = "\
+Name: undefined-pre
+Targets: gfx900
+Pre: %x == 1 && %nope == 2
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "undef_pre",
+        text,
+        ("%nope", 0),
+        "undefined variable %nope",
+        &[],
+    );
+}
+
+#[test]
+fn error_undefined_variable_in_pre_prefix_of_other() {
+    // `%x` is undefined; `%xx` (defined) comes first and starts with the same letters.
+    let text = "\
+Name: undefined-pre-prefix
+Targets: gfx900
+Pre: %xx == 1 && %x == 2
+  ds_read_b32 %xx, %a
+=>
+  ds_read_b32 %xx, %a
+";
+    expect_input_error("undef_pre2", text, ("%x ", 0), "undefined variable %x", &[]);
+}
+
+#[test]
+fn error_undefined_variable_in_dead() {
+    let text = "\
+Name: undefined-dead
+Targets: gfx900
+Dead: %x,  %gone
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "undef_dead",
+        text,
+        ("%gone", 0),
+        "undefined variable %gone",
+        &[],
+    );
+}
+
+#[test]
+fn error_dead_not_a_variable() {
+    let text = "\
+Name: dead-not-var
+Targets: gfx900
+Dead: %x, v2
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("dead_nv", text, ("v2", 0), "%-variables", &[]);
+}
+
+#[test]
+fn error_unknown_setting() {
+    let text = "\
+Name: unknown-setting
+Targets: gfx900
+Settings: alignment=DWORD, colour=blue
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "unk_set",
+        text,
+        ("colour", 0),
+        "unknown setting `colour`",
+        &[],
+    );
+}
+
+#[test]
+fn error_unknown_setting_value() {
+    let text = "\
+Name: unknown-setting-value
+Targets: gfx900
+Settings: lds_limit=SOMETIMES
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("unk_setval", text, ("lds_limit", 0), "SOMETIMES", &[]);
+}
+
+#[test]
+fn error_setting_without_value() {
+    let text = "\
+Name: setting-no-value
+Targets: gfx900
+Settings: lds_limit=M0,   alignment
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("set_noval", text, ("alignment", 0), "name=value", &[]);
+}
+
+#[test]
+fn error_unaligned_on_gfx802() {
+    let text = "\
+Name: unaligned-gfx8
+Targets: gfx802
+Settings: lds_limit=M0, alignment=UNALIGNED
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("unaligned802", text, ("alignment", 0), "gfx802", &[]);
+}
+
+#[test]
+fn error_unknown_target() {
+    let text = "\
+Name: unknown-target
+Targets: gfx900, gfx9999
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "unk_tgt",
+        text,
+        ("gfx9999", 0),
+        "unknown target `gfx9999`",
+        &[],
+    );
+}
+
+#[test]
+fn error_unknown_target_in_range() {
+    let text = "\
+Name: unknown-target-range
+Targets: gfx600..gfx9999
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error(
+        "unk_tgt_range",
+        text,
+        ("gfx9999", 0),
+        "unknown target `gfx9999`",
+        &[],
+    );
+}
+
+#[test]
+fn error_bad_expect() {
+    let text = "\
+Name: bad-expect
+Targets: gfx900
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+Expect:   maybe
+";
+    expect_input_error(
+        "bad_expect",
+        text,
+        ("maybe", 0),
+        "unknown verdict `maybe`",
+        &[],
+    );
+}
+
+#[test]
+fn error_bad_pre_expression() {
+    let text = "\
+Name: bad-pre
+Targets: gfx900
+Pre: %x == == 1
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("bad_pre", text, ("==", 1), "bad precondition", &[]);
+}
+
+#[test]
+fn error_bad_pre_expression_at_end() {
+    let text = "\
+Name: bad-pre-end
+Targets: gfx900
+Pre: %x ==
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    // The expression ends where an operand is needed: the column just past `==`.
+    let (l, c) = pos_of(text, "==", 0);
+    expect_input_error_at("bad_pre_end", text, (l, c + 2), "bad precondition", &[]);
+}
+
+#[test]
+fn error_bad_pre_character() {
+    let text = "\
+Name: bad-pre-char
+Targets: gfx900
+Pre: %x == 1 $ 2
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("bad_pre_char", text, ("$", 0), "bad precondition", &[]);
+}
+
+#[test]
+fn error_pre_unknown_name() {
+    let text = "\
+Name: bad-pre-name
+Targets: gfx900
+Pre: %x == 1 && BOGUS == 2
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("bad_pre_name", text, ("BOGUS", 0), "BOGUS", &[]);
+}
+
+#[test]
+fn error_empty_pre() {
+    let text = "\
+Name: empty-pre
+Targets: gfx900
+Pre:
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
+";
+    let (l, c) = pos_of(text, "Pre:", 0);
+    expect_input_error_at("empty_pre", text, (l, c + 4), "empty precondition", &[]);
+}
+
+#[test]
+fn error_register_variable_as_immediate() {
+    // %a is an address register; using it as an offset too makes it an immediate.
+    let text = "\
+Name: reg-as-imm
+Targets: gfx900
+  ds_read_b32 %x, %a offset:%a
+=>
+  ds_read_b32 %x, %a
+";
+    expect_input_error("reg_imm", text, ("%a", 0), "immediate", &[]);
+}
+
+#[test]
+fn expected_error_is_not_an_error() {
+    let text = "\
+Name: offset1-256-expected
+Targets: gfx900
+  ds_read_b32 %x, %a offset:0
+  ds_read_b32 %y, %a offset:1024
+=>
+  ds_read2_b32 {%x, %y}, %a offset0:0 offset1:256
+Expect: error
+";
+    let dir = TempDir::new("expected_error");
+    let r = verify(&dir.write("e.rules", text), &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("ERROR (as expected)"), "{}", r.context());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Verdicts and exit codes.
+
+const PROVED_RULE: &str = "\
+Name: write2-merge-gfx900
+Targets: gfx900
+Pre: %o % 4 == 0 && %o / 4 + 1 <= 255
+  ds_write_b32 %a, %x offset:%o
+  ds_write_b32 %a, %y offset:%o+4
+=>
+  ds_write2_b32 %a, %x, %y offset0:%o/4 offset1:%o/4+1
+";
+
+const REFUTED_RULE: &str = "\
+Name: max-signed-is-not-unsigned
+Targets: gfx900
+  ds_max_i32 %a, %v
+=>
+  ds_max_u32 %a, %v
+";
+
+fn verdict_lines<'a>(r: &'a Run, rule: &str) -> Vec<&'a str> {
+    r.stdout
+        .lines()
+        .filter(|l| l.starts_with(&format!("{rule} ")))
+        .collect()
+}
+
+#[test]
+fn exit_0_all_proved() {
+    let dir = TempDir::new("proved");
+    let second = PROVED_RULE.replace("write2-merge-gfx900", "write2-merge-gfx900-b");
+    let text = format!("{PROVED_RULE}Expect: proved\n\n{second}");
+    let r = verify(&dir.write("p.rules", &text), &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(r.stdout.matches(" PROVED").count(), 2, "{}", r.context());
+    assert!(r.stdout.contains("PROVED (as expected)"), "{}", r.context());
+    assert!(r.stdout.contains("summary: 2 proved"), "{}", r.context());
+}
+
+#[test]
+fn exit_0_refuted_as_expected() {
+    let dir = TempDir::new("refuted_expected");
+    let text = format!("{REFUTED_RULE}Expect: refuted\n");
+    let r = verify(&dir.write("r.rules", &text), &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let v = verdict_lines(&r, "max-signed-is-not-unsigned");
+    assert_eq!(v.len(), 1, "{}", r.context());
+    assert!(v[0].contains("REFUTED (as expected)"), "{}", r.context());
+    assert!(r.stdout.contains("first difference:"), "{}", r.context());
+}
+
+#[test]
+fn exit_1_refuted_without_expect() {
+    let dir = TempDir::new("refuted");
+    let r = verify(&dir.write("r.rules", REFUTED_RULE), &[]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    let v = verdict_lines(&r, "max-signed-is-not-unsigned");
+    assert_eq!(v.len(), 1, "{}", r.context());
+    assert!(v[0].contains("REFUTED"), "{}", r.context());
+    assert!(!r.stdout.contains("PROVED"), "{}", r.context());
+}
+
+#[test]
+fn exit_1_expectation_mismatch() {
+    let dir = TempDir::new("mismatch");
+    let text = format!("{REFUTED_RULE}Expect: proved\n");
+    let r = verify(&dir.write("r.rules", &text), &[]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    let v = verdict_lines(&r, "max-signed-is-not-unsigned");
+    assert!(
+        v[0].contains("REFUTED (EXPECTED PROVED)"),
+        "{}",
+        r.context()
+    );
+    assert!(
+        r.stdout.contains("1 expectation mismatches"),
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn exit_1_proved_but_expected_refuted() {
+    let dir = TempDir::new("mismatch2");
+    let text = format!("{PROVED_RULE}Expect: refuted\n");
+    let r = verify(&dir.write("p.rules", &text), &[]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    assert!(
+        r.stdout.contains("PROVED (EXPECTED REFUTED)"),
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn exit_1_valid_rule_expected_error() {
+    let dir = TempDir::new("mismatch3");
+    let text = format!("{PROVED_RULE}Expect: error\n");
+    let r = verify(&dir.write("p.rules", &text), &[]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    assert!(r.stdout.contains("(EXPECTED ERROR)"), "{}", r.context());
+}
+
+#[test]
+fn exit_3_unknown_on_timeout() {
+    // The real merge rule from the corpus; 1 ms is too little for z3.
+    let corpus = include_str!("../../proofs/ds_merge.rules");
+    let single = TempDir::new("unknown_single");
+    let text = corpus
+        .split("\n\n")
+        .find(|b| b.contains("Name: ds-write2-b32-merge\n"))
+        .expect("the rule is in the corpus");
+    let p = single.write("w.rules", &format!("{text}\n"));
+    let r = verify(&p, &["--target", "gfx900", "--timeout", "0.001"]);
+    assert_eq!(r.code, 3, "{}", r.context());
+    let v = verdict_lines(&r, "ds-write2-b32-merge");
+    assert_eq!(v.len(), 1, "{}", r.context());
+    assert!(v[0].contains(" UNKNOWN"), "{}", r.context());
+    assert!(!r.stdout.contains(" PROVED"), "{}", r.context());
+    assert!(r.stdout.contains("reason:"), "{}", r.context());
+}
+
+#[test]
+fn inapplicable_contradictory_pre() {
+    let body = "\
+Targets: gfx900
+Pre: %o == 1 && %o == 2
+  ds_read_b32 %x, %a offset:%o
+=>
+  ds_read_b32 %x, %a offset:%o
+";
+    let dir = TempDir::new("inapplicable");
+    // No expectation: reported, not proved.
+    let r = verify(&dir.write("a.rules", &format!("Name: contra\n{body}")), &[]);
+    let v = verdict_lines(&r, "contra");
+    assert_eq!(v.len(), 1, "{}", r.context());
+    assert!(v[0].contains(" INAPPLICABLE"), "{}", r.context());
+    assert!(!r.stdout.contains("PROVED"), "{}", r.context());
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("1 inapplicable"), "{}", r.context());
+    // As expected.
+    let r = verify(
+        &dir.write(
+            "b.rules",
+            &format!("Name: contra\n{body}Expect: inapplicable\n"),
+        ),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        r.stdout.contains("INAPPLICABLE (as expected)"),
+        "{}",
+        r.context()
+    );
+    // Expected proved: a mismatch, never proved.
+    let r = verify(
+        &dir.write("c.rules", &format!("Name: contra\n{body}Expect: proved\n")),
+        &[],
+    );
+    assert_eq!(r.code, 1, "{}", r.context());
+    assert!(
+        r.stdout.contains("INAPPLICABLE (EXPECTED PROVED)"),
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn inapplicable_source_never_encodable() {
+    // The source's offset must fit 16 bits, so %o == 70000 leaves no state.
+    let text = "\
+Name: source-unencodable
+Targets: gfx900
+Pre: %o == 70000
+  ds_read_b32 %x, %a offset:%o
+=>
+  ds_read_b32 %x, %a
+";
+    let dir = TempDir::new("inapplicable2");
+    let r = verify(&dir.write("a.rules", text), &[]);
+    let v = verdict_lines(&r, "source-unencodable");
+    assert_eq!(v.len(), 1, "{}", r.context());
+    assert!(v[0].contains(" INAPPLICABLE"), "{}", r.context());
+}
+
+#[test]
+fn errors_win_over_refutations() {
+    // One refuted rule and one malformed rule: exit code 2, and the refutation still prints.
+    let text = format!(
+        "{REFUTED_RULE}\nName: broken\nTargets: gfx900\n  ds_read_b32 %x, %a offset:65536\n=>\n  ds_read_b32 %x, %a\n"
+    );
+    let dir = TempDir::new("mixed");
+    let r = verify(&dir.write("m.rules", &text), &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert_eq!(r.error_lines().len(), 1, "{}", r.context());
+    assert!(r.stdout.contains("REFUTED"), "{}", r.context());
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Command-line usage errors.
+
+fn expect_usage_error(args: &[&str], stdin: Option<&str>, msg: &str) {
+    let r = run(args, stdin);
+    r.assert_no_panic();
+    assert_eq!(r.code, 2, "{args:?}\n{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(
+        errs.len(),
+        1,
+        "{args:?}: want one error line\n{}",
+        r.context()
+    );
+    assert!(
+        errs[0].contains(msg),
+        "{args:?}: want `{msg}`\n{}",
+        r.context()
+    );
+}
+
+#[test]
+fn usage_verify_missing_path() {
+    let dir = TempDir::new("missing");
+    let p = dir.0.join("does-not-exist.rules");
+    expect_usage_error(
+        &["verify", p.to_str().unwrap()],
+        None,
+        "no such file or directory",
+    );
+}
+
+#[test]
+fn usage_verify_unknown_target() {
+    let dir = TempDir::new("usage_target");
+    let p = dir.write("p.rules", PROVED_RULE);
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--target", "gfx9999"],
+        None,
+        "gfx9999",
+    );
+}
+
+#[test]
+fn usage_verify_unknown_setting() {
+    let dir = TempDir::new("usage_set");
+    // Two rules: the bad option is still reported once.
+    let text = format!("{PROVED_RULE}\n{REFUTED_RULE}");
+    let p = dir.write("p.rules", &text);
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--set", "foo=bar"],
+        None,
+        "foo",
+    );
+}
+
+#[test]
+fn usage_verify_unknown_setting_value() {
+    let dir = TempDir::new("usage_setval");
+    let text = format!("{PROVED_RULE}\n{REFUTED_RULE}");
+    let p = dir.write("p.rules", &text);
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--set", "alignment=SIDEWAYS"],
+        None,
+        "SIDEWAYS",
+    );
+}
+
+#[test]
+fn usage_verify_setting_without_value() {
+    let dir = TempDir::new("usage_setnv");
+    let p = dir.write("p.rules", PROVED_RULE);
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--set", "alignment"],
+        None,
+        "NAME=VALUE",
+    );
+}
+
+#[test]
+fn usage_verify_bad_timeout() {
+    let dir = TempDir::new("usage_timeout");
+    let p = dir.write("p.rules", PROVED_RULE);
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--timeout", "0"],
+        None,
+        "--timeout",
+    );
+    expect_usage_error(
+        &["verify", p.to_str().unwrap(), "--timeout", "-1"],
+        None,
+        "--timeout",
+    );
+}
+
+#[test]
+fn usage_decode_invalid_word() {
+    expect_usage_error(
+        &["decode", "--target", "gfx900", "0xzz"],
+        None,
+        "not a hex number",
+    );
+}
+
+#[test]
+fn usage_decode_wrong_byte_count() {
+    expect_usage_error(
+        &["decode", "--target", "gfx900", "0x00", "0x01", "0x02"],
+        None,
+        "8 bytes",
+    );
+    expect_usage_error(
+        &["decode", "--target", "gfx900", "0xd86c0000"],
+        None,
+        "8 bytes",
+    );
+}
+
+#[test]
+fn usage_decode_empty_stdin() {
+    expect_usage_error(&["decode", "--target", "gfx900"], Some(""), "8 bytes");
+}
+
+#[test]
+fn usage_decode_unknown_target() {
+    expect_usage_error(
+        &["decode", "--target", "gfx9999", "0xd86c0000", "0x02000014"],
+        None,
+        "gfx9999",
+    );
+}
+
+#[test]
+fn decode_round_trip_ok() {
+    let r = run(
+        &[
+            "encode",
+            "--target",
+            "gfx900",
+            "ds_read2_b32 v[2:3], v20 offset0:3 offset1:255",
+        ],
+        None,
+    );
+    r.assert_no_panic();
+    assert_eq!(r.code, 0, "{}", r.context());
+    let enc = r.stdout.split("encoding: [").nth(1).unwrap();
+    let bytes: Vec<&str> = enc.trim_end().trim_end_matches(']').split(',').collect();
+    let mut args = vec!["decode", "--target", "gfx900"];
+    args.extend(bytes.iter().copied());
+    let r = run(&args, None);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        r.stdout
+            .contains("ds_read2_b32 v[2:3], v20 offset0:3 offset1:255"),
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn usage_encode_bad_line() {
+    let line = "ds_read_b32 v1, v2 offset:70000";
+    let col = line.find("70000").unwrap() + 1;
+    let r = run(&["encode", "--target", "gfx900", line], None);
+    r.assert_no_panic();
+    assert_eq!(r.code, 2, "{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(errs.len(), 1, "{}", r.context());
+    assert!(
+        errs[0].starts_with(&format!("<argument>:1:{col}: error: ")),
+        "{}",
+        r.context()
+    );
+    expect_usage_error(
+        &["encode", "--target", "gfx900", "ds_frobnicate v1, v2"],
+        None,
+        "ds_frobnicate",
+    );
+    expect_usage_error(
+        &["encode", "--target", "gfx1100", "ds_read_b32 v1, v2"],
+        None,
+        "ds_read_b32",
+    );
+    expect_usage_error(&["encode", "--target", "gfx900", ""], None, "error");
+    expect_usage_error(
+        &["encode", "--target", "gfx900", "ds_read_b32 v1, v2 offset:"],
+        None,
+        "error",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. No panics on mutated rule files.
+
+const CORPUS: [&str; 6] = [
+    include_str!("../../proofs/ds_merge.rules"),
+    include_str!("../../proofs/ds_split.rules"),
+    include_str!("../../proofs/ds_offset_fold.rules"),
+    include_str!("../../proofs/ds_atomics.rules"),
+    include_str!("../../proofs/ds_memory.rules"),
+    include_str!("../../proofs/ds_errors.rules"),
+];
+
+/// Split a rule file into chunks of one rule each (the comments before a rule go with it).
+fn rule_chunks(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for l in text.lines() {
+        if l.starts_with("Name:") && cur.contains("Name:") {
+            out.push(std::mem::take(&mut cur));
+        }
+        cur.push_str(l);
+        cur.push('\n');
+    }
+    if cur.contains("Name:") {
+        out.push(cur);
+    }
+    out
+}
+
+const ALPHABET: &[u8] = b"%:,=>{}[]()0123456789abvxo_ \t;/.-+*&|!~<>\nNameTargetsPreDeadExpect";
+
+fn mutate(rng: &mut StdRng, text: &str) -> String {
+    let mut s: Vec<char> = text.chars().collect();
+    let n = rng.gen_range(1..=4);
+    for _ in 0..n {
+        if s.is_empty() {
+            s.push('x');
+        }
+        match rng.gen_range(0..9) {
+            // Delete a character.
+            0 => {
+                let i = rng.gen_range(0..s.len());
+                s.remove(i);
+            }
+            // Duplicate a character.
+            1 => {
+                let i = rng.gen_range(0..s.len());
+                let c = s[i];
+                s.insert(i, c);
+            }
+            // Swap two characters (near each other, usually).
+            2 => {
+                let i = rng.gen_range(0..s.len());
+                let j = (i + rng.gen_range(1..4)).min(s.len() - 1);
+                s.swap(i, j);
+            }
+            // Replace a character with one from the rule alphabet (or any char).
+            3 => {
+                let i = rng.gen_range(0..s.len());
+                s[i] = if rng.gen_bool(0.9) {
+                    ALPHABET[rng.gen_range(0..ALPHABET.len())] as char
+                } else {
+                    char::from_u32(rng.gen_range(0x80..0x3000)).unwrap_or('\u{e9}')
+                };
+            }
+            // Line edits.
+            k => {
+                let text: String = s.iter().collect();
+                let mut lines: Vec<&str> = text.lines().collect();
+                if lines.is_empty() {
+                    continue;
+                }
+                let i = rng.gen_range(0..lines.len());
+                let j = rng.gen_range(0..lines.len());
+                match k {
+                    4 => {
+                        lines.remove(i);
+                    }
+                    5 => lines.insert(j, lines[i]),
+                    6 => lines.swap(i, j),
+                    // Truncate a line.
+                    _ => {
+                        let l = lines[i];
+                        let cut = l
+                            .char_indices()
+                            .map(|(p, _)| p)
+                            .nth(rng.gen_range(0..=l.chars().count().max(1) - 1))
+                            .unwrap_or(0);
+                        lines[i] = &l[..cut];
+                    }
+                }
+                s = lines.join("\n").chars().collect();
+                s.push('\n');
+            }
+        }
+    }
+    s.into_iter().collect()
+}
+
+#[test]
+fn no_panic_on_mutated_rules() {
+    let mut chunks: Vec<String> = CORPUS.iter().flat_map(|t| rule_chunks(t)).collect();
+    // Some mutations span two rules.
+    let pairs: Vec<String> = chunks
+        .windows(2)
+        .map(|w| format!("{}{}", w[0], w[1]))
+        .collect();
+    chunks.extend(pairs);
+    let opts = Options {
+        timeout: Duration::from_millis(200),
+        settings: vec![],
+    };
+    let target = Target::Gfx900;
+    let mut rng = StdRng::seed_from_u64(0x6763_6e73_6d74);
+    let start = Instant::now();
+    // Solver work is the slow part: stop checking (but keep parsing) after this budget.
+    let check_budget = Duration::from_secs(35);
+    let (mut parsed, mut checked, mut errors) = (0, 0, 0);
+    let mut panics: Vec<(String, String)> = Vec::new();
+    let quiet_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    for i in 0..2000 {
+        let base = &chunks[rng.gen_range(0..chunks.len())];
+        // Every tenth mutation is of a whole file.
+        let text = if i % 10 == 0 {
+            let f = CORPUS[rng.gen_range(0..CORPUS.len())];
+            mutate(&mut rng, f)
+        } else {
+            mutate(&mut rng, base)
+        };
+        let res = std::panic::catch_unwind(|| parse_rules("fuzz.rules", &text));
+        let rules = match res {
+            Err(p) => {
+                panics.push((text.clone(), panic_msg(&p)));
+                continue;
+            }
+            Ok(Err(_)) => {
+                errors += 1;
+                continue;
+            }
+            Ok(Ok(r)) => r,
+        };
+        parsed += 1;
+        if start.elapsed() > check_budget {
+            continue;
+        }
+        // Whole-file mutations: check only a couple of rules to bound the solver time.
+        for rule in rules.iter().take(2) {
+            checked += 1;
+            let r = std::panic::catch_unwind(|| check(rule, target, &opts));
+            if let Err(p) = r {
+                panics.push((
+                    text.clone(),
+                    format!("rule {}: {}", rule.name, panic_msg(&p)),
+                ));
+            }
+        }
+    }
+    std::panic::set_hook(quiet_hook);
+    eprintln!(
+        "mutations: 2000, parse errors {errors}, parsed {parsed}, checked {checked} rules, {:.1?}",
+        start.elapsed()
+    );
+    if let Some((text, msg)) = panics.first() {
+        panic!(
+            "{} of the mutated inputs panicked; the first: {msg}\n--- input\n{text}",
+            panics.len()
+        );
+    }
+    assert!(parsed > 100 && checked > 50, "the mutations barely parse");
+}
+
+fn panic_msg(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "(non-string panic)".into())
+}
