@@ -42,8 +42,12 @@ pub struct Settings {
 
 impl Settings {
     /// Per-target defaults: DWORD alignment and M0 clamp on gfx6-gfx8; UNALIGNED and the
-    /// allocation bound on gfx9+ (Linux amdgpu programs `SH_MEM_CONFIG.ALIGNMENT_MODE=UNALIGNED`
-    /// from gfx9 on, `gfx_v9_0.c`; LLVM's `unaligned-ds-access` feature starts at gfx9).
+    /// allocation bound on gfx9+. Sources: Linux amdkfd `kfd_device_queue_manager_v9.c` and
+    /// amdgpu `gfx_v11_0.c`/`gfx_v12_0.c` (`DEFAULT_SH_MEM_CONFIG`) program
+    /// `SH_MEM_CONFIG.ALIGNMENT_MODE = SH_MEM_ALIGNMENT_MODE_UNALIGNED`; LLVM's
+    /// `unaligned-ds-access` feature ("unaligned DS access is available from GFX9 onwards",
+    /// CodeGen/AMDGPU tests) is why gfx6-gfx8 default to DWORD even though the kernel also
+    /// writes UNALIGNED there (`radeon/cik.c`).
     pub fn default_for(t: Target) -> Settings {
         if t.has_unaligned_ds() {
             Settings {

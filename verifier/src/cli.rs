@@ -174,6 +174,24 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
             None => return usage_error(&format!("--set expects NAME=VALUE, got `{s}`")),
         }
     }
+    // An unknown name or value is one usage error, not one error per rule. (A value only some
+    // targets have, like alignment=UNALIGNED, is checked per rule and target.)
+    for (n, v) in &settings {
+        let ts = filter.clone().unwrap_or_else(|| Target::ALL.to_vec());
+        let errs: Vec<String> = ts
+            .iter()
+            .filter_map(|t| {
+                gcnsmt_semantics::settings::Settings::default_for(*t)
+                    .set(*t, n, v)
+                    .err()
+            })
+            .collect();
+        if errs.len() == ts.len() {
+            if let Some(e) = errs.first() {
+                return usage_error(&format!("--set {n}={v}: {e}"));
+            }
+        }
+    }
     let opts = Options {
         timeout: Duration::from_secs_f64(timeout),
         settings,
