@@ -169,7 +169,10 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
                     });
                     j += p.len();
                 }
-                None => return Err(ParseError::at(pos, format!("unexpected character `{c}`"))),
+                None => {
+                    let ch = code[j..].chars().next().unwrap_or(c);
+                    return Err(ParseError::at(pos, format!("unexpected character `{ch}`")));
+                }
             }
         }
     }

@@ -113,6 +113,12 @@ pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
             let imms = immediate_vars(rule);
             Target::ALL
                 .into_iter()
+                // Targets on which the rule's settings do not exist (UNALIGNED before gfx9)
+                // are not candidates either.
+                .filter(|t| {
+                    let mut s = Settings::default_for(*t);
+                    rule.settings.iter().all(|(n, v, _)| s.set(*t, n, v).is_ok())
+                })
                 .filter(|t| {
                     rule.source
                         .iter()

@@ -481,17 +481,16 @@ Targets: gfx900
 =>
   ds_read_b32 %x, %a offset:%o
 ";
-    // Either at the start of the expression or at its end; on line 3, and only one error.
     let dir = TempDir::new("bad_imm");
     let path = dir.write("bad_imm.rules", text);
     let r = verify(&path, &[]);
     assert_eq!(r.code, 2, "{}", r.context());
     let errs = r.error_lines();
     assert_eq!(errs.len(), 1, "{}", r.context());
-    let (l, c0) = pos_of(text, "%o+", 0);
-    let ok =
-        (c0..=c0 + 3).any(|c| errs[0].starts_with(&format!("{}:{l}:{c}: error: ", path.display())));
-    assert!(ok, "{}", r.context());
+    // The expression ends where an operand is needed: just past `%o+`.
+    let (l, c) = pos_of(text, "%o+", 0);
+    let want = format!("{}:{l}:{}: error: ", path.display(), c + 3);
+    assert!(errs[0].starts_with(&want), "want `{want}`\n{}", r.context());
 }
 
 #[test]
@@ -876,6 +875,11 @@ Targets: gfx900
   ds_max_u32 %a, %v
 ";
 
+/// The verdict word of a verdict line (`NAME TARGET VERDICT ...`).
+fn verdict_word(line: &str) -> &str {
+    line.split_whitespace().nth(2).unwrap_or("")
+}
+
 fn verdict_lines<'a>(r: &'a Run, rule: &str) -> Vec<&'a str> {
     r.stdout
         .lines()
@@ -973,8 +977,12 @@ fn exit_3_unknown_on_timeout() {
     assert_eq!(r.code, 3, "{}", r.context());
     let v = verdict_lines(&r, "ds-write2-b32-merge");
     assert_eq!(v.len(), 1, "{}", r.context());
-    assert!(v[0].contains(" UNKNOWN"), "{}", r.context());
-    assert!(!r.stdout.contains(" PROVED"), "{}", r.context());
+    assert_eq!(verdict_word(v[0]), "UNKNOWN", "{}", r.context());
+    assert!(
+        r.stdout.lines().all(|l| verdict_word(l) != "PROVED"),
+        "{}",
+        r.context()
+    );
     assert!(r.stdout.contains("reason:"), "{}", r.context());
 }
 
@@ -1143,7 +1151,7 @@ fn usage_verify_bad_timeout() {
         "--timeout",
     );
     expect_usage_error(
-        &["verify", p.to_str().unwrap(), "--timeout", "-1"],
+        &["verify", p.to_str().unwrap(), "--timeout=-1"],
         None,
         "--timeout",
     );
@@ -1364,6 +1372,7 @@ fn no_panic_on_mutated_rules() {
     let check_budget = Duration::from_secs(35);
     let (mut parsed, mut checked, mut errors) = (0, 0, 0);
     let mut panics: Vec<(String, String)> = Vec::new();
+    let mut bad_locs: Vec<(String, String)> = Vec::new();
     let quiet_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     for i in 0..2000 {
@@ -1381,8 +1390,11 @@ fn no_panic_on_mutated_rules() {
                 panics.push((text.clone(), panic_msg(&p)));
                 continue;
             }
-            Ok(Err(_)) => {
+            Ok(Err(e)) => {
                 errors += 1;
+                if let Some(m) = bad_loc(&text, &e) {
+                    bad_locs.push((text.clone(), m));
+                }
                 continue;
             }
             Ok(Ok(r)) => r,
@@ -1395,11 +1407,17 @@ fn no_panic_on_mutated_rules() {
         for rule in rules.iter().take(2) {
             checked += 1;
             let r = std::panic::catch_unwind(|| check(rule, target, &opts));
-            if let Err(p) = r {
-                panics.push((
+            match r {
+                Err(p) => panics.push((
                     text.clone(),
                     format!("rule {}: {}", rule.name, panic_msg(&p)),
-                ));
+                )),
+                Ok(Err(e)) => {
+                    if let Some(m) = bad_loc(&text, &e) {
+                        bad_locs.push((text.clone(), m));
+                    }
+                }
+                Ok(Ok(_)) => {}
             }
         }
     }
@@ -1414,7 +1432,21 @@ fn no_panic_on_mutated_rules() {
             panics.len()
         );
     }
+    if let Some((text, msg)) = bad_locs.first() {
+        panic!(
+            "{} input errors point outside the text; the first: {msg}\n--- input\n{text}",
+            bad_locs.len()
+        );
+    }
     assert!(parsed > 100 && checked > 50, "the mutations barely parse");
+}
+
+/// An input error whose line:col is not on a line of `text` (or just past its end).
+fn bad_loc(text: &str, e: &gcnsmt_verifier::rules::InputError) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (l, c) = (e.loc.line as usize, e.loc.col as usize);
+    let ok = l >= 1 && l <= lines.len() && c >= 1 && c <= lines[l - 1].len() + 1;
+    (!ok).then(|| e.to_string())
 }
 
 fn panic_msg(p: &Box<dyn std::any::Any + Send>) -> String {
