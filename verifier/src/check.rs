@@ -117,7 +117,9 @@ pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
                 // are not candidates either.
                 .filter(|t| {
                     let mut s = Settings::default_for(*t);
-                    rule.settings.iter().all(|(n, v, _)| s.set(*t, n, v).is_ok())
+                    rule.settings
+                        .iter()
+                        .all(|(n, v, _)| s.set(*t, n, v).is_ok())
                 })
                 .filter(|t| {
                     rule.source

@@ -82,8 +82,11 @@ pub fn verify_rules(
     opts: &Options,
     out: &mut dyn std::io::Write,
 ) -> Summary {
-    let mut s = Summary::default();
-    for rule in rules {
+    use rayon::prelude::*;
+    // Plan every rule x target first, run them in parallel (each worker thread has its own z3
+    // context; nothing z3 crosses threads), then print in rule order.
+    let mut jobs: Vec<(usize, Target)> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
         if let Some((ts, loc)) = &rule.targets {
             if let Some(f) = filter {
                 if !ts.iter().any(|t| f.contains(t)) {
@@ -92,17 +95,6 @@ pub fn verify_rules(
                 }
             }
         }
-        let expect_error = rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error);
-        let record_error =
-            |s: &mut Summary, e: &crate::rules::InputError, out: &mut dyn std::io::Write| {
-                if expect_error {
-                    let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
-                    s.errors_expected += 1;
-                } else {
-                    let _ = writeln!(out, "{e}");
-                    s.errors += 1;
-                }
-            };
         let mut targets = targets_of(rule, filter);
         if targets.is_empty() && filter.is_none() {
             // No target has every instruction: report the binding error on the first target
@@ -121,34 +113,65 @@ pub fn verify_rules(
                 .unwrap_or(Target::Gfx900);
             targets.push(t);
         }
-        let mut any_error = false;
-        for t in targets {
-            match check(rule, t, opts) {
-                Err(e) => {
-                    // One report per rule: the same input error usually repeats on every target.
-                    if !any_error {
-                        record_error(&mut s, &e, out);
-                    }
-                    any_error = true;
+        jobs.extend(targets.into_iter().map(|t| (i, t)));
+    }
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(jobs.len() as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} rule x target  {elapsed}  {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let results: Vec<_> = jobs
+        .par_iter()
+        .map(|(i, t)| {
+            let r = check(&rules[*i], *t, opts);
+            bar.set_message(format!("{} {t}", rules[*i].name));
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let mut s = Summary::default();
+    let mut errored: Vec<bool> = vec![false; rules.len()];
+    for ((i, _), r) in jobs.iter().zip(results) {
+        let rule = &rules[*i];
+        match r {
+            Err(e) => {
+                // One report per rule: the same input error usually repeats on every target.
+                if errored[*i] {
+                    continue;
                 }
-                Ok(o) => {
-                    let _ = write!(out, "{}", report::outcome(&o));
-                    match &o.verdict {
-                        Verdict::Proved => s.proved += 1,
-                        Verdict::Refuted(_) => {
-                            s.refuted += 1;
-                            if o.expect == Some(crate::rules::Expect::Refuted) {
-                                s.refuted_expected += 1;
-                            }
+                errored[*i] = true;
+                if rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error) {
+                    let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
+                    s.errors_expected += 1;
+                } else {
+                    let _ = writeln!(out, "{e}");
+                    s.errors += 1;
+                }
+            }
+            Ok(o) => {
+                let _ = write!(out, "{}", report::outcome(&o));
+                match &o.verdict {
+                    Verdict::Proved => s.proved += 1,
+                    Verdict::Refuted(_) => {
+                        s.refuted += 1;
+                        if o.expect == Some(crate::rules::Expect::Refuted) {
+                            s.refuted_expected += 1;
                         }
-                        Verdict::Unknown(_) => s.unknown += 1,
-                        Verdict::Inapplicable => s.inapplicable += 1,
-                        Verdict::Error(_) => s.errors += 1,
                     }
-                    if let Some(e) = o.expect {
-                        if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_)) {
-                            s.mismatches += 1;
-                        }
+                    Verdict::Unknown(_) => s.unknown += 1,
+                    Verdict::Inapplicable => s.inapplicable += 1,
+                    Verdict::Error(_) => s.errors += 1,
+                }
+                if let Some(e) = o.expect {
+                    if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_)) {
+                        s.mismatches += 1;
                     }
                 }
             }
@@ -200,36 +223,28 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
         Ok(f) => f,
         Err(e) => return usage_error(&e),
     };
-    let mut all = Summary::default();
-    let mut stdout = std::io::stdout();
+    let mut parse_errors = 0;
+    let mut rules = Vec::new();
     for f in files {
         let name = f.display().to_string();
         let text = match std::fs::read_to_string(&f) {
             Ok(t) => t,
             Err(e) => {
                 println!("{name}: error: {e}");
-                all.errors += 1;
+                parse_errors += 1;
                 continue;
             }
         };
-        let rules = match parse_rules(&name, &text) {
-            Ok(r) => r,
+        match parse_rules(&name, &text) {
+            Ok(r) => rules.extend(r),
             Err(e) => {
                 println!("{e}");
-                all.errors += 1;
-                continue;
+                parse_errors += 1;
             }
-        };
-        let s = verify_rules(&rules, filter.as_deref(), &opts, &mut stdout);
-        all.proved += s.proved;
-        all.refuted += s.refuted;
-        all.refuted_expected += s.refuted_expected;
-        all.unknown += s.unknown;
-        all.inapplicable += s.inapplicable;
-        all.errors += s.errors;
-        all.errors_expected += s.errors_expected;
-        all.mismatches += s.mismatches;
+        }
     }
+    let mut all = verify_rules(&rules, filter.as_deref(), &opts, &mut std::io::stdout());
+    all.errors += parse_errors;
     println!(
         "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]",
         all.proved,
