@@ -163,6 +163,53 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
     };
     let src = bind_all(&rule.source)?;
     let tgt = bind_all(&rule.target)?;
+    // One register class and one width per variable across the whole rule.
+    let mut first: BTreeMap<String, crate::machine::VarUse> = BTreeMap::new();
+    for u in src.iter().chain(&tgt).flat_map(|b| &b.var_uses) {
+        use crate::machine::Class;
+        match first.get(&u.name) {
+            None => {
+                first.insert(u.name.clone(), u.clone());
+            }
+            Some(f) => {
+                if f.dwords != u.dwords {
+                    return Err(rule.error(
+                        u.loc,
+                        format!(
+                            "%{} spans {} register(s) here but {} at line {}",
+                            u.name, u.dwords, f.dwords, f.loc.line
+                        ),
+                    ));
+                }
+                let vector = |c: Class| matches!(c, Class::Vgpr | Class::VgprOrAgpr);
+                if (vector(f.class) && u.class == Class::Sgpr)
+                    || (f.class == Class::Sgpr && vector(u.class))
+                {
+                    return Err(rule.error(
+                        u.loc,
+                        format!(
+                            "%{} is used as a {} register here but as a {} register at line {}",
+                            u.name,
+                            if u.class == Class::Sgpr {
+                                "scalar"
+                            } else {
+                                "vector"
+                            },
+                            if f.class == Class::Sgpr {
+                                "scalar"
+                            } else {
+                                "vector"
+                            },
+                            f.loc.line
+                        ),
+                    ));
+                }
+                if f.class == Class::Any && u.class != Class::Any {
+                    first.insert(u.name.clone(), u.clone());
+                }
+            }
+        }
+    }
     let mut keys: BTreeSet<RegKey> = BTreeSet::new();
     keys.insert(RegKey::m0());
     for b in src.iter().chain(&tgt) {
@@ -580,7 +627,10 @@ fn decide_solver(
         Answer::Unsat => Verdict::Proved,
         Answer::Unknown(r) => Verdict::Unknown(r),
         Answer::Sat(model) => {
-            let model = minimize(&mut q, model, &env, &m0);
+            // Shrinking gets the per-query timeout as its total budget, so `--timeout` bounds a
+            // refuted rule's run to about three queries' time.
+            let deadline = Instant::now() + opts.timeout;
+            let model = minimize(&mut q, model, &env, &m0, deadline);
             match replay(&model, b, &env, &m0, &lds0, &gds0, target) {
                 Ok(cex) => {
                     // Readable memory: try every byte read equal to its address's low byte
@@ -611,7 +661,10 @@ fn decide_solver(
                         .collect();
                     q.push();
                     q.assert(&build::and(&pattern));
-                    let nicer = match q.check() {
+                    let nicer = match (Instant::now() < deadline)
+                        .then(|| q.check())
+                        .unwrap_or(Answer::Unknown(String::new()))
+                    {
                         Answer::Sat(m) => replay(&m, b, &env, &m0, &lds0, &gds0, target).ok(),
                         _ => None,
                     };
@@ -628,7 +681,13 @@ fn decide_solver(
 
 /// Push inputs toward small values: each in turn is tried at 0, then below 0x100, 0x10000;
 /// M0 and LDS_SIZE are tried at their largest (every access in range) first.
-fn minimize(q: &mut Query, model: Model, env: &Env<Smt>, m0: &Machine<Smt>) -> Model {
+fn minimize(
+    q: &mut Query,
+    model: Model,
+    env: &Env<Smt>,
+    m0: &Machine<Smt>,
+    deadline: Instant,
+) -> Model {
     let mut model = model;
     let mut terms: Vec<(z3::ast::BV, bool)> = Vec::new();
     for v in env.imms.values() {
@@ -661,6 +720,9 @@ fn minimize(q: &mut Query, model: Model, env: &Env<Smt>, m0: &Machine<Smt>) -> M
         tries.push(build::ule_const(&t, 0xff));
         tries.push(build::ule_const(&t, 0xffff));
         for c in tries {
+            if Instant::now() >= deadline {
+                return model;
+            }
             q.push();
             q.assert(&c);
             match q.check() {
@@ -786,7 +848,15 @@ fn replay(
         };
         let s = run_side(&mut d, &b.src)?;
         let t = run_side(&mut d, &b.tgt)?;
-        let (nl, ng) = (missing_l.borrow().clone(), missing_g.borrow().clone());
+        let (mut nl, mut ng) = (missing_l.borrow().clone(), missing_g.borrow().clone());
+        // Bytes stored by one side only are compared with the other side's initial byte, which
+        // the interpreter never read: fetch those too.
+        for m in [&s.m.mem.lds, &t.m.mem.lds] {
+            nl.extend(m.written.keys().filter(|a| !need_lds.contains(a)));
+        }
+        for m in [&s.m.mem.gds, &t.m.mem.gds] {
+            ng.extend(m.written.keys().filter(|a| !need_gds.contains(a)));
+        }
         if nl.is_empty() && ng.is_empty() {
             sides = Some((s, t));
             break;
@@ -803,7 +873,36 @@ fn replay(
     let mut regs_out = Vec::new();
     let mut first = None;
     if !t.fields_ok {
-        first = Some("the target has an immediate out of range (it cannot be encoded)".to_string());
+        let mut d = Concrete;
+        let start = Machine {
+            regs: regs.clone(),
+            mem: MemState {
+                lds: CMem::new(|_| 0),
+                gds: CMem::new(|_| 0),
+                ub: false,
+            },
+        };
+        let bad = b
+            .tgt
+            .iter()
+            .flat_map(|i| i.fields.iter().map(move |f| (i, f)))
+            .find_map(|(i, f)| {
+                let v = crate::machine::eval_imm(&mut d, &cenv, &start, &f.expr)
+                    .ok()?
+                    .value;
+                (v > f.max as u128).then(|| {
+                    format!(
+                        "the target cannot be encoded: {}:{} = {v} does not fit 0..={} (line {})",
+                        f.name,
+                        gcnsmt_semantics::print::expr_to_string(&f.expr),
+                        f.max,
+                        i.loc.line
+                    )
+                })
+            });
+        first = Some(bad.unwrap_or_else(|| {
+            "the target has an immediate out of range (it cannot be encoded)".to_string()
+        }));
     } else if t.m.mem.ub {
         first = Some("the target is undefined where the source is defined".to_string());
     }

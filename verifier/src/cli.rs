@@ -243,6 +243,11 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
             }
         }
     }
+    if rules.is_empty() && parse_errors == 0 {
+        return usage_error(
+            "no rules found (rule files end in .rules; each rule starts with `Name:`)",
+        );
+    }
     let mut all = verify_rules(&rules, filter.as_deref(), &opts, &mut std::io::stdout());
     all.errors += parse_errors;
     println!(
@@ -275,7 +280,11 @@ fn parse_words(args: &[String]) -> Result<Vec<u8>, String> {
             match h.len() {
                 1 | 2 => bytes.push(v as u8),
                 3..=8 => bytes.extend_from_slice(&(v as u32).to_le_bytes()),
-                9..=16 => bytes.extend_from_slice(&v.to_le_bytes()),
+                9..=16 => {
+                    return Err(format!(
+                        "`{tok}` is wider than a dword; give 32-bit words or bytes (as llvm-objdump and llvm-mc print them)"
+                    ))
+                }
                 _ => return Err(format!("`{tok}` is too long")),
             }
         }
@@ -355,7 +364,21 @@ pub fn encode(target: Target, asm: &str) -> u8 {
 /// `gcnsmt lift`.
 pub fn lift(target: Target, input: &[String]) -> u8 {
     let text = input.join(" ");
-    let inst = if text.trim_start().starts_with("ds_") {
+    let first = text.split_whitespace().next().unwrap_or("");
+    if first.is_empty() {
+        return usage_error(
+            "lift takes one DS instruction: assembly (`ds_add_u32 v1, v2`) or its words",
+        );
+    }
+    if first.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !first.starts_with("ds_")
+        && !first.starts_with("0x")
+    {
+        return usage_error(&format!(
+            "lift takes a DS instruction (ds_*); `{first}` is not one (VALU/SALU semantics are in semantics/pcode/alu.pcode)"
+        ));
+    }
+    let inst = if first.starts_with("ds_") {
         parse_asm(target, &text).map_err(|e| format!("<argument>:1:{}: error: {}", e.col, e.msg))
     } else {
         parse_words(input).and_then(|b| decode_bytes(target, &b).map_err(|e| e.to_string()))

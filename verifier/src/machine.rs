@@ -67,6 +67,42 @@ impl fmt::Display for RegKey {
     }
 }
 
+/// Which registers an operand accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// VGPRs only (DS address, VALU destination).
+    Vgpr,
+    /// VGPRs, or AGPRs on targets with AGPR DS operands (DS data and destination).
+    VgprOrAgpr,
+    /// Scalar registers: SGPRs, `m0`, `vcc`, `exec` (SALU operands, carry-out).
+    Sgpr,
+    /// A VALU source: a VGPR or a scalar register.
+    Any,
+}
+
+impl Class {
+    fn vector(self) -> bool {
+        matches!(self, Class::Vgpr | Class::VgprOrAgpr)
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Class::Vgpr | Class::VgprOrAgpr => "a vector register",
+            Class::Sgpr => "a scalar register",
+            Class::Any => "a register",
+        }
+    }
+}
+
+/// One use of a register variable: its name (without `%`), the class the operand requires,
+/// how many dwords it spans there, and where.
+#[derive(Clone, Debug)]
+pub struct VarUse {
+    pub name: String,
+    pub class: Class,
+    pub dwords: u32,
+    pub loc: Loc,
+}
+
 /// An ALU source: registers or an immediate expression over rule variables.
 #[derive(Clone, Debug)]
 pub enum Src {
@@ -118,6 +154,8 @@ pub struct Bound {
     pub loc: Loc,
     pub text: String,
     pub fields: Vec<Field>,
+    /// Register-variable uses, checked for one class and one width per variable.
+    pub var_uses: Vec<VarUse>,
 }
 
 impl Bound {
@@ -338,11 +376,22 @@ fn regs(
     count: u32,
     role: &str,
     mn: &str,
-    allow_agpr: bool,
+    class: Class,
     imms: &BTreeSet<String>,
+    uses: &mut Vec<VarUse>,
 ) -> Result<Vec<RegKey>, InputError> {
     let at = loc_at(line, col);
     let t = text.trim();
+    let scalar_ok = |what: &str| -> Result<(), InputError> {
+        if class.vector() {
+            Err(rule.error(
+                at,
+                format!("{mn} {role} needs {}, got {what}", class.name()),
+            ))
+        } else {
+            Ok(())
+        }
+    };
     if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         let n = parts.len() as u32;
@@ -352,9 +401,9 @@ fn regs(
                 format!("{mn} {role} needs {count} dwords; {n} parts do not divide it"),
             ));
         }
-        let mut out = Vec::new();
+        let mut out: Vec<RegKey> = Vec::new();
         for p in parts {
-            out.extend(regs(
+            let keys = regs(
                 rule,
                 line,
                 target,
@@ -363,9 +412,16 @@ fn regs(
                 count / n,
                 role,
                 mn,
-                allow_agpr,
+                class,
                 imms,
-            )?);
+                uses,
+            )?;
+            if keys.iter().any(|k| out.contains(k)) {
+                return Err(
+                    rule.error(at, format!("{mn} {role}: `{p}` appears twice in one tuple"))
+                );
+            }
+            out.extend(keys);
         }
         return Ok(out);
     }
@@ -379,10 +435,17 @@ fn regs(
         if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(rule.error(at, format!("bad variable `{t}`")));
         }
+        uses.push(VarUse {
+            name: v.to_string(),
+            class,
+            dwords: count,
+            loc: at,
+        });
         return Ok((0..count).map(|i| RegKey::var(v, i)).collect());
     }
     match t {
         "m0" | "M0" => {
+            scalar_ok("m0")?;
             return if count == 1 {
                 Ok(vec![RegKey::m0()])
             } else {
@@ -390,6 +453,7 @@ fn regs(
             };
         }
         "vcc" | "exec" => {
+            scalar_ok(t)?;
             return if count == 2 {
                 Ok((0..2)
                     .map(|i| RegKey {
@@ -405,6 +469,7 @@ fn regs(
             };
         }
         "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
+            scalar_ok(t)?;
             let (b, hi) = t.split_once('_').unwrap();
             return if count == 1 {
                 Ok(vec![RegKey {
@@ -426,6 +491,7 @@ fn regs(
                 (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
             };
         if let (Some(a), Some(b)) = (first, last) {
+            scalar_ok(t)?;
             if b < a || b > 105 {
                 return Err(rule.error(at, format!("bad SGPR `{t}`")));
             }
@@ -452,6 +518,9 @@ fn regs(
             format!("expected a register for {mn} {role}, found `{t}`"),
         ));
     };
+    if class == Class::Sgpr {
+        return Err(rule.error(at, format!("{mn} {role} needs a scalar register, got {t}")));
+    }
     if tup.count as u32 != count {
         return Err(rule.error(
             at,
@@ -462,7 +531,7 @@ fn regs(
             ),
         ));
     }
-    if tup.file == RegFile::A && !allow_agpr {
+    if tup.file == RegFile::A && class != Class::VgprOrAgpr {
         return Err(rule.error(
             at,
             format!("{mn} {role}: AGPRs are not allowed here on {target}"),
@@ -550,12 +619,25 @@ fn bind_ds(
         ));
     }
     let agpr = target.has_agpr_ds();
+    let mut var_uses = Vec::new();
     let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
     for ((role, n), (text, col)) in roles.iter().zip(&syn.operands) {
         let a = agpr && *role != "addr";
         got.insert(
             role,
-            regs(rule, line, target, text, *col, *n, role, mn, a, imms)?,
+            regs(
+                rule,
+                line,
+                target,
+                text,
+                *col,
+                *n,
+                role,
+                mn,
+                if a { Class::VgprOrAgpr } else { Class::Vgpr },
+                imms,
+                &mut var_uses,
+            )?,
         );
     }
     let (mut offset, mut offset0, mut offset1, mut gds) = (None, None, None, false);
@@ -628,6 +710,7 @@ fn bind_ds(
         loc: mloc,
         text: line.text.trim().to_string(),
         fields,
+        var_uses,
     })
 }
 
@@ -663,11 +746,37 @@ fn bind_alu(
     }
     let mut ops = syn.operands.iter();
     let (t, c) = ops.next().unwrap();
-    let d0 = regs(rule, line, target, t, *c, 1, "destination", mn, false, imms)?;
+    let mut var_uses = Vec::new();
+    let dclass = if alu.scalar { Class::Sgpr } else { Class::Vgpr };
+    let d0 = regs(
+        rule,
+        line,
+        target,
+        t,
+        *c,
+        1,
+        "destination",
+        mn,
+        dclass,
+        imms,
+        &mut var_uses,
+    )?;
     let sdst = if alu.sdst {
         let (t, c) = ops.next().unwrap();
         let n = if wave_size(target) == 32 { 1 } else { 2 };
-        regs(rule, line, target, t, *c, n, "carry-out", mn, false, imms)?
+        regs(
+            rule,
+            line,
+            target,
+            t,
+            *c,
+            n,
+            "carry-out",
+            mn,
+            Class::Sgpr,
+            imms,
+            &mut var_uses,
+        )?
     } else {
         Vec::new()
     };
@@ -681,8 +790,19 @@ fn bind_alu(
             let e = imm_expr(rule, line, tt, *c, imms)?;
             srcs.push(Src::Imm(e));
         } else {
+            let sclass = if alu.scalar { Class::Sgpr } else { Class::Any };
             srcs.push(Src::Reg(regs(
-                rule, line, target, tt, *c, 1, "source", mn, false, imms,
+                rule,
+                line,
+                target,
+                tt,
+                *c,
+                1,
+                "source",
+                mn,
+                sclass,
+                imms,
+                &mut var_uses,
             )?));
         }
     }
@@ -698,6 +818,7 @@ fn bind_alu(
         loc: mloc,
         text: line.text.trim().to_string(),
         fields: Vec::new(),
+        var_uses,
     })
 }
 

@@ -63,8 +63,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let level = match cli.verbose {
         0 => "warn",
-        1 => "debug",
-        _ => "trace",
+        1 => "warn,gcnsmt=debug,gcnsmt_verifier=debug",
+        _ => "warn,gcnsmt=trace,gcnsmt_verifier=trace,gcnsmt_semantics=trace,gcnsmt_lifter=trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(level));

@@ -48,7 +48,7 @@ pub fn cex(c: &Cex) -> String {
         let _ = writeln!(out, "{lead}{name} = {}", num(*v, *w));
     }
     if !c.lds.is_empty() {
-        let _ = writeln!(out, "  memory (initial bytes read):");
+        let _ = writeln!(out, "  memory (initial bytes):");
         bytes("LDS", &c.lds, &mut out);
     }
     if !c.gds.is_empty() {

@@ -211,6 +211,30 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                 line: i as u32 + 1,
                 col: vcol as u32 + 1,
             };
+            // Headers that shape the query come before the instructions; each at most once.
+            let started = !rule.source.is_empty();
+            if started && matches!(*k, "Targets" | "Settings" | "Pre" | "Dead") {
+                return Err(e(
+                    i,
+                    indent,
+                    format!("`{k}:` must come before the rule's instructions"),
+                ));
+            }
+            let again = match *k {
+                "Targets" => rule.targets.is_some(),
+                "Settings" => !rule.settings.is_empty(),
+                "Pre" => rule.pre.is_some(),
+                "Dead" => !rule.dead.is_empty(),
+                "Expect" => rule.expect.is_some(),
+                _ => false,
+            };
+            if again {
+                return Err(e(
+                    i,
+                    indent,
+                    format!("a second `{k}:` in rule `{}`", rule.name),
+                ));
+            }
             match *k {
                 "Targets" => {
                     let ts = Target::parse_list(value).map_err(|m| {

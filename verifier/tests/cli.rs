@@ -1455,3 +1455,96 @@ fn panic_msg(p: &Box<dyn std::any::Any + Send>) -> String {
         .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
         .unwrap_or_else(|| "(non-string panic)".into())
 }
+
+// ---------------------------------------------------------------------------------------------
+// Regressions found by a new user's session.
+
+/// A store that one side moves or drops is a refutation whose counterexample replays (the
+/// replay must fetch the initial bytes the other side never read), not an internal error.
+#[test]
+fn moved_and_dropped_stores_replay() {
+    let dir = TempDir::new("moved_store");
+    let path = dir.write(
+        "m.rules",
+        "Name: moved\nTargets: gfx900\n  ds_write_b32 %a, %v\n=>\n  ds_write_b32 %a, %v offset:4\nExpect: refuted\n\n\
+         Name: dropped\nTargets: gfx900\n  ds_write_b32 %a, %v\n=>\n  v_mov_b32 %v, %v\nExpect: refuted\n\n\
+         Name: gds-vs-lds\nTargets: gfx900\n  ds_write_b32 %a, %v gds\n=>\n  ds_write_b32 %a, %v\nExpect: refuted\n",
+    );
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(
+        r.stdout.matches("REFUTED (as expected)").count(),
+        3,
+        "{}",
+        r.context()
+    );
+}
+
+#[test]
+fn error_sgpr_as_ds_address() {
+    let text = "Name: sgpr-addr\nTargets: gfx900\n  ds_read_b32 v1, v2\n=>\n  ds_read_b32 v1, s2\n";
+    expect_input_error("sgpr_addr", text, ("s2", 0), "needs a vector register", &[]);
+}
+
+#[test]
+fn error_variable_scalar_and_vector() {
+    let text = "Name: sv\nTargets: gfx900\n  s_mov_b32 %s, 5\n  ds_read_b32 %x, %s\n=>\n  s_mov_b32 %s, 5\n  ds_read_b32 %x, %s\n";
+    expect_input_error("sv", text, ("%s\n", 0), "scalar register at line 3", &[]);
+}
+
+#[test]
+fn error_register_twice_in_tuple() {
+    let text =
+        "Name: dup\nTargets: gfx900\n  ds_read_b64 %x, %a\n=>\n  ds_read2_b32 {%y, %y}, %a\n";
+    expect_input_error("dup", text, ("{%y", 0), "appears twice", &[]);
+}
+
+#[test]
+fn error_pre_after_instructions() {
+    let text = "Name: late-pre\nTargets: gfx900\n  ds_read_b32 %x, %a\nPre: %a == 0\n=>\n  ds_read_b32 %x, %a\n";
+    expect_input_error(
+        "late_pre",
+        text,
+        ("Pre:", 0),
+        "before the rule's instructions",
+        &[],
+    );
+}
+
+#[test]
+fn error_second_expect() {
+    let text = "Name: twice\nTargets: gfx900\n  ds_read_b32 %x, %a\n=>\n  ds_read_b32 %x, %a\nExpect: proved\nExpect: refuted\n";
+    expect_input_error(
+        "twice",
+        text,
+        ("Expect: refuted", 0),
+        "a second `Expect:`",
+        &[],
+    );
+}
+
+#[test]
+fn error_no_rules_found() {
+    let dir = TempDir::new("empty");
+    let path = dir.write("empty.rules", "; nothing here\n");
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("no rules found"), "{}", r.context());
+}
+
+/// An unencodable target offset is named in the counterexample.
+#[test]
+fn unencodable_target_names_the_field() {
+    let dir = TempDir::new("unenc");
+    let path = dir.write(
+        "u.rules",
+        "Name: big\nTargets: gfx900\nPre: %o % 4 == 0\n  ds_read_b32 %x, %a offset:%o\n  ds_read_b32 %y, %a offset:%o+4\n=>\n  ds_read2_b32 {%x, %y}, %a offset0:%o/4 offset1:%o/4+1\nExpect: refuted\n",
+    );
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        r.stdout.contains("the target cannot be encoded: offset"),
+        "{}",
+        r.context()
+    );
+}
