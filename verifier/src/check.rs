@@ -661,10 +661,12 @@ fn decide_solver(
                         .collect();
                     q.push();
                     q.assert(&build::and(&pattern));
-                    let nicer = match (Instant::now() < deadline)
-                        .then(|| q.check())
-                        .unwrap_or(Answer::Unknown(String::new()))
-                    {
+                    let answer = if Instant::now() < deadline {
+                        q.check()
+                    } else {
+                        Answer::Unknown("out of shrinking budget".into())
+                    };
+                    let nicer = match answer {
                         Answer::Sat(m) => replay(&m, b, &env, &m0, &lds0, &gds0, target).ok(),
                         _ => None,
                     };
