@@ -573,16 +573,20 @@ fn bind_ds(
             .filter(|t| ds_lookup(**t, mn).is_some())
             .map(|t| t.name())
             .collect();
+        // The same opcode's name on this target, from a target sharing its opcode numbering
+        // (SI/CI, gfx10, gfx11 and gfx12 share one; VI, gfx9 and CDNA another).
+        let vi = |t: Target| t.ds_layout() == gcnsmt_semantics::target::DsLayout::Vi;
+        let hint = Target::ALL
+            .into_iter()
+            .filter(|t| vi(*t) == vi(target))
+            .find_map(|t| ds_lookup(t, mn))
+            .and_then(|(op, _)| gcnsmt_lifter::ds_by_opcode(target, op))
+            .map(|(name, _)| format!("; on {target} this opcode is `{name}`"))
+            .unwrap_or_default();
         return Err(if on.is_empty() {
             rule.error(mloc, format!("unknown mnemonic `{mn}`"))
         } else {
-            rule.error(
-                mloc,
-                format!(
-                    "{mn} is not available on {target} (it exists on {})",
-                    on.join(", ")
-                ),
-            )
+            rule.error(mloc, format!("{mn} is not available on {target} (it exists on {}){hint}", on.join(", ")))
         });
     };
     let Some((entry, def)) = ds_semantics(mn) else {
