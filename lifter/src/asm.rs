@@ -50,8 +50,8 @@ pub struct AsmSyntax {
 /// Bare words that are modifiers, not operands.
 const FLAGS: &[&str] = &["gds"];
 
-fn is_modifier(tok: &str) -> bool {
-    if FLAGS.contains(&tok) {
+fn is_modifier(tok: &str, flags: &[&str]) -> bool {
+    if flags.contains(&tok) {
         return true;
     }
     match tok.find(':') {
@@ -69,6 +69,11 @@ fn is_modifier(tok: &str) -> bool {
 /// Split `line` into mnemonic, operands and modifiers. Text after `;` or `//`
 /// (outside brackets and quotes) is a comment.
 pub fn parse_syntax(line: &str) -> Result<AsmSyntax, AsmError> {
+    parse_syntax_with(line, FLAGS)
+}
+
+/// [`parse_syntax`] with another set of bare-word modifiers (MUBUF: `offen`, `glc`, ...).
+pub(crate) fn parse_syntax_with(line: &str, flags: &[&str]) -> Result<AsmSyntax, AsmError> {
     let chars: Vec<char> = line.chars().collect();
     let n = chars.len();
     let mut i = 0;
@@ -153,7 +158,7 @@ pub fn parse_syntax(line: &str) -> Result<AsmSyntax, AsmError> {
         }
         let (tok, col) = token(&mut i)?;
         syn.end_col = i + 1;
-        if !want_operand && is_modifier(&tok) {
+        if !want_operand && is_modifier(&tok, flags) {
             let (name, value) = match tok.split_once(':') {
                 Some((a, b)) => (a.to_string(), Some(b.to_string())),
                 None => (tok.clone(), None),
@@ -222,7 +227,9 @@ pub fn parse_reg(text: &str) -> Option<RegTuple> {
             let v = num(rest)?;
             (v, v)
         };
-    if last < first || last - first >= 32 || first > u32::from(u16::MAX) {
+    // `last`, not `first`: v[65535:65536] would overflow RegTuple::last() (found by
+    // tests/tests/fuzz_lifter.rs).
+    if last < first || last - first >= 32 || last > u32::from(u16::MAX) {
         return None;
     }
     Some(RegTuple {

@@ -38,7 +38,9 @@ impl RegTuple {
 
     /// Last register number of the tuple.
     pub fn last(&self) -> u16 {
-        self.first + u16::from(self.count) - 1
+        // `first + count` alone overflows for v65535 (found by tests/tests/fuzz_lifter.rs).
+        self.first
+            .saturating_add(u16::from(self.count).saturating_sub(1))
     }
 }
 

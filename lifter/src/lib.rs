@@ -1,22 +1,37 @@
-//! Decode, encode, parse and print AMDGPU DS (LDS/GDS) instructions for the
+//! Decode, encode, parse and print AMDGPU DS (LDS/GDS) and MUBUF/VBUFFER instructions for the
 //! fourteen targets in [`gcnsmt_semantics::target::Target`], byte-exact with
-//! LLVM 22's `llvm-mc` (the reference is `tests/data/roundtrip/ds_<cpu>.s`).
+//! LLVM 22's `llvm-mc` (the references are `tests/data/roundtrip/{ds,mubuf}_<cpu>.s`).
 //!
 //! Module map: [`table`] (opcodes and operand shapes), [`inst`] (the decoded
 //! instruction), [`mod@decode`]/[`mod@encode`] (64-bit words), [`mod@print`] (canonical
-//! LLVM syntax), [`asm`] (LLVM syntax parser), [`lift`] (lifting to gcnsmt IR).
+//! LLVM syntax), [`asm`] (LLVM syntax parser), [`lift`] (lifting to gcnsmt IR);
+//! MUBUF/VBUFFER: [`mubuf_table`], [`mod@mubuf`] (instruction, decode, encode, print),
+//! [`mubuf_asm`]; both: [`any`] ([`Inst`], [`decode_any`], [`parse_any`]).
 
+pub mod any;
 pub mod asm;
 pub mod decode;
 pub mod encode;
 pub mod inst;
 pub mod lift;
+pub mod mubuf;
+pub mod mubuf_asm;
+pub mod mubuf_table;
 pub mod print;
 mod swizzle;
 pub mod table;
 
+pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError};
 pub use asm::{parse_asm, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
 pub use inst::{DsInst, RegFile, RegTuple};
+pub use mubuf::{
+    decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
+    MubufDecodeErrorKind, MubufInst,
+};
+pub use mubuf_asm::parse_mubuf;
+pub use mubuf_table::{
+    mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
+};
 pub use table::{ds_by_opcode, ds_lookup, ds_mnemonics, DsShape, GdsRule, OffsetKind};

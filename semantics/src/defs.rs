@@ -24,6 +24,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
 ];
 
+/// The environment variable naming a directory of replacement `*.pcode` files (see
+/// [`Library::builtin`]). Unset in normal use.
+pub const PCODE_DIR_VAR: &str = "GCNSMT_PCODE_DIR";
+
 /// Parsed entries by upper-case name.
 pub struct Library {
     pub defs: Vec<(String, Def)>,
@@ -53,12 +57,32 @@ impl Library {
         Ok(Library { defs, index })
     }
 
-    /// The library built into gcnsmt (parsed on first use).
+    /// The library built into gcnsmt (parsed on first use). When the environment variable
+    /// [`PCODE_DIR_VAR`] names a directory, each of its files named like a built-in file
+    /// replaces that file: semantic mutation testing (`scripts/mutate.py`) runs mutants without
+    /// rebuilding, and without touching the working tree.
     ///
-    /// Panics only if the shipped files do not parse, which a unit test rules out.
+    /// Panics if the shipped files do not parse (a unit test rules that out) or if the
+    /// replacement files do not.
     pub fn builtin() -> &'static Library {
         static LIB: OnceLock<Library> = OnceLock::new();
-        LIB.get_or_init(|| Library::from_files(FILES).expect("built-in semantics parse"))
+        LIB.get_or_init(|| match std::env::var_os(PCODE_DIR_VAR) {
+            None => Library::from_files(FILES).expect("built-in semantics parse"),
+            Some(dir) => {
+                let dir = std::path::PathBuf::from(dir);
+                let texts: Vec<(&str, String)> = FILES
+                    .iter()
+                    .map(|(name, text)| {
+                        let own = std::fs::read_to_string(dir.join(name));
+                        (*name, own.unwrap_or_else(|_| text.to_string()))
+                    })
+                    .collect();
+                let files: Vec<(&str, &str)> =
+                    texts.iter().map(|(n, t)| (*n, t.as_str())).collect();
+                Library::from_files(&files)
+                    .unwrap_or_else(|e| panic!("{PCODE_DIR_VAR}={}: {e}", dir.display()))
+            }
+        })
     }
 
     /// The entry covering `name` (upper case, e.g. `DS_ADD_RTN_U32`).

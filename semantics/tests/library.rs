@@ -39,6 +39,23 @@ fn run_one(
     offset: u16,
     rd_width: u32,
 ) -> (u128, CMem) {
+    run_mem(
+        name,
+        settings,
+        (addr, data0, data1, offset),
+        rd_width,
+        |a| a as u8,
+    )
+}
+
+/// As [`run_one`] with LDS byte `a` equal to `mem(a)`.
+fn run_mem(
+    name: &str,
+    settings: Settings,
+    (addr, data0, data1, offset): (u32, u128, u128, u16),
+    rd_width: u32,
+    mem: fn(u32) -> u8,
+) -> (u128, CMem) {
     let lib = Library::builtin();
     let def = lib.get(name).unwrap();
     let aliases = def.aliases_for(name).unwrap();
@@ -59,7 +76,7 @@ fn run_one(
     vars.insert("LANE_ID".into(), bits(0, 32));
     vars.insert("RETURN_DATA".into(), bits(0xdead_beef_dead_beef, rd_width));
     let mem = MemState {
-        lds: CMem::new(|a| a as u8),
+        lds: CMem::new(mem),
         gds: CMem::new(|_| 0),
         ub: false,
     };
@@ -159,4 +176,132 @@ fn min_num_prefers_number_over_nan() {
     // Pre-gfx12 min_f32 keeps the NaN (1.0 < NaN is false).
     let (_, m) = run_one("DS_MIN_F32", UNALIGNED, 0xfc, 0x3f80_0000, 0, 0, 32);
     assert_eq!(word(&m, 0xfc), 0xfffe_fdfc);
+}
+
+// Expectations below were computed by hand from the AMD guides' descriptions (each comment
+// gives the arithmetic). They kill the semantic mutants scripts/mutate.py found surviving.
+
+/// Memory at 0x10 (pattern `a as u8`) holds 0x13121110.
+const W10: u32 = 0x1312_1110;
+
+fn atomic(name: &str, data0: u128, data1: u128) -> (u32, u32) {
+    let (r, m) = run_one(name, UNALIGNED, 0x10, data0, data1, 0, 32);
+    (r as u32, word(&m, 0x10))
+}
+
+#[test]
+fn atomic32_arithmetic_by_hand() {
+    // rsub: 0x20000000 - 0x13121110 = 0x0cedeef0; returns the old word.
+    assert_eq!(
+        atomic("DS_RSUB_RTN_U32", 0x2000_0000, 0),
+        (W10, 0x0ced_eef0)
+    );
+    // inc at the limit (MEM == DATA) wraps to 0.
+    assert_eq!(atomic("DS_INC_RTN_U32", W10 as u128, 0).1, 0);
+    // Signed min/max with DATA = -1 against a positive word; unsigned with DATA = 5.
+    assert_eq!(atomic("DS_MIN_RTN_I32", 0xffff_ffff, 0).1, 0xffff_ffff);
+    assert_eq!(atomic("DS_MAX_RTN_I32", 0xffff_ffff, 0).1, W10);
+    assert_eq!(atomic("DS_MAX_RTN_I32", 0x7fff_ffff, 0).1, 0x7fff_ffff);
+    assert_eq!(atomic("DS_MIN_RTN_U32", 5, 0).1, 5);
+    assert_eq!(atomic("DS_MIN_RTN_U32", 0xffff_ffff, 0).1, W10);
+    assert_eq!(atomic("DS_MAX_RTN_U32", 5, 0).1, W10);
+    // Bitwise with 0x0000ffff: and 0x00001110, xor 0x1312eeef.
+    assert_eq!(atomic("DS_AND_RTN_B32", 0xffff, 0).1, 0x0000_1110);
+    assert_eq!(atomic("DS_XOR_RTN_B32", 0xffff, 0).1, 0x1312_eeef);
+    assert_eq!(atomic("DS_OR_RTN_B32", 0xffff, 0).1, 0x1312_ffff);
+    // wrap: MEM >= DATA0 subtracts DATA0 (0x13121110 - 0x10000000), equal gives 0, else adds
+    // DATA1 (0x13121110 + 5).
+    assert_eq!(atomic("DS_WRAP_RTN_B32", 0x1000_0000, 5).1, 0x0312_1110);
+    assert_eq!(atomic("DS_WRAP_RTN_B32", W10 as u128, 5).1, 0);
+    assert_eq!(atomic("DS_WRAP_RTN_B32", 0x2000_0000, 5).1, 0x1312_1115);
+    // cond_sub: subtracts when no underflow (0x13121110 - 0x03000000), equal gives 0, else keeps.
+    assert_eq!(atomic("DS_COND_SUB_RTN_U32", 0x0300_0000, 0).1, 0x1012_1110);
+    assert_eq!(atomic("DS_COND_SUB_RTN_U32", W10 as u128, 0).1, 0);
+    assert_eq!(atomic("DS_COND_SUB_RTN_U32", 0x2000_0000, 0).1, W10);
+    // sub_clamp: 0x13121110 - 0x03000000, or 0 when DATA is larger.
+    assert_eq!(
+        atomic("DS_SUB_CLAMP_RTN_U32", 0x0300_0000, 0).1,
+        0x1012_1110
+    );
+    assert_eq!(atomic("DS_SUB_CLAMP_RTN_U32", 0x2000_0000, 0).1, 0);
+}
+
+#[test]
+fn condxchg32_by_hand() {
+    // ADDR 0x19: (0x19 + 0) & 0xfff8 = 0x18, second dword at 0x1c. Both enable bits (31, 63)
+    // set: 0x18 <- 0x00000002, 0x1c <- 0x00000001; returns {MEM[0x1c], MEM[0x18]}.
+    let data = 0x8000_0001_8000_0002u128;
+    let (r, m) = run_one("DS_CONDXCHG32_RTN_B64", UNALIGNED, 0x19, data, 0, 0, 64);
+    assert_eq!(r, 0x1f1e_1d1c_1b1a_1918);
+    assert_eq!((word(&m, 0x18), word(&m, 0x1c)), (2, 1));
+    // Enable bits clear (bits 30 and 62 set instead): nothing is written.
+    let (_, m) = run_one(
+        "DS_CONDXCHG32_RTN_B64",
+        UNALIGNED,
+        0x19,
+        0x4000_0001_4000_0002,
+        0,
+        0,
+        64,
+    );
+    assert_eq!((word(&m, 0x18), word(&m, 0x1c)), (0x1b1a_1918, 0x1f1e_1d1c));
+}
+
+/// A pattern without the 256-byte period of `a as u8`, so a stride of 256 and one of 512 read
+/// different bytes.
+fn pat(a: u32) -> u8 {
+    (a as u8) ^ ((a >> 8) as u8).wrapping_mul(37)
+}
+
+fn pat_le(a: u32, bytes: u32) -> u128 {
+    (0..bytes).rev().fold(0, |v, i| v << 8 | pat(a + i) as u128)
+}
+
+fn mem_le(m: &CMem, a: u32, bytes: u32) -> u128 {
+    (0..bytes)
+        .rev()
+        .fold(0, |v, i| v << 8 | m.get(a + i) as u128)
+}
+
+#[test]
+fn two_address_forms_by_hand() {
+    // (names, element bytes, offset scale in bytes): AMD guides, DS_READ2* / DS_WRITE2* /
+    // DS_WRXCHG2*: OFFSETn * 4, * 8, and the ST64 forms * 256 (b32) and * 512 (b64).
+    let forms = [
+        ("B32", 4u32, 4u32),
+        ("ST64_B32", 4, 256),
+        ("B64", 8, 8),
+        ("ST64_B64", 8, 512),
+    ];
+    // ADDR 4, OFFSET0 1, OFFSET1 3.
+    let (addr, off0, off1) = (4u32, 1u32, 3u32);
+    let offset = (off1 << 8 | off0) as u16;
+    for (suffix, size, scale) in forms {
+        let (a1, a2) = (addr + off0 * scale, addr + off1 * scale);
+        let bits = size * 8;
+        let (d0, d1) = (0x0123_4567_89ab_cdefu128, 0xfedc_ba98_7654_3210u128);
+        let mask = (1u128 << bits) - 1;
+        let read = if suffix.starts_with("ST64") {
+            format!("DS_READ2ST64_{}", &suffix[5..])
+        } else {
+            format!("DS_READ2_{suffix}")
+        };
+        let (r, _) = run_mem(&read, UNALIGNED, (addr, 0, 0, offset), 2 * bits, pat);
+        assert_eq!(r, pat_le(a2, size) << bits | pat_le(a1, size), "{read}");
+
+        let write = read.replace("READ", "WRITE");
+        let (_, m) = run_mem(&write, UNALIGNED, (addr, d0, d1, offset), 32, pat);
+        assert_eq!(mem_le(&m, a1, size), d0 & mask, "{write}");
+        assert_eq!(mem_le(&m, a2, size), d1 & mask, "{write}");
+
+        let xchg = if suffix.starts_with("ST64") {
+            format!("DS_WRXCHG2ST64_RTN_{}", &suffix[5..])
+        } else {
+            format!("DS_WRXCHG2_RTN_{suffix}")
+        };
+        let (r, m) = run_mem(&xchg, UNALIGNED, (addr, d0, d1, offset), 2 * bits, pat);
+        assert_eq!(r, pat_le(a2, size) << bits | pat_le(a1, size), "{xchg}");
+        assert_eq!(mem_le(&m, a1, size), d0 & mask, "{xchg}");
+        assert_eq!(mem_le(&m, a2, size), d1 & mask, "{xchg}");
+    }
 }

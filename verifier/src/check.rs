@@ -5,6 +5,7 @@
 //! must be encodable and defined, leave the same LDS and GDS bytes, and leave the same value in
 //! every register either side names, except registers declared `Dead`.
 
+use crate::crosscheck::{QueryKind, Sat};
 use crate::machine::{bind, collect_vars, exec, immediate_vars, Bound, Env, Machine, RegKey};
 use crate::rules::{Expect, InputError, Rule};
 use crate::smt::{build, Answer, Model, Query, Smt};
@@ -28,6 +29,11 @@ pub struct Options {
     pub timeout: Duration,
     /// `name=value` settings from the command line; they override the rule's.
     pub settings: Vec<(String, String)>,
+    /// Memory limit per solver query, in megabytes (`--memory`); a query that hits it is
+    /// `unknown`.
+    pub memory_mb: Option<u32>,
+    /// `--emit-smt2` and `--cross-check`: what else happens to each query's text.
+    pub hooks: crate::crosscheck::Hooks,
 }
 
 impl Default for Options {
@@ -35,6 +41,8 @@ impl Default for Options {
         Options {
             timeout: Duration::from_secs(20),
             settings: Vec::new(),
+            memory_mb: None,
+            hooks: Default::default(),
         }
     }
 }
@@ -584,10 +592,15 @@ fn decide_solver(
     assumptions.push(build::not(&ms.mem.ub));
 
     let mut q = Query::new(opts.timeout);
+    q.set_memory(opts.memory_mb);
     for a in &assumptions {
         q.assert(a);
     }
-    match q.check() {
+    let answer = q.check();
+    if let Err(e) = cross_check(rule, target, opts, QueryKind::Pre, &q, &answer) {
+        return Verdict::Error(e);
+    }
+    match answer {
         Answer::Unsat => return Verdict::Inapplicable,
         Answer::Unknown(r) => return Verdict::Unknown(format!("deciding the precondition: {r}")),
         Answer::Sat(_) => {}
@@ -623,7 +636,11 @@ fn decide_solver(
     ));
     q.assert(&build::or(&bad));
     tracing::debug!(rule = %rule.name, %target, "refinement query:\n{}", q.to_smt2());
-    match q.check() {
+    let answer = q.check();
+    if let Err(e) = cross_check(rule, target, opts, QueryKind::Refine, &q, &answer) {
+        return Verdict::Error(e);
+    }
+    match answer {
         Answer::Unsat => Verdict::Proved,
         Answer::Unknown(r) => Verdict::Unknown(r),
         Answer::Sat(model) => {
@@ -679,6 +696,32 @@ fn decide_solver(
             }
         }
     }
+}
+
+/// Hand one decided query to `--emit-smt2` / `--cross-check` (nothing happens without them).
+fn cross_check(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+    kind: QueryKind,
+    q: &Query,
+    answer: &Answer,
+) -> Result<(), String> {
+    let z3 = match answer {
+        Answer::Sat(_) => Sat::Sat,
+        Answer::Unsat => Sat::Unsat,
+        Answer::Unknown(_) => Sat::Unknown,
+    };
+    crate::crosscheck::after_query(
+        &opts.hooks,
+        &rule.name,
+        target,
+        kind,
+        || q.to_smt2(),
+        z3,
+        opts.timeout,
+        opts.memory_mb,
+    )
 }
 
 /// Push inputs toward small values: each in turn is tried at 0, then below 0x100, 0x10000;

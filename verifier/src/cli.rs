@@ -6,7 +6,7 @@ use crate::rules::{parse_rules, Rule};
 use gcnsmt_lifter::{decode_bytes, encode_bytes, parse_asm};
 use gcnsmt_semantics::print::def_to_string;
 use gcnsmt_semantics::target::Target;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -76,12 +76,46 @@ impl Summary {
 }
 
 /// Verify rules; prints one line per rule x target and a summary; returns the run's summary.
-pub fn verify_rules(
+pub fn run_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Record> {
+    run_rules_cached(rules, filter, opts, None)
+}
+
+/// A verdict taken from the cache, with the settings the rule would run under.
+fn cached_outcome(
+    rule: &Rule,
+    t: Target,
+    opts: &Options,
+    v: crate::cache::Cached,
+) -> crate::check::Outcome {
+    let mut settings = gcnsmt_semantics::settings::Settings::default_for(t);
+    for (n, val, _) in &rule.settings {
+        let _ = settings.set(t, n, val);
+    }
+    for (n, val) in &opts.settings {
+        let _ = settings.set(t, n, val);
+    }
+    crate::check::Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target: t,
+        settings,
+        verdict: match v {
+            crate::cache::Cached::Proved => Verdict::Proved,
+            crate::cache::Cached::Inapplicable => Verdict::Inapplicable,
+        },
+        expect: rule.expect.map(|e| e.0),
+        time: Duration::ZERO,
+        note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
+    }
+}
+
+/// [`run_rules`] with a result cache: proved and inapplicable verdicts are looked up and stored.
+pub fn run_rules_cached(
     rules: &[Rule],
     filter: Option<&[Target]>,
     opts: &Options,
-    out: &mut dyn std::io::Write,
-) -> Summary {
+    cache: Option<&crate::cache::Cache>,
+) -> Vec<Record> {
     use rayon::prelude::*;
     // Plan every rule x target first, run them in parallel (each worker thread has its own z3
     // context; nothing z3 crosses threads), then print in rule order.
@@ -128,7 +162,28 @@ pub fn verify_rules(
     let results: Vec<_> = jobs
         .par_iter()
         .map(|(i, t)| {
-            let r = check(&rules[*i], *t, opts);
+            let r = match cache {
+                None => check(&rules[*i], *t, opts),
+                Some(c) => {
+                    let key = crate::cache::Cache::key(&rules[*i], *t, &opts.settings);
+                    match c.get(&key) {
+                        Some(v) => Ok(cached_outcome(&rules[*i], *t, opts, v)),
+                        None => {
+                            let r = check(&rules[*i], *t, opts);
+                            if let Ok(o) = &r {
+                                match o.verdict {
+                                    Verdict::Proved => c.put(&key, crate::cache::Cached::Proved),
+                                    Verdict::Inapplicable => {
+                                        c.put(&key, crate::cache::Cached::Inapplicable)
+                                    }
+                                    _ => {}
+                                }
+                            }
+                            r
+                        }
+                    }
+                }
+            };
             bar.set_message(format!("{} {t}", rules[*i].name));
             bar.inc(1);
             r
@@ -136,7 +191,7 @@ pub fn verify_rules(
         .collect();
     bar.finish_and_clear();
 
-    let mut s = Summary::default();
+    let mut records = Vec::new();
     let mut errored: Vec<bool> = vec![false; rules.len()];
     for ((i, _), r) in jobs.iter().zip(results) {
         let rule = &rules[*i];
@@ -147,41 +202,157 @@ pub fn verify_rules(
                     continue;
                 }
                 errored[*i] = true;
-                if rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error) {
-                    let _ = writeln!(out, "{:<40} {:<8} ERROR (as expected)  {e}", rule.name, "");
-                    s.errors_expected += 1;
-                } else {
-                    let _ = writeln!(out, "{e}");
-                    s.errors += 1;
-                }
+                let expected = rule.expect.map(|e| e.0) == Some(crate::rules::Expect::Error);
+                records.push(Record::Error {
+                    rule: rule.name.clone(),
+                    error: e,
+                    expected,
+                });
             }
-            Ok(o) => {
-                let _ = write!(out, "{}", report::outcome(&o));
-                match &o.verdict {
-                    Verdict::Proved => s.proved += 1,
-                    Verdict::Refuted(_) => {
-                        s.refuted += 1;
-                        if o.expect == Some(crate::rules::Expect::Refuted) {
-                            s.refuted_expected += 1;
+            Ok(o) => records.push(Record::Verdict {
+                outcome: o,
+                line: rule.loc.line,
+            }),
+        }
+    }
+    records
+}
+
+/// One line of a run's result: a verdict on a rule x target, or a rule's input error.
+#[derive(Clone, Debug)]
+pub enum Record {
+    Verdict {
+        outcome: crate::check::Outcome,
+        /// The line of the rule's `Name:`.
+        line: u32,
+    },
+    Error {
+        rule: String,
+        error: crate::rules::InputError,
+        /// The rule says `Expect: error`.
+        expected: bool,
+    },
+}
+
+impl Summary {
+    /// Count a run's records.
+    pub fn of(records: &[Record]) -> Summary {
+        let mut s = Summary::default();
+        for r in records {
+            match r {
+                Record::Error { expected: true, .. } => s.errors_expected += 1,
+                Record::Error {
+                    expected: false, ..
+                } => s.errors += 1,
+                Record::Verdict { outcome: o, .. } => {
+                    match &o.verdict {
+                        Verdict::Proved => s.proved += 1,
+                        Verdict::Refuted(_) => {
+                            s.refuted += 1;
+                            if o.expect == Some(crate::rules::Expect::Refuted) {
+                                s.refuted_expected += 1;
+                            }
                         }
+                        Verdict::Unknown(_) => s.unknown += 1,
+                        Verdict::Inapplicable => s.inapplicable += 1,
+                        Verdict::Error(_) => s.errors += 1,
                     }
-                    Verdict::Unknown(_) => s.unknown += 1,
-                    Verdict::Inapplicable => s.inapplicable += 1,
-                    Verdict::Error(_) => s.errors += 1,
-                }
-                if let Some(e) = o.expect {
-                    if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_)) {
-                        s.mismatches += 1;
+                    if let Some(e) = o.expect {
+                        if !o.verdict.matches(e) && !matches!(o.verdict, Verdict::Unknown(_)) {
+                            s.mismatches += 1;
+                        }
                     }
                 }
             }
         }
+        s
     }
-    s
+}
+
+/// Print records as text (one verdict block per rule x target).
+pub fn print_text(records: &[Record], out: &mut dyn std::io::Write) {
+    for r in records {
+        match r {
+            Record::Error {
+                rule,
+                error,
+                expected: true,
+            } => {
+                let _ = writeln!(out, "{rule:<40} {:<8} ERROR (as expected)  {error}", "");
+            }
+            Record::Error { error, .. } => {
+                let _ = writeln!(out, "{error}");
+            }
+            Record::Verdict { outcome, .. } => {
+                let _ = write!(out, "{}", report::outcome(outcome));
+            }
+        }
+    }
+}
+
+/// Verify rules, print text verdicts to `out`, and return the counts.
+pub fn verify_rules(
+    rules: &[Rule],
+    filter: Option<&[Target]>,
+    opts: &Options,
+    out: &mut dyn std::io::Write,
+) -> Summary {
+    let records = run_rules(rules, filter, opts);
+    print_text(&records, out);
+    Summary::of(&records)
 }
 
 /// `gcnsmt verify`.
-pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[String]) -> u8 {
+/// Output format of `gcnsmt verify`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Human-readable verdict blocks and a summary line.
+    #[default]
+    Text,
+    /// JSON Lines: one object per rule x target or error, then a summary object.
+    Json,
+    /// SARIF 2.1.0 (one JSON document).
+    Sarif,
+}
+
+/// Arguments of `gcnsmt verify` beyond the paths.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyArgs {
+    /// `--target`: comma-separated targets or ranges.
+    pub target: Option<String>,
+    /// `--timeout`: seconds per solver query.
+    pub timeout: f64,
+    /// `--set NAME=VALUE` overrides.
+    pub set: Vec<String>,
+    /// `--filter`: only rules whose name contains one of these substrings (`*` matches any text).
+    pub filter: Vec<String>,
+    pub format: Format,
+    /// `--emit-smt2 DIR`: write each solver query there as a standalone SMT-LIB 2 file.
+    pub emit_smt2: Option<PathBuf>,
+    /// `--cross-check SOLVER`: re-decide each query with this cvc5 binary.
+    pub cross_check: Option<String>,
+    /// `--memory MB`: memory limit per solver query.
+    pub memory: Option<u32>,
+    /// `--cache DIR`: reuse proved/inapplicable verdicts stored there.
+    pub cache: Option<PathBuf>,
+}
+
+/// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
+pub fn name_matches(name: &str, pattern: &str) -> bool {
+    // Unanchored: the pieces between `*`s appear in order anywhere in the name.
+    let mut rest = name;
+    for p in pattern.split('*').filter(|p| !p.is_empty()) {
+        match rest.find(p) {
+            Some(k) => rest = &rest[k + p.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `gcnsmt verify`.
+pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
+    let (target, timeout, set) = (args.target.as_deref(), args.timeout, &args.set);
     let start = Instant::now();
     let filter = match target.map(Target::parse_list).transpose() {
         Ok(f) => f,
@@ -218,7 +389,39 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
     let opts = Options {
         timeout: Duration::from_secs_f64(timeout),
         settings,
+        memory_mb: args.memory,
+        hooks: crate::crosscheck::Hooks {
+            emit_dir: args.emit_smt2.clone(),
+            solver: args.cross_check.clone(),
+        },
     };
+    if args.memory == Some(0) {
+        return usage_error("--memory must be a positive number of megabytes");
+    }
+    if let Some(dir) = &args.emit_smt2 {
+        if let Err(e) = crate::crosscheck::prepare_dir(dir) {
+            return usage_error(&e);
+        }
+    }
+    if let Some(s) = &args.cross_check {
+        // Only cvc5's command line is known (its flags for time limits differ from others').
+        let base = Path::new(s)
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or("");
+        if !base.starts_with("cvc5") {
+            return usage_error(&format!(
+                "--cross-check {s}: only cvc5 is supported (a `cvc5` binary name or path)"
+            ));
+        }
+        if !crate::crosscheck::available(s) {
+            return usage_error(&format!(
+                "--cross-check {s}: cannot run `{s} --version` (apt-get install cvc5)"
+            ));
+        }
+        // Counts are per process; start from zero for this run.
+        crate::crosscheck::take_stats();
+    }
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
@@ -248,9 +451,58 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
             "no rules found (rule files end in .rules; each rule starts with `Name:`)",
         );
     }
-    let mut all = verify_rules(&rules, filter.as_deref(), &opts, &mut std::io::stdout());
+    if !args.filter.is_empty() {
+        rules.retain(|r| {
+            args.filter.iter().any(|p| match p.strip_prefix("tag:") {
+                Some(tag) => r.tags.iter().any(|t| name_matches(t, tag)),
+                None => name_matches(&r.name, p),
+            })
+        });
+        if rules.is_empty() {
+            return usage_error(&format!(
+                "--filter {}: no rule matches",
+                args.filter.join(",")
+            ));
+        }
+    }
+    let cache = match args
+        .cache
+        .as_deref()
+        .map(crate::cache::Cache::open)
+        .transpose()
+    {
+        Ok(c) => c,
+        Err(e) => return usage_error(&format!("--cache: {e}")),
+    };
+    let records = run_rules_cached(&rules, filter.as_deref(), &opts, cache.as_ref());
+    let mut all = Summary::of(&records);
     all.errors += parse_errors;
-    println!(
+    let cross = args
+        .cross_check
+        .as_ref()
+        .map(|s| format!("cross-check ({s}): {}", crate::crosscheck::take_stats()));
+    if args.format != Format::Text {
+        // Machine-readable stdout stays one format; the cross-check counts go to stderr.
+        if let Some(c) = &cross {
+            eprintln!("{c}");
+        }
+    }
+    match args.format {
+        Format::Text => print_text(&records, &mut std::io::stdout()),
+        // A closed pipe (`| head`) is not an error worth a panic: ignore write failures.
+        Format::Json => {
+            let text = crate::output::json_lines(&records, &all, start.elapsed());
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            return all.exit_code();
+        }
+        Format::Sarif => {
+            let text = format!("{:#}\n", crate::output::sarif(&records));
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            return all.exit_code();
+        }
+    }
+    let _ = writeln!(
+        std::io::stdout(),
         "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]",
         all.proved,
         all.refuted,
@@ -262,6 +514,9 @@ pub fn verify(paths: &[PathBuf], target: Option<&str>, timeout: f64, set: &[Stri
         all.mismatches,
         start.elapsed()
     );
+    if let Some(c) = &cross {
+        let _ = writeln!(std::io::stdout(), "{c}");
+    }
     all.exit_code()
 }
 
@@ -326,30 +581,51 @@ pub fn decode(target: Target, words: &[String]) -> u8 {
         Ok(b) => b,
         Err(e) => return usage_error(&e),
     };
-    if bytes.len() % 8 != 0 || bytes.is_empty() {
-        return usage_error(&format!(
-            "DS instructions are 8 bytes; got {} bytes",
-            bytes.len()
-        ));
+    if bytes.is_empty() {
+        return usage_error(
+            "no instruction words given (DS and MUBUF instructions are 8 bytes, VBUFFER 12)",
+        );
     }
+    // DS and MUBUF words are 8 bytes, gfx12/gfx1250 VBUFFER words 12 (bits 31:26 of the
+    // first dword decide); an unknown first dword is reported and skipped.
     let mut code = 0;
-    for chunk in bytes.chunks(8) {
-        match decode_bytes(target, chunk) {
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        if rest.len() < 4 {
+            return usage_error(&format!(
+                "instructions are 8 bytes (12 for gfx12 VBUFFER); got {} trailing byte(s)",
+                rest.len()
+            ));
+        }
+        let first = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
+        let len = gcnsmt_lifter::inst_len(target, first).unwrap_or(4);
+        if rest.len() < len {
+            return usage_error(&format!(
+                "instruction at byte {at} needs {len} bytes; only {} left",
+                rest.len()
+            ));
+        }
+        match gcnsmt_lifter::decode_any(target, &rest[..len]) {
             Ok(i) => println!("{i}"),
             Err(e) => {
                 println!("{e}");
                 code = 2;
             }
         }
+        at += len;
     }
     code
 }
 
 /// `gcnsmt encode`.
 pub fn encode(target: Target, asm: &str) -> u8 {
-    match parse_asm(target, asm) {
+    match gcnsmt_lifter::parse_any(target, asm) {
         Ok(i) => {
-            let b = encode_bytes(&i);
+            let b = match &i {
+                gcnsmt_lifter::Inst::Ds(d) => encode_bytes(d).to_vec(),
+                gcnsmt_lifter::Inst::Mubuf(_) => gcnsmt_lifter::encode_any(&i),
+            };
             let s: Vec<String> = b.iter().map(|x| format!("0x{x:02x}")).collect();
             println!("{i:<50} ; encoding: [{}]", s.join(","));
             0
@@ -369,6 +645,32 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
         return usage_error(
             "lift takes one DS instruction: assembly (`ds_add_u32 v1, v2`) or its words",
         );
+    }
+    let is_buf = first.starts_with("buffer_") || first.starts_with("tbuffer_");
+    if is_buf || (!first.starts_with("ds_") && first.starts_with(|c: char| c.is_ascii_digit())) {
+        // MUBUF/VBUFFER (assembly or words): decoded and shown; semantics come with issue 4.
+        let inst = if is_buf {
+            gcnsmt_lifter::parse_any(target, &text)
+                .map_err(|e| format!("<argument>:1:{}: error: {}", e.col, e.msg))
+        } else {
+            parse_words(input)
+                .and_then(|b| gcnsmt_lifter::decode_any(target, &b).map_err(|e| e.to_string()))
+        };
+        match inst {
+            Ok(gcnsmt_lifter::Inst::Mubuf(m)) => {
+                println!("// {target}: {m}");
+                eprintln!(
+                    "error: semantics of {} (MUBUF/VBUFFER) are not modelled yet",
+                    m.mnemonic
+                );
+                return 2;
+            }
+            Ok(gcnsmt_lifter::Inst::Ds(_)) => {} // DS words: lifted below
+            Err(e) => {
+                eprintln!("{e}");
+                return 2;
+            }
+        }
     }
     if first.starts_with(|c: char| c.is_ascii_alphabetic())
         && !first.starts_with("ds_")

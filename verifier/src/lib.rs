@@ -25,10 +25,13 @@
 //! assert!(matches!(outcome.verdict, Verdict::Proved));
 //! ```
 
+pub mod cache;
 pub mod check;
 pub mod cli;
+pub mod crosscheck;
 pub mod machine;
 pub mod normalize;
+pub mod output;
 pub mod report;
 pub mod rules;
 pub mod smt;

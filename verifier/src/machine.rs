@@ -586,7 +586,13 @@ fn bind_ds(
         return Err(if on.is_empty() {
             rule.error(mloc, format!("unknown mnemonic `{mn}`"))
         } else {
-            rule.error(mloc, format!("{mn} is not available on {target} (it exists on {}){hint}", on.join(", ")))
+            rule.error(
+                mloc,
+                format!(
+                    "{mn} is not available on {target} (it exists on {}){hint}",
+                    on.join(", ")
+                ),
+            )
         });
     };
     let Some((entry, def)) = ds_semantics(mn) else {

@@ -21,6 +21,13 @@ struct Cli {
     cmd: Cmd,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum OutFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Prove or refute each rule of rule files (directories are searched for *.rules).
@@ -38,6 +45,27 @@ enum Cmd {
         /// lds_limit=M0|ALLOC|NONE.
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
+        /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
+        /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
+        #[arg(long, value_name = "PATTERN")]
+        filter: Vec<String>,
+        /// Reuse proved/inapplicable verdicts stored in DIR (created if needed); a rule whose
+        /// text, target, settings, semantics, tables and solver are unchanged is not re-proved.
+        #[arg(long, value_name = "DIR")]
+        cache: Option<std::path::PathBuf>,
+        /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
+        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+        format: OutFormat,
+        /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
+        #[arg(long, value_name = "DIR")]
+        emit_smt2: Option<std::path::PathBuf>,
+        /// Re-decide every query with a second solver (cvc5); a sat/unsat disagreement with
+        /// z3 is an internal error.
+        #[arg(long, value_name = "SOLVER")]
+        cross_check: Option<String>,
+        /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
+        #[arg(long, value_name = "MB")]
+        memory: Option<u32>,
     },
     /// Decode DS instruction words (hex dwords, hex bytes, or llvm-mc -show-encoding text on stdin).
     Decode {
@@ -81,7 +109,33 @@ fn main() -> ExitCode {
             target,
             timeout,
             set,
-        } => cli::verify(&paths, target.as_deref(), timeout, &set),
+            filter,
+            format,
+            cache,
+            emit_smt2,
+            cross_check,
+            memory,
+        } => {
+            let format = match format {
+                OutFormat::Text => cli::Format::Text,
+                OutFormat::Json => cli::Format::Json,
+                OutFormat::Sarif => cli::Format::Sarif,
+            };
+            cli::verify(
+                &paths,
+                &cli::VerifyArgs {
+                    target,
+                    timeout,
+                    set,
+                    filter,
+                    format,
+                    cache,
+                    emit_smt2,
+                    cross_check,
+                    memory,
+                },
+            )
+        }
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),
             Err(e) => cli::usage_error(&e),

@@ -92,6 +92,8 @@ pub struct Rule {
     pub expect: Option<(Expect, Loc)>,
     /// `Source:` citations.
     pub cites: Vec<String>,
+    /// `Tags:` words (for `--filter tag:NAME`).
+    pub tags: Vec<String>,
 }
 
 impl Rule {
@@ -104,8 +106,8 @@ impl Rule {
     }
 }
 
-const KEYS: [&str; 8] = [
-    "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite",
+const KEYS: [&str; 9] = [
+    "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite", "Tags",
 ];
 
 /// Parse a rule file. Errors: a malformed header, a rule without `=>` or without instructions,
@@ -199,6 +201,7 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         target: Vec::new(),
                         expect: None,
                         cites: Vec::new(),
+                        tags: Vec::new(),
                     },
                     false,
                 ));
@@ -329,6 +332,12 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                     };
                     rule.expect = Some((ex, vloc));
                 }
+                "Tags" => rule.tags.extend(
+                    value
+                        .split([',', ' '])
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_string),
+                ),
                 _ => rule.cites.push(value.to_string()),
             }
             continue;

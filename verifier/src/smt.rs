@@ -5,10 +5,23 @@
 
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
+use std::collections::HashSet;
 use std::rc::Rc;
+use std::sync::OnceLock;
 use std::time::Duration;
-use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
-use z3::{FuncDecl, Params, SatResult, Solver, Sort};
+use z3::ast::{Ast, Bool, Dynamic, Float, RoundingMode, BV};
+use z3::{DeclKind, FuncDecl, Params, SatResult, Solver, Sort};
+
+/// The environment variable that deliberately breaks one primitive of the encoding, so a test
+/// can show that counterexample replay catches encoding bugs. `ult-signed` encodes unsigned
+/// `<` as signed `<`. Never set in normal runs; read once per process, so it costs nothing.
+pub const BREAK_ENCODING_VAR: &str = "GCNSMT_BREAK_ENCODING";
+
+fn ult_is_broken() -> bool {
+    static BROKEN: OnceLock<bool> = OnceLock::new();
+    *BROKEN
+        .get_or_init(|| std::env::var(BREAK_ENCODING_VAR).is_ok_and(|v| v.trim() == "ult-signed"))
+}
 
 /// Solver terms. Construction never fails; the solver is consulted only through [`Query`].
 #[derive(Default)]
@@ -169,8 +182,12 @@ impl Smt {
 }
 
 fn float_of(fmt: FpFmt, x: &BV) -> Float {
+    float_of_sort(&Sort::float(fmt.ebits(), fmt.sbits()), x)
+}
+
+/// `(_ to_fp e s)` of a bit-vector, for the floating-point sort `sort`.
+fn float_of_sort(sort: &Sort, x: &BV) -> Float {
     let ctx = z3::Context::thread_local();
-    let sort = Sort::float(fmt.ebits(), fmt.sbits());
     // SAFETY: both handles are live z3 objects of the thread-local context, kept alive by
     // `x` and `sort` for the duration of the call; the result is wrapped (and ref-counted)
     // immediately.
@@ -225,6 +242,9 @@ impl Domain for Smt {
     fn cmp(&mut self, op: CmpOp, a: &BV, b: &BV) -> Bool {
         match op {
             CmpOp::Eq => a.eq(b),
+            // Only the solver side is broken: the interpreter that replays counterexamples keeps
+            // the right meaning, which is what the replay test relies on.
+            CmpOp::Ult if ult_is_broken() => a.bvslt(b),
             CmpOp::Ult => a.bvult(b),
             CmpOp::Ule => a.bvule(b),
             CmpOp::Slt => a.bvslt(b),
@@ -333,6 +353,7 @@ pub struct Query {
     assertions: Vec<Bool>,
     marks: Vec<usize>,
     timeout: Duration,
+    memory_mb: Option<u32>,
 }
 
 impl Query {
@@ -342,7 +363,13 @@ impl Query {
             assertions: Vec::new(),
             marks: Vec::new(),
             timeout,
+            memory_mb: None,
         }
+    }
+    /// Bound each check's memory (z3 `max_memory` parameter, megabytes). z3 counts the
+    /// memory of the whole process, so with several worker threads the bound is on their sum.
+    pub fn set_memory(&mut self, mb: Option<u32>) {
+        self.memory_mb = mb;
     }
     pub fn assert(&mut self, b: &Bool) {
         self.assertions.push(b.clone());
@@ -361,6 +388,9 @@ impl Query {
             "timeout",
             self.timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
         );
+        if let Some(mb) = self.memory_mb {
+            p.set_u32("max_memory", mb.max(1));
+        }
         solver.set_params(&p);
         for a in &self.assertions {
             solver.assert(a);
@@ -373,17 +403,74 @@ impl Query {
         match solver.check() {
             SatResult::Sat => Answer::Sat(Model(solver.get_model().expect("sat has a model"))),
             SatResult::Unsat => Answer::Unsat,
-            SatResult::Unknown => Answer::Unknown(
-                solver
+            SatResult::Unknown => {
+                let r = solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".to_string()),
-            ),
+                    .unwrap_or_else(|| "unknown".to_string());
+                Answer::Unknown(match self.memory_mb {
+                    Some(mb) if r.contains("memory") => {
+                        format!("memory limit of {mb} MB reached (--memory; z3: {r})")
+                    }
+                    _ => r,
+                })
+            }
         }
     }
-    /// The assertions as SMT-LIB 2 text.
+    /// The assertions as a standalone SMT-LIB 2 script (`set-logic`, declarations, asserts,
+    /// `check-sat`) that other solvers accept. z3's `fp.to_ieee_bv` is not SMT-LIB: each
+    /// application is replaced by a fresh bit-vector `ieee!N` with
+    /// `(or (fp.isNaN r) (= ((_ to_fp e s) ieee!N) r))`. That is equisatisfiable because the
+    /// encoding only reads `fp.to_ieee_bv r` under `(ite (fp.isNaN r) NAN ...)`, and a non-NaN
+    /// float has exactly one bit pattern.
     pub fn to_smt2(&self) -> String {
-        self.solver().to_smt2()
+        let text = self.solver().to_smt2();
+        let body = if text.contains("fp.to_ieee_bv") {
+            let solver = Solver::new();
+            for a in portable(&self.assertions) {
+                solver.assert(&a);
+            }
+            solver.to_smt2()
+        } else {
+            text
+        };
+        // ALL: the queries mix bit-vectors, uninterpreted functions and floating point.
+        format!("(set-logic ALL)\n{body}")
     }
+}
+
+/// The assertions with every `fp.to_ieee_bv` replaced as [`Query::to_smt2`] describes.
+fn portable(assertions: &[Bool]) -> Vec<Bool> {
+    // The terms are DAGs with much sharing: visit each node once.
+    let mut seen: HashSet<Dynamic> = HashSet::new();
+    let mut found: Vec<Dynamic> = Vec::new();
+    let mut stack: Vec<Dynamic> = assertions.iter().map(|a| Dynamic::from_ast(a)).collect();
+    while let Some(t) = stack.pop() {
+        if !t.is_app() || !seen.insert(t.clone()) {
+            continue;
+        }
+        if t.decl().kind() == DeclKind::FpaToIeeeBv {
+            found.push(t.clone());
+        }
+        stack.extend(t.children());
+    }
+    let fresh: Vec<Dynamic> = found
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let w = t.as_bv().expect("fp.to_ieee_bv is a bit-vector").get_size();
+            Dynamic::from_ast(&BV::new_const(format!("ieee!{i}"), w))
+        })
+        .collect();
+    let map: Vec<(&Dynamic, &Dynamic)> = found.iter().zip(&fresh).collect();
+    let mut out: Vec<Bool> = assertions.iter().map(|a| a.substitute(&map)).collect();
+    for (t, b) in found.iter().zip(&fresh) {
+        // An inner `fp.to_ieee_bv` inside `r` is replaced too (simultaneous substitution).
+        let r = t.children()[0].substitute(&map);
+        let r = r.as_float().expect("fp.to_ieee_bv of a float");
+        let f = float_of_sort(&r.get_sort(), &b.as_bv().expect("fresh bit-vector"));
+        out.push(Bool::or(&[&r.is_nan(), &f.eq(&r)]));
+    }
+    out
 }
 
 /// Helpers the rest of the verifier uses to build constraints without naming z3.

@@ -1364,6 +1364,7 @@ fn no_panic_on_mutated_rules() {
     let opts = Options {
         timeout: Duration::from_millis(200),
         settings: vec![],
+        ..Default::default()
     };
     let target = Target::Gfx900;
     let mut rng = StdRng::seed_from_u64(0x6763_6e73_6d74);
@@ -1439,6 +1440,94 @@ fn no_panic_on_mutated_rules() {
         );
     }
     assert!(parsed > 100 && checked > 50, "the mutations barely parse");
+}
+
+// The random mutations above start from the corpus; these proptest cases start from nothing
+// (arbitrary text) and from rule-syntax pieces, so the header and expression readers see
+// inputs no corpus rule resembles. Parsing only (no solver): many cases, little time.
+const RULE_PIECES: &[&str] = &[
+    "Name: r",
+    "Name:",
+    "Targets: gfx900",
+    "Targets: gfx11..",
+    "Targets: ..",
+    "Settings: alignment=DWORD",
+    "Settings:",
+    "Pre: %o % 4 == 0",
+    "Pre: (",
+    "Pre:",
+    "Dead: %t",
+    "Dead:",
+    "Source: x",
+    "Expect: proved",
+    "Expect: nope",
+    "=>",
+    "\n",
+    "\n",
+    "\n",
+    "  ds_read_b32 %x, %a offset:%o",
+    "  ds_write_b32 %a, %x",
+    "  ds_read2_b32 {%x, %y}, %a offset0:1 offset1:2",
+    "  v_add_u32 %a, %b, %c",
+    "  s_mov_b32 m0, -1",
+    "%",
+    "%x",
+    "{",
+    "}",
+    "{%x,",
+    "offset:",
+    "offset:%o+",
+    "v[2:3]",
+    "v[",
+    "; c",
+    "// c",
+    "é",
+    "\t",
+    "0xffffffffffffffffffff",
+    "?",
+    ":",
+];
+
+/// `cases` cases from a fixed seed, so CI runs are reproducible; `PROPTEST_CASES` and
+/// `PROPTEST_RNG_SEED` override both for longer or different runs.
+fn config(cases: u32) -> proptest::prelude::ProptestConfig {
+    let d = proptest::prelude::ProptestConfig::default();
+    proptest::prelude::ProptestConfig {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            d.cases
+        } else {
+            cases
+        },
+        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+            d.rng_seed
+        } else {
+            proptest::test_runner::RngSeed::Fixed(0x6763_6e73_6d74)
+        },
+        ..d
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(config(3000))]
+
+    #[test]
+    fn rule_parser_on_arbitrary_text(text in "\\PC{0,400}") {
+        let start = Instant::now();
+        if let Err(e) = parse_rules("fuzz.rules", &text) {
+            proptest::prop_assert!(bad_loc(&text, &e).is_none(), "{e}");
+        }
+        proptest::prop_assert!(start.elapsed() < Duration::from_secs(2));
+    }
+
+    #[test]
+    fn rule_parser_on_rule_pieces(ps in proptest::collection::vec(proptest::sample::select(RULE_PIECES), 0..40)) {
+        let text = ps.join(" ");
+        let start = Instant::now();
+        if let Err(e) = parse_rules("fuzz.rules", &text) {
+            proptest::prop_assert!(bad_loc(&text, &e).is_none(), "{e}");
+        }
+        proptest::prop_assert!(start.elapsed() < Duration::from_secs(2));
+    }
 }
 
 /// An input error whose line:col is not on a line of `text` (or just past its end).

@@ -1,0 +1,141 @@
+//! One entry point over all supported encodings: [`Inst`] (DS or MUBUF/VBUFFER),
+//! [`decode_any`] (dispatch on word bits 31:26: 0x36 DS, 0x38 MUBUF before gfx12,
+//! 0x31 VBUFFER on gfx12/gfx1250), [`parse_any`] (dispatch on the mnemonic prefix) and
+//! [`encode_any`].
+
+use std::fmt;
+
+use gcnsmt_semantics::target::Target;
+use thiserror::Error;
+
+use crate::asm::{parse_asm, AsmError};
+use crate::decode::{decode_bytes, DecodeError};
+use crate::encode::encode_bytes;
+use crate::inst::DsInst;
+use crate::mubuf::{decode_mubuf, encode_mubuf_bytes, MubufDecodeError, MubufInst};
+use crate::mubuf_asm::parse_mubuf;
+use crate::mubuf_table::MubufLayout;
+
+/// A decoded instruction of any supported encoding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inst {
+    /// A DS (LDS/GDS) instruction, 8 bytes.
+    Ds(DsInst),
+    /// A MUBUF (8 bytes) or VBUFFER (12 bytes) instruction.
+    Mubuf(MubufInst),
+}
+
+impl Inst {
+    /// Length of the encoding in bytes (8, or 12 for VBUFFER).
+    pub fn len(&self) -> usize {
+        match self {
+            Inst::Ds(_) => 8,
+            Inst::Mubuf(m) => MubufLayout::of(m.target).bytes(),
+        }
+    }
+
+    /// Always false (an instruction has at least 8 bytes); for clippy's `len_without_is_empty`.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// The LLVM mnemonic.
+    pub fn mnemonic(&self) -> &'static str {
+        match self {
+            Inst::Ds(d) => d.mnemonic,
+            Inst::Mubuf(m) => m.mnemonic,
+        }
+    }
+
+    /// The target.
+    pub fn target(&self) -> Target {
+        match self {
+            Inst::Ds(d) => d.target,
+            Inst::Mubuf(m) => m.target,
+        }
+    }
+}
+
+impl fmt::Display for Inst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Inst::Ds(d) => d.fmt(f),
+            Inst::Mubuf(m) => m.fmt(f),
+        }
+    }
+}
+
+/// Why [`decode_any`] rejected its input; displays as `.long 0x... ; reason`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum InstDecodeError {
+    /// A DS word that does not decode.
+    #[error(transparent)]
+    Ds(#[from] DecodeError),
+    /// A MUBUF/VBUFFER word that does not decode.
+    #[error(transparent)]
+    Mubuf(#[from] MubufDecodeError),
+    /// Neither DS nor MUBUF/VBUFFER encoding bits.
+    #[error(".long {word:#010x} ; not a DS or {buf} instruction (bits 31:26 = {enc:#x})")]
+    Unsupported {
+        /// The first dword.
+        word: u32,
+        /// Bits 31:26.
+        enc: u8,
+        /// `MUBUF` or `VBUFFER`.
+        buf: &'static str,
+    },
+}
+
+/// Number of bytes the instruction starting with the dword `first` occupies on `target`
+/// (8 for DS and MUBUF, 12 for VBUFFER), or `None` for other encodings.
+pub fn inst_len(target: Target, first: u32) -> Option<usize> {
+    let enc = (first >> 26) as u8;
+    let layout = MubufLayout::of(target);
+    match enc {
+        0x36 => Some(8),
+        0x31 if layout == MubufLayout::Vbuffer => Some(12),
+        0x38 if layout != MubufLayout::Vbuffer => Some(8),
+        _ => None,
+    }
+}
+
+/// Decode one instruction from little-endian `bytes` (short input is zero-padded; bytes past
+/// the instruction are ignored). Total: never panics.
+pub fn decode_any(target: Target, bytes: &[u8]) -> Result<Inst, InstDecodeError> {
+    let mut b = [0u8; 4];
+    let n = bytes.len().min(4);
+    b[..n].copy_from_slice(&bytes[..n]);
+    let first = u32::from_le_bytes(b);
+    let enc = (first >> 26) as u8;
+    match inst_len(target, first) {
+        Some(_) if enc == 0x36 => Ok(Inst::Ds(decode_bytes(target, bytes)?)),
+        Some(_) => Ok(Inst::Mubuf(decode_mubuf(target, bytes)?)),
+        None => Err(InstDecodeError::Unsupported {
+            word: first,
+            enc,
+            buf: if MubufLayout::of(target) == MubufLayout::Vbuffer {
+                "VBUFFER"
+            } else {
+                "MUBUF"
+            },
+        }),
+    }
+}
+
+/// Parse one line of DS (`ds_*`) or MUBUF/VBUFFER (`buffer_*`, `tbuffer_*`) assembly.
+pub fn parse_any(target: Target, line: &str) -> Result<Inst, AsmError> {
+    let t = line.trim_start();
+    if t.starts_with("buffer_") || t.starts_with("tbuffer_") {
+        parse_mubuf(target, line).map(Inst::Mubuf)
+    } else {
+        parse_asm(target, line).map(Inst::Ds)
+    }
+}
+
+/// Encode to little-endian bytes (8 or 12).
+pub fn encode_any(inst: &Inst) -> Vec<u8> {
+    match inst {
+        Inst::Ds(d) => encode_bytes(d).to_vec(),
+        Inst::Mubuf(m) => encode_mubuf_bytes(m),
+    }
+}

@@ -1,0 +1,624 @@
+//! MUBUF (64-bit, gfx6-gfx11) and VBUFFER (96-bit, gfx12/gfx1250) instructions: the decoded
+//! form [`MubufInst`], decoding ([`decode_mubuf`], total), encoding ([`encode_mubuf`]) and
+//! printing (`Display`, LLVM 22 canonical syntax).
+//!
+//! Field positions per generation: [`MubufLayout`] (LLVM `BUFInstructions.td`
+//! `MUBUF_Real_*`, `VBUFFER_Real_gfx12`; confirmed bit by bit with llvm-mc-22 probes).
+//! Validity mirrors llvm-mc-22's disassembler as measured by `tests/llvm_mc_live.rs`:
+//! fields an opcode does not use are ignored (VADDR without OFFEN/IDXEN/ADDR64, VDATA of
+//! `lds` loads and cache ops, FORMAT of untyped VBUFFER ops, SRSRC bits 42:41 on VBUFFER),
+//! while flag bits a form does not have make the word invalid. As for DS, words that LLVM
+//! prints as text its own assembler rejects are errors here: stores with TFE ("TFE modifier
+//! has no meaning for store instructions"), `nv` on gfx1200 ("nv is not supported on this
+//! GPU"), tuples past v255/a255, misaligned tuples on
+//! gfx90a+/gfx1250 (`/*Invalid register*/`), SOFFSET 254 (`src_lds_direct`) and 255 (a
+//! literal, on which llvm-mc-22 crashes).
+
+use std::fmt;
+
+use gcnsmt_semantics::target::{Gen, Target};
+use thiserror::Error;
+
+use crate::inst::{RegFile, RegTuple};
+use crate::mubuf_table::{
+    self, mubuf_by_opcode, soffset_name, srsrc_name, MubufClass, MubufLayout, MubufShape,
+};
+
+/// Cache-policy bits, named after LLVM's `CPol` (word positions per [`MubufLayout`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CachePolicy {
+    /// GLC (`glc`; `sc0` on gfx942/gfx950). Bit 14 on every 64-bit layout.
+    pub glc: bool,
+    /// SLC (`slc`; `nt` on gfx942/gfx950). Bit 54 on SI/gfx10, 17 on VI/gfx9/CDNA, 12 on gfx11.
+    pub slc: bool,
+    /// DLC (`dlc`, gfx10/gfx11). Bit 15 on gfx10, 13 on gfx11.
+    pub dlc: bool,
+    /// SCC (`scc` on gfx90a, `sc1` on gfx942/gfx950). Bit 15.
+    pub scc: bool,
+    /// gfx12 temporal hint TH (bits 54:52), printed `th:...` by class.
+    pub th: u8,
+    /// gfx12 scope (bits 51:50), printed `scope:SCOPE_{CU,SE,DEV,SYS}`.
+    pub scope: u8,
+    /// gfx12 NV (bit 7), printed `nv`.
+    pub nv: bool,
+}
+
+/// One MUBUF/VBUFFER instruction for a target. Register numbers are as encoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MubufInst {
+    /// Target the instruction is encoded for.
+    pub target: Target,
+    /// Opcode (7 bits before gfx10, 8 bits from gfx10).
+    pub opcode: u8,
+    /// LLVM 22 mnemonic on this target.
+    pub mnemonic: &'static str,
+    /// Operand shape (see [`MubufShape`]).
+    pub shape: MubufShape,
+    /// Data tuple (VDATA 47:40, or 39:32 on VBUFFER); `None` for cache ops and `lds` loads.
+    /// Width is `shape.vdata + tfe` dwords; AGPRs (ACC bit 55) on gfx90a/gfx942/gfx950.
+    pub vdata: Option<RegTuple>,
+    /// Address VGPRs (VADDR 39:32, or 71:64 on VBUFFER): one with `offen` or `idxen`, two
+    /// with both (index first) or with `addr64`; `None` prints `off`.
+    pub vaddr: Option<RegTuple>,
+    /// First SGPR of the 128-bit resource descriptor (multiple of 4; SRSRC field x 4).
+    pub srsrc: u16,
+    /// SOFFSET scalar operand value (SGPR number, special register or inline constant code;
+    /// see [`crate::mubuf_table::soffset_name`]).
+    pub soffset: u8,
+    /// Unsigned immediate byte offset: 12 bits before gfx12, 23 bits on VBUFFER.
+    pub offset: u32,
+    /// `offen`: VADDR holds a byte offset.
+    pub offen: bool,
+    /// `idxen`: VADDR holds an index (scaled by the stride in the descriptor).
+    pub idxen: bool,
+    /// `addr64` (gfx6/gfx7 only, bit 15): VADDR is a 64-bit address.
+    pub addr64: bool,
+    /// `lds` (bit 16, before gfx11): the load writes LDS at M0 instead of VGPRs.
+    pub lds: bool,
+    /// `tfe`: texture-fail-enable, one more vdata dword receives the fail flag.
+    pub tfe: bool,
+    /// Cache-policy bits.
+    pub cpol: CachePolicy,
+    /// gfx12 data format (FORMAT 61:55); only typed (`tbuffer_*`) ops use it, others keep 1.
+    pub format: u8,
+}
+
+/// Why a word is not a valid MUBUF/VBUFFER instruction for the target.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MubufDecodeErrorKind {
+    /// The encoding bits are not MUBUF (31:26 = 0x38) or VBUFFER (31:26 = 0x31).
+    #[error("not a {want} instruction (bits 31:26 = {got:#x})")]
+    NotMubuf { got: u8, want: &'static str },
+    /// The opcode names nothing on this target.
+    #[error("MUBUF opcode {opcode:#04x} is not defined on {target}")]
+    UnknownOpcode { opcode: u8, target: Target },
+    /// A flag bit this form of the op does not have is set.
+    #[error("{mnemonic}: {what} is invalid on {target}")]
+    FlagNotAllowed {
+        mnemonic: &'static str,
+        what: &'static str,
+        target: Target,
+    },
+    /// SRSRC names no 128-bit SGPR tuple.
+    #[error("{mnemonic}: SRSRC field names SGPR {sgpr}, which is no resource tuple on {target}")]
+    BadSrsrc {
+        mnemonic: &'static str,
+        sgpr: u16,
+        target: Target,
+    },
+    /// SOFFSET names no scalar operand LLVM accepts.
+    #[error("{mnemonic}: SOFFSET value {value} is not a valid scalar operand on {target}")]
+    BadSoffset {
+        mnemonic: &'static str,
+        value: u8,
+        target: Target,
+    },
+    /// A tuple runs past register 255.
+    #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
+    TupleOutOfRange {
+        mnemonic: &'static str,
+        field: &'static str,
+        file: char,
+        first: u16,
+        last: u16,
+    },
+    /// A tuple starts at an odd register where the target needs even alignment.
+    #[error(
+        "{mnemonic}: {field} tuple {file}[{first}:{last}] is not even-aligned, as {target} requires"
+    )]
+    MisalignedTuple {
+        mnemonic: &'static str,
+        field: &'static str,
+        file: char,
+        first: u16,
+        last: u16,
+        target: Target,
+    },
+    /// A flag bit llvm-mc-22 rejects for this op (see [`MubufShape::invalid_bits`]).
+    #[error("{mnemonic}: bit {bit} must be clear on {target}")]
+    FlagBit {
+        mnemonic: &'static str,
+        bit: u32,
+        target: Target,
+    },
+    /// VBUFFER offset bit 95 set (LLVM accepts 23-bit offsets only).
+    #[error("{mnemonic}: offset bit 95 is set (VBUFFER offsets are 23-bit)")]
+    OffsetSign { mnemonic: &'static str },
+}
+
+/// A word that does not decode; displays as `.long 0x..., 0x...[, 0x...] ; reason`, which
+/// re-assembles to the same bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error(".long {} ; {kind}", self.dwords())]
+pub struct MubufDecodeError {
+    /// The instruction's little-endian dwords (2, or 3 on VBUFFER targets).
+    pub words: Vec<u32>,
+    /// The reason.
+    pub kind: MubufDecodeErrorKind,
+}
+
+impl MubufDecodeError {
+    fn dwords(&self) -> String {
+        let v: Vec<String> = self.words.iter().map(|w| format!("{w:#010x}")).collect();
+        v.join(", ")
+    }
+}
+
+fn bit(w: u128, b: u32) -> bool {
+    (w >> b) & 1 != 0
+}
+
+fn bits(w: u128, hi: u32, lo: u32) -> u32 {
+    ((w >> lo) & ((1u128 << (hi - lo + 1)) - 1)) as u32
+}
+
+/// Whether VGPR/AGPR tuples of `count > 1` registers must start even on `target`.
+fn needs_even(target: Target) -> bool {
+    target.needs_aligned_vgpr_tuples()
+}
+
+/// Decode the first 8 (12 on gfx12/gfx1250) little-endian bytes of `bytes` for `target`;
+/// shorter input is zero-padded.
+pub fn decode_mubuf(target: Target, bytes: &[u8]) -> Result<MubufInst, MubufDecodeError> {
+    let layout = MubufLayout::of(target);
+    let n = layout.bytes();
+    let mut b = [0u8; 16];
+    let k = bytes.len().min(n);
+    b[..k].copy_from_slice(&bytes[..k]);
+    let w = u128::from_le_bytes(b);
+    decode_inner(target, layout, w).map_err(|kind| MubufDecodeError {
+        words: (0..n / 4)
+            .map(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
+            .collect(),
+        kind,
+    })
+}
+
+fn decode_inner(
+    target: Target,
+    layout: MubufLayout,
+    w: u128,
+) -> Result<MubufInst, MubufDecodeErrorKind> {
+    use MubufDecodeErrorKind as E;
+    use MubufLayout as L;
+    let enc = bits(w, 31, 26) as u8;
+    let vbuf = layout == L::Vbuffer;
+    let (want_enc, want) = if vbuf {
+        (0x31, "VBUFFER")
+    } else {
+        (0x38, "MUBUF")
+    };
+    if enc != want_enc {
+        return Err(E::NotMubuf { got: enc, want });
+    }
+    let opcode = match layout {
+        L::Vbuffer => bits(w, 21, 14),
+        L::Gfx11 => bits(w, 25, 18),
+        L::Gfx10 => bits(w, 24, 18) | (bits(w, 25, 25) << 7),
+        _ => bits(w, 24, 18),
+    } as u8;
+    let (mnemonic, shape) =
+        mubuf_by_opcode(target, opcode).ok_or(E::UnknownOpcode { opcode, target })?;
+    let bad = w & shape.invalid_bits;
+    if bad != 0 {
+        return Err(E::FlagBit {
+            mnemonic,
+            bit: bad.trailing_zeros(),
+            target,
+        });
+    }
+    let w = w & !shape.ignored_bits;
+    let flag = |what: &'static str| E::FlagNotAllowed {
+        mnemonic,
+        what,
+        target,
+    };
+
+    // Raw fields per layout.
+    let (offen, idxen) = match layout {
+        L::Gfx11 => (bit(w, 54), bit(w, 55)),
+        L::Vbuffer => (bit(w, 62), bit(w, 63)),
+        _ => (bit(w, 12), bit(w, 13)),
+    };
+    let mut cpol = CachePolicy::default();
+    let mut addr64 = false;
+    let mut lds = false;
+    let mut tfe = false;
+    let mut acc = false;
+    let mut bit15 = false;
+    match layout {
+        L::Si => {
+            cpol.glc = bit(w, 14);
+            addr64 = bit(w, 15);
+            lds = bit(w, 16);
+            cpol.slc = bit(w, 54);
+            tfe = bit(w, 55);
+        }
+        L::Vi => {
+            cpol.glc = bit(w, 14);
+            bit15 = bit(w, 15);
+            lds = bit(w, 16);
+            cpol.slc = bit(w, 17);
+            tfe = bit(w, 55);
+        }
+        L::Gfx90a | L::Gfx940 => {
+            cpol.glc = bit(w, 14);
+            cpol.scc = bit(w, 15);
+            lds = bit(w, 16);
+            cpol.slc = bit(w, 17);
+            acc = bit(w, 55);
+        }
+        L::Gfx10 => {
+            cpol.glc = bit(w, 14);
+            cpol.dlc = bit(w, 15);
+            lds = bit(w, 16);
+            cpol.slc = bit(w, 54);
+            tfe = bit(w, 55);
+        }
+        L::Gfx11 => {
+            cpol.slc = bit(w, 12);
+            cpol.dlc = bit(w, 13);
+            cpol.glc = bit(w, 14);
+            tfe = bit(w, 53);
+        }
+        L::Vbuffer => {
+            cpol.nv = bit(w, 7);
+            tfe = bit(w, 22);
+            cpol.scope = bits(w, 51, 50) as u8;
+            cpol.th = bits(w, 54, 52) as u8;
+        }
+    }
+
+    if shape.class == MubufClass::Cache {
+        // Only the opcode and, on gfx942/gfx950, SC0/SC1 matter (flag masks above).
+        let _ = (bit15, addr64, lds, tfe, acc, offen, idxen);
+        return Ok(MubufInst {
+            target,
+            opcode,
+            mnemonic,
+            shape,
+            vdata: None,
+            vaddr: None,
+            srsrc: 0,
+            soffset: 0,
+            offset: 0,
+            offen: false,
+            idxen: false,
+            addr64: false,
+            lds: false,
+            tfe: false,
+            cpol: CachePolicy {
+                glc: cpol.glc,
+                scc: cpol.scc,
+                ..CachePolicy::default()
+            },
+            format: 0,
+        });
+    }
+
+    if cpol.nv && target == Target::Gfx1200 {
+        return Err(flag(
+            "nv (bit 7; llvm-mc prints it, but its assembler rejects it on gfx1200)",
+        ));
+    }
+    if shape.lds_only && (!lds || offen || idxen) {
+        return Err(flag("this op exists only as `lds` without vaddr;"));
+    }
+    let rtn_bit = if vbuf { cpol.th & 1 == 1 } else { cpol.glc };
+    if shape.class == MubufClass::Atomic && rtn_bit && !shape.rtn {
+        return Err(flag("the returning form (glc/sc0/TH_ATOMIC_RETURN)"));
+    }
+    if lds && (tfe || acc) {
+        return Err(flag("tfe/acc with lds"));
+    }
+    if tfe && shape.class == MubufClass::Store {
+        return Err(flag(
+            "tfe on a store (llvm-mc prints it, but its assembler rejects it)",
+        ));
+    }
+    if addr64 && (offen || idxen) {
+        return Err(flag("addr64 with offen/idxen"));
+    }
+    if vbuf && bit(w, 95) {
+        return Err(E::OffsetSign { mnemonic });
+    }
+
+    let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
+        let t = RegTuple { file, first, count };
+        let fc = if file == RegFile::A { 'a' } else { 'v' };
+        if t.last() > 255 {
+            return Err(E::TupleOutOfRange {
+                mnemonic,
+                field,
+                file: fc,
+                first,
+                last: t.last(),
+            });
+        }
+        if count > 1 && first % 2 == 1 && needs_even(target) {
+            return Err(E::MisalignedTuple {
+                mnemonic,
+                field,
+                file: fc,
+                first,
+                last: t.last(),
+                target,
+            });
+        }
+        Ok(t)
+    };
+
+    let (vdata_f, vaddr_f, soff, srsrc) = if vbuf {
+        (
+            bits(w, 39, 32) as u16,
+            bits(w, 71, 64) as u16,
+            bits(w, 6, 0) as u8,
+            // SGPR number; the low two bits are ignored except at 124 (`null`).
+            match bits(w, 49, 41) {
+                v @ 124..=127 => v as u16,
+                v => (v & !3) as u16,
+            },
+        )
+    } else {
+        (
+            bits(w, 47, 40) as u16,
+            bits(w, 39, 32) as u16,
+            bits(w, 63, 56) as u8,
+            (bits(w, 52, 48) * 4) as u16,
+        )
+    };
+    let vdata = if lds {
+        None
+    } else {
+        let file = if acc { RegFile::A } else { RegFile::V };
+        Some(tuple("vdata", file, vdata_f, shape.vdata + u8::from(tfe))?)
+    };
+    let naddr = if addr64 {
+        2
+    } else {
+        u8::from(offen) + u8::from(idxen)
+    };
+    let vaddr = if naddr > 0 {
+        Some(tuple("vaddr", RegFile::V, vaddr_f, naddr)?)
+    } else {
+        None
+    };
+    if srsrc_name(target, srsrc).is_none() {
+        return Err(E::BadSrsrc {
+            mnemonic,
+            sgpr: srsrc,
+            target,
+        });
+    }
+    if soffset_name(target, soff).is_none() {
+        return Err(E::BadSoffset {
+            mnemonic,
+            value: soff,
+            target,
+        });
+    }
+    let offset = if vbuf {
+        bits(w, 95, 72)
+    } else {
+        bits(w, 11, 0)
+    };
+    let format = if vbuf && shape.typed {
+        bits(w, 61, 55) as u8
+    } else if vbuf {
+        1
+    } else {
+        0
+    };
+    Ok(MubufInst {
+        target,
+        opcode,
+        mnemonic,
+        shape,
+        vdata,
+        vaddr,
+        srsrc,
+        soffset: soff,
+        offset,
+        offen,
+        idxen,
+        addr64,
+        lds,
+        tfe,
+        cpol,
+        format,
+    })
+}
+
+/// Encode to the instruction's little-endian dwords packed in a `u128` (bits 63:0, or 95:0
+/// on VBUFFER). Does not validate: an instruction from [`decode_mubuf`] or
+/// [`crate::parse_mubuf`] encodes to a word that decodes back to it.
+pub fn encode_mubuf(inst: &MubufInst) -> u128 {
+    use MubufLayout as L;
+    let layout = MubufLayout::of(inst.target);
+    let b = |x: bool, pos: u32| u128::from(x) << pos;
+    let op = u128::from(inst.opcode);
+    let reg = |r: Option<RegTuple>| r.map_or(0, |r| u128::from(r.first & 0xff));
+    let acc = inst.vdata.is_some_and(|r| r.file == RegFile::A);
+    let c = inst.cpol;
+    if layout == L::Vbuffer {
+        return u128::from(inst.soffset & 0x7f)
+            | b(c.nv, 7)
+            | (op << 14)
+            | b(inst.tfe, 22)
+            | (0x31 << 26)
+            | (reg(inst.vdata) << 32)
+            | (u128::from(inst.srsrc & 0x1ff) << 41)
+            | (u128::from(c.scope & 3) << 50)
+            | (u128::from(c.th & 7) << 52)
+            | (u128::from(inst.format & 0x7f) << 55)
+            | b(inst.offen, 62)
+            | b(inst.idxen, 63)
+            | (reg(inst.vaddr) << 64)
+            | (u128::from(inst.offset & 0x7f_ffff) << 72);
+    }
+    let mut w = u128::from(inst.offset & 0xfff)
+        | (0x38 << 26)
+        | (reg(inst.vaddr) << 32)
+        | (reg(inst.vdata) << 40)
+        | (u128::from((inst.srsrc / 4) & 0x1f) << 48)
+        | (u128::from(inst.soffset) << 56)
+        | b(c.glc, 14);
+    w |= match layout {
+        L::Gfx11 => {
+            (op << 18)
+                | b(c.slc, 12)
+                | b(c.dlc, 13)
+                | b(inst.tfe, 53)
+                | b(inst.offen, 54)
+                | b(inst.idxen, 55)
+        }
+        _ => {
+            let common =
+                ((op & 0x7f) << 18) | b(inst.offen, 12) | b(inst.idxen, 13) | b(inst.lds, 16);
+            common
+                | match layout {
+                    L::Si => b(inst.addr64, 15) | b(c.slc, 54) | b(inst.tfe, 55),
+                    L::Vi => b(c.slc, 17) | b(inst.tfe, 55),
+                    L::Gfx90a | L::Gfx940 => b(c.scc, 15) | b(c.slc, 17) | b(acc, 55),
+                    _ => ((op >> 7) << 25) | b(c.dlc, 15) | b(c.slc, 54) | b(inst.tfe, 55),
+                }
+        }
+    };
+    w
+}
+
+/// Encode to little-endian bytes as llvm-mc's `encoding: [...]` lists them (8, or 12 on
+/// VBUFFER targets).
+pub fn encode_mubuf_bytes(inst: &MubufInst) -> Vec<u8> {
+    let n = MubufLayout::of(inst.target).bytes();
+    encode_mubuf(inst).to_le_bytes()[..n].to_vec()
+}
+
+impl MubufInst {
+    /// Whether an atomic returns the pre-op value (GLC/SC0 before gfx12, TH bit 0 on gfx12).
+    pub fn returns(&self) -> bool {
+        match self.shape.class {
+            MubufClass::Atomic if MubufLayout::of(self.target) == MubufLayout::Vbuffer => {
+                self.cpol.th & 1 == 1
+            }
+            MubufClass::Atomic => self.cpol.glc,
+            MubufClass::Load => true,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for MubufInst {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.mnemonic)?;
+        let t = self.target;
+        let layout = MubufLayout::of(t);
+        if self.shape.class == MubufClass::Cache {
+            return self.fmt_cpol(f, layout);
+        }
+        f.write_str(" ")?;
+        if let Some(v) = self.vdata {
+            write!(f, "{v}, ")?;
+        }
+        match self.vaddr {
+            Some(a) => write!(f, "{a}, ")?,
+            None if self.shape.lds_only => {}
+            None => f.write_str("off, ")?,
+        }
+        let srsrc = srsrc_name(t, self.srsrc).unwrap_or_else(|| "<bad srsrc>".into());
+        let soff = soffset_name(t, self.soffset).unwrap_or_else(|| "<bad soffset>".into());
+        write!(f, "{srsrc}, {soff}")?;
+        if self.shape.typed && self.format != 1 {
+            match mubuf_table::BUF_FORMATS.get(self.format as usize) {
+                Some(n) => write!(f, " format:[{n}]")?,
+                None => write!(f, " format:{}", self.format)?,
+            }
+        }
+        if self.idxen {
+            f.write_str(" idxen")?;
+        }
+        if self.offen {
+            f.write_str(" offen")?;
+        }
+        if self.addr64 {
+            f.write_str(" addr64")?;
+        }
+        if self.offset != 0 {
+            write!(f, " offset:{}", self.offset)?;
+        }
+        if self.shape.lds_only {
+            // `buffer_store_lds_dword`: LLVM prints `lds` before the cache policy.
+            f.write_str(" lds")?;
+            return self.fmt_cpol(f, layout);
+        }
+        self.fmt_cpol(f, layout)?;
+        if self.tfe {
+            f.write_str(" tfe")?;
+        }
+        if self.lds {
+            f.write_str(" lds")?;
+        }
+        Ok(())
+    }
+}
+
+impl MubufInst {
+    fn fmt_cpol(&self, f: &mut fmt::Formatter<'_>, layout: MubufLayout) -> fmt::Result {
+        let c = self.cpol;
+        let t = self.target;
+        if layout == MubufLayout::Vbuffer {
+            if c.th != 0 {
+                write!(
+                    f,
+                    " th:{}",
+                    mubuf_table::th_name(self.shape.class, c.th, c.scope)
+                )?;
+            }
+            if c.scope != 0 {
+                write!(
+                    f,
+                    " scope:{}",
+                    mubuf_table::SCOPE_NAMES[c.scope as usize & 3]
+                )?;
+            }
+            if c.nv {
+                f.write_str(" nv")?;
+            }
+        } else {
+            let gfx940 = layout == MubufLayout::Gfx940;
+            if c.glc {
+                f.write_str(if gfx940 { " sc0" } else { " glc" })?;
+            }
+            if c.slc {
+                f.write_str(if gfx940 { " nt" } else { " slc" })?;
+            }
+            if c.dlc && t.gen() >= Gen::Gfx10 {
+                f.write_str(" dlc")?;
+            }
+            if c.scc {
+                f.write_str(if gfx940 { " sc1" } else { " scc" })?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,384 @@
+#!/usr/bin/env python3
+"""Semantic mutation testing of semantics/pcode/*.pcode (issue 8).
+
+For each entry of each selected file, make one small change at a time (operator swapped,
+comparison flipped, constant off by one, offset scale changed, operand order swapped), then run
+what can notice it:
+
+  * the semantics tests with hand-computed expectations (semantics unit tests and
+    semantics/tests/library.rs), and
+  * `gcnsmt verify` (release build) on the rules of proofs/ that use one of the entry's
+    instructions (rules that do not cannot see the change).
+
+A mutant is killed when any of them fails. The interpreter-versus-z3 agreement test is not run:
+both sides evaluate the same pcode, so it cannot notice a semantic change.
+
+Mutants are never written into the working tree: each goes to a temporary directory named by
+GCNSMT_PCODE_DIR, which gcnsmt reads instead of the built-in file (Library::builtin). So nothing
+needs restoring after a crash or Ctrl-C, and other people building the tree meanwhile are not
+affected; the temporary directory is removed on exit, Ctrl-C included.
+
+Usage:
+  scripts/mutate.py [FILE.pcode ...] [--list] [--max-per-entry N] [--json OUT]
+  (default files: ds_atomic32.pcode ds_2addr.pcode; `all` for every file)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PCODE = ROOT / "semantics" / "pcode"
+PROOFS = ROOT / "proofs"
+TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+
+
+@dataclass
+class Entry:
+    names: list[str]
+    start: int  # first line index (header)
+    end: int  # one past the last body line
+    body: list[int]  # line indices that may be mutated (header alias lists and body)
+
+
+@dataclass
+class Mutant:
+    file: str
+    entry: str
+    kind: str
+    line: int  # 1-based
+    before: str
+    after: str
+    text: str = field(repr=False)  # the whole mutated file
+    names: list[str] = field(default_factory=list)  # the entry's instruction names
+
+
+def entries(lines: list[str]) -> list[Entry]:
+    """Entries: an unindented, non-comment header (names, maybe aliases) ending in `:`, then
+    indented body lines."""
+    out: list[Entry] = []
+    i = 0
+    while i < len(lines):
+        l = lines[i]
+        if not l.strip() or l.startswith((" ", "\t")) or l.lstrip().startswith("//"):
+            i += 1
+            continue
+        start = i
+        header = ""
+        while True:
+            header += lines[i].split("//")[0]
+            i += 1
+            if header.rstrip().endswith(":") or i >= len(lines):
+                break
+        names = re.findall(r"\b([A-Z][A-Z0-9_]+)\b(?=\s*(?:\{|,|:\s*$))", header)
+        body = list(range(start, i)) if "{" in header else []
+        while i < len(lines) and (lines[i].startswith((" ", "\t")) or not lines[i].strip()):
+            if lines[i].strip() and not lines[i].lstrip().startswith("//"):
+                body.append(i)
+            i += 1
+        out.append(Entry(names=names, start=start, end=i, body=body))
+    return out
+
+
+def code_part(line: str) -> tuple[str, str]:
+    if "//" in line:
+        k = line.index("//")
+        return line[:k], line[k:]
+    return line, ""
+
+
+# Operand: a name with optional type suffix / slice, or a literal.
+OPND = r"(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[0-9:]+\])?(?:\.[a-z][a-z0-9]*)?|\d+U?)"
+
+SWAPS = [
+    # (kind, pattern, replacement) applied one occurrence at a time.
+    ("operator", r"(?<=\s)\+(?=\s)", "-"),
+    ("operator", r"(?<=\s)-(?=\s)", "+"),
+    ("operator", r"(?<=\s)\*(?=\s)", "+"),
+    ("operator", r"(?<=\s)&(?=\s)", "|"),
+    ("operator", r"(?<=\s)\|(?=\s)", "&"),
+    ("operator", r"(?<=\s)\^(?=\s)", "|"),
+    ("operator", r"~(?=[A-Za-z(])", ""),
+    ("operator", r"&&", "||"),
+    ("operator", r"\|\|", "&&"),
+    ("comparison", r"(?<=\s)>=(?=\s)", ">"),
+    ("comparison", r"(?<=\s)>(?=\s)", ">="),
+    ("comparison", r"(?<=\s)<=(?=\s)", "<"),
+    ("comparison", r"(?<=\s)<(?=\s)", "<="),
+    ("comparison", r"(?<=\s)==(?=\s)", "!="),
+    ("comparison", r"(?<=\s)!=(?=\s)", "=="),
+]
+
+# Non-commutative binary operators whose operands can be swapped.
+ORDER_OPS = [r"-", r"<", r"<=", r">", r">="]
+
+
+def mutations_of_line(code: str) -> list[tuple[str, str]]:
+    """(kind, new code) for one line of code."""
+    out: list[tuple[str, str]] = []
+    for kind, pat, rep in SWAPS:
+        for m in re.finditer(pat, code):
+            out.append((kind, code[: m.start()] + rep + code[m.end() :]))
+    # Offset scale: `* 4U` -> `* 8U`, and the other way round for larger scales.
+    for m in re.finditer(r"\*\s*(\d+)U", code):
+        n = int(m.group(1))
+        for new in {n * 2, max(n // 2, 1)} - {n}:
+            out.append(
+                ("scale", code[: m.start(1)] + str(new) + code[m.end(1) :])
+            )
+    # Constants off by one (not bit-slice bounds, type widths, or N'M bit literals).
+    for m in re.finditer(r"(?<![\w'.\[:])(0x[0-9a-fA-F]+|\d+)(U?)(?![\w'\]:])", code):
+        tok = m.group(1)
+        if m.group(2) == "" and not tok.startswith("0x"):
+            # A bare number is a bit index or slice bound here, mutated below.
+            continue
+        v = int(tok, 0)
+        if code[max(0, m.start() - 3) : m.start()].rstrip().endswith("*"):
+            continue  # scales are the `scale` kind
+        new = hex(v + 1) if tok.startswith("0x") else str(v + 1)
+        out.append(("constant", code[: m.start(1)] + new + code[m.end(1) :]))
+    # Bit indices: DATA[31] -> DATA[30] (single-bit tests, e.g. condxchg's enable bits).
+    for m in re.finditer(r"\[(\d+)\]", code):
+        v = int(m.group(1))
+        out.append(("constant", code[: m.start(1)] + str(v - 1 if v else 1) + code[m.end(1) :]))
+    # Operand order: a - b -> b - a; c ? x : y -> c ? y : x; { a, b } -> { b, a }.
+    for op in ORDER_OPS:
+        for m in re.finditer(rf"({OPND})\s+{re.escape(op)}\s+({OPND})", code):
+            a, b = m.group(1), m.group(2)
+            if a != b:
+                swapped = f"{b} {op} {a}"
+                out.append(("order", code[: m.start()] + swapped + code[m.end() :]))
+    # Whole branches only: `c ? 0U : tmp + 1U` has no single-operand else branch.
+    for m in re.finditer(rf"\?\s*({OPND})\s*:\s*({OPND})(?=\s*[;)])", code):
+        a, b = m.group(1), m.group(2)
+        if a != b:
+            out.append(("order", code[: m.start()] + f"? {b} : {a}" + code[m.end() :]))
+    for m in re.finditer(rf"\{{\s*({OPND})\s*,\s*({OPND})\s*\}}", code):
+        a, b = m.group(1), m.group(2)
+        out.append(("order", code[: m.start()] + f"{{ {b}, {a} }}" + code[m.end() :]))
+    # Alias lists: { CMP = DATA0, SRC = DATA1 } -> { CMP = DATA1, SRC = DATA0 }.
+    for m in re.finditer(r"\{\s*(\w+)\s*=\s*(\w+)\s*,\s*(\w+)\s*=\s*(\w+)\s*\}", code):
+        x, a, y, b = m.groups()
+        out.append(("order", code[: m.start()] + f"{{ {x} = {b}, {y} = {a} }}" + code[m.end() :]))
+    seen = set()
+    uniq = []
+    for k, c in out:
+        if c != code and c not in seen:
+            seen.add(c)
+            uniq.append((k, c))
+    return uniq
+
+
+def mutants(file: str, max_per_entry: int | None) -> list[Mutant]:
+    text = (PCODE / file).read_text()
+    lines = text.split("\n")
+    out: list[Mutant] = []
+    for e in entries(lines):
+        mine: list[Mutant] = []
+        for i in e.body:
+            code, comment = code_part(lines[i])
+            for kind, new in mutations_of_line(code):
+                ml = lines.copy()
+                ml[i] = new + comment
+                mine.append(
+                    Mutant(
+                        file=file,
+                        entry=e.names[0] if e.names else f"line {e.start + 1}",
+                        kind=kind,
+                        line=i + 1,
+                        before=lines[i].strip(),
+                        after=(new + comment).strip(),
+                        text="\n".join(ml),
+                        names=e.names,
+                    )
+                )
+        if max_per_entry is not None:
+            mine = mine[:max_per_entry]
+        out.extend(mine)
+    return out
+
+
+def rule_chunks(path: Path) -> list[str]:
+    """The rules of a file, each with the comment lines just above it."""
+    chunks: list[str] = []
+    cur: list[str] = []
+    for l in path.read_text().split("\n"):
+        if l.startswith("Name:") and any(x.startswith("Name:") for x in cur):
+            # Comments right above this rule belong to it.
+            k = len(cur)
+            while k > 0 and (cur[k - 1].startswith((";", "//")) or not cur[k - 1].strip()):
+                k -= 1
+            chunks.append("\n".join(cur[:k]))
+            cur = cur[k:]
+        cur.append(l)
+    if any(x.startswith("Name:") for x in cur):
+        chunks.append("\n".join(cur))
+    return chunks
+
+
+def mnemonics(chunk: str) -> set[str]:
+    ms = set()
+    for l in chunk.split("\n"):
+        s = l.strip()
+        if l.startswith((" ", "\t")) and s and not s.startswith((";", "//", "=>")):
+            ms.add(s.split()[0].lower())
+    return ms
+
+
+def build() -> tuple[Path, list[Path]]:
+    """Build the release binary and the semantics test binaries; return their paths."""
+    env = dict(os.environ, CARGO_TARGET_DIR=str(TARGET_DIR))
+    subprocess.run(
+        ["cargo", "build", "--release", "-p", "gcnsmt-verifier"], cwd=ROOT, env=env, check=True
+    )
+    out = subprocess.run(
+        ["cargo", "test", "-p", "gcnsmt-semantics", "--no-run", "--message-format=json"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    tests = []
+    for line in out.splitlines():
+        try:
+            msg = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        # The unit tests and library.rs (hand-computed values); not the parser fuzz tests,
+        # which read the files compiled in and cannot see a mutant.
+        target = msg.get("target", {})
+        if (
+            msg.get("reason") == "compiler-artifact"
+            and msg.get("executable")
+            and msg.get("profile", {}).get("test")
+            and (target.get("name") == "library" or "lib" in target.get("kind", []))
+        ):
+            tests.append(Path(msg["executable"]))
+    return TARGET_DIR / "release" / "gcnsmt", tests
+
+
+def run_mutant(m: Mutant, work: Path, gcnsmt: Path, tests: list[Path], chunks) -> tuple[bool, str]:
+    """(killed, by what)."""
+    mdir = work / "pcode"
+    shutil.rmtree(mdir, ignore_errors=True)
+    mdir.mkdir()
+    (mdir / m.file).write_text(m.text)
+    env = dict(os.environ, GCNSMT_PCODE_DIR=str(mdir))
+    env.pop("RUST_LOG", None)
+    for t in tests:
+        r = subprocess.run(
+            [str(t), "--test-threads=2", "-q"], env=env, capture_output=True, text=True, timeout=600
+        )
+        if r.returncode != 0:
+            failed = re.findall(r"^    (\S+)$", r.stdout, re.M)
+            return True, f"test {t.name.split('-')[0]}: {', '.join(failed[:3]) or 'failed'}"
+    names = {n.lower() for n in m.names}
+    relevant = [c for c in chunks if mnemonics(c) & names]
+    if not relevant:
+        return False, "no rule in proofs/ uses it"
+    rdir = work / "rules"
+    shutil.rmtree(rdir, ignore_errors=True)
+    rdir.mkdir()
+    (rdir / "relevant.rules").write_text("\n\n".join(relevant) + "\n")
+    r = subprocess.run(
+        [str(gcnsmt), "verify", str(rdir), "--timeout", "20"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    if r.returncode != 0:
+        bad = [
+            l.split()[0] + " " + l.split()[1]
+            for l in r.stdout.splitlines()
+            if "EXPECTED" in l or " ERROR " in l or "UNKNOWN" in l
+        ]
+        return True, f"verify (exit {r.returncode}): {', '.join(bad[:3])}"
+    return False, f"{len(relevant)} rule(s) still as expected"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*", default=["ds_atomic32.pcode", "ds_2addr.pcode"])
+    ap.add_argument("--list", action="store_true", help="only list the mutants")
+    ap.add_argument("--max-per-entry", type=int, default=None)
+    ap.add_argument("--json", type=Path, help="write the results as JSON")
+    args = ap.parse_args()
+    files = sorted(p.name for p in PCODE.glob("*.pcode")) if args.files == ["all"] else args.files
+    all_mutants = []
+    for f in files:
+        ms = mutants(f, args.max_per_entry)
+        all_mutants.extend(ms)
+    if args.list:
+        for m in all_mutants:
+            print(f"{m.file}:{m.line} {m.entry} [{m.kind}] {m.before!r} -> {m.after!r}")
+        print(f"{len(all_mutants)} mutants")
+        return 0
+    gcnsmt, tests = build()
+    chunks = [c for p in sorted(PROOFS.glob("*.rules")) for c in rule_chunks(p)]
+    results = []
+    start = time.time()
+    with tempfile.TemporaryDirectory(prefix="gcnsmt-mutate-") as work:
+        try:
+            for k, m in enumerate(all_mutants, 1):
+                killed, why = run_mutant(m, Path(work), gcnsmt, tests, chunks)
+                results.append((m, killed, why))
+                mark = "killed  " if killed else "SURVIVED"
+                print(
+                    f"[{k}/{len(all_mutants)}] {mark} {m.file}:{m.line} {m.entry} [{m.kind}] "
+                    f"{m.before!r} -> {m.after!r}: {why}",
+                    flush=True,
+                )
+        except KeyboardInterrupt:
+            print("\ninterrupted: reporting the mutants run so far", file=sys.stderr)
+    print()
+    print(f"{'file':<22} {'mutants':>7} {'killed':>7} {'survived':>8} {'kill rate':>9}")
+    for f in files:
+        rs = [r for r in results if r[0].file == f]
+        if not rs:
+            continue
+        k = sum(1 for r in rs if r[1])
+        print(f"{f:<22} {len(rs):>7} {k:>7} {len(rs) - k:>8} {100 * k / len(rs):>8.1f}%")
+    k = sum(1 for r in results if r[1])
+    if results:
+        print(f"{'total':<22} {len(results):>7} {k:>7} {len(results) - k:>8} {100 * k / len(results):>8.1f}%  [{time.time() - start:.0f}s]")
+    survivors = [r for r in results if not r[1]]
+    if survivors:
+        print("\nsurvivors:")
+        for m, _, why in survivors:
+            print(f"  {m.file}:{m.line} {m.entry} [{m.kind}] {m.before!r} -> {m.after!r}  ({why})")
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "file": m.file,
+                        "line": m.line,
+                        "entry": m.entry,
+                        "kind": m.kind,
+                        "before": m.before,
+                        "after": m.after,
+                        "killed": killed,
+                        "by": why,
+                    }
+                    for m, killed, why in results
+                ],
+                indent=1,
+            )
+        )
+    return 0 if not survivors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+//! Machine-readable output of a verify run: JSON Lines (one object per rule x target, per
+//! input error, and a closing summary) and SARIF 2.1.0 (refutations, expectation mismatches,
+//! unknowns and errors as results at the rule's file:line, for code-scanning tools).
+
+use crate::check::{Cex, Verdict};
+use crate::cli::{Record, Summary};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+fn cex_json(c: &Cex) -> Value {
+    json!({
+        "inputs": c.inputs.iter().map(|(n, v, w)| json!({"name": n, "value": format!("0x{v:x}"), "width": w})).collect::<Vec<_>>(),
+        "lds": c.lds.iter().map(|(a, v)| json!({"addr": a, "byte": v})).collect::<Vec<_>>(),
+        "gds": c.gds.iter().map(|(a, v)| json!({"addr": a, "byte": v})).collect::<Vec<_>>(),
+        "registers": c.regs.iter().map(|(n, s, t)| json!({"name": n, "source": format!("0x{s:08x}"), "target": format!("0x{t:08x}")})).collect::<Vec<_>>(),
+        "memory_differences": c.mem_diffs.iter().map(|(sp, a, s, t)| json!({"space": sp, "addr": a, "source": s, "target": t})).collect::<Vec<_>>(),
+        "first_difference": c.first_difference,
+    })
+}
+
+/// One JSON object per record.
+///
+/// Verdict objects: `{"type":"verdict","rule","file","line","target","verdict","expected",
+/// "as_expected","settings":{"alignment","lds_limit"},"time_ms","note","reason","counterexample"}`;
+/// error objects: `{"type":"error","rule","file","line","col","message","expected"}`.
+pub fn record_json(r: &Record) -> Value {
+    match r {
+        Record::Error {
+            rule,
+            error,
+            expected,
+        } => json!({
+            "type": "error",
+            "rule": rule,
+            "file": error.file,
+            "line": error.loc.line,
+            "col": error.loc.col,
+            "message": error.msg,
+            "expected": expected,
+        }),
+        Record::Verdict { outcome: o, line } => {
+            let reason = match &o.verdict {
+                Verdict::Unknown(r) | Verdict::Error(r) => Some(r.clone()),
+                _ => None,
+            };
+            let cex = match &o.verdict {
+                Verdict::Refuted(c) => Some(cex_json(c)),
+                _ => None,
+            };
+            let settings = o.settings.to_string();
+            let mut parts = settings.split(", ").filter_map(|kv| kv.split_once('='));
+            let (a, l) = (parts.next().map(|p| p.1), parts.next().map(|p| p.1));
+            json!({
+                "type": "verdict",
+                "rule": o.rule,
+                "file": o.file,
+                "line": line,
+                "target": o.target.name(),
+                "verdict": o.verdict.name(),
+                "expected": o.expect.map(|e| e.name()),
+                "as_expected": o.expect.map(|e| o.verdict.matches(e)),
+                "settings": {"alignment": a, "lds_limit": l},
+                "time_ms": o.time.as_secs_f64() * 1000.0,
+                "note": o.note,
+                "reason": reason,
+                "counterexample": cex,
+            })
+        }
+    }
+}
+
+/// The closing summary object: `{"type":"summary", counts..., "exit_code", "time_ms"}`.
+pub fn summary_json(s: &Summary, elapsed: Duration) -> Value {
+    json!({
+        "type": "summary",
+        "proved": s.proved,
+        "refuted": s.refuted,
+        "refuted_expected": s.refuted_expected,
+        "unknown": s.unknown,
+        "inapplicable": s.inapplicable,
+        "errors": s.errors,
+        "errors_expected": s.errors_expected,
+        "mismatches": s.mismatches,
+        "exit_code": s.exit_code(),
+        "time_ms": elapsed.as_secs_f64() * 1000.0,
+    })
+}
+
+/// JSON Lines: one compact object per line.
+pub fn json_lines(records: &[Record], s: &Summary, elapsed: Duration) -> String {
+    let mut out = String::new();
+    for r in records {
+        out.push_str(&record_json(r).to_string());
+        out.push('\n');
+    }
+    out.push_str(&summary_json(s, elapsed).to_string());
+    out.push('\n');
+    out
+}
+
+/// A SARIF 2.1.0 log. Results: refutations not expected (`error`), expectation mismatches
+/// (`error`), unknowns (`warning`), input and internal errors (`error`); expected verdicts are
+/// reported as `note` so a code-scanning UI can show the whole matrix.
+pub fn sarif(records: &[Record]) -> Value {
+    let mut rule_ids: Vec<String> = Vec::new();
+    let mut results = Vec::new();
+    for r in records {
+        let (rule, file, line, col, level, text) = match r {
+            Record::Error {
+                rule,
+                error,
+                expected,
+            } => (
+                rule.clone(),
+                error.file.clone(),
+                error.loc.line,
+                error.loc.col,
+                if *expected { "note" } else { "error" },
+                format!(
+                    "input error{}: {}",
+                    if *expected { " (as expected)" } else { "" },
+                    error.msg
+                ),
+            ),
+            Record::Verdict { outcome: o, line } => {
+                let matches = o.expect.map(|e| o.verdict.matches(e));
+                let level = match (&o.verdict, matches) {
+                    (Verdict::Unknown(_), _) => "warning",
+                    (Verdict::Error(_), _) => "error",
+                    (_, Some(true)) => "note",
+                    (Verdict::Refuted(_), None) => "error",
+                    (_, Some(false)) => "error",
+                    (_, None) => "note",
+                };
+                let mut text = format!("{} on {}: {}", o.rule, o.target, o.verdict.name());
+                if let Some(e) = o.expect {
+                    text.push_str(&format!(" (expected {})", e.name()));
+                }
+                match &o.verdict {
+                    Verdict::Refuted(c) => {
+                        text.push_str(&format!("; first difference: {}", c.first_difference))
+                    }
+                    Verdict::Unknown(r) | Verdict::Error(r) => text.push_str(&format!("; {r}")),
+                    _ => {}
+                }
+                (o.rule.clone(), o.file.clone(), *line, 1, level, text)
+            }
+        };
+        if !rule_ids.contains(&rule) {
+            rule_ids.push(rule.clone());
+        }
+        let rule_index = rule_ids.iter().position(|r| *r == rule).unwrap_or(0);
+        results.push(json!({
+            "ruleId": rule,
+            "ruleIndex": rule_index,
+            "level": level,
+            "message": {"text": text},
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": {"uri": file},
+                    "region": {"startLine": line.max(1), "startColumn": col.max(1)},
+                }
+            }],
+        }));
+    }
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "gcnsmt",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rule_ids.iter().map(|r| json!({"id": r, "shortDescription": {"text": format!("rewrite rule {r}")}})).collect::<Vec<_>>(),
+            }},
+            "results": results,
+        }],
+    })
+}

@@ -1,0 +1,187 @@
+//! `gcnsmt verify --format json` is JSON Lines with the documented fields, and
+//! `--format sarif` validates against the SARIF 2.1.0 schema (tests/data, from OASIS).
+
+use std::path::Path;
+use std::process::Command;
+
+fn gcnsmt(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn proofs(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../proofs")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn json_lines_have_the_documented_fields() {
+    let (code, out) = gcnsmt(&[
+        "verify",
+        &proofs("ds_split.rules"),
+        &proofs("ds_errors.rules"),
+        "--target",
+        "gfx900",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    // Two verdicts (split rules on gfx900), one expected error, one summary.
+    let kinds: Vec<&str> = lines.iter().map(|v| v["type"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["verdict", "verdict", "error", "summary"], "{out}");
+    let refuted = lines
+        .iter()
+        .find(|v| v["verdict"] == "refuted")
+        .expect("one refuted");
+    assert_eq!(
+        refuted["rule"],
+        "ds-read2-b64-split-address-clobbered-first"
+    );
+    assert_eq!(refuted["target"], "gfx900");
+    assert_eq!(refuted["as_expected"], true);
+    assert_eq!(refuted["settings"]["alignment"], "UNALIGNED");
+    assert!(refuted["line"].as_u64().unwrap() > 0);
+    assert!(refuted["counterexample"]["first_difference"].is_string());
+    assert!(!refuted["counterexample"]["registers"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let err = &lines[2];
+    assert_eq!(err["expected"], true);
+    // The offending line, computed from the file rather than hard-coded.
+    let text = std::fs::read_to_string(proofs("ds_errors.rules")).unwrap();
+    let want = text
+        .lines()
+        .position(|l| l.contains("offset1:256"))
+        .unwrap()
+        + 1;
+    assert_eq!(
+        err["line"], want as u64,
+        "offset1:256 is on line {want} of ds_errors.rules"
+    );
+    let summary = &lines[3];
+    assert_eq!(summary["proved"], 1);
+    assert_eq!(summary["refuted"], 1);
+    assert_eq!(summary["errors_expected"], 1);
+    assert_eq!(summary["exit_code"], 0);
+}
+
+#[test]
+fn sarif_validates_against_the_schema() {
+    let schema_path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/sarif-schema-2.1.0.json");
+    let mut schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    // The published 2.1.0 schema's `language` patterns have a stray `]`, which a strict
+    // meta-schema check rejects as a regex; use the intended pattern (two letters, optionally
+    // `-` and two more). Our output never sets `language`.
+    fn fix(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k == "pattern" && *x == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" {
+                        *x = serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+                    } else {
+                        fix(x);
+                    }
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(fix),
+            _ => {}
+        }
+    }
+    fix(&mut schema);
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let dir = std::env::temp_dir().join(format!("gcnsmt-sarif-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A refuted rule without expectation (an error-level result), and a malformed rule.
+    let file = dir.join("s.rules");
+    std::fs::write(
+        &file,
+        "Name: swap\nTargets: gfx900\n  ds_sub_u32 %a, %v\n=>\n  ds_rsub_u32 %a, %v\n\nName: bad\n  ds_read_b32 %x, %a offset:70000\n=>\n  ds_read_b32 %x, %a\n",
+    )
+    .unwrap();
+    let (code, out) = gcnsmt(&["verify", file.to_str().unwrap(), "--format", "sarif"]);
+    assert_eq!(code, 2, "an input error dominates: {out}");
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "SARIF schema violations: {errors:#?}\n{out}"
+    );
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2, "{out}");
+    assert!(results.iter().all(|r| r["level"] == "error"), "{out}");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"]["startLine"],
+        1
+    );
+    // The schema check itself can fail: a result without a message is rejected.
+    let mut broken = log.clone();
+    broken["runs"][0]["results"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("message");
+    assert!(
+        validator.iter_errors(&broken).next().is_some(),
+        "the validator accepts a result without a message"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `--cache DIR` reuses a proved verdict for an unchanged rule and re-proves a changed one.
+#[test]
+fn cache_reuses_unchanged_rules_only() {
+    let dir = std::env::temp_dir().join(format!("gcnsmt-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c.rules");
+    let cache = dir.join("cache");
+    let rule = |off: u32| {
+        format!("Name: dse\nTargets: gfx900\n  ds_write_b32 %a, %v offset:{off}\n  ds_write_b32 %a, %w offset:{off}\n=>\n  ds_write_b32 %a, %w offset:{off}\nExpect: proved\n")
+    };
+    std::fs::write(&file, rule(8)).unwrap();
+    let args = |f: &Path| {
+        vec![
+            "verify".to_string(),
+            f.display().to_string(),
+            "--cache".into(),
+            cache.display().to_string(),
+        ]
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        gcnsmt(&a)
+    };
+    let (code, first) = run(args(&file));
+    assert_eq!(code, 0, "{first}");
+    assert!(!first.contains("result cache"), "{first}");
+    let (code, second) = run(args(&file));
+    assert_eq!(code, 0, "{second}");
+    assert!(
+        second.contains("PROVED (as expected)") && second.contains("from the result cache"),
+        "{second}"
+    );
+    // A changed offset is a different rule: proved afresh, not from the cache.
+    std::fs::write(&file, rule(12)).unwrap();
+    let (code, third) = run(args(&file));
+    assert_eq!(code, 0, "{third}");
+    assert!(!third.contains("result cache"), "{third}");
+    let _ = std::fs::remove_dir_all(dir);
+}

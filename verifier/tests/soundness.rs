@@ -1,0 +1,377 @@
+//! Evidence that proofs mean what they say (issue 8): the corpus re-decided by cvc5 with zero
+//! disagreements, standalone `--emit-smt2` files, a disagreement reported as an internal error,
+//! a deliberately broken encoding caught by counterexample replay, and `--memory`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A fresh directory under the system temp dir, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> TempDir {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let p =
+            std::env::temp_dir().join(format!("gcnsmt-soundness-{}-{n}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("create temp dir");
+        TempDir(p)
+    }
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.join(name);
+        std::fs::write(&p, text).expect("write file");
+        p
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn context(&self) -> String {
+        format!(
+            "exit code {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn gcnsmt(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcnsmt"));
+    cmd.args(args)
+        .env_remove("RUST_LOG")
+        .env_remove("GCNSMT_BREAK_ENCODING")
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run gcnsmt");
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    assert!(
+        !r.stderr.contains("panicked"),
+        "gcnsmt panicked\n{}",
+        r.context()
+    );
+    r
+}
+
+fn proofs() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../proofs")
+        .display()
+        .to_string()
+}
+
+fn have_cvc5() -> bool {
+    let ok = gcnsmt_verifier::crosscheck::available("cvc5");
+    if !ok {
+        println!("NOTICE: cvc5 is not on PATH; skipping (apt-get install cvc5)");
+    }
+    ok
+}
+
+/// `cross-check (cvc5): N queries, A agreed, U undecided ..., D disagreements, F ...` numbers.
+fn cross_counts(stdout: &str) -> Vec<usize> {
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("cross-check ("))
+        .unwrap_or_else(|| panic!("no cross-check line in\n{stdout}"));
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .filter_map(|w| w.parse().ok())
+        .skip(1) // the 5 of "cvc5"
+        .collect()
+}
+
+/// The whole corpus, re-decided by cvc5, on one target per encoding family (gfx6 DWORD/M0 and
+/// old opcode layout, gfx9 unaligned, gfx90a AGPRs, gfx11 renamed mnemonics, gfx12.5 VDS) to
+/// stay well under two minutes; `gcnsmt verify proofs/ --cross-check cvc5` covers all targets.
+#[test]
+fn corpus_cross_checked_by_cvc5_without_disagreement() {
+    if !have_cvc5() {
+        return;
+    }
+    let r = gcnsmt(
+        &[
+            "verify",
+            &proofs(),
+            "--cross-check",
+            "cvc5",
+            "--target",
+            "gfx600,gfx900,gfx90a,gfx1100,gfx1250",
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    let c = cross_counts(&r.stdout);
+    let (queries, agreed, undecided, disagreements, failures) = (c[0], c[1], c[2], c[3], c[4]);
+    println!("cross-check: {queries} queries, {agreed} agreed, {undecided} undecided, {disagreements} disagreements");
+    assert!(queries > 100, "{}", r.context());
+    assert_eq!(disagreements, 0, "{}", r.context());
+    assert_eq!(failures, 0, "{}", r.context());
+    // A timeout is allowed to be unknown, but on this corpus both solvers decide everything.
+    assert_eq!(agreed, queries, "{}", r.context());
+}
+
+const RULES: &str = "
+Name: dec-max-limit
+Pre: %lim == 0xffffffff && %one == 1
+  ds_dec_rtn_u32 %d, %a, %lim
+=>
+  ds_sub_rtn_u32 %d, %a, %one
+Expect: proved
+
+Name: add-f32-zero
+Pre: %z == 0
+Dead: %t
+  ds_add_f32 %a, %z
+=>
+  ds_read_b32 %t, %a
+Expect: refuted
+";
+
+#[test]
+fn emitted_queries_are_standalone_smt2() {
+    let dir = TempDir::new("emit");
+    let rules = dir.write("r.rules", RULES);
+    let out = dir.0.join("smt2");
+    let r = gcnsmt(
+        &[
+            "verify",
+            rules.to_str().unwrap(),
+            "--target",
+            "gfx900",
+            "--emit-smt2",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(r.code == 0 || r.code == 1, "{}", r.context());
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert!(
+        names.contains(&"dec-max-limit.gfx900.refine.smt2".to_string())
+            && names.contains(&"dec-max-limit.gfx900.pre.smt2".to_string()),
+        "{names:?}"
+    );
+    for n in &names {
+        let text = std::fs::read_to_string(out.join(n)).unwrap();
+        assert!(text.starts_with("(set-logic ALL)"), "{n}:\n{text}");
+        if n.ends_with("refine.smt2") {
+            assert!(
+                text.contains("(declare-fun LDS ((_ BitVec 32)) (_ BitVec 8))"),
+                "{n}"
+            );
+        }
+        assert!(text.trim_end().ends_with("(check-sat)"), "{n}");
+        // z3's extension is rewritten into standard SMT-LIB.
+        assert!(!text.contains("fp.to_ieee_bv"), "{n}");
+    }
+    if !have_cvc5() {
+        return;
+    }
+    // cvc5 reads every file and agrees with the verdicts: proved is unsat, the refuted
+    // floating-point rule is sat.
+    for (n, want) in [
+        ("dec-max-limit.gfx900.pre.smt2", "sat"),
+        ("dec-max-limit.gfx900.refine.smt2", "unsat"),
+    ] {
+        let o = Command::new("cvc5").arg(out.join(n)).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), want, "{n}");
+    }
+    let fp: Vec<&String> = names
+        .iter()
+        .filter(|n| n.starts_with("add-f32-zero") && n.ends_with("refine.smt2"))
+        .collect();
+    for n in fp {
+        let text = std::fs::read_to_string(out.join(n)).unwrap();
+        assert!(text.contains("ieee!0"), "{n}");
+        let o = Command::new("cvc5").arg(out.join(n)).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "sat", "{n}");
+    }
+}
+
+/// A stand-in "cvc5" that answers `answer` to everything: a disagreement must be an internal
+/// error naming the rule, target and both answers; "unknown" (a timeout) must not be.
+fn fake_cvc5(dir: &TempDir, answer: &str) -> String {
+    let p = dir.write(
+        "cvc5-fake",
+        &format!("#!/bin/sh\ncat >/dev/null\necho {answer}\n"),
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    p.display().to_string()
+}
+
+#[cfg(unix)]
+#[test]
+fn disagreement_is_an_internal_error_and_unknown_is_not() {
+    let dir = TempDir::new("fake");
+    let rules = dir.write("r.rules", RULES.split("Name: add-f32").next().unwrap());
+    let liar = fake_cvc5(&dir, "sat");
+    let r = gcnsmt(
+        &[
+            "verify",
+            rules.to_str().unwrap(),
+            "--target",
+            "gfx900",
+            "--cross-check",
+            &liar,
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stdout.contains(
+            "solver disagreement on the refine query of rule dec-max-limit on gfx900: z3 says unsat"
+        ) && r.stdout.contains("cvc5-fake says sat"),
+        "{}",
+        r.context()
+    );
+    assert_eq!(cross_counts(&r.stdout)[3], 1, "{}", r.context());
+
+    let dunno = fake_cvc5(&dir, "unknown");
+    let r = gcnsmt(
+        &[
+            "verify",
+            rules.to_str().unwrap(),
+            "--target",
+            "gfx900",
+            "--cross-check",
+            &dunno,
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("PROVED"), "{}", r.context());
+}
+
+#[test]
+fn cross_check_rejects_other_solvers() {
+    let r = gcnsmt(&["verify", &proofs(), "--cross-check", "yices"], &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("only cvc5 is supported"),
+        "{}",
+        r.context()
+    );
+}
+
+/// `GCNSMT_BREAK_ENCODING=ult-signed` makes the solver's unsigned `<` signed; the interpreter
+/// keeps the right meaning. The rule is proved with the right encoding; with the broken one
+/// z3 finds a "counterexample" that the replay on the interpreter rejects, so the verdict is an
+/// internal error, never a wrong refutation.
+#[test]
+fn broken_encoding_is_caught_by_counterexample_replay() {
+    let dir = TempDir::new("break");
+    let rules = dir.write("r.rules", RULES.split("Name: add-f32").next().unwrap());
+    let args = ["verify", rules.to_str().unwrap(), "--target", "gfx900"];
+    let good = gcnsmt(&args, &[]);
+    assert_eq!(good.code, 0, "{}", good.context());
+    assert!(
+        good.stdout.contains("PROVED (as expected)"),
+        "{}",
+        good.context()
+    );
+    let bad = gcnsmt(&args, &[("GCNSMT_BREAK_ENCODING", "ult-signed")]);
+    assert_eq!(bad.code, 2, "{}", bad.context());
+    assert!(
+        bad.stdout
+            .contains("counterexample replay mismatch (internal error, please report)"),
+        "{}",
+        bad.context()
+    );
+    assert!(!bad.stdout.contains("REFUTED"), "{}", bad.context());
+}
+
+#[test]
+fn memory_limit_gives_unknown_with_a_reason() {
+    let dir = TempDir::new("mem");
+    let rules = dir.write("r.rules", RULES.split("Name: add-f32").next().unwrap());
+    // 1 MB is below what z3 itself already holds: the first query stops at once.
+    let r = gcnsmt(
+        &[
+            "verify",
+            rules.to_str().unwrap(),
+            "--target",
+            "gfx900",
+            "--memory",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(r.stdout.contains("UNKNOWN"), "{}", r.context());
+    assert!(
+        r.stdout.contains("memory limit of 1 MB reached (--memory"),
+        "{}",
+        r.context()
+    );
+    let r = gcnsmt(&["verify", rules.to_str().unwrap(), "--memory", "0"], &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("--memory must be a positive"),
+        "{}",
+        r.context()
+    );
+    // A generous limit changes nothing.
+    let r = gcnsmt(
+        &[
+            "verify",
+            rules.to_str().unwrap(),
+            "--target",
+            "gfx900",
+            "--memory",
+            "4096",
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+}
+
+/// cvc5 under a tiny address-space limit fails to start or runs out: that is unknown with a
+/// reason, not a disagreement or a failure.
+#[test]
+fn cvc5_memory_limit_is_unknown() {
+    if !have_cvc5() {
+        return;
+    }
+    let (sat, why) = gcnsmt_verifier::crosscheck::run_solver(
+        "cvc5",
+        "(set-logic ALL)\n(check-sat)\n",
+        std::time::Duration::from_secs(5),
+        Some(1),
+    )
+    .expect("a memory limit is not a failure");
+    assert_eq!(sat, gcnsmt_verifier::crosscheck::Sat::Unknown);
+    assert!(why.contains("memory limit of 1 MB"), "{why}");
+    let (sat, _) = gcnsmt_verifier::crosscheck::run_solver(
+        "cvc5",
+        "(set-logic ALL)\n(declare-fun x () (_ BitVec 8))\n(assert (= x #x01))\n(check-sat)\n",
+        std::time::Duration::from_secs(5),
+        Some(2048),
+    )
+    .unwrap();
+    assert_eq!(sat, gcnsmt_verifier::crosscheck::Sat::Sat);
+}
