@@ -34,6 +34,9 @@ pub struct Options {
     pub memory_mb: Option<u32>,
     /// `--emit-smt2` and `--cross-check`: what else happens to each query's text.
     pub hooks: crate::crosscheck::Hooks,
+    /// Prove rules whose sides are identical after egg normalisation without a refinement
+    /// query (on by default; off only to measure what it saves).
+    pub egg: bool,
 }
 
 impl Default for Options {
@@ -43,6 +46,7 @@ impl Default for Options {
             settings: Vec::new(),
             memory_mb: None,
             hooks: Default::default(),
+            egg: true,
         }
     }
 }
@@ -607,7 +611,7 @@ fn decide_solver(
     }
     // Only after the precondition is known satisfiable: an identical rule with a contradictory
     // precondition is inapplicable, not proved.
-    if identical(&b.src, &b.tgt) {
+    if opts.egg && identical(&b.src, &b.tgt) {
         *by_identity = true;
         return Verdict::Proved;
     }

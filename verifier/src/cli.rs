@@ -394,6 +394,7 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
             emit_dir: args.emit_smt2.clone(),
             solver: args.cross_check.clone(),
         },
+        egg: true,
     };
     if args.memory == Some(0) {
         return usage_error("--memory must be a positive number of megabytes");
@@ -518,6 +519,29 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
         let _ = writeln!(std::io::stdout(), "{c}");
     }
     all.exit_code()
+}
+
+/// `gcnsmt bench`.
+pub fn bench(paths: &[PathBuf], timeout: f64) -> u8 {
+    if !(timeout > 0.0 && timeout.is_finite()) {
+        return usage_error("--timeout must be a positive number of seconds");
+    }
+    let files = match rule_files(paths) {
+        Ok(f) => f,
+        Err(e) => return usage_error(&e),
+    };
+    let mut rules = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        match std::fs::read_to_string(&f)
+            .map_err(|e| e.to_string())
+            .and_then(|t| parse_rules(&name, &t).map_err(|e| e.to_string()))
+        {
+            Ok(r) => rules.extend(r),
+            Err(e) => return usage_error(&e),
+        }
+    }
+    crate::bench::bench(&rules, Duration::from_secs_f64(timeout))
 }
 
 /// Bytes from hex arguments: 8-digit dwords (`0xd86c0000`, little-endian) or 2-digit bytes

@@ -25,6 +25,7 @@
 //! assert!(matches!(outcome.verdict, Verdict::Proved));
 //! ```
 
+pub mod bench;
 pub mod cache;
 pub mod check;
 pub mod cli;

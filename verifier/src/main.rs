@@ -67,6 +67,15 @@ enum Cmd {
         #[arg(long, value_name = "MB")]
         memory: Option<u32>,
     },
+    /// Benchmark (not a test): time the rules of the given paths with and without egg and the
+    /// result cache; print wall time, median and p99 per rule x target, and peak memory.
+    Bench {
+        #[arg(required = true)]
+        paths: Vec<std::path::PathBuf>,
+        /// Time limit per solver query, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        timeout: f64,
+    },
     /// Decode DS instruction words (hex dwords, hex bytes, or llvm-mc -show-encoding text on stdin).
     Decode {
         #[arg(long)]
@@ -136,6 +145,7 @@ fn main() -> ExitCode {
                 },
             )
         }
+        Cmd::Bench { paths, timeout } => cli::bench(&paths, timeout),
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),
             Err(e) => cli::usage_error(&e),

@@ -1,0 +1,126 @@
+//! `gcnsmt bench`: corpus timings (a benchmark, not a test). Runs the rules of the given paths
+//! on every target they apply to, several ways, and reports wall time, the median and 99th
+//! percentile per rule x target, how many verdicts egg settled without a refinement query,
+//! and the process's peak resident memory.
+
+use crate::check::Options;
+use crate::cli::{run_rules, run_rules_cached, Record, Summary};
+use crate::rules::Rule;
+use std::time::{Duration, Instant};
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// Peak resident set size of this process in MiB (`VmHWM` in /proc/self/status), if known.
+pub fn peak_rss_mib() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+struct Row {
+    name: &'static str,
+    wall: Duration,
+    median: Duration,
+    p99: Duration,
+    egg_settled: usize,
+    summary: Summary,
+}
+
+fn measure(name: &'static str, f: impl FnOnce() -> Vec<Record>) -> Row {
+    let start = Instant::now();
+    let records = f();
+    let wall = start.elapsed();
+    let mut times: Vec<Duration> = records
+        .iter()
+        .filter_map(|r| match r {
+            Record::Verdict { outcome, .. } => Some(outcome.time),
+            _ => None,
+        })
+        .collect();
+    times.sort();
+    let egg_settled = records
+        .iter()
+        .filter(|r| matches!(r, Record::Verdict { outcome, .. } if outcome.note.is_some_and(|n| n.contains("egg"))))
+        .count();
+    Row {
+        name,
+        wall,
+        median: percentile(&times, 0.5),
+        p99: percentile(&times, 0.99),
+        egg_settled,
+        summary: Summary::of(&records),
+    }
+}
+
+/// Run the benchmark and print a table. Returns the exit code (2 if any run had errors).
+pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
+    let opts = Options {
+        timeout,
+        ..Default::default()
+    };
+    let no_egg = Options {
+        egg: false,
+        ..opts.clone()
+    };
+    let dir = std::env::temp_dir().join(format!("gcnsmt-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = match crate::cache::Cache::open(&dir) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: cache directory: {e}");
+            return 2;
+        }
+    };
+    let rows = vec![
+        measure("egg on, no cache", || run_rules(rules, None, &opts)),
+        measure("egg off, no cache", || run_rules(rules, None, &no_egg)),
+        measure("cache cold (fill)", || {
+            run_rules_cached(rules, None, &opts, Some(&cache))
+        }),
+        measure("cache warm", || {
+            run_rules_cached(rules, None, &opts, Some(&cache))
+        }),
+    ];
+    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "{} rules; {} rule x target checks per run; timeout {:?} per query",
+        rules.len(),
+        rows[0].summary.proved
+            + rows[0].summary.refuted
+            + rows[0].summary.inapplicable
+            + rows[0].summary.unknown,
+        timeout
+    );
+    println!(
+        "{:<20} {:>9} {:>9} {:>9} {:>5} {:>7} {:>7}",
+        "run", "wall", "median", "p99", "egg", "unknown", "errors"
+    );
+    let mut code = 0;
+    for r in &rows {
+        println!(
+            "{:<20} {:>8.2}s {:>7.1}ms {:>7.1}ms {:>5} {:>7} {:>7}",
+            r.name,
+            r.wall.as_secs_f64(),
+            r.median.as_secs_f64() * 1e3,
+            r.p99.as_secs_f64() * 1e3,
+            r.egg_settled,
+            r.summary.unknown,
+            r.summary.errors
+        );
+        if r.summary.errors > 0 {
+            code = 2;
+        }
+    }
+    match peak_rss_mib() {
+        Some(m) => println!("peak RSS {m:.0} MiB"),
+        None => println!("peak RSS unknown"),
+    }
+    code
+}
