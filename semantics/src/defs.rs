@@ -31,6 +31,8 @@ pub const PCODE_DIR_VAR: &str = "GCNSMT_PCODE_DIR";
 /// Parsed entries by upper-case name.
 pub struct Library {
     pub defs: Vec<(String, Def)>,
+    /// The file texts the library was parsed from (name, text), e.g. for cache keys.
+    pub sources: Vec<(String, String)>,
     index: HashMap<String, usize>,
 }
 
@@ -54,7 +56,11 @@ impl Library {
                 defs.push((file.to_string(), d));
             }
         }
-        Ok(Library { defs, index })
+        Ok(Library {
+            defs,
+            sources: files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect(),
+            index,
+        })
     }
 
     /// The library built into gcnsmt (parsed on first use). When the environment variable

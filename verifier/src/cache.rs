@@ -42,7 +42,8 @@ impl Cache {
         };
         field(env!("CARGO_PKG_VERSION"));
         field(z3::full_version());
-        for (name, text) in gcnsmt_semantics::defs::FILES {
+        // The semantics actually in use (GCNSMT_PCODE_DIR may replace built-in files).
+        for (name, text) in &gcnsmt_semantics::defs::Library::builtin().sources {
             field(name);
             field(text);
         }

@@ -400,7 +400,7 @@ impl Query {
     /// Decide the assertions so far.
     pub fn check(&self) -> Answer {
         let solver = self.solver();
-        match solver.check() {
+        match self.watched(&solver) {
             SatResult::Sat => Answer::Sat(Model(solver.get_model().expect("sat has a model"))),
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => {
@@ -416,6 +416,36 @@ impl Query {
             }
         }
     }
+
+    /// `solver.check()` under a watchdog: z3's own `timeout` parameter normally ends a hard
+    /// query, but if it has not returned a second after that, the watchdog interrupts the
+    /// context, and the answer is `unknown` (never `proved`).
+    fn watched(&self, solver: &Solver) -> SatResult {
+        use std::sync::{Condvar, Mutex};
+        let ctx = z3::Context::thread_local();
+        let done = Mutex::new(false);
+        let wake = Condvar::new();
+        let grace = self.timeout + Duration::from_secs(1);
+        let (done, wake) = (&done, &wake);
+        std::thread::scope(|s| {
+            let handle = ctx.handle();
+            s.spawn(move || {
+                let guard = done.lock().unwrap_or_else(|e| e.into_inner());
+                let (guard, _) = wake
+                    .wait_timeout_while(guard, grace, |finished| !*finished)
+                    .unwrap_or_else(|e| e.into_inner());
+                if !*guard {
+                    tracing::warn!("z3 ignored its time limit; interrupting it");
+                    handle.interrupt();
+                }
+            });
+            let r = solver.check();
+            *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            wake.notify_all();
+            r
+        })
+    }
+
     /// The assertions as a standalone SMT-LIB 2 script (`set-logic`, declarations, asserts,
     /// `check-sat`) that other solvers accept. z3's `fp.to_ieee_bv` is not SMT-LIB: each
     /// application is replaced by a fresh bit-vector `ieee!N` with
