@@ -58,7 +58,10 @@ impl Library {
         }
         Ok(Library {
             defs,
-            sources: files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect(),
+            sources: files
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string()))
+                .collect(),
             index,
         })
     }

@@ -305,3 +305,327 @@ fn two_address_forms_by_hand() {
         assert_eq!(mem_le(&m, a2, size), d1 & mask, "{xchg}");
     }
 }
+
+/// Run `name` at ADDR 0x10 (OFFSET 0) with LDS bytes 0x10.. holding `m` (little-endian, 16
+/// bytes) and every other byte `a as u8`; returns RETURN_DATA (128-bit destination) and
+/// the 16 bytes at 0x10 afterwards.
+fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
+    let lib = Library::builtin();
+    let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
+    let aliases = def.aliases_for(name).unwrap();
+    let frame = Frame {
+        settings: UNALIGNED,
+        gds: false,
+        aliases,
+    };
+    let mut vars = BTreeMap::new();
+    vars.insert("ADDR".into(), bits(0x10, 32));
+    vars.insert("DATA0".into(), bits(data0, 64));
+    vars.insert("DATA1".into(), bits(data1, 64));
+    vars.insert("OFFSET".into(), bits(0, 16));
+    vars.insert("OFFSET0".into(), bits(0, 8));
+    vars.insert("OFFSET1".into(), bits(0, 8));
+    vars.insert("M0".into(), bits(0xffff_ffff, 32));
+    vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
+    vars.insert("LANE_ID".into(), bits(0, 32));
+    vars.insert("RETURN_DATA".into(), bits(0, 128));
+    let mem = MemState {
+        lds: CMem::new(move |a| {
+            if (0x10..0x20).contains(&a) {
+                (m >> (8 * (a - 0x10))) as u8
+            } else {
+                a as u8
+            }
+        }),
+        gds: CMem::new(|_| 0),
+        ub: false,
+    };
+    let mut d = Concrete;
+    let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).unwrap();
+    let Val::Bits(r, _) = &out["RETURN_DATA"] else {
+        panic!()
+    };
+    let after = (0..16u32).fold(0u128, |acc, i| {
+        acc | (mem.lds.get(0x10 + i) as u128) << (8 * i)
+    });
+    (r.value, after)
+}
+
+/// 64-bit atomics against a Rust rendering of the AMD guide's descriptions (Vega ISA guide,
+/// "LDS & GDS instructions"), on values that separate signed from unsigned and wrap.
+#[test]
+fn atomic64_by_hand() {
+    let hi: u128 = 0xffff_ffff_ffff_ffff_0000_0000_0000_0000; // bytes 0x18.. stay as given
+    let cases: [(u64, u64, u64); 4] = [
+        (0x8000_0000_0000_0005, 7, 0x0123),
+        (5, 0xffff_ffff_ffff_fffe, 0xff00),
+        (0, 3, 0x0f0f),
+        (0x7fff_ffff_ffff_ffff, 0x7fff_ffff_ffff_ffff, 1),
+    ];
+    type F = fn(u64, u64, u64) -> u64;
+    let ops: [(&str, F); 14] = [
+        ("DS_ADD_RTN_U64", |m, d, _| m.wrapping_add(d)),
+        ("DS_SUB_RTN_U64", |m, d, _| m.wrapping_sub(d)),
+        ("DS_RSUB_RTN_U64", |m, d, _| d.wrapping_sub(m)),
+        ("DS_INC_RTN_U64", |m, d, _| if m >= d { 0 } else { m + 1 }),
+        (
+            "DS_DEC_RTN_U64",
+            |m, d, _| if m == 0 || m > d { d } else { m - 1 },
+        ),
+        ("DS_MIN_RTN_I64", |m, d, _| (m as i64).min(d as i64) as u64),
+        ("DS_MAX_RTN_I64", |m, d, _| (m as i64).max(d as i64) as u64),
+        ("DS_MIN_RTN_U64", |m, d, _| m.min(d)),
+        ("DS_MAX_RTN_U64", |m, d, _| m.max(d)),
+        ("DS_AND_RTN_B64", |m, d, _| m & d),
+        ("DS_OR_RTN_B64", |m, d, _| m | d),
+        ("DS_XOR_RTN_B64", |m, d, _| m ^ d),
+        ("DS_MSKOR_RTN_B64", |m, d0, d1| (m & !d0) | d1),
+        ("DS_WRXCHG_RTN_B64", |_, d, _| d),
+    ];
+    for (name, f) in ops {
+        for (m, d0, d1) in cases {
+            let (r, after) = at16(name, hi | m as u128, d0 as u128, d1 as u128);
+            assert_eq!(r as u64, m, "{name}: returns the old value");
+            assert_eq!(
+                after as u64,
+                f(m, d0, d1),
+                "{name}: mem {m:#x}, data {d0:#x}, {d1:#x}"
+            );
+            assert_eq!(
+                after >> 64,
+                hi >> 64,
+                "{name}: the next 8 bytes are untouched"
+            );
+        }
+    }
+    // Compare-and-store: ds_cmpst (DATA0 = compare) and ds_cmpstore (DATA1 = compare).
+    for (m, a, b) in [(5u64, 5u64, 9u64), (5, 9, 5), (5, 6, 7)] {
+        let (_, after) = at16("DS_CMPST_RTN_B64", m as u128, a as u128, b as u128);
+        assert_eq!(
+            after as u64,
+            if m == a { b } else { m },
+            "cmpst {m} {a} {b}"
+        );
+        let (_, after) = at16("DS_CMPSTORE_RTN_B64", m as u128, a as u128, b as u128);
+        assert_eq!(
+            after as u64,
+            if m == b { a } else { m },
+            "cmpstore {m} {a} {b}"
+        );
+    }
+}
+
+/// Float atomics on bit patterns: IEEE sums, the pre-gfx12 `src < tmp ? src : tmp` reading of
+/// min/max, IEEE minimumNumber/maximumNumber, IEEE equality for cmpst (-0 == +0, NaN != NaN).
+#[test]
+fn float_atomics_by_hand() {
+    let f = |x: f32| x.to_bits() as u128;
+    let d = |x: f64| x.to_bits() as u128;
+    let nan32 = 0x7fc0_0001u128;
+    let (_, m) = at16("DS_ADD_RTN_F32", f(1.5), f(2.25), 0);
+    assert_eq!(m as u32, 3.75f32.to_bits());
+    let (_, m) = at16("DS_ADD_RTN_F64", d(1.5), d(-4.0), 0);
+    assert_eq!(m as u64, (-2.5f64).to_bits());
+    for (name, mem, data, want) in [
+        ("DS_MIN_RTN_F32", f(2.0), f(-1.0), f(-1.0)),
+        ("DS_MIN_RTN_F32", f(-1.0), f(2.0), f(-1.0)),
+        ("DS_MAX_RTN_F32", f(2.0), f(-1.0), f(2.0)),
+        ("DS_MAX_RTN_F32", f(-1.0), f(2.0), f(2.0)),
+        ("DS_MIN_RTN_F32", nan32, f(1.0), nan32),
+        ("DS_MIN_NUM_RTN_F32", nan32, f(1.0), f(1.0)),
+        ("DS_MIN_NUM_RTN_F32", f(1.0), nan32, f(1.0)),
+        ("DS_MAX_NUM_RTN_F32", nan32, f(1.0), f(1.0)),
+        ("DS_MIN_NUM_RTN_F32", f(0.0), f(-0.0), f(-0.0)),
+        ("DS_MAX_NUM_RTN_F32", f(-0.0), f(0.0), f(0.0)),
+        ("DS_MAX_NUM_RTN_F32", f(3.0), f(2.0), f(3.0)),
+        ("DS_MIN_NUM_RTN_F32", 0x7f80_0001, 0x7f80_0002, 0x7fc0_0002),
+    ] {
+        let (r, m) = at16(name, mem, data, 0);
+        assert_eq!(r as u32 as u128, mem, "{name}: returns the old value");
+        assert_eq!(
+            m as u32 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    for (name, mem, data, want) in [
+        ("DS_MIN_RTN_F64", d(2.0), d(-1.0), d(-1.0)),
+        ("DS_MAX_RTN_F64", d(2.0), d(-1.0), d(2.0)),
+        ("DS_MIN_NUM_RTN_F64", d(f64::NAN), d(1.0), d(1.0)),
+        ("DS_MAX_NUM_RTN_F64", d(1.0), d(5.0), d(5.0)),
+        ("DS_MIN_NUM_RTN_F64", d(1.0), d(5.0), d(1.0)),
+    ] {
+        let (_, m) = at16(name, mem, data, 0);
+        assert_eq!(
+            m as u64 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    // cmpst_f32 (DATA0 = compare): -0 matches +0; a NaN never matches.
+    let (_, m) = at16("DS_CMPST_RTN_F32", f(0.0), f(-0.0), f(7.0));
+    assert_eq!(m as u32, 7.0f32.to_bits());
+    let (_, m) = at16("DS_CMPST_RTN_F32", nan32, nan32, f(7.0));
+    assert_eq!(m as u32 as u128, nan32);
+    let (_, m) = at16("DS_CMPSTORE_RTN_F32", f(2.0), f(7.0), f(2.0));
+    assert_eq!(m as u32, 7.0f32.to_bits());
+    let (_, m) = at16("DS_CMPST_RTN_F64", d(-0.0), d(0.0), d(7.0));
+    assert_eq!(m as u64, 7.0f64.to_bits());
+    // Packed halves: 1.5 + 0.25 in the low half, 2 + 2 in the high half.
+    let h = |x: f32| half::f16::from_f32(x).to_bits() as u128;
+    let (_, m) = at16(
+        "DS_PK_ADD_RTN_F16",
+        h(2.0) << 16 | h(1.5),
+        h(2.0) << 16 | h(0.25),
+        0,
+    );
+    assert_eq!(m as u32 as u128, h(4.0) << 16 | h(1.75));
+    let b = |x: f32| half::bf16::from_f32(x).to_bits() as u128;
+    let (_, m) = at16(
+        "DS_PK_ADD_RTN_BF16",
+        b(-3.0) << 16 | b(1.0),
+        b(1.0) << 16 | b(1.0),
+        0,
+    );
+    assert_eq!(m as u32 as u128, b(-2.0) << 16 | b(2.0));
+}
+
+/// Loads extend by their type; stores write their width from the right half of DATA.
+#[test]
+fn loads_and_stores_by_hand() {
+    let m: u128 = 0x0f0e_0d0c_0b0a_0908_0706_0504_f3f2_f1f0; // byte 0x10 = 0xf0 (negative)
+    for (name, want) in [
+        ("DS_READ_U8", 0xf0u128),
+        ("DS_READ_I8", 0xffff_fff0),
+        ("DS_READ_U16", 0xf1f0),
+        ("DS_READ_I16", 0xffff_f1f0),
+        ("DS_READ_B32", 0xf3f2_f1f0),
+        ("DS_READ_B64", 0x0706_0504_f3f2_f1f0),
+        ("DS_READ_B96", 0x0b0a_0908_0706_0504_f3f2_f1f0),
+        ("DS_READ_B128", m),
+    ] {
+        let (r, after) = at16(name, m, 0, 0);
+        assert_eq!(r, want, "{name}");
+        assert_eq!(after, m, "{name} does not write");
+    }
+    let data: u128 = 0x8877_6655_4433_2211;
+    for (name, bytes_written, value) in [
+        ("DS_WRITE_B8", 1, 0x11u128),
+        ("DS_WRITE_B16", 2, 0x2211),
+        ("DS_WRITE_B32", 4, 0x4433_2211),
+        ("DS_WRITE_B64", 8, 0x8877_6655_4433_2211),
+        ("DS_WRITE_B8_D16_HI", 1, 0x33),
+        ("DS_WRITE_B16_D16_HI", 2, 0x4433),
+    ] {
+        let (_, after) = at16(name, m, data, 0);
+        let mask = (1u128 << (8 * bytes_written)) - 1;
+        assert_eq!(after, (m & !mask) | value, "{name}");
+    }
+}
+
+/// The src2 forms read their second operand from LDS at B = A + stride * (OFFSET[15] ? {A[31],
+/// A[31:17]} : {OFFSET[14], OFFSET[14:0]}) (AMD GCN3 guide DS_ADD_SRC2_U32), and write A.
+#[test]
+fn src2_forms_by_hand() {
+    // A = 0x10, OFFSET = 2: B = 0x10 + 4*2 = 0x18 (32-bit ops), 0x10 + 8*2 = 0x20 (64-bit).
+    let lib = Library::builtin();
+    let run2 = |name: &str| {
+        let def = lib.get(name).unwrap();
+        let frame = Frame {
+            settings: UNALIGNED,
+            gds: false,
+            aliases: &[],
+        };
+        let mut vars = BTreeMap::new();
+        vars.insert("ADDR".into(), bits(0x10, 32));
+        vars.insert("OFFSET".into(), bits(2, 16));
+        vars.insert("M0".into(), bits(0xffff_ffff, 32));
+        vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
+        vars.insert("RETURN_DATA".into(), bits(0, 128));
+        let mem = MemState {
+            lds: CMem::new(|a| a as u8),
+            gds: CMem::new(|_| 0),
+            ub: false,
+        };
+        let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        (word(&mem.lds, 0x10), word(&mem.lds, 0x14))
+    };
+    let a = 0x1312_1110u32;
+    let b = 0x1b1a_1918u32;
+    assert_eq!(run2("DS_ADD_SRC2_U32").0, a.wrapping_add(b));
+    assert_eq!(run2("DS_SUB_SRC2_U32").0, a.wrapping_sub(b));
+    assert_eq!(run2("DS_RSUB_SRC2_U32").0, b.wrapping_sub(a));
+    assert_eq!(run2("DS_MIN_SRC2_U32").0, a.min(b));
+    assert_eq!(run2("DS_MAX_SRC2_U32").0, a.max(b));
+    assert_eq!(run2("DS_AND_SRC2_B32").0, a & b);
+    assert_eq!(run2("DS_OR_SRC2_B32").0, a | b);
+    assert_eq!(run2("DS_XOR_SRC2_B32").0, a ^ b);
+    assert_eq!(run2("DS_WRITE_SRC2_B32").0, b);
+    assert_eq!(run2("DS_INC_SRC2_U32").0, if a >= b { 0 } else { a + 1 });
+    assert_eq!(
+        run2("DS_DEC_SRC2_U32").0,
+        if a == 0 || a > b { b } else { a - 1 }
+    );
+    // 64-bit: B = 0x20.
+    let a64 = 0x1716_1514_1312_1110u64;
+    let b64 = 0x2726_2524_2322_2120u64;
+    let lo_hi = |p: (u32, u32)| (p.1 as u64) << 32 | p.0 as u64;
+    assert_eq!(lo_hi(run2("DS_ADD_SRC2_U64")), a64.wrapping_add(b64));
+    assert_eq!(lo_hi(run2("DS_MAX_SRC2_U64")), a64.max(b64));
+    assert_eq!(lo_hi(run2("DS_WRITE_SRC2_B64")), b64);
+    assert_eq!(lo_hi(run2("DS_XOR_SRC2_B64")), a64 ^ b64);
+}
+
+/// Cases that separate `<` from `<=` (signed zeros compare equal but differ in bits), the
+/// ordered minimumNumber/maximumNumber paths, a NaN only in DATA, and the non-RTN cmpst names.
+#[test]
+fn float_ties_and_nan_operands_by_hand() {
+    let f = |x: f32| x.to_bits() as u128;
+    let d = |x: f64| x.to_bits() as u128;
+    let nan32 = 0x7fc0_0001u128;
+    for (name, mem, data, want) in [
+        // -0 < +0 is false under IEEE, so the memory value stays.
+        ("DS_MIN_RTN_F32", f(0.0), f(-0.0), f(0.0)),
+        ("DS_MAX_RTN_F32", f(-0.0), f(0.0), f(-0.0)),
+        ("DS_MIN_NUM_RTN_F32", f(3.0), f(2.0), f(2.0)),
+        ("DS_MIN_NUM_RTN_F32", f(2.0), f(3.0), f(2.0)),
+        ("DS_MAX_NUM_RTN_F32", f(2.0), f(3.0), f(3.0)),
+        ("DS_MAX_NUM_RTN_F32", f(1.0), nan32, f(1.0)),
+        ("DS_MIN_NUM_RTN_F32", f(0.0), f(0.0), f(0.0)),
+        ("DS_MAX_NUM_RTN_F32", f(-0.0), f(-0.0), f(-0.0)),
+    ] {
+        let (_, m) = at16(name, mem, data, 0);
+        assert_eq!(
+            m as u32 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    for (name, mem, data, want) in [
+        ("DS_MIN_RTN_F64", d(0.0), d(-0.0), d(0.0)),
+        ("DS_MAX_RTN_F64", d(-0.0), d(0.0), d(-0.0)),
+        ("DS_MIN_NUM_RTN_F64", d(3.0), d(2.0), d(2.0)),
+        ("DS_MIN_NUM_RTN_F64", d(1.0), d(f64::NAN), d(1.0)),
+        ("DS_MAX_NUM_RTN_F64", d(1.0), d(f64::NAN), d(1.0)),
+        ("DS_MAX_NUM_RTN_F64", d(f64::NAN), d(1.0), d(1.0)),
+        ("DS_MIN_NUM_RTN_F64", d(0.0), d(-0.0), d(-0.0)),
+        ("DS_MAX_NUM_RTN_F64", d(-0.0), d(0.0), d(0.0)),
+    ] {
+        let (_, m) = at16(name, mem, data, 0);
+        assert_eq!(
+            m as u64 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    // Bit pattern 5 is a (denormal) number equal to itself in every form: all store 9.
+    for name in [
+        "DS_CMPST_B64",
+        "DS_CMPST_B32",
+        "DS_CMPST_F32",
+        "DS_CMPST_F64",
+    ] {
+        let (_, m) = at16(name, 5, 5, 9);
+        assert_eq!(m as u32, 9, "{name}");
+    }
+    for name in ["DS_CMPSTORE_B64", "DS_CMPSTORE_B32"] {
+        let (_, m) = at16(name, 5, 9, 5);
+        assert_eq!(m as u32, 9, "{name}");
+    }
+}
