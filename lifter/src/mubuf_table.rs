@@ -216,12 +216,22 @@ pub(crate) fn mubuf_targets_with(mnemonic: &str) -> Vec<Target> {
 /// llvm-mc-22 crash).
 pub fn soffset_name(target: Target, v: u8) -> Option<String> {
     let g = target.gen();
-    let max_sgpr = if g >= Gen::Gfx10 { 105 } else { 101 };
+    // gfx6/gfx7 have 104 SGPRs and put flat_scratch (gfx7 only) at 104/105; gfx8/gfx9 have
+    // 102 SGPRs with flat_scratch at 102/103 and xnack_mask at 104/105 (llvm-mc 22 assembler,
+    // checked by encoding on gfx600/gfx700 since it has no disassembler there).
+    let max_sgpr = match g {
+        Gen::Gfx6 | Gen::Gfx7 => 103,
+        _ if g >= Gen::Gfx10 => 105,
+        _ => 101,
+    };
     if MubufLayout::of(target) == MubufLayout::Vbuffer && v > 127 {
         return None;
     }
     let s = match v {
         0..=105 if v <= max_sgpr => return Some(format!("s{v}")),
+        104 if g == Gen::Gfx7 => "flat_scratch_lo",
+        105 if g == Gen::Gfx7 => "flat_scratch_hi",
+        104 | 105 if g == Gen::Gfx6 => return None,
         102 => "flat_scratch_lo",
         103 => "flat_scratch_hi",
         104 => "xnack_mask_lo",
@@ -239,6 +249,8 @@ pub fn soffset_name(target: Target, v: u8) -> Option<String> {
         127 => "exec_hi",
         128..=192 => return Some(format!("{}", v - 128)),
         193..=208 => return Some(format!("-{}", v - 192)),
+        230..=239 if g < Gen::Gfx9 => return None,
+        248 if g < Gen::Gfx8 => return None,
         230 => "src_flat_scratch_base_lo",
         231 => "src_flat_scratch_base_hi",
         235 => "src_shared_base",
@@ -269,13 +281,15 @@ pub fn soffset_name(target: Target, v: u8) -> Option<String> {
 /// also be written in hex).
 pub fn soffset_value(target: Target, name: &str) -> Option<u8> {
     if let Some(i) = crate::asm::parse_int(name) {
-        if (0..=64).contains(&i) {
-            return Some(128 + i as u8);
-        }
-        if (-16..=-1).contains(&i) {
-            return Some((192 - i) as u8);
-        }
-        return None;
+        let v = if (0..=64).contains(&i) {
+            128 + i as u8
+        } else if (-16..=-1).contains(&i) {
+            (192 - i) as u8
+        } else {
+            return None;
+        };
+        // VBUFFER's 7-bit field has no inline constants.
+        return soffset_name(target, v).is_some().then_some(v);
     }
     (0..=255u8).find(|v| soffset_name(target, *v).as_deref() == Some(name))
 }

@@ -427,26 +427,36 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
     };
-    let mut parse_errors = 0;
+    // File-level errors become records too, so JSON and SARIF output stay well-formed.
+    let mut file_errors: Vec<Record> = Vec::new();
     let mut rules = Vec::new();
     for f in files {
         let name = f.display().to_string();
         let text = match std::fs::read_to_string(&f) {
             Ok(t) => t,
             Err(e) => {
-                println!("{name}: error: {e}");
-                parse_errors += 1;
+                file_errors.push(Record::Error {
+                    rule: String::new(),
+                    error: crate::rules::InputError {
+                        file: name,
+                        loc: crate::rules::Loc { line: 1, col: 1 },
+                        msg: e.to_string(),
+                    },
+                    expected: false,
+                });
                 continue;
             }
         };
         match parse_rules(&name, &text) {
             Ok(r) => rules.extend(r),
-            Err(e) => {
-                println!("{e}");
-                parse_errors += 1;
-            }
+            Err(e) => file_errors.push(Record::Error {
+                rule: String::new(),
+                error: e,
+                expected: false,
+            }),
         }
     }
+    let parse_errors = file_errors.len();
     if rules.is_empty() && parse_errors == 0 {
         return usage_error(
             "no rules found (rule files end in .rules; each rule starts with `Name:`)",
@@ -475,9 +485,14 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
         Ok(c) => c,
         Err(e) => return usage_error(&format!("--cache: {e}")),
     };
-    let records = run_rules_cached(&rules, filter.as_deref(), &opts, cache.as_ref());
-    let mut all = Summary::of(&records);
-    all.errors += parse_errors;
+    let mut records = file_errors;
+    records.extend(run_rules_cached(
+        &rules,
+        filter.as_deref(),
+        &opts,
+        cache.as_ref(),
+    ));
+    let all = Summary::of(&records);
     let cross = args
         .cross_check
         .as_ref()

@@ -259,6 +259,21 @@ pub fn bind(
     target: Target,
     imms: &BTreeSet<String>,
 ) -> Result<Bound, InputError> {
+    // MUBUF operand syntax (`off`, `offen`) is not DS syntax: say what is missing before the
+    // DS-shaped reader complains about it.
+    let first = line
+        .text
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if first.starts_with("buffer_") || first.starts_with("tbuffer_") {
+        let col = line.text.find(first.as_str()).unwrap_or(0) + 1;
+        return Err(rule.error(
+            loc_at(line, col),
+            format!("{first}: MUBUF/VBUFFER semantics are not modelled yet (rules can use DS and the listed VALU/SALU instructions)"),
+        ));
+    }
     let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);

@@ -76,13 +76,14 @@ enum Cmd {
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
     },
-    /// Decode DS instruction words (hex dwords, hex bytes, or llvm-mc -show-encoding text on stdin).
+    /// Decode DS, MUBUF and VBUFFER instruction words (hex dwords, hex bytes, or llvm-mc
+    /// -show-encoding / llvm-objdump text on stdin).
     Decode {
         #[arg(long)]
         target: String,
         words: Vec<String>,
     },
-    /// Encode one line of DS assembly.
+    /// Encode one line of DS, MUBUF or VBUFFER assembly.
     Encode {
         #[arg(long)]
         target: String,
