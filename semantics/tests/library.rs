@@ -614,6 +614,36 @@ fn float_ties_and_nan_operands_by_hand() {
             "{name}: mem {mem:#x} data {data:#x}"
         );
     }
+    // Ties between signed zeros and the sign tests of minimumNumber/maximumNumber.
+    for (name, mem, data, want) in [
+        ("DS_MIN_NUM_RTN_F32", f(-0.0), f(0.0), f(-0.0)),
+        ("DS_MAX_NUM_RTN_F32", f(0.0), f(-0.0), f(0.0)),
+        ("DS_MAX_NUM_RTN_F32", f(-5.0), f(-7.0), f(-5.0)),
+        ("DS_MIN_NUM_RTN_F32", f(5.0), f(7.0), f(5.0)),
+    ] {
+        let (_, m) = at16(name, mem, data, 0);
+        assert_eq!(
+            m as u32 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    for (name, mem, data, want) in [
+        ("DS_MIN_NUM_RTN_F64", d(-0.0), d(0.0), d(-0.0)),
+        ("DS_MAX_NUM_RTN_F64", d(0.0), d(-0.0), d(0.0)),
+        ("DS_MAX_NUM_RTN_F64", d(-5.0), d(-7.0), d(-5.0)),
+        ("DS_MIN_NUM_RTN_F64", d(5.0), d(7.0), d(5.0)),
+    ] {
+        let (_, m) = at16(name, mem, data, 0);
+        assert_eq!(
+            m as u64 as u128, want,
+            "{name}: mem {mem:#x} data {data:#x}"
+        );
+    }
+    // Non-returning float cmpstore (gfx11: DATA0 = new, DATA1 = compare).
+    let (_, m) = at16("DS_CMPSTORE_F32", f(2.0), f(7.0), f(2.0));
+    assert_eq!(m as u32, 7.0f32.to_bits());
+    let (_, m) = at16("DS_CMPSTORE_F64", d(2.0), d(7.0), d(2.0));
+    assert_eq!(m as u64, 7.0f64.to_bits());
     // Bit pattern 5 is a (denormal) number equal to itself in every form: all store 9.
     for name in [
         "DS_CMPST_B64",
@@ -627,5 +657,173 @@ fn float_ties_and_nan_operands_by_hand() {
     for name in ["DS_CMPSTORE_B64", "DS_CMPSTORE_B32"] {
         let (_, m) = at16(name, 5, 9, 5);
         assert_eq!(m as u32, 9, "{name}");
+    }
+}
+
+/// Unaligned and no LDS bound: addresses above 64 KiB are plain memory here.
+const NO_BOUND: Settings = Settings {
+    alignment: Alignment::Unaligned,
+    lds_limit: LdsLimit::None,
+};
+
+/// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :
+/// {OFFSET[14], OFFSET[14:0]}) (AMD GCN3 guide DS_ADD_SRC2_U32), against Rust arithmetic.
+#[test]
+fn every_src2_form_both_modes_by_hand() {
+    let lib = Library::builtin();
+    // LDS byte at a is a*7+3 (mod 256): distinct words at distinct addresses.
+    fn byte(a: u32) -> u8 {
+        (a.wrapping_mul(7).wrapping_add(3)) as u8
+    }
+    let rd = |a: u32, n: u32| (0..n).fold(0u64, |acc, i| acc | (byte(a + i) as u64) << (8 * i));
+    type Op = fn(u64, u64, bool) -> u64;
+    let ops: [(&str, Op); 15] = [
+        ("ADD", |a, b, _| a.wrapping_add(b)),
+        ("SUB", |a, b, _| a.wrapping_sub(b)),
+        ("RSUB", |a, b, _| b.wrapping_sub(a)),
+        ("INC", |a, b, _| if a >= b { 0 } else { a + 1 }),
+        ("DEC", |a, b, _| if a == 0 || a > b { b } else { a - 1 }),
+        ("MIN_I", |a, b, w| {
+            if w {
+                (a as i64).min(b as i64) as u64
+            } else {
+                (a as u32 as i32).min(b as u32 as i32) as u32 as u64
+            }
+        }),
+        ("MAX_I", |a, b, w| {
+            if w {
+                (a as i64).max(b as i64) as u64
+            } else {
+                (a as u32 as i32).max(b as u32 as i32) as u32 as u64
+            }
+        }),
+        ("MIN_U", |a, b, _| a.min(b)),
+        ("MAX_U", |a, b, _| a.max(b)),
+        ("AND_B", |a, b, _| a & b),
+        ("OR_B", |a, b, _| a | b),
+        ("XOR_B", |a, b, _| a ^ b),
+        ("WRITE_B", |_, b, _| b),
+        ("MIN_F", |a, b, w| {
+            if w {
+                if f64::from_bits(b) < f64::from_bits(a) {
+                    b
+                } else {
+                    a
+                }
+            } else if f32::from_bits(b as u32) < f32::from_bits(a as u32) {
+                b
+            } else {
+                a
+            }
+        }),
+        ("MAX_F", |a, b, w| {
+            if w {
+                if f64::from_bits(b) > f64::from_bits(a) {
+                    b
+                } else {
+                    a
+                }
+            } else if f32::from_bits(b as u32) > f32::from_bits(a as u32) {
+                b
+            } else {
+                a
+            }
+        }),
+    ];
+    // ADDR 0x10 (mode 0, OFFSET = 0x4003: {1, 0x4003} = 0xc003 elements) and
+    // ADDR 0x0003_0010 (mode 1, OFFSET = 0x8000: {A[31], A[31:17]} = 1 element).
+    let mut checked = 0;
+    for (addr, offset) in [
+        (0x10u32, 0x4003u32),
+        (0x10, 0x2005),
+        (0x10, 0x0001),
+        (0x0003_0010, 0x8000),
+        (0x8002_0010, 0x8000),
+        (0x4002_0010, 0x8000),
+    ] {
+        for wide in [false, true] {
+            let (w, stride) = if wide { (64u32, 8u32) } else { (32, 4) };
+            let elems = if offset & 0x8000 != 0 {
+                ((addr >> 31) << 15) | ((addr >> 17) & 0x7fff)
+            } else {
+                (((offset >> 14) & 1) << 15) | (offset & 0x7fff)
+            };
+            let b_addr = addr.wrapping_add(stride * elems);
+            for (op, f) in ops {
+                // "MIN_I" -> stem MIN, kind I; plain names are unsigned.
+                let (stem, kind) = op.rsplit_once('_').unwrap_or((op, "U"));
+                let name = format!("DS_{stem}_SRC2_{kind}{w}");
+                let Some(def) = lib.get(&name) else {
+                    continue; // not every op has every width (e.g. ADD_SRC2_F64)
+                };
+                let frame = Frame {
+                    settings: NO_BOUND,
+                    gds: false,
+                    aliases: &[],
+                };
+                let mut vars = BTreeMap::new();
+                vars.insert("ADDR".into(), bits(addr as u128, 32));
+                vars.insert("OFFSET".into(), bits(offset as u128, 16));
+                vars.insert("M0".into(), bits(0xffff_ffff, 32));
+                vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
+                vars.insert("RETURN_DATA".into(), bits(0, 128));
+                let mem = MemState {
+                    lds: CMem::new(byte),
+                    gds: CMem::new(|_| 0),
+                    ub: false,
+                };
+                let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+                let n = w / 8;
+                let got = (0..n).fold(0u64, |acc, i| {
+                    acc | (mem.lds.get(addr + i) as u64) << (8 * i)
+                });
+                let want =
+                    f(rd(addr, n), rd(b_addr, n), wide) & if wide { u64::MAX } else { 0xffff_ffff };
+                assert_eq!(
+                    got, want,
+                    "{name} at {addr:#x}, OFFSET {offset:#x}: B = {b_addr:#x}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    // 15 operations x 2 widths x 6 addresses: a renamed entry must not be skipped silently.
+    assert_eq!(checked, 180);
+}
+
+/// addtid: the address is OFFSET + M0[15:0] + LANE_ID * 4, ADDR unused (CDNA4 guide).
+#[test]
+fn addtid_by_hand() {
+    let lib = Library::builtin();
+    for name in ["DS_READ_ADDTID_B32", "DS_WRITE_ADDTID_B32"] {
+        let def = lib.get(name).unwrap();
+        let frame = Frame {
+            settings: UNALIGNED,
+            gds: false,
+            aliases: &[],
+        };
+        let mut vars = BTreeMap::new();
+        vars.insert("ADDR".into(), bits(0x999, 32));
+        vars.insert("DATA0".into(), bits(0xaabb_ccdd, 64));
+        vars.insert("OFFSET".into(), bits(0x20, 16));
+        vars.insert("M0".into(), bits(0x1234_0100, 32)); // M0[15:0] = 0x100
+        vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
+        vars.insert("LANE_ID".into(), bits(3, 32));
+        vars.insert("RETURN_DATA".into(), bits(0, 32));
+        let mem = MemState {
+            lds: CMem::new(|a| a as u8),
+            gds: CMem::new(|_| 0),
+            ub: false,
+        };
+        let (out, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        let a = 0x20 + 0x100 + 3 * 4; // 0x12c
+        if name.starts_with("DS_READ") {
+            let Val::Bits(r, _) = &out["RETURN_DATA"] else {
+                panic!()
+            };
+            assert_eq!(r.value, 0x2f2e_2d2c, "{name} reads at {a:#x}");
+        } else {
+            assert_eq!(word(&mem.lds, a), 0xaabb_ccdd, "{name} writes at {a:#x}");
+        }
     }
 }
