@@ -671,9 +671,10 @@ const NO_BOUND: Settings = Settings {
 #[test]
 fn every_src2_form_both_modes_by_hand() {
     let lib = Library::builtin();
-    // LDS byte at a is a*7+3 (mod 256): distinct words at distinct addresses.
+    // LDS byte at a: a multiplicative hash of the whole address, so addresses that differ only
+    // in high bits (B moved by 0x20000) still hold different bytes.
     fn byte(a: u32) -> u8 {
-        (a.wrapping_mul(7).wrapping_add(3)) as u8
+        (a.wrapping_mul(0x9e37_79b1) >> 24) as u8
     }
     let rd = |a: u32, n: u32| (0..n).fold(0u64, |acc, i| acc | (byte(a + i) as u64) << (8 * i));
     type Op = fn(u64, u64, bool) -> u64;
