@@ -678,7 +678,15 @@ fn every_src2_form_both_modes_by_hand() {
     }
     let rd = |a: u32, n: u32| (0..n).fold(0u64, |acc, i| acc | (byte(a + i) as u64) << (8 * i));
     type Op = fn(u64, u64, bool) -> u64;
-    let ops: [(&str, Op); 15] = [
+    let ops: [(&str, Op); 16] = [
+        ("ADD_F", |a, b, _| {
+            let r = f32::from_bits(a as u32) + f32::from_bits(b as u32);
+            if r.is_nan() {
+                0x7fc0_0000
+            } else {
+                r.to_bits() as u64
+            }
+        }),
         ("ADD", |a, b, _| a.wrapping_add(b)),
         ("SUB", |a, b, _| a.wrapping_sub(b)),
         ("RSUB", |a, b, _| b.wrapping_sub(a)),
@@ -788,8 +796,9 @@ fn every_src2_form_both_modes_by_hand() {
             }
         }
     }
-    // 15 operations x 2 widths x 6 addresses: a renamed entry must not be skipped silently.
-    assert_eq!(checked, 180);
+    // (15 operations x 2 widths + ADD_SRC2_F32) x 6 addresses: a renamed entry must not be
+    // skipped silently.
+    assert_eq!(checked, 186);
 }
 
 /// addtid: the address is OFFSET + M0[15:0] + LANE_ID * 4, ADDR unused (CDNA4 guide).
