@@ -837,3 +837,78 @@ fn addtid_by_hand() {
         }
     }
 }
+
+/// The VALU/SALU entries (alu.pcode) against Rust arithmetic, carry-out bit at LANE_ID of a
+/// 64-bit SDST whose other bits are kept (AMD Vega guide V_ADD_CO_U32 / V_SUB_CO_U32).
+#[test]
+fn alu_by_hand() {
+    let lib = Library::builtin();
+    let alu = |name: &str, s0: u32, s1: u32, sdst: u64, lane: u32| -> (u32, u64) {
+        let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
+        let frame = Frame {
+            settings: UNALIGNED,
+            gds: false,
+            aliases: &[],
+        };
+        let mut vars = BTreeMap::new();
+        vars.insert("S0".into(), bits(s0 as u128, 32));
+        vars.insert("S1".into(), bits(s1 as u128, 32));
+        vars.insert("D0".into(), bits(0xdead_beef, 32));
+        vars.insert("SDST".into(), bits(sdst as u128, 64));
+        vars.insert("LANE_ID".into(), bits(lane as u128, 32));
+        let mem = MemState {
+            lds: CMem::new(|_| 0),
+            gds: CMem::new(|_| 0),
+            ub: false,
+        };
+        let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        let get = |k: &str| match &out[k] {
+            Val::Bits(b, _) => b.value,
+            _ => panic!(),
+        };
+        (get("D0") as u32, get("SDST") as u64)
+    };
+    let cases = [
+        (5u32, 7u32),
+        (0xffff_fff0, 0x20),
+        (3, 0xffff_ffff),
+        (0x8000_0000, 0x8000_0000),
+    ];
+    let sdst = 0xaaaa_5555_f0f0_0f0fu64;
+    for (a, b) in cases {
+        for lane in [0u32, 5, 63] {
+            let set = |bit: bool| (sdst & !(1u64 << lane)) | (u64::from(bit) << lane);
+            for name in ["V_ADD_I32", "V_ADD_CO_U32"] {
+                let (d, s) = alu(name, a, b, sdst, lane);
+                assert_eq!(d, a.wrapping_add(b), "{name}");
+                assert_eq!(
+                    s,
+                    set(a.checked_add(b).is_none()),
+                    "{name} carry, lane {lane}"
+                );
+            }
+            for name in ["V_SUB_I32", "V_SUB_CO_U32"] {
+                let (d, s) = alu(name, a, b, sdst, lane);
+                assert_eq!(d, a.wrapping_sub(b), "{name}");
+                assert_eq!(s, set(b > a), "{name} borrow, lane {lane}");
+            }
+        }
+        for (name, want) in [
+            ("V_ADD_U32", a.wrapping_add(b)),
+            ("V_ADD_NC_U32", a.wrapping_add(b)),
+            ("S_ADD_U32", a.wrapping_add(b)),
+            ("V_SUB_U32", a.wrapping_sub(b)),
+            ("V_SUB_NC_U32", a.wrapping_sub(b)),
+            ("V_AND_B32", a & b),
+            ("S_AND_B32", a & b),
+            ("V_OR_B32", a | b),
+            ("S_OR_B32", a | b),
+            ("V_MOV_B32", a),
+            ("S_MOV_B32", a),
+            ("V_LSHLREV_B32", b.wrapping_shl(a & 31)),
+            ("S_LSHL_B32", a.wrapping_shl(b & 31)),
+        ] {
+            assert_eq!(alu(name, a, b, sdst, 0).0, want, "{name} {a:#x} {b:#x}");
+        }
+    }
+}
