@@ -133,6 +133,19 @@ pub fn eval_expr<D: Domain>(
     ev.expr(e, hint, &mut st)
 }
 
+/// A value as a condition: booleans as they are, bit-vectors true when non-zero (C's rule, as
+/// AMD's pseudocode uses it).
+pub fn truth<D: Domain>(d: &mut D, v: Val<D>) -> D::Bool {
+    match v {
+        Val::Bool(b) => b,
+        Val::Bits(b, t) => {
+            let z = d.bv(0, t.width());
+            let e = d.cmp(CmpOp::Eq, &b, &z);
+            d.lnot(&e)
+        }
+    }
+}
+
 struct Ev<'a, 'b, D: Domain> {
     d: &'a mut D,
     frame: &'a Frame<'b>,
@@ -282,14 +295,7 @@ impl<D: Domain> Ev<'_, '_, D> {
     }
 
     fn truth(&mut self, v: Val<D>) -> Result<D::Bool, EvalError> {
-        match v {
-            Val::Bool(b) => Ok(b),
-            Val::Bits(b, t) => {
-                let z = self.d.bv(0, t.width());
-                let e = self.d.cmp(CmpOp::Eq, &b, &z);
-                Ok(self.d.lnot(&e))
-            }
-        }
+        Ok(truth(self.d, v))
     }
 
     fn address(&mut self, v: Val<D>) -> Result<D::Bv, EvalError> {

@@ -21,7 +21,8 @@ fn mask(w: u32) -> u128 {
     }
 }
 
-fn sign_extend(v: u128, w: u32) -> i128 {
+/// The value of the low `w` bits of `v` read as two's complement.
+pub fn sign_extend(v: u128, w: u32) -> i128 {
     if w >= 128 {
         v as i128
     } else {

@@ -158,17 +158,7 @@ struct Bound2 {
 }
 
 fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, InputError> {
-    let mut settings = Settings::default_for(target);
-    for (n, v, loc) in &rule.settings {
-        settings
-            .set(target, n, v)
-            .map_err(|m| rule.error(*loc, m))?;
-    }
-    for (n, v) in &opts.settings {
-        settings
-            .set(target, n, v)
-            .map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
-    }
+    let settings = settings_for(rule, target, opts)?;
     let imms = immediate_vars(rule);
     let bind_all = |ls: &[crate::rules::Line]| -> Result<Vec<Bound>, InputError> {
         ls.iter().map(|l| bind(rule, l, target, &imms)).collect()
@@ -337,6 +327,25 @@ fn word_pos(text: &str, word: &str) -> Option<usize> {
     })
 }
 
+/// The settings a rule runs under on `target`: the target's defaults, then the rule's
+/// `Settings:`, then the command line's `--set`.
+///
+/// Errors: a setting the target does not have, at the rule's setting (or `Name:`) line.
+pub fn settings_for(rule: &Rule, target: Target, opts: &Options) -> Result<Settings, InputError> {
+    let mut settings = Settings::default_for(target);
+    for (n, v, loc) in &rule.settings {
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(*loc, m))?;
+    }
+    for (n, v) in &opts.settings {
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
+    }
+    Ok(settings)
+}
+
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial
 /// value, 32 bits per dword), M0, LDS_SIZE and LANE_ID.
 fn pre_vars<D: Domain>(
@@ -374,17 +383,6 @@ fn pre_vars<D: Domain>(
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
     vars
-}
-
-fn to_bool<D: Domain>(d: &mut D, v: Val<D>) -> D::Bool {
-    match v {
-        Val::Bool(b) => b,
-        Val::Bits(b, t) => {
-            let z = d.bv(0, t.width());
-            let e = d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &b, &z);
-            d.lnot(&e)
-        }
-    }
 }
 
 /// Field validity of a program: every immediate field within its range.
@@ -580,7 +578,7 @@ fn decide_solver(
             aliases: &[],
         };
         match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
-            Ok(v) => assumptions.push(to_bool(&mut d, v)),
+            Ok(v) => assumptions.push(gcnsmt_semantics::eval::truth(&mut d, v)),
             Err(e) => return Verdict::Error(format!("precondition: {}", e.msg)),
         }
     }

@@ -87,13 +87,9 @@ fn cached_outcome(
     opts: &Options,
     v: crate::cache::Cached,
 ) -> crate::check::Outcome {
-    let mut settings = gcnsmt_semantics::settings::Settings::default_for(t);
-    for (n, val, _) in &rule.settings {
-        let _ = settings.set(t, n, val);
-    }
-    for (n, val) in &opts.settings {
-        let _ = settings.set(t, n, val);
-    }
+    // A cached verdict came from a run whose settings were valid.
+    let settings = crate::check::settings_for(rule, t, opts)
+        .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(t));
     crate::check::Outcome {
         rule: rule.name.clone(),
         file: rule.file.clone(),

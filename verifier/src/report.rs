@@ -3,18 +3,9 @@
 use crate::check::{Cex, Outcome, Verdict};
 use std::fmt::Write;
 
-fn signed(v: u128, w: u32) -> i128 {
-    if w >= 128 {
-        v as i128
-    } else {
-        let s = 128 - w;
-        ((v << s) as i128) >> s
-    }
-}
-
 fn num(v: u128, w: u32) -> String {
     let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
-    let s = signed(v, w);
+    let s = gcnsmt_semantics::interp::sign_extend(v, w);
     if s < 0 {
         format!("{hex} ({v}, {s})")
     } else {
