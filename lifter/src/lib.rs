@@ -30,7 +30,7 @@ pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
     MubufDecodeErrorKind, MubufInst,
 };
-pub use mubuf_asm::parse_mubuf;
+pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax};
 pub use mubuf_table::{
     mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
 };

@@ -27,6 +27,14 @@ fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
     })
 }
 
+/// Split a MUBUF/VBUFFER line into mnemonic, operands and modifiers, with the MUBUF bare-word
+/// modifiers (`offen`, `idxen`, `glc`, ...) recognised. No validation beyond the syntax.
+///
+/// Errors: as [`crate::asm::parse_syntax`].
+pub fn parse_mubuf_syntax(line: &str) -> Result<crate::asm::AsmSyntax, AsmError> {
+    parse_syntax_with(line, MUBUF_FLAGS)
+}
+
 /// Parse one line of LLVM MUBUF/VBUFFER assembly for `target` into a validated [`MubufInst`].
 ///
 /// Errors carry the column of the offending token: unknown mnemonic or not on this target,

@@ -22,6 +22,18 @@ pub const FILES: &[(&str, &str)] = &[
     ("ds_2addr.pcode", include_str!("../pcode/ds_2addr.pcode")),
     ("ds_misc.pcode", include_str!("../pcode/ds_misc.pcode")),
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
+    (
+        "buffer_load.pcode",
+        include_str!("../pcode/buffer_load.pcode"),
+    ),
+    (
+        "buffer_store.pcode",
+        include_str!("../pcode/buffer_store.pcode"),
+    ),
+    (
+        "buffer_atomic.pcode",
+        include_str!("../pcode/buffer_atomic.pcode"),
+    ),
 ];
 
 /// The environment variable naming a directory of replacement `*.pcode` files (see

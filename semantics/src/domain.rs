@@ -48,7 +48,8 @@ pub enum FpOp {
 pub trait Domain {
     type Bv: Clone + std::fmt::Debug;
     type Bool: Clone + std::fmt::Debug;
-    /// A byte-addressed memory: 32-bit addresses to 8-bit values.
+    /// A byte-addressed memory: addresses of one fixed width per memory (32 bits for LDS and
+    /// GDS, 64 bits for global memory) to 8-bit values.
     type Mem: Clone;
 
     fn bv(&mut self, value: u128, width: u32) -> Self::Bv;
@@ -72,7 +73,7 @@ pub trait Domain {
     /// The value of a boolean if it is known without search (always, for concrete domains).
     fn known(&self, b: &Self::Bool) -> Option<bool>;
     fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &Self::Bv, b: &Self::Bv) -> Self::Bv;
-    /// One byte of memory at a 32-bit address.
+    /// One byte of memory at an address of the memory's width.
     fn load(&mut self, m: &Self::Mem, addr: &Self::Bv) -> Self::Bv;
     fn store(&mut self, m: &Self::Mem, addr: &Self::Bv, byte: &Self::Bv) -> Self::Mem;
 }

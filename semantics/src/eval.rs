@@ -4,6 +4,7 @@
 
 use crate::domain::{BvOp, CmpOp, Domain, FpOp};
 use crate::ir::*;
+use crate::buffer::BufferMode;
 use crate::settings::{Alignment, LdsLimit, Settings};
 use crate::ty::{FpFmt, Kind, Ty};
 use std::collections::BTreeMap;
@@ -54,10 +55,15 @@ fn err<T>(msg: impl Into<String>) -> Result<T, EvalError> {
     Err(EvalError { msg: msg.into() })
 }
 
-/// The memory state an instruction reads and writes: LDS, GDS and the undefined-behaviour flag.
+/// The memory state an instruction reads and writes: LDS, GDS, global memory and the
+/// undefined-behaviour flag.
 pub struct MemState<D: Domain> {
+    /// 32-bit addresses.
     pub lds: D::Mem,
+    /// 32-bit addresses.
     pub gds: D::Mem,
+    /// Global memory (buffer instructions), 64-bit addresses.
+    pub global: D::Mem,
     /// True when some executed path hit `UNDEFINED` (e.g. a misaligned access under STRICT).
     pub ub: D::Bool,
 }
@@ -67,6 +73,7 @@ impl<D: Domain> Clone for MemState<D> {
         MemState {
             lds: self.lds.clone(),
             gds: self.gds.clone(),
+            global: self.global.clone(),
             ub: self.ub.clone(),
         }
     }
@@ -80,6 +87,9 @@ pub struct Frame<'a> {
     pub gds: bool,
     /// Operand aliases of the entry name being run (`SRC = DATA1`).
     pub aliases: &'a [(String, String)],
+    /// A buffer instruction: MEM is global memory addressed through the V# (see
+    /// [`crate::buffer`]); the variables VADDR, SRSRC, SOFFSET and LANE_ID must be set.
+    pub buffer: Option<BufferMode>,
 }
 
 struct St<D: Domain> {
@@ -278,6 +288,7 @@ impl<D: Domain> Ev<'_, '_, D> {
         let mem = MemState {
             lds: self.d.ite_mem(c, &t.mem.lds, &f.mem.lds),
             gds: self.d.ite_mem(c, &t.mem.gds, &f.mem.gds),
+            global: self.d.ite_mem(c, &t.mem.global, &f.mem.global),
             ub: self.d.ite_bool(c, &t.mem.ub, &f.mem.ub),
         };
         Ok(St { vars, mem })
@@ -288,7 +299,8 @@ impl<D: Domain> Ev<'_, '_, D> {
             return b.clone();
         }
         match name {
-            "DATA" => "DATA0".to_string(),
+            // DS: DATA is DATA0. Buffer entries bind DATA itself.
+            "DATA" if self.frame.buffer.is_none() => "DATA0".to_string(),
             "DATA2" => "DATA1".to_string(),
             _ => name.to_string(),
         }
@@ -775,6 +787,24 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let a = self.address(a)?;
                 Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
             }
+            // In buffer entries: the offset within the record (see `crate::buffer`).
+            "CalcBufferAddr" => {
+                arity(4)?;
+                let Some(mode) = self.frame.buffer else {
+                    return err("CalcBufferAddr is only defined for buffer instructions");
+                };
+                let mut it = vals.into_iter();
+                let (Some(Val::Bits(vaddr, _)), _, _, Some(off)) =
+                    (it.next(), it.next(), it.next(), it.next())
+                else {
+                    return err("CalcBufferAddr needs bit-vector operands");
+                };
+                let off = self.address(off)?;
+                Ok(Val::Bits(
+                    crate::buffer::aoffset(self.d, &mode, &vaddr, &off),
+                    Ty::U32,
+                ))
+            }
             "isNAN" | "isSignalNAN" | "isQuietNAN" | "cvtToQuietNAN" | "signbit" => {
                 arity(1)?;
                 let v = vals.into_iter().next().unwrap();
@@ -825,24 +855,46 @@ impl<D: Domain> Ev<'_, '_, D> {
     ) -> Result<(D::Bv, D::Bool), EvalError> {
         let natural = pow2_ceil(size);
         let mut a = addr.clone();
+        let mut in_buffer_range = None;
+        if let Some(mode) = self.frame.buffer {
+            let inp = crate::buffer::BufferInputs {
+                vaddr: self.var_any(st, "VADDR")?,
+                srsrc: self.var_any(st, "SRSRC")?,
+                soffset: self.var_bits(st, "SOFFSET")?,
+                lane_id: self.var_bits(st, "LANE_ID")?,
+            };
+            if self.d.width(&inp.srsrc) != 128 {
+                return err("SRSRC must be 128 bits");
+            }
+            let acc =
+                crate::buffer::access(self.d, &mode, &self.frame.settings, &inp, addr, size);
+            st.mem.ub = self.d.or(&st.mem.ub, &acc.unmodelled);
+            a = acc.addr;
+            in_buffer_range = Some(acc.in_range);
+        }
+        let aw = self.d.width(&a);
         match self.frame.settings.alignment {
             Alignment::Unaligned => {}
             Alignment::Dword => {
                 if natural > 1 {
-                    let m = self.d.bv(!(natural as u128 - 1) & 0xffff_ffff, 32);
+                    let all = (1u128 << aw) - 1;
+                    let m = self.d.bv(!(natural as u128 - 1) & all, aw);
                     a = self.d.op(BvOp::And, &a, &m);
                 }
             }
             Alignment::Strict => {
                 if natural > 1 {
-                    let m = self.d.bv(natural as u128 - 1, 32);
+                    let m = self.d.bv(natural as u128 - 1, aw);
                     let low = self.d.op(BvOp::And, &a, &m);
-                    let z = self.d.bv(0, 32);
+                    let z = self.d.bv(0, aw);
                     let aligned = self.d.cmp(CmpOp::Eq, &low, &z);
                     let mis = self.d.lnot(&aligned);
                     st.mem.ub = self.d.or(&st.mem.ub, &mis);
                 }
             }
+        }
+        if let Some(ok) = in_buffer_range {
+            return Ok((a, ok));
         }
         // Bound check in 34 bits so `addr + size` cannot wrap.
         let limit = if self.frame.gds {
@@ -875,6 +927,23 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok((a, in_range))
     }
 
+    fn var_any(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
+        match st.vars.get(name) {
+            Some(Val::Bits(b, _)) => Ok(b.clone()),
+            _ => err(format!("a buffer access needs the input `{name}`")),
+        }
+    }
+
+    fn mem_of(&self, st: &St<D>) -> D::Mem {
+        if self.frame.buffer.is_some() {
+            st.mem.global.clone()
+        } else if self.frame.gds {
+            st.mem.gds.clone()
+        } else {
+            st.mem.lds.clone()
+        }
+    }
+
     fn var_bits(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
         match st.vars.get(name) {
             Some(Val::Bits(b, t)) if t.width() == 32 => Ok(b.clone()),
@@ -884,14 +953,11 @@ impl<D: Domain> Ev<'_, '_, D> {
 
     fn mem_read(&mut self, st: &mut St<D>, addr: &D::Bv, size: u32) -> Result<D::Bv, EvalError> {
         let (a, ok) = self.access(st, addr, size)?;
-        let mem = if self.frame.gds {
-            st.mem.gds.clone()
-        } else {
-            st.mem.lds.clone()
-        };
+        let mem = self.mem_of(st);
+        let aw = self.d.width(&a);
         let mut acc: Option<D::Bv> = None;
         for k in 0..size {
-            let off = self.d.bv(k as u128, 32);
+            let off = self.d.bv(k as u128, aw);
             let ak = self.d.op(BvOp::Add, &a, &off);
             let byte = self.d.load(&mem, &ak);
             acc = Some(match acc {
@@ -912,20 +978,19 @@ impl<D: Domain> Ev<'_, '_, D> {
         v: &D::Bv,
     ) -> Result<(), EvalError> {
         let (a, ok) = self.access(st, addr, size)?;
-        let old = if self.frame.gds {
-            st.mem.gds.clone()
-        } else {
-            st.mem.lds.clone()
-        };
+        let old = self.mem_of(st);
+        let aw = self.d.width(&a);
         let mut m = old.clone();
         for k in 0..size {
-            let off = self.d.bv(k as u128, 32);
+            let off = self.d.bv(k as u128, aw);
             let ak = self.d.op(BvOp::Add, &a, &off);
             let byte = self.d.extract(v, 8 * k + 7, 8 * k);
             m = self.d.store(&m, &ak, &byte);
         }
         let new = self.d.ite_mem(&ok, &m, &old);
-        if self.frame.gds {
+        if self.frame.buffer.is_some() {
+            st.mem.global = new;
+        } else if self.frame.gds {
             st.mem.gds = new;
         } else {
             st.mem.lds = new;

@@ -33,21 +33,35 @@ pub fn sign_extend(v: u128, w: u32) -> i128 {
 
 /// Concrete memory: bytes written so far over an initial-contents function.
 #[derive(Clone)]
+///
+/// Addresses are stored as `u64`: LDS and GDS use 32-bit addresses, global memory (buffer
+/// instructions) 64-bit ones.
 pub struct CMem {
-    pub written: BTreeMap<u32, u8>,
-    pub initial: Rc<dyn Fn(u32) -> u8>,
+    pub written: BTreeMap<u64, u8>,
+    pub initial: Rc<dyn Fn(u64) -> u8>,
 }
 
 impl CMem {
-    /// Memory whose every byte initially reads `init(addr)`.
+    /// A 32-bit-addressed memory (LDS, GDS) whose every byte initially reads `init(addr)`.
     pub fn new(init: impl Fn(u32) -> u8 + 'static) -> CMem {
+        CMem {
+            written: BTreeMap::new(),
+            initial: Rc::new(move |a| init(a as u32)),
+        }
+    }
+    /// A 64-bit-addressed memory (global memory) whose every byte initially reads `init(addr)`.
+    pub fn new_wide(init: impl Fn(u64) -> u8 + 'static) -> CMem {
         CMem {
             written: BTreeMap::new(),
             initial: Rc::new(init),
         }
     }
-    /// The current byte at `addr`.
+    /// The current byte at a 32-bit address.
     pub fn get(&self, addr: u32) -> u8 {
+        self.get64(addr as u64)
+    }
+    /// The current byte at a 64-bit address.
+    pub fn get64(&self, addr: u64) -> u8 {
         self.written
             .get(&addr)
             .copied()
@@ -232,13 +246,13 @@ impl Domain for Concrete {
     }
     fn load(&mut self, m: &CMem, addr: &Bits) -> Bits {
         Bits {
-            value: m.get(addr.value as u32) as u128,
+            value: m.get64(addr.value as u64) as u128,
             width: 8,
         }
     }
     fn store(&mut self, m: &CMem, addr: &Bits, byte: &Bits) -> CMem {
         let mut n = m.clone();
-        n.written.insert(addr.value as u32, byte.value as u8);
+        n.written.insert(addr.value as u64, byte.value as u8);
         n
     }
 }

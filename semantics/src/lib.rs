@@ -14,6 +14,7 @@
 //! assert_eq!(stmts.len(), 2);
 //! ```
 
+pub mod buffer;
 pub mod defs;
 pub mod domain;
 pub mod eval;

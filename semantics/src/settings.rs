@@ -33,11 +33,42 @@ pub enum LdsLimit {
     None,
 }
 
+/// Whether a raw buffer's range check counts `soffset` against NUM_RECORDS.
+///
+/// Sources disagree. SUBTRACT (out of range when `offset + size > num_records - soffset`,
+/// saturating): CLRX `GcnMemHandling.md` ("BUFOFFSET >= NUMRECORDS-SGPR_OFFSET"), gem5 Vega
+/// `Inst_MUBUF::calcAddr`, rocMLIR PR #678 for RDNA OOB_SELECT 3 ("offset + lengthOfOp >
+/// numRecords - sgproffset"), ROCm rocjitsu PR #10928 for CDNA1-4 ("SOFFSET and the instruction
+/// offset count toward the bounds check"). IGNORE: Mesa RADV's OOB_SELECT comment
+/// ("3: offset >= NUM_RECORDS (Raw)") names no soffset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferSoffset {
+    Subtract,
+    Ignore,
+}
+
+/// Which bytes of a buffer access the range check looks at.
+///
+/// END (the whole access, each dword of a dwordx2/x3/x4 separately, must lie below the
+/// bound): LLVM `AMDGPUUsage.rst` "Relaxed Buffer OOB Mode" (an unaligned dword that starts in
+/// bounds but ends out of bounds is out of bounds), rocMLIR PR #678, rocjitsu PR #10928 ("an
+/// access must end within NUM_RECORDS"). START (only the first byte): gem5 Vega and CLRX
+/// (`BUFOFFSET >= ...`, `OFFSET >= STRIDE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferOob {
+    End,
+    Start,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
     pub alignment: Alignment,
     pub lds_limit: LdsLimit,
+    /// Raw-buffer range checks: does soffset reduce the bound (buffer instructions only).
+    pub buffer_soffset: BufferSoffset,
+    /// Buffer range checks: whole access or first byte (buffer instructions only).
+    pub buffer_oob: BufferOob,
 }
 
 impl Settings {
@@ -53,11 +84,15 @@ impl Settings {
             Settings {
                 alignment: Alignment::Unaligned,
                 lds_limit: LdsLimit::Alloc,
+                buffer_soffset: BufferSoffset::Subtract,
+                buffer_oob: BufferOob::End,
             }
         } else {
             Settings {
                 alignment: Alignment::Dword,
                 lds_limit: LdsLimit::M0,
+                buffer_soffset: BufferSoffset::Subtract,
+                buffer_oob: BufferOob::End,
             }
         }
     }
@@ -94,7 +129,29 @@ impl Settings {
                     _ => return Err(format!("unknown lds_limit `{value}` (M0, ALLOC or NONE)")),
                 }
             }
-            _ => return Err(format!("unknown setting `{name}` (alignment, lds_limit)")),
+            "buffer_soffset" => {
+                self.buffer_soffset = match value.to_ascii_uppercase().as_str() {
+                    "SUBTRACT" => BufferSoffset::Subtract,
+                    "IGNORE" => BufferSoffset::Ignore,
+                    _ => {
+                        return Err(format!(
+                            "unknown buffer_soffset `{value}` (SUBTRACT or IGNORE)"
+                        ))
+                    }
+                }
+            }
+            "buffer_oob" => {
+                self.buffer_oob = match value.to_ascii_uppercase().as_str() {
+                    "END" => BufferOob::End,
+                    "START" => BufferOob::Start,
+                    _ => return Err(format!("unknown buffer_oob `{value}` (END or START)")),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "unknown setting `{name}` (alignment, lds_limit, buffer_soffset, buffer_oob)"
+                ))
+            }
         }
         Ok(())
     }
@@ -113,5 +170,21 @@ impl fmt::Display for Settings {
             LdsLimit::None => "NONE",
         };
         write!(f, "alignment={a}, lds_limit={l}")
+    }
+}
+
+impl Settings {
+    /// The buffer settings as `buffer_soffset=..., buffer_oob=...` (printed with verdicts of
+    /// rules that use buffer instructions).
+    pub fn buffer_text(&self) -> String {
+        let s = match self.buffer_soffset {
+            BufferSoffset::Subtract => "SUBTRACT",
+            BufferSoffset::Ignore => "IGNORE",
+        };
+        let o = match self.buffer_oob {
+            BufferOob::End => "END",
+            BufferOob::Start => "START",
+        };
+        format!("buffer_soffset={s}, buffer_oob={o}")
     }
 }

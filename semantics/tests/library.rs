@@ -63,6 +63,7 @@ fn run_mem(
         settings,
         gds: false,
         aliases,
+        buffer: None,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -78,6 +79,7 @@ fn run_mem(
     let mem = MemState {
         lds: CMem::new(mem),
         gds: CMem::new(|_| 0),
+        global: CMem::new_wide(|_| 0),
         ub: false,
     };
     let mut d = Concrete;
@@ -317,6 +319,7 @@ fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
         settings: UNALIGNED,
         gds: false,
         aliases,
+        buffer: None,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(0x10, 32));
@@ -338,6 +341,7 @@ fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
             }
         }),
         gds: CMem::new(|_| 0),
+        global: CMem::new_wide(|_| 0),
         ub: false,
     };
     let mut d = Concrete;
@@ -533,6 +537,7 @@ fn src2_forms_by_hand() {
             settings: UNALIGNED,
             gds: false,
             aliases: &[],
+            buffer: None,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x10, 32));
@@ -543,6 +548,7 @@ fn src2_forms_by_hand() {
         let mem = MemState {
             lds: CMem::new(|a| a as u8),
             gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
             ub: false,
         };
         let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
@@ -769,6 +775,7 @@ fn every_src2_form_both_modes_by_hand() {
                     settings: NO_BOUND,
                     gds: false,
                     aliases: &[],
+                    buffer: None,
                 };
                 let mut vars = BTreeMap::new();
                 vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -779,6 +786,7 @@ fn every_src2_form_both_modes_by_hand() {
                 let mem = MemState {
                     lds: CMem::new(byte),
                     gds: CMem::new(|_| 0),
+                    global: CMem::new_wide(|_| 0),
                     ub: false,
                 };
                 let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
@@ -811,6 +819,7 @@ fn addtid_by_hand() {
             settings: UNALIGNED,
             gds: false,
             aliases: &[],
+            buffer: None,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x999, 32));
@@ -823,6 +832,7 @@ fn addtid_by_hand() {
         let mem = MemState {
             lds: CMem::new(|a| a as u8),
             gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
             ub: false,
         };
         let (out, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
@@ -849,6 +859,7 @@ fn alu_by_hand() {
             settings: UNALIGNED,
             gds: false,
             aliases: &[],
+            buffer: None,
         };
         let mut vars = BTreeMap::new();
         vars.insert("S0".into(), bits(s0 as u128, 32));
@@ -859,6 +870,7 @@ fn alu_by_hand() {
         let mem = MemState {
             lds: CMem::new(|_| 0),
             gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
             ub: false,
         };
         let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();

@@ -60,10 +60,14 @@ pub struct Cex {
     pub lds: Vec<(u32, u8)>,
     /// Initial GDS bytes the two sides read.
     pub gds: Vec<(u32, u8)>,
+    /// Initial global-memory bytes (buffer instructions) the two sides read.
+    pub global: Vec<(u64, u8)>,
+    /// Each V# (buffer resource) a buffer instruction read: its registers and decoded fields.
+    pub vsharp: Vec<(String, Vec<(&'static str, u128)>)>,
     /// Final register values: name, source value, target value.
     pub regs: Vec<(String, u32, u32)>,
     /// Final memory bytes that differ: space, address, source byte, target byte.
-    pub mem_diffs: Vec<(&'static str, u32, u8, u8)>,
+    pub mem_diffs: Vec<(&'static str, u64, u8, u8)>,
     /// The first difference, in words.
     pub first_difference: String,
 }
@@ -114,6 +118,28 @@ pub struct Outcome {
     pub time: Duration,
     /// How the verdict was reached when not by the usual solver query.
     pub note: Option<&'static str>,
+    /// The rule uses buffer instructions (their settings are printed with the verdict).
+    pub buffer: bool,
+}
+
+/// Whether a rule has MUBUF/VBUFFER instructions.
+pub fn uses_buffer(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let m = l.text.trim_start().to_ascii_lowercase();
+        m.starts_with("buffer_") || m.starts_with("tbuffer_")
+    })
+}
+
+impl Outcome {
+    /// The settings as printed with the verdict: the LDS ones, and the buffer ones when the
+    /// rule uses buffer instructions.
+    pub fn settings_text(&self) -> String {
+        if self.buffer {
+            format!("{}, {}", self.settings, self.settings.buffer_text())
+        } else {
+            self.settings.to_string()
+        }
+    }
 }
 
 /// The targets a rule runs on: its `Targets:` list (every instruction must exist there), or
@@ -281,6 +307,7 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 mem: MemState {
                     lds: CMem::new(|_| 0),
                     gds: CMem::new(|_| 0),
+                    global: CMem::new_wide(|_| 0),
                     ub: false,
                 },
             };
@@ -290,6 +317,7 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 settings,
                 gds: false,
                 aliases: &[],
+                buffer: None,
             };
             if let Err(err) = eval_expr(&mut cd, &frame, &e, None, vars, cm.mem.clone()) {
                 let mut loc = p.loc;
@@ -420,6 +448,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         expect: rule.expect.map(|e| e.0),
         time: start.elapsed(),
         note,
+        buffer: uses_buffer(rule),
     })
 }
 
@@ -546,14 +575,21 @@ fn decide_solver(
     };
     let lds0 = d.mem("LDS");
     let gds0 = d.mem("GDS");
+    let glob0 = d.mem_wide("MEM", 64);
     let f = d.boolean(false);
     let m0 = Machine {
         regs,
         mem: MemState {
             lds: lds0.clone(),
             gds: gds0.clone(),
+            global: glob0.clone(),
             ub: f,
         },
+    };
+    let mems = Mems {
+        lds: &lds0,
+        gds: &gds0,
+        global: &glob0,
     };
 
     let mut assumptions = Vec::new();
@@ -576,6 +612,7 @@ fn decide_solver(
             settings: b.settings,
             gds: false,
             aliases: &[],
+            buffer: None,
         };
         match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
             Ok(v) => assumptions.push(gcnsmt_semantics::eval::truth(&mut d, v)),
@@ -624,6 +661,7 @@ fn decide_solver(
     }
     let k = d.var("k!lds", 32);
     let kg = d.var("k!gds", 32);
+    let km = d.var("k!mem", 64);
     let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
     for key in b.keys.iter().filter(|k| !b.dead.contains(k)) {
         bad.push(build::ne(&ms.regs[key], &mt.regs[key]));
@@ -635,6 +673,10 @@ fn decide_solver(
     bad.push(build::ne(
         &build::select(&ms.mem.gds, &kg),
         &build::select(&mt.mem.gds, &kg),
+    ));
+    bad.push(build::ne(
+        &build::select(&ms.mem.global, &km),
+        &build::select(&mt.mem.global, &km),
     ));
     q.assert(&build::or(&bad));
     tracing::debug!(rule = %rule.name, %target, "refinement query:\n{}", q.to_smt2());
@@ -650,7 +692,7 @@ fn decide_solver(
             // refuted rule's run to about three queries' time.
             let deadline = Instant::now() + opts.timeout;
             let model = minimize(&mut q, model, &env, &m0, deadline);
-            match replay(&model, b, &env, &m0, &lds0, &gds0, target) {
+            match replay(&model, b, &env, &m0, &mems, target) {
                 Ok(cex) => {
                     // Readable memory: try every byte read equal to its address's low byte
                     // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
@@ -677,6 +719,12 @@ fn decide_solver(
                                 (*a & 0xff) as u128,
                             )
                         }))
+                        .chain(cex.global.iter().map(|(a, _)| {
+                            build::eq_const(
+                                &glob0.load(&Smt.bv(*a as u128, 64)),
+                                (*a & 0xff) as u128,
+                            )
+                        }))
                         .collect();
                     q.push();
                     q.assert(&build::and(&pattern));
@@ -686,7 +734,7 @@ fn decide_solver(
                         Answer::Unknown("out of shrinking budget".into())
                     };
                     let nicer = match answer {
-                        Answer::Sat(m) => replay(&m, b, &env, &m0, &lds0, &gds0, target).ok(),
+                        Answer::Sat(m) => replay(&m, b, &env, &m0, &mems, target).ok(),
                         _ => None,
                     };
                     q.pop();
@@ -786,6 +834,13 @@ fn minimize(
     model
 }
 
+/// The initial memories of a solver run.
+struct Mems<'a> {
+    lds: &'a crate::smt::Mem,
+    gds: &'a crate::smt::Mem,
+    global: &'a crate::smt::Mem,
+}
+
 struct Side {
     m: Machine<Concrete>,
     fields_ok: bool,
@@ -796,8 +851,7 @@ fn replay(
     b: &Bound2,
     env: &Env<Smt>,
     m0: &Machine<Smt>,
-    lds0: &crate::smt::Mem,
-    gds0: &crate::smt::Mem,
+    mems: &Mems,
     target: Target,
 ) -> Result<Cex, String> {
     let mut inputs = Vec::new();
@@ -848,41 +902,39 @@ fn replay(
         },
     };
     // Initial memory comes from the model, byte by byte, as the interpreter asks for it.
-    let lds_seen: Rc<RefCell<BTreeMap<u32, u8>>> = Rc::default();
-    let gds_seen: Rc<RefCell<BTreeMap<u32, u8>>> = Rc::default();
+    // LDS, GDS, global memory.
+    let spaces = [mems.lds, mems.gds, mems.global];
+    let seen: [Rc<RefCell<BTreeMap<u64, u8>>>; 3] = Default::default();
     // The interpreter's memory function is 'static, so it cannot query the model: run,
     // note the addresses it asked for that were not fetched yet, fetch them, and run again.
-    let fetch = |arr: &crate::smt::Mem, addrs: &BTreeSet<u32>| -> BTreeMap<u32, u8> {
+    let fetch = |arr: &crate::smt::Mem, addrs: &BTreeSet<u64>| -> BTreeMap<u64, u8> {
         addrs.iter().map(|a| (*a, model.byte(arr, *a))).collect()
     };
-    let mut need_lds: BTreeSet<u32> = BTreeSet::new();
-    let mut need_gds: BTreeSet<u32> = BTreeSet::new();
+    let mut need: [BTreeSet<u64>; 3] = Default::default();
     let mut sides: Option<(Side, Side)> = None;
     for _round in 0..8 {
-        let lb = fetch(lds0, &need_lds);
-        let gb = fetch(gds0, &need_gds);
-        *lds_seen.borrow_mut() = lb.clone();
-        *gds_seen.borrow_mut() = gb.clone();
-        let missing_l: Rc<RefCell<BTreeSet<u32>>> = Rc::default();
-        let missing_g: Rc<RefCell<BTreeSet<u32>>> = Rc::default();
-        let (ml, mg) = (missing_l.clone(), missing_g.clone());
-        let lds = CMem::new(move |a| {
-            lb.get(&a).copied().unwrap_or_else(|| {
-                ml.borrow_mut().insert(a);
-                0
-            })
-        });
-        let gds = CMem::new(move |a| {
-            gb.get(&a).copied().unwrap_or_else(|| {
-                mg.borrow_mut().insert(a);
-                0
-            })
-        });
+        let missing: [Rc<RefCell<BTreeSet<u64>>>; 3] = Default::default();
+        let mut cm: Vec<CMem> = Vec::new();
+        for i in 0..3 {
+            let known = fetch(spaces[i], &need[i]);
+            *seen[i].borrow_mut() = known.clone();
+            let miss = missing[i].clone();
+            cm.push(CMem::new_wide(move |a| {
+                known.get(&a).copied().unwrap_or_else(|| {
+                    miss.borrow_mut().insert(a);
+                    0
+                })
+            }));
+        }
+        let global = cm.pop().expect("three spaces");
+        let gds = cm.pop().expect("three spaces");
+        let lds = cm.pop().expect("three spaces");
         let start = Machine {
             regs: regs.clone(),
             mem: MemState {
                 lds,
                 gds,
+                global,
                 ub: false,
             },
         };
@@ -895,21 +947,29 @@ fn replay(
         };
         let s = run_side(&mut d, &b.src)?;
         let t = run_side(&mut d, &b.tgt)?;
-        let (mut nl, mut ng) = (missing_l.borrow().clone(), missing_g.borrow().clone());
+        let mut more: [BTreeSet<u64>; 3] = Default::default();
         // Bytes stored by one side only are compared with the other side's initial byte, which
         // the interpreter never read: fetch those too.
-        for m in [&s.m.mem.lds, &t.m.mem.lds] {
-            nl.extend(m.written.keys().filter(|a| !need_lds.contains(a)));
+        for (i, (ms, mt)) in [
+            (&s.m.mem.lds, &t.m.mem.lds),
+            (&s.m.mem.gds, &t.m.mem.gds),
+            (&s.m.mem.global, &t.m.mem.global),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            more[i] = missing[i].borrow().clone();
+            for m in [ms, mt] {
+                more[i].extend(m.written.keys().filter(|a| !need[i].contains(a)));
+            }
         }
-        for m in [&s.m.mem.gds, &t.m.mem.gds] {
-            ng.extend(m.written.keys().filter(|a| !need_gds.contains(a)));
-        }
-        if nl.is_empty() && ng.is_empty() {
+        if more.iter().all(|x| x.is_empty()) {
             sides = Some((s, t));
             break;
         }
-        need_lds.extend(nl);
-        need_gds.extend(ng);
+        for i in 0..3 {
+            need[i].extend(more[i].iter().copied());
+        }
     }
     let Some((s, t)) = sides else {
         return Err("memory reads did not settle".into());
@@ -926,6 +986,7 @@ fn replay(
             mem: MemState {
                 lds: CMem::new(|_| 0),
                 gds: CMem::new(|_| 0),
+                global: CMem::new_wide(|_| 0),
                 ub: false,
             },
         };
@@ -967,15 +1028,16 @@ fn replay(
     for (space, ms, mt) in [
         ("LDS", &s.m.mem.lds, &t.m.mem.lds),
         ("GDS", &s.m.mem.gds, &t.m.mem.gds),
+        ("MEM", &s.m.mem.global, &t.m.mem.global),
     ] {
-        let addrs: BTreeSet<u32> = ms
+        let addrs: BTreeSet<u64> = ms
             .written
             .keys()
             .chain(mt.written.keys())
             .copied()
             .collect();
         for a in addrs {
-            let (x, y) = (ms.get(a), mt.get(a));
+            let (x, y) = (ms.get64(a), mt.get64(a));
             if x != y {
                 mem_diffs.push((space, a, x, y));
                 if first.is_none() {
@@ -987,12 +1049,16 @@ fn replay(
     let Some(first_difference) = first else {
         return Err("the concrete run shows no difference".into());
     };
-    let lds = lds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
-    let gds = gds_seen.borrow().iter().map(|(a, v)| (*a, *v)).collect();
+    let lds = seen[0].borrow().iter().map(|(a, v)| (*a as u32, *v)).collect();
+    let gds = seen[1].borrow().iter().map(|(a, v)| (*a as u32, *v)).collect();
+    let global = seen[2].borrow().iter().map(|(a, v)| (*a, *v)).collect();
+    let vsharp = crate::buffer_ops::vsharps(b.src.iter().chain(&b.tgt), &regs, target);
     Ok(Cex {
         inputs,
         lds,
         gds,
+        global,
+        vsharp,
         regs: regs_out,
         mem_diffs,
         first_difference,

@@ -102,6 +102,7 @@ fn cached_outcome(
         expect: rule.expect.map(|e| e.0),
         time: Duration::ZERO,
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
+        buffer: crate::check::uses_buffer(rule),
     }
 }
 

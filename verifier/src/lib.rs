@@ -26,6 +26,7 @@
 //! ```
 
 pub mod bench;
+pub mod buffer_ops;
 pub mod cache;
 pub mod check;
 pub mod cli;

@@ -136,6 +136,8 @@ pub enum Op {
         sdst: Vec<RegKey>,
         srcs: Vec<Src>,
     },
+    /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
+    Buf(Box<crate::buffer_ops::BufOp>),
 }
 
 /// An immediate field whose value must lie in `0..=max` for the instruction to exist.
@@ -164,6 +166,7 @@ impl Bound {
         match &self.op {
             Op::Ds { vdst, .. } => vdst.clone(),
             Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),
+            Op::Buf(b) => b.writes(),
         }
     }
     /// Registers this instruction reads or writes.
@@ -195,6 +198,7 @@ impl Bound {
                 }
                 v
             }
+            Op::Buf(b) => b.regs(),
         }
     }
 }
@@ -204,7 +208,13 @@ impl Bound {
 pub fn immediate_vars(rule: &Rule) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for l in rule.source.iter().chain(&rule.target) {
-        if let Ok(syn) = parse_syntax(&l.text) {
+        let m = l.text.trim_start().to_ascii_lowercase();
+        let parsed = if m.starts_with("buffer_") || m.starts_with("tbuffer_") {
+            gcnsmt_lifter::parse_mubuf_syntax(&l.text)
+        } else {
+            parse_syntax(&l.text)
+        };
+        if let Ok(syn) = parsed {
             for (_, v, _) in &syn.modifiers {
                 if let Some(v) = v {
                     collect_vars(v, &mut out);
@@ -240,7 +250,7 @@ pub fn collect_vars(text: &str, out: &mut BTreeSet<String>) {
     }
 }
 
-fn loc_at(line: &Line, col: usize) -> Loc {
+pub(crate) fn loc_at(line: &Line, col: usize) -> Loc {
     Loc {
         line: line.loc.line,
         col: col as u32,
@@ -259,8 +269,7 @@ pub fn bind(
     target: Target,
     imms: &BTreeSet<String>,
 ) -> Result<Bound, InputError> {
-    // MUBUF operand syntax (`off`, `offen`) is not DS syntax: say what is missing before the
-    // DS-shaped reader complains about it.
+    // MUBUF operand syntax (`off`, `offen`) is not DS syntax.
     let first = line
         .text
         .split_whitespace()
@@ -268,11 +277,7 @@ pub fn bind(
         .unwrap_or("")
         .to_ascii_lowercase();
     if first.starts_with("buffer_") || first.starts_with("tbuffer_") {
-        let col = line.text.find(first.as_str()).unwrap_or(0) + 1;
-        return Err(rule.error(
-            loc_at(line, col),
-            format!("{first}: MUBUF/VBUFFER semantics are not modelled yet (rules can use DS and the listed VALU/SALU instructions)"),
-        ));
+        return crate::buffer_ops::bind_buf(rule, line, target, imms);
     }
     let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
@@ -286,7 +291,7 @@ pub fn bind(
     }
 }
 
-fn imm_expr(
+pub(crate) fn imm_expr(
     rule: &Rule,
     line: &Line,
     text: &str,
@@ -326,10 +331,12 @@ pub fn const_value(e: &Expr) -> Option<u128> {
         settings: Settings::default_for(Target::Gfx900),
         gds: false,
         aliases: &[],
+        buffer: None,
     };
     let mem = MemState {
         lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
         gds: gcnsmt_semantics::interp::CMem::new(|_| 0),
+        global: gcnsmt_semantics::interp::CMem::new_wide(|_| 0),
         ub: false,
     };
     match eval_expr(
@@ -348,7 +355,7 @@ pub fn const_value(e: &Expr) -> Option<u128> {
     }
 }
 
-fn field(
+pub(crate) fn field(
     rule: &Rule,
     line: &Line,
     name: &'static str,
@@ -382,7 +389,7 @@ fn field(
 
 /// Parse a register operand needing `count` dwords.
 #[allow(clippy::too_many_arguments)]
-fn regs(
+pub(crate) fn regs(
     rule: &Rule,
     line: &Line,
     target: Target,
@@ -890,6 +897,7 @@ pub fn eval_imm<D: Domain>(
         settings: env.settings,
         gds: false,
         aliases: &[],
+        buffer: None,
     };
     let v = eval_expr(
         d,
@@ -914,7 +922,7 @@ pub fn eval_imm<D: Domain>(
     }
 }
 
-fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
+pub(crate) fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
     let mut acc: Option<D::Bv> = None;
     for k in keys {
         let r = m.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
@@ -926,7 +934,7 @@ fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
     acc.unwrap_or_else(|| d.bv(0, 32))
 }
 
-fn write<D: Domain>(
+pub(crate) fn write<D: Domain>(
     d: &mut D,
     m: &mut Machine<D>,
     keys: &[RegKey],
@@ -949,7 +957,7 @@ fn write<D: Domain>(
     Ok(())
 }
 
-fn bits<D: Domain>(b: D::Bv, d: &D) -> Val<D> {
+pub(crate) fn bits<D: Domain>(b: D::Bv, d: &D) -> Val<D> {
     let w = d.width(&b);
     Val::Bits(b, Ty::Bits(Kind::B, w))
 }
@@ -982,6 +990,7 @@ pub fn step<D: Domain>(
                 settings: env.settings,
                 gds: *gds,
                 aliases,
+                buffer: None,
             };
             let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
                 match e {
@@ -1028,6 +1037,7 @@ pub fn step<D: Domain>(
             }
             Ok(())
         }
+        Op::Buf(op) => crate::buffer_ops::step(d, env, m, op),
         Op::Alu {
             def,
             alu,
@@ -1040,6 +1050,7 @@ pub fn step<D: Domain>(
                 settings: env.settings,
                 gds: false,
                 aliases: &[],
+                buffer: None,
             };
             let mut vars = BTreeMap::new();
             for (i, s) in srcs.iter().enumerate() {

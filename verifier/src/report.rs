@@ -13,7 +13,7 @@ fn num(v: u128, w: u32) -> String {
     }
 }
 
-fn bytes(label: &str, bs: &[(u32, u8)], out: &mut String) {
+fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
     let mut i = 0;
     while i < bs.len() {
         let mut j = i;
@@ -38,13 +38,23 @@ pub fn cex(c: &Cex) -> String {
         let lead = if i == 0 { "  inputs:  " } else { "           " };
         let _ = writeln!(out, "{lead}{name} = {}", num(*v, *w));
     }
-    if !c.lds.is_empty() {
+    for (name, fields) in &c.vsharp {
+        let _ = writeln!(out, "  V#:      {name}");
+        let fs: Vec<String> = fields
+            .iter()
+            .map(|(n, v)| format!("{n}=0x{v:x}"))
+            .collect();
+        for chunk in fs.chunks(6) {
+            let _ = writeln!(out, "           {}", chunk.join(" "));
+        }
+    }
+    if !c.lds.is_empty() || !c.gds.is_empty() || !c.global.is_empty() {
         let _ = writeln!(out, "  memory (initial bytes):");
-        bytes("LDS", &c.lds, &mut out);
     }
-    if !c.gds.is_empty() {
-        bytes("GDS", &c.gds, &mut out);
-    }
+    let wide = |v: &[(u32, u8)]| v.iter().map(|(a, b)| (*a as u64, *b)).collect::<Vec<_>>();
+    bytes("LDS", &wide(&c.lds), &mut out);
+    bytes("GDS", &wide(&c.gds), &mut out);
+    bytes("MEM", &c.global, &mut out);
     let src: Vec<String> = c
         .regs
         .iter()
@@ -83,7 +93,7 @@ pub fn outcome(o: &Outcome) -> String {
         o.target.name(),
         v,
         exp,
-        o.settings,
+        o.settings_text(),
         o.time
     );
     if let Some(n) = o.note {

@@ -38,6 +38,8 @@ pub type Prop = Bool;
 pub struct Mem {
     pub base: Base,
     pub stores: Option<Rc<Store>>,
+    /// Address width in bits: 32 for LDS and GDS, 64 for global memory.
+    pub addr_width: u32,
 }
 
 /// The initial contents of a memory.
@@ -47,7 +49,7 @@ pub enum Base {
     Uf(Rc<FuncDecl>),
     /// Known bytes, for evaluating ground terms (the interpreter-agreement test). Loads from it
     /// need addresses that simplify to constants.
-    Table(Rc<dyn Fn(u32) -> u8>),
+    Table(Rc<dyn Fn(u64) -> u8>),
 }
 
 /// One conditional byte store.
@@ -75,7 +77,7 @@ impl Mem {
                     .simplify()
                     .as_u64()
                     .expect("a table memory is read at ground addresses");
-                BV::from_u64(t(a as u32) as u64, 8)
+                BV::from_u64(t(a) as u64, 8)
             }
         };
         for s in chain.iter().rev() {
@@ -88,6 +90,7 @@ impl Mem {
         let depth = self.stores.as_ref().map_or(0, |s| s.depth) + 1;
         Mem {
             base: self.base.clone(),
+            addr_width: self.addr_width,
             stores: Some(Rc::new(Store {
                 prev: self.stores.clone(),
                 cond,
@@ -128,6 +131,7 @@ fn merge(c: &Bool, a: &Mem, b: &Mem) -> Mem {
     let mut m = Mem {
         base: a.base.clone(),
         stores: x,
+        addr_width: a.addr_width,
     };
     let nc = c.not();
     // The two suffixes are guarded by exclusive conditions, so their order does not matter.
@@ -145,22 +149,36 @@ impl Smt {
     pub fn var(&mut self, name: &str, width: u32) -> BV {
         BV::new_const(name, width)
     }
-    /// A named memory input (32-bit address to byte).
+    /// A named memory input (32-bit address to byte: LDS, GDS).
     pub fn mem(&mut self, name: &str) -> Mem {
+        self.mem_wide(name, 32)
+    }
+    /// A named memory input with `addr_width`-bit addresses (64 for global memory).
+    pub fn mem_wide(&mut self, name: &str, addr_width: u32) -> Mem {
         Mem {
             base: Base::Uf(Rc::new(FuncDecl::new(
                 name,
-                &[&Sort::bitvector(32)],
+                &[&Sort::bitvector(addr_width)],
                 &Sort::bitvector(8),
             ))),
             stores: None,
+            addr_width,
         }
     }
-    /// A memory with known initial bytes (ground evaluation only).
+    /// A 32-bit-addressed memory with known initial bytes (ground evaluation only).
     pub fn table_mem(&mut self, f: impl Fn(u32) -> u8 + 'static) -> Mem {
+        Mem {
+            base: Base::Table(Rc::new(move |a| f(a as u32))),
+            stores: None,
+            addr_width: 32,
+        }
+    }
+    /// A 64-bit-addressed memory with known initial bytes (ground evaluation only).
+    pub fn table_mem_wide(&mut self, f: impl Fn(u64) -> u8 + 'static) -> Mem {
         Mem {
             base: Base::Table(Rc::new(f)),
             stores: None,
+            addr_width: 64,
         }
     }
     /// The value of a ground term (`None` if it does not simplify to a numeral).
@@ -336,8 +354,8 @@ impl Model {
         }
     }
     /// The byte at a constant address of a memory.
-    pub fn byte(&self, m: &Mem, addr: u32) -> u8 {
-        self.bv(&m.load(&BV::from_u64(addr as u64, 32))) as u8
+    pub fn byte(&self, m: &Mem, addr: u64) -> u8 {
+        self.bv(&m.load(&BV::from_u64(addr, m.addr_width))) as u8
     }
     pub fn truth(&self, b: &Bool) -> bool {
         self.0

@@ -91,12 +91,14 @@ fn concrete(
     let mem = MemState {
         lds: CMem::new(move |a| byte_at(seed, a)),
         gds: CMem::new(move |a| byte_at(!seed, a)),
+        global: CMem::new_wide(|_| 0),
         ub: false,
     };
     let frame = Frame {
         settings: inp.settings,
         gds: inp.gds,
         aliases,
+        buffer: None,
     };
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).expect("concrete run");
     let outs = out
@@ -138,6 +140,7 @@ fn symbolic(
         settings: inp.settings,
         gds: inp.gds,
         aliases,
+        buffer: None,
     };
     let (out, mem) = run(
         &mut d,

@@ -1,0 +1,400 @@
+//! MUBUF/VBUFFER instructions in rules: binding a line to registers and executing it.
+//!
+//! The line is validated by the lifter's own MUBUF parser ([`gcnsmt_lifter::parse_mubuf`]), on a
+//! stand-in text where rule variables are replaced by registers of the width the operand
+//! needs, so the rules accept exactly the syntax, modifiers and offsets llvm-mc accepts for
+//! the target. Semantics come from `semantics/pcode/buffer_*.pcode`; the address and range
+//! check from `gcnsmt_semantics::buffer`.
+
+use crate::machine::{
+    bits, eval_imm, field, imm_expr, loc_at, read, regs, write, Bound, Class, Env, Field, Machine,
+    Op, RegKey, Src,
+};
+use crate::rules::{InputError, Line, Rule};
+use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
+use gcnsmt_lifter::{parse_mubuf, parse_mubuf_syntax, MubufInst};
+use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
+use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::eval::{run, Frame, Val};
+use gcnsmt_semantics::ir::{Def, Expr};
+use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A bound buffer instruction.
+#[derive(Clone, Debug)]
+pub struct BufOp {
+    pub mnemonic: String,
+    pub def: &'static Def,
+    pub entry: String,
+    pub class: MubufClass,
+    pub mode: BufferMode,
+    /// Atomics: whether VDATA receives the pre-op value (glc / sc0 / th:TH_ATOMIC_RETURN).
+    pub returns: bool,
+    /// Dwords of VDATA that an atomic returns (half of VDATA for cmpswap).
+    pub return_dwords: u32,
+    pub vdata: Vec<RegKey>,
+    pub vaddr: Vec<RegKey>,
+    /// The four SGPRs of the V#.
+    pub srsrc: Vec<RegKey>,
+    pub soffset: Src,
+    /// The instruction offset (bytes).
+    pub offset: Option<Expr>,
+}
+
+impl BufOp {
+    pub(crate) fn writes(&self) -> Vec<RegKey> {
+        match self.class {
+            MubufClass::Load => self.vdata.clone(),
+            MubufClass::Atomic if self.returns => {
+                self.vdata[..self.return_dwords as usize].to_vec()
+            }
+            _ => Vec::new(),
+        }
+    }
+    pub(crate) fn regs(&self) -> Vec<RegKey> {
+        let mut v: Vec<RegKey> = self
+            .vdata
+            .iter()
+            .chain(&self.vaddr)
+            .chain(&self.srsrc)
+            .cloned()
+            .collect();
+        if let Src::Reg(r) = &self.soffset {
+            v.extend(r.iter().cloned());
+        }
+        v
+    }
+}
+
+fn stand_in(text: &str, vgprs: u32, sgpr_quad: bool) -> String {
+    let t = text.trim();
+    let symbolic = t.starts_with('%') || t.starts_with('{');
+    if !symbolic {
+        return t.to_string();
+    }
+    if sgpr_quad {
+        "s[0:3]".into()
+    } else if vgprs <= 1 {
+        "v0".into()
+    } else {
+        format!("v[0:{}]", vgprs - 1)
+    }
+}
+
+/// Bind one MUBUF/VBUFFER line.
+///
+/// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
+/// lifter's parser), register classes and widths, and instructions gcnsmt does not model:
+/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`, cache-control ops.
+pub fn bind_buf(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+) -> Result<Bound, InputError> {
+    let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let mn = syn.mnemonic.to_ascii_lowercase();
+    let mloc = loc_at(line, syn.mnemonic_col);
+    let has = |m: &str| syn.modifiers.iter().any(|x| x.0 == m);
+    let vaddr_n = if has("addr64") {
+        2
+    } else {
+        u32::from(has("offen")) + u32::from(has("idxen"))
+    };
+    let shape = gcnsmt_lifter::mubuf_lookup(target, &mn).map(|x| x.1);
+    let vdata_n = shape.map_or(1, |s| s.vdata as u32 + u32::from(has("tfe") && s.tfe));
+    // The stand-in line: operands replaced where symbolic, symbolic offsets set to 0.
+    let mut ops = Vec::new();
+    for (i, (t, _)) in syn.operands.iter().enumerate() {
+        let load_store = shape.is_none_or(|s| s.class != MubufClass::Cache);
+        let (n, quad) = match (i, load_store) {
+            (0, true) => (vdata_n, false),
+            (1, true) => (vaddr_n, false),
+            (2, true) => (0, true),
+            _ => (1, false),
+        };
+        let s = if i == 3 && t.trim().starts_with('%') {
+            "s0".to_string()
+        } else {
+            stand_in(t, n, quad)
+        };
+        ops.push(s);
+    }
+    let mut mods = Vec::new();
+    for (name, v, _) in &syn.modifiers {
+        match v {
+            Some(v) if name == "offset" && v.contains('%') => mods.push("offset:0".to_string()),
+            Some(v) if name == "offset" && parse_int_ok(v).is_none() => {
+                mods.push("offset:0".to_string())
+            }
+            Some(v) => mods.push(format!("{name}:{v}")),
+            None => mods.push(name.clone()),
+        }
+    }
+    let head = format!("{} {}", syn.mnemonic, ops.join(", "));
+    let standin = format!("{head} {}", mods.join(" "));
+    let inst: MubufInst = parse_mubuf(target, &standin).map_err(|e| {
+        // Columns past the operands map back by the length difference; inside them, to the
+        // operand that was replaced.
+        let ops_end_orig = syn
+            .modifiers
+            .first()
+            .map(|m| m.2)
+            .unwrap_or(syn.end_col);
+        let col = if e.col > head.len() {
+            (e.col as i64 - (head.len() as i64 + 2) + ops_end_orig as i64).max(1) as usize
+        } else if e.col <= syn.mnemonic.len() + 1 {
+            syn.mnemonic_col
+        } else {
+            syn.operands.first().map(|o| o.1).unwrap_or(syn.end_col)
+        };
+        rule.error(loc_at(line, col), e.msg)
+    })?;
+    let shape = inst.shape;
+    let unsupported = |what: &str| {
+        Err(rule.error(
+            mloc,
+            format!("{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"),
+        ))
+    };
+    if shape.class == MubufClass::Cache {
+        return unsupported("cache control (the memory model has one agent and no caches)");
+    }
+    if shape.typed || mn.contains("format") {
+        return unsupported("format conversion (V# data/number format and dst_sel)");
+    }
+    if inst.lds {
+        return unsupported("the `lds` form (LDS DMA)");
+    }
+    if inst.tfe {
+        return unsupported("`tfe` (texture fail enable)");
+    }
+    let entry = mn.to_ascii_uppercase();
+    let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
+        return unsupported("this operation");
+    };
+    let mut var_uses = Vec::new();
+    let agpr = target.has_agpr_ds();
+    let (vt, vc) = &syn.operands[0];
+    let vdata = regs(
+        rule,
+        line,
+        target,
+        vt,
+        *vc,
+        shape.vdata as u32,
+        "vdata",
+        &mn,
+        if agpr { Class::VgprOrAgpr } else { Class::Vgpr },
+        imms,
+        &mut var_uses,
+    )?;
+    let (at, ac) = &syn.operands[1];
+    let vaddr = if vaddr_n == 0 {
+        Vec::new()
+    } else {
+        regs(
+            rule,
+            line,
+            target,
+            at,
+            *ac,
+            vaddr_n,
+            "vaddr",
+            &mn,
+            Class::Vgpr,
+            imms,
+            &mut var_uses,
+        )?
+    };
+    let (rt, rc) = &syn.operands[2];
+    let srsrc = regs(
+        rule,
+        line,
+        target,
+        rt,
+        *rc,
+        4,
+        "srsrc",
+        &mn,
+        Class::Sgpr,
+        imms,
+        &mut var_uses,
+    )?;
+    let (st, sc) = &syn.operands[3];
+    let stt = st.trim();
+    let soffset = if stt == "null" || stt == "off" {
+        Src::Imm(Expr::Lit {
+            value: 0,
+            suffix: gcnsmt_semantics::ir::LitSuffix::None,
+            hex: false,
+        })
+    } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
+    } else {
+        Src::Reg(regs(
+            rule,
+            line,
+            target,
+            stt,
+            *sc,
+            1,
+            "soffset",
+            &mn,
+            Class::Sgpr,
+            imms,
+            &mut var_uses,
+        )?)
+    };
+    let mut fields: Vec<Field> = Vec::new();
+    let mut offset = None;
+    for (name, v, col) in &syn.modifiers {
+        if name == "offset" {
+            if let Some(v) = v {
+                let max = if MubufLayout::of(target) == MubufLayout::Vbuffer {
+                    0x7f_ffff
+                } else {
+                    4095
+                };
+                let f = field(rule, line, "offset", v, col + 7, max, imms)?;
+                offset = Some(f.expr.clone());
+                fields.push(f);
+            }
+        }
+    }
+    let returns = shape.class == MubufClass::Atomic && inst.returns();
+    let return_dwords = if mn.contains("cmpswap") {
+        shape.vdata as u32 / 2
+    } else {
+        shape.vdata as u32
+    };
+    Ok(Bound {
+        op: Op::Buf(Box::new(BufOp {
+            mnemonic: mn.clone(),
+            def,
+            entry,
+            class: shape.class,
+            mode: BufferMode {
+                target,
+                offen: inst.offen,
+                idxen: inst.idxen,
+                addr64: inst.addr64,
+            },
+            returns,
+            return_dwords,
+            vdata,
+            vaddr,
+            srsrc,
+            soffset,
+            offset,
+        })),
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields,
+        var_uses,
+    })
+}
+
+fn parse_int_ok(v: &str) -> Option<i64> {
+    gcnsmt_lifter::asm::parse_int(v)
+}
+
+/// Execute one buffer instruction.
+///
+/// Errors: a semantics entry that fails to evaluate (an internal error).
+pub fn step<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &BufOp,
+) -> Result<(), String> {
+    let aliases = op.def.aliases_for(&op.entry).unwrap_or(&[]);
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases,
+        buffer: Some(op.mode),
+    };
+    let mut vars = BTreeMap::new();
+    let vaddr = if op.vaddr.is_empty() {
+        d.bv(0, 32)
+    } else {
+        read(d, m, &op.vaddr)
+    };
+    vars.insert("VADDR".to_string(), bits(vaddr, d));
+    let rsrc = read(d, m, &op.srsrc);
+    vars.insert("SRSRC".to_string(), bits(rsrc, d));
+    let soff = match &op.soffset {
+        Src::Reg(r) => read(d, m, r),
+        Src::Imm(e) => {
+            let v = eval_imm(d, env, m, e)?;
+            d.extract(&v, 31, 0)
+        }
+    };
+    vars.insert("SOFFSET".to_string(), bits(soff, d));
+    let off = match &op.offset {
+        Some(e) => {
+            let v = eval_imm(d, env, m, e)?;
+            d.extract(&v, 31, 0)
+        }
+        None => d.bv(0, 32),
+    };
+    vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 32)));
+    vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    let vd = read(d, m, &op.vdata);
+    vars.insert("VDATA".to_string(), bits(vd.clone(), d));
+    vars.insert("DATA".to_string(), bits(vd.clone(), d));
+    vars.insert("RETURN_DATA".to_string(), bits(vd, d));
+    let (out, mem) = run(d, &frame, &op.def.body, vars, m.mem.clone())
+        .map_err(|e| format!("{}: {}", op.entry, e.msg))?;
+    m.mem = mem;
+    match op.class {
+        MubufClass::Load => write(d, m, &op.vdata, &out["VDATA"])?,
+        MubufClass::Atomic if op.returns => {
+            let keys = &op.vdata[..op.return_dwords as usize];
+            let Val::Bits(v, t) = &out["RETURN_DATA"] else {
+                return Err("RETURN_DATA is a boolean".into());
+            };
+            let w = 32 * keys.len() as u32;
+            let v = if d.width(v) > w {
+                d.extract(v, w - 1, 0)
+            } else {
+                v.clone()
+            };
+            write(d, m, keys, &Val::Bits(v, *t))?;
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The V#s that buffer instructions of `prog` read, decoded from concrete register values:
+/// one entry per distinct SRSRC tuple, named like `%rsrc` or `s[8:11]`.
+pub fn vsharps<'a>(
+    prog: impl Iterator<Item = &'a Bound>,
+    regs: &BTreeMap<RegKey, gcnsmt_semantics::interp::Bits>,
+    target: Target,
+) -> Vec<(String, Vec<(&'static str, u128)>)> {
+    let mut seen: Vec<Vec<RegKey>> = Vec::new();
+    let mut out = Vec::new();
+    for b in prog {
+        let Op::Buf(op) = &b.op else { continue };
+        if seen.contains(&op.srsrc) {
+            continue;
+        }
+        seen.push(op.srsrc.clone());
+        let mut v: u128 = 0;
+        for (i, k) in op.srsrc.iter().enumerate() {
+            v |= (regs.get(k).map_or(0, |b| b.value) & 0xffff_ffff) << (32 * i);
+        }
+        let k0 = &op.srsrc[0];
+        let name = if k0.is_var() {
+            k0.base.clone()
+        } else {
+            format!("{}[{}:{}]", k0.base, k0.idx, k0.idx + 3)
+        };
+        out.push((format!("{name} = 0x{v:032x}"), VsharpLayout::of(target).decode(v)));
+    }
+    out
+}
