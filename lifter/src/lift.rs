@@ -78,6 +78,11 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_add_co_u32" if gfx9 || gfx10p => v("V_ADD_CO_U32", true, 2),
         "v_sub_co_u32" if gfx9 || gfx10p => v("V_SUB_CO_U32", true, 2),
         "v_add_nc_u32" if gfx10p => v("V_ADD_NC_U32", false, 2),
+        // VOP3 forms; llvm-mc 22 accepts v_lshl_add_u32 and v_add3_u32 from gfx9 on and
+        // v_mad_u32_u24 everywhere (observed with `llvm-mc-22 -show-encoding`).
+        "v_lshl_add_u32" if g >= Gen::Gfx9 => v("V_LSHL_ADD_U32", false, 3),
+        "v_add3_u32" if g >= Gen::Gfx9 => v("V_ADD3_U32", false, 3),
+        "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
         "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
         _ => None,
     }

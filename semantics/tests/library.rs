@@ -93,10 +93,14 @@ fn run_mem(
 const UNALIGNED: Settings = Settings {
     alignment: Alignment::Unaligned,
     lds_limit: LdsLimit::Alloc,
+    buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
+    buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
     lds_limit: LdsLimit::M0,
+    buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
+    buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -670,6 +674,8 @@ fn float_ties_and_nan_operands_by_hand() {
 const NO_BOUND: Settings = Settings {
     alignment: Alignment::Unaligned,
     lds_limit: LdsLimit::None,
+    buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
+    buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

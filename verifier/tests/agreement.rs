@@ -2,6 +2,8 @@
 //! mnemonic on a target that has it, and the VALU/SALU entries) is run on at least 1,000
 //! random inputs through both domains, under random machine settings, and every output
 //! (RETURN_DATA / D0 / SDST, each memory byte touched, the undefined-behaviour flag) must agree.
+//! Buffer entries run the same way with random V#s (small NUM_RECORDS and strides, every
+//! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory.
 //! The encoding is trusted because of this test.
 
 use gcnsmt_lifter::table::{ds_lookup, GdsRule, OffsetKind};
@@ -9,7 +11,8 @@ use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
-use gcnsmt_semantics::settings::{Alignment, LdsLimit, Settings};
+use gcnsmt_semantics::buffer::BufferMode;
+use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use gcnsmt_verifier::smt::Smt;
@@ -45,16 +48,21 @@ fn interesting(rng: &mut StdRng, width: u32) -> u128 {
 }
 
 fn byte_at(seed: u64, a: u32) -> u8 {
+    byte_at64(seed, a as u64)
+}
+
+fn byte_at64(seed: u64, a: u64) -> u8 {
     // A few byte values repeat so that memory often equals DATA (cmpst, min/max ties).
-    let h = (a as u64 ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
+    let h = (a ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56;
     [0x00, 0xff, 0x80, 0x7f, 0x7c, 0x01, 0x3f, h as u8][(h % 8) as usize]
 }
 
-/// Outputs, LDS bytes, GDS bytes, undefined-behaviour flag.
+/// Outputs, LDS bytes, GDS bytes, global bytes, undefined-behaviour flag.
 type Observed = (
     BTreeMap<String, u128>,
-    BTreeMap<u32, u8>,
-    BTreeMap<u32, u8>,
+    BTreeMap<u64, u8>,
+    BTreeMap<u64, u8>,
+    BTreeMap<u64, u8>,
     bool,
 );
 
@@ -62,6 +70,7 @@ struct Input {
     vars: Vec<(String, u128, u32, Kind)>,
     settings: Settings,
     gds: bool,
+    buffer: Option<BufferMode>,
     seed: u64,
 }
 
@@ -91,14 +100,14 @@ fn concrete(
     let mem = MemState {
         lds: CMem::new(move |a| byte_at(seed, a)),
         gds: CMem::new(move |a| byte_at(!seed, a)),
-        global: CMem::new_wide(|_| 0),
+        global: CMem::new_wide(move |a| byte_at64(seed ^ 0x55, a)),
         ub: false,
     };
     let frame = Frame {
         settings: inp.settings,
         gds: inp.gds,
         aliases,
-        buffer: None,
+        buffer: inp.buffer,
     };
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).expect("concrete run");
     let outs = out
@@ -112,6 +121,7 @@ fn concrete(
         outs,
         mem.lds.written.clone(),
         mem.gds.written.clone(),
+        mem.global.written.clone(),
         mem.ub,
     )
 }
@@ -120,8 +130,9 @@ fn symbolic(
     def: &gcnsmt_semantics::ir::Def,
     aliases: &[(String, String)],
     inp: &Input,
-    touched_lds: &BTreeSet<u32>,
-    touched_gds: &BTreeSet<u32>,
+    touched_lds: &BTreeSet<u64>,
+    touched_gds: &BTreeSet<u64>,
+    touched_global: &BTreeSet<u64>,
 ) -> Observed {
     let mut d = Smt;
     let vars = inp
@@ -135,19 +146,25 @@ fn symbolic(
     let seed = inp.seed;
     let lds = d.table_mem(move |a| byte_at(seed, a));
     let gds = d.table_mem(move |a| byte_at(!seed, a));
+    let global = d.table_mem_wide(move |a| byte_at64(seed ^ 0x55, a));
     let f = d.boolean(false);
     let frame = Frame {
         settings: inp.settings,
         gds: inp.gds,
         aliases,
-        buffer: None,
+        buffer: inp.buffer,
     };
     let (out, mem) = run(
         &mut d,
         &frame,
         &def.body,
         vars,
-        MemState { lds, gds, ub: f },
+        MemState {
+            lds,
+            gds,
+            global,
+            ub: f,
+        },
     )
     .expect("symbolic run");
     let outs = out
@@ -157,19 +174,19 @@ fn symbolic(
             Val::Bool(b) => (k, Smt::ground_bool(&b).expect("ground") as u128),
         })
         .collect();
-    let bytes = |m: &gcnsmt_verifier::smt::Mem, addrs: &BTreeSet<u32>| -> BTreeMap<u32, u8> {
+    let bytes = |m: &gcnsmt_verifier::smt::Mem, addrs: &BTreeSet<u64>| -> BTreeMap<u64, u8> {
         // Every address the symbolic side stored to, plus every address the concrete side wrote.
         let mut all = addrs.clone();
         let mut cur = m.stores.clone();
         while let Some(s) = cur {
             if Smt::ground_bool(&s.cond) == Some(true) || Smt::ground_bool(&s.cond).is_none() {
-                all.insert(Smt::ground(&s.addr).expect("ground address") as u32);
+                all.insert(Smt::ground(&s.addr).expect("ground address") as u64);
             }
             cur = s.prev.clone();
         }
         all.iter()
             .map(|a| {
-                let k = Smt.bv(*a as u128, 32);
+                let k = Smt.bv(*a as u128, m.addr_width);
                 (*a, Smt::ground(&m.load(&k)).expect("ground byte") as u8)
             })
             .collect()
@@ -179,6 +196,7 @@ fn symbolic(
         outs,
         bytes(&mem.lds, touched_lds),
         bytes(&mem.gds, touched_gds),
+        bytes(&mem.global, touched_global),
         ub,
     )
 }
@@ -197,6 +215,16 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
     Settings {
         alignment,
         lds_limit,
+        buffer_soffset: if rng.gen() {
+            BufferSoffset::Subtract
+        } else {
+            BufferSoffset::Ignore
+        },
+        buffer_oob: if rng.gen() {
+            BufferOob::End
+        } else {
+            BufferOob::Start
+        },
     }
 }
 
@@ -216,34 +244,106 @@ fn compare(
     def: &gcnsmt_semantics::ir::Def,
     aliases: &[(String, String)],
 ) {
-    let (co, cl, cg, cub) = concrete(def, aliases, inp);
-    let tl: BTreeSet<u32> = cl.keys().copied().collect();
-    let tg: BTreeSet<u32> = cg.keys().copied().collect();
-    let (so, sl, sg, sub) = symbolic(def, aliases, inp, &tl, &tg);
+    let (co, cl, cg, cm, cub) = concrete(def, aliases, inp);
+    let tl: BTreeSet<u64> = cl.keys().copied().collect();
+    let tg: BTreeSet<u64> = cg.keys().copied().collect();
+    let tm: BTreeSet<u64> = cm.keys().copied().collect();
+    let (so, sl, sg, sm, sub) = symbolic(def, aliases, inp, &tl, &tg, &tm);
     let seed = inp.seed;
-    let full = |w: &BTreeMap<u32, u8>,
-                s: &BTreeMap<u32, u8>,
-                init: &dyn Fn(u32) -> u8|
-     -> BTreeMap<u32, u8> {
+    let full = |w: &BTreeMap<u64, u8>,
+                s: &BTreeMap<u64, u8>,
+                init: &dyn Fn(u64) -> u8|
+     -> BTreeMap<u64, u8> {
         s.keys()
             .chain(w.keys())
             .map(|a| (*a, w.get(a).copied().unwrap_or_else(|| init(*a))))
             .collect()
     };
-    let cl = full(&cl, &sl, &|a| byte_at(seed, a));
-    let cg = full(&cg, &sg, &|a| byte_at(!seed, a));
+    let cl = full(&cl, &sl, &|a| byte_at64(seed, a));
+    let cg = full(&cg, &sg, &|a| byte_at64(!seed, a));
+    let cm = full(&cm, &sm, &|a| byte_at64(seed ^ 0x55, a));
     let ctx = || {
         format!(
-            "{name} on {t}, run {i}: inputs {:x?}, {}, gds={}",
-            inp.vars, inp.settings, inp.gds
+            "{name} on {t}, run {i}: inputs {:x?}, {} {}, gds={}, buffer={:?}",
+            inp.vars,
+            inp.settings,
+            inp.settings.buffer_text(),
+            inp.gds,
+            inp.buffer
         )
     };
     assert_eq!(cub, sub, "undefined-behaviour flag differs: {}", ctx());
-    for k in ["RETURN_DATA", "D0", "SDST"] {
+    for k in ["RETURN_DATA", "D0", "SDST", "VDATA"] {
         assert_eq!(co.get(k), so.get(k), "{k} differs: {}", ctx());
     }
     assert_eq!(cl, sl, "LDS differs: {}", ctx());
     assert_eq!(cg, sg, "GDS differs: {}", ctx());
+    assert_eq!(cm, sm, "global memory differs: {}", ctx());
+}
+
+/// A V# with fields that make range checks bite: small NUM_RECORDS and strides, soffset-sized
+/// values, every OOB_SELECT, swizzle and ADD_TID sometimes.
+fn random_vsharp(rng: &mut StdRng) -> u128 {
+    let mut v: u128 = rng.gen();
+    // base: small or arbitrary
+    if rng.gen_range(0..2) == 0 {
+        v &= !((1u128 << 48) - 1);
+        v |= rng.gen_range(0..0x100u128);
+    }
+    // stride 61:48 (gfx1250: 121:108) and num_records 95:64 (gfx1250: 101:57): small often
+    if rng.gen_range(0..3) > 0 {
+        v &= !(0x3fffu128 << 48);
+        v |= [0u128, 4, 8, 16, 12][rng.gen_range(0..5)] << 48;
+        v &= !(0x3fffu128 << 108);
+        v |= [0u128, 4, 8, 16][rng.gen_range(0..4)] << 108;
+    }
+    if rng.gen_range(0..3) > 0 {
+        v &= !(0xffff_ffffu128 << 64);
+        v |= rng.gen_range(0..0x200u128) << 64;
+        v &= !(((1u128 << 45) - 1) << 57);
+        v |= rng.gen_range(0..0x200u128) << 57;
+    }
+    // swizzle and add_tid off most of the time
+    if rng.gen_range(0..4) > 0 {
+        v &= !(3u128 << 62);
+        v &= !(1u128 << 119);
+    }
+    v
+}
+
+fn buffer_inputs(rng: &mut StdRng, t: Target, vdata: u32, name: &str) -> Input {
+    let si = t <= Target::Gfx700;
+    let addr64 = si && rng.gen_range(0..4) == 0;
+    let (offen, idxen) = if addr64 {
+        (false, false)
+    } else {
+        (rng.gen(), rng.gen())
+    };
+    let vaddr_w = if addr64 || (offen && idxen) { 64 } else { 32 };
+    let w = vdata.max(1) * 32;
+    let data = interesting(rng, w);
+    let _ = name;
+    Input {
+        vars: vec![
+            ("VADDR".into(), small_or_any(rng, vaddr_w), vaddr_w, Kind::B),
+            ("SRSRC".into(), random_vsharp(rng), 128, Kind::B),
+            ("SOFFSET".into(), small_or_any(rng, 32), 32, Kind::B),
+            ("OFFSET".into(), rng.gen_range(0..4096), 32, Kind::U),
+            ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+            ("VDATA".into(), data, w, Kind::B),
+            ("DATA".into(), data, w, Kind::B),
+            ("RETURN_DATA".into(), data, w, Kind::B),
+        ],
+        settings: random_settings(rng, t),
+        gds: false,
+        buffer: Some(BufferMode {
+            target: t,
+            offen,
+            idxen,
+            addr64,
+        }),
+        seed: rng.gen(),
+    }
 }
 
 #[test]
@@ -263,12 +363,14 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         vars: vec![
                             ("S0".into(), interesting(&mut rng, 32), 32, Kind::B),
                             ("S1".into(), interesting(&mut rng, 32), 32, Kind::B),
+                            ("S2".into(), interesting(&mut rng, 32), 32, Kind::B),
                             ("D0".into(), interesting(&mut rng, 32), 32, Kind::B),
                             ("SDST".into(), interesting(&mut rng, 64), 64, Kind::B),
                             ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                         ],
                         settings: Settings::default_for(Target::Gfx900),
                         gds: false,
+                        buffer: None,
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
@@ -277,6 +379,23 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 continue;
             }
             let mn = name.to_ascii_lowercase();
+            if file.starts_with("buffer_") {
+                let ts: Vec<Target> = Target::ALL
+                    .into_iter()
+                    .filter(|t| gcnsmt_lifter::mubuf_lookup(*t, &mn).is_some())
+                    .collect();
+                assert!(!ts.is_empty(), "{name}: no target has this mnemonic");
+                names += 1;
+                for i in 0..RUNS {
+                    // Spread the runs over every target with the name (V# layouts differ).
+                    let t = ts[i % ts.len()];
+                    let (_, shape) = gcnsmt_lifter::mubuf_lookup(t, &mn).unwrap();
+                    let inp = buffer_inputs(&mut rng, t, shape.vdata as u32, name);
+                    compare(name, t, i, &inp, def, aliases);
+                    checked += 1;
+                }
+                continue;
+            }
             let Some(t) = Target::ALL
                 .into_iter()
                 .find(|t| ds_lookup(*t, &mn).is_some())
@@ -331,6 +450,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     ],
                     settings,
                     gds: shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0,
+                    buffer: None,
                     seed: rng.gen(),
                 };
                 compare(name, t, i, &inp, def, aliases);
