@@ -118,6 +118,16 @@ mod tests {
             }
             for n in &d.names {
                 let m = n.name.to_ascii_lowercase();
+                if file.starts_with("buffer_") {
+                    assert!(
+                        Target::ALL
+                            .iter()
+                            .any(|t| crate::mubuf_table::mubuf_lookup(*t, &m).is_some()),
+                        "{file}: {} is not a MUBUF/VBUFFER mnemonic on any target",
+                        n.name
+                    );
+                    continue;
+                }
                 assert!(
                     Target::ALL
                         .iter()

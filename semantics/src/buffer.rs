@@ -150,6 +150,22 @@ fn field<D: Domain>(d: &mut D, layout: VsharpLayout, rsrc: &D::Bv, name: &str) -
     Some(d.zext(&f, 64 - (hi - lo + 1)))
 }
 
+/// `a * b` for `a < 2^aw` and `b < 2^bw`, as an `out`-bit value: the multiplier is only as wide
+/// as the product can be (a 64 x 64-bit multiplier makes every buffer query slow).
+fn mul_narrow<D: Domain>(d: &mut D, a: &D::Bv, aw: u32, b: &D::Bv, bw: u32, out: u32) -> D::Bv {
+    let w = aw + bw;
+    let x = d.extract(a, aw - 1, 0);
+    let x = d.zext(&x, w - aw);
+    let y = d.extract(b, bw - 1, 0);
+    let y = d.zext(&y, w - bw);
+    let p = d.op(BvOp::Mul, &x, &y);
+    if out >= w {
+        d.zext(&p, out - w)
+    } else {
+        d.extract(&p, out - 1, 0)
+    }
+}
+
 fn low32<D: Domain>(d: &mut D, v: &D::Bv) -> D::Bv {
     if d.width(v) == 32 {
         v.clone()
@@ -184,7 +200,6 @@ pub fn access<D: Domain>(
 ) -> BufferAccess<D> {
     let layout = VsharpLayout::of(mode.target);
     let r = &inp.srsrc;
-    let zero = d.bv(0, 64);
     let base = field(d, layout, r, "base").expect("every layout has a base");
     let stride = field(d, layout, r, "stride").expect("every layout has a stride");
     let nr = field(d, layout, r, "num_records").expect("every layout has num_records");
@@ -208,110 +223,137 @@ pub fn access<D: Domain>(
             unmodelled: f,
         };
     }
+    // Offsets and bounds are computed in W bits, enough that nothing wraps: an index times
+    // an 18-bit stride needs 50 bits, otherwise offset + soffset + lane * stride stays below
+    // 2^34; num_records is 32 bits (45 on gfx1250). Narrow sums keep the solver fast.
+    let nr_bits = layout.field("num_records").map_or(32, |(h, l)| h - l + 1);
+    // Swizzling (gfx6-gfx8) shifts the record offset left by up to 6 more bits.
+    let swz_bits = if mode.target.gen() <= Gen::Gfx8 { 8 } else { 0 };
+    let w = (if mode.idxen { 54 } else { 36 } + swz_bits).max(nr_bits + 2);
+    let fw = |d: &mut D, x: &D::Bv| d.extract(x, w - 1, 0);
+    let zero = d.bv(0, w);
+    let stride = fw(d, &stride);
+    let nr = fw(d, &nr);
+    let soff = d.zext(&inp.soffset, w - 32);
+    let aw = d.zext(a, w - 32);
     let idx = if mode.idxen {
         let i = low32(d, &inp.vaddr);
-        d.zext(&i, 32)
+        d.zext(&i, w - 32)
     } else {
         zero.clone()
     };
-    let one1 = d.bv(1, 64);
+    let one1 = d.bv(1, w);
     let tid_on = match field(d, layout, r, "add_tid_enable") {
-        Some(b) => d.cmp(CmpOp::Eq, &b, &one1),
+        Some(b) => {
+            let b = fw(d, &b);
+            d.cmp(CmpOp::Eq, &b, &one1)
+        }
         None => f.clone(),
     };
-    let lane = d.zext(&inp.lane_id, 32);
+    let lane = d.zext(&inp.lane_id, w - 32);
     let tid = d.ite(&tid_on, &lane, &zero);
     // gem5 Vega / rocjitsu: with ADD_TID_ENABLE the stride is {data_format, stride} (18 bits).
     let stride_eff = match (layout, field(d, layout, r, "data_format")) {
         (VsharpLayout::Gcn, Some(df)) => {
-            let sh = d.bv(14, 64);
+            let df = fw(d, &df);
+            let sh = d.bv(14, w);
             let hi = d.op(BvOp::Shl, &df, &sh);
             let ext = d.op(BvOp::Or, &hi, &stride);
             d.ite(&tid_on, &ext, &stride)
         }
         _ => stride.clone(),
     };
-    let swz = field(d, layout, r, "swizzle_en");
-    let swizzled = match &swz {
+    let swizzled = match field(d, layout, r, "swizzle_en") {
         Some(s) => {
-            let c = d.cmp(CmpOp::Eq, s, &zero);
+            let s = fw(d, &s);
+            let c = d.cmp(CmpOp::Eq, &s, &zero);
             d.lnot(&c)
         }
         None => f.clone(),
     };
     // Linear: BUFOFFSET = index * stride + AOFFSET; the ADD_TID term is added to the address
-    // but not range-checked (rocjitsu PR #10928).
-    let istr = d.op(BvOp::Mul, &idx, &stride_eff);
-    let bufoff = d.op(BvOp::Add, &istr, &a64);
-    let tstr = d.op(BvOp::Mul, &tid, &stride_eff);
+    // but not range-checked (rocjitsu PR #10928). idx < 2^32, stride_eff < 2^18, lane < 64.
+    let istr = if mode.idxen {
+        mul_narrow(d, &idx, 32, &stride_eff, 18, w)
+    } else {
+        zero.clone()
+    };
+    let bufoff = d.op(BvOp::Add, &istr, &aw);
+    let tstr = mul_narrow(d, &tid, 6, &stride_eff, 18, w);
     let linear = d.op(BvOp::Add, &bufoff, &tstr);
     let (offset_all, unmodelled) = if mode.target.gen() <= Gen::Gfx8 {
         // CLRX: swizzled BUFOFFSET = AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE + (AOFFSET/ES)*ES)
-        // with ES = 2 << element_size, IS = 8 << index_stride.
-        let two = d.bv(2, 64);
-        let eight = d.bv(8, 64);
+        // with ES = 2 << element_size, IS = 8 << index_stride: powers of two, so divisions are
+        // shifts and remainders masks.
+        let one = d.bv(1, w);
         let esf = field(d, layout, r, "element_size").expect("gcn has element_size");
         let isf = field(d, layout, r, "index_stride").expect("gcn has index_stride");
-        let es = d.op(BvOp::Shl, &two, &esf);
-        let is = d.op(BvOp::Shl, &eight, &isf);
+        let esf = fw(d, &esf);
+        let isf = fw(d, &isf);
+        let es_log = d.op(BvOp::Add, &esf, &one);
+        let three = d.bv(3, w);
+        let is_log = d.op(BvOp::Add, &isf, &three);
+        let es = d.op(BvOp::Shl, &one, &es_log);
+        let is = d.op(BvOp::Shl, &one, &is_log);
+        let es_m = d.op(BvOp::Sub, &es, &one);
+        let is_m = d.op(BvOp::Sub, &is, &one);
         let index = d.op(BvOp::Add, &idx, &tid);
-        let i_msb = d.op(BvOp::UDiv, &index, &is);
-        let i_lsb = d.op(BvOp::URem, &index, &is);
-        let o_msb = d.op(BvOp::UDiv, &a64, &es);
-        let o_lsb = d.op(BvOp::URem, &a64, &es);
-        let t1 = d.op(BvOp::Mul, &i_msb, &stride_eff);
-        let t2 = d.op(BvOp::Mul, &o_msb, &es);
-        let t3 = d.op(BvOp::Add, &t1, &t2);
-        let t4 = d.op(BvOp::Mul, &is, &t3);
-        let t5 = d.op(BvOp::Mul, &es, &i_lsb);
+        let i_msb = d.op(BvOp::LShr, &index, &is_log);
+        let i_lsb = d.op(BvOp::And, &index, &is_m);
+        let o_lsb = d.op(BvOp::And, &aw, &es_m);
+        let o_hi = d.op(BvOp::Sub, &aw, &o_lsb); // (AOFFSET / ES) * ES
+        let t1 = mul_narrow(d, &i_msb, 33, &stride_eff, 18, w.max(51));
+        let t1 = fw(d, &t1);
+        let t3 = d.op(BvOp::Add, &t1, &o_hi);
+        let t4 = d.op(BvOp::Shl, &t3, &is_log);
+        let t5 = d.op(BvOp::Shl, &i_lsb, &es_log);
         let t6 = d.op(BvOp::Add, &o_lsb, &t5);
         let sw = d.op(BvOp::Add, &t6, &t4);
         (d.ite(&swizzled, &sw, &linear), f.clone())
     } else {
         (linear, swizzled)
     };
-    let mut addr = d.op(BvOp::Add, &base, &soff);
-    addr = d.op(BvOp::Add, &addr, &offset_all);
+    let off_total = d.op(BvOp::Add, &soff, &offset_all);
+    let off64 = d.zext(&off_total, 64 - w);
+    let addr = d.op(BvOp::Add, &base, &off64);
 
-    let sz = d.bv(size as u128, 64);
+    let sz = d.bv(size as u128, w);
     let below = |d: &mut D, x: &D::Bv, bound: &D::Bv| -> D::Bool {
         match settings.buffer_oob {
             BufferOob::End => {
-                // Both terms are below 2^62 here, so the sum cannot wrap.
+                // W leaves room above every offset, so the sum cannot wrap.
                 let e = d.op(BvOp::Add, x, &sz);
                 d.cmp(CmpOp::Ule, &e, bound)
             }
             BufferOob::Start => d.cmp(CmpOp::Ult, x, bound),
         }
     };
-    let raw_bound = match settings.buffer_soffset {
-        BufferSoffset::Subtract => {
-            let ge = d.cmp(CmpOp::Ule, &soff, &nr);
-            let diff = d.op(BvOp::Sub, &nr, &soff);
-            d.ite(&ge, &diff, &zero)
-        }
-        BufferSoffset::Ignore => nr.clone(),
+    // `x + size <= num_records -sat soffset` is `x + soffset + size <= num_records` when
+    // nothing wraps (W bits guarantee it); the sum form is far easier for the solver than a
+    // saturating difference.
+    let raw_x = match settings.buffer_soffset {
+        BufferSoffset::Subtract => d.op(BvOp::Add, &bufoff, &soff),
+        BufferSoffset::Ignore => bufoff.clone(),
     };
-    // bufoff < 2^32 * 2^18 + 2^32: the END sum stays far below 2^64.
-    let raw_ok = below(d, &bufoff, &raw_bound);
+    let raw_ok = below(d, &raw_x, &nr);
     let idx_ok = d.cmp(CmpOp::Ult, &idx, &nr);
-    let off_ok = below(d, &a64, &stride);
+    let off_ok = below(d, &aw, &stride);
     let struct_ok = d.and(&idx_ok, &off_ok);
     let in_range = match layout {
         VsharpLayout::Gcn => {
             if mode.idxen {
                 let s0 = d.cmp(CmpOp::Eq, &stride, &zero);
                 let s_nz = d.lnot(&s0);
-                let c = d.ite_bool(&s_nz, &struct_ok, &raw_ok);
-                c
+                d.ite_bool(&s_nz, &struct_ok, &raw_ok)
             } else {
                 raw_ok
             }
         }
         VsharpLayout::Rdna | VsharpLayout::Gfx1250 => {
             let sel = field(d, layout, r, "oob_select").expect("rdna has oob_select");
+            let sel = fw(d, &sel);
             let sel_is = |d: &mut D, v: u128| {
-                let c = d.bv(v, 64);
+                let c = d.bv(v, w);
                 d.cmp(CmpOp::Eq, &sel, &c)
             };
             let s0 = sel_is(d, 0);
