@@ -98,30 +98,23 @@ fn cross_counts(stdout: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The whole corpus, re-decided by cvc5, on one target per encoding family (gfx6 DWORD/M0 and
-/// old opcode layout, gfx9 unaligned, gfx90a AGPRs, gfx11 renamed mnemonics, gfx12.5 VDS) to
-/// stay well under two minutes; `gcnsmt verify proofs/ --cross-check cvc5` covers all targets.
+/// The whole corpus, every rule on every target it names, re-decided by cvc5: exactly what
+/// `gcnsmt verify proofs/ --cross-check cvc5` does (794 queries when written; 160 s with the
+/// debug build, 118 s with the release build, on a shared 2-core machine: the solvers do most
+/// of the work).
 #[test]
 fn corpus_cross_checked_by_cvc5_without_disagreement() {
     if !have_cvc5() {
         return;
     }
-    let r = gcnsmt(
-        &[
-            "verify",
-            &proofs(),
-            "--cross-check",
-            "cvc5",
-            "--target",
-            "gfx600,gfx900,gfx90a,gfx1100,gfx1250",
-        ],
-        &[],
-    );
+    let r = gcnsmt(&["verify", &proofs(), "--cross-check", "cvc5"], &[]);
     assert_eq!(r.code, 0, "{}", r.context());
     let c = cross_counts(&r.stdout);
     let (queries, agreed, undecided, disagreements, failures) = (c[0], c[1], c[2], c[3], c[4]);
     println!("cross-check: {queries} queries, {agreed} agreed, {undecided} undecided, {disagreements} disagreements");
-    assert!(queries > 100, "{}", r.context());
+    // Every rule x target has a precondition and a refinement query, less the ones egg or
+    // the identical-sides check settles: far more than 500 today.
+    assert!(queries > 500, "{}", r.context());
     assert_eq!(disagreements, 0, "{}", r.context());
     assert_eq!(failures, 0, "{}", r.context());
     // A timeout is allowed to be unknown, but on this corpus both solvers decide everything.
