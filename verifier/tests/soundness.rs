@@ -368,3 +368,38 @@ fn cvc5_memory_limit_is_unknown() {
     .unwrap();
     assert_eq!(sat, gcnsmt_verifier::crosscheck::Sat::Sat);
 }
+
+/// A rule that binds on no target (here an offset out of its 16-bit field) is an input error
+/// with its position under `--target` too, not silently skipped with exit 0. Found by the
+/// rule fuzz seeds (tests/data/fuzz/rules/late-err-offset-range.rules).
+#[test]
+fn broken_rule_is_an_error_under_target_filter() {
+    let dir = TempDir::new("filter");
+    let path = dir.write(
+        "r.rules",
+        "Name: r\n  ds_read_b32 %x, %a offset:65536\n=>\n  ds_read_b32 %x, %a\n",
+    );
+    let p = path.display().to_string();
+    for args in [vec!["verify", &p], vec!["verify", &p, "--target", "gfx900"]] {
+        let r = gcnsmt(&args, &[]);
+        assert_eq!(r.code, 2, "{args:?}\n{}", r.context());
+        assert!(
+            r.stdout
+                .contains(&format!("{p}:2:29: error: offset:65536 is out of range"))
+                || r.stderr
+                    .contains(&format!("{p}:2:29: error: offset:65536 is out of range")),
+            "{args:?}\n{}",
+            r.context()
+        );
+    }
+    // A rule that is fine on other targets is still only skipped (ds_load_b32 is gfx11+).
+    let ok = dir.write(
+        "ok.rules",
+        "Name: ok\n  ds_load_b32 %x, %a\n=>\n  ds_load_b32 %x, %a offset:0\n",
+    );
+    let r = gcnsmt(
+        &["verify", &ok.display().to_string(), "--target", "gfx900"],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+}
