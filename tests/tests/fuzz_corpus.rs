@@ -451,7 +451,7 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 proptest! {
-    #![proptest_config(config(1500))]
+    #![proptest_config(config(5000))]
 
     #[test]
     fn mutated_asm_seeds(k in any::<Index>(), other in any::<Index>(), e in edits()) {

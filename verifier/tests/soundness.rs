@@ -403,3 +403,54 @@ fn broken_rule_is_an_error_under_target_filter() {
     );
     assert_eq!(r.code, 0, "{}", r.context());
 }
+
+/// Vacuity: a rule whose two sides are the same instructions is proved without a refinement
+/// query, and says so; with a contradictory precondition the same rule is inapplicable, never
+/// proved (the precondition is decided first). `--emit-smt2` shows which queries were made.
+#[test]
+fn identical_sides_proved_without_refinement_query() {
+    let dir = TempDir::new("identical");
+    let out = dir.0.join("smt2");
+    let path = dir.write(
+        "i.rules",
+        "Name: same\nTargets: gfx900\n  ds_add_rtn_u32 %d, %a, %v offset:8\n=>\n  \
+         ds_add_rtn_u32 %d, %a, %v offset:8\n\n\
+         Name: same-contra\nTargets: gfx900\nPre: %v == 1 && %v == 2\n  \
+         ds_add_rtn_u32 %d, %a, %v offset:8\n=>\n  ds_add_rtn_u32 %d, %a, %v offset:8\n",
+    );
+    let r = gcnsmt(
+        &[
+            "verify",
+            &path.display().to_string(),
+            "--emit-smt2",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    let line = |name: &str| {
+        r.stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no verdict for {name}\n{}", r.context()))
+            .to_string()
+    };
+    assert!(line("same").contains(" PROVED"), "{}", r.context());
+    assert!(r.stdout.contains("no refinement query"), "{}", r.context());
+    let contra = line("same-contra");
+    assert!(
+        contra.contains(" INAPPLICABLE") && !contra.contains("PROVED"),
+        "{}",
+        r.context()
+    );
+    let names: Vec<String> = std::fs::read_dir(&out)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        !names.iter().any(|n| n.ends_with(".refine.smt2")),
+        "a refinement query was made: {names:?}"
+    );
+}
