@@ -28,8 +28,8 @@ Usage:
   scripts/mutate.py [FILE.pcode ... | all] [--list] [--max-per-entry N] [--json OUT|-]
   (default files: ds_atomic32.pcode ds_2addr.pcode; `all` for every file)
 
-Exit code: 0 every mutant killed or listed as equivalent; 1 a live survivor or a stale entry in
-the equivalent list; 2 a usage or build error.
+Exit code: 0 every mutant killed or listed as equivalent; 1 a live survivor, a stale entry in
+the equivalent list, or Ctrl-C; 2 a usage or build error.
 """
 
 from __future__ import annotations
@@ -443,7 +443,7 @@ def report(files, results, equivalent, complete: bool, seconds: float, out) -> t
         ],
         "stale_equivalents": [{"id": i, "problem": why} for i, why in stale],
     }
-    return doc, 0 if not live and not stale and complete else 1
+    return doc, 0 if not live and not stale else 1
 
 
 def main() -> int:
@@ -484,7 +484,8 @@ def main() -> int:
     chunks = [c for p in sorted(PROOFS.glob("*.rules")) for c in rule_chunks(p)]
     results = []
     start = time.time()
-    complete = args.max_per_entry is None
+    complete = args.max_per_entry is None  # every mutant of the files generated and run
+    interrupted = False
     with tempfile.TemporaryDirectory(prefix="gcnsmt-mutate-") as work:
         try:
             for k, m in enumerate(all_mutants, 1):
@@ -499,6 +500,7 @@ def main() -> int:
                 )
         except KeyboardInterrupt:
             complete = False
+            interrupted = True
             print("\ninterrupted: reporting the mutants run so far", file=sys.stderr)
     print(file=out)
     doc, code = report(files, results, equivalent, complete, time.time() - start, out)
@@ -507,7 +509,7 @@ def main() -> int:
         print()
     elif args.json:
         Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
-    return code
+    return 1 if interrupted else code
 
 
 if __name__ == "__main__":
