@@ -18,14 +18,24 @@ GCNSMT_PCODE_DIR, which gcnsmt reads instead of the built-in file (Library::buil
 needs restoring after a crash or Ctrl-C, and other people building the tree meanwhile are not
 affected; the temporary directory is removed on exit, Ctrl-C included.
 
+Equivalent mutants (no program can tell them from the original) are listed with the reason in
+scripts/mutate-equivalent.txt, one `ID  reason` a line; every mutant has a stable ID
+(`file:ENTRY:hash` of its line before and after). The report counts them apart from the live
+survivors, and the run fails if a listed mutant is killed or no longer generated (the list
+would be stale) or if any survivor is not listed.
+
 Usage:
-  scripts/mutate.py [FILE.pcode ...] [--list] [--max-per-entry N] [--json OUT]
+  scripts/mutate.py [FILE.pcode ... | all] [--list] [--max-per-entry N] [--json OUT|-]
   (default files: ds_atomic32.pcode ds_2addr.pcode; `all` for every file)
+
+Exit code: 0 every mutant killed or listed as equivalent; 1 a live survivor, a stale entry in
+the equivalent list, or Ctrl-C; 2 a usage or build error.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -41,6 +51,18 @@ ROOT = Path(__file__).resolve().parent.parent
 PCODE = ROOT / "semantics" / "pcode"
 PROOFS = ROOT / "proofs"
 TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+EQUIVALENT = ROOT / "scripts" / "mutate-equivalent.txt"
+# The instruction family each semantics file holds (the report's rows).
+FAMILY = {
+    "alu.pcode": "VALU/SALU address arithmetic",
+    "ds_2addr.pcode": "DS two-address (read2, write2, wrxchg2)",
+    "ds_atomic32.pcode": "DS 32-bit atomics",
+    "ds_atomic64.pcode": "DS 64-bit atomics",
+    "ds_float.pcode": "DS float atomics",
+    "ds_load.pcode": "DS loads",
+    "ds_misc.pcode": "DS src2 forms and misc",
+    "ds_store.pcode": "DS stores",
+}
 
 
 @dataclass
@@ -61,6 +83,13 @@ class Mutant:
     after: str
     text: str = field(repr=False)  # the whole mutated file
     names: list[str] = field(default_factory=list)  # the entry's instruction names
+
+    @property
+    def id(self) -> str:
+        """Stable across edits elsewhere in the file: the entry and the line's text, not its
+        number."""
+        h = hashlib.sha1(f"{self.before}\n{self.after}".encode()).hexdigest()[:8]
+        return f"{self.file}:{self.entry}:{h}"
 
 
 def entries(lines: list[str]) -> list[Entry]:
@@ -308,76 +337,179 @@ def run_mutant(m: Mutant, work: Path, gcnsmt: Path, tests: list[Path], chunks) -
     return False, f"{len(relevant)} rule(s) still as expected"
 
 
+def load_equivalent(path: Path) -> dict[str, str]:
+    """ID -> reason, from `ID  reason` lines (`#` starts a comment line)."""
+    out: dict[str, str] = {}
+    if not path.exists():
+        return out
+    for n, line in enumerate(path.read_text().split("\n"), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split(None, 1)
+        if len(parts) < 2:
+            sys.exit(f"{path}:{n}: expected `ID  reason`, got {line!r}")
+        out[parts[0]] = parts[1].strip()
+    return out
+
+
+def report(files, results, equivalent, complete: bool, seconds: float, out) -> tuple[dict, int]:
+    """Print the human report to `out`; return the machine-readable one and the exit code."""
+    ran = {m.id for m, _, _ in results}
+    rows = []
+
+    def row(name, rs):
+        k = sum(1 for r in rs if r[1])
+        e = sum(1 for r in rs if not r[1] and r[0].id in equivalent)
+        n = len(rs)
+        rows.append(
+            {
+                "file": name,
+                "family": FAMILY.get(name, "all" if name == "total" else name),
+                "mutants": n,
+                "killed": k,
+                "equivalent": e,
+                "survived": n - k - e,
+                "kill_rate": round(100 * k / n, 1) if n else None,
+                "kill_rate_non_equivalent": round(100 * k / (n - e), 1) if n - e else None,
+            }
+        )
+
+    for f in files:
+        rs = [r for r in results if r[0].file == f]
+        if rs:
+            row(f, rs)
+    if results:
+        row("total", results)
+    print(
+        f"{'file':<22} {'mutants':>7} {'killed':>7} {'equiv.':>7} {'survived':>8} "
+        f"{'kill rate':>9} {'non-equiv.':>10}  family",
+        file=out,
+    )
+    for r in rows:
+        pct = lambda x: f"{x:.1f}%" if x is not None else "-"
+        print(
+            f"{r['file']:<22} {r['mutants']:>7} {r['killed']:>7} {r['equivalent']:>7} "
+            f"{r['survived']:>8} {pct(r['kill_rate']):>9} {pct(r['kill_rate_non_equivalent']):>10}  "
+            f"{r['family']}",
+            file=out,
+        )
+    print(f"[{seconds:.0f}s]", file=out)
+    equiv = [(m, equivalent[m.id]) for m, k, _ in results if not k and m.id in equivalent]
+    live = [(m, why) for m, k, why in results if not k and m.id not in equivalent]
+    # A listed mutant that is killed, or that the selected files no longer generate, makes
+    # the list stale: it would hide a change in what the tests can see.
+    stale = [
+        (m.id, "killed, so not equivalent: remove it from the list")
+        for m, k, _ in results
+        if k and m.id in equivalent
+    ]
+    if complete:
+        sel = {f for f in files}
+        stale += [
+            (i, "no such mutant any more: remove it from the list")
+            for i in equivalent
+            if i.split(":", 1)[0] in sel and i not in ran
+        ]
+    if equiv:
+        print(f"\nequivalent mutants ({len(equiv)}, {EQUIVALENT.relative_to(ROOT)}):", file=out)
+        for m, reason in equiv:
+            print(f"  {m.id} {m.file}:{m.line} {m.before!r} -> {m.after!r}\n      {reason}", file=out)
+    if live:
+        print(f"\nsurvivors ({len(live)}; kill each with a test or rule, or list it as equivalent):", file=out)
+        for m, why in live:
+            print(f"  {m.id} {m.file}:{m.line} [{m.kind}] {m.before!r} -> {m.after!r}  ({why})", file=out)
+    if stale:
+        print(f"\nstale entries in {EQUIVALENT.relative_to(ROOT)}:", file=out)
+        for i, why in stale:
+            print(f"  {i}: {why}", file=out)
+    doc = {
+        "summary": rows,
+        "complete": complete,
+        "seconds": round(seconds, 1),
+        "mutants": [
+            {
+                "id": m.id,
+                "file": m.file,
+                "line": m.line,
+                "entry": m.entry,
+                "kind": m.kind,
+                "before": m.before,
+                "after": m.after,
+                "status": "killed" if k else "equivalent" if m.id in equivalent else "survived",
+                "by": why if k else None,
+                "reason": equivalent.get(m.id) if not k else None,
+            }
+            for m, k, why in results
+        ],
+        "stale_equivalents": [{"id": i, "problem": why} for i, why in stale],
+    }
+    return doc, 0 if not live and not stale else 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", default=["ds_atomic32.pcode", "ds_2addr.pcode"])
-    ap.add_argument("--list", action="store_true", help="only list the mutants")
+    ap.add_argument("--list", action="store_true", help="only list the mutants (with their IDs)")
     ap.add_argument("--max-per-entry", type=int, default=None)
-    ap.add_argument("--json", type=Path, help="write the results as JSON")
+    ap.add_argument(
+        "--json",
+        help="also write the report as JSON to this file (`-`: stdout, the text report then "
+        "goes to stderr)",
+    )
     args = ap.parse_args()
     files = sorted(p.name for p in PCODE.glob("*.pcode")) if args.files == ["all"] else args.files
+    for f in files:
+        if not (PCODE / f).exists():
+            print(f"error: no semantics file {PCODE / f}", file=sys.stderr)
+            return 2
+    out = sys.stderr if args.json == "-" else sys.stdout
+    equivalent = load_equivalent(EQUIVALENT)
     all_mutants = []
     for f in files:
         ms = mutants(f, args.max_per_entry)
         all_mutants.extend(ms)
+    ids = [m.id for m in all_mutants]
+    assert len(ids) == len(set(ids)), "two mutants share an ID"
     if args.list:
         for m in all_mutants:
-            print(f"{m.file}:{m.line} {m.entry} [{m.kind}] {m.before!r} -> {m.after!r}")
-        print(f"{len(all_mutants)} mutants")
+            eq = "  (equivalent)" if m.id in equivalent else ""
+            print(f"{m.id} {m.file}:{m.line} [{m.kind}] {m.before!r} -> {m.after!r}{eq}", file=out)
+        print(f"{len(all_mutants)} mutants", file=out)
         return 0
-    gcnsmt, tests = build()
+    try:
+        gcnsmt, tests = build()
+    except subprocess.CalledProcessError as e:
+        print(f"error: build failed: {e}", file=sys.stderr)
+        return 2
     chunks = [c for p in sorted(PROOFS.glob("*.rules")) for c in rule_chunks(p)]
     results = []
     start = time.time()
+    complete = args.max_per_entry is None  # every mutant of the files generated and run
+    interrupted = False
     with tempfile.TemporaryDirectory(prefix="gcnsmt-mutate-") as work:
         try:
             for k, m in enumerate(all_mutants, 1):
                 killed, why = run_mutant(m, Path(work), gcnsmt, tests, chunks)
                 results.append((m, killed, why))
-                mark = "killed  " if killed else "SURVIVED"
+                mark = "killed  " if killed else "equiv.  " if m.id in equivalent else "SURVIVED"
                 print(
-                    f"[{k}/{len(all_mutants)}] {mark} {m.file}:{m.line} {m.entry} [{m.kind}] "
+                    f"[{k}/{len(all_mutants)}] {mark} {m.id} {m.file}:{m.line} [{m.kind}] "
                     f"{m.before!r} -> {m.after!r}: {why}",
+                    file=out,
                     flush=True,
                 )
         except KeyboardInterrupt:
+            complete = False
+            interrupted = True
             print("\ninterrupted: reporting the mutants run so far", file=sys.stderr)
-    print()
-    print(f"{'file':<22} {'mutants':>7} {'killed':>7} {'survived':>8} {'kill rate':>9}")
-    for f in files:
-        rs = [r for r in results if r[0].file == f]
-        if not rs:
-            continue
-        k = sum(1 for r in rs if r[1])
-        print(f"{f:<22} {len(rs):>7} {k:>7} {len(rs) - k:>8} {100 * k / len(rs):>8.1f}%")
-    k = sum(1 for r in results if r[1])
-    if results:
-        print(f"{'total':<22} {len(results):>7} {k:>7} {len(results) - k:>8} {100 * k / len(results):>8.1f}%  [{time.time() - start:.0f}s]")
-    survivors = [r for r in results if not r[1]]
-    if survivors:
-        print("\nsurvivors:")
-        for m, _, why in survivors:
-            print(f"  {m.file}:{m.line} {m.entry} [{m.kind}] {m.before!r} -> {m.after!r}  ({why})")
-    if args.json:
-        args.json.write_text(
-            json.dumps(
-                [
-                    {
-                        "file": m.file,
-                        "line": m.line,
-                        "entry": m.entry,
-                        "kind": m.kind,
-                        "before": m.before,
-                        "after": m.after,
-                        "killed": killed,
-                        "by": why,
-                    }
-                    for m, killed, why in results
-                ],
-                indent=1,
-            )
-        )
-    return 0 if not survivors else 1
+    print(file=out)
+    doc, code = report(files, results, equivalent, complete, time.time() - start, out)
+    if args.json == "-":
+        json.dump(doc, sys.stdout, indent=1)
+        print()
+    elif args.json:
+        Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
+    return 1 if interrupted else code
 
 
 if __name__ == "__main__":

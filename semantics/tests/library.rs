@@ -930,3 +930,198 @@ fn alu_by_hand() {
         }
     }
 }
+
+/// Run the src2 entry `name` at ADDR `addr` with OFFSET `offset` (no LDS bound, unaligned) on
+/// an LDS that is zero except for the little-endian values `cells` (address, value, bytes);
+/// returns the `bytes` bytes at `addr` afterwards.
+fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64 {
+    let lib = Library::builtin();
+    let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
+    let frame = Frame {
+        settings: NO_BOUND,
+        gds: false,
+        aliases: &[],
+    };
+    let mut vars = BTreeMap::new();
+    vars.insert("ADDR".into(), bits(addr as u128, 32));
+    vars.insert("OFFSET".into(), bits(offset as u128, 16));
+    vars.insert("M0".into(), bits(0xffff_ffff, 32));
+    vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
+    vars.insert("RETURN_DATA".into(), bits(0, 128));
+    let owned: Vec<(u32, u64, u32)> = cells.to_vec();
+    let mem = MemState {
+        lds: CMem::new(move |a| {
+            for &(at, v, n) in &owned {
+                if a.wrapping_sub(at) < n {
+                    return (v >> (8 * a.wrapping_sub(at))) as u8;
+                }
+            }
+            0
+        }),
+        gds: CMem::new(|_| 0),
+        ub: false,
+    };
+    let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+    let n = if name.ends_with("64") { 8 } else { 4 };
+    (0..n).fold(0u64, |acc, i| {
+        acc | (mem.lds.get(addr.wrapping_add(i)) as u64) << (8 * i)
+    })
+}
+
+/// The src2 float min/max on signed zeros. AMD GCN3 guide: DS_MIN_SRC2_F32 stores
+/// `(DS[B] < DS[A]) ? DS[B] : DS[A]`, DS_MAX_SRC2_F32 `(DS[B] > DS[A]) ? ...`; under IEEE 754
+/// -0 < +0 and +0 > -0 are false, so the value at A stays, sign included. ADDR 0x10, OFFSET 2:
+/// B = 0x10 + 4 * 2 = 0x18 (32-bit) or 0x10 + 8 * 2 = 0x20 (64-bit).
+#[test]
+fn src2_float_min_max_signed_zeros_by_hand() {
+    const P32: u64 = 0x0000_0000; // +0.0f
+    const N32: u64 = 0x8000_0000; // -0.0f
+    const P64: u64 = 0;
+    const N64: u64 = 0x8000_0000_0000_0000;
+    for (name, at_a, at_b, want) in [
+        ("DS_MIN_SRC2_F32", P32, N32, P32),
+        ("DS_MAX_SRC2_F32", N32, P32, N32),
+        ("DS_MIN_SRC2_F64", P64, N64, P64),
+        ("DS_MAX_SRC2_F64", N64, P64, N64),
+    ] {
+        let (n, b) = if name.ends_with("64") {
+            (8, 0x20)
+        } else {
+            (4, 0x18)
+        };
+        let got = src2_on(name, 0x10, 2, &[(0x10, at_a, n), (b, at_b, n)]);
+        assert_eq!(got, want, "{name}: A holds {at_a:#x}, B holds {at_b:#x}");
+    }
+}
+
+/// The src2 inc/dec at their boundaries. AMD GCN3 guide: DS_INC_SRC2_U32 stores
+/// `(DS[A] >= DS[B]) ? 0 : DS[A] + 1`, DS_DEC_SRC2_U32 `(DS[A] == 0 || DS[A] > DS[B]) ? DS[B] :
+/// DS[A] - 1`; the U64 forms are the same on 64 bits. ADDR 0x10, OFFSET 2 as above.
+#[test]
+fn src2_inc_dec_boundaries_by_hand() {
+    for w in ["U32", "U64"] {
+        let (n, b) = if w == "U64" { (8, 0x20) } else { (4, 0x18) };
+        for (op, at_a, at_b, want) in [
+            ("INC", 7, 7, 0), // 7 >= 7: wraps to 0
+            ("INC", 8, 7, 0), // 8 >= 7
+            ("INC", 6, 7, 7), // 6 < 7: 6 + 1
+            ("DEC", 7, 7, 6), // 7 > 7 is false and 7 != 0: 7 - 1
+            ("DEC", 1, 5, 0), // 1 != 0 and 1 <= 5: 1 - 1
+            ("DEC", 0, 5, 5), // 0: reloads DS[B]
+            ("DEC", 9, 5, 5), // 9 > 5: reloads DS[B]
+        ] {
+            let name = format!("DS_{op}_SRC2_{w}");
+            let got = src2_on(&name, 0x10, 2, &[(0x10, at_a, n), (b, at_b, n)]);
+            assert_eq!(got, want, "{name}: A holds {at_a}, B holds {at_b}");
+        }
+    }
+}
+
+/// Where B is, checked with values for which every operation's result depends on DS[B]: A holds
+/// 6 (1.5 for the float forms), B holds 12 (2.25), every other byte is 0. Reading 0 instead of
+/// DS[B] would give, per operation: add 6, sub 6, rsub -6, inc 0 (6 >= 0), dec 0 (6 > 0), min 0,
+/// max 6, and 0, or 6, xor 6, write 0, float add 1.5, float min 0, float max 1.5; each differs
+/// from the result below, so a wrong B cannot pass.
+/// B per AMD GCN3 guide DS_ADD_SRC2_U32: A + stride * (OFFSET[15] ? {A[31], A[31:17]} :
+/// {OFFSET[14], OFFSET[14:0]}), stride 4 (32-bit) or 8 (64-bit), wrapping at 32 bits.
+#[test]
+fn src2_address_bits_by_hand() {
+    // Mode 1, A = 0x8002_0010, OFFSET = 0x8000: A[31] = 1, A[31:17] = 0x4001, so 0xc001
+    // elements; B = A + 0x30004 = 0x8005_0014 (32-bit) or A + 0x60008 = 0x8008_0018 (64-bit).
+    // Mode 0, A = 0x10, OFFSET = 0x4003: {OFFSET[14] = 1, 0x4003} = 0xc003 elements;
+    // B = 0x10 + 0x3000c = 0x3001c (32-bit) or 0x10 + 0x60018 = 0x60028 (64-bit).
+    let places: [(u32, u16, u32, u32); 2] = [
+        (0x8002_0010, 0x8000, 0x8005_0014, 0x8008_0018),
+        (0x10, 0x4003, 0x3001c, 0x60028),
+    ];
+    let ints: [(&str, u64, u64); 13] = [
+        // (stem, 32-bit result, 64-bit result) for A = 6, B = 12.
+        ("ADD_SRC2_U", 18, 18),
+        ("SUB_SRC2_U", 0xffff_fffa, 0xffff_ffff_ffff_fffa), // 6 - 12 wraps
+        ("RSUB_SRC2_U", 6, 6),
+        ("INC_SRC2_U", 7, 7), // 6 < 12: 6 + 1
+        ("DEC_SRC2_U", 5, 5), // 6 != 0, 6 <= 12: 6 - 1
+        ("MIN_SRC2_I", 6, 6),
+        ("MAX_SRC2_I", 12, 12),
+        ("MIN_SRC2_U", 6, 6),
+        ("MAX_SRC2_U", 12, 12),
+        ("AND_SRC2_B", 4, 4),   // 0b0110 & 0b1100
+        ("OR_SRC2_B", 14, 14),  // 0b0110 | 0b1100
+        ("XOR_SRC2_B", 10, 10), // 0b0110 ^ 0b1100
+        ("WRITE_SRC2_B", 12, 12),
+    ];
+    for (a, offset, b32, b64) in places {
+        for (stem, want32, want64) in ints {
+            for (w, b, want) in [(4, b32, want32), (8, b64, want64)] {
+                let name = format!("DS_{stem}{}", w * 8);
+                let got = src2_on(&name, a, offset, &[(a, 6, w), (b, 12, w)]);
+                assert_eq!(got, want, "{name} at {a:#x}, OFFSET {offset:#x}, B {b:#x}");
+            }
+        }
+        // 1.5f = 0x3fc0_0000, 2.25f = 0x4010_0000, 3.75f = 0x4070_0000;
+        // 1.5 = 0x3ff8_0000_0000_0000, 2.25 = 0x4002_0000_0000_0000.
+        for (name, w, b, at_a, at_b, want) in [
+            (
+                "DS_ADD_SRC2_F32",
+                4,
+                b32,
+                0x3fc0_0000,
+                0x4010_0000,
+                0x4070_0000,
+            ),
+            (
+                "DS_MIN_SRC2_F32",
+                4,
+                b32,
+                0x3fc0_0000,
+                0x4010_0000,
+                0x3fc0_0000,
+            ),
+            (
+                "DS_MAX_SRC2_F32",
+                4,
+                b32,
+                0x3fc0_0000,
+                0x4010_0000,
+                0x4010_0000,
+            ),
+            (
+                "DS_MIN_SRC2_F64",
+                8,
+                b64,
+                0x3ff8_0000_0000_0000,
+                0x4002_0000_0000_0000,
+                0x3ff8_0000_0000_0000,
+            ),
+            (
+                "DS_MAX_SRC2_F64",
+                8,
+                b64,
+                0x3ff8_0000_0000_0000,
+                0x4002_0000_0000_0000,
+                0x4002_0000_0000_0000,
+            ),
+        ] {
+            let got = src2_on(name, a, offset, &[(a, at_a, w), (b, at_b, w)]);
+            assert_eq!(got, want, "{name} at {a:#x}, OFFSET {offset:#x}, B {b:#x}");
+        }
+    }
+}
+
+/// The returning gfx11 float compare-store: AMD RDNA3.5 guide DS_CMPSTORE_RTN_F64 reads
+/// `src = DATA` (DATA0) and `cmp = DATA2` (DATA1), stores `tmp == cmp ? src : tmp` and returns
+/// tmp. Memory 2.0, DATA0 7.0, DATA1 2.0: 2.0 == 2.0, so 7.0 is stored and 2.0 returned; with
+/// the two swapped, 2.0 != 7.0 and nothing would be stored.
+#[test]
+fn cmpstore_rtn_float_operand_order_by_hand() {
+    let two64 = 0x4000_0000_0000_0000u128; // 2.0
+    let seven64 = 0x401c_0000_0000_0000u128; // 7.0
+    let (r, m) = at16("DS_CMPSTORE_RTN_F64", two64, seven64, two64);
+    assert_eq!(m as u64 as u128, seven64);
+    assert_eq!(r as u64 as u128, two64);
+    let two32 = 0x4000_0000u128; // 2.0f
+    let seven32 = 0x40e0_0000u128; // 7.0f
+    let (r, m) = at16("DS_CMPSTORE_RTN_F32", two32, seven32, two32);
+    assert_eq!(m as u32 as u128, seven32);
+    assert_eq!(r as u32 as u128, two32);
+}

@@ -127,20 +127,23 @@ pub fn run_rules_cached(
             }
         }
         let mut targets = targets_of(rule, filter);
-        if targets.is_empty() && filter.is_none() {
-            // No target has every instruction: report the binding error on the first target
-            // that has the first instruction (or gfx900).
+        // A rule that binds on no target at all is broken, selected targets or not: skipping
+        // it under --target would drop an input error silently (exit 0).
+        if targets.is_empty() && (filter.is_none() || targets_of(rule, None).is_empty()) {
+            // No target has every instruction: report the binding error on the first
+            // (selected, if any has it) target that has the first instruction (or gfx900).
             let first = rule
                 .source
                 .first()
                 .map(|l| l.text.split_whitespace().next().unwrap_or("").to_string());
-            let t = Target::ALL
-                .into_iter()
-                .find(|t| {
-                    first
-                        .as_deref()
-                        .is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some())
-                })
+            let has = |t: &Target| {
+                first
+                    .as_deref()
+                    .is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some())
+            };
+            let t = filter
+                .and_then(|f| f.iter().copied().find(has))
+                .or_else(|| Target::ALL.into_iter().find(has))
                 .unwrap_or(Target::Gfx900);
             targets.push(t);
         }
