@@ -2,9 +2,9 @@
 //! [`Settings`] (alignment, LDS bound) at every memory access. The interpreter and the SMT
 //! encoding are both this code.
 
+use crate::buffer::BufferMode;
 use crate::domain::{BvOp, CmpOp, Domain, FpOp};
 use crate::ir::*;
-use crate::buffer::BufferMode;
 use crate::settings::{Alignment, LdsLimit, Settings};
 use crate::ty::{FpFmt, Kind, Ty};
 use std::collections::BTreeMap;
@@ -866,8 +866,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             if self.d.width(&inp.srsrc) != 128 {
                 return err("SRSRC must be 128 bits");
             }
-            let acc =
-                crate::buffer::access(self.d, &mode, &self.frame.settings, &inp, addr, size);
+            let acc = crate::buffer::access(self.d, &mode, &self.frame.settings, &inp, addr, size);
             st.mem.ub = self.d.or(&st.mem.ub, &acc.unmodelled);
             a = acc.addr;
             in_buffer_range = Some(acc.in_range);

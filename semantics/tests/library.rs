@@ -941,6 +941,7 @@ fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64
         settings: NO_BOUND,
         gds: false,
         aliases: &[],
+        buffer: None,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -959,6 +960,7 @@ fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64
             0
         }),
         gds: CMem::new(|_| 0),
+        global: CMem::new_wide(|_| 0),
         ub: false,
     };
     let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();

@@ -137,11 +137,7 @@ pub fn bind_buf(
     let inst: MubufInst = parse_mubuf(target, &standin).map_err(|e| {
         // Columns past the operands map back by the length difference; inside them, to the
         // operand that was replaced.
-        let ops_end_orig = syn
-            .modifiers
-            .first()
-            .map(|m| m.2)
-            .unwrap_or(syn.end_col);
+        let ops_end_orig = syn.modifiers.first().map(|m| m.2).unwrap_or(syn.end_col);
         let col = if e.col > head.len() {
             (e.col as i64 - (head.len() as i64 + 2) + ops_end_orig as i64).max(1) as usize
         } else if e.col <= syn.mnemonic.len() + 1 {
@@ -394,7 +390,10 @@ pub fn vsharps<'a>(
         } else {
             format!("{}[{}:{}]", k0.base, k0.idx, k0.idx + 3)
         };
-        out.push((format!("{name} = 0x{v:032x}"), VsharpLayout::of(target).decode(v)));
+        out.push((
+            format!("{name} = 0x{v:032x}"),
+            VsharpLayout::of(target).decode(v),
+        ));
     }
     out
 }

@@ -1049,8 +1049,16 @@ fn replay(
     let Some(first_difference) = first else {
         return Err("the concrete run shows no difference".into());
     };
-    let lds = seen[0].borrow().iter().map(|(a, v)| (*a as u32, *v)).collect();
-    let gds = seen[1].borrow().iter().map(|(a, v)| (*a as u32, *v)).collect();
+    let lds = seen[0]
+        .borrow()
+        .iter()
+        .map(|(a, v)| (*a as u32, *v))
+        .collect();
+    let gds = seen[1]
+        .borrow()
+        .iter()
+        .map(|(a, v)| (*a as u32, *v))
+        .collect();
     let global = seen[2].borrow().iter().map(|(a, v)| (*a, *v)).collect();
     let vsharp = crate::buffer_ops::vsharps(b.src.iter().chain(&b.tgt), &regs, target);
     Ok(Cex {

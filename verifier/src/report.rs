@@ -40,10 +40,7 @@ pub fn cex(c: &Cex) -> String {
     }
     for (name, fields) in &c.vsharp {
         let _ = writeln!(out, "  V#:      {name}");
-        let fs: Vec<String> = fields
-            .iter()
-            .map(|(n, v)| format!("{n}=0x{v:x}"))
-            .collect();
+        let fs: Vec<String> = fields.iter().map(|(n, v)| format!("{n}=0x{v:x}")).collect();
         for chunk in fs.chunks(6) {
             let _ = writeln!(out, "           {}", chunk.join(" "));
         }

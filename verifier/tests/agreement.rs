@@ -7,11 +7,11 @@
 //! The encoding is trusted because of this test.
 
 use gcnsmt_lifter::table::{ds_lookup, GdsRule, OffsetKind};
+use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
-use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
