@@ -335,6 +335,8 @@ pub struct VerifyArgs {
     pub memory: Option<u32>,
     /// `--cache DIR`: reuse proved/inapplicable verdicts stored there.
     pub cache: Option<PathBuf>,
+    /// `--no-matrix`: leave out the rule-by-target matrix of text output.
+    pub no_matrix: bool,
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -516,6 +518,9 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
             let _ = std::io::stdout().write_all(text.as_bytes());
             return all.exit_code();
         }
+    }
+    if !args.no_matrix {
+        let _ = write!(std::io::stdout(), "\n{}\n", crate::matrix::matrix(&records));
     }
     let _ = writeln!(
         std::io::stdout(),

@@ -32,6 +32,7 @@ pub mod check;
 pub mod cli;
 pub mod crosscheck;
 pub mod machine;
+pub mod matrix;
 pub mod normalize;
 pub mod output;
 pub mod report;

@@ -66,6 +66,9 @@ enum Cmd {
         /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
         #[arg(long, value_name = "MB")]
         memory: Option<u32>,
+        /// Text output: leave out the rule-by-target matrix printed before the summary.
+        #[arg(long)]
+        no_matrix: bool,
     },
     /// Benchmark (not a test): time the rules of the given paths with and without egg and the
     /// result cache; print wall time, median and p99 per rule x target, and peak memory.
@@ -125,6 +128,7 @@ fn main() -> ExitCode {
             emit_smt2,
             cross_check,
             memory,
+            no_matrix,
         } => {
             let format = match format {
                 OutFormat::Text => cli::Format::Text,
@@ -143,6 +147,7 @@ fn main() -> ExitCode {
                     emit_smt2,
                     cross_check,
                     memory,
+                    no_matrix,
                 },
             )
         }
