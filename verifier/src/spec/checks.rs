@@ -416,6 +416,29 @@ fn prose_check(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
 /// CLRX opcode table rows against gcnsmt's per-target tables (llvm-mc 22).
 fn opcode_table(c: &mut Ctx) {
     const K: &str = "opcode-table";
+    // Within one generation a mnemonic has one opcode.
+    let mut seen: Vec<(Target, String, u32, u32)> = Vec::new();
+    for row in &c.doc.table {
+        for (t, name) in &row.names {
+            let n = lower(name);
+            if let Some((_, _, op, line)) = seen.iter().find(|(st, sn, _, _)| st == t && *sn == n) {
+                let (op, line) = (*op, *line);
+                if op != row.opcode {
+                    c.find(
+                        K,
+                        row.line,
+                        Some(name),
+                        Some(*t),
+                        format!("opcode {} ({:#x}) is {name} on {t}", row.opcode, row.opcode),
+                        format!("line {line} already gives {name} opcode {op} on {t}; a mnemonic has one opcode per generation"),
+                        vec![],
+                    );
+                }
+            } else {
+                seen.push((*t, n, row.opcode, row.line));
+            }
+        }
+    }
     for row in &c.doc.table {
         // One finding per row and name, naming every generation it is wrong for.
         let mut wrong: Vec<(String, Vec<Target>, String)> = Vec::new();

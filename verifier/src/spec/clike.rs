@@ -139,7 +139,11 @@ impl Tr<'_> {
                         unary = false;
                         continue;
                     }
-                    out.push_str(&format!(" {p} "));
+                    if unary && matches!(*p, "~" | "-" | "!") {
+                        out.push_str(p);
+                    } else {
+                        out.push_str(&format!(" {p} "));
+                    }
                     unary = *p != ")";
                     i += 1;
                 }

@@ -205,6 +205,17 @@ impl Report {
         self.count(file, kind).checked += 1;
     }
     pub(crate) fn find(&mut self, f: Finding) {
+        // One fault drawn once (an encoding's field shared by many instructions) is one
+        // finding, reported for the first entry that shows it.
+        if self.findings.iter().any(|g| {
+            g.kind == f.kind
+                && g.file == f.file
+                && g.line == f.line
+                && g.claim == f.claim
+                && g.truth == f.truth
+        }) {
+            return;
+        }
         let file = f.file.clone();
         self.count(&file, f.kind).findings += 1;
         self.findings.push(f);

@@ -27,8 +27,9 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
     let v: Value = serde_json::from_str(text).map_err(|e| {
         SpecError::new(
             file,
-            e.line() as u32,
-            e.column() as u32,
+            // serde_json counts a column 0 before a line's first character.
+            (e.line() as u32).max(1),
+            (e.column() as u32).max(1),
             format!("invalid JSON: {e}"),
         )
     })?;

@@ -168,8 +168,28 @@ pub fn read(description: &str, ty: &str) -> Result<Reading, String> {
         .filter(|s| !s.is_empty())
         .collect();
     for s in sentences {
-        if s == "operation is atomic" {
+        if s == "operation is atomic"
+            || s == "load first argument from mem"
+            || s == "second and third arguments are from vdata0 and vdata1"
+            || s == "result is stored in mem"
+        {
             continue;
+        }
+        // DS_MSKOR: "keeps all bits that is zeroed in second argument, and set all bits from
+        // third argument" (second = VDATA0, third = VDATA1 by the sentence before).
+        if s.starts_with("the instruction keeps all bits that") {
+            let rest = s.trim_start_matches("the instruction keeps all bits that");
+            if matches!(
+                rest.trim(),
+                "is zeroed in second argument, and set all bits from third argument"
+                    | "are zeroed in second argument, and sets all bits from third argument"
+                    | "are zeroed in second argument, and set all bits from third argument"
+            ) && new_value.is_none()
+            {
+                new_value = Some("(tmp & ~DATA0.T) | DATA1.T".into());
+                continue;
+            }
+            return Err(s.to_string());
         }
         if s.starts_with("previous value from mem")
             && (s.ends_with("stored in vdst") || s.ends_with("returned in vdst"))
