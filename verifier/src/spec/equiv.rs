@@ -193,11 +193,37 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
     }
     let mut q = Query::new(timeout);
     q.assert(&build::or(&diffs));
-    let model = match q.check() {
+    let mut model = match q.check() {
         Answer::Unsat => return Outcome::Same,
         Answer::Unknown(r) => return Outcome::Unknown(format!("z3: {r}")),
         Answer::Sat(m) => m,
     };
+    // Prefer a readable counterexample: zero addresses and unused inputs, small data. Each
+    // preference is kept only if a difference remains under it.
+    let mut prefs: Vec<crate::smt::Prop> = Vec::new();
+    for n in [
+        "ADDR",
+        "OFFSET",
+        "M0",
+        "LDS_SIZE",
+        "LANE_ID",
+        "RETURN_DATA",
+        "DATA1",
+        "DATA0",
+    ] {
+        prefs.push(build::eq_const(&vals[n], 0));
+    }
+    prefs.push(build::eq_const(&k, 0));
+    prefs.push(build::ule_const(&vals["DATA0"], 0xff));
+    prefs.push(build::ule_const(&vals["DATA1"], 0xff));
+    for p in prefs {
+        q.push();
+        q.assert(&p);
+        match q.check() {
+            Answer::Sat(m) => model = m,
+            _ => q.pop(),
+        }
+    }
     let mut conc: BTreeMap<&'static str, u128> = BTreeMap::new();
     for (n, v) in &vals {
         conc.insert(*n, model.bv(v));

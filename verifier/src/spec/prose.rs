@@ -125,6 +125,9 @@ fn cond(c: &str) -> Option<String> {
                 .collect::<Option<Vec<_>>>()
                 .map(|v| vec![v.join(" && ")])
         })?;
+    if ors.len() == 1 {
+        return ors.into_iter().next();
+    }
     Some(
         ors.iter()
             .map(|x| format!("({x})"))

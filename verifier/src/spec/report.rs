@@ -105,9 +105,10 @@ pub fn exit_code(r: &Report) -> u8 {
 pub fn main(paths: &[PathBuf], json_out: bool, target: Option<&str>, timeout: f64) -> u8 {
     let fail = |e: SpecError| -> u8 {
         if json_out {
-            println!(
-                "{}",
-                json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": 2})
+            let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": 2});
+            let _ = std::io::Write::write_all(
+                &mut std::io::stdout().lock(),
+                format!("{v}\n").as_bytes(),
             );
         } else {
             eprintln!("error: {e}");
@@ -134,14 +135,13 @@ pub fn main(paths: &[PathBuf], json_out: bool, target: Option<&str>, timeout: f6
     match run(paths, &opts) {
         Err(e) => fail(e),
         Ok(r) => {
-            if json_out {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&json(&r)).expect("JSON values serialise")
-                );
+            let out = if json_out {
+                serde_json::to_string_pretty(&json(&r)).expect("JSON values serialise") + "\n"
             } else {
-                print!("{}", text(&r));
-            }
+                text(&r)
+            };
+            // A closed pipe (`| head`) is not an error of the check.
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
             exit_code(&r)
         }
     }
