@@ -279,7 +279,7 @@ mod tests {
         let r = read(d, "u32").unwrap();
         assert_eq!(
             r.new_value,
-            "((DATA0.u32 >= tmp && tmp == 0)) ? tmp + 1 : DATA0.u32"
+            "(DATA0.u32 >= tmp && tmp == 0) ? tmp + 1 : DATA0.u32"
         );
         assert!(!r.returns);
     }
