@@ -406,9 +406,24 @@ fn prose_check(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
                         dword: false,
                     };
                     let verdict = match compare(&name, t, &doc, &o, timeout) {
-                        Outcome::Same => "gcnsmt's semantics agree with the operation, not the description".to_string(),
-                        Outcome::Differs(_) => "gcnsmt's semantics differ from the operation too (see pcode-vs-semantics)".to_string(),
-                        Outcome::Unknown(r) => format!("gcnsmt's semantics vs the operation: undecided ({r})"),
+                        Outcome::Same => {
+                            "gcnsmt's semantics agree with the operation, not the description"
+                                .to_string()
+                        }
+                        Outcome::Differs(_) => {
+                            // The operation is the odd one out when the description agrees
+                            // with gcnsmt: that fault is the pcode-vs-semantics finding.
+                            if matches!(compare(&name, t, &prose_side, &o, timeout), Outcome::Same)
+                            {
+                                c.ok("prose-vs-pcode");
+                                return;
+                            }
+                            "gcnsmt's semantics differ from both (see pcode-vs-semantics)"
+                                .to_string()
+                        }
+                        Outcome::Unknown(r) => {
+                            format!("gcnsmt's semantics vs the operation: undecided ({r})")
+                        }
                     };
                     ev.push(("semantics".into(), verdict));
                 }

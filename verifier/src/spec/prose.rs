@@ -55,15 +55,15 @@ fn vocab() -> &'static Vocab {
         space: re(r"\s+"),
         cond_if: re(r"^if (.+?),? then (.+?),? otherwise (.+)$"),
         arith: vec![
-            (re(r"^adds? (?:unsigned |signed )?(?:integer )?value from mem,? and vdata0,? and store (?:the )?result back to mem$"), "tmp + DATA0.T"),
-            (re(r"^subtract vdata0 from (?:unsigned |signed )?(?:integer )?value from mem,? and store (?:the )?result back to mem$"), "tmp - DATA0.T"),
-            (re(r"^subtract (?:unsigned |signed )?(?:integer )?value from mem from value in vdata0,? and store (?:the )?result back to mem$"), "DATA0.T - tmp"),
+            (re(r"^adds? (?:unsigned |signed )?(?:\d+-bit )?(?:integer )?value from mem,? and vdata0,? and store (?:the )?result back to mem$"), "tmp + DATA0.T"),
+            (re(r"^subtract vdata0 from (?:unsigned |signed )?(?:\d+-bit )?(?:integer )?value from mem,? and store (?:the )?result back to mem$"), "tmp - DATA0.T"),
+            (re(r"^subtract (?:unsigned |signed )?(?:\d+-bit )?(?:integer )?value from mem from value in vdata0,? and store (?:the )?result back to mem$"), "DATA0.T - tmp"),
             (re(r"^do bitwise and operation? on (?:\d+-bit )?value from mem,? and value from vdata0;? and store (?:the )?result to mem$"), "tmp & DATA0.T"),
             (re(r"^do bitwise or operation? on (?:\d+-bit )?value from mem,? and value from vdata0;? and store (?:the )?result to mem$"), "tmp | DATA0.T"),
             (re(r"^do bitwise xor operation? on (?:\d+-bit )?value from mem,? and value from vdata0;? and store (?:the )?result to mem$"), "tmp ^ DATA0.T"),
             (re(r"^choose greatest (?:signed |unsigned )?(?:integer )?value from mem and vdata0,? and store (?:the )?result to mem$"), "DATA0.T > tmp ? DATA0.T : tmp"),
             (re(r"^choose smallest (?:signed |unsigned )?(?:integer )?value from mem and vdata0,? and store (?:the )?result to mem$"), "DATA0.T < tmp ? DATA0.T : tmp"),
-            (re(r"^store (?:the )?value from vdata0 into mem$"), "DATA0.T"),
+            (re(r"^store (?:the )?(?:\d+-bit )?value from vdata0 into mem$"), "DATA0.T"),
         ],
     })
 }
@@ -218,6 +218,9 @@ pub fn read(description: &str, ty: &str) -> Result<Reading, String> {
             }
             continue;
         }
+        let s = s.replace("compare 64-bit values", "compare values");
+        let s = s.replace("compare 32-bit values", "compare values");
+        let s = s.as_str();
         if let Some(c) = s.strip_prefix("compare values from vdata0 and from mem") {
             if c.is_empty() {
                 continue;
