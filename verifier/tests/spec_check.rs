@@ -179,9 +179,11 @@ fn seed_stride_and_example_faults() {
     // `ds_load_2addr_stride64_b64 v[5:8], v1` ("invalid operand for instruction": gfx1250
     // needs even-aligned tuples) and accepts v[4:7].
     assert_eq!(keys(&f), vec![("example", 69, s.clone()), ("size", 65, s)]);
-    assert!(f
-        .iter()
-        .any(|x| x.kind == "size" && x.truth.contains("512 bytes")));
+    let size = f.iter().find(|x| x.kind == "size").unwrap();
+    assert!(size.truth.contains("512 bytes"));
+    // semantics/pcode/ds_2addr.pcode scales stride64 b64 offsets by 512 (AMD CDNA4 guide:
+    // `OFFSET0.u32 * 512U`).
+    assert!(ev(size, "gcnsmt semantics").contains("512"));
     let f = findings("seed004_buffer_atomic_sub_x2.txt");
     // `llvm-mc-22 -mcpu=gfx950 buffer_atomic_sub_x2 v[5:6], off, s[8:11], s3`: "invalid
     // operand for instruction". The identifier 0xE18C0000 is right: 0b111000 << 26 | 99 << 18.
