@@ -49,7 +49,9 @@ fn opcode_cell(c: &str) -> Option<u32> {
     }
     let v: u32 = n.parse().ok()?;
     // The hex in parentheses must agree with the decimal, or the cell is not an opcode.
-    if let (Some(a), Some(b)) = (c.find("(0x"), c.find(')')) {
+    if let Some(a) = c.find("(0x") {
+        // The closing parenthesis after it: a `)` earlier in the cell is not this one.
+        let b = a + c[a..].find(')')?;
         let h = u32::from_str_radix(&c[a + 3..b], 16).ok()?;
         if h != v {
             return None;
@@ -406,4 +408,18 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
         i += 1;
     }
     (e, i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_cells() {
+        assert_eq!(opcode_cell("12 (0xc)"), Some(12));
+        assert_eq!(opcode_cell("12 (0xd)"), None);
+        // Found by fuzzing: a `)` before the `(0x` sliced backwards.
+        assert_eq!(opcode_cell("1) (0x1"), None);
+        assert_eq!(opcode_cell("1) (0x1)"), Some(1));
+    }
 }
