@@ -38,3 +38,4 @@ pub mod output;
 pub mod report;
 pub mod rules;
 pub mod smt;
+pub mod spec;

@@ -92,6 +92,21 @@ enum Cmd {
         target: String,
         asm: String,
     },
+    /// Check ISA documentation (CLRX pages, reference pages, pseudocode JSON, ISA XML) against
+    /// gcnsmt's semantics, opcode tables and assembler; exit 1 when something is found.
+    SpecCheck {
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Output: text or json.
+        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+        format: OutFormat,
+        /// Only these targets (for pseudocode collections: the generation they are for).
+        #[arg(long)]
+        target: Option<String>,
+        /// Time limit per solver query, in seconds (a timeout leaves the item unchecked).
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+    },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
         #[arg(long)]
@@ -160,6 +175,17 @@ fn main() -> ExitCode {
             Ok(t) => cli::encode(t, &asm),
             Err(e) => cli::usage_error(&e),
         },
+        Cmd::SpecCheck {
+            files,
+            format,
+            target,
+            timeout,
+        } => gcnsmt_verifier::spec::report::main(
+            &files,
+            !matches!(format, OutFormat::Text),
+            target.as_deref(),
+            timeout,
+        ),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),

@@ -1,0 +1,417 @@
+//! Front end for CLRX's C-like operation listings: translate them into AMD pseudocode text and
+//! parse that with the semantics parser, so both notations end in the same IR.
+//!
+//! The notation (CLRX `GcnInstrsDs.md`): pointer declarations
+//! `UINT32* V = (UINT32*)(DS + ((ADDR+OFFSET)&~3))`, stores `*V = expr`, loads
+//! `VDST = *V`, casts `(INT32)VDATA0`, `MIN(a, b)` / `MAX(a, b)`, C operators, `//` comments.
+//! `VDATA0`/`VDATA1` read the data registers as the type of the pointer the statement uses;
+//! `ADDR`, `OFFSET`, `OFFSET0`, `OFFSET1` are unsigned. Anything else is an error naming the
+//! line, which the caller reports as unchecked.
+
+use gcnsmt_semantics::ir::Stmt;
+use gcnsmt_semantics::parse::parse_stmts;
+use std::collections::BTreeMap;
+
+/// Why a listing could not be translated: 0-based line within the listing and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Untranslatable {
+    pub line: u32,
+    pub reason: String,
+}
+
+fn c_type(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "UINT8" => "u8",
+        "INT8" => "i8",
+        "UINT16" => "u16",
+        "INT16" => "i16",
+        "UINT32" | "UINT" => "u32",
+        "INT32" | "INT" => "i32",
+        "UINT64" => "u64",
+        "INT64" => "i64",
+        "FLOAT" | "float" => "f32",
+        "DOUBLE" | "double" => "f64",
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum T {
+    Id(String),
+    Num(String),
+    P(&'static str),
+}
+
+const PUNCT: &[&str] = &[
+    ">=", "<=", "==", "!=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "&", "|", "^", "~",
+    "!", "<", ">", "(", ")", "?", ":", ",", "=",
+];
+
+fn lex(s: &str) -> Result<Vec<T>, String> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    'outer: while i < b.len() {
+        let c = b[i] as char;
+        if c.is_whitespace() || c == ';' {
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' {
+            let st = i;
+            while i < b.len() && ((b[i] as char).is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push(T::Id(s[st..i].to_string()));
+            continue;
+        }
+        if c.is_ascii_digit() {
+            let st = i;
+            while i < b.len() && ((b[i] as char).is_ascii_alphanumeric()) {
+                i += 1;
+            }
+            out.push(T::Num(s[st..i].to_string()));
+            continue;
+        }
+        for p in PUNCT {
+            if s[i..].starts_with(p) {
+                out.push(T::P(p));
+                i += p.len();
+                continue 'outer;
+            }
+        }
+        return Err(format!("unexpected character `{c}`"));
+    }
+    Ok(out)
+}
+
+struct Ptr {
+    addr: String,
+    ty: &'static str,
+}
+
+struct Tr<'a> {
+    ptrs: &'a BTreeMap<String, Ptr>,
+    locals: &'a BTreeMap<String, &'static str>,
+    /// The type `VDATA0`/`VDATA1` are read as in this statement.
+    ty: &'static str,
+}
+
+impl Tr<'_> {
+    /// Translate tokens `t[..]` (a whole expression) to AMD text.
+    fn expr(&self, t: &[T]) -> Result<String, String> {
+        let mut out = String::new();
+        let mut i = 0;
+        let mut unary = true;
+        while i < t.len() {
+            match &t[i] {
+                T::P("*") if unary => {
+                    let Some(T::Id(p)) = t.get(i + 1) else {
+                        return Err("`*` must dereference a pointer name".into());
+                    };
+                    let ptr = self
+                        .ptrs
+                        .get(p)
+                        .ok_or_else(|| format!("`{p}` is not a declared pointer"))?;
+                    out.push_str(&format!("MEM[{}].{}", ptr.addr, ptr.ty));
+                    i += 2;
+                    unary = false;
+                }
+                T::P("(")
+                    if unary
+                        && matches!(t.get(i + 1), Some(T::Id(x)) if c_type(x).is_some())
+                        && t.get(i + 2) == Some(&T::P(")")) =>
+                {
+                    let T::Id(x) = &t[i + 1] else { unreachable!() };
+                    let ty = c_type(x).expect("checked");
+                    // The cast applies to the next primary.
+                    let (prim, len) = self.primary(&t[i + 3..], ty)?;
+                    out.push_str(&format!("{prim}.{ty}"));
+                    i += 3 + len;
+                    unary = false;
+                }
+                T::P(p) => {
+                    if *p == "(" {
+                        let close = matching(t, i)?;
+                        let inner = self.expr(&t[i + 1..close])?;
+                        out.push_str(&format!("({inner})"));
+                        i = close + 1;
+                        unary = false;
+                        continue;
+                    }
+                    if unary && matches!(*p, "~" | "-" | "!") {
+                        out.push_str(p);
+                    } else {
+                        out.push_str(&format!(" {p} "));
+                    }
+                    unary = *p != ")";
+                    i += 1;
+                }
+                T::Id(_) | T::Num(_) => {
+                    let (prim, len) = self.primary(&t[i..], self.ty)?;
+                    out.push_str(&prim);
+                    i += len;
+                    unary = false;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One primary (name, number, call, dereference or parenthesised group) with the data
+    /// registers read as `ty`; returns the text and the tokens used.
+    fn primary(&self, t: &[T], ty: &'static str) -> Result<(String, usize), String> {
+        match t.first() {
+            Some(T::Num(n)) => Ok((n.clone(), 1)),
+            Some(T::P("(")) => {
+                let close = matching(t, 0)?;
+                let sub = Tr {
+                    ptrs: self.ptrs,
+                    locals: self.locals,
+                    ty,
+                };
+                Ok((format!("({})", sub.expr(&t[1..close])?), close + 1))
+            }
+            Some(T::P("*")) => {
+                let Some(T::Id(p)) = t.get(1) else {
+                    return Err("`*` must dereference a pointer name".into());
+                };
+                let ptr = self
+                    .ptrs
+                    .get(p)
+                    .ok_or_else(|| format!("`{p}` is not a declared pointer"))?;
+                Ok((format!("MEM[{}].{}", ptr.addr, ptr.ty), 2))
+            }
+            Some(T::Id(name)) => {
+                if (name == "MIN" || name == "MAX") && ty.starts_with('f') {
+                    // C leaves MIN/MAX of NaN and of -0/+0 open; the listing does not say
+                    // which IEEE rule it means, so there is nothing definite to compare.
+                    return Err(format!(
+                        "{name} of floats leaves NaN and signed-zero results open"
+                    ));
+                }
+                if (name == "MIN" || name == "MAX") && t.get(1) == Some(&T::P("(")) {
+                    let close = matching(t, 1)?;
+                    let args = split_commas(&t[2..close]);
+                    if args.len() != 2 {
+                        return Err(format!("{name} takes two arguments"));
+                    }
+                    let a = self.expr(args[0])?;
+                    let b = self.expr(args[1])?;
+                    let op = if name == "MAX" { ">" } else { "<" };
+                    return Ok((format!("(({a}) {op} ({b}) ? ({a}) : ({b}))"), close + 1));
+                }
+                if (name == "ASFLOAT" || name == "ASDOUBLE") && t.get(1) == Some(&T::P("(")) {
+                    let close = matching(t, 1)?;
+                    let fty = if name == "ASFLOAT" { "f32" } else { "f64" };
+                    let (inner, used) = self.primary(&t[2..close], fty)?;
+                    if used != close - 2 {
+                        return Err(format!("{name} takes one name"));
+                    }
+                    return Ok((inner, close + 1));
+                }
+                if t.get(1) == Some(&T::P("(")) {
+                    return Err(format!("unknown function `{name}`"));
+                }
+                let text = match name.as_str() {
+                    "VDATA0" | "VDATA" | "DATA0" | "DATA" => format!("DATA0.{ty}"),
+                    "VDATA1" | "DATA1" => format!("DATA1.{ty}"),
+                    "ADDR" | "OFFSET" | "OFFSET0" | "OFFSET1" | "M0" => format!("{name}.u32"),
+                    other if self.locals.contains_key(other) => other.to_string(),
+                    other => return Err(format!("unknown name `{other}`")),
+                };
+                Ok((text, 1))
+            }
+            _ => Err("expected a value".into()),
+        }
+    }
+}
+
+fn matching(t: &[T], open: usize) -> Result<usize, String> {
+    let mut depth = 0;
+    for (k, x) in t.iter().enumerate().skip(open) {
+        match x {
+            T::P("(") => depth += 1,
+            T::P(")") => {
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    Err("unbalanced parentheses".into())
+}
+
+fn split_commas(t: &[T]) -> Vec<&[T]> {
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut st = 0;
+    for (k, x) in t.iter().enumerate() {
+        match x {
+            T::P("(") => depth += 1,
+            T::P(")") => depth -= 1,
+            T::P(",") if depth == 0 => {
+                out.push(&t[st..k]);
+                st = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&t[st..]);
+    out
+}
+
+/// Translate a listing into AMD pseudocode text (one statement per line, `;`-separated).
+///
+/// Errors: the first line outside the notation above.
+pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
+    let mut ptrs: BTreeMap<String, Ptr> = BTreeMap::new();
+    let mut locals: BTreeMap<String, &'static str> = BTreeMap::new();
+    let mut out = Vec::new();
+    let stmts = listing.lines().enumerate().flat_map(|(ln, raw)| {
+        let code = raw.split("//").next().unwrap_or("");
+        code.split(';')
+            .map(move |s| (ln, s.trim().to_string()))
+            .collect::<Vec<_>>()
+    });
+    for (ln, line) in stmts {
+        let bad = |reason: String| Untranslatable {
+            line: ln as u32,
+            reason,
+        };
+        let line = line.as_str();
+        if line.is_empty() {
+            continue;
+        }
+        let t = lex(line).map_err(bad)?;
+        let Some(eq) = t.iter().position(|x| *x == T::P("=")) else {
+            return Err(bad(format!("`{line}` is not an assignment")));
+        };
+        let (lhs, rhs) = (&t[..eq], &t[eq + 1..]);
+        match lhs {
+            // TYPE* NAME = (TYPE*)(DS + addr)
+            [T::Id(ty), T::P("*"), T::Id(name)] if c_type(ty).is_some() => {
+                let ty = c_type(ty).expect("checked");
+                let addr = pointer_target(rhs).map_err(bad)?;
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty: "u32",
+                };
+                let a = tr.expr(addr).map_err(bad)?;
+                ptrs.insert(name.clone(), Ptr { addr: a, ty });
+            }
+            // TYPE NAME = expr (a local)
+            [T::Id(ty), T::Id(name)] if c_type(ty).is_some() => {
+                let ty = c_type(ty).expect("checked");
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                out.push(format!("{name}.{ty} = {e}"));
+                locals.insert(name.clone(), ty);
+            }
+            [T::P("*"), T::Id(p)] => {
+                let ptr = ptrs
+                    .get(p)
+                    .ok_or_else(|| bad(format!("`{p}` is not a declared pointer")))?;
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty: ptr.ty,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                out.push(format!("MEM[{}].{} = {e}", ptr.addr, ptr.ty));
+            }
+            [T::Id(v)] if v == "VDST" => {
+                // The destination takes the type of the first pointer the value reads.
+                let ty = rhs
+                    .windows(2)
+                    .find_map(|w| match w {
+                        [T::P("*"), T::Id(p)] => ptrs.get(p).map(|x| x.ty),
+                        _ => None,
+                    })
+                    .ok_or_else(|| bad("VDST is assigned without a memory read".into()))?;
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                out.push(format!("RETURN_DATA.{ty} = {e}"));
+            }
+            _ => return Err(bad(format!("unsupported assignment `{line}`"))),
+        }
+    }
+    if out.is_empty() {
+        return Err(Untranslatable {
+            line: 0,
+            reason: "no statement".into(),
+        });
+    }
+    Ok(out.join(";\n"))
+}
+
+/// The address tokens of `(TYPE*)(DS + addr)`.
+fn pointer_target(t: &[T]) -> Result<&[T], String> {
+    let rest = match t {
+        [T::P("("), T::Id(ty), T::P("*"), T::P(")"), rest @ ..] if c_type(ty).is_some() => rest,
+        _ => return Err("a pointer must be initialised as (TYPE*)(DS + address)".into()),
+    };
+    if rest.first() != Some(&T::P("(")) || matching(rest, 0).ok() != Some(rest.len() - 1) {
+        return Err("a pointer must be initialised as (TYPE*)(DS + address)".into());
+    }
+    let inner = &rest[1..rest.len() - 1];
+    match inner {
+        [T::Id(ds), T::P("+"), addr @ ..] if ds == "DS" || ds == "LDS" || ds == "GDS" => Ok(addr),
+        _ => Err("a pointer must point into DS (DS + address)".into()),
+    }
+}
+
+/// Translate and parse a listing into statements.
+///
+/// Errors: as for [`to_amd`]; a translation the semantics parser rejects (a bug in this front
+/// end) is reported the same way, with the parser's message.
+pub fn parse(listing: &str) -> Result<Vec<Stmt>, Untranslatable> {
+    let amd = to_amd(listing)?;
+    parse_stmts(&amd).map_err(|e| Untranslatable {
+        line: 0,
+        reason: format!("translation `{amd}` does not parse: {e}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Expected texts written by hand from the CLRX listing's meaning.
+    #[test]
+    fn dec_u32_listing() {
+        let s = "UINT32* V = (UINT32*)(DS + (ADDR+OFFSET)&~3)\n*V = (VDATA0 >= *V && *V!=0) ? *V-1 : VDATA0 // atomic operation";
+        let t = to_amd(s).unwrap();
+        assert!(t.contains("MEM[(ADDR.u32 + OFFSET.u32) & ~3].u32 ="), "{t}");
+        assert!(parse(s).is_ok());
+    }
+
+    #[test]
+    fn casts_and_max() {
+        let s = "INT32* V = (INT32*)(DS + ((ADDR+OFFSET)&~3))\n*V = MAX(*V, (INT32)VDATA0)";
+        let t = to_amd(s).unwrap();
+        assert!(
+            t.contains("DATA0.i32.i32") || t.contains("DATA0.i32"),
+            "{t}"
+        );
+        parse(s).unwrap();
+    }
+
+    #[test]
+    fn unknown_names_are_errors_with_a_line() {
+        let e = to_amd("UINT32* V = (UINT32*)(DS + ADDR)\n*V = FOO").unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.reason.contains("FOO"));
+    }
+}

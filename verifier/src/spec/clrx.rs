@@ -1,0 +1,425 @@
+//! Reader for CLRX-style instruction pages (CLRX `doc/GcnInstrs*.md`, in Markdown or as a
+//! plain-text rendering): the encoding field table, the opcode tables per GCN generation, and
+//! per instruction `Opcode:`, `Syntax:`, `Description:` and a C-like `Operation:` listing.
+//!
+//! Table rows whose cells do not line up with their header are kept as unreadable (they are
+//! reported as unchecked, never as findings).
+
+use super::Unchecked;
+use super::{gen_target, Doc, Entry, Field, Format, Located, Notation, Pcode, SpecError, TableRow};
+use gcnsmt_semantics::target::Target;
+
+/// Generations named in a parenthesised or plain list: `GCN 1.0/1.1`, `GCN 1.2/1.4`.
+fn gens_in(text: &str) -> Vec<Target> {
+    let mut out = Vec::new();
+    let Some(i) = text.find("GCN ") else {
+        return out;
+    };
+    let rest = &text[i + 4..];
+    let list: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '/')
+        .collect();
+    for v in list.split('/') {
+        if let Some(t) = gen_target(&format!("GCN {v}")) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+fn is_mnemonic(s: &str) -> bool {
+    let s = s.trim();
+    (s.starts_with("DS_") || s.starts_with("BUFFER_") || s.starts_with("TBUFFER_"))
+        && s.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn cells(line: &str) -> Vec<String> {
+    let t = line.trim();
+    let t = t.strip_prefix('|').unwrap_or(t);
+    let t = t.strip_suffix('|').unwrap_or(t);
+    t.split('|').map(|c| c.trim().to_string()).collect()
+}
+
+fn opcode_cell(c: &str) -> Option<u32> {
+    let n: String = c.chars().take_while(|c| c.is_ascii_digit()).collect();
+    if n.is_empty() {
+        return None;
+    }
+    let v: u32 = n.parse().ok()?;
+    // The hex in parentheses must agree with the decimal, or the cell is not an opcode.
+    if let Some(a) = c.find("(0x") {
+        // The closing parenthesis after it: a `)` earlier in the cell is not this one.
+        let b = a + c[a..].find(')')?;
+        let h = u32::from_str_radix(&c[a + 3..b], 16).ok()?;
+        if h != v {
+            return None;
+        }
+    }
+    Some(v)
+}
+
+enum Col {
+    Opcode,
+    Check(Target),
+    Names(Vec<Target>),
+    Other,
+}
+
+/// Read a CLRX page.
+///
+/// Errors: a file with no field table, no opcode table and no instruction entry.
+pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.trim_end().replace("\\*", "*").replace("\\_", "_"))
+        .collect();
+    let mut doc = Doc {
+        file: file.to_string(),
+        format: Format::Clrx,
+        gens: Vec::new(),
+        entries: Vec::new(),
+        table: Vec::new(),
+        fields: Vec::new(),
+        unreadable: Vec::new(),
+    };
+    let mut header: Option<Vec<Col>> = None;
+    let mut i = 0;
+    let n = lines.len();
+    let unreadable = |doc: &mut Doc, line: usize, reason: String| {
+        doc.unreadable.push(Unchecked {
+            kind: "opcode-table",
+            file: file.to_string(),
+            line: line as u32 + 1,
+            entry: None,
+            reason,
+        })
+    };
+    while i < n {
+        let l = lines[i].trim();
+        // Encoding field table row: `0-7 | OFFSET0 | description`.
+        if doc.entries.is_empty() && l.contains('|') {
+            let c = cells(l);
+            if c.len() >= 2 {
+                let bits = &c[0];
+                let (hi, lo) = match bits.split_once('-') {
+                    Some((a, b)) => (b.trim().parse::<u32>().ok(), a.trim().parse::<u32>().ok()),
+                    None => (bits.parse::<u32>().ok(), bits.parse::<u32>().ok()),
+                };
+                if let (Some(hi), Some(lo)) = (hi, lo) {
+                    if hi >= lo
+                        && hi < 64
+                        && c[1]
+                            .chars()
+                            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_')
+                        && !c[1].is_empty()
+                    {
+                        let desc = c.get(2).cloned().unwrap_or_default();
+                        let constant = desc.find("0b").and_then(|p| {
+                            let s: String = desc[p + 2..]
+                                .chars()
+                                .take_while(|c| *c == '0' || *c == '1')
+                                .collect();
+                            u64::from_str_radix(&s, 2).ok()
+                        });
+                        doc.fields.push(Field {
+                            name: c[1].clone(),
+                            hi,
+                            lo,
+                            constant,
+                            gens: gens_in(&desc),
+                            line: i as u32 + 1,
+                        });
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+        }
+        // Opcode table header.
+        if l.contains('|') && l.contains("Opcode") && l.contains("Mnemonic")
+            || (l.contains('|') && l.trim_start().starts_with("Opcode") && l.contains("GCN"))
+        {
+            let cols: Vec<Col> = cells(l)
+                .iter()
+                .map(|c| {
+                    if c == "Opcode" {
+                        Col::Opcode
+                    } else if c.starts_with("Mnemonic") {
+                        Col::Names(gens_in(c))
+                    } else if let Some(t) = gen_target(c) {
+                        Col::Check(t)
+                    } else {
+                        Col::Other
+                    }
+                })
+                .collect();
+            // A names column without its own generations is for the check columns'.
+            let checks: Vec<Target> = cols
+                .iter()
+                .filter_map(|c| match c {
+                    Col::Check(t) => Some(*t),
+                    _ => None,
+                })
+                .collect();
+            let cols: Vec<Col> = cols
+                .into_iter()
+                .map(|c| match c {
+                    Col::Names(g) if g.is_empty() => Col::Names(checks.clone()),
+                    c => c,
+                })
+                .collect();
+            for c in &cols {
+                match c {
+                    Col::Check(t) => push_gen(&mut doc.gens, *t),
+                    Col::Names(g) => g.iter().for_each(|t| push_gen(&mut doc.gens, *t)),
+                    _ => {}
+                }
+            }
+            header = Some(cols);
+            i += 1;
+            continue;
+        }
+        if let Some(cols) = &header {
+            if l.contains('|') {
+                let c = cells(l);
+                if c.iter()
+                    .all(|x| x.chars().all(|ch| ch == '-' || ch == ':' || ch == ' '))
+                {
+                    i += 1;
+                    continue;
+                }
+                if let Some(op) = c.first().and_then(|x| opcode_cell(x)) {
+                    match table_row(cols, &c, op, i as u32 + 1) {
+                        Ok(row) => doc.table.push(row),
+                        Err(reason) => unreadable(&mut doc, i, reason),
+                    }
+                    i += 1;
+                    continue;
+                }
+            } else if !l.is_empty() {
+                header = None;
+            }
+        }
+        // Instruction entry: `#### NAME` or a line holding only a mnemonic, followed by
+        // `Opcode:` within two lines.
+        let heading = l.trim_start_matches('#').trim();
+        let next_opcode =
+            (i + 1..(i + 3).min(n)).any(|j| lines[j].trim_start().starts_with("Opcode"));
+        if is_mnemonic(heading) && next_opcode {
+            let (e, next) = entry(&lines, i, heading);
+            doc.entries.push(e);
+            i = next;
+            continue;
+        }
+        i += 1;
+    }
+    if doc.fields.is_empty() && doc.table.is_empty() && doc.entries.is_empty() {
+        return Err(SpecError::new(
+            file,
+            1,
+            1,
+            "no encoding field table, opcode table or instruction entry found (not a CLRX page)",
+        ));
+    }
+    // Entries without their own generations take those of the table rows that list them.
+    for e in &mut doc.entries {
+        if e.gens.is_empty() {
+            for r in &doc.table {
+                for (t, m) in &r.names {
+                    if m.eq_ignore_ascii_case(&e.name) {
+                        push_gen(&mut e.gens, *t);
+                    }
+                }
+            }
+        }
+    }
+    Ok(doc)
+}
+
+fn push_gen(v: &mut Vec<Target>, t: Target) {
+    if !v.contains(&t) {
+        v.push(t);
+    }
+}
+
+fn table_row(cols: &[Col], c: &[String], op: u32, line: u32) -> Result<TableRow, String> {
+    if c.len() != cols.len() {
+        return Err(format!(
+            "opcode {op}: the row has {} cells where the header has {}",
+            c.len(),
+            cols.len()
+        ));
+    }
+    let mut present: Vec<(Target, bool)> = Vec::new();
+    let mut names = Vec::new();
+    for (col, cell) in cols.iter().zip(c) {
+        match col {
+            Col::Check(t) => {
+                let p = match cell.as_str() {
+                    "✓" => true,
+                    "" | "--" | "-" => false,
+                    other => {
+                        return Err(format!(
+                            "opcode {op}: `{other}` in the {} column, which holds only ✓ or --",
+                            t.name()
+                        ))
+                    }
+                };
+                present.push((*t, p));
+            }
+            Col::Names(gens) => {
+                if cell.is_empty() || cell == "--" || cell == "-" {
+                    continue;
+                }
+                if !cell
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                {
+                    return Err(format!("opcode {op}: `{cell}` is not a mnemonic"));
+                }
+                for t in gens {
+                    let marked = present.iter().find(|(g, _)| g == t).map(|(_, p)| *p);
+                    if marked != Some(false) {
+                        names.push((*t, cell.clone()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(TableRow {
+        opcode: op,
+        line,
+        names,
+    })
+}
+
+/// Read one entry starting at its heading line; returns it and the index after it.
+fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
+    let mut e = Entry {
+        name: name.to_string(),
+        line: start as u32 + 1,
+        ..Entry::default()
+    };
+    let mut i = start + 1;
+    let n = lines.len();
+    while i < n {
+        let l = lines[i].trim();
+        let heading = l.trim_start_matches('#').trim();
+        if i > start + 1
+            && is_mnemonic(heading)
+            && (i + 1..(i + 3).min(n)).any(|j| lines[j].trim_start().starts_with("Opcode"))
+        {
+            break;
+        }
+        if l.starts_with("##") {
+            break;
+        }
+        if let Some(rest) = l.strip_prefix("Opcode:") {
+            let v: String = rest
+                .trim()
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            if let Ok(v) = v.parse() {
+                e.opcode = Some(Located {
+                    value: v,
+                    line: i as u32 + 1,
+                });
+            }
+            // `62 (0x3e) for GCN 1.0/1.1; 190 (0xbe) GCN 1.2/1.4`
+            if rest.contains("GCN") {
+                for seg in rest.split(';') {
+                    let v: String = seg
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit())
+                        .collect();
+                    if let Ok(v) = v.parse() {
+                        e.opcode_gens.push((v, gens_in(seg)));
+                    }
+                }
+                e.gens = e.opcode_gens.iter().flat_map(|(_, g)| g.clone()).collect();
+            }
+        } else if let Some(rest) = l.strip_prefix("Syntax:") {
+            e.syntax = Some(Located {
+                value: rest.trim().to_string(),
+                line: i as u32 + 1,
+            });
+        } else if let Some(rest) = l.strip_prefix("Description:") {
+            let line = i as u32 + 1;
+            let mut d = rest.trim().to_string();
+            while i + 1 < n {
+                let nl = lines[i + 1].trim();
+                if nl.is_empty()
+                    || nl.starts_with("Operation:")
+                    || nl.starts_with("Opcode:")
+                    || nl.starts_with("Syntax:")
+                {
+                    break;
+                }
+                d.push(' ');
+                d.push_str(nl);
+                i += 1;
+            }
+            e.description = Some(Located { value: d, line });
+        } else if l.starts_with("Operation:") {
+            let mut body = Vec::new();
+            let mut line = 0;
+            let mut j = i + 1;
+            while j < n {
+                let t = lines[j].trim();
+                if t.starts_with("```") {
+                    j += 1;
+                    if !body.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+                let h = t.trim_start_matches('#').trim();
+                if t.is_empty() && !body.is_empty() {
+                    break;
+                }
+                if t.is_empty() {
+                    j += 1;
+                    continue;
+                }
+                if is_mnemonic(h) || t.starts_with("##") || t.starts_with("Opcode:") {
+                    break;
+                }
+                if line == 0 {
+                    line = j as u32 + 1;
+                }
+                body.push(t.to_string());
+                j += 1;
+            }
+            if !body.is_empty() {
+                e.pcode = Some(Pcode {
+                    text: body.join("\n"),
+                    line,
+                    notation: Notation::CLike,
+                });
+            }
+            i = j;
+            continue;
+        }
+        i += 1;
+    }
+    (e, i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opcode_cells() {
+        assert_eq!(opcode_cell("12 (0xc)"), Some(12));
+        assert_eq!(opcode_cell("12 (0xd)"), None);
+        // Found by fuzzing: a `)` before the `(0x` sliced backwards.
+        assert_eq!(opcode_cell("1) (0x1"), None);
+        assert_eq!(opcode_cell("1) (0x1)"), Some(1));
+    }
+}

@@ -1,0 +1,341 @@
+//! `gcnsmt spec-check`: find faults in ISA documentation mechanically.
+//!
+//! Each input format has a reader of its own that turns a file into one [`Doc`] (entries with
+//! their source lines): [`clrx`] (CLRX-style instruction pages, plain-text or Markdown),
+//! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
+//! Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
+//! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
+//! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR,
+//! [`equiv`] asks z3 whether two bodies differ (and replays the difference on the concrete
+//! interpreter), [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
+//!
+//! Soundness rule: anything a reader cannot read, or a check cannot decide, is an
+//! [`Unchecked`] item with a reason, never a [`Finding`]. A solver timeout is unchecked too.
+
+pub mod checks;
+pub mod clike;
+pub mod clrx;
+pub mod equiv;
+pub mod isa_xml;
+pub mod pcode_json;
+pub mod prose;
+pub mod refpage;
+pub mod report;
+
+use gcnsmt_semantics::target::Target;
+use std::path::Path;
+use std::time::Duration;
+
+/// Which reader a file is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// CLRX-style instruction page (field table, opcode tables, per-instruction entries with
+    /// C-like `Operation:` listings).
+    Clrx,
+    /// A per-instruction reference page (Binary Layout, Format, Opcode, Identifier, Semantics).
+    RefPage,
+    /// A JSON pseudocode collection: `{"PCODE": {"DSOp": {NAME: TEXT}, ...}}`.
+    PcodeJson,
+    /// AMD's machine-readable ISA XML (GPUOpen isa_spec_manager schema).
+    IsaXml,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Clrx => "clrx",
+            Format::RefPage => "reference-page",
+            Format::PcodeJson => "pcode-json",
+            Format::IsaXml => "isa-xml",
+        }
+    }
+}
+
+/// How a document writes its operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notation {
+    /// AMD ISA guide pseudocode (the notation of `semantics/pcode/`).
+    Amd,
+    /// CLRX's C-like listing (`UINT32* V = (UINT32*)(DS + ...); *V = ...`).
+    CLike,
+}
+
+/// A document's operation text for one instruction.
+#[derive(Clone, Debug)]
+pub struct Pcode {
+    pub text: String,
+    /// 1-based line of the first line of `text` in the file.
+    pub line: u32,
+    pub notation: Notation,
+}
+
+/// One bit field of an encoding as a document draws it: `name` over bits `hi..=lo`; a field
+/// drawn as a bit string (`110110`) has that constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub hi: u32,
+    pub lo: u32,
+    pub constant: Option<u64>,
+    /// The generations the document says this row is for (empty: all the page covers).
+    pub gens: Vec<Target>,
+    pub line: u32,
+}
+
+/// A text with the line it starts on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located<T> {
+    pub value: T,
+    pub line: u32,
+}
+
+/// One instruction as a document describes it. Every part is optional: a check runs only on
+/// the parts present.
+#[derive(Clone, Debug, Default)]
+pub struct Entry {
+    /// The name as the document writes it (case kept).
+    pub name: String,
+    pub line: u32,
+    pub opcode: Option<Located<u32>>,
+    /// Per-generation opcodes when the entry gives several (`62 for GCN 1.0/1.1; 190 GCN
+    /// 1.2/1.4`).
+    pub opcode_gens: Vec<(u32, Vec<Target>)>,
+    pub syntax: Option<Located<String>>,
+    pub description: Option<Located<String>>,
+    pub pcode: Option<Pcode>,
+    /// "Also written as X".
+    pub aliases: Vec<Located<String>>,
+    /// The drawn binary layout and the line of its heading.
+    pub layout: Vec<Field>,
+    pub identifier: Option<Located<u64>>,
+    pub example: Option<Located<String>>,
+    /// The encoding family the page names (`DS`, `MUBUF`).
+    pub format: Option<Located<String>>,
+    /// Generations the entry is for (empty: the document's).
+    pub gens: Vec<Target>,
+}
+
+/// One row of an opcode table: the opcode and the mnemonic per generation it lists.
+#[derive(Clone, Debug)]
+pub struct TableRow {
+    pub opcode: u32,
+    pub line: u32,
+    /// (generation, mnemonic) for every generation the row marks as having the opcode.
+    pub names: Vec<(Target, String)>,
+}
+
+/// Everything a reader took from one file.
+#[derive(Clone, Debug)]
+pub struct Doc {
+    pub file: String,
+    pub format: Format,
+    /// Generations the whole document covers.
+    pub gens: Vec<Target>,
+    pub entries: Vec<Entry>,
+    pub table: Vec<TableRow>,
+    /// The encoding field table (CLRX), if any.
+    pub fields: Vec<Field>,
+    /// Parts the reader saw but could not read.
+    pub unreadable: Vec<Unchecked>,
+}
+
+/// A fault found in a document, with the evidence that proves it.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The check that found it (see [`checks::KINDS`]).
+    pub kind: &'static str,
+    pub file: String,
+    pub line: u32,
+    /// The instruction, when the finding is about one.
+    pub entry: Option<String>,
+    /// The target the evidence was computed for, when it depends on one.
+    pub target: Option<Target>,
+    /// What the document says.
+    pub claim: String,
+    /// What is true instead.
+    pub truth: String,
+    /// The evidence, as named items in order (a counterexample's inputs and both results, or
+    /// the fields that differ and their sources).
+    pub evidence: Vec<(String, String)>,
+}
+
+/// Something a check looked at but could not decide, with the reason.
+#[derive(Clone, Debug)]
+pub struct Unchecked {
+    pub kind: &'static str,
+    pub file: String,
+    pub line: u32,
+    pub entry: Option<String>,
+    pub reason: String,
+}
+
+/// How many items one check covered in one file.
+#[derive(Clone, Debug, Default)]
+pub struct Count {
+    pub checked: usize,
+    pub unchecked: usize,
+    pub findings: usize,
+}
+
+/// The result of checking a set of files.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub unchecked: Vec<Unchecked>,
+    /// (file, check kind) -> counts, in the order first seen.
+    pub counts: Vec<(String, &'static str, Count)>,
+}
+
+impl Report {
+    pub(crate) fn count(&mut self, file: &str, kind: &'static str) -> &mut Count {
+        let i = match self
+            .counts
+            .iter()
+            .position(|(f, k, _)| f == file && *k == kind)
+        {
+            Some(i) => i,
+            None => {
+                self.counts.push((file.to_string(), kind, Count::default()));
+                self.counts.len() - 1
+            }
+        };
+        &mut self.counts[i].2
+    }
+    pub(crate) fn checked(&mut self, file: &str, kind: &'static str) {
+        self.count(file, kind).checked += 1;
+    }
+    pub(crate) fn find(&mut self, f: Finding) {
+        // One fault drawn once (an encoding's field shared by many instructions) is one
+        // finding, reported for the first entry that shows it.
+        if self.findings.iter().any(|g| {
+            g.kind == f.kind
+                && g.file == f.file
+                && g.line == f.line
+                && g.claim == f.claim
+                && g.truth == f.truth
+        }) {
+            return;
+        }
+        let file = f.file.clone();
+        self.count(&file, f.kind).findings += 1;
+        self.findings.push(f);
+    }
+    pub(crate) fn skip(&mut self, u: Unchecked) {
+        let file = u.file.clone();
+        self.count(&file, u.kind).unchecked += 1;
+        self.unchecked.push(u);
+    }
+}
+
+/// An input that cannot be read at all: `file:line:col: message` (exit code 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{col}: {msg}")]
+pub struct SpecError {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    pub msg: String,
+}
+
+impl SpecError {
+    pub fn new(file: &str, line: u32, col: u32, msg: impl Into<String>) -> SpecError {
+        SpecError {
+            file: file.to_string(),
+            line,
+            col,
+            msg: msg.into(),
+        }
+    }
+}
+
+/// Options of a run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Generations to check against when a document does not say (pseudocode collections),
+    /// or to restrict to.
+    pub targets: Option<Vec<Target>>,
+    /// Time limit per solver query; a timeout leaves the item unchecked.
+    pub timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            targets: None,
+            timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// Decide a file's format from its name and first characters.
+pub fn detect(name: &str, text: &str) -> Format {
+    let t = text.trim_start();
+    if name.ends_with(".json") || t.starts_with('{') {
+        Format::PcodeJson
+    } else if name.ends_with(".xml") || t.starts_with("<?xml") || t.starts_with('<') {
+        Format::IsaXml
+    } else if text.contains("Binary Layout") || text.contains("\nIdentifier ") {
+        Format::RefPage
+    } else {
+        Format::Clrx
+    }
+}
+
+/// Read one file's text with the reader for its format.
+///
+/// Errors: the text is not of any readable shape (bad JSON or XML, no entries at all), with
+/// the position where reading failed.
+pub fn read(file: &str, text: &str, opts: &Options) -> Result<Doc, SpecError> {
+    match detect(file, text) {
+        Format::Clrx => clrx::read(file, text),
+        Format::RefPage => refpage::read(file, text),
+        Format::PcodeJson => pcode_json::read(file, text, opts.targets.as_deref()),
+        Format::IsaXml => isa_xml::read(file, text),
+    }
+}
+
+/// Check every file: read it, run every check, collect findings and unchecked items.
+///
+/// Errors: the first file that cannot be read (missing, not UTF-8, or rejected by its reader).
+pub fn run(paths: &[impl AsRef<Path>], opts: &Options) -> Result<Report, SpecError> {
+    let mut docs = Vec::new();
+    for p in paths {
+        let p = p.as_ref();
+        let name = p.display().to_string();
+        let text = std::fs::read(p)
+            .map_err(|e| SpecError::new(&name, 0, 0, format!("cannot read: {e}")))?;
+        let text = String::from_utf8(text)
+            .map_err(|e| SpecError::new(&name, 0, 0, format!("not UTF-8: {e}")))?;
+        docs.push(read(&name, &text, opts)?);
+    }
+    let mut report = Report::default();
+    for doc in &docs {
+        checks::check_doc(doc, opts, &mut report);
+    }
+    Ok(report)
+}
+
+/// The target a generation name in a document stands for: CLRX's `GCN 1.0` .. `GCN 1.4`,
+/// AMD's `AMD CDNA 4`, `RDNA 3.5`, and `-mcpu` names. Facts: LLVM `AMDGPUUsage.rst`
+/// processor table (GCN 1.0 = gfx6 = tahiti, CDNA 3 = gfx942, RDNA 3.5 = gfx1150, ...).
+pub fn gen_target(name: &str) -> Option<Target> {
+    let n = name.trim().trim_start_matches("AMD ").trim();
+    let t = match n {
+        "GCN 1.0" => Target::Gfx600,
+        "GCN 1.1" => Target::Gfx700,
+        "GCN 1.2" => Target::Gfx802,
+        "GCN 1.4" | "Vega" => Target::Gfx900,
+        "CDNA 1" | "CDNA" => Target::Gfx908,
+        "CDNA 2" => Target::Gfx90a,
+        "CDNA 3" => Target::Gfx942,
+        "CDNA 4" | "CDNA4" => Target::Gfx950,
+        "CDNA 5" => Target::Gfx1250,
+        "RDNA 1" | "RDNA" => Target::Gfx1010,
+        "RDNA 2" => Target::Gfx1030,
+        "RDNA 3" => Target::Gfx1100,
+        "RDNA 3.5" | "RDNA3.5" => Target::Gfx1150,
+        "RDNA 4" | "RDNA4" => Target::Gfx1200,
+        other => return Target::parse(other),
+    };
+    Some(t)
+}

@@ -1,0 +1,148 @@
+//! Printing a [`Report`]: readable text or one JSON document, and the exit code.
+//!
+//! Exit codes: 0 nothing found, 1 something found, 2 an input could not be read.
+
+use super::{run, Options, Report, SpecError};
+use gcnsmt_semantics::target::Target;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The text report: one block per finding (`file:line: [kind] ENTRY (target)`, what the
+/// document says, what is true, the evidence), then the unchecked items and counts.
+pub fn text(r: &Report) -> String {
+    let mut s = String::new();
+    for f in &r.findings {
+        let entry = f
+            .entry
+            .as_deref()
+            .map(|e| format!(" {e}"))
+            .unwrap_or_default();
+        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        s.push_str(&format!(
+            "{}:{}: [{}]{entry}{target}\n",
+            f.file, f.line, f.kind
+        ));
+        s.push_str(&format!("  document: {}\n", f.claim));
+        s.push_str(&format!("  true:     {}\n", f.truth));
+        for (k, v) in &f.evidence {
+            s.push_str(&format!("  {k}: {v}\n"));
+        }
+    }
+    if !r.unchecked.is_empty() {
+        s.push_str(&format!("unchecked ({}):\n", r.unchecked.len()));
+        for u in &r.unchecked {
+            let entry = u
+                .entry
+                .as_deref()
+                .map(|e| format!(" {e}"))
+                .unwrap_or_default();
+            s.push_str(&format!(
+                "  {}:{}: [{}]{entry}: {}\n",
+                u.file, u.line, u.kind, u.reason
+            ));
+        }
+    }
+    s.push_str("coverage:\n");
+    for (file, kind, c) in &r.counts {
+        s.push_str(&format!(
+            "  {file} {kind}: {} checked, {} unchecked, {} found\n",
+            c.checked, c.unchecked, c.findings
+        ));
+    }
+    s.push_str(&format!(
+        "summary: {} finding(s), {} unchecked\n",
+        r.findings.len(),
+        r.unchecked.len()
+    ));
+    s
+}
+
+/// The JSON report: `{"findings": [{"kind","file","line","entry","target","claim","truth",
+/// "evidence": {name: text}}], "unchecked": [{"kind","file","line","entry","reason"}],
+/// "coverage": [{"file","check","checked","unchecked","findings"}], "exit_code"}`.
+pub fn json(r: &Report) -> Value {
+    let findings: Vec<Value> = r
+        .findings
+        .iter()
+        .map(|f| {
+            let ev: serde_json::Map<String, Value> = f
+                .evidence
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+                .collect();
+            json!({
+                "kind": f.kind, "file": f.file, "line": f.line, "entry": f.entry,
+                "target": f.target.map(|t| t.name()), "claim": f.claim, "truth": f.truth,
+                "evidence": ev,
+            })
+        })
+        .collect();
+    let unchecked: Vec<Value> = r
+        .unchecked
+        .iter()
+        .map(|u| json!({"kind": u.kind, "file": u.file, "line": u.line, "entry": u.entry, "reason": u.reason}))
+        .collect();
+    let coverage: Vec<Value> = r
+        .counts
+        .iter()
+        .map(|(f, k, c)| json!({"file": f, "check": k, "checked": c.checked, "unchecked": c.unchecked, "findings": c.findings}))
+        .collect();
+    json!({
+        "findings": findings, "unchecked": unchecked, "coverage": coverage,
+        "exit_code": exit_code(r),
+    })
+}
+
+/// 1 when something was found, else 0.
+pub fn exit_code(r: &Report) -> u8 {
+    u8::from(!r.findings.is_empty())
+}
+
+/// `gcnsmt spec-check`: check `paths`, print the report on stdout, return the exit code
+/// (an unreadable input prints `file:line:col: message` on stderr, or a JSON error object,
+/// and returns 2).
+pub fn main(paths: &[PathBuf], json_out: bool, target: Option<&str>, timeout: f64) -> u8 {
+    let fail = |e: SpecError| -> u8 {
+        if json_out {
+            let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": 2});
+            let _ = std::io::Write::write_all(
+                &mut std::io::stdout().lock(),
+                format!("{v}\n").as_bytes(),
+            );
+        } else {
+            eprintln!("error: {e}");
+        }
+        2
+    };
+    let targets = match target.map(Target::parse_list) {
+        None => None,
+        Some(Ok(t)) => Some(t),
+        Some(Err(m)) => return fail(SpecError::new("--target", 0, 0, m)),
+    };
+    if !(timeout.is_finite() && timeout > 0.0) {
+        return fail(SpecError::new(
+            "--timeout",
+            0,
+            0,
+            "must be a positive number of seconds",
+        ));
+    }
+    let opts = Options {
+        targets,
+        timeout: Duration::from_secs_f64(timeout),
+    };
+    match run(paths, &opts) {
+        Err(e) => fail(e),
+        Ok(r) => {
+            let out = if json_out {
+                serde_json::to_string_pretty(&json(&r)).expect("JSON values serialise") + "\n"
+            } else {
+                text(&r)
+            };
+            // A closed pipe (`| head`) is not an error of the check.
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+            exit_code(&r)
+        }
+    }
+}
