@@ -157,7 +157,11 @@ fn cmpswap_data_is_src_then_cmp() {
     a.data = ((0x0302_0100u128) << 32 | 0xaabb_ccdd, 64);
     let (o, m) = run_buf("BUFFER_ATOMIC_CMPSWAP", &a);
     assert_eq!(o["RETURN_DATA"] & 0xffff_ffff, 0x0302_0100);
-    assert_eq!(m.get64(0x100), 0xdd, "compare matched: the low dword is stored");
+    assert_eq!(
+        m.get64(0x100),
+        0xdd,
+        "compare matched: the low dword is stored"
+    );
     // Swapped order (what ds_cmpst would use) does not match: memory unchanged.
     a.data = (0xaabb_ccddu128 << 32 | 0x0302_0100, 64);
     let (_, m) = run_buf("BUFFER_ATOMIC_CMPSWAP", &a);
@@ -174,7 +178,10 @@ fn structured_buffer_checks_index_and_offset_within_stride() {
         ..access(Target::Gfx900, vs, 0, 0, 0)
     };
     // index 2, offset 4: address 0x400 + 2*16 + 4 = 0x424; 2 < 3 and 4 + 4 <= 16.
-    assert_eq!(run_buf("BUFFER_LOAD_DWORD", &mk(2, 4)).0["VDATA"], 0x2726_2524);
+    assert_eq!(
+        run_buf("BUFFER_LOAD_DWORD", &mk(2, 4)).0["VDATA"],
+        0x2726_2524
+    );
     // index 3 is not below num_records: 0.
     assert_eq!(run_buf("BUFFER_LOAD_DWORD", &mk(3, 4)).0["VDATA"], 0);
     // offset 14: 14 + 4 > 16, outside the record: 0.
@@ -238,5 +245,8 @@ fn d16_hi_load_keeps_the_low_half() {
     let mut a = access(Target::Gfx900, gcn_vsharp(0x200, 0, 64), 0, 2, 0);
     a.data = (0x1234_5678, 32);
     // ushort at 0x202 = 0x0302 into bits 31:16; bits 15:0 stay 0x5678.
-    assert_eq!(run_buf("BUFFER_LOAD_SHORT_D16_HI", &a).0["VDATA"], 0x0302_5678);
+    assert_eq!(
+        run_buf("BUFFER_LOAD_SHORT_D16_HI", &a).0["VDATA"],
+        0x0302_5678
+    );
 }

@@ -123,11 +123,20 @@ fn run_side<D: Domain>(
         settings,
         gds: false,
         aliases: side.aliases,
+        buffer: None,
     };
     let vars = vars_for(d, vals, side);
     let ub = d.boolean(false);
-    let (out, mem) = run(d, &frame, side.body, vars, MemState { lds, gds, ub })
-        .map_err(|e| format!("{}: {}", side.label, e.msg))?;
+    // DS entries never touch global memory (no buffer frame); any memory value fills the slot.
+    let global = gds.clone();
+    let mem = MemState {
+        lds,
+        gds,
+        global,
+        ub,
+    };
+    let (out, mem) =
+        run(d, &frame, side.body, vars, mem).map_err(|e| format!("{}: {}", side.label, e.msg))?;
     let ret = match out.get("RETURN_DATA") {
         Some(Val::Bits(b, _)) => Some(b.clone()),
         _ => None,
@@ -248,7 +257,7 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
     let bytes: BTreeMap<u32, u8> = seen
         .borrow()
         .iter()
-        .map(|x| (*x, model.byte(&lds, *x)))
+        .map(|x| (*x, model.byte(&lds, *x as u64)))
         .collect();
     let table = bytes.clone();
     let mem = CMem::new(move |x| table.get(&x).copied().unwrap_or(0));
@@ -257,8 +266,8 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
         Err(e) => return Outcome::Unknown(format!("replay: {e}")),
     };
     let mut touched: BTreeSet<u32> = bytes.keys().copied().collect();
-    touched.extend(ca.lds.written.keys());
-    touched.extend(cb.lds.written.keys());
+    touched.extend(ca.lds.written.keys().map(|k| *k as u32));
+    touched.extend(cb.lds.written.keys().map(|k| *k as u32));
     let mem_diff = touched
         .iter()
         .find(|x| ca.lds.get(**x) != cb.lds.get(**x))
