@@ -165,7 +165,9 @@ fn cmpswap_data_is_src_then_cmp() {
     // Swapped order (what ds_cmpst would use) does not match: memory unchanged.
     a.data = (0xaabb_ccddu128 << 32 | 0x0302_0100, 64);
     let (_, m) = run_buf("BUFFER_ATOMIC_CMPSWAP", &a);
-    assert!(m.written.is_empty());
+    // (The atomic writes the old value back: the bytes stay 00 01 02 03.)
+    let after: Vec<u8> = (0x100..0x104).map(|x| m.get64(x)).collect();
+    assert_eq!(after, [0x00, 0x01, 0x02, 0x03]);
 }
 
 #[test]
