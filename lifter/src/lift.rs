@@ -29,6 +29,11 @@ pub struct AluDef {
     pub srcs: u8,
     /// Scalar (SALU): destination is an SGPR or m0.
     pub scalar: bool,
+    /// The destination is a wave-sized lane mask (`vcc`, `s[0:1]`; `vcc_lo`, `sN` on wave32):
+    /// the VOPC compares.
+    pub dmask: bool,
+    /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`).
+    pub smask: bool,
 }
 
 /// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
@@ -44,6 +49,18 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             sdst,
             srcs,
             scalar: false,
+            dmask: false,
+            smask: false,
+        })
+    };
+    let cmp = |entry| {
+        Some(AluDef {
+            entry,
+            sdst: false,
+            srcs: 2,
+            scalar: false,
+            dmask: true,
+            smask: false,
         })
     };
     let s = |entry, srcs| {
@@ -52,6 +69,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             sdst: false,
             srcs,
             scalar: true,
+            dmask: false,
+            smask: false,
         })
     };
     let gcn67 = g <= Gen::Gfx7;
@@ -59,6 +78,35 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
     let gfx10p = g >= Gen::Gfx10;
     let gfx11p = g >= Gen::Gfx11;
+    // VOPC and v_cndmask_b32 as llvm-mc 22 accepts them on every target, with or without the
+    // encoding suffix (it prints `_e32` with vcc / vcc_lo and `_e64` with other SGPRs).
+    let base = mnemonic
+        .strip_suffix("_e32")
+        .or_else(|| mnemonic.strip_suffix("_e64"))
+        .unwrap_or(mnemonic);
+    match base {
+        "v_cmp_eq_u32" => return cmp("V_CMP_EQ_U32"),
+        "v_cmp_ne_u32" => return cmp("V_CMP_NE_U32"),
+        "v_cmp_lt_u32" => return cmp("V_CMP_LT_U32"),
+        "v_cmp_le_u32" => return cmp("V_CMP_LE_U32"),
+        "v_cmp_gt_u32" => return cmp("V_CMP_GT_U32"),
+        "v_cmp_ge_u32" => return cmp("V_CMP_GE_U32"),
+        "v_cmp_lt_i32" => return cmp("V_CMP_LT_I32"),
+        "v_cmp_le_i32" => return cmp("V_CMP_LE_I32"),
+        "v_cmp_gt_i32" => return cmp("V_CMP_GT_I32"),
+        "v_cmp_ge_i32" => return cmp("V_CMP_GE_I32"),
+        "v_cndmask_b32" => {
+            return Some(AluDef {
+                entry: "V_CNDMASK_B32",
+                sdst: false,
+                srcs: 3,
+                scalar: false,
+                dmask: false,
+                smask: true,
+            })
+        }
+        _ => {}
+    }
     match mnemonic {
         "v_mov_b32" => v("V_MOV_B32", false, 1),
         "s_mov_b32" => s("S_MOV_B32", 1),

@@ -779,14 +779,19 @@ fn bind_alu(
     let mut ops = syn.operands.iter();
     let (t, c) = ops.next().unwrap();
     let mut var_uses = Vec::new();
-    let dclass = if alu.scalar { Class::Sgpr } else { Class::Vgpr };
+    let dclass = if alu.scalar || alu.dmask {
+        Class::Sgpr
+    } else {
+        Class::Vgpr
+    };
+    let mask_dwords = if wave_size(target) == 32 { 1 } else { 2 };
     let d0 = regs(
         rule,
         line,
         target,
         t,
         *c,
-        1,
+        if alu.dmask { mask_dwords } else { 1 },
         "destination",
         mn,
         dclass,
@@ -813,8 +818,25 @@ fn bind_alu(
         Vec::new()
     };
     let mut srcs = Vec::new();
-    for (t, c) in ops {
+    let nsrc = alu.srcs as usize;
+    for (i, (t, c)) in ops.enumerate() {
         let tt = t.trim();
+        if alu.smask && i + 1 == nsrc {
+            srcs.push(Src::Reg(regs(
+                rule,
+                line,
+                target,
+                tt,
+                *c,
+                mask_dwords,
+                "lane mask",
+                mn,
+                Class::Sgpr,
+                imms,
+                &mut var_uses,
+            )?));
+            continue;
+        }
         let is_imm = tt.starts_with('(')
             || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));

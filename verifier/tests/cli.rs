@@ -880,11 +880,49 @@ fn verdict_word(line: &str) -> &str {
     line.split_whitespace().nth(2).unwrap_or("")
 }
 
+/// Verdict lines of a rule (the rule-by-target matrix after the `rule x target` header is not
+/// one of them).
 fn verdict_lines<'a>(r: &'a Run, rule: &str) -> Vec<&'a str> {
     r.stdout
         .lines()
+        .take_while(|l| !l.starts_with("rule x target"))
         .filter(|l| l.starts_with(&format!("{rule} ")))
         .collect()
+}
+
+#[test]
+fn matrix_has_one_row_per_rule_and_a_column_per_target() {
+    let dir = TempDir::new("matrix");
+    let text = format!("{PROVED_RULE}Expect: proved\n\n{REFUTED_RULE}Expect: refuted\n");
+    let r = verify(&dir.write("m.rules", &text), &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let m: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("rule x target"))
+        .collect();
+    assert!(
+        m[0].contains(" 600 ") && m[0].ends_with("1250"),
+        "{}",
+        r.context()
+    );
+    // Both rules run on gfx900 only (their Targets: lines): P and R in the 900 column (the
+    // fourth target), `.` elsewhere.
+    let cells =
+        |row: &str| -> Vec<String> { row.split_whitespace().skip(1).map(str::to_string).collect() };
+    let p = m
+        .iter()
+        .find(|l| l.starts_with("write2-merge-gfx900 "))
+        .unwrap();
+    let q = m
+        .iter()
+        .find(|l| l.starts_with("max-signed-is-not-unsigned "))
+        .unwrap();
+    assert_eq!(cells(p)[3], "P", "{}", r.context());
+    assert_eq!(cells(q)[3], "R", "{}", r.context());
+    assert_eq!(cells(p).iter().filter(|c| *c == ".").count(), 13);
+    let r2 = verify(&dir.write("m2.rules", &text), &["--no-matrix"]);
+    assert!(!r2.stdout.contains("rule x target"), "{}", r2.context());
 }
 
 #[test]
