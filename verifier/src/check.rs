@@ -64,6 +64,8 @@ pub struct Cex {
     pub global: Vec<(u64, u8)>,
     /// Each V# (buffer resource) a buffer instruction read: its registers and decoded fields.
     pub vsharp: Vec<(String, Vec<(&'static str, u128)>)>,
+    /// The source's and the target's instructions with the values each produced.
+    pub steps: (Vec<Step>, Vec<Step>),
     /// Final register values: name, source value, target value.
     pub regs: Vec<(String, u32, u32)>,
     /// Final memory bytes that differ: space, address, source byte, target byte.
@@ -844,6 +846,16 @@ struct Mems<'a> {
 struct Side {
     m: Machine<Concrete>,
     fields_ok: bool,
+    steps: Vec<Step>,
+}
+
+/// One instruction of a replayed counterexample: its text and the values it produced (each
+/// register it writes, and how many memory bytes it changed, by space).
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub text: String,
+    pub writes: Vec<(String, u32)>,
+    pub mem_writes: Vec<(&'static str, usize)>,
 }
 
 fn replay(
@@ -942,8 +954,41 @@ fn replay(
         let run_side = |d: &mut Concrete, prog: &[Bound]| -> Result<Side, String> {
             let mut m = start.clone();
             let ok = fields_ok(d, &cenv, &m, prog)?;
-            exec(d, &cenv, &mut m, prog)?;
-            Ok(Side { m, fields_ok: ok })
+            let mut steps = Vec::new();
+            for i in prog {
+                let before = m.mem.clone();
+                crate::machine::step(d, &cenv, &mut m, i)?;
+                let writes = i
+                    .writes()
+                    .iter()
+                    .map(|k| (k.to_string(), m.regs[k].value as u32))
+                    .collect();
+                let mut mem_writes = Vec::new();
+                for (space, old, new) in [
+                    ("LDS", &before.lds, &m.mem.lds),
+                    ("GDS", &before.gds, &m.mem.gds),
+                    ("MEM", &before.global, &m.mem.global),
+                ] {
+                    let n = new
+                        .written
+                        .iter()
+                        .filter(|(a, v)| old.get64(**a) != **v)
+                        .count();
+                    if n > 0 {
+                        mem_writes.push((space, n));
+                    }
+                }
+                steps.push(Step {
+                    text: i.text.clone(),
+                    writes,
+                    mem_writes,
+                });
+            }
+            Ok(Side {
+                m,
+                fields_ok: ok,
+                steps,
+            })
         };
         let s = run_side(&mut d, &b.src)?;
         let t = run_side(&mut d, &b.tgt)?;
@@ -1061,12 +1106,14 @@ fn replay(
         .collect();
     let global = seen[2].borrow().iter().map(|(a, v)| (*a, *v)).collect();
     let vsharp = crate::buffer_ops::vsharps(b.src.iter().chain(&b.tgt), &regs, target);
+    let steps = (s.steps.clone(), t.steps.clone());
     Ok(Cex {
         inputs,
         lds,
         gds,
         global,
         vsharp,
+        steps,
         regs: regs_out,
         mem_diffs,
         first_difference,

@@ -7,6 +7,14 @@ use crate::cli::{Record, Summary};
 use serde_json::{json, Value};
 use std::time::Duration;
 
+fn step_json(s: &crate::check::Step) -> Value {
+    json!({
+        "instruction": s.text,
+        "writes": s.writes.iter().map(|(n, v)| json!({"name": n, "value": format!("0x{v:08x}")})).collect::<Vec<_>>(),
+        "memory_bytes_changed": s.mem_writes.iter().map(|(sp, n)| json!({"space": sp, "bytes": n})).collect::<Vec<_>>(),
+    })
+}
+
 fn cex_json(c: &Cex) -> Value {
     json!({
         "inputs": c.inputs.iter().map(|(n, v, w)| json!({"name": n, "value": format!("0x{v:x}"), "width": w})).collect::<Vec<_>>(),
@@ -17,6 +25,10 @@ fn cex_json(c: &Cex) -> Value {
         "registers": c.regs.iter().map(|(n, s, t)| json!({"name": n, "source": format!("0x{s:08x}"), "target": format!("0x{t:08x}")})).collect::<Vec<_>>(),
         "memory_differences": c.mem_diffs.iter().map(|(sp, a, s, t)| json!({"space": sp, "addr": a, "source": s, "target": t})).collect::<Vec<_>>(),
         "first_difference": c.first_difference,
+        "steps": {
+            "source": c.steps.0.iter().map(step_json).collect::<Vec<_>>(),
+            "target": c.steps.1.iter().map(step_json).collect::<Vec<_>>(),
+        },
     })
 }
 

@@ -52,6 +52,40 @@ pub fn cex(c: &Cex) -> String {
     bytes("LDS", &wide(&c.lds), &mut out);
     bytes("GDS", &wide(&c.gds), &mut out);
     bytes("MEM", &c.global, &mut out);
+    for (label, steps) in [("source", &c.steps.0), ("target", &c.steps.1)] {
+        if steps.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "  {label} steps:");
+        let w = steps
+            .iter()
+            .map(|s| s.text.len())
+            .max()
+            .unwrap_or(0)
+            .min(48);
+        for (i, st) in steps.iter().enumerate() {
+            let mut vals: Vec<String> = st
+                .writes
+                .iter()
+                .map(|(n, v)| format!("{n} = 0x{v:08x}"))
+                .collect();
+            vals.extend(
+                st.mem_writes
+                    .iter()
+                    .map(|(sp, n)| format!("{sp}: {n} byte(s) changed")),
+            );
+            if vals.is_empty() {
+                vals.push("(no change)".into());
+            }
+            let _ = writeln!(
+                out,
+                "    {:>2}  {:<w$}  {}",
+                i + 1,
+                st.text,
+                vals.join("  ")
+            );
+        }
+    }
     let src: Vec<String> = c
         .regs
         .iter()
