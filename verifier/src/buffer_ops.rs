@@ -40,6 +40,9 @@ pub struct BufOp {
     pub soffset: Src,
     /// The instruction offset (bytes).
     pub offset: Option<Expr>,
+    /// The `lds` form (LDS DMA): the loaded dword goes to LDS at `M0[15:0] + OFFSET +
+    /// LANE_ID * 4` instead of VDATA.
+    pub lds: bool,
 }
 
 impl BufOp {
@@ -53,13 +56,18 @@ impl BufOp {
         }
     }
     pub(crate) fn regs(&self) -> Vec<RegKey> {
-        let mut v: Vec<RegKey> = self
+        let mut v: Vec<RegKey> = if self.lds {
+            vec![RegKey::m0()]
+        } else {
+            Vec::new()
+        };
+        v.extend(self
             .vdata
             .iter()
             .chain(&self.vaddr)
             .chain(&self.srsrc)
-            .cloned()
-            .collect();
+            .cloned(),
+        );
         if let Src::Reg(r) = &self.soffset {
             v.extend(r.iter().cloned());
         }
@@ -104,17 +112,19 @@ pub fn bind_buf(
     };
     let shape = gcnsmt_lifter::mubuf_lookup(target, &mn).map(|x| x.1);
     let vdata_n = shape.map_or(1, |s| s.vdata as u32 + u32::from(has("tfe") && s.tfe));
+    // The `lds` form has no vdata: operands start at vaddr.
+    let skip = usize::from(has("lds"));
     // The stand-in line: operands replaced where symbolic, symbolic offsets set to 0.
     let mut ops = Vec::new();
     for (i, (t, _)) in syn.operands.iter().enumerate() {
         let load_store = shape.is_none_or(|s| s.class != MubufClass::Cache);
-        let (n, quad) = match (i, load_store) {
+        let (n, quad) = match (i + skip, load_store) {
             (0, true) => (vdata_n, false),
             (1, true) => (vaddr_n, false),
             (2, true) => (0, true),
             _ => (1, false),
         };
-        let s = if i == 3 && t.trim().starts_with('%') {
+        let s = if i + skip == 3 && t.trim().starts_with('%') {
             "s0".to_string()
         } else {
             stand_in(t, n, quad)
@@ -160,8 +170,8 @@ pub fn bind_buf(
     if shape.typed || mn.contains("format") {
         return unsupported("format conversion (V# data/number format and dst_sel)");
     }
-    if inst.lds {
-        return unsupported("the `lds` form (LDS DMA)");
+    if inst.lds && shape.vdata != 1 || inst.lds && !mn.ends_with("dword") {
+        return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
     }
     if inst.tfe {
         return unsupported("`tfe` (texture fail enable)");
@@ -172,21 +182,25 @@ pub fn bind_buf(
     };
     let mut var_uses = Vec::new();
     let agpr = target.has_agpr_ds();
-    let (vt, vc) = &syn.operands[0];
-    let vdata = regs(
-        rule,
-        line,
-        target,
-        vt,
-        *vc,
-        shape.vdata as u32,
-        "vdata",
-        &mn,
-        if agpr { Class::VgprOrAgpr } else { Class::Vgpr },
-        imms,
-        &mut var_uses,
-    )?;
-    let (at, ac) = &syn.operands[1];
+    let vdata = if inst.lds {
+        Vec::new()
+    } else {
+        let (vt, vc) = &syn.operands[0];
+        regs(
+            rule,
+            line,
+            target,
+            vt,
+            *vc,
+            shape.vdata as u32,
+            "vdata",
+            &mn,
+            if agpr { Class::VgprOrAgpr } else { Class::Vgpr },
+            imms,
+            &mut var_uses,
+        )?
+    };
+    let (at, ac) = &syn.operands[1 - skip];
     let vaddr = if vaddr_n == 0 {
         Vec::new()
     } else {
@@ -204,7 +218,7 @@ pub fn bind_buf(
             &mut var_uses,
         )?
     };
-    let (rt, rc) = &syn.operands[2];
+    let (rt, rc) = &syn.operands[2 - skip];
     let srsrc = regs(
         rule,
         line,
@@ -218,7 +232,7 @@ pub fn bind_buf(
         imms,
         &mut var_uses,
     )?;
-    let (st, sc) = &syn.operands[3];
+    let (st, sc) = &syn.operands[3 - skip];
     let stt = st.trim();
     let soffset = if stt == "null" || stt == "off" {
         Src::Imm(Expr::Lit {
@@ -284,6 +298,7 @@ pub fn bind_buf(
             srsrc,
             soffset,
             offset,
+            lds: inst.lds,
         })),
         loc: mloc,
         text: line.text.trim().to_string(),
@@ -338,7 +353,11 @@ pub fn step<D: Domain>(
     };
     vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 32)));
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-    let vd = read(d, m, &op.vdata);
+    let vd = if op.vdata.is_empty() {
+        d.bv(0, 32)
+    } else {
+        read(d, m, &op.vdata)
+    };
     vars.insert("VDATA".to_string(), bits(vd.clone(), d));
     vars.insert("DATA".to_string(), bits(vd.clone(), d));
     vars.insert("RETURN_DATA".to_string(), bits(vd, d));
@@ -346,6 +365,36 @@ pub fn step<D: Domain>(
         .map_err(|e| format!("{}: {}", op.entry, e.msg))?;
     m.mem = mem;
     match op.class {
+        MubufClass::Load if op.lds => {
+            // LDS DMA (CLRX GcnMemHandling.md: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4;
+            // the instruction offset applies to both addresses; an out-of-range lane writes 0,
+            // rocjitsu PR #10928). The dword is VDATA as the load computed it (0 out of range).
+            let Val::Bits(v, _) = &out["VDATA"] else {
+                return Err("VDATA is a boolean".into());
+            };
+            let m0 = read(d, m, &[RegKey::m0()]);
+            let lo = d.extract(&m0, 15, 0);
+            let base = d.zext(&lo, 16);
+            let off = match &op.offset {
+                Some(e) => {
+                    let x = eval_imm(d, env, m, e)?;
+                    d.extract(&x, 31, 0)
+                }
+                None => d.bv(0, 32),
+            };
+            let four = d.bv(4, 32);
+            let lane4 = d.op(gcnsmt_semantics::domain::BvOp::Mul, &env.lane_id, &four);
+            let mut a = d.op(gcnsmt_semantics::domain::BvOp::Add, &base, &off);
+            a = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &lane4);
+            let mut lds = m.mem.lds.clone();
+            for k in 0..4u32 {
+                let kk = d.bv(k as u128, 32);
+                let ak = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &kk);
+                let byte = d.extract(v, 8 * k + 7, 8 * k);
+                lds = d.store(&lds, &ak, &byte);
+            }
+            m.mem.lds = lds;
+        }
         MubufClass::Load => write(d, m, &op.vdata, &out["VDATA"])?,
         MubufClass::Atomic if op.returns => {
             let keys = &op.vdata[..op.return_dwords as usize];
