@@ -306,6 +306,15 @@ pub fn run_solver(
             if low.contains("timeout") || low.contains("interrupted") {
                 return Ok((Sat::Unknown, "time limit".into()));
             }
+            // cvc5 1.x aborts in CaDiCaL when its time limit interrupts the SAT solver ("can
+            // only get value in satisfied state"); the same query finishes without the limit
+            // (seen on the MUBUF corpus under load). That is a timeout, not an answer.
+            if low.contains("cadical") && low.contains("satisfied state") {
+                return Ok((
+                    Sat::Unknown,
+                    "time limit (cvc5 aborted in CaDiCaL when interrupted)".into(),
+                ));
+            }
             let msg: String = all.trim().chars().take(400).collect();
             Err(format!("`{solver}` failed ({status}): {msg}"))
         }
