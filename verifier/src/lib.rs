@@ -36,3 +36,4 @@ pub mod output;
 pub mod report;
 pub mod rules;
 pub mod smt;
+pub mod wave;

@@ -28,6 +28,12 @@ enum OutFormat {
     Sarif,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum AtomicsFormat {
+    Text,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Prove or refute each rule of rule files (directories are searched for *.rules).
@@ -88,6 +94,26 @@ enum Cmd {
         #[arg(long)]
         target: String,
         asm: String,
+    },
+    /// Decide, for every DS atomic and target, order independence across lanes, the scan form
+    /// of returned values and LLVM's AtomicOptimizer rewrites (wave32/wave64, any EXEC mask).
+    Atomics {
+        /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
+        #[arg(long)]
+        target: Option<String>,
+        /// Only mnemonics containing this text (ds_add_rtn_u32, _f32, ...).
+        #[arg(long)]
+        op: Option<String>,
+        /// Output: text (a Markdown table) or json (JSON Lines).
+        #[arg(long, value_enum, default_value_t = AtomicsFormat::Text)]
+        format: AtomicsFormat,
+        /// Time limit per solver query, in seconds.
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+        /// Random value sets per EXEC mask in the brute-force cross-check over all orders of up
+        /// to four lanes (0 skips it).
+        #[arg(long, default_value_t = 16)]
+        brute: u32,
     },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
@@ -155,6 +181,19 @@ fn main() -> ExitCode {
             Ok(t) => cli::encode(t, &asm),
             Err(e) => cli::usage_error(&e),
         },
+        Cmd::Atomics {
+            target,
+            op,
+            format,
+            timeout,
+            brute,
+        } => gcnsmt_verifier::wave::table::atomics(&gcnsmt_verifier::wave::table::AtomicsArgs {
+            target,
+            op,
+            json: matches!(format, AtomicsFormat::Json),
+            timeout,
+            brute,
+        }),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),
