@@ -39,7 +39,7 @@ impl Rng {
 
 fn pick(r: &mut Rng, edges: &[u128], w: u32) -> u128 {
     let x = r.next();
-    if x % 3 == 0 {
+    if x.is_multiple_of(3) {
         edges[(x >> 8) as usize % edges.len()]
     } else {
         let v = (r.next() as u128) << 64 | r.next() as u128;
@@ -75,7 +75,7 @@ pub fn cross_check(rep: &OpReport, samples: u32) -> Result<BruteCounts, String> 
         let orders = permutations(&act);
         for _ in 0..samples {
             let m = pick(&mut rng, &edges, op.width);
-            let uniform = rng.next() % 4 == 0;
+            let uniform = rng.next().is_multiple_of(4);
             let d0 = pick(&mut rng, &edges, op.data0.max(32));
             let d1 = pick(&mut rng, &edges, op.data1.max(32));
             let data: Vec<(u128, u128)> = (0..4)

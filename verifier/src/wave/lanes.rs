@@ -122,29 +122,6 @@ impl LaneFn<'_> {
         };
         Ok((new.expect("width is at least one byte"), ret))
     }
-
-    /// Serialize the lanes of `order` (indices into `data`) one after another from memory
-    /// value `m`: the final memory value and each listed lane's returned value (`None` for
-    /// lanes not in `order`, i.e. inactive).
-    ///
-    /// Errors: as for [`LaneFn::apply`].
-    pub fn serialize<D: Domain>(
-        &self,
-        d: &mut D,
-        base: &D::Mem,
-        m: &D::Bv,
-        data: &[LaneData<D::Bv>],
-        order: &[usize],
-    ) -> Result<(D::Bv, Vec<Option<D::Bv>>), String> {
-        let mut cur = m.clone();
-        let mut rets = vec![None; data.len()];
-        for &l in order {
-            let (n, r) = self.apply(d, base, &cur, &data[l])?;
-            rets[l] = Some(r);
-            cur = n;
-        }
-        Ok((cur, rets))
-    }
 }
 
 /// The active lanes of an EXEC mask in lane order.

@@ -29,8 +29,11 @@ pub struct Row {
     pub brute: Option<BruteCounts>,
 }
 
-/// The property columns, in table order: name and how to read it from a report.
-pub const COLUMNS: &[(&str, fn(&OpReport) -> &Verdict)] = &[
+/// Reads one property's verdict from a report.
+pub type Column = (&'static str, fn(&OpReport) -> &Verdict);
+
+/// The property columns in table order.
+pub const COLUMNS: &[Column] = &[
     ("mem-uniform", |r| &r.mem_uniform),
     ("mem-lanes", |r| &r.mem_lanes),
     ("ret-scan", |r| &r.ret_scan),
