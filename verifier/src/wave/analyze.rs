@@ -403,17 +403,15 @@ pub fn analyze(op: &AtomicOp, timeout: Duration) -> Result<OpReport, String> {
 
     // ret-scan: lane k of any order returns f_{d_1 (+) ... (+) d_{k-1}}(m).
     let scan_ls = [&compose, &identity];
-    let ret_scan = if scan_ls.iter().all(|l| holds(l)) {
-        Verdict::Proved("compose and identity lemmas: lane k of an order returns f applied with the exclusive scan".into())
-    } else if let Some(r) = unknown_of(&scan_ls) {
-        Verdict::Unknown(r)
-    } else {
-        let seeds = model_values(&failed(&scan_ls));
-        replayed(
-            search_opt(&c, Strategy::Iterative, 64, false, &seeds)?,
-            &scan_ls,
-        )
-    };
+    let ret_scan = verdict_from(
+        &c,
+        &scan_ls,
+        Strategy::Iterative,
+        64,
+        false,
+        "compose and identity lemmas: lane k of an order returns f applied with the exclusive scan",
+        replayed,
+    )?;
 
     // Iterative: the lane-order fold; needs compose and identity only.
     let iter_ok = iter_needs.iter().all(|n| *n == Needs::Assoc);
@@ -565,12 +563,11 @@ fn verdict_from(
     if ls.iter().all(|l| holds(l)) {
         return Ok(Verdict::Proved(why.to_string()));
     }
-    // A failing lemma with a concrete witness refutes, whatever else is unknown.
-    if !failed(ls).is_empty() {
-        let seeds = model_values(&failed(ls));
-        if let Some(w) = search_opt(c, s, n, uniform, &seeds)? {
-            return Ok(Verdict::Refuted(w));
-        }
+    // A concrete witness refutes, whatever else is unknown; seeded by the failing lemmas'
+    // models when there are any, by edge values alone when a lemma timed out.
+    let seeds = model_values(&failed(ls));
+    if let Some(w) = search_opt(c, s, n, uniform, &seeds)? {
+        return Ok(Verdict::Refuted(w));
     }
     Ok(match unknown_of(ls) {
         Some(r) => Verdict::Unknown(r),

@@ -297,6 +297,40 @@ pub fn render_json(rows: &[Row], props: &[PropReport]) -> String {
     s
 }
 
+/// The cross-lane and counter DS instructions and where their semantics live, with the
+/// targets that have them (lifter opcode tables).
+pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)> {
+    let status = |m: &str| -> Option<&'static str> {
+        Some(match m {
+            "ds_swizzle_b32" => "whole-wave: gcnsmt_semantics::wave::swizzle (bitmask, quad permute; FFT and rotate on gfx9+)",
+            "ds_permute_b32" => "whole-wave: wave::permute (highest source lane wins; wrap 64 / 32 / wave size by generation)",
+            "ds_bpermute_b32" => "whole-wave: wave::bpermute (EXEC applies to the source lane)",
+            "ds_append" | "ds_consume" => "whole-wave: wave::append_consume (one atomic, popcount(EXEC), same old value to every lane)",
+            "ds_read_addtid_b32" | "ds_load_addtid_b32" | "ds_write_addtid_b32" | "ds_store_addtid_b32" => {
+                "per lane: ds_load.pcode / ds_store.pcode (address from LANE_ID)"
+            }
+            m if m.starts_with("ds_gws_") || m == "ds_ordered_count" => {
+                "unsupported: global wave sync / ordered count hardware state is not modelled"
+            }
+            m if m.starts_with("ds_bpermute_fi") => "unsupported: fetch-inactive variant not modelled yet",
+            _ => return None,
+        })
+    };
+    let mut out: Vec<(String, Vec<Target>, &'static str)> = Vec::new();
+    for &t in targets {
+        for m in gcnsmt_lifter::table::ds_mnemonics(t) {
+            let Some(st) = status(m) else { continue };
+            match out.iter_mut().find(|(n, _, _)| n == m) {
+                Some(r) => r.1.push(t),
+                None => out.push((m.to_string(), vec![t], st)),
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(m, ts, st)| (m, targets_text(&ts), st))
+        .collect()
+}
+
 /// `gcnsmt atomics`: exit code 0, 1 when the brute force contradicts a proved verdict, 2 on
 /// an input or internal error.
 pub fn atomics(args: &AtomicsArgs) -> u8 {
@@ -317,6 +351,16 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         print!("{}", render_json(&rows, &props));
     } else {
         print!("{}", render_text(&rows, &props));
+        if args.op.is_none() {
+            let targets = match &args.target {
+                Some(t) => Target::parse_list(t).unwrap_or_default(),
+                None => Target::ALL.to_vec(),
+            };
+            println!("\nCross-lane and counter DS instructions:\n\n| op | targets | semantics |\n|---|---|---|");
+            for (m, ts, st) in crosslane_rows(&targets) {
+                println!("| {m} | {ts} | {st} |");
+            }
+        }
     }
     let bad = rows
         .iter()
