@@ -18,7 +18,9 @@ use crate::domain::{BvOp, CmpOp, Domain};
 /// - offset >= 0xe000 (gfx9+): FFT mode, mask = offset[4:0]:
 ///   `j = (reverse5(lane & 31) >> popcount(mask)) | (lane & mask)`;
 /// - 0xc000..=0xdfff (gfx9+): rotate mode, mask = offset[4:0], amount = offset[9:5], negated
-///   when offset[10] is set: `j = (lane & mask) | ((lane + amount) & ~mask & 31)`;
+///   when offset[10] is set: `j = (lane & mask) | ((lane + amount) & ~mask & 31)`. The
+///   direction (offset[10] = 0: lane i reads lane i + amount, LLVM's `ROTATE,0,n` "left") is
+///   our reading of LLVM's macro; no guide text at hand confirms it;
 /// - offset[15] set otherwise: quad permute, `j = (lane & ~3) | offset[2*(lane&3)+1 : 2*(lane&3)]`;
 /// - offset[15] clear: bit masks, and = offset[4:0], or = offset[9:5], xor = offset[14:10]:
 ///   `j = ((lane & and) | or) ^ xor`.
