@@ -55,6 +55,29 @@ pub fn run<T: Clone, E>(
     identity: &T,
     op: &mut impl FnMut(&T, &T) -> Result<T, E>,
 ) -> Result<Scan<T>, E> {
+    run_mutated(strategy, lanes, exec, data, identity, op, None)
+}
+
+/// A DPP step left out on purpose, to show that [`check_schedule`] catches the mistake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Skip {
+    /// Leave out the `row_shr` by this amount.
+    Shift(usize),
+    /// Leave out the row-1/row-3 step (row_bcast:15 / permlanex16).
+    CrossRow,
+    /// Leave out the wave64 lanes-32..63 step (row_bcast:31 / readlane 31).
+    Half,
+}
+
+fn run_mutated<T: Clone, E>(
+    strategy: Strategy,
+    lanes: u32,
+    exec: u64,
+    data: &[T],
+    identity: &T,
+    op: &mut impl FnMut(&T, &T) -> Result<T, E>,
+    mutation: Option<Skip>,
+) -> Result<Scan<T>, E> {
     let n = lanes as usize;
     let on = |i: usize| exec >> i & 1 == 1;
     if strategy == Strategy::Iterative {
@@ -81,6 +104,9 @@ pub fn run<T: Clone, E>(
         })
         .collect();
     for k in [1usize, 2, 4, 8] {
+        if mutation == Some(Skip::Shift(k)) {
+            continue;
+        }
         let old = v.clone();
         for i in 0..n {
             if i % 16 >= k {
@@ -94,6 +120,9 @@ pub fn run<T: Clone, E>(
     // select 15 on gfx10+: the same lanes).
     let old = v.clone();
     for i in 0..n {
+        if mutation == Some(Skip::CrossRow) {
+            break;
+        }
         let row = i / 16;
         v[i] = if row % 2 == 1 {
             op(&old[i], &old[16 * row - 1])?
@@ -101,7 +130,7 @@ pub fn run<T: Clone, E>(
             op(&old[i], identity)?
         };
     }
-    if n == 64 {
+    if n == 64 && mutation != Some(Skip::Half) {
         let old = v.clone();
         for i in 0..n {
             v[i] = if i / 16 >= 2 {
@@ -171,12 +200,22 @@ pub enum Needs {
 /// exactly the lanes below i, the reduction all lanes. Inactive lanes hold the identity, so
 /// checking with all lanes active covers every EXEC mask (given the identity lemma).
 pub fn check_schedule(strategy: Strategy, lanes: u32) -> Needs {
+    check_mutated(strategy, lanes, None)
+}
+
+fn check_mutated(strategy: Strategy, lanes: u32, mutation: Option<Skip>) -> Needs {
     let n = lanes as usize;
     let data: Vec<LaneSet> = (0..n).map(LaneSet::lane).collect();
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let s = run::<_, ()>(strategy, lanes, all, &data, &LaneSet::EMPTY, &mut |x, y| {
-        Ok(LaneSet::combine(x, y))
-    })
+    let s = run_mutated::<_, ()>(
+        strategy,
+        lanes,
+        all,
+        &data,
+        &LaneSet::EMPTY,
+        &mut |x, y| Ok(LaneSet::combine(x, y)),
+        mutation,
+    )
     .expect("lane-set combine does not fail");
     let mut ordered = true;
     for (i, x) in s.exclusive.iter().enumerate() {
@@ -192,5 +231,38 @@ pub fn check_schedule(strategy: Strategy, lanes: u32) -> Needs {
         Needs::Assoc
     } else {
         Needs::AssocComm
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_left_out_dpp_step_is_caught() {
+        // Hand: without row_shr:k, lane k of a row misses lane 0 of its row (first wrong lane
+        // k + 1 at the latest); without the cross-row step lane 17 misses lanes 0..15; without
+        // the half step lane 33 misses lanes 0..31.
+        for s in [Strategy::DppGfx9, Strategy::DppGfx10] {
+            for k in [1, 2, 4, 8] {
+                assert!(
+                    matches!(check_mutated(s, 64, Some(Skip::Shift(k))), Needs::Wrong(i) if i <= k as u32 + 1)
+                );
+            }
+            assert_eq!(check_mutated(s, 64, Some(Skip::CrossRow)), Needs::Wrong(17));
+            assert_eq!(check_mutated(s, 64, Some(Skip::Half)), Needs::Wrong(33));
+        }
+        assert_eq!(
+            check_mutated(Strategy::DppGfx10, 32, Some(Skip::CrossRow)),
+            Needs::Wrong(17)
+        );
+    }
+
+    #[test]
+    fn lane_sets_flag_reordering_and_double_counting() {
+        let (a, b) = (LaneSet::lane(0), LaneSet::lane(1));
+        assert!(LaneSet::combine(&a, &b).ordered);
+        assert!(!LaneSet::combine(&b, &a).ordered);
+        assert!(!LaneSet::combine(&a, &a).disjoint);
     }
 }
