@@ -114,6 +114,10 @@ enum Cmd {
         /// to four lanes (0 skips it).
         #[arg(long, default_value_t = 16)]
         brute: u32,
+        /// Check the verdicts against an expectation file (`OP PROPERTY VERDICT` lines, as
+        /// proofs/wave_atomics.expect); only its ops are analysed; a mismatch exits 1.
+        #[arg(long, value_name = "FILE")]
+        expect: Option<std::path::PathBuf>,
     },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
@@ -187,12 +191,14 @@ fn main() -> ExitCode {
             format,
             timeout,
             brute,
+            expect,
         } => gcnsmt_verifier::wave::table::atomics(&gcnsmt_verifier::wave::table::AtomicsArgs {
             target,
             op,
             json: matches!(format, AtomicsFormat::Json),
             timeout,
             brute,
+            expect,
         }),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),

@@ -284,3 +284,61 @@ fn cli_prints_the_table_and_json() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn expectation_files_report_mismatches_and_bad_lines() {
+    let dir = std::env::temp_dir().join(format!("gcnsmt-expect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.expect");
+    // xor is commutative; rsub is not (b - (a - m) != a - (b - m) when 2(b - a) != 0).
+    std::fs::write(
+        &good,
+        "; comment\nds_xor_rtn_b32 mem-lanes proved\nds_rsub_rtn_u32 mem-lanes proved ; wrong on purpose\n",
+    )
+    .unwrap();
+    let run = |p: &std::path::Path| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .args(["atomics", "--target", "gfx900", "--brute", "0", "--expect"])
+            .arg(p)
+            .output()
+            .unwrap()
+    };
+    let out = run(&good);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("good.expect:3: ds_rsub_rtn_u32 mem-lanes: expected proved, got refuted"),
+        "{err}"
+    );
+    assert!(err.contains("2 checked, 1 mismatches"), "{err}");
+    let bad = dir.join("bad.expect");
+    std::fs::write(&bad, "ds_xor_rtn_b32 mem-lanes\n").unwrap();
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.expect:1:1: expected `OP PROPERTY VERDICT`, found 2 words"),
+        "{err}"
+    );
+    std::fs::write(&bad, "ds_xor_rtn_b32 mem-lanes  maybe\n").unwrap();
+    let err = String::from_utf8(run(&bad).stderr).unwrap();
+    assert!(
+        err.contains("bad.expect:1:27: unknown verdict `maybe`"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn corpus_expectations_hold() {
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../proofs/wave_atomics.expect");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(["atomics", "--brute", "1", "--expect"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("0 mismatches"), "{err}");
+}

@@ -12,6 +12,7 @@
 pub mod analyze;
 pub mod brute;
 pub mod concrete;
+pub mod expect;
 pub mod lanes;
 pub mod lemmas;
 pub mod ops;

@@ -21,6 +21,8 @@ pub struct AtomicsArgs {
     pub timeout: f64,
     /// Random value sets per EXEC mask in the brute-force cross-check (0 = skip it).
     pub brute: u32,
+    /// An expected-verdict file (`proofs/*.expect`); only its ops are analysed.
+    pub expect: Option<std::path::PathBuf>,
 }
 
 /// One analysed op with its cross-check.
@@ -76,6 +78,10 @@ pub fn targets_text(ts: &[Target]) -> String {
 ///
 /// Errors: an unknown target, no op selected, or an internal error of one op.
 pub fn compute(args: &AtomicsArgs) -> Result<Vec<Row>, String> {
+    compute_for(args, None)
+}
+
+fn compute_for(args: &AtomicsArgs, only: Option<&[String]>) -> Result<Vec<Row>, String> {
     let targets = match &args.target {
         Some(t) => Target::parse_list(t)?,
         None => Target::ALL.to_vec(),
@@ -86,6 +92,7 @@ pub fn compute(args: &AtomicsArgs) -> Result<Vec<Row>, String> {
             args.op
                 .as_ref()
                 .is_none_or(|p| o.mnemonic.contains(p.as_str()))
+                && only.is_none_or(|names| names.iter().any(|n| n == o.mnemonic))
         })
         .collect();
     if ops.is_empty() {
@@ -331,10 +338,29 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
         .collect()
 }
 
-/// `gcnsmt atomics`: exit code 0, 1 when the brute force contradicts a proved verdict, 2 on
-/// an input or internal error.
+/// `gcnsmt atomics`: exit code 0, 1 when the brute force contradicts a proved verdict or an
+/// expectation is not met, 2 on an input or internal error.
 pub fn atomics(args: &AtomicsArgs) -> u8 {
-    let rows = match compute(args) {
+    let expects = match &args.expect {
+        None => None,
+        Some(p) => {
+            let file = p.display().to_string();
+            let parsed = std::fs::read_to_string(p)
+                .map_err(|e| format!("{file}: {e}"))
+                .and_then(|text| super::expect::parse(&file, &text));
+            match parsed {
+                Ok(x) => Some((file, x)),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return 2;
+                }
+            }
+        }
+    };
+    let names: Option<Vec<String>> = expects
+        .as_ref()
+        .map(|(_, x)| x.iter().map(|e| e.op.clone()).collect());
+    let rows = match compute_for(args, names.as_deref()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
@@ -342,7 +368,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         }
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
-    let props = if args.op.is_none() && args.target.is_none() {
+    let props = if args.op.is_none() && args.target.is_none() && args.expect.is_none() {
         props::all(timeout)
     } else {
         Vec::new()
@@ -351,7 +377,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         print!("{}", render_json(&rows, &props));
     } else {
         print!("{}", render_text(&rows, &props));
-        if args.op.is_none() {
+        if args.op.is_none() && args.expect.is_none() {
             let targets = match &args.target {
                 Some(t) => Target::parse_list(t).unwrap_or_default(),
                 None => Target::ALL.to_vec(),
@@ -362,9 +388,17 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
             }
         }
     }
-    let bad = rows
+    let mut bad = rows
         .iter()
         .filter_map(|r| r.brute.as_ref())
         .any(|b| b.mismatches > 0);
+    if let Some((file, x)) = &expects {
+        let m = super::expect::mismatches(file, x, &rows);
+        for line in &m {
+            eprintln!("mismatch: {line}");
+        }
+        eprintln!("expectations: {} checked, {} mismatches", x.len(), m.len());
+        bad |= !m.is_empty();
+    }
     u8::from(bad)
 }
