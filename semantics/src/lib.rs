@@ -26,6 +26,7 @@ pub mod print;
 pub mod settings;
 pub mod target;
 pub mod ty;
+pub mod wave;
 
 use thiserror::Error;
 

@@ -61,12 +61,12 @@ impl BufOp {
         } else {
             Vec::new()
         };
-        v.extend(self
-            .vdata
-            .iter()
-            .chain(&self.vaddr)
-            .chain(&self.srsrc)
-            .cloned(),
+        v.extend(
+            self.vdata
+                .iter()
+                .chain(&self.vaddr)
+                .chain(&self.srsrc)
+                .cloned(),
         );
         if let Src::Reg(r) = &self.soffset {
             v.extend(r.iter().cloned());

@@ -39,3 +39,4 @@ pub mod report;
 pub mod rules;
 pub mod smt;
 pub mod spec;
+pub mod wave;

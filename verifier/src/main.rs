@@ -28,6 +28,12 @@ enum OutFormat {
     Sarif,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum AtomicsFormat {
+    Text,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Prove or refute each rule of rule files (directories are searched for *.rules).
@@ -106,6 +112,30 @@ enum Cmd {
         /// Time limit per solver query, in seconds (a timeout leaves the item unchecked).
         #[arg(long, default_value_t = 20.0)]
         timeout: f64,
+    },
+    /// Decide, for every DS atomic and target, order independence across lanes, the scan form
+    /// of returned values and LLVM's AtomicOptimizer rewrites (wave32/wave64, any EXEC mask).
+    Atomics {
+        /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
+        #[arg(long)]
+        target: Option<String>,
+        /// Only mnemonics containing this text (ds_add_rtn_u32, _f32, ...).
+        #[arg(long)]
+        op: Option<String>,
+        /// Output: text (a Markdown table) or json (JSON Lines).
+        #[arg(long, value_enum, default_value_t = AtomicsFormat::Text)]
+        format: AtomicsFormat,
+        /// Time limit per solver query, in seconds.
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+        /// Random value sets per EXEC mask in the brute-force cross-check over all orders of up
+        /// to four lanes (0 skips it).
+        #[arg(long, default_value_t = 16)]
+        brute: u32,
+        /// Check the verdicts against an expectation file (`OP PROPERTY VERDICT` lines, as
+        /// proofs/wave_atomics.expect); only its ops are analysed; a mismatch exits 1.
+        #[arg(long, value_name = "FILE")]
+        expect: Option<std::path::PathBuf>,
     },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
@@ -186,6 +216,21 @@ fn main() -> ExitCode {
             target.as_deref(),
             timeout,
         ),
+        Cmd::Atomics {
+            target,
+            op,
+            format,
+            timeout,
+            brute,
+            expect,
+        } => gcnsmt_verifier::wave::table::atomics(&gcnsmt_verifier::wave::table::AtomicsArgs {
+            target,
+            op,
+            json: matches!(format, AtomicsFormat::Json),
+            timeout,
+            brute,
+            expect,
+        }),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),

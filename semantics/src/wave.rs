@@ -1,0 +1,202 @@
+//! Whole-wave semantics of the cross-lane DS instructions, over any [`Domain`] so the
+//! interpreter and the z3 encoding agree: `ds_swizzle_b32` (every offset mode),
+//! `ds_permute_b32`, `ds_bpermute_b32`, and `ds_append`/`ds_consume` (one atomic per wave).
+//!
+//! Lane vectors hold one 32-bit value per lane (`lanes` = 32 or 64 entries). EXEC is a concrete
+//! mask: which lanes run is part of the program state a rule fixes, not a solver input here.
+//! Lanes that are inactive keep their old destination value (`old`).
+//!
+//! Sources (facts, not text): AMD RDNA3/RDNA4/CDNA4 ISA guides, DS_SWIZZLE_B32,
+//! DS_PERMUTE_B32, DS_BPERMUTE_B32, DS_APPEND, DS_CONSUME pseudocode (as extracted in
+//! tinygrad's `str_pcode.py`); swizzle modes and their gfx9+ availability as LLVM 22
+//! `SIDefines.h` namespace `Swizzle` and `AMDGPUAsmParser` encode them.
+
+use crate::domain::{BvOp, CmpOp, Domain};
+
+/// The source lane of `lane` (0..64) for a `ds_swizzle_b32` offset, within its group of 32.
+///
+/// - offset >= 0xe000 (gfx9+): FFT mode, mask = offset[4:0]:
+///   `j = (reverse5(lane & 31) >> popcount(mask)) | (lane & mask)`;
+/// - 0xc000..=0xdfff (gfx9+): rotate mode, mask = offset[4:0], amount = offset[9:5], negated
+///   when offset[10] is set: `j = (lane & mask) | ((lane + amount) & ~mask & 31)`. The
+///   direction (offset[10] = 0: lane i reads lane i + amount, LLVM's `ROTATE,0,n` "left") is
+///   our reading of LLVM's macro; no guide text at hand confirms it;
+/// - offset[15] set otherwise: quad permute, `j = (lane & ~3) | offset[2*(lane&3)+1 : 2*(lane&3)]`;
+/// - offset[15] clear: bit masks, and = offset[4:0], or = offset[9:5], xor = offset[14:10]:
+///   `j = ((lane & and) | or) ^ xor`.
+///
+/// Before gfx9 every offset with bit 15 set is a quad permute.
+pub fn swizzle_source(offset: u16, lane: u32, gfx9_plus: bool) -> u32 {
+    let hi = lane & 0x20;
+    let i = lane & 0x1f;
+    let o = offset as u32;
+    let j = if gfx9_plus && o >= 0xe000 {
+        let mask = o & 0x1f;
+        let rev = (i.reverse_bits() >> 27) & 0x1f;
+        (rev >> mask.count_ones()) | (i & mask)
+    } else if gfx9_plus && o >= 0xc000 {
+        let mask = o & 0x1f;
+        let mut amount = (o >> 5) & 0x1f;
+        if o >> 10 & 1 == 1 {
+            amount = amount.wrapping_neg();
+        }
+        (i & mask) | (i.wrapping_add(amount) & !mask & 0x1f)
+    } else if o & 0x8000 != 0 {
+        (i & !3) | ((o >> (2 * (i & 3))) & 3)
+    } else {
+        let and = o & 0x1f;
+        let or = (o >> 5) & 0x1f;
+        let xor = (o >> 10) & 0x1f;
+        ((i & and) | or) ^ xor
+    };
+    hi | (j & 0x1f)
+}
+
+/// `ds_swizzle_b32`: active lane i gets `data[j]` for its source lane j, or 0 when lane j is
+/// inactive; inactive lanes keep `old`.
+pub fn swizzle<D: Domain>(
+    d: &mut D,
+    data: &[D::Bv],
+    old: &[D::Bv],
+    exec: u64,
+    offset: u16,
+    gfx9_plus: bool,
+) -> Vec<D::Bv> {
+    (0..data.len())
+        .map(|i| {
+            if exec >> i & 1 == 0 {
+                return old[i].clone();
+            }
+            let j = swizzle_source(offset, i as u32, gfx9_plus) as usize;
+            if exec >> j & 1 == 1 {
+                data[j].clone()
+            } else {
+                d.bv(0, 32)
+            }
+        })
+        .collect()
+}
+
+/// How many lanes the permute lane index wraps at: 64 on gfx8/gfx9/CDNA (`% 64U`, CDNA4
+/// guide), 32 on gfx10/gfx11 whatever the wave size ("destination lane is MOD 32 regardless of
+/// wave size", RDNA3 guide), the wave size on gfx12 (`% num_lanes`, RDNA4 guide).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PermuteWrap {
+    Lanes64,
+    Lanes32,
+    WaveSize,
+}
+
+fn lane_index<D: Domain>(d: &mut D, addr: &D::Bv, offset: u16, modulus: u32) -> D::Bv {
+    let off = d.bv(offset as u128, 32);
+    let a = d.op(BvOp::Add, addr, &off);
+    let two = d.bv(2, 32);
+    let q = d.op(BvOp::LShr, &a, &two);
+    let m = d.bv(modulus as u128 - 1, 32);
+    d.op(BvOp::And, &q, &m)
+}
+
+fn modulus(wrap: PermuteWrap, lanes: usize) -> u32 {
+    match wrap {
+        PermuteWrap::Lanes64 => 64,
+        PermuteWrap::Lanes32 => 32,
+        PermuteWrap::WaveSize => lanes as u32,
+    }
+}
+
+/// `ds_bpermute_b32` (backward: each lane reads): active lane i gets `data[k]` with
+/// `k = ((addr[i] + offset) / 4) % wrap`, or 0 when lane k is inactive (EXEC applies to the
+/// source); inactive lanes keep `old`. An index at or above the wave size reads 0 (wave32 with
+/// a 64-lane wrap has no such lane).
+pub fn bpermute<D: Domain>(
+    d: &mut D,
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    exec: u64,
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
+    let n = data.len();
+    let modn = modulus(wrap, n);
+    let src: Vec<D::Bv> = (0..modn as usize)
+        .map(|k| {
+            if k < n && exec >> k & 1 == 1 {
+                data[k].clone()
+            } else {
+                d.bv(0, 32)
+            }
+        })
+        .collect();
+    (0..n)
+        .map(|i| {
+            if exec >> i & 1 == 0 {
+                return old[i].clone();
+            }
+            let k = lane_index(d, &addr[i], offset, modn);
+            select(d, &src, &k)
+        })
+        .collect()
+}
+
+/// `ds_permute_b32` (forward: each active lane writes): `tmp[((addr[i] + offset) / 4) % wrap]
+/// = data[i]` for active i in increasing order (the highest-numbered source wins), tmp
+/// starting at 0; active lanes get tmp, inactive lanes keep `old`.
+pub fn permute<D: Domain>(
+    d: &mut D,
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    exec: u64,
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
+    let n = data.len();
+    let modn = modulus(wrap, n);
+    let mut tmp: Vec<D::Bv> = (0..n).map(|_| d.bv(0, 32)).collect();
+    for i in 0..n {
+        if exec >> i & 1 == 0 {
+            continue;
+        }
+        let k = lane_index(d, &addr[i], offset, modn);
+        for (t, slot) in tmp.iter_mut().enumerate() {
+            let kt = d.bv(t as u128, 32);
+            let hit = d.cmp(CmpOp::Eq, &k, &kt);
+            *slot = d.ite(&hit, &data[i], slot);
+        }
+    }
+    (0..n)
+        .map(|i| {
+            if exec >> i & 1 == 0 {
+                old[i].clone()
+            } else {
+                tmp[i].clone()
+            }
+        })
+        .collect()
+}
+
+fn select<D: Domain>(d: &mut D, v: &[D::Bv], k: &D::Bv) -> D::Bv {
+    let mut out = d.bv(0, 32);
+    for (t, x) in v.iter().enumerate().rev() {
+        let kt = d.bv(t as u128, 32);
+        let hit = d.cmp(CmpOp::Eq, k, &kt);
+        out = d.ite(&hit, x, &out);
+    }
+    out
+}
+
+/// `ds_append` (`add`) / `ds_consume`: one atomic for the whole wave on the counter value
+/// `counter`: it becomes `counter +/- popcount(EXEC)` and every active lane gets the old value
+/// (the guides: "return to all valid threads"). Returns (new counter, value of each active
+/// lane). An empty EXEC leaves the counter alone.
+pub fn append_consume<D: Domain>(
+    d: &mut D,
+    counter: &D::Bv,
+    exec: u64,
+    add: bool,
+) -> (D::Bv, D::Bv) {
+    let c = d.bv(exec.count_ones() as u128, 32);
+    let op = if add { BvOp::Add } else { BvOp::Sub };
+    (d.op(op, counter, &c), counter.clone())
+}

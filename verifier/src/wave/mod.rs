@@ -1,0 +1,56 @@
+//! Wavefront atomics: what happens when every active lane of a wave runs one DS atomic on one
+//! address, and whether LLVM's AMDGPUAtomicOptimizer rewrite (reduce, one atomic, rebuild each
+//! lane's return from a scan) is correct for every serialization order, EXEC mask and input,
+//! on wave32 and wave64.
+//!
+//! Verdicts for any lane count come from lemmas about one lane's memory function, decided by
+//! z3 on the same `semantics/pcode/` entries the verifier uses ([`lemmas`]), and from running
+//! the optimizer's schedules on lane sets ([`optimizer`]). Refutations carry a concrete lane
+//! count, EXEC mask, data and memory value, replayed on the interpreter ([`concrete`]); every
+//! verdict is cross-checked by brute force over all orders of up to four lanes ([`brute`]).
+
+pub mod analyze;
+pub mod brute;
+pub mod concrete;
+pub mod expect;
+pub mod lanes;
+pub mod lemmas;
+pub mod ops;
+pub mod optimizer;
+pub mod props;
+pub mod table;
+
+/// A concrete counterexample: a wave, its EXEC mask, each active lane's data and the memory
+/// value, with what goes wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    pub lanes: u32,
+    pub exec: u64,
+    /// `(lane, data0, data1)` for the active lanes.
+    pub data: Vec<(usize, u128, u128)>,
+    pub mem: u128,
+    pub detail: String,
+}
+
+/// The answer to one question about one op.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Holds for every order, EXEC mask and input, with the reason.
+    Proved(String),
+    Refuted(Witness),
+    Unknown(String),
+    /// The question does not arise (the optimizer leaves the op alone), with the reason.
+    NotApplicable(String),
+}
+
+impl Verdict {
+    /// The short word printed in the table.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Proved(_) => "proved",
+            Verdict::Refuted(_) => "refuted",
+            Verdict::Unknown(_) => "unknown",
+            Verdict::NotApplicable(_) => "n/a",
+        }
+    }
+}
