@@ -170,7 +170,7 @@ pub fn bind_buf(
     if shape.typed || mn.contains("format") {
         return unsupported("format conversion (V# data/number format and dst_sel)");
     }
-    if inst.lds && shape.vdata != 1 || inst.lds && !mn.ends_with("dword") {
+    if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
         return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
     }
     if inst.tfe {
