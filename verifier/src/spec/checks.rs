@@ -2,13 +2,15 @@
 //! library (`semantics/pcode/`), the per-target opcode tables and layouts of the lifter
 //! (from llvm-mc 22), and its assembler/encoder (byte-exact with llvm-mc 22).
 
+use super::buffer_equiv::compare_buffer;
 use super::equiv::{compare, Outcome, Side};
 use super::{clike, prose, Doc, Entry, Finding, Format, Notation, Options, Report, Unchecked};
 use gcnsmt_lifter::lift::ds_semantics;
 use gcnsmt_lifter::mubuf_table::mubuf_lookup;
 use gcnsmt_lifter::table::{ds_by_opcode, ds_lookup, OffsetKind};
 use gcnsmt_lifter::{encode_any, parse_any};
-use gcnsmt_semantics::ir::Stmt;
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::ir::{Def, Stmt};
 use gcnsmt_semantics::parse::parse_stmts;
 use gcnsmt_semantics::target::{DsLayout, Target};
 use regex::Regex;
@@ -175,12 +177,23 @@ fn int_casts(text: &str) -> String {
     out
 }
 
+/// Two AMD forms the semantics parser writes otherwise: a sized literal with a suffix
+/// (`24'0U`, a 24-bit zero) loses the suffix, which the width already says; `signext(x)` of
+/// a signed view (`MEM[addr].i8`) is the view itself, since widening a signed value extends
+/// its sign. `signext` of anything else is left to fail parsing.
+fn amd_forms(text: &str) -> String {
+    let sized = Regex::new(r"(\d+)'(\d+)U\b").expect("valid");
+    let t = sized.replace_all(text, "$1'$2");
+    let sx = Regex::new(r"signext\((MEM\[[^\]]*\]\.i\d+)\)").expect("valid");
+    sx.replace_all(&t, "($1)").into_owned()
+}
+
 /// The document's operation parsed into the IR, or `None` (with an unchecked item) when it
 /// is absent or outside what the front ends read.
 fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
     let p = e.pcode.as_ref()?;
     let r = match p.notation {
-        Notation::Amd => parse_stmts(&int_casts(&desugar(&p.text))).map_err(|err| {
+        Notation::Amd => parse_stmts(&int_casts(&amd_forms(&desugar(&p.text)))).map_err(|err| {
             (
                 p.line + err.line.saturating_sub(1),
                 format!(
@@ -228,6 +241,10 @@ fn pcode_vs_semantics(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
     const K: &str = "pcode-vs-semantics";
     let Some(p) = &e.pcode else { return };
     let Some(body) = body else { return };
+    if is_buffer(e) {
+        buffer_pcode_vs_semantics(c, e, p, body);
+        return;
+    }
     if !is_ds(e) {
         c.skip(
             K,
@@ -313,6 +330,105 @@ fn pcode_vs_semantics(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
             ev,
         );
     }
+}
+
+fn is_buffer(e: &Entry) -> bool {
+    e.format
+        .as_ref()
+        .is_none_or(|f| matches!(f.value.as_str(), "MUBUF" | "VBUFFER"))
+        && lower(&e.name).starts_with("buffer_")
+}
+
+/// gcnsmt's semantics entry for a buffer mnemonic and its operand aliases, or why there is
+/// none (format conversions, LDS DMA and cache control are not modelled: README "Buffer
+/// instructions").
+fn buffer_def(name: &str) -> Result<(String, &'static Def), String> {
+    let up = name.to_ascii_uppercase();
+    if up.contains("FORMAT") {
+        return Err(format!(
+            "gcnsmt does not model {up}: format conversion (README, \"Not modelled yet\")"
+        ));
+    }
+    match Library::builtin().get(&up) {
+        Some(d) => Ok((up, d)),
+        None => Err(format!(
+            "gcnsmt does not model {up} (see README, \"Not modelled yet\")"
+        )),
+    }
+}
+
+/// The buffer form of [`pcode_vs_semantics`]: the document's body and gcnsmt's entry in a
+/// buffer frame under the in-range assumption of [`buffer_equiv`](super::buffer_equiv).
+fn buffer_pcode_vs_semantics(c: &mut Ctx, e: &Entry, p: &super::Pcode, body: &[Stmt]) {
+    const K: &str = "pcode-vs-semantics";
+    let name = lower(&e.name);
+    let (entry_name, def) = match buffer_def(&name) {
+        Ok(x) => x,
+        Err(r) => return c.skip(K, p.line, Some(&e.name), r),
+    };
+    let aliases = def.aliases_for(&entry_name).unwrap_or(&[]);
+    let doc = Side {
+        label: "document",
+        body,
+        aliases: &[],
+        addr_is_effective: buffer_effective(p),
+        dword: false,
+    };
+    let ours = Side {
+        label: "gcnsmt",
+        body: &def.body,
+        aliases,
+        addr_is_effective: false,
+        dword: false,
+    };
+    let mut differs: Vec<(Target, Vec<(String, String)>)> = Vec::new();
+    let mut any = false;
+    for t in c.targets(e) {
+        if mubuf_lookup(t, &name).is_none() {
+            continue;
+        }
+        any = true;
+        match compare_buffer(&name, t, &doc, &ours, c.opts.timeout) {
+            Outcome::Same => c.ok(K),
+            Outcome::Differs(ev) => differs.push((t, ev)),
+            Outcome::Unknown(r) => c.skip(K, p.line, Some(&e.name), format!("{t}: {r}")),
+        }
+    }
+    if !any {
+        c.skip(
+            K,
+            p.line,
+            Some(&e.name),
+            format!(
+                "{} is not an instruction of the generations the document covers (LLVM 22)",
+                e.name
+            ),
+        );
+    }
+    if let Some((t, mut ev)) = differs.first().cloned() {
+        if differs.len() > 1 {
+            let all: Vec<&str> = differs.iter().map(|(t, _)| t.name()).collect();
+            ev.insert(0, ("targets".into(), all.join(", ")));
+        }
+        c.find(
+            K,
+            p.line,
+            Some(&e.name),
+            Some(t),
+            format!("operation: {}", one_line(&p.text)),
+            format!("the operation differs from gcnsmt's semantics of {entry_name} on {t}"),
+            ev,
+        );
+    }
+}
+
+/// A buffer text with `MEM[ADDR]` and no address computation: ADDR is the offset within the
+/// record (VADDR + OFFSET).
+fn buffer_effective(p: &super::Pcode) -> bool {
+    p.notation == Notation::Amd
+        && !p.text.contains("CalcBufferAddr")
+        && !p.text.contains("OFFSET")
+        && p.text.contains("ADDR")
 }
 
 fn one_line(s: &str) -> String {

@@ -7,11 +7,13 @@
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR,
 //! [`equiv`] asks z3 whether two bodies differ (and replays the difference on the concrete
-//! interpreter), [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
+//! interpreter; [`buffer_equiv`] does the same for buffer instructions over global memory),
+//! [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
 //!
 //! Soundness rule: anything a reader cannot read, or a check cannot decide, is an
 //! [`Unchecked`] item with a reason, never a [`Finding`]. A solver timeout is unchecked too.
 
+pub mod buffer_equiv;
 pub mod checks;
 pub mod clike;
 pub mod clrx;
