@@ -202,6 +202,33 @@ fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
                 ),
             )
         }),
+        Notation::CLike if is_buffer(e) => {
+            let name = lower(&e.name);
+            let shape = c
+                .targets(e)
+                .into_iter()
+                .find_map(|t| mubuf_lookup(t, &name).map(|x| x.1));
+            match shape {
+                None => Err((
+                    p.line,
+                    format!(
+                        "{} is not a buffer instruction of the generations the document covers (LLVM 22)",
+                        e.name
+                    ),
+                )),
+                Some(sh) => clike::parse_buffer(
+                    &p.text,
+                    32 * sh.vdata.max(1) as u32,
+                    sh.class == gcnsmt_lifter::mubuf_table::MubufClass::Atomic,
+                )
+                .map_err(|u| {
+                    (
+                        p.line + u.line,
+                        format!("C-like listing outside the front end: {}", u.reason),
+                    )
+                }),
+            }
+        }
         Notation::CLike => clike::parse(&p.text).map_err(|u| {
             (
                 p.line + u.line,
