@@ -670,6 +670,41 @@ mod tests {
         parse(s).unwrap();
     }
 
+    // CLRX's BUFFER_ATOMIC_CMPSWAP: the compare value is the high dword of a 64-bit VDATA, and
+    // what the listing assigns to VDATA is the returned value.
+    #[test]
+    fn buffer_cmpswap_listing() {
+        let s = "UINT32* VM = (UINT32*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)\nUINT32 P = *VM; *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM // part of atomic\nVDATA[0] = (GLC) ? P : VDATA[0]";
+        let t = to_amd_buffer(s, 64, true).unwrap();
+        assert!(
+            t.contains("MEM[CalcBufferAddr(VADDR, SRSRC, SOFFSET, OFFSET)].u32 ="),
+            "{t}"
+        );
+        assert!(t.contains("VDATA.u64 >> 32"), "{t}");
+        assert!(
+            t.contains("RETURN_DATA[31 : 0].b32 = (GLC) ? P : VDATA[31 : 0].b32"),
+            "{t}"
+        );
+        parse_buffer(s, 64, true).unwrap();
+        // A narrow read takes part in C arithmetic as a 32-bit int.
+        let h = to_amd_buffer(
+            "VDATA |= *(UINT16*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)<<16",
+            32,
+            false,
+        )
+        .unwrap();
+        assert!(
+            h.contains("(MEM[CalcBufferAddr(VADDR, SRSRC, SOFFSET, OFFSET)].u16).u32 << 16"),
+            "{h}"
+        );
+        assert!(to_amd_buffer(
+            "VDATA = *(UINT8*)VMEM(SRSRC, VADDR, SOFFSET, OFFSET)",
+            32,
+            false
+        )
+        .is_err());
+    }
+
     #[test]
     fn unknown_names_are_errors_with_a_line() {
         let e = to_amd("UINT32* V = (UINT32*)(DS + ADDR)\n*V = FOO").unwrap_err();
