@@ -581,3 +581,45 @@ fn amd_mubuf_pseudocode_agrees_and_a_swapped_cmpswap_is_caught() {
     assert_eq!(mem_le(&mem_bytes(ev(x, "document result")), a, 4), swapped);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn mubuf_descriptions_agree_and_a_changed_one_is_caught() {
+    // On the CLRX MUBUF snippet every description inside the vocabulary agrees with its
+    // operation (the mislabelled headings describe the _HI operation they list).
+    let r = spec::run(&[data("mubuf_clrx_snippet.md")], &opts()).unwrap();
+    let pp = r
+        .counts
+        .iter()
+        .find(|(_, k, _)| *k == "prose-vs-pcode")
+        .expect("prose-vs-pcode ran");
+    assert_eq!((pp.2.checked, pp.2.findings), (9, 0));
+    // CMPSWAP's description with the compare value moved to VDATA>>0: it now says
+    // "swap in VDATA[31:0] if memory equals VDATA[31:0]", which the operation does not.
+    let text = std::fs::read_to_string(data("mubuf_clrx_snippet.md")).unwrap();
+    let changed = text.replace("is equal VDATA>>32", "is equal VDATA>>0");
+    assert_ne!(changed, text);
+    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-prose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("mubuf_changed.md");
+    std::fs::write(&p, changed).unwrap();
+    let f = spec::run(&[&p], &opts()).unwrap().findings;
+    let x = f
+        .iter()
+        .find(|x| x.kind == "prose-vs-pcode")
+        .expect("the changed description is found");
+    assert_eq!(x.entry.as_deref(), Some("BUFFER_ATOMIC_CMPSWAP"));
+    assert_eq!(f.iter().filter(|x| x.kind == "prose-vs-pcode").count(), 1);
+    let i = inputs(ev(x, "inputs"));
+    let a = buffer_address(&i);
+    let m = mem_le(&mem_bytes(ev(x, "memory before")), a, 4);
+    let (lo, hi) = (i["VDATA"] & 0xffff_ffff, i["VDATA"] >> 32);
+    // Listing: *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM. Changed description: the
+    // compare value is VDATA>>0 read as a dword, VDATA[31:0].
+    let op = if m == hi { lo } else { m };
+    let desc = if m == lo { lo } else { m };
+    assert_ne!(op, desc);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "operation result")), a, 4), op);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "description result")), a, 4), desc);
+    assert!(ev(x, "semantics").contains("agree with the operation"));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -4,7 +4,9 @@
 
 use super::buffer_equiv::compare_buffer;
 use super::equiv::{compare, Outcome, Side};
-use super::{clike, prose, Doc, Entry, Finding, Format, Notation, Options, Report, Unchecked};
+use super::{
+    clike, prose, prose_buffer, Doc, Entry, Finding, Format, Notation, Options, Report, Unchecked,
+};
 use gcnsmt_lifter::lift::ds_semantics;
 use gcnsmt_lifter::mubuf_table::mubuf_lookup;
 use gcnsmt_lifter::table::{ds_by_opcode, ds_lookup, OffsetKind};
@@ -449,6 +451,143 @@ fn buffer_pcode_vs_semantics(c: &mut Ctx, e: &Entry, p: &super::Pcode, body: &[S
     }
 }
 
+/// A MUBUF description ([`prose_buffer`]) against the page's own operation when it has one
+/// that reads, else against gcnsmt's semantics. A description that agrees with gcnsmt where
+/// the operation does not is left to the pcode-vs-semantics finding.
+fn buffer_prose_check(c: &mut Ctx, e: &Entry, d: &super::Located<String>, body: Option<&[Stmt]>) {
+    let name = lower(&e.name);
+    let targets: Vec<Target> = c
+        .targets(e)
+        .into_iter()
+        .filter(|t| mubuf_lookup(*t, &name).is_some())
+        .collect();
+    let kind = if body.is_some() {
+        "prose-vs-pcode"
+    } else {
+        "prose-vs-semantics"
+    };
+    let Some(&t) = targets.first() else {
+        return c.skip(
+            kind,
+            d.line,
+            Some(&e.name),
+            format!(
+                "{} is not an instruction of the generations the document covers (LLVM 22)",
+                e.name
+            ),
+        );
+    };
+    let reading = match prose_buffer::read(&d.value) {
+        Ok(r) => r,
+        Err(phrase) => {
+            return c.skip(
+                kind,
+                d.line,
+                Some(&e.name),
+                format!("phrase outside the vocabulary: \"{phrase}\""),
+            )
+        }
+    };
+    let pstmts = match parse_stmts(&reading.pcode) {
+        Ok(s) => s,
+        Err(err) => {
+            return c.skip(
+                kind,
+                d.line,
+                Some(&e.name),
+                format!("reading does not parse: {}", err.msg),
+            )
+        }
+    };
+    let prose_side = Side {
+        label: "description",
+        body: &pstmts,
+        aliases: &[],
+        addr_is_effective: false,
+        dword: false,
+    };
+    let ours = buffer_def(&name).ok();
+    let ours_side = ours.as_ref().map(|(en, def)| Side {
+        label: "gcnsmt",
+        body: &def.body,
+        aliases: def.aliases_for(en).unwrap_or(&[]),
+        addr_is_effective: false,
+        dword: false,
+    });
+    let timeout = c.opts.timeout;
+    let (other, what) = match (body, &e.pcode) {
+        (Some(b), Some(p)) => (
+            Side {
+                label: "operation",
+                body: b,
+                aliases: &[],
+                addr_is_effective: buffer_effective(p),
+                dword: false,
+            },
+            format!("the operation `{}`", one_line(&p.text)),
+        ),
+        _ => match &ours_side {
+            Some(o) => (
+                Side {
+                    label: o.label,
+                    body: o.body,
+                    aliases: o.aliases,
+                    addr_is_effective: false,
+                    dword: false,
+                },
+                format!("gcnsmt's semantics of {}", e.name),
+            ),
+            None => {
+                return c.skip(
+                    kind,
+                    d.line,
+                    Some(&e.name),
+                    format!("gcnsmt does not model {}", e.name),
+                )
+            }
+        },
+    };
+    match compare_buffer(&name, t, &prose_side, &other, timeout) {
+        Outcome::Same => c.ok(kind),
+        Outcome::Unknown(r) => c.skip(kind, d.line, Some(&e.name), format!("{t}: {r}")),
+        Outcome::Differs(mut ev) => {
+            if kind == "prose-vs-pcode" {
+                if let Some(o) = &ours_side {
+                    let verdict = match compare_buffer(&name, t, &other, o, timeout) {
+                        Outcome::Same => {
+                            "gcnsmt's semantics agree with the operation, not the description"
+                                .to_string()
+                        }
+                        Outcome::Differs(_) => {
+                            if matches!(
+                                compare_buffer(&name, t, &prose_side, o, timeout),
+                                Outcome::Same
+                            ) {
+                                c.ok(kind);
+                                return;
+                            }
+                            "gcnsmt's semantics differ from both (see pcode-vs-semantics)".into()
+                        }
+                        Outcome::Unknown(r) => {
+                            format!("gcnsmt's semantics vs the operation: undecided ({r})")
+                        }
+                    };
+                    ev.push(("semantics".into(), verdict));
+                }
+            }
+            c.find(
+                kind,
+                d.line,
+                Some(&e.name),
+                Some(t),
+                format!("description: \"{}\"", d.value),
+                format!("read as {}, which contradicts {what}", reading.effect),
+                ev,
+            );
+        }
+    }
+}
+
 /// A buffer text with `MEM[ADDR]` and no address computation: ADDR is the offset within the
 /// record (VADDR + OFFSET).
 fn buffer_effective(p: &super::Pcode) -> bool {
@@ -465,6 +604,10 @@ fn one_line(s: &str) -> String {
 
 fn prose_check(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
     let Some(d) = &e.description else { return };
+    if is_buffer(e) {
+        buffer_prose_check(c, e, d, body);
+        return;
+    }
     if !is_ds(e) {
         c.skip(
             "prose-vs-semantics",

@@ -5,7 +5,8 @@
 //! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
 //! Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
-//! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR,
+//! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
+//! ([`prose_buffer`] that of MUBUF descriptions),
 //! [`equiv`] asks z3 whether two bodies differ (and replays the difference on the concrete
 //! interpreter; [`buffer_equiv`] does the same for buffer instructions over global memory),
 //! [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
@@ -21,6 +22,7 @@ pub mod equiv;
 pub mod isa_xml;
 pub mod pcode_json;
 pub mod prose;
+pub mod prose_buffer;
 pub mod refpage;
 pub mod report;
 
