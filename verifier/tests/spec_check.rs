@@ -7,7 +7,7 @@
 //! (`tests/data/spec/good_*`) must report nothing. Readers are fuzzed with proptest.
 
 use gcnsmt_verifier::spec::{
-    self, clike, clrx, isa_xml, pcode_json, prose, refpage, Finding, Options,
+    self, clike, clrx, isa_xml, pcode_json, prose, prose_buffer, refpage, Finding, Options,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -394,6 +394,22 @@ proptest::proptest! {
         }
         let _ = clike::to_amd(&text);
         let _ = prose::read(&text, "u32");
+        let _ = clike::parse_buffer(&text, 64, true);
+        let _ = prose_buffer::read(&text);
+    }
+
+    #[test]
+    fn buffer_front_ends_on_mutated_listings(which in 0usize..2, edits in proptest::collection::vec((0usize..100_000, 0u8..3, proptest::sample::select(PIECES)), 1..12)) {
+        // The CMPSWAP listing and description of the CLRX MUBUF page, mutated: the C-like
+        // buffer front end and the MUBUF description reader must answer, never panic.
+        let texts = [
+            "UINT32* VM = (UINT32*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)\nUINT32 P = *VM; *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM // part of atomic\nVDATA[0] = (GLC) ? P : VDATA[0] // last part of atomic\nVM[1] = VDATA[2:3]",
+            "Store lower VDATA dword into SRSRC resource if previous value from resource is equal VDATA>>32, otherwise keep old value from resource. If GLC flag is set then return previous value from resource to VDATA, otherwise keep VDATA value. Operation is atomic.",
+        ];
+        let text = mutate(texts[which], &edits);
+        let _ = clike::parse_buffer(&text, 64, true);
+        let _ = clike::parse_buffer(&text, 32, false);
+        let _ = prose_buffer::read(&text);
     }
 
     #[test]

@@ -275,6 +275,9 @@ impl Tr<'_> {
             [T::Num(n)] => n.parse::<u32>().map_err(|_| format!("index `{n}`"))?,
             _ => return Err("a pointer index must be a number".into()),
         };
+        if k > 15 {
+            return Err(format!("element {k} is past any buffer access"));
+        }
         Ok(promote(
             format!("MEM[{}].{}", elem_addr(&ptr.addr, ptr.ty, k), ptr.ty),
             ptr.ty,
@@ -312,15 +315,17 @@ fn dword_range(idx: &[T]) -> Result<(u32, u32), String> {
     };
     match idx {
         [a] => Ok((num(a)?, num(a)?)),
-        [a, T::P(":"), b] => {
-            let (a, b) = (num(a)?, num(b)?);
-            if a > b {
-                return Err("a VDATA range must ascend".into());
-            }
-            Ok((a, b))
-        }
+        [a, T::P(":"), b] => Ok((num(a)?, num(b)?)),
         _ => Err("a VDATA index must be `k` or `a:b`".into()),
     }
+    .and_then(|(a, b)| {
+        // VDATA is at most four dwords (a 128-bit tuple).
+        if a > b || b > 3 {
+            Err(format!("VDATA[{a}:{b}] is not a range of dwords 0-3"))
+        } else {
+            Ok((a, b))
+        }
+    })
 }
 
 /// The whole VDATA register read in a statement of type `ty`: as `ty` when the widths agree,
@@ -533,6 +538,9 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                     .get(p)
                     .ok_or_else(|| bad(format!("`{p}` is not a declared pointer")))?;
                 let k: u32 = k.parse().map_err(|_| bad(format!("index `{k}`")))?;
+                if k > 15 {
+                    return Err(bad(format!("element {k} is past any buffer access")));
+                }
                 let tr = Tr {
                     ptrs: &ptrs,
                     locals: &locals,

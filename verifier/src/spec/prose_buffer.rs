@@ -182,7 +182,7 @@ fn atomic(s: &str) -> Option<(String, String)> {
     if let Some(m) = re(r"Store lower VDATA (dword|64-bit word) into SRSRC resource if previous value from resource is equal VDATA>>(\d+), otherwise keep old value from resource").captures(s) {
         let w = if &m[1] == "dword" { 32 } else { 64 };
         let sh: u32 = m[2].parse().ok()?;
-        if sh + w > 128 {
+        if sh > 128 - w {
             return None;
         }
         return Some((
