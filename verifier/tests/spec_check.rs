@@ -7,7 +7,7 @@
 //! (`tests/data/spec/good_*`) must report nothing. Readers are fuzzed with proptest.
 
 use gcnsmt_verifier::spec::{
-    self, clike, clrx, isa_xml, pcode_json, prose, refpage, Finding, Options,
+    self, clike, clrx, isa_xml, pcode_json, prose, prose_buffer, refpage, Finding, Options,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -394,6 +394,22 @@ proptest::proptest! {
         }
         let _ = clike::to_amd(&text);
         let _ = prose::read(&text, "u32");
+        let _ = clike::parse_buffer(&text, 64, true);
+        let _ = prose_buffer::read(&text);
+    }
+
+    #[test]
+    fn buffer_front_ends_on_mutated_listings(which in 0usize..2, edits in proptest::collection::vec((0usize..100_000, 0u8..3, proptest::sample::select(PIECES)), 1..12)) {
+        // The CMPSWAP listing and description of the CLRX MUBUF page, mutated: the C-like
+        // buffer front end and the MUBUF description reader must answer, never panic.
+        let texts = [
+            "UINT32* VM = (UINT32*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)\nUINT32 P = *VM; *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM // part of atomic\nVDATA[0] = (GLC) ? P : VDATA[0] // last part of atomic\nVM[1] = VDATA[2:3]",
+            "Store lower VDATA dword into SRSRC resource if previous value from resource is equal VDATA>>32, otherwise keep old value from resource. If GLC flag is set then return previous value from resource to VDATA, otherwise keep VDATA value. Operation is atomic.",
+        ];
+        let text = mutate(texts[which], &edits);
+        let _ = clike::parse_buffer(&text, 64, true);
+        let _ = clike::parse_buffer(&text, 32, false);
+        let _ = prose_buffer::read(&text);
     }
 
     #[test]
@@ -425,4 +441,201 @@ proptest::proptest! {
             spec::checks::check_doc(&doc, &Options { targets: None, timeout: Duration::from_secs(10) }, &mut r);
         }
     }
+}
+
+/// Bytes of `MEM[a..b] = xx xx ...` segments (global memory in buffer counterexamples).
+fn mem_bytes(s: &str) -> BTreeMap<u64, u8> {
+    let mut m = BTreeMap::new();
+    for seg in s.split("; ") {
+        let Some(rest) = seg.strip_prefix("MEM[") else {
+            continue;
+        };
+        let (range, bs) = rest.split_once("] = ").expect("MEM segment");
+        let a = u64::from_str_radix(
+            range.split("..").next().unwrap().trim_start_matches("0x"),
+            16,
+        )
+        .unwrap();
+        for (i, b) in bs.split(' ').enumerate() {
+            m.insert(a + i as u64, u8::from_str_radix(b, 16).unwrap());
+        }
+    }
+    m
+}
+
+/// A little-endian value of `n` bytes at `a`; absent bytes read 0 (the replay's fill).
+fn mem_le(m: &BTreeMap<u64, u8>, a: u64, n: u64) -> u128 {
+    (0..n)
+        .map(|i| (*m.get(&(a + i)).unwrap_or(&0) as u128) << (8 * i))
+        .sum()
+}
+
+/// The `VDATA = 0x..` item of a result line.
+fn result_vdata(s: &str) -> u128 {
+    let v = s
+        .split("; ")
+        .find_map(|p| p.strip_prefix("VDATA = "))
+        .expect("VDATA in the result");
+    u128::from_str_radix(v.trim_start_matches("0x"), 16).unwrap()
+}
+
+/// The byte address a buffer counterexample accesses: V# base (bits 47:0) + SOFFSET + VADDR +
+/// OFFSET (offen, raw buffer: CLRX `GcnMemHandling.md`), VADDR + OFFSET wrapping at 32 bits.
+fn buffer_address(i: &BTreeMap<String, u128>) -> u64 {
+    let base = (i["SRSRC"] & ((1u128 << 48) - 1)) as u64;
+    let aoff = (i["VADDR"] as u32).wrapping_add(i["OFFSET"] as u32) as u64;
+    base + i["SOFFSET"] as u64 + aoff
+}
+
+#[test]
+fn clrx_mubuf_snippet_findings_are_the_hand_checked_ones() {
+    let f = findings("mubuf_clrx_snippet.md");
+    let s = |x: &str| Some(x.to_string());
+    let mut want = vec![
+        // GCN 1.1 table: 0x70 is BUFFER_WBINVL1_SC; llvm-mc-22 -mcpu=gfx700 disassembles
+        // opcode 0x70 as buffer_wbinvl1_vol (lifter/data/mubuf_opcodes_by_target.csv).
+        ("opcode-table", 120, s("BUFFER_WBINVL1_SC")),
+        // GCN 1.4 table rows 25/27 name `*_D16`; llvm-mc-22 -mcpu=gfx900 names them
+        // buffer_store_byte_d16_hi / buffer_store_short_d16_hi.
+        ("opcode-table", 152, s("BUFFER_STORE_BYTE_D16")),
+        ("opcode-table", 154, s("BUFFER_STORE_SHORT_D16")),
+        // The second BUFFER_LOAD_SHORT_D16 heading is over opcode 37, syntax
+        // BUFFER_LOAD_SHORT_D16_HI and the HI operation (table and LLVM: _D16 is 36).
+        ("opcode", 273, s("BUFFER_LOAD_SHORT_D16")),
+        ("syntax", 274, s("BUFFER_LOAD_SHORT_D16")),
+        ("pcode-vs-semantics", 278, s("BUFFER_LOAD_SHORT_D16")),
+        // The second BUFFER_STORE_BYTE heading: opcode 25, BUFFER_STORE_BYTE_D16_HI's syntax
+        // and operation (bits 23:16).
+        ("opcode", 294, s("BUFFER_STORE_BYTE")),
+        ("syntax", 295, s("BUFFER_STORE_BYTE")),
+        ("pcode-vs-semantics", 299, s("BUFFER_STORE_BYTE")),
+        // The second BUFFER_STORE_SHORT heading: opcode 27, the D16_HI operation (VDATA>>16).
+        ("opcode", 314, s("BUFFER_STORE_SHORT")),
+        ("syntax", 315, s("BUFFER_STORE_SHORT")),
+        ("pcode-vs-semantics", 319, s("BUFFER_STORE_SHORT")),
+    ];
+    want.sort();
+    assert_eq!(keys(&f), want);
+    // Each counterexample recomputed by hand from its printed inputs and memory. gcnsmt's
+    // side is AMD's operation of the named instruction (CDNA4 guide, MUBUF pseudocode).
+    for x in f.iter().filter(|x| x.kind == "pcode-vs-semantics") {
+        let i = inputs(ev(x, "inputs"));
+        let v = i["VDATA"] as u32 as u128;
+        let a = buffer_address(&i);
+        let before = mem_bytes(ev(x, "memory before"));
+        let (doc, ours) = (ev(x, "document result"), ev(x, "gcnsmt result"));
+        match x.line {
+            278 => {
+                let m = mem_le(&before, a, 2);
+                // Listing: VDATA &= 0xffff; VDATA |= *(UINT16*)VMEM(...) << 16.
+                assert_eq!(result_vdata(doc), (v & 0xffff) | (m << 16));
+                // BUFFER_LOAD_SHORT_D16: VDATA[15:0] = MEM.b16, VDATA[31:16] kept.
+                assert_eq!(result_vdata(ours), (v & 0xffff_0000) | m);
+            }
+            299 => {
+                // Listing: *(UINT8*)VMEM(...) = (VDATA>>16)&0xff; BUFFER_STORE_BYTE stores
+                // VDATA[7:0].
+                assert_eq!(mem_le(&mem_bytes(doc), a, 1), (v >> 16) & 0xff);
+                assert_eq!(mem_le(&mem_bytes(ours), a, 1), v & 0xff);
+            }
+            319 => {
+                // Listing: *(UINT16*)VMEM(...) = VDATA>>16; BUFFER_STORE_SHORT stores
+                // VDATA[15:0].
+                assert_eq!(mem_le(&mem_bytes(doc), a, 2), (v >> 16) & 0xffff);
+                assert_eq!(mem_le(&mem_bytes(ours), a, 2), v & 0xffff);
+            }
+            l => panic!("unexpected line {l}"),
+        }
+        assert!(ev(x, "assumption").contains("in range"));
+    }
+    // The correct entries of the snippet (CMPSWAP with its `VDATA>>32` compare value, DEC,
+    // DWORDX2 through `VM[k]`, SBYTE_D16's sign extension) were compared and agree.
+    let r = spec::run(&[data("mubuf_clrx_snippet.md")], &opts()).unwrap();
+    let pc = r
+        .counts
+        .iter()
+        .find(|(_, k, _)| *k == "pcode-vs-semantics")
+        .unwrap();
+    assert_eq!((pc.2.checked, pc.2.unchecked, pc.2.findings), (19, 0, 3));
+}
+
+#[test]
+fn amd_mubuf_pseudocode_agrees_and_a_swapped_cmpswap_is_caught() {
+    // Entries copied unchanged from the CDNA4 and RDNA3.5 pseudocode collections: AMD's
+    // MUBUF pseudocode is what gcnsmt's buffer semantics say, in both the `CalcBufferAddr`
+    // and the `MEM[ADDR]` forms.
+    for name in ["cdna4_mubuf_snippet.json", "rdna3_mubuf_snippet.json"] {
+        let r = spec::run(&[data(name)], &opts()).expect("readable");
+        assert!(r.findings.is_empty(), "{name}: {:#?}", r.findings);
+        assert!(r.unchecked.is_empty(), "{name}: {:#?}", r.unchecked);
+        assert!(r.counts[0].2.checked >= 5, "{name}");
+    }
+    // The same CMPSWAP with src and cmp exchanged (ds_cmpst's order) must differ.
+    let text = std::fs::read_to_string(data("cdna4_mubuf_snippet.json")).unwrap();
+    let swapped = text
+        .replace("src = DATA[31 : 0]", "src = DATA[@]")
+        .replace("cmp = DATA[63 : 32]", "cmp = DATA[31 : 0]")
+        .replace("src = DATA[@]", "src = DATA[63 : 32]");
+    assert_ne!(swapped, text);
+    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("cdna4_swapped.json");
+    std::fs::write(&p, swapped).unwrap();
+    let f = spec::run(&[&p], &opts()).unwrap().findings;
+    assert_eq!(f.len(), 1, "{f:#?}");
+    let x = &f[0];
+    assert_eq!(x.entry.as_deref(), Some("BUFFER_ATOMIC_CMPSWAP"));
+    let i = inputs(ev(x, "inputs"));
+    let a = buffer_address(&i);
+    let m = mem_le(&mem_bytes(ev(x, "memory before")), a, 4);
+    let (lo, hi) = (i["VDATA"] & 0xffff_ffff, i["VDATA"] >> 32);
+    // AMD: src = DATA[31:0], cmp = DATA[63:32]; the swapped text the other way round.
+    let amd = if m == hi { lo } else { m };
+    let swapped = if m == lo { hi } else { m };
+    assert_ne!(amd, swapped);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "gcnsmt result")), a, 4), amd);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "document result")), a, 4), swapped);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn mubuf_descriptions_agree_and_a_changed_one_is_caught() {
+    // On the CLRX MUBUF snippet every description inside the vocabulary agrees with its
+    // operation (the mislabelled headings describe the _HI operation they list).
+    let r = spec::run(&[data("mubuf_clrx_snippet.md")], &opts()).unwrap();
+    let pp = r
+        .counts
+        .iter()
+        .find(|(_, k, _)| *k == "prose-vs-pcode")
+        .expect("prose-vs-pcode ran");
+    assert_eq!((pp.2.checked, pp.2.findings), (9, 0));
+    // CMPSWAP's description with the compare value moved to VDATA>>0: it now says
+    // "swap in VDATA[31:0] if memory equals VDATA[31:0]", which the operation does not.
+    let text = std::fs::read_to_string(data("mubuf_clrx_snippet.md")).unwrap();
+    let changed = text.replace("is equal VDATA>>32", "is equal VDATA>>0");
+    assert_ne!(changed, text);
+    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-prose-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("mubuf_changed.md");
+    std::fs::write(&p, changed).unwrap();
+    let f = spec::run(&[&p], &opts()).unwrap().findings;
+    let x = f
+        .iter()
+        .find(|x| x.kind == "prose-vs-pcode")
+        .expect("the changed description is found");
+    assert_eq!(x.entry.as_deref(), Some("BUFFER_ATOMIC_CMPSWAP"));
+    assert_eq!(f.iter().filter(|x| x.kind == "prose-vs-pcode").count(), 1);
+    let i = inputs(ev(x, "inputs"));
+    let a = buffer_address(&i);
+    let m = mem_le(&mem_bytes(ev(x, "memory before")), a, 4);
+    let (lo, hi) = (i["VDATA"] & 0xffff_ffff, i["VDATA"] >> 32);
+    // Listing: *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM. Changed description: the
+    // compare value is VDATA>>0 read as a dword, VDATA[31:0].
+    let op = if m == hi { lo } else { m };
+    let desc = if m == lo { lo } else { m };
+    assert_ne!(op, desc);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "operation result")), a, 4), op);
+    assert_eq!(mem_le(&mem_bytes(ev(x, "description result")), a, 4), desc);
+    assert!(ev(x, "semantics").contains("agree with the operation"));
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -2,13 +2,17 @@
 //! library (`semantics/pcode/`), the per-target opcode tables and layouts of the lifter
 //! (from llvm-mc 22), and its assembler/encoder (byte-exact with llvm-mc 22).
 
+use super::buffer_equiv::compare_buffer;
 use super::equiv::{compare, Outcome, Side};
-use super::{clike, prose, Doc, Entry, Finding, Format, Notation, Options, Report, Unchecked};
+use super::{
+    clike, prose, prose_buffer, Doc, Entry, Finding, Format, Notation, Options, Report, Unchecked,
+};
 use gcnsmt_lifter::lift::ds_semantics;
 use gcnsmt_lifter::mubuf_table::mubuf_lookup;
 use gcnsmt_lifter::table::{ds_by_opcode, ds_lookup, OffsetKind};
 use gcnsmt_lifter::{encode_any, parse_any};
-use gcnsmt_semantics::ir::Stmt;
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::ir::{Def, Stmt};
 use gcnsmt_semantics::parse::parse_stmts;
 use gcnsmt_semantics::target::{DsLayout, Target};
 use regex::Regex;
@@ -175,12 +179,23 @@ fn int_casts(text: &str) -> String {
     out
 }
 
+/// Two AMD forms the semantics parser writes otherwise: a sized literal with a suffix
+/// (`24'0U`, a 24-bit zero) loses the suffix, which the width already says; `signext(x)` of
+/// a signed view (`MEM[addr].i8`) is the view itself, since widening a signed value extends
+/// its sign. `signext` of anything else is left to fail parsing.
+fn amd_forms(text: &str) -> String {
+    let sized = Regex::new(r"(\d+)'(\d+)U\b").expect("valid");
+    let t = sized.replace_all(text, "$1'$2");
+    let sx = Regex::new(r"signext\((MEM\[[^\]]*\]\.i\d+)\)").expect("valid");
+    sx.replace_all(&t, "($1)").into_owned()
+}
+
 /// The document's operation parsed into the IR, or `None` (with an unchecked item) when it
 /// is absent or outside what the front ends read.
 fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
     let p = e.pcode.as_ref()?;
     let r = match p.notation {
-        Notation::Amd => parse_stmts(&int_casts(&desugar(&p.text))).map_err(|err| {
+        Notation::Amd => parse_stmts(&int_casts(&amd_forms(&desugar(&p.text)))).map_err(|err| {
             (
                 p.line + err.line.saturating_sub(1),
                 format!(
@@ -189,6 +204,33 @@ fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
                 ),
             )
         }),
+        Notation::CLike if is_buffer(e) => {
+            let name = lower(&e.name);
+            let shape = c
+                .targets(e)
+                .into_iter()
+                .find_map(|t| mubuf_lookup(t, &name).map(|x| x.1));
+            match shape {
+                None => Err((
+                    p.line,
+                    format!(
+                        "{} is not a buffer instruction of the generations the document covers (LLVM 22)",
+                        e.name
+                    ),
+                )),
+                Some(sh) => clike::parse_buffer(
+                    &p.text,
+                    32 * sh.vdata.max(1) as u32,
+                    sh.class == gcnsmt_lifter::mubuf_table::MubufClass::Atomic,
+                )
+                .map_err(|u| {
+                    (
+                        p.line + u.line,
+                        format!("C-like listing outside the front end: {}", u.reason),
+                    )
+                }),
+            }
+        }
         Notation::CLike => clike::parse(&p.text).map_err(|u| {
             (
                 p.line + u.line,
@@ -228,6 +270,10 @@ fn pcode_vs_semantics(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
     const K: &str = "pcode-vs-semantics";
     let Some(p) = &e.pcode else { return };
     let Some(body) = body else { return };
+    if is_buffer(e) {
+        buffer_pcode_vs_semantics(c, e, p, body);
+        return;
+    }
     if !is_ds(e) {
         c.skip(
             K,
@@ -315,6 +361,242 @@ fn pcode_vs_semantics(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
     }
 }
 
+fn is_buffer(e: &Entry) -> bool {
+    e.format
+        .as_ref()
+        .is_none_or(|f| matches!(f.value.as_str(), "MUBUF" | "VBUFFER"))
+        && lower(&e.name).starts_with("buffer_")
+}
+
+/// gcnsmt's semantics entry for a buffer mnemonic and its operand aliases, or why there is
+/// none (format conversions, LDS DMA and cache control are not modelled: README "Buffer
+/// instructions").
+fn buffer_def(name: &str) -> Result<(String, &'static Def), String> {
+    let up = name.to_ascii_uppercase();
+    if up.contains("FORMAT") {
+        return Err(format!(
+            "gcnsmt does not model {up}: format conversion (README, \"Not modelled yet\")"
+        ));
+    }
+    match Library::builtin().get(&up) {
+        Some(d) => Ok((up, d)),
+        None => Err(format!(
+            "gcnsmt does not model {up} (see README, \"Not modelled yet\")"
+        )),
+    }
+}
+
+/// The buffer form of [`pcode_vs_semantics`]: the document's body and gcnsmt's entry in a
+/// buffer frame under the in-range assumption of [`buffer_equiv`](super::buffer_equiv).
+fn buffer_pcode_vs_semantics(c: &mut Ctx, e: &Entry, p: &super::Pcode, body: &[Stmt]) {
+    const K: &str = "pcode-vs-semantics";
+    let name = lower(&e.name);
+    let (entry_name, def) = match buffer_def(&name) {
+        Ok(x) => x,
+        Err(r) => return c.skip(K, p.line, Some(&e.name), r),
+    };
+    let aliases = def.aliases_for(&entry_name).unwrap_or(&[]);
+    let doc = Side {
+        label: "document",
+        body,
+        aliases: &[],
+        addr_is_effective: buffer_effective(p),
+        dword: false,
+    };
+    let ours = Side {
+        label: "gcnsmt",
+        body: &def.body,
+        aliases,
+        addr_is_effective: false,
+        dword: false,
+    };
+    let mut differs: Vec<(Target, Vec<(String, String)>)> = Vec::new();
+    let mut any = false;
+    for t in c.targets(e) {
+        if mubuf_lookup(t, &name).is_none() {
+            continue;
+        }
+        any = true;
+        match compare_buffer(&name, t, &doc, &ours, c.opts.timeout) {
+            Outcome::Same => c.ok(K),
+            Outcome::Differs(ev) => differs.push((t, ev)),
+            Outcome::Unknown(r) => c.skip(K, p.line, Some(&e.name), format!("{t}: {r}")),
+        }
+    }
+    if !any {
+        c.skip(
+            K,
+            p.line,
+            Some(&e.name),
+            format!(
+                "{} is not an instruction of the generations the document covers (LLVM 22)",
+                e.name
+            ),
+        );
+    }
+    if let Some((t, mut ev)) = differs.first().cloned() {
+        if differs.len() > 1 {
+            let all: Vec<&str> = differs.iter().map(|(t, _)| t.name()).collect();
+            ev.insert(0, ("targets".into(), all.join(", ")));
+        }
+        c.find(
+            K,
+            p.line,
+            Some(&e.name),
+            Some(t),
+            format!("operation: {}", one_line(&p.text)),
+            format!("the operation differs from gcnsmt's semantics of {entry_name} on {t}"),
+            ev,
+        );
+    }
+}
+
+/// A MUBUF description ([`prose_buffer`]) against the page's own operation when it has one
+/// that reads, else against gcnsmt's semantics. A description that agrees with gcnsmt where
+/// the operation does not is left to the pcode-vs-semantics finding.
+fn buffer_prose_check(c: &mut Ctx, e: &Entry, d: &super::Located<String>, body: Option<&[Stmt]>) {
+    let name = lower(&e.name);
+    let targets: Vec<Target> = c
+        .targets(e)
+        .into_iter()
+        .filter(|t| mubuf_lookup(*t, &name).is_some())
+        .collect();
+    let kind = if body.is_some() {
+        "prose-vs-pcode"
+    } else {
+        "prose-vs-semantics"
+    };
+    let Some(&t) = targets.first() else {
+        return c.skip(
+            kind,
+            d.line,
+            Some(&e.name),
+            format!(
+                "{} is not an instruction of the generations the document covers (LLVM 22)",
+                e.name
+            ),
+        );
+    };
+    let reading = match prose_buffer::read(&d.value) {
+        Ok(r) => r,
+        Err(phrase) => {
+            return c.skip(
+                kind,
+                d.line,
+                Some(&e.name),
+                format!("phrase outside the vocabulary: \"{phrase}\""),
+            )
+        }
+    };
+    let pstmts = match parse_stmts(&reading.pcode) {
+        Ok(s) => s,
+        Err(err) => {
+            return c.skip(
+                kind,
+                d.line,
+                Some(&e.name),
+                format!("reading does not parse: {}", err.msg),
+            )
+        }
+    };
+    let prose_side = Side {
+        label: "description",
+        body: &pstmts,
+        aliases: &[],
+        addr_is_effective: false,
+        dword: false,
+    };
+    let ours = buffer_def(&name).ok();
+    let ours_side = ours.as_ref().map(|(en, def)| Side {
+        label: "gcnsmt",
+        body: &def.body,
+        aliases: def.aliases_for(en).unwrap_or(&[]),
+        addr_is_effective: false,
+        dword: false,
+    });
+    let timeout = c.opts.timeout;
+    let (other, what) = match (body, &e.pcode) {
+        (Some(b), Some(p)) => (
+            Side {
+                label: "operation",
+                body: b,
+                aliases: &[],
+                addr_is_effective: buffer_effective(p),
+                dword: false,
+            },
+            format!("the operation `{}`", one_line(&p.text)),
+        ),
+        _ => match &ours_side {
+            Some(o) => (
+                Side {
+                    label: o.label,
+                    body: o.body,
+                    aliases: o.aliases,
+                    addr_is_effective: false,
+                    dword: false,
+                },
+                format!("gcnsmt's semantics of {}", e.name),
+            ),
+            None => {
+                return c.skip(
+                    kind,
+                    d.line,
+                    Some(&e.name),
+                    format!("gcnsmt does not model {}", e.name),
+                )
+            }
+        },
+    };
+    match compare_buffer(&name, t, &prose_side, &other, timeout) {
+        Outcome::Same => c.ok(kind),
+        Outcome::Unknown(r) => c.skip(kind, d.line, Some(&e.name), format!("{t}: {r}")),
+        Outcome::Differs(mut ev) => {
+            if kind == "prose-vs-pcode" {
+                if let Some(o) = &ours_side {
+                    let verdict = match compare_buffer(&name, t, &other, o, timeout) {
+                        Outcome::Same => {
+                            "gcnsmt's semantics agree with the operation, not the description"
+                                .to_string()
+                        }
+                        Outcome::Differs(_) => {
+                            if matches!(
+                                compare_buffer(&name, t, &prose_side, o, timeout),
+                                Outcome::Same
+                            ) {
+                                c.ok(kind);
+                                return;
+                            }
+                            "gcnsmt's semantics differ from both (see pcode-vs-semantics)".into()
+                        }
+                        Outcome::Unknown(r) => {
+                            format!("gcnsmt's semantics vs the operation: undecided ({r})")
+                        }
+                    };
+                    ev.push(("semantics".into(), verdict));
+                }
+            }
+            c.find(
+                kind,
+                d.line,
+                Some(&e.name),
+                Some(t),
+                format!("description: \"{}\"", d.value),
+                format!("read as {}, which contradicts {what}", reading.effect),
+                ev,
+            );
+        }
+    }
+}
+
+/// A buffer text with `MEM[ADDR]` and no address computation: ADDR is the offset within the
+/// record (VADDR + OFFSET).
+fn buffer_effective(p: &super::Pcode) -> bool {
+    p.notation == Notation::Amd
+        && !p.text.contains("CalcBufferAddr")
+        && !p.text.contains("OFFSET")
+        && p.text.contains("ADDR")
+}
+
 fn one_line(s: &str) -> String {
     let t: Vec<&str> = s.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     t.join(" / ")
@@ -322,6 +604,10 @@ fn one_line(s: &str) -> String {
 
 fn prose_check(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
     let Some(d) = &e.description else { return };
+    if is_buffer(e) {
+        buffer_prose_check(c, e, d, body);
+        return;
+    }
     if !is_ds(e) {
         c.skip(
             "prose-vs-semantics",

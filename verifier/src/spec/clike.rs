@@ -44,7 +44,7 @@ enum T {
 
 const PUNCT: &[&str] = &[
     ">=", "<=", "==", "!=", "&&", "||", "<<", ">>", "+", "-", "*", "/", "%", "&", "|", "^", "~",
-    "!", "<", ">", "(", ")", "?", ":", ",", "=",
+    "!", "<", ">", "(", ")", "?", ":", ",", "=", "[", "]",
 ];
 
 fn lex(s: &str) -> Result<Vec<T>, String> {
@@ -95,6 +95,8 @@ struct Tr<'a> {
     locals: &'a BTreeMap<String, &'static str>,
     /// The type `VDATA0`/`VDATA1` are read as in this statement.
     ty: &'static str,
+    /// A buffer listing (`VMEM(...)`): the width in bits of its VDATA register, else `None`.
+    vdata: Option<u32>,
 }
 
 impl Tr<'_> {
@@ -105,6 +107,12 @@ impl Tr<'_> {
         let mut unary = true;
         while i < t.len() {
             match &t[i] {
+                T::P("*") if unary && t.get(i + 1) == Some(&T::P("(")) => {
+                    let (prim, len) = self.primary(&t[i..], self.ty)?;
+                    out.push_str(&prim);
+                    i += len;
+                    unary = false;
+                }
                 T::P("*") if unary => {
                     let Some(T::Id(p)) = t.get(i + 1) else {
                         return Err("`*` must dereference a pointer name".into());
@@ -169,8 +177,14 @@ impl Tr<'_> {
                     ptrs: self.ptrs,
                     locals: self.locals,
                     ty,
+                    vdata: self.vdata,
                 };
                 Ok((format!("({})", sub.expr(&t[1..close])?), close + 1))
+            }
+            Some(T::P("*")) if t.get(1) == Some(&T::P("(")) => {
+                // `*(TYPE*)VMEM(...)`: a read through a cast pointer.
+                let (addr, pty, used) = vmem_pointer(&t[1..])?;
+                Ok((promote(format!("MEM[{addr}].{pty}"), pty), used + 1))
             }
             Some(T::P("*")) => {
                 let Some(T::Id(p)) = t.get(1) else {
@@ -213,6 +227,19 @@ impl Tr<'_> {
                 if t.get(1) == Some(&T::P("(")) {
                     return Err(format!("unknown function `{name}`"));
                 }
+                if t.get(1) == Some(&T::P("[")) {
+                    let close = t
+                        .iter()
+                        .position(|x| *x == T::P("]"))
+                        .ok_or("unclosed `[`")?;
+                    return Ok((self.indexed(name, &t[2..close], ty)?, close + 1));
+                }
+                if let (Some(w), true) = (self.vdata, name == "VDATA") {
+                    return Ok((vdata_view(w, ty), 1));
+                }
+                if self.vdata.is_some() && name == "GLC" {
+                    return Ok(("GLC".to_string(), 1));
+                }
                 let text = match name.as_str() {
                     "VDATA0" | "VDATA" | "DATA0" | "DATA" => format!("DATA0.{ty}"),
                     "VDATA1" | "DATA1" => format!("DATA1.{ty}"),
@@ -225,6 +252,128 @@ impl Tr<'_> {
             _ => Err("expected a value".into()),
         }
     }
+}
+
+impl Tr<'_> {
+    /// `VM[k]` (element k of a pointer) or `VDATA[k]` / `VDATA[a:b]` (dwords of the register).
+    fn indexed(&self, name: &str, idx: &[T], ty: &'static str) -> Result<String, String> {
+        if name == "VDATA" && self.vdata.is_some() {
+            let (a, b) = dword_range(idx)?;
+            return Ok(format!(
+                "VDATA[{} : {}].b{}",
+                32 * b + 31,
+                32 * a,
+                32 * (b - a + 1)
+            ));
+        }
+        let _ = ty;
+        let ptr = self
+            .ptrs
+            .get(name)
+            .ok_or_else(|| format!("`{name}` is not a declared pointer"))?;
+        let k = match idx {
+            [T::Num(n)] => n.parse::<u32>().map_err(|_| format!("index `{n}`"))?,
+            _ => return Err("a pointer index must be a number".into()),
+        };
+        if k > 15 {
+            return Err(format!("element {k} is past any buffer access"));
+        }
+        Ok(promote(
+            format!("MEM[{}].{}", elem_addr(&ptr.addr, ptr.ty, k), ptr.ty),
+            ptr.ty,
+        ))
+    }
+}
+
+/// C's integer promotion of a value read as `ty`: narrower than 32 bits it takes part in
+/// arithmetic as a 32-bit int (`*(UINT16*)p << 16` keeps the shifted bits), sign-extended
+/// from a signed type.
+fn promote(text: String, ty: &str) -> String {
+    let w: u32 = ty[1..].parse().unwrap_or(32);
+    if w >= 32 || ty.starts_with('f') {
+        return text;
+    }
+    let k = if ty.starts_with('i') { 'i' } else { 'u' };
+    format!("({text}).{k}32")
+}
+
+/// The address of element `k` of a pointer of type `ty` at `addr`.
+fn elem_addr(addr: &str, ty: &str, k: u32) -> String {
+    let bytes: u32 = ty[1..].parse::<u32>().unwrap_or(32) / 8;
+    if k == 0 {
+        addr.to_string()
+    } else {
+        format!("{addr} + {}U", k * bytes)
+    }
+}
+
+/// `k` or `a:b` inside `VDATA[...]`: dword numbers.
+fn dword_range(idx: &[T]) -> Result<(u32, u32), String> {
+    let num = |x: &T| match x {
+        T::Num(n) => n.parse::<u32>().map_err(|_| format!("index `{n}`")),
+        _ => Err("a VDATA index must be a number".to_string()),
+    };
+    match idx {
+        [a] => Ok((num(a)?, num(a)?)),
+        [a, T::P(":"), b] => Ok((num(a)?, num(b)?)),
+        _ => Err("a VDATA index must be `k` or `a:b`".into()),
+    }
+    .and_then(|(a, b)| {
+        // VDATA is at most four dwords (a 128-bit tuple).
+        if a > b || b > 3 {
+            Err(format!("VDATA[{a}:{b}] is not a range of dwords 0-3"))
+        } else {
+            Ok((a, b))
+        }
+    })
+}
+
+/// The whole VDATA register read in a statement of type `ty`: as `ty` when the widths agree,
+/// otherwise as the unsigned register of its own width (C widens the narrower operand).
+fn vdata_view(w: u32, ty: &str) -> String {
+    if ty[1..].parse::<u32>().ok() == Some(w) {
+        format!("VDATA.{ty}")
+    } else {
+        format!("VDATA.u{w}")
+    }
+}
+
+/// The buffer address of `(TYPE*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)` and the pointer's
+/// type; the tokens used. The operands must be exactly those, in that order (CLRX
+/// `GcnInstrsMubuf.md`); they are what `CalcBufferAddr` takes in AMD's notation.
+fn vmem_pointer(t: &[T]) -> Result<(String, &'static str, usize), String> {
+    let (pty, rest) = match t {
+        [T::P("("), T::Id(ty), T::P("*"), T::P(")"), rest @ ..] if c_type(ty).is_some() => {
+            (c_type(ty).expect("checked"), rest)
+        }
+        _ => return Err("a buffer pointer must be (TYPE*)VMEM(...)".into()),
+    };
+    if !matches!(rest.first(), Some(T::Id(v)) if v == "VMEM") || rest.get(1) != Some(&T::P("(")) {
+        return Err("a buffer pointer must be (TYPE*)VMEM(...)".into());
+    }
+    let close = matching(rest, 1)?;
+    let args: Vec<String> = split_commas(&rest[2..close])
+        .iter()
+        .map(|a| {
+            a.iter()
+                .map(|x| match x {
+                    T::Id(s) | T::Num(s) => s.clone(),
+                    T::P(p) => p.to_string(),
+                })
+                .collect::<String>()
+        })
+        .collect();
+    if args != ["SRSRC", "VADDR(1:2)", "SOFFSET", "OFFSET"] {
+        return Err(format!(
+            "VMEM operands `{}` are not SRSRC, VADDR(1:2), SOFFSET, OFFSET",
+            args.join(", ")
+        ));
+    }
+    Ok((
+        "CalcBufferAddr(VADDR, SRSRC, SOFFSET, OFFSET)".to_string(),
+        pty,
+        4 + close + 1,
+    ))
 }
 
 fn matching(t: &[T], open: usize) -> Result<usize, String> {
@@ -267,9 +416,36 @@ fn split_commas(t: &[T]) -> Vec<&[T]> {
 ///
 /// Errors: the first line outside the notation above.
 pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
+    translate(listing, None)
+}
+
+/// Translate a buffer listing (CLRX `GcnInstrsMubuf.md`): pointers `(TYPE*)VMEM(SRSRC,
+/// VADDR(1:2), SOFFSET, OFFSET)` (also written `*(TYPE*)VMEM(...)` before elements `VM[k]`
+/// are used, read as the same pointer), reads `*(TYPE*)VMEM(...)`, the register `VDATA` of
+/// `vdata_bits` bits with dwords `VDATA[k]` / `VDATA[a:b]`, `GLC`. In an atomic (`atomic`),
+/// what the listing assigns to VDATA is the returned value, RETURN_DATA.
+///
+/// Errors: as for [`to_amd`].
+pub fn to_amd_buffer(
+    listing: &str,
+    vdata_bits: u32,
+    atomic: bool,
+) -> Result<String, Untranslatable> {
+    translate(listing, Some((vdata_bits, atomic)))
+}
+
+fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untranslatable> {
+    let vdata = buffer.map(|b| b.0);
+    let dst = if buffer.is_some_and(|b| b.1) {
+        "RETURN_DATA"
+    } else {
+        "VDATA"
+    };
     let mut ptrs: BTreeMap<String, Ptr> = BTreeMap::new();
     let mut locals: BTreeMap<String, &'static str> = BTreeMap::new();
     let mut out = Vec::new();
+    // The type of the last declared pointer: what a bare VDATA is read as.
+    let mut last_ty: &'static str = "u32";
     let stmts = listing.lines().enumerate().flat_map(|(ln, raw)| {
         let code = raw.split("//").next().unwrap_or("");
         code.split(';')
@@ -291,6 +467,17 @@ pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
         };
         let (lhs, rhs) = (&t[..eq], &t[eq + 1..]);
         match lhs {
+            // TYPE* NAME = (TYPE*)VMEM(...) or *(TYPE*)VMEM(...)
+            [T::Id(ty), T::P("*"), T::Id(name)] if c_type(ty).is_some() && vdata.is_some() => {
+                let ty = c_type(ty).expect("checked");
+                let r = rhs.strip_prefix(&[T::P("*")]).unwrap_or(rhs);
+                let (addr, _, used) = vmem_pointer(r).map_err(bad)?;
+                if used != r.len() {
+                    return Err(bad("text after the pointer's VMEM(...)".into()));
+                }
+                last_ty = ty;
+                ptrs.insert(name.clone(), Ptr { addr, ty });
+            }
             // TYPE* NAME = (TYPE*)(DS + addr)
             [T::Id(ty), T::P("*"), T::Id(name)] if c_type(ty).is_some() => {
                 let ty = c_type(ty).expect("checked");
@@ -299,6 +486,7 @@ pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
                     ptrs: &ptrs,
                     locals: &locals,
                     ty: "u32",
+                    vdata,
                 };
                 let a = tr.expr(addr).map_err(bad)?;
                 ptrs.insert(name.clone(), Ptr { addr: a, ty });
@@ -310,6 +498,7 @@ pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
                     ptrs: &ptrs,
                     locals: &locals,
                     ty,
+                    vdata,
                 };
                 let e = tr.expr(rhs).map_err(bad)?;
                 out.push(format!("{name}.{ty} = {e}"));
@@ -323,9 +512,75 @@ pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
                     ptrs: &ptrs,
                     locals: &locals,
                     ty: ptr.ty,
+                    vdata,
                 };
                 let e = tr.expr(rhs).map_err(bad)?;
                 out.push(format!("MEM[{}].{} = {e}", ptr.addr, ptr.ty));
+            }
+            // *(TYPE*)VMEM(...) = expr
+            [T::P("*"), ptr @ ..] if vdata.is_some() && ptr.first() == Some(&T::P("(")) => {
+                let (addr, ty, used) = vmem_pointer(ptr).map_err(bad)?;
+                if used != ptr.len() {
+                    return Err(bad("text after the pointer's VMEM(...)".into()));
+                }
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty,
+                    vdata,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                out.push(format!("MEM[{addr}].{ty} = {e}"));
+            }
+            // VM[k] = expr
+            [T::Id(p), T::P("["), T::Num(k), T::P("]")] if vdata.is_some() && p != "VDATA" => {
+                let ptr = ptrs
+                    .get(p)
+                    .ok_or_else(|| bad(format!("`{p}` is not a declared pointer")))?;
+                let k: u32 = k.parse().map_err(|_| bad(format!("index `{k}`")))?;
+                if k > 15 {
+                    return Err(bad(format!("element {k} is past any buffer access")));
+                }
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty: ptr.ty,
+                    vdata,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                out.push(format!(
+                    "MEM[{}].{} = {e}",
+                    elem_addr(&ptr.addr, ptr.ty, k),
+                    ptr.ty
+                ));
+            }
+            // VDATA = e, VDATA &= e, VDATA |= e, VDATA[k] = e, VDATA[a:b] = e
+            [T::Id(v), rest @ ..] if v == "VDATA" && vdata.is_some() => {
+                let w = vdata.expect("checked");
+                let tr = Tr {
+                    ptrs: &ptrs,
+                    locals: &locals,
+                    ty: last_ty,
+                    vdata,
+                };
+                let e = tr.expr(rhs).map_err(bad)?;
+                match rest {
+                    [] => out.push(format!("{dst}.b{w} = {e}")),
+                    [T::P(op)] if matches!(*op, "&" | "|") => out.push(format!(
+                        "{dst}.b{w} = {} {op} ({e})",
+                        vdata_view(w, last_ty)
+                    )),
+                    [T::P("["), idx @ .., T::P("]")] => {
+                        let (a, b) = dword_range(idx).map_err(bad)?;
+                        out.push(format!(
+                            "{dst}[{} : {}].b{} = {e}",
+                            32 * b + 31,
+                            32 * a,
+                            32 * (b - a + 1)
+                        ));
+                    }
+                    _ => return Err(bad(format!("unsupported assignment `{line}`"))),
+                }
             }
             [T::Id(v)] if v == "VDST" => {
                 // The destination takes the type of the first pointer the value reads.
@@ -340,6 +595,7 @@ pub fn to_amd(listing: &str) -> Result<String, Untranslatable> {
                     ptrs: &ptrs,
                     locals: &locals,
                     ty,
+                    vdata,
                 };
                 let e = tr.expr(rhs).map_err(bad)?;
                 out.push(format!("RETURN_DATA.{ty} = {e}"));
@@ -377,7 +633,21 @@ fn pointer_target(t: &[T]) -> Result<&[T], String> {
 /// Errors: as for [`to_amd`]; a translation the semantics parser rejects (a bug in this front
 /// end) is reported the same way, with the parser's message.
 pub fn parse(listing: &str) -> Result<Vec<Stmt>, Untranslatable> {
-    let amd = to_amd(listing)?;
+    parse_amd(to_amd(listing)?)
+}
+
+/// Translate and parse a buffer listing (see [`to_amd_buffer`]).
+///
+/// Errors: as for [`parse`].
+pub fn parse_buffer(
+    listing: &str,
+    vdata_bits: u32,
+    atomic: bool,
+) -> Result<Vec<Stmt>, Untranslatable> {
+    parse_amd(to_amd_buffer(listing, vdata_bits, atomic)?)
+}
+
+fn parse_amd(amd: String) -> Result<Vec<Stmt>, Untranslatable> {
     parse_stmts(&amd).map_err(|e| Untranslatable {
         line: 0,
         reason: format!("translation `{amd}` does not parse: {e}"),
@@ -406,6 +676,41 @@ mod tests {
             "{t}"
         );
         parse(s).unwrap();
+    }
+
+    // CLRX's BUFFER_ATOMIC_CMPSWAP: the compare value is the high dword of a 64-bit VDATA, and
+    // what the listing assigns to VDATA is the returned value.
+    #[test]
+    fn buffer_cmpswap_listing() {
+        let s = "UINT32* VM = (UINT32*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)\nUINT32 P = *VM; *VM = *VM==(VDATA>>32) ? VDATA&0xffffffff : *VM // part of atomic\nVDATA[0] = (GLC) ? P : VDATA[0]";
+        let t = to_amd_buffer(s, 64, true).unwrap();
+        assert!(
+            t.contains("MEM[CalcBufferAddr(VADDR, SRSRC, SOFFSET, OFFSET)].u32 ="),
+            "{t}"
+        );
+        assert!(t.contains("VDATA.u64 >> 32"), "{t}");
+        assert!(
+            t.contains("RETURN_DATA[31 : 0].b32 = (GLC) ? P : VDATA[31 : 0].b32"),
+            "{t}"
+        );
+        parse_buffer(s, 64, true).unwrap();
+        // A narrow read takes part in C arithmetic as a 32-bit int.
+        let h = to_amd_buffer(
+            "VDATA |= *(UINT16*)VMEM(SRSRC, VADDR(1:2), SOFFSET, OFFSET)<<16",
+            32,
+            false,
+        )
+        .unwrap();
+        assert!(
+            h.contains("(MEM[CalcBufferAddr(VADDR, SRSRC, SOFFSET, OFFSET)].u16).u32 << 16"),
+            "{h}"
+        );
+        assert!(to_amd_buffer(
+            "VDATA = *(UINT8*)VMEM(SRSRC, VADDR, SOFFSET, OFFSET)",
+            32,
+            false
+        )
+        .is_err());
     }
 
     #[test]

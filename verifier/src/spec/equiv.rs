@@ -312,7 +312,7 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
     Outcome::Differs(ev)
 }
 
-fn mask(w: u32) -> u128 {
+pub(crate) fn mask(w: u32) -> u128 {
     if w >= 128 {
         u128::MAX
     } else {
@@ -320,7 +320,7 @@ fn mask(w: u32) -> u128 {
     }
 }
 
-fn hex(v: u128, w: u32) -> String {
+pub(crate) fn hex(v: u128, w: u32) -> String {
     format!("{v:#0width$x}", width = (w as usize).div_ceil(4) + 2)
 }
 

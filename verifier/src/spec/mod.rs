@@ -5,13 +5,16 @@
 //! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
 //! Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
-//! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR,
+//! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
+//! ([`prose_buffer`] that of MUBUF descriptions),
 //! [`equiv`] asks z3 whether two bodies differ (and replays the difference on the concrete
-//! interpreter), [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
+//! interpreter; [`buffer_equiv`] does the same for buffer instructions over global memory),
+//! [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
 //!
 //! Soundness rule: anything a reader cannot read, or a check cannot decide, is an
 //! [`Unchecked`] item with a reason, never a [`Finding`]. A solver timeout is unchecked too.
 
+pub mod buffer_equiv;
 pub mod checks;
 pub mod clike;
 pub mod clrx;
@@ -19,6 +22,7 @@ pub mod equiv;
 pub mod isa_xml;
 pub mod pcode_json;
 pub mod prose;
+pub mod prose_buffer;
 pub mod refpage;
 pub mod report;
 
