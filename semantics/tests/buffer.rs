@@ -34,6 +34,7 @@ struct Access {
     target: Target,
     offen: bool,
     idxen: bool,
+    addr64: bool,
     vaddr: (u128, u32),
     srsrc: u128,
     soffset: u32,
@@ -47,6 +48,7 @@ fn access(t: Target, srsrc: u128, soffset: u32, voffset: u32, offset: u32) -> Ac
         target: t,
         offen: true,
         idxen: false,
+        addr64: false,
         vaddr: (voffset as u128, 32),
         srsrc,
         soffset,
@@ -77,7 +79,7 @@ fn run_buf_in(
             target: a.target,
             offen: a.offen,
             idxen: a.idxen,
-            addr64: false,
+            addr64: a.addr64,
         }),
     };
     let mut vars = BTreeMap::new();
@@ -515,6 +517,11 @@ fn float_atomics_by_hand() {
         ("BUFFER_ATOMIC_MAX_NUM_F32", one, qnan, one),
         ("BUFFER_ATOMIC_MAX_NUM_F32", qnan, one, one),
         ("BUFFER_ATOMIC_MAX_NUM_F32", qnan, snan, snan_q),
+        // Negative, unequal: max(-1, -2) = -1 (-2.0 = 0xc000_0000); the sign tests only
+        // break ties between zeros.
+        ("BUFFER_ATOMIC_MAX_NUM_F32", m_one, 0xc000_0000, m_one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", m_one, 0xc000_0000, 0xc000_0000),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", 0xc000_0000, m_one, 0xc000_0000),
     ] {
         assert_eq!(f32s(name, t, d), want, "{name} old {t:#x} data {d:#x}");
     }
@@ -552,9 +559,10 @@ fn float_atomics_by_hand() {
         "BUFFER_ATOMIC_PK_ADD_F16",
         4,
         0x3c00_0000,
-        (0x3c00_4000, 32),
+        (0x4000_3c00, 32),
     );
-    assert_eq!(m, 0x4000_4000, "PK_ADD_F16: 1+1 = 2 high, 0+2 = 2 low");
+    // Different sums per half, so swapped halves show.
+    assert_eq!(m, 0x4200_3c00, "PK_ADD_F16: 1+2 = 3 high, 0+1 = 1 low");
     let (_, m) = atomic_on(
         &lib,
         "BUFFER_ATOMIC_PK_ADD_BF16",
@@ -605,6 +613,25 @@ fn float_atomics_by_hand() {
         ("BUFFER_ATOMIC_MAX_NUM_F64", one, qnan, one),
         ("BUFFER_ATOMIC_MAX_NUM_F64", qnan, one, one),
         ("BUFFER_ATOMIC_MAX_NUM_F64", qnan, snan, snan_q),
+        // max(-1, -2) = -1 and min(-1, -2) = -2 (-2.0 = 0xc000_0000_0000_0000).
+        (
+            "BUFFER_ATOMIC_MAX_NUM_F64",
+            m_one,
+            0xc000_0000_0000_0000,
+            m_one,
+        ),
+        (
+            "BUFFER_ATOMIC_MIN_NUM_F64",
+            m_one,
+            0xc000_0000_0000_0000,
+            0xc000_0000_0000_0000,
+        ),
+        (
+            "BUFFER_ATOMIC_MIN_NUM_F64",
+            0xc000_0000_0000_0000,
+            m_one,
+            0xc000_0000_0000_0000,
+        ),
     ] {
         assert_eq!(f64s(name, t, d), want, "{name} old {t:#x} data {d:#x}");
     }
@@ -620,6 +647,38 @@ fn float_atomics_by_hand() {
             (r, m),
             (t as u128, want as u128),
             "FCMPSWAP_X2 old {t:#x} cmp {cmp:#x}"
+        );
+    }
+}
+
+#[test]
+fn gfx7_addr64_adds_everything_and_is_never_range_checked() {
+    // CLRX GcnMemHandling.md: with ADDR64 the address is BASE + VADDR (64 bits) + OFFSET +
+    // SOFFSET and there is no range check. Base 0x1000, vaddr 0x2_0000_0010, offset 4,
+    // soffset 8: 0x1000 + 0x2_0000_0010 + 4 + 8 = 0x2_0000_101c, even with num_records 0.
+    for t in [Target::Gfx600, Target::Gfx700] {
+        let a = Access {
+            offen: false,
+            addr64: true,
+            vaddr: (0x2_0000_0010, 64),
+            ..access(t, gcn_vsharp(0x1000, 0, 0), 8, 0, 4)
+        };
+        assert_eq!(
+            run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"],
+            pattern(0x2_0000_101c, 4),
+            "{t:?}"
+        );
+        // vaddr near 2^64: the 64-bit sum wraps: 0x1_0000 + 0xffff_ffff_ffff_0000 = 0, then
+        // + 4 + 8 = 0xc.
+        let a = Access {
+            srsrc: gcn_vsharp(0x1_0000, 0, 0),
+            vaddr: (0xffff_ffff_ffff_0000, 64),
+            ..a
+        };
+        assert_eq!(
+            run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"],
+            pattern(0xc, 4),
+            "{t:?}"
         );
     }
 }
