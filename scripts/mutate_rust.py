@@ -24,7 +24,9 @@ Equivalent mutants are listed in scripts/mutate-rust-equivalent.txt, one `ID  re
 (IDs `file:function:hash`, stable across edits elsewhere; `--list` prints them).
 
 Usage:
-  scripts/mutate_rust.py [FILE.rs] [--fn NAME ...] [--list] [--skip-rules] [--json OUT]
+  scripts/mutate_rust.py [FILE.rs] [--fn NAME ...] [--list] [--skip-rules] [--only ID ...]
+                         [--json OUT]
+  (`--only` re-runs chosen mutants, e.g. the survivors of an earlier run after adding tests)
 
 Exit code: 0 every mutant killed, unbuildable or listed as equivalent; 1 a live survivor or
 Ctrl-C; 2 a usage error or the unmutated code failing its tests.
@@ -212,6 +214,7 @@ def main() -> int:
     ap.add_argument("--fn", dest="fns", action="append", help="function to mutate (repeatable)")
     ap.add_argument("--list", action="store_true", help="only list the mutants")
     ap.add_argument("--skip-rules", action="store_true", help="run only the semantics tests")
+    ap.add_argument("--only", nargs="+", metavar="ID", help="run only these mutants")
     ap.add_argument("--json", help="also write the results as JSON to this file")
     args = ap.parse_args()
     fns = args.fns or ["aoffset", "access"]
@@ -222,6 +225,12 @@ def main() -> int:
     rel = str(path.relative_to(ROOT))
     original = path.read_text()
     ms = mutants(original, fns)
+    if args.only:
+        unknown = set(args.only) - {m.id(rel) for m in ms}
+        if unknown:
+            print(f"error: no such mutant: {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        ms = [m for m in ms if m.id(rel) in args.only]
     equivalent = load_equivalent()
     if args.list:
         for m in ms:

@@ -682,3 +682,22 @@ fn gfx7_addr64_adds_everything_and_is_never_range_checked() {
         );
     }
 }
+
+#[test]
+fn gfx8_swizzled_offset_above_36_bits() {
+    // Swizzled, offen only (index 0), element_size 1 (ES 4), index_stride 3 (IS 64), voffset
+    // 0xffff_fff0: BUFOFFSET = 0xffff_fff0 % 4 + 4 * (0 % 64) + 64 * (0 * stride +
+    // (0xffff_fff0 / 4) * 4) = 64 * 0xffff_fff0 = 0x3f_ffff_fc00, which needs 38 bits; the
+    // address is 0x1000 + 0x3f_ffff_fc00 = 0x40_0000_0c00. Raw range check on the unswizzled
+    // offset: 0xffff_fff0 + 1 <= 0xffff_ffff records. Memory byte a is bits 39:32 of a, so a
+    // wrong high part of the address shows.
+    let vs = gcn_vsharp(0x1000, 16, 0xffff_ffff) | 1u128 << 63 | 1u128 << 115 | 3u128 << 117;
+    let a = access(Target::Gfx802, vs, 0, 0xffff_fff0, 0);
+    let (o, _) = run_buf_in(
+        &Library::builtin(),
+        "BUFFER_LOAD_UBYTE",
+        &a,
+        CMem::new_wide(|x| (x >> 32) as u8),
+    );
+    assert_eq!(o["VDATA"], 0x40);
+}
