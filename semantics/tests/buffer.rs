@@ -35,6 +35,8 @@ struct Access {
     offen: bool,
     idxen: bool,
     addr64: bool,
+    /// LANE_ID (for ADD_TID_ENABLE).
+    lane: u32,
     vaddr: (u128, u32),
     srsrc: u128,
     soffset: u32,
@@ -49,6 +51,7 @@ fn access(t: Target, srsrc: u128, soffset: u32, voffset: u32, offset: u32) -> Ac
         offen: true,
         idxen: false,
         addr64: false,
+        lane: 0,
         vaddr: (voffset as u128, 32),
         srsrc,
         soffset,
@@ -87,7 +90,7 @@ fn run_buf_in(
     vars.insert("SRSRC".into(), bits(a.srsrc, 128));
     vars.insert("SOFFSET".into(), bits(a.soffset as u128, 32));
     vars.insert("OFFSET".into(), bits(a.offset as u128, 32));
-    vars.insert("LANE_ID".into(), bits(0, 32));
+    vars.insert("LANE_ID".into(), bits(a.lane as u128, 32));
     vars.insert("VDATA".into(), bits(a.data.0, a.data.1));
     vars.insert("DATA".into(), bits(a.data.0, a.data.1));
     vars.insert("RETURN_DATA".into(), bits(a.data.0, a.data.1));
@@ -700,4 +703,50 @@ fn gfx8_swizzled_offset_above_36_bits() {
         CMem::new_wide(|x| (x >> 32) as u8),
     );
     assert_eq!(o["VDATA"], 0x40);
+}
+
+#[test]
+fn add_tid_adds_lane_times_stride_unchecked() {
+    // gem5 Vega Inst_MUBUF::calcAddr: with ADD_TID_ENABLE (V# bit 119) the address gains
+    // lane * stride, where on gfx9/CDNA the stride is {data_format (V# 114:111), stride} (18
+    // bits); rocjitsu PR #10928: that term is not range-checked. Memory byte a is bits 19:12 of
+    // a, so the high part of the address shows.
+    let mem = || CMem::new_wide(|x| (x >> 12) as u8);
+    let lib = Library::builtin();
+    // gfx900, stride 4 | data_format 1 << 14 = 0x4004, lane 2: 0x1000 + 2 * 0x4004 = 0x9008;
+    // num_records 16 covers the unchecked offset 0 + 1 byte.
+    let vs = gcn_vsharp(0x1000, 4, 16) | 1u128 << 111 | 1u128 << 119;
+    let a = Access {
+        lane: 2,
+        ..access(Target::Gfx900, vs, 0, 0, 0)
+    };
+    assert_eq!(
+        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x09
+    );
+    // Without ADD_TID_ENABLE the lane does not count: 0x1000.
+    let a = Access {
+        srsrc: vs & !(1u128 << 119),
+        ..a
+    };
+    assert_eq!(
+        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x01
+    );
+    // gfx1030 (no data_format field): stride 0x1000, lane 3, OOB_SELECT 3 with 4 records:
+    // 0x1000 + 3 * 0x1000 = 0x4000, in range although 0x3000 is far beyond the 4 records.
+    let a = Access {
+        lane: 3,
+        ..access(
+            Target::Gfx1030,
+            rdna_vsharp(0x1000, 0x1000, 4, 3) | 1u128 << 119,
+            0,
+            0,
+            0,
+        )
+    };
+    assert_eq!(
+        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x04
+    );
 }
