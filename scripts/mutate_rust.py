@@ -15,10 +15,12 @@ operand order swapped (`d.ite(c, a, b)` -> `d.ite(c, b, a)`, `d.op(Sub, a, b)` -
      (`cargo test --release -p gcnsmt-tests --test rules mubuf`).
 
 A mutant that does not compile counts apart (`no build`; rustc killed it, no test did). Mutants
-are never written into the worktree: the script copies the source files (`git ls-files`, tracked
-and untracked, not ignored) to a temporary directory, patches the copy and builds it with its
-own target directory (target/mutate-rust, kept between runs so only the mutated crate
-rebuilds), so other builds of the worktree, scripts/mutate.py included, are not disturbed.
+are never written into the worktree's sources: the script copies the source files (`git
+ls-files`, tracked and untracked, not ignored) to target/mutate-rust/src, patches the copy and
+builds it with its own target directory (target/mutate-rust, kept between runs so only the
+mutated crate rebuilds; the copy's path is fixed because test binaries bake in
+CARGO_MANIFEST_DIR), so other builds of the worktree, scripts/mutate.py included, are not
+disturbed. One run at a time.
 
 Equivalent mutants are listed in scripts/mutate-rust-equivalent.txt, one `ID  reason` a line
 (IDs `file:function:hash`, stable across edits elsewhere; `--list` prints them).
@@ -42,7 +44,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,7 +174,7 @@ def copy_tree(dst: Path) -> None:
     for f in files:
         if f and (ROOT / f).is_file():
             (dst / f).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / f, dst / f)
+            shutil.copy(ROOT / f, dst / f)  # fresh mtimes: rebuild the baseline
 
 
 def failed_tests(out: str) -> str:
@@ -239,8 +240,9 @@ def main() -> int:
         print(f"{len(ms)} mutants")
         return 0
     global WORK
-    tmp = tempfile.TemporaryDirectory(prefix="gcnsmt-mutate-rust-")
-    WORK = Path(tmp.name)
+    WORK = TARGET_DIR / "src"
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
     copy_tree(WORK)
     path = WORK / rel
     status, why = test_mutant(args.skip_rules)
@@ -268,7 +270,6 @@ def main() -> int:
         print("\ninterrupted: reporting the mutants run so far", file=sys.stderr)
     finally:
         path.write_text(original)
-        tmp.cleanup()
     n = len(results)
     count = {s: sum(1 for r in results if r[1] == s) for s in ["killed", "no build", "equivalent", "survived"]}
     built = n - count["no build"]

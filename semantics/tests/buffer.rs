@@ -750,3 +750,24 @@ fn add_tid_adds_lane_times_stride_unchecked() {
         0x04
     );
 }
+
+#[test]
+fn gfx8_swizzled_with_add_tid_and_wide_elements() {
+    // CLRX: BUFOFFSET = AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE + (AOFFSET/ES)*ES),
+    // ES = 2 << element_size, IS = 8 << index_stride; gem5 Vega: ADD_TID_ENABLE adds the lane
+    // to INDEX. element_size 2 (ES 8), index_stride 1 (IS 16), stride 32, index 26, lane 3
+    // (INDEX 29), AOFFSET 26:
+    // 26%8 + 8*(29%16) + 16*((29/16)*32 + (26/8)*8) = 2 + 8*13 + 16*(32 + 24) = 1002 = 0x3ea.
+    // Range: index 26 < 1000 records, 26 + 1 <= stride 32. Address 0x10000 + 0x3ea.
+    let vs = gcn_vsharp(0x10000, 32, 1000) | 1u128 << 63 | 2u128 << 115 | 1u128 << 117;
+    let a = Access {
+        idxen: true,
+        lane: 3,
+        vaddr: (26u128 << 32 | 26, 64),
+        ..access(Target::Gfx802, vs | 1u128 << 119, 0, 0, 0)
+    };
+    assert_eq!(run_buf("BUFFER_LOAD_UBYTE", &a).0["VDATA"], 0xea);
+    // Without ADD_TID_ENABLE INDEX is 26: 2 + 8*10 + 16*(32 + 24) = 978 = 0x3d2.
+    let a = Access { srsrc: vs, ..a };
+    assert_eq!(run_buf("BUFFER_LOAD_UBYTE", &a).0["VDATA"], 0xd2);
+}
