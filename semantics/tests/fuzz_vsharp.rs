@@ -323,8 +323,27 @@ fn vsharp() -> impl Strategy<Value = u128> {
     ]
 }
 
+/// `cases` cases from a fixed seed, so CI runs are reproducible; `PROPTEST_CASES` and
+/// `PROPTEST_RNG_SEED` override both for longer or different runs.
+fn config(cases: u32) -> ProptestConfig {
+    let d = ProptestConfig::default();
+    ProptestConfig {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            d.cases
+        } else {
+            cases
+        },
+        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+            d.rng_seed
+        } else {
+            proptest::test_runner::RngSeed::Fixed(0x7623_7368_7270)
+        },
+        ..d
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(config(2000))]
 
     #[test]
     fn decode_reassembles(v in any::<u128>()) {
