@@ -63,7 +63,7 @@ fn access(t: Target, srsrc: u128, soffset: u32, voffset: u32, offset: u32) -> Ac
 
 /// Global memory byte `a` is the low byte of `a` (so a dword at 0x100c reads 0x0f0e0d0c).
 fn run_buf(name: &str, a: &Access) -> (BTreeMap<String, u128>, CMem) {
-    run_buf_in(&Library::builtin(), name, a, CMem::new_wide(|a| a as u8))
+    run_buf_in(Library::builtin(), name, a, CMem::new_wide(|a| a as u8))
 }
 
 /// As [`run_buf`] with a given library (loaded once for long tables) and global memory.
@@ -388,7 +388,7 @@ fn integer_atomics_by_hand() {
     for t in vals32 {
         for d in vals32 {
             for (name, f) in ops32 {
-                let got = atomic_on(&lib, name, 4, t as u128, (d as u128, 32));
+                let got = atomic_on(lib, name, 4, t as u128, (d as u128, 32));
                 assert_eq!(
                     got,
                     (t as u128, f(t, d) as u128),
@@ -398,7 +398,7 @@ fn integer_atomics_by_hand() {
             // CMPSWAP: DATA[31:0] = src (here d + 1), DATA[63:32] = cmp (here d).
             let src = d.wrapping_add(1);
             let got = atomic_on(
-                &lib,
+                lib,
                 "BUFFER_ATOMIC_CMPSWAP",
                 4,
                 t as u128,
@@ -453,7 +453,7 @@ fn integer_atomics_by_hand() {
     for t in vals64 {
         for d in vals64 {
             for (name, f) in ops64 {
-                let got = atomic_on(&lib, name, 8, t as u128, (d as u128, 64));
+                let got = atomic_on(lib, name, 8, t as u128, (d as u128, 64));
                 assert_eq!(
                     got,
                     (t as u128, f(t, d) as u128),
@@ -462,7 +462,7 @@ fn integer_atomics_by_hand() {
             }
             let src = d.wrapping_add(1);
             let got = atomic_on(
-                &lib,
+                lib,
                 "BUFFER_ATOMIC_CMPSWAP_X2",
                 8,
                 t as u128,
@@ -489,7 +489,7 @@ fn integer_atomics_by_hand() {
 fn float_atomics_by_hand() {
     let lib = Library::builtin();
     let f32s = |name: &str, t: u32, d: u32| {
-        let (r, m) = atomic_on(&lib, name, 4, t as u128, (d as u128, 32));
+        let (r, m) = atomic_on(lib, name, 4, t as u128, (d as u128, 32));
         assert_eq!(r, t as u128, "{name}: RETURN_DATA is the old value");
         m as u32
     };
@@ -536,7 +536,7 @@ fn float_atomics_by_hand() {
         (qnan, qnan, qnan),
     ] {
         let (r, m) = atomic_on(
-            &lib,
+            lib,
             "BUFFER_ATOMIC_FCMPSWAP",
             4,
             t as u128,
@@ -550,7 +550,7 @@ fn float_atomics_by_hand() {
     }
     // Packed halves: hi and lo added separately, hi stays in bits 31:16.
     let (r, m) = atomic_on(
-        &lib,
+        lib,
         "BUFFER_ATOMIC_PK_ADD_F16",
         4,
         0x3c00_4000,
@@ -558,7 +558,7 @@ fn float_atomics_by_hand() {
     );
     assert_eq!((r, m), (0x3c00_4000, 0x4200_4200));
     let (_, m) = atomic_on(
-        &lib,
+        lib,
         "BUFFER_ATOMIC_PK_ADD_F16",
         4,
         0x3c00_0000,
@@ -567,7 +567,7 @@ fn float_atomics_by_hand() {
     // Different sums per half, so swapped halves show.
     assert_eq!(m, 0x4200_3c00, "PK_ADD_F16: 1+2 = 3 high, 0+1 = 1 low");
     let (_, m) = atomic_on(
-        &lib,
+        lib,
         "BUFFER_ATOMIC_PK_ADD_BF16",
         4,
         0x3f80_0000,
@@ -576,7 +576,7 @@ fn float_atomics_by_hand() {
     assert_eq!(m, 0x4040_3f80, "PK_ADD_BF16: 1+2 = 3 high, 0+1 = 1 low");
     // f64.
     let f64s = |name: &str, t: u64, d: u64| {
-        let (r, m) = atomic_on(&lib, name, 8, t as u128, (d as u128, 64));
+        let (r, m) = atomic_on(lib, name, 8, t as u128, (d as u128, 64));
         assert_eq!(r, t as u128, "{name}: RETURN_DATA is the old value");
         m as u64
     };
@@ -640,7 +640,7 @@ fn float_atomics_by_hand() {
     }
     for (t, cmp, want) in [(one, one, two), (one, two, one), (pz, nz, two)] {
         let (r, m) = atomic_on(
-            &lib,
+            lib,
             "BUFFER_ATOMIC_FCMPSWAP_X2",
             8,
             t as u128,
@@ -697,7 +697,7 @@ fn gfx8_swizzled_offset_above_36_bits() {
     let vs = gcn_vsharp(0x1000, 16, 0xffff_ffff) | 1u128 << 63 | 1u128 << 115 | 3u128 << 117;
     let a = access(Target::Gfx802, vs, 0, 0xffff_fff0, 0);
     let (o, _) = run_buf_in(
-        &Library::builtin(),
+        Library::builtin(),
         "BUFFER_LOAD_UBYTE",
         &a,
         CMem::new_wide(|x| (x >> 32) as u8),
@@ -721,7 +721,7 @@ fn add_tid_adds_lane_times_stride_unchecked() {
         ..access(Target::Gfx900, vs, 0, 0, 0)
     };
     assert_eq!(
-        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
         0x09
     );
     // Without ADD_TID_ENABLE the lane does not count: 0x1000.
@@ -730,7 +730,7 @@ fn add_tid_adds_lane_times_stride_unchecked() {
         ..a
     };
     assert_eq!(
-        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
         0x01
     );
     // gfx1030 (no data_format field): stride 0x1000, lane 3, OOB_SELECT 3 with 4 records:
@@ -746,7 +746,7 @@ fn add_tid_adds_lane_times_stride_unchecked() {
         )
     };
     assert_eq!(
-        run_buf_in(&lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
         0x04
     );
 }
