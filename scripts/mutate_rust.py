@@ -30,8 +30,9 @@ Usage:
                          [--json OUT]
   (`--only` re-runs chosen mutants, e.g. the survivors of an earlier run after adding tests)
 
-Exit code: 0 every mutant killed, unbuildable or listed as equivalent; 1 a live survivor or
-Ctrl-C; 2 a usage error or the unmutated code failing its tests.
+Exit code: 0 every mutant killed, unbuildable or listed as equivalent; 1 a live survivor, a
+stale entry in the equivalent list (killed, or no longer generated), or Ctrl-C; 2 a usage error
+or the unmutated code failing its tests.
 """
 
 from __future__ import annotations
@@ -285,7 +286,15 @@ def main() -> int:
             "mutants": [{"id": m.id(rel), "line": m.line, "function": m.function, "kind": m.kind,
                          "before": m.before, "after": m.after, "status": s, "by": why} for m, s, why in results],
         }, indent=1) + "\n")
-    return 1 if interrupted or count["survived"] else 0
+    # A listed mutant that is killed, or no longer generated, makes the list stale: it would
+    # hide a change in what the tests can see.
+    stale = [(m.id(rel), "killed, so not equivalent") for m, s, _ in results if s == "killed" and m.id(rel) in equivalent]
+    if not args.only and not args.fns and not interrupted:
+        ran = {m.id(rel) for m, _, _ in results}
+        stale += [(i, "no such mutant any more") for i in equivalent if i.startswith(rel + ":") and i not in ran]
+    for i, why in stale:
+        print(f"  STALE {i} in {EQUIVALENT.relative_to(ROOT)}: {why}")
+    return 1 if interrupted or count["survived"] or stale else 0
 
 
 if __name__ == "__main__":
