@@ -6,7 +6,8 @@ comparison flipped, constant off by one, offset scale changed, operand order swa
 what can notice it:
 
   * the semantics tests with hand-computed expectations (semantics unit tests and
-    semantics/tests/library.rs), and
+    semantics/tests/library.rs and semantics/tests/buffer.rs, which runs the buffer entries in a
+    buffer frame), and
   * `gcnsmt verify` (release build) on the rules of proofs/ that use one of the entry's
     instructions (rules that do not cannot see the change).
 
@@ -54,7 +55,10 @@ TARGET_DIR = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
 EQUIVALENT = ROOT / "scripts" / "mutate-equivalent.txt"
 # The instruction family each semantics file holds (the report's rows).
 FAMILY = {
-    "alu.pcode": "VALU/SALU address arithmetic",
+    "alu.pcode": "VALU/SALU arithmetic, VOPC compares, v_cndmask",
+    "buffer_atomic.pcode": "MUBUF/VBUFFER atomics",
+    "buffer_load.pcode": "MUBUF/VBUFFER loads",
+    "buffer_store.pcode": "MUBUF/VBUFFER stores",
     "ds_2addr.pcode": "DS two-address (read2, write2, wrxchg2)",
     "ds_atomic32.pcode": "DS 32-bit atomics",
     "ds_atomic64.pcode": "DS 64-bit atomics",
@@ -255,12 +259,19 @@ def rule_chunks(path: Path) -> list[str]:
     return chunks
 
 
+# Encoding suffixes a rule may spell (`v_cmp_lt_u32_e64`, `v_cndmask_b32_e32`); the semantics
+# entry is the same for every encoding.
+ENCODING_SUFFIX = re.compile(r"_(?:e32|e64|sdwa|dpp|dpp8|dpp16)$")
+
+
 def mnemonics(chunk: str) -> set[str]:
+    """The instruction names a rule uses, lowercase and without encoding suffix, so they compare
+    with an entry's upper-case names (`buffer_load_dword` -> BUFFER_LOAD_DWORD)."""
     ms = set()
     for l in chunk.split("\n"):
         s = l.strip()
         if l.startswith((" ", "\t")) and s and not s.startswith((";", "//", "=>")):
-            ms.add(s.split()[0].lower())
+            ms.add(ENCODING_SUFFIX.sub("", s.split()[0].lower()))
     return ms
 
 
@@ -284,14 +295,15 @@ def build() -> tuple[Path, list[Path]]:
             msg = json.loads(line)
         except json.JSONDecodeError:
             continue
-        # The unit tests and library.rs (hand-computed values); not the parser fuzz tests,
-        # which read the files compiled in and cannot see a mutant.
+        # The unit tests, library.rs and buffer.rs (hand-computed values; buffer.rs runs the
+        # buffer entries in a buffer frame); not the parser fuzz tests, which read the files
+        # compiled in and cannot see a mutant.
         target = msg.get("target", {})
         if (
             msg.get("reason") == "compiler-artifact"
             and msg.get("executable")
             and msg.get("profile", {}).get("test")
-            and (target.get("name") == "library" or "lib" in target.get("kind", []))
+            and (target.get("name") in ("library", "buffer") or "lib" in target.get("kind", []))
         ):
             tests.append(Path(msg["executable"]))
     return TARGET_DIR / "release" / "gcnsmt", tests

@@ -34,6 +34,9 @@ struct Access {
     target: Target,
     offen: bool,
     idxen: bool,
+    addr64: bool,
+    /// LANE_ID (for ADD_TID_ENABLE).
+    lane: u32,
     vaddr: (u128, u32),
     srsrc: u128,
     soffset: u32,
@@ -47,6 +50,8 @@ fn access(t: Target, srsrc: u128, soffset: u32, voffset: u32, offset: u32) -> Ac
         target: t,
         offen: true,
         idxen: false,
+        addr64: false,
+        lane: 0,
         vaddr: (voffset as u128, 32),
         srsrc,
         soffset,
@@ -58,7 +63,16 @@ fn access(t: Target, srsrc: u128, soffset: u32, voffset: u32, offset: u32) -> Ac
 
 /// Global memory byte `a` is the low byte of `a` (so a dword at 0x100c reads 0x0f0e0d0c).
 fn run_buf(name: &str, a: &Access) -> (BTreeMap<String, u128>, CMem) {
-    let lib = Library::builtin();
+    run_buf_in(Library::builtin(), name, a, CMem::new_wide(|a| a as u8))
+}
+
+/// As [`run_buf`] with a given library (loaded once for long tables) and global memory.
+fn run_buf_in(
+    lib: &Library,
+    name: &str,
+    a: &Access,
+    global: CMem,
+) -> (BTreeMap<String, u128>, CMem) {
     let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
     let frame = Frame {
         settings: a.settings,
@@ -68,7 +82,7 @@ fn run_buf(name: &str, a: &Access) -> (BTreeMap<String, u128>, CMem) {
             target: a.target,
             offen: a.offen,
             idxen: a.idxen,
-            addr64: false,
+            addr64: a.addr64,
         }),
     };
     let mut vars = BTreeMap::new();
@@ -76,14 +90,14 @@ fn run_buf(name: &str, a: &Access) -> (BTreeMap<String, u128>, CMem) {
     vars.insert("SRSRC".into(), bits(a.srsrc, 128));
     vars.insert("SOFFSET".into(), bits(a.soffset as u128, 32));
     vars.insert("OFFSET".into(), bits(a.offset as u128, 32));
-    vars.insert("LANE_ID".into(), bits(0, 32));
+    vars.insert("LANE_ID".into(), bits(a.lane as u128, 32));
     vars.insert("VDATA".into(), bits(a.data.0, a.data.1));
     vars.insert("DATA".into(), bits(a.data.0, a.data.1));
     vars.insert("RETURN_DATA".into(), bits(a.data.0, a.data.1));
     let mem = MemState {
         lds: CMem::new(|_| 0),
         gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|a| a as u8),
+        global,
         ub: false,
     };
     let (out, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).expect("runs");
@@ -251,4 +265,509 @@ fn d16_hi_load_keeps_the_low_half() {
         run_buf("BUFFER_LOAD_SHORT_D16_HI", &a).0["VDATA"],
         0x0302_5678
     );
+}
+
+/// The little-endian value of `n` bytes of the pattern memory (byte `a` = `a as u8`) at `a`.
+fn pattern(a: u64, n: u64) -> u128 {
+    (0..n).fold(0, |v, i| v | ((a + i) as u8 as u128) << (8 * i))
+}
+
+#[test]
+fn multi_dword_loads_and_stores_by_hand() {
+    // Raw buffer at 0x100 with 64 bytes, voffset 8: component k of a dwordx2/x3/x4 is the
+    // dword at 0x108 + 4k (AMD: `VDATA[63:32] = MEM[addr + 4U].b32`, ...).
+    let t = Target::Gfx900;
+    for (name, n) in [
+        ("BUFFER_LOAD_DWORDX2", 8u64),
+        ("BUFFER_LOAD_DWORDX3", 12),
+        ("BUFFER_LOAD_DWORDX4", 16),
+    ] {
+        let a = Access {
+            data: (0, 8 * n as u32),
+            ..access(t, gcn_vsharp(0x100, 0, 64), 0, 8, 0)
+        };
+        assert_eq!(run_buf(name, &a).0["VDATA"], pattern(0x108, n), "{name}");
+        // num_records 0x14 = 20: only the dwords ending at or below byte 20 (8..11, 12..15,
+        // 16..19) are in range, the rest read 0.
+        let a = Access {
+            srsrc: gcn_vsharp(0x100, 0, 0x14),
+            ..a
+        };
+        let want = pattern(0x108, n.min(12));
+        assert_eq!(run_buf(name, &a).0["VDATA"], want, "{name}, 20 records");
+    }
+    // Stores: VDATA's bytes land at 0x108.. in order, each dword range-checked alone.
+    let data: u128 = 0xf0e0_d0c0_b0a0_9080_7060_5040_3020_1000;
+    for (name, n) in [
+        ("BUFFER_STORE_BYTE", 1u64),
+        ("BUFFER_STORE_SHORT", 2),
+        ("BUFFER_STORE_DWORD", 4),
+        ("BUFFER_STORE_DWORDX2", 8),
+        ("BUFFER_STORE_DWORDX3", 12),
+        ("BUFFER_STORE_DWORDX4", 16),
+    ] {
+        for nr in [64u32, 0x10] {
+            let mut a = access(t, gcn_vsharp(0x100, 0, nr), 0, 8, 0);
+            a.data = (data & (u128::MAX >> (128 - 8 * n)), 8 * n as u32);
+            let (_, m) = run_buf(name, &a);
+            // With 16 records only bytes 8..15 (the first two dwords) may be written.
+            let written = if nr == 64 { n } else { n.min(8) };
+            let want: BTreeMap<u64, u8> = (0..written)
+                .map(|i| (0x108 + i, (data >> (8 * i)) as u8))
+                .collect();
+            assert_eq!(m.written, want, "{name}, {nr} records");
+        }
+    }
+    // The d16_hi stores take VDATA bits 23:16 (byte) and 31:16 (short).
+    let mut a = access(t, gcn_vsharp(0x100, 0, 64), 0, 8, 0);
+    a.data = (0x4433_2211, 32);
+    let (_, m) = run_buf("BUFFER_STORE_BYTE_D16_HI", &a);
+    assert_eq!(m.written, BTreeMap::from([(0x108, 0x33)]));
+    let (_, m) = run_buf("BUFFER_STORE_SHORT_D16_HI", &a);
+    assert_eq!(m.written, BTreeMap::from([(0x108, 0x33), (0x109, 0x44)]));
+}
+
+/// Run atomic `name` on a `bytes`-byte old value at 0x100 (memory zero elsewhere), in range;
+/// returns (RETURN_DATA, the bytes at 0x100 afterwards).
+fn atomic_on(lib: &Library, name: &str, bytes: u64, old: u128, data: (u128, u32)) -> (u128, u128) {
+    let mut a = access(Target::Gfx90a, gcn_vsharp(0, 0, 0x1000), 0, 0x100, 0);
+    a.data = data;
+    let mem = CMem::new_wide(move |x| {
+        if (0x100..0x100 + bytes).contains(&x) {
+            (old >> (8 * (x - 0x100))) as u8
+        } else {
+            0
+        }
+    });
+    let (o, m) = run_buf_in(lib, name, &a, mem);
+    let after = (0..bytes).fold(0u128, |v, i| v | (m.get64(0x100 + i) as u128) << (8 * i));
+    let w = 8 * bytes as u32;
+    (o["RETURN_DATA"] & ((1u128 << w) - 1), after)
+}
+
+/// Every integer buffer atomic against Rust arithmetic written from the AMD guides' pseudocode
+/// (e.g. BUFFER_ATOMIC_INC: `tmp >= DATA ? 0 : tmp + 1`; BUFFER_ATOMIC_DEC: `tmp == 0 || tmp >
+/// DATA ? DATA : tmp - 1`; CMPSWAP: DATA = {cmp, src}), on old values and operands at the
+/// boundaries (0, 1, equal, signed/unsigned extremes). RETURN_DATA is the old value.
+#[test]
+fn integer_atomics_by_hand() {
+    let lib = Library::builtin();
+    let vals32: [u32; 8] = [
+        0,
+        1,
+        2,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_fffe,
+        0xffff_ffff,
+        0x0302_0100,
+    ];
+    type Op32 = fn(u32, u32) -> u32;
+    let ops32: [(&str, Op32); 14] = [
+        ("BUFFER_ATOMIC_SWAP", |_, d| d),
+        ("BUFFER_ATOMIC_ADD", |t, d| t.wrapping_add(d)),
+        ("BUFFER_ATOMIC_SUB", |t, d| t.wrapping_sub(d)),
+        ("BUFFER_ATOMIC_SMIN", |t, d| (t as i32).min(d as i32) as u32),
+        ("BUFFER_ATOMIC_UMIN", |t, d| t.min(d)),
+        ("BUFFER_ATOMIC_SMAX", |t, d| (t as i32).max(d as i32) as u32),
+        ("BUFFER_ATOMIC_UMAX", |t, d| t.max(d)),
+        ("BUFFER_ATOMIC_AND", |t, d| t & d),
+        ("BUFFER_ATOMIC_OR", |t, d| t | d),
+        ("BUFFER_ATOMIC_XOR", |t, d| t ^ d),
+        ("BUFFER_ATOMIC_INC", |t, d| if t >= d { 0 } else { t + 1 }),
+        (
+            "BUFFER_ATOMIC_DEC",
+            |t, d| if t == 0 || t > d { d } else { t - 1 },
+        ),
+        ("BUFFER_ATOMIC_CSUB", |t, d| t.saturating_sub(d)),
+        (
+            "BUFFER_ATOMIC_COND_SUB_U32",
+            |t, d| if t >= d { t - d } else { t },
+        ),
+    ];
+    for t in vals32 {
+        for d in vals32 {
+            for (name, f) in ops32 {
+                let got = atomic_on(lib, name, 4, t as u128, (d as u128, 32));
+                assert_eq!(
+                    got,
+                    (t as u128, f(t, d) as u128),
+                    "{name} old {t:#x} data {d:#x}"
+                );
+            }
+            // CMPSWAP: DATA[31:0] = src (here d + 1), DATA[63:32] = cmp (here d).
+            let src = d.wrapping_add(1);
+            let got = atomic_on(
+                lib,
+                "BUFFER_ATOMIC_CMPSWAP",
+                4,
+                t as u128,
+                ((d as u128) << 32 | src as u128, 64),
+            );
+            let new = if t == d { src } else { t };
+            assert_eq!(
+                got,
+                (t as u128, new as u128),
+                "CMPSWAP old {t:#x} cmp {d:#x}"
+            );
+        }
+    }
+    let vals64: [u64; 8] = [
+        0,
+        1,
+        2,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        0xffff_ffff_ffff_fffe,
+        u64::MAX,
+        0x0000_0001_ffff_ffff,
+    ];
+    type Op64 = fn(u64, u64) -> u64;
+    let ops64: [(&str, Op64); 12] = [
+        ("BUFFER_ATOMIC_SWAP_X2", |_, d| d),
+        ("BUFFER_ATOMIC_ADD_X2", |t, d| t.wrapping_add(d)),
+        ("BUFFER_ATOMIC_SUB_X2", |t, d| t.wrapping_sub(d)),
+        ("BUFFER_ATOMIC_SMIN_X2", |t, d| {
+            (t as i64).min(d as i64) as u64
+        }),
+        ("BUFFER_ATOMIC_UMIN_X2", |t, d| t.min(d)),
+        ("BUFFER_ATOMIC_SMAX_X2", |t, d| {
+            (t as i64).max(d as i64) as u64
+        }),
+        ("BUFFER_ATOMIC_UMAX_X2", |t, d| t.max(d)),
+        ("BUFFER_ATOMIC_AND_X2", |t, d| t & d),
+        ("BUFFER_ATOMIC_OR_X2", |t, d| t | d),
+        ("BUFFER_ATOMIC_XOR_X2", |t, d| t ^ d),
+        (
+            "BUFFER_ATOMIC_INC_X2",
+            |t, d| if t >= d { 0 } else { t + 1 },
+        ),
+        ("BUFFER_ATOMIC_DEC_X2", |t, d| {
+            if t == 0 || t > d {
+                d
+            } else {
+                t - 1
+            }
+        }),
+    ];
+    for t in vals64 {
+        for d in vals64 {
+            for (name, f) in ops64 {
+                let got = atomic_on(lib, name, 8, t as u128, (d as u128, 64));
+                assert_eq!(
+                    got,
+                    (t as u128, f(t, d) as u128),
+                    "{name} old {t:#x} data {d:#x}"
+                );
+            }
+            let src = d.wrapping_add(1);
+            let got = atomic_on(
+                lib,
+                "BUFFER_ATOMIC_CMPSWAP_X2",
+                8,
+                t as u128,
+                ((d as u128) << 64 | src as u128, 128),
+            );
+            let new = if t == d { src } else { t };
+            assert_eq!(
+                got,
+                (t as u128, new as u128),
+                "CMPSWAP_X2 old {t:#x} cmp {d:#x}"
+            );
+        }
+    }
+}
+
+/// The float buffer atomics on hand-picked IEEE values: 1.0 f32 = 0x3f80_0000, 2.0 =
+/// 0x4000_0000, 3.0 = 0x4040_0000, -1.0 = 0xbf80_0000, -0.0 = 0x8000_0000, quiet NaN
+/// 0x7fc0_0000, signalling NaN 0x7fa0_0000 (quieted: 0x7fe0_0000); f64 1.0 =
+/// 0x3ff0_0000_0000_0000, 2.0 = 0x4000_..., 3.0 = 0x4008_...; f16 1.0 = 0x3c00, 2.0 = 0x4000,
+/// 3.0 = 0x4200; bf16 1.0 = 0x3f80, 2.0 = 0x4000, 3.0 = 0x4040. FMIN/FMAX follow the pre-gfx12
+/// pseudocode `src < tmp ? src : tmp` (so min(-0, +0) keeps memory's +0); MIN_NUM/MAX_NUM the
+/// gfx12 one (NaN loses to a number, two NaNs give the quieted DATA, -0 < +0).
+#[test]
+fn float_atomics_by_hand() {
+    let lib = Library::builtin();
+    let f32s = |name: &str, t: u32, d: u32| {
+        let (r, m) = atomic_on(lib, name, 4, t as u128, (d as u128, 32));
+        assert_eq!(r, t as u128, "{name}: RETURN_DATA is the old value");
+        m as u32
+    };
+    let (one, two, three, m_one) = (0x3f80_0000u32, 0x4000_0000, 0x4040_0000, 0xbf80_0000);
+    let (pz, nz, qnan, snan, snan_q) = (0u32, 0x8000_0000, 0x7fc0_0000, 0x7fa0_0000, 0x7fe0_0000);
+    assert_eq!(f32s("BUFFER_ATOMIC_ADD_F32", one, two), three);
+    assert_eq!(f32s("BUFFER_ATOMIC_ADD_F32", two, m_one), one);
+    for (name, t, d, want) in [
+        ("BUFFER_ATOMIC_FMIN", one, two, one),
+        ("BUFFER_ATOMIC_FMIN", two, one, one),
+        ("BUFFER_ATOMIC_FMIN", pz, nz, pz),
+        ("BUFFER_ATOMIC_FMIN", nz, pz, nz),
+        ("BUFFER_ATOMIC_FMAX", one, two, two),
+        ("BUFFER_ATOMIC_FMAX", two, one, two),
+        ("BUFFER_ATOMIC_FMAX", pz, nz, pz),
+        ("BUFFER_ATOMIC_FMAX", nz, pz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", one, two, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", two, one, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", pz, nz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", nz, pz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", one, qnan, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", qnan, one, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", qnan, snan, snan_q),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", one, two, two),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", two, one, two),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", pz, nz, pz),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", nz, pz, pz),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", one, qnan, one),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", qnan, one, one),
+        ("BUFFER_ATOMIC_MAX_NUM_F32", qnan, snan, snan_q),
+        // Negative, unequal: max(-1, -2) = -1 (-2.0 = 0xc000_0000); the sign tests only
+        // break ties between zeros.
+        ("BUFFER_ATOMIC_MAX_NUM_F32", m_one, 0xc000_0000, m_one),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", m_one, 0xc000_0000, 0xc000_0000),
+        ("BUFFER_ATOMIC_MIN_NUM_F32", 0xc000_0000, m_one, 0xc000_0000),
+    ] {
+        assert_eq!(f32s(name, t, d), want, "{name} old {t:#x} data {d:#x}");
+    }
+    // FCMPSWAP: DATA = {cmp, src}; +0 == -0 as floats, so cmp -0 matches memory +0.
+    for (t, cmp, want) in [
+        (one, one, two),
+        (one, two, one),
+        (pz, nz, two),
+        (qnan, qnan, qnan),
+    ] {
+        let (r, m) = atomic_on(
+            lib,
+            "BUFFER_ATOMIC_FCMPSWAP",
+            4,
+            t as u128,
+            ((cmp as u128) << 32 | two as u128, 64),
+        );
+        assert_eq!(
+            (r, m),
+            (t as u128, want as u128),
+            "FCMPSWAP old {t:#x} cmp {cmp:#x}"
+        );
+    }
+    // Packed halves: hi and lo added separately, hi stays in bits 31:16.
+    let (r, m) = atomic_on(
+        lib,
+        "BUFFER_ATOMIC_PK_ADD_F16",
+        4,
+        0x3c00_4000,
+        (0x4000_3c00, 32),
+    );
+    assert_eq!((r, m), (0x3c00_4000, 0x4200_4200));
+    let (_, m) = atomic_on(
+        lib,
+        "BUFFER_ATOMIC_PK_ADD_F16",
+        4,
+        0x3c00_0000,
+        (0x4000_3c00, 32),
+    );
+    // Different sums per half, so swapped halves show.
+    assert_eq!(m, 0x4200_3c00, "PK_ADD_F16: 1+2 = 3 high, 0+1 = 1 low");
+    let (_, m) = atomic_on(
+        lib,
+        "BUFFER_ATOMIC_PK_ADD_BF16",
+        4,
+        0x3f80_0000,
+        (0x4000_3f80, 32),
+    );
+    assert_eq!(m, 0x4040_3f80, "PK_ADD_BF16: 1+2 = 3 high, 0+1 = 1 low");
+    // f64.
+    let f64s = |name: &str, t: u64, d: u64| {
+        let (r, m) = atomic_on(lib, name, 8, t as u128, (d as u128, 64));
+        assert_eq!(r, t as u128, "{name}: RETURN_DATA is the old value");
+        m as u64
+    };
+    let (one, two, three) = (
+        0x3ff0_0000_0000_0000u64,
+        0x4000_0000_0000_0000,
+        0x4008_0000_0000_0000,
+    );
+    let (m_one, pz, nz) = (0xbff0_0000_0000_0000u64, 0u64, 0x8000_0000_0000_0000);
+    let (qnan, snan, snan_q) = (
+        0x7ff8_0000_0000_0000u64,
+        0x7ff4_0000_0000_0000,
+        0x7ffc_0000_0000_0000,
+    );
+    assert_eq!(f64s("BUFFER_ATOMIC_ADD_F64", one, two), three);
+    assert_eq!(f64s("BUFFER_ATOMIC_ADD_F64", two, m_one), one);
+    for (name, t, d, want) in [
+        ("BUFFER_ATOMIC_FMIN_X2", one, two, one),
+        ("BUFFER_ATOMIC_FMIN_X2", two, one, one),
+        ("BUFFER_ATOMIC_FMIN_X2", pz, nz, pz),
+        ("BUFFER_ATOMIC_FMIN_X2", nz, pz, nz),
+        ("BUFFER_ATOMIC_FMAX_X2", one, two, two),
+        ("BUFFER_ATOMIC_FMAX_X2", two, one, two),
+        ("BUFFER_ATOMIC_FMAX_X2", pz, nz, pz),
+        ("BUFFER_ATOMIC_FMAX_X2", nz, pz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", one, two, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", two, one, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", pz, nz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", nz, pz, nz),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", one, qnan, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", qnan, one, one),
+        ("BUFFER_ATOMIC_MIN_NUM_F64", qnan, snan, snan_q),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", one, two, two),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", two, one, two),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", pz, nz, pz),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", nz, pz, pz),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", one, qnan, one),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", qnan, one, one),
+        ("BUFFER_ATOMIC_MAX_NUM_F64", qnan, snan, snan_q),
+        // max(-1, -2) = -1 and min(-1, -2) = -2 (-2.0 = 0xc000_0000_0000_0000).
+        (
+            "BUFFER_ATOMIC_MAX_NUM_F64",
+            m_one,
+            0xc000_0000_0000_0000,
+            m_one,
+        ),
+        (
+            "BUFFER_ATOMIC_MIN_NUM_F64",
+            m_one,
+            0xc000_0000_0000_0000,
+            0xc000_0000_0000_0000,
+        ),
+        (
+            "BUFFER_ATOMIC_MIN_NUM_F64",
+            0xc000_0000_0000_0000,
+            m_one,
+            0xc000_0000_0000_0000,
+        ),
+    ] {
+        assert_eq!(f64s(name, t, d), want, "{name} old {t:#x} data {d:#x}");
+    }
+    for (t, cmp, want) in [(one, one, two), (one, two, one), (pz, nz, two)] {
+        let (r, m) = atomic_on(
+            lib,
+            "BUFFER_ATOMIC_FCMPSWAP_X2",
+            8,
+            t as u128,
+            ((cmp as u128) << 64 | two as u128, 128),
+        );
+        assert_eq!(
+            (r, m),
+            (t as u128, want as u128),
+            "FCMPSWAP_X2 old {t:#x} cmp {cmp:#x}"
+        );
+    }
+}
+
+#[test]
+fn gfx7_addr64_adds_everything_and_is_never_range_checked() {
+    // CLRX GcnMemHandling.md: with ADDR64 the address is BASE + VADDR (64 bits) + OFFSET +
+    // SOFFSET and there is no range check. Base 0x1000, vaddr 0x2_0000_0010, offset 4,
+    // soffset 8: 0x1000 + 0x2_0000_0010 + 4 + 8 = 0x2_0000_101c, even with num_records 0.
+    for t in [Target::Gfx600, Target::Gfx700] {
+        let a = Access {
+            offen: false,
+            addr64: true,
+            vaddr: (0x2_0000_0010, 64),
+            ..access(t, gcn_vsharp(0x1000, 0, 0), 8, 0, 4)
+        };
+        assert_eq!(
+            run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"],
+            pattern(0x2_0000_101c, 4),
+            "{t:?}"
+        );
+        // vaddr near 2^64: the 64-bit sum wraps: 0x1_0000 + 0xffff_ffff_ffff_0000 = 0, then
+        // + 4 + 8 = 0xc.
+        let a = Access {
+            srsrc: gcn_vsharp(0x1_0000, 0, 0),
+            vaddr: (0xffff_ffff_ffff_0000, 64),
+            ..a
+        };
+        assert_eq!(
+            run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"],
+            pattern(0xc, 4),
+            "{t:?}"
+        );
+    }
+}
+
+#[test]
+fn gfx8_swizzled_offset_above_36_bits() {
+    // Swizzled, offen only (index 0), element_size 1 (ES 4), index_stride 3 (IS 64), voffset
+    // 0xffff_fff0: BUFOFFSET = 0xffff_fff0 % 4 + 4 * (0 % 64) + 64 * (0 * stride +
+    // (0xffff_fff0 / 4) * 4) = 64 * 0xffff_fff0 = 0x3f_ffff_fc00, which needs 38 bits; the
+    // address is 0x1000 + 0x3f_ffff_fc00 = 0x40_0000_0c00. Raw range check on the unswizzled
+    // offset: 0xffff_fff0 + 1 <= 0xffff_ffff records. Memory byte a is bits 39:32 of a, so a
+    // wrong high part of the address shows.
+    let vs = gcn_vsharp(0x1000, 16, 0xffff_ffff) | 1u128 << 63 | 1u128 << 115 | 3u128 << 117;
+    let a = access(Target::Gfx802, vs, 0, 0xffff_fff0, 0);
+    let (o, _) = run_buf_in(
+        Library::builtin(),
+        "BUFFER_LOAD_UBYTE",
+        &a,
+        CMem::new_wide(|x| (x >> 32) as u8),
+    );
+    assert_eq!(o["VDATA"], 0x40);
+}
+
+#[test]
+fn add_tid_adds_lane_times_stride_unchecked() {
+    // gem5 Vega Inst_MUBUF::calcAddr: with ADD_TID_ENABLE (V# bit 119) the address gains
+    // lane * stride, where on gfx9/CDNA the stride is {data_format (V# 114:111), stride} (18
+    // bits); rocjitsu PR #10928: that term is not range-checked. Memory byte a is bits 19:12 of
+    // a, so the high part of the address shows.
+    let mem = || CMem::new_wide(|x| (x >> 12) as u8);
+    let lib = Library::builtin();
+    // gfx900, stride 4 | data_format 1 << 14 = 0x4004, lane 2: 0x1000 + 2 * 0x4004 = 0x9008;
+    // num_records 16 covers the unchecked offset 0 + 1 byte.
+    let vs = gcn_vsharp(0x1000, 4, 16) | 1u128 << 111 | 1u128 << 119;
+    let a = Access {
+        lane: 2,
+        ..access(Target::Gfx900, vs, 0, 0, 0)
+    };
+    assert_eq!(
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x09
+    );
+    // Without ADD_TID_ENABLE the lane does not count: 0x1000.
+    let a = Access {
+        srsrc: vs & !(1u128 << 119),
+        ..a
+    };
+    assert_eq!(
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x01
+    );
+    // gfx1030 (no data_format field): stride 0x1000, lane 3, OOB_SELECT 3 with 4 records:
+    // 0x1000 + 3 * 0x1000 = 0x4000, in range although 0x3000 is far beyond the 4 records.
+    let a = Access {
+        lane: 3,
+        ..access(
+            Target::Gfx1030,
+            rdna_vsharp(0x1000, 0x1000, 4, 3) | 1u128 << 119,
+            0,
+            0,
+            0,
+        )
+    };
+    assert_eq!(
+        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
+        0x04
+    );
+}
+
+#[test]
+fn gfx8_swizzled_with_add_tid_and_wide_elements() {
+    // CLRX: BUFOFFSET = AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE + (AOFFSET/ES)*ES),
+    // ES = 2 << element_size, IS = 8 << index_stride; gem5 Vega: ADD_TID_ENABLE adds the lane
+    // to INDEX. element_size 2 (ES 8), index_stride 1 (IS 16), stride 32, index 26, lane 3
+    // (INDEX 29), AOFFSET 26:
+    // 26%8 + 8*(29%16) + 16*((29/16)*32 + (26/8)*8) = 2 + 8*13 + 16*(32 + 24) = 1002 = 0x3ea.
+    // Range: index 26 < 1000 records, 26 + 1 <= stride 32. Address 0x10000 + 0x3ea.
+    let vs = gcn_vsharp(0x10000, 32, 1000) | 1u128 << 63 | 2u128 << 115 | 1u128 << 117;
+    let a = Access {
+        idxen: true,
+        lane: 3,
+        vaddr: (26u128 << 32 | 26, 64),
+        ..access(Target::Gfx802, vs | 1u128 << 119, 0, 0, 0)
+    };
+    assert_eq!(run_buf("BUFFER_LOAD_UBYTE", &a).0["VDATA"], 0xea);
+    // Without ADD_TID_ENABLE INDEX is 26: 2 + 8*10 + 16*(32 + 24) = 978 = 0x3d2.
+    let a = Access { srsrc: vs, ..a };
+    assert_eq!(run_buf("BUFFER_LOAD_UBYTE", &a).0["VDATA"], 0xd2);
 }

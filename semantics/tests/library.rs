@@ -1127,3 +1127,114 @@ fn cmpstore_rtn_float_operand_order_by_hand() {
     assert_eq!(m as u32 as u128, seven32);
     assert_eq!(r as u32 as u128, two32);
 }
+
+/// The three-operand VALU entries, the VOPC compares and V_CNDMASK_B32 (alu.pcode) against
+/// Rust arithmetic written from the AMD Vega/CDNA guides' text: V_LSHL_ADD_U32 is
+/// `(S0 << S1[4:0]) + S2`, V_ADD3_U32 `S0 + S1 + S2`, V_MAD_U32_U24 `S0[23:0] * S1[23:0] + S2`
+/// (all modulo 2^32); a V_CMP_* writes its result to bit LANE_ID of the 64-bit lane mask D0 and
+/// keeps the other bits; V_CNDMASK_B32 picks S1 where bit LANE_ID of the mask S2 is set, else S0.
+#[test]
+fn alu_three_operand_compare_and_cndmask_by_hand() {
+    let lib = Library::builtin();
+    let alu = |name: &str, s: [u64; 3], d0: u64, lane: u32| -> u64 {
+        let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
+        let frame = Frame {
+            settings: UNALIGNED,
+            gds: false,
+            aliases: &[],
+            buffer: None,
+        };
+        let mut vars = BTreeMap::new();
+        vars.insert("S0".into(), bits(s[0] as u128, 32));
+        vars.insert("S1".into(), bits(s[1] as u128, 32));
+        // S2 is a 32-bit VGPR for the three-operand forms and the 64-bit lane mask (VCC or an
+        // SGPR pair) for v_cndmask_b32.
+        let s2w = if name == "V_CNDMASK_B32" { 64 } else { 32 };
+        vars.insert("S2".into(), bits(s[2] as u128, s2w));
+        let d0w = if name.starts_with("V_CMP") { 64 } else { 32 };
+        vars.insert("D0".into(), bits(d0 as u128, d0w));
+        vars.insert("LANE_ID".into(), bits(lane as u128, 32));
+        let mem = MemState {
+            lds: CMem::new(|_| 0),
+            gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
+            ub: false,
+        };
+        let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        match &out["D0"] {
+            Val::Bits(b, _) => b.value as u64,
+            _ => panic!("{name}: D0 is not bits"),
+        }
+    };
+    // Pairs where signed and unsigned order disagree, equal operands, and operands with bits
+    // above 23 (which V_MAD_U32_U24 must ignore).
+    let cases: [(u32, u32, u32); 6] = [
+        (5, 7, 9),
+        (7, 5, 0xffff_fffe),
+        (0x8000_0000, 1, 3),
+        (0xffff_ffff, 0xffff_ffff, 0x1234_5678),
+        (0x0100_0003, 0xff80_0002, 0x10),
+        (0x00ff_ffff, 0x00ff_ffff, 0xffff_ffff),
+    ];
+    let mask = 0xaaaa_5555_f0f0_0f0fu64;
+    for (a, b, c) in cases {
+        let s = [a as u64, b as u64, c as u64];
+        assert_eq!(
+            alu("V_LSHL_ADD_U32", s, 0, 0) as u32,
+            a.wrapping_shl(b & 31).wrapping_add(c),
+            "V_LSHL_ADD_U32 {a:#x} {b:#x} {c:#x}"
+        );
+        assert_eq!(
+            alu("V_ADD3_U32", s, 0, 0) as u32,
+            a.wrapping_add(b).wrapping_add(c),
+            "V_ADD3_U32 {a:#x} {b:#x} {c:#x}"
+        );
+        assert_eq!(
+            alu("V_MAD_U32_U24", s, 0, 0) as u32,
+            (a & 0xff_ffff).wrapping_mul(b & 0xff_ffff).wrapping_add(c),
+            "V_MAD_U32_U24 {a:#x} {b:#x} {c:#x}"
+        );
+        let (sa, sb) = (a as i32, b as i32);
+        for lane in [0u32, 5, 62, 63] {
+            let set = |bit: bool| (mask & !(1u64 << lane)) | (u64::from(bit) << lane);
+            for (name, want) in [
+                ("V_CMP_EQ_U32", a == b),
+                ("V_CMP_NE_U32", a != b),
+                ("V_CMP_LT_U32", a < b),
+                ("V_CMP_LE_U32", a <= b),
+                ("V_CMP_GT_U32", a > b),
+                ("V_CMP_GE_U32", a >= b),
+                ("V_CMP_LT_I32", sa < sb),
+                ("V_CMP_LE_I32", sa <= sb),
+                ("V_CMP_GT_I32", sa > sb),
+                ("V_CMP_GE_I32", sa >= sb),
+            ] {
+                assert_eq!(
+                    alu(name, s, mask, lane),
+                    set(want),
+                    "{name} {a:#x} {b:#x} lane {lane}"
+                );
+                // Both values of the lane's old bit: the other bits are kept either way.
+                let flipped = mask ^ (1u64 << lane);
+                assert_eq!(
+                    alu(name, s, flipped, lane),
+                    (flipped & !(1u64 << lane)) | (u64::from(want) << lane),
+                    "{name} {a:#x} {b:#x} lane {lane}, old bit flipped"
+                );
+            }
+            for vcc in [mask, !mask, 0, u64::MAX] {
+                let pick = if vcc >> lane & 1 == 1 { b } else { a };
+                assert_eq!(
+                    alu(
+                        "V_CNDMASK_B32",
+                        [a as u64, b as u64, vcc],
+                        0xdead_beef,
+                        lane
+                    ) as u32,
+                    pick,
+                    "V_CNDMASK_B32 {a:#x} {b:#x} mask {vcc:#x} lane {lane}"
+                );
+            }
+        }
+    }
+}

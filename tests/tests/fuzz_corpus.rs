@@ -300,8 +300,10 @@ fn pcode_seeds_as_they_are() {
 /// written (only its README until then): seeds nobody reads would be false comfort.
 #[test]
 fn every_corpus_directory_is_read() {
-    const READ: [&str; 4] = ["asm", "words", "rules", "pcode"];
-    const HOOKS: [&str; 2] = ["vsharp", "docpages"];
+    // `vsharp` is read by gcnsmt-semantics' semantics/tests/fuzz_vsharp.rs (the V# reader
+    // lives in that crate); the others by this file.
+    const READ: [&str; 5] = ["asm", "words", "rules", "pcode", "vsharp"];
+    const HOOKS: [&str; 1] = ["docpages"];
     for e in std::fs::read_dir(fuzz_dir()).expect("tests/data/fuzz") {
         let p = e.expect("directory entry").path();
         if !p.is_dir() {
