@@ -562,7 +562,12 @@ pub struct EggRule<'a> {
 /// Errors: a semantics entry failed to evaluate (the solver path reports the same error).
 pub fn egg_proves(
     r: &EggRule,
-    fields_ok: impl Fn(&mut EggDomain, &Env<EggDomain>, &Machine<EggDomain>, &[Bound]) -> Result<Id, String>,
+    fields_ok: impl Fn(
+        &mut EggDomain,
+        &Env<EggDomain>,
+        &Machine<EggDomain>,
+        &[Bound],
+    ) -> Result<Id, String>,
 ) -> Result<bool, String> {
     let mut d = EggDomain::default();
     let regs: BTreeMap<RegKey, Id> = r

@@ -53,10 +53,7 @@ fn var(s: &str) -> Var {
 }
 
 /// A condition on one matched bit-vector: constant, and `pred(value, width)`.
-fn is_const(
-    v: &str,
-    pred: fn(u128, u32) -> bool,
-) -> impl Fn(&mut EG, Id, &Subst) -> bool {
+fn is_const(v: &str, pred: fn(u128, u32) -> bool) -> impl Fn(&mut EG, Id, &Subst) -> bool {
     let v = var(v);
     move |eg, _, s| match (konst(eg, s[v]), width(eg, s[v])) {
         (Some(k), Some(w)) => pred(k, w),
@@ -305,9 +302,9 @@ fn memory() -> Vec<Rewrite<Term, Fold>> {
         rw!("load-ite"; "(load (ite ?c ?m ?n) ?a)" => "(ite ?c (load ?m ?a) (load ?n ?a))"),
         rw!("store-store-same"; "(store (store ?m ?a ?v) ?a ?w)" => "(store ?m ?a ?w)"),
         rw!("store-swap"; "(store (store ?m ?a ?v) ?b ?w)" => "(store (store ?m ?b ?w) ?a ?v)"
-            if |eg: &mut EG, _: Id, s: &Subst| {
-                distinct(eg, s[var("?a")], s[var("?b")]) == Some(std::cmp::Ordering::Greater)
-            }),
+        if |eg: &mut EG, _: Id, s: &Subst| {
+            distinct(eg, s[var("?a")], s[var("?b")]) == Some(std::cmp::Ordering::Greater)
+        }),
         rw!("store-load-same"; "(store ?m ?a (load ?m ?a))" => "?m"),
     ]
 }
