@@ -34,7 +34,8 @@ pub struct Options {
     pub memory_mb: Option<u32>,
     /// `--emit-smt2` and `--cross-check`: what else happens to each query's text.
     pub hooks: crate::crosscheck::Hooks,
-    /// Prove rules whose sides are identical after egg normalisation without a refinement
+    /// Prove rules whose sides are identical after egg normalisation, or whose outputs meet
+    /// in one e-class after the e-graph pass ([`crate::egg_domain`]), without a refinement
     /// query (on by default; off only to measure what it saves).
     pub egg: bool,
 }
