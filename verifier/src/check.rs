@@ -34,7 +34,8 @@ pub struct Options {
     pub memory_mb: Option<u32>,
     /// `--emit-smt2` and `--cross-check`: what else happens to each query's text.
     pub hooks: crate::crosscheck::Hooks,
-    /// Prove rules whose sides are identical after egg normalisation without a refinement
+    /// Prove rules whose sides are identical after egg normalisation, or whose outputs meet
+    /// in one e-class after the e-graph pass ([`crate::egg_domain`]), without a refinement
     /// query (on by default; off only to measure what it saves).
     pub egg: bool,
 }
@@ -543,12 +544,26 @@ fn decide(
     b: &Bound2,
     opts: &Options,
 ) -> (Verdict, Option<&'static str>) {
-    let mut by_identity = false;
-    let v = decide_solver(rule, target, b, opts, &mut by_identity);
-    let note = by_identity.then_some(
-        "both sides are identical after egg normalisation of immediates; no refinement query",
-    );
+    let mut note = None;
+    let v = decide_solver(rule, target, b, opts, &mut note);
     (v, note)
+}
+
+/// The verdict note of a rule proved by [`crate::egg_domain::egg_proves`].
+pub const EGG_NOTE: &str = "proved by egg e-graph rewriting (rules: bv-identity, address, \
+extract-concat, ite, memory), no refinement query";
+
+fn egg_proves(b: &Bound2, target: Target) -> Result<bool, String> {
+    let r = crate::egg_domain::EggRule {
+        target,
+        settings: b.settings,
+        keys: &b.keys,
+        dead: &b.dead,
+        imms: &b.imms,
+        src: &b.src,
+        tgt: &b.tgt,
+    };
+    crate::egg_domain::egg_proves(&r, fields_ok)
 }
 
 fn decide_solver(
@@ -556,7 +571,7 @@ fn decide_solver(
     target: Target,
     b: &Bound2,
     opts: &Options,
-    by_identity: &mut bool,
+    note: &mut Option<&'static str>,
 ) -> Verdict {
     let mut d = Smt;
     let mut regs = BTreeMap::new();
@@ -649,8 +664,21 @@ fn decide_solver(
     // Only after the precondition is known satisfiable: an identical rule with a contradictory
     // precondition is inapplicable, not proved.
     if opts.egg && identical(&b.src, &b.tgt) {
-        *by_identity = true;
+        *note = Some(
+            "both sides are identical after egg normalisation of immediates; no refinement query",
+        );
         return Verdict::Proved;
+    }
+    if opts.egg {
+        match egg_proves(b, target) {
+            Ok(true) => {
+                *note = Some(EGG_NOTE);
+                return Verdict::Proved;
+            }
+            Ok(false) => {}
+            // The solver path evaluates the same semantics and reports a real failure itself.
+            Err(e) => tracing::debug!(rule = %rule.name, %target, "egg pass: {e}"),
+        }
     }
 
     let tgt_fields = match fields_ok(&mut d, &env, &m0, &b.tgt) {
@@ -1118,4 +1146,15 @@ fn replay(
         mem_diffs,
         first_difference,
     })
+}
+
+/// Whether the e-graph pass alone shows the target equal to the source on every output
+/// (see [`crate::egg_domain::egg_proves`]), without any solver query and without looking at
+/// the precondition. For tests that compare the pass with the solver.
+///
+/// Errors: input errors in the rule for this target; a semantics entry that fails to
+/// evaluate is reported as `Ok(false)`.
+pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, InputError> {
+    let b = elaborate(rule, target, opts)?;
+    Ok(egg_proves(&b, target).unwrap_or(false))
 }

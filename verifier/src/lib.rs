@@ -31,6 +31,8 @@ pub mod cache;
 pub mod check;
 pub mod cli;
 pub mod crosscheck;
+pub mod egg_domain;
+pub mod egg_rules;
 pub mod machine;
 pub mod matrix;
 pub mod normalize;
