@@ -153,7 +153,17 @@ pub fn bind_buf(
         } else if e.col <= syn.mnemonic.len() + 1 {
             syn.mnemonic_col
         } else {
-            syn.operands.first().map(|o| o.1).unwrap_or(syn.end_col)
+            // The stand-in operand the column falls in, and the original operand it replaced.
+            let mut start = syn.mnemonic.len() + 2;
+            let mut at = syn.operands.first().map(|o| o.1).unwrap_or(syn.end_col);
+            for (k, o) in ops.iter().enumerate() {
+                if e.col < start {
+                    break;
+                }
+                at = syn.operands[k].1;
+                start += o.len() + 2;
+            }
+            at
         };
         rule.error(loc_at(line, col), e.msg)
     })?;

@@ -1675,3 +1675,45 @@ fn unencodable_target_names_the_field() {
         r.context()
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Buffer (MUBUF/VBUFFER) input errors point at the offending operand or modifier.
+
+const BUF_RULE: &str =
+    "Name: b\nTargets: gfx900\n  LINE\n=>\n  buffer_load_dword %d, %v, %r, %s offen\n";
+
+#[test]
+fn buffer_srsrc_not_a_quad() {
+    let text = BUF_RULE.replace("LINE", "buffer_load_dword %d, %v, s[4:6], %s offen");
+    expect_input_error("buf_srsrc", &text, ("s[4:6]", 0), "4-SGPR", &[]);
+}
+
+#[test]
+fn buffer_offset_out_of_range() {
+    let text = BUF_RULE.replace("LINE", "buffer_load_dword %d, %v, %r, %s offen offset:5000");
+    expect_input_error("buf_offset", &text, ("5000", 0), "[0, 4095]", &[]);
+}
+
+#[test]
+fn buffer_vdata_tuple_too_small() {
+    let text = BUF_RULE.replace("LINE", "buffer_load_dwordx2 v1, %v, %r, %s offen");
+    expect_input_error("buf_vdata", &text, ("v1", 0), "2-register tuple", &[]);
+}
+
+#[test]
+fn buffer_lds_form_takes_no_vdata() {
+    let text = BUF_RULE.replace("LINE", "buffer_load_dword %d, %v, %r, %s offen lds");
+    expect_input_error("buf_lds", &text, ("%s", 0), "takes 3 operands", &[]);
+}
+
+#[test]
+fn buffer_format_op_is_unsupported() {
+    let text = BUF_RULE.replace("LINE", "buffer_load_format_x %d, %v, %r, %s offen");
+    expect_input_error(
+        "buf_format",
+        &text,
+        ("buffer_load_format_x", 0),
+        "unsupported",
+        &[],
+    );
+}
