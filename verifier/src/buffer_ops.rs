@@ -75,6 +75,12 @@ impl BufOp {
     }
 }
 
+/// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
+pub fn is_buffer_line(text: &str) -> bool {
+    let m = text.trim_start().to_ascii_lowercase();
+    m.starts_with("buffer_") || m.starts_with("tbuffer_")
+}
+
 fn stand_in(text: &str, vgprs: u32, sgpr_quad: bool) -> String {
     let t = text.trim();
     let symbolic = t.starts_with('%') || t.starts_with('{');
@@ -135,7 +141,7 @@ pub fn bind_buf(
     for (name, v, _) in &syn.modifiers {
         match v {
             Some(v) if name == "offset" && v.contains('%') => mods.push("offset:0".to_string()),
-            Some(v) if name == "offset" && parse_int_ok(v).is_none() => {
+            Some(v) if name == "offset" && gcnsmt_lifter::asm::parse_int(v).is_none() => {
                 mods.push("offset:0".to_string())
             }
             Some(v) => mods.push(format!("{name}:{v}")),
@@ -317,10 +323,6 @@ pub fn bind_buf(
     })
 }
 
-fn parse_int_ok(v: &str) -> Option<i64> {
-    gcnsmt_lifter::asm::parse_int(v)
-}
-
 /// Execute one buffer instruction.
 ///
 /// Errors: a semantics entry that fails to evaluate (an internal error).
@@ -361,7 +363,10 @@ pub fn step<D: Domain>(
         }
         None => d.bv(0, 32),
     };
-    vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 32)));
+    vars.insert(
+        "OFFSET".to_string(),
+        Val::Bits(off.clone(), Ty::Bits(Kind::U, 32)),
+    );
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
     let vd = if op.vdata.is_empty() {
         d.bv(0, 32)
@@ -385,13 +390,6 @@ pub fn step<D: Domain>(
             let m0 = read(d, m, &[RegKey::m0()]);
             let lo = d.extract(&m0, 15, 0);
             let base = d.zext(&lo, 16);
-            let off = match &op.offset {
-                Some(e) => {
-                    let x = eval_imm(d, env, m, e)?;
-                    d.extract(&x, 31, 0)
-                }
-                None => d.bv(0, 32),
-            };
             let four = d.bv(4, 32);
             let lane4 = d.op(gcnsmt_semantics::domain::BvOp::Mul, &env.lane_id, &four);
             let mut a = d.op(gcnsmt_semantics::domain::BvOp::Add, &base, &off);

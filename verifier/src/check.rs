@@ -127,10 +127,10 @@ pub struct Outcome {
 
 /// Whether a rule has MUBUF/VBUFFER instructions.
 pub fn uses_buffer(rule: &Rule) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        let m = l.text.trim_start().to_ascii_lowercase();
-        m.starts_with("buffer_") || m.starts_with("tbuffer_")
-    })
+    rule.source
+        .iter()
+        .chain(&rule.target)
+        .any(|l| crate::buffer_ops::is_buffer_line(&l.text))
 }
 
 impl Outcome {

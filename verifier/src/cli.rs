@@ -690,9 +690,9 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
             "lift takes one DS instruction: assembly (`ds_add_u32 v1, v2`) or its words",
         );
     }
-    let is_buf = first.starts_with("buffer_") || first.starts_with("tbuffer_");
+    let is_buf = crate::buffer_ops::is_buffer_line(first);
     if is_buf || (!first.starts_with("ds_") && first.starts_with(|c: char| c.is_ascii_digit())) {
-        // MUBUF/VBUFFER (assembly or words): decoded and shown; semantics come with issue 4.
+        // MUBUF/VBUFFER (assembly or words): decoded, then the buffer entry is printed.
         let inst = if is_buf {
             gcnsmt_lifter::parse_any(target, &text)
                 .map_err(|e| format!("<argument>:1:{}: error: {}", e.col, e.msg))
@@ -703,11 +703,39 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
         match inst {
             Ok(gcnsmt_lifter::Inst::Mubuf(m)) => {
                 println!("// {target}: {m}");
-                eprintln!(
-                    "error: semantics of {} (MUBUF/VBUFFER) are not modelled yet",
-                    m.mnemonic
-                );
-                return 2;
+                let mut binds = Vec::new();
+                if let Some(r) = m.vdata {
+                    binds.push(format!("VDATA = {r}"));
+                }
+                if let Some(r) = m.vaddr {
+                    binds.push(format!("VADDR = {r}"));
+                }
+                binds.push(format!("OFFSET = {}", m.offset));
+                let mode: Vec<&str> =
+                    [("offen", m.offen), ("idxen", m.idxen), ("addr64", m.addr64)]
+                        .iter()
+                        .filter(|x| x.1)
+                        .map(|x| x.0)
+                        .collect();
+                binds.push(format!(
+                    "MEM = global memory through the V# ({})",
+                    mode.join(" ")
+                ));
+                println!("// {}", binds.join(", "));
+                let name = m.mnemonic.to_ascii_uppercase();
+                return match gcnsmt_semantics::defs::Library::builtin().get(&name) {
+                    Some(def) => {
+                        print!("{}", def_to_string(def));
+                        0
+                    }
+                    None => {
+                        eprintln!(
+                            "error: semantics of {} are not modelled (format conversions and cache-control ops are not)",
+                            m.mnemonic
+                        );
+                        2
+                    }
+                };
             }
             Ok(gcnsmt_lifter::Inst::Ds(_)) => {} // DS words: lifted below
             Err(e) => {

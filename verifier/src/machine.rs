@@ -208,8 +208,7 @@ impl Bound {
 pub fn immediate_vars(rule: &Rule) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for l in rule.source.iter().chain(&rule.target) {
-        let m = l.text.trim_start().to_ascii_lowercase();
-        let parsed = if m.starts_with("buffer_") || m.starts_with("tbuffer_") {
+        let parsed = if crate::buffer_ops::is_buffer_line(&l.text) {
             gcnsmt_lifter::parse_mubuf_syntax(&l.text)
         } else {
             parse_syntax(&l.text)
@@ -270,13 +269,7 @@ pub fn bind(
     imms: &BTreeSet<String>,
 ) -> Result<Bound, InputError> {
     // MUBUF operand syntax (`off`, `offen`) is not DS syntax.
-    let first = line
-        .text
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if first.starts_with("buffer_") || first.starts_with("tbuffer_") {
+    if crate::buffer_ops::is_buffer_line(&line.text) {
         return crate::buffer_ops::bind_buf(rule, line, target, imms);
     }
     let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
