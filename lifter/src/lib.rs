@@ -18,7 +18,7 @@ pub mod mubuf;
 pub mod mubuf_asm;
 pub mod mubuf_table;
 pub mod print;
-mod swizzle;
+pub mod swizzle;
 pub mod table;
 
 pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError};

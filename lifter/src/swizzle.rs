@@ -59,8 +59,12 @@ pub(crate) fn format(imm: u16, gfx9_plus: bool) -> String {
     format!("swizzle(BITMASK_PERM,\"{mask}\")")
 }
 
-/// Parse the inside of `swizzle(...)` (without the parentheses) to the 16-bit offset.
-pub(crate) fn parse(args: &str, gfx9_plus: bool) -> Result<u16, String> {
+/// The 16-bit offset of `swizzle(args)` (`args` is the text between the parentheses), as
+/// LLVM 22 `AMDGPUAsmParser::parseSwizzleOffset` encodes it.
+///
+/// Errors: an unknown mode, a malformed argument list or a value out of range; FFT and
+/// ROTATE before gfx9.
+pub fn parse(args: &str, gfx9_plus: bool) -> Result<u16, String> {
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
     let num = |i: usize, lo: u16, hi: u16, what: &str| -> Result<u16, String> {
         let s = parts.get(i).ok_or_else(|| format!("missing {what}"))?;

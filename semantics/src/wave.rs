@@ -3,8 +3,8 @@
 //! `ds_permute_b32`, `ds_bpermute_b32`, and `ds_append`/`ds_consume` (one atomic per wave).
 //!
 //! Lane vectors hold one 32-bit value per lane (`lanes` = 32 or 64 entries). EXEC is a concrete
-//! mask: which lanes run is part of the program state a rule fixes, not a solver input here.
-//! Lanes that are inactive keep their old destination value (`old`).
+//! mask (`u64`) or, in the `*_masked` forms `gcnsmt verify --lanes N` uses, one possibly
+//! symbolic boolean per lane. Lanes that are inactive keep their old destination value (`old`).
 //!
 //! Sources (facts, not text): AMD RDNA3/RDNA4/CDNA4 ISA guides, DS_SWIZZLE_B32,
 //! DS_PERMUTE_B32, DS_BPERMUTE_B32, DS_APPEND, DS_CONSUME pseudocode (as extracted in
@@ -62,19 +62,32 @@ pub fn swizzle<D: Domain>(
     offset: u16,
     gfx9_plus: bool,
 ) -> Vec<D::Bv> {
+    let active = mask(d, exec, data.len());
+    swizzle_masked(d, data, old, &active, offset, gfx9_plus)
+}
+
+/// [`swizzle`] with EXEC as one (possibly symbolic) boolean per lane.
+pub fn swizzle_masked<D: Domain>(
+    d: &mut D,
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    gfx9_plus: bool,
+) -> Vec<D::Bv> {
     (0..data.len())
         .map(|i| {
-            if exec >> i & 1 == 0 {
-                return old[i].clone();
-            }
             let j = swizzle_source(offset, i as u32, gfx9_plus) as usize;
-            if exec >> j & 1 == 1 {
-                data[j].clone()
-            } else {
-                d.bv(0, 32)
-            }
+            let zero = d.bv(0, 32);
+            let got = d.ite(&active[j], &data[j], &zero);
+            d.ite(&active[i], &got, &old[i])
         })
         .collect()
+}
+
+/// EXEC bits as booleans, lane 0 first.
+fn mask<D: Domain>(d: &mut D, exec: u64, lanes: usize) -> Vec<D::Bool> {
+    (0..lanes).map(|i| d.boolean(exec >> i & 1 == 1)).collect()
 }
 
 /// How many lanes the permute lane index wraps at: 64 on gfx8/gfx9/CDNA (`% 64U`, CDNA4
@@ -85,6 +98,18 @@ pub enum PermuteWrap {
     Lanes64,
     Lanes32,
     WaveSize,
+}
+
+impl PermuteWrap {
+    /// The wrap of `target`'s permute instructions (see the type's documentation).
+    pub fn of(target: crate::target::Target) -> PermuteWrap {
+        use crate::target::Gen;
+        match target.gen() {
+            g if g >= Gen::Gfx12 => PermuteWrap::WaveSize,
+            g if g >= Gen::Gfx10 => PermuteWrap::Lanes32,
+            _ => PermuteWrap::Lanes64,
+        }
+    }
 }
 
 fn lane_index<D: Domain>(d: &mut D, addr: &D::Bv, offset: u16, modulus: u32) -> D::Bv {
@@ -117,24 +142,37 @@ pub fn bpermute<D: Domain>(
     offset: u16,
     wrap: PermuteWrap,
 ) -> Vec<D::Bv> {
+    let active = mask(d, exec, data.len());
+    bpermute_masked(d, addr, data, old, &active, offset, wrap)
+}
+
+/// [`bpermute`] with EXEC as one (possibly symbolic) boolean per lane.
+pub fn bpermute_masked<D: Domain>(
+    d: &mut D,
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
     let n = data.len();
     let modn = modulus(wrap, n);
     let src: Vec<D::Bv> = (0..modn as usize)
         .map(|k| {
-            if k < n && exec >> k & 1 == 1 {
-                data[k].clone()
+            let zero = d.bv(0, 32);
+            if k < n {
+                d.ite(&active[k], &data[k], &zero)
             } else {
-                d.bv(0, 32)
+                zero
             }
         })
         .collect();
     (0..n)
         .map(|i| {
-            if exec >> i & 1 == 0 {
-                return old[i].clone();
-            }
             let k = lane_index(d, &addr[i], offset, modn);
-            select(d, &src, &k)
+            let got = select(d, &src, &k);
+            d.ite(&active[i], &got, &old[i])
         })
         .collect()
 }
@@ -151,28 +189,37 @@ pub fn permute<D: Domain>(
     offset: u16,
     wrap: PermuteWrap,
 ) -> Vec<D::Bv> {
+    let active = mask(d, exec, data.len());
+    permute_masked(d, addr, data, old, &active, offset, wrap)
+}
+
+/// [`permute`] with EXEC as one (possibly symbolic) boolean per lane.
+pub fn permute_masked<D: Domain>(
+    d: &mut D,
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
     let n = data.len();
     let modn = modulus(wrap, n);
     let mut tmp: Vec<D::Bv> = (0..n).map(|_| d.bv(0, 32)).collect();
     for i in 0..n {
-        if exec >> i & 1 == 0 {
+        if d.known(&active[i]) == Some(false) {
             continue;
         }
         let k = lane_index(d, &addr[i], offset, modn);
         for (t, slot) in tmp.iter_mut().enumerate() {
             let kt = d.bv(t as u128, 32);
             let hit = d.cmp(CmpOp::Eq, &k, &kt);
+            let hit = d.and(&hit, &active[i]);
             *slot = d.ite(&hit, &data[i], slot);
         }
     }
     (0..n)
-        .map(|i| {
-            if exec >> i & 1 == 0 {
-                old[i].clone()
-            } else {
-                tmp[i].clone()
-            }
-        })
+        .map(|i| d.ite(&active[i], &tmp[i], &old[i]))
         .collect()
 }
 

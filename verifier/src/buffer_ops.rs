@@ -73,6 +73,20 @@ impl BufOp {
         }
         v
     }
+    /// This instruction with every register key passed through `f`.
+    pub(crate) fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> BufOp {
+        let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
+        BufOp {
+            vdata: m(&self.vdata),
+            vaddr: m(&self.vaddr),
+            srsrc: m(&self.srsrc),
+            soffset: match &self.soffset {
+                Src::Reg(r) => Src::Reg(m(r)),
+                Src::Imm(e) => Src::Imm(e.clone()),
+            },
+            ..self.clone()
+        }
+    }
 }
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).

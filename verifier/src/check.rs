@@ -38,6 +38,11 @@ pub struct Options {
     /// in one e-class after the e-graph pass ([`crate::egg_domain`]), without a refinement
     /// query (on by default; off only to measure what it saves).
     pub egg: bool,
+    /// `--lanes N [--lane-order ...]`: check every rule with N lanes (overrides a rule's
+    /// `Lanes:`); see [`crate::lanes`].
+    pub lanes: Option<crate::lanes::LaneMode>,
+    /// `--lane-order`: replaces the order of rules' `Lanes:` too.
+    pub lane_order: Option<crate::lanes::LaneOrder>,
 }
 
 impl Default for Options {
@@ -48,6 +53,8 @@ impl Default for Options {
             memory_mb: None,
             hooks: Default::default(),
             egg: true,
+            lanes: None,
+            lane_order: None,
         }
     }
 }
@@ -73,6 +80,9 @@ pub struct Cex {
     pub mem_diffs: Vec<(&'static str, u64, u8, u8)>,
     /// The first difference, in words.
     pub first_difference: String,
+    /// Under `--lanes N`: the lane count and order, the target's serialization, and how many
+    /// source serializations were all shown to differ.
+    pub lanes: Option<String>,
 }
 
 /// The verdict on one rule and target.
@@ -123,6 +133,8 @@ pub struct Outcome {
     pub note: Option<&'static str>,
     /// The rule uses buffer instructions (their settings are printed with the verdict).
     pub buffer: bool,
+    /// The lanes it was checked with (`None`: one lane).
+    pub lanes: Option<crate::lanes::LaneMode>,
 }
 
 /// Whether a rule has MUBUF/VBUFFER instructions.
@@ -137,11 +149,15 @@ impl Outcome {
     /// The settings as printed with the verdict: the LDS ones, and the buffer ones when the
     /// rule uses buffer instructions.
     pub fn settings_text(&self) -> String {
-        if self.buffer {
+        let mut t = if self.buffer {
             format!("{}, {}", self.settings, self.settings.buffer_text())
         } else {
             self.settings.to_string()
+        };
+        if let Some(m) = self.lanes {
+            t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
         }
+        t
     }
 }
 
@@ -184,6 +200,8 @@ struct Bound2 {
     imms: BTreeSet<String>,
     dead: BTreeSet<RegKey>,
     pre: Option<gcnsmt_semantics::ir::Expr>,
+    /// The rule expanded to N lanes (`--lanes N` or `Lanes:`).
+    lanes: Option<(crate::lanes::LaneMode, crate::lanes::Expanded)>,
 }
 
 fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, InputError> {
@@ -269,6 +287,7 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
         }
         dead.extend(ks);
     }
+    let mode = lane_mode(rule, opts);
     let pre = match &rule.pre {
         None => None,
         Some(p) => {
@@ -306,7 +325,11 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 lane_id: zero(32),
             };
             let cm = Machine {
-                regs: keys.iter().map(|k| (k.clone(), zero(32))).collect(),
+                regs: keys
+                    .iter()
+                    .chain(mode.map(|_| RegKey::exec_lo()).as_ref())
+                    .map(|k| (k.clone(), zero(32)))
+                    .collect(),
                 mem: MemState {
                     lds: CMem::new(|_| 0),
                     gds: CMem::new(|_| 0),
@@ -337,6 +360,32 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
             Some(e)
         }
     };
+    let lanes = match mode {
+        None => {
+            if let Some(c) = src
+                .iter()
+                .chain(&tgt)
+                .find(|b| matches!(b.op, crate::machine::Op::Cross { .. }))
+            {
+                let crate::machine::Op::Cross { mnemonic, .. } = &c.op else {
+                    unreachable!()
+                };
+                return Err(rule.error(
+                    c.loc,
+                    format!(
+                        "{mnemonic} is a cross-lane instruction: give the rule `Lanes: N` or run \
+                         with --lanes N"
+                    ),
+                ));
+            }
+            None
+        }
+        Some(m) => {
+            let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m)
+                .map_err(|msg| rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))?;
+            Some((m, e))
+        }
+    };
     Ok(Bound2 {
         src,
         tgt,
@@ -345,7 +394,18 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
         imms,
         dead,
         pre,
+        lanes,
     })
+}
+
+/// The lanes a rule is checked with: `--lanes`, else the rule's `Lanes:` (its order replaced by
+/// `--lane-order` if given); `None` for a single-lane check.
+pub fn lane_mode(rule: &Rule, opts: &Options) -> Option<crate::lanes::LaneMode> {
+    opts.lanes
+        .or(rule.lanes.map(|(m, _)| crate::lanes::LaneMode {
+            order: opts.lane_order.unwrap_or(m.order),
+            ..m
+        }))
 }
 
 /// The byte offset of `word` in `text` where it is not part of a longer name.
@@ -413,6 +473,10 @@ fn pre_vars<D: Domain>(
     );
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
+    // Under --lanes, EXEC (lanes 0..31) is an input the precondition may constrain.
+    if let Some(e) = m.regs.get(&RegKey::exec_lo()) {
+        vars.insert("EXEC".into(), Val::Bits(e.clone(), Ty::U32));
+    }
     vars
 }
 
@@ -452,6 +516,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         time: start.elapsed(),
         note,
         buffer: uses_buffer(rule),
+        lanes: lane_mode(rule, opts),
     })
 }
 
@@ -574,8 +639,9 @@ fn decide_solver(
     note: &mut Option<&'static str>,
 ) -> Verdict {
     let mut d = Smt;
+    let sides = Sides::of(b);
     let mut regs = BTreeMap::new();
-    for k in &b.keys {
+    for k in sides.keys {
         regs.insert(k.clone(), d.var(&reg_name(k), 32));
     }
     let imms: BTreeMap<String, z3::ast::BV> = b
@@ -583,7 +649,7 @@ fn decide_solver(
         .iter()
         .map(|v| (v.clone(), d.var(&format!("%{v}"), 64)))
         .collect();
-    let env = Env {
+    let env: Env<Smt> = Env {
         target,
         settings: b.settings,
         imms,
@@ -624,16 +690,39 @@ fn decide_solver(
         ));
     }
     if let Some(p) = &b.pre {
-        let vars = pre_vars(&mut d, &env, &m0, &b.keys);
         let frame = Frame {
             settings: b.settings,
             gds: false,
             aliases: &[],
             buffer: None,
         };
-        match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
-            Ok(v) => assumptions.push(gcnsmt_semantics::eval::truth(&mut d, v)),
-            Err(e) => return Verdict::Error(format!("precondition: {}", e.msg)),
+        // Under --lanes, the precondition holds in every lane, with that lane's registers.
+        let views: Vec<(Env<Smt>, Machine<Smt>, BTreeSet<RegKey>)> = match &b.lanes {
+            None => {
+                let lane: z3::ast::BV = env.lane_id.clone();
+                vec![(env.clone_with_lane(lane), m0.clone(), b.keys.clone())]
+            }
+            Some((mode, e)) => (0..mode.lanes)
+                .map(|l| {
+                    let view = crate::lanes::lane_view(&e.keys, l);
+                    let m = Machine {
+                        regs: view
+                            .iter()
+                            .map(|(name, key)| (name.clone(), m0.regs[key].clone()))
+                            .collect(),
+                        mem: m0.mem.clone(),
+                    };
+                    let ks = view.into_iter().map(|(name, _)| name).collect();
+                    (env.clone_with_lane(d.bv(l as u128, 32)), m, ks)
+                })
+                .collect(),
+        };
+        for (env_l, m_l, keys_l) in &views {
+            let vars = pre_vars(&mut d, env_l, m_l, keys_l);
+            match eval_expr(&mut d, &frame, p, None, vars, m0.mem.clone()) {
+                Ok(v) => assumptions.push(gcnsmt_semantics::eval::truth(&mut d, v)),
+                Err(e) => return Verdict::Error(format!("precondition: {}", e.msg)),
+            }
         }
     }
     let src_fields = match fields_ok(&mut d, &env, &m0, &b.src) {
@@ -641,11 +730,17 @@ fn decide_solver(
         Err(e) => return Verdict::Error(e),
     };
     assumptions.push(src_fields);
-    let mut ms = m0.clone();
-    if let Err(e) = exec(&mut d, &env, &mut ms, &b.src) {
-        return Verdict::Error(e);
+    // One final state per source serialization (one without --lanes); the source must be
+    // defined in every one.
+    let mut src_states = Vec::new();
+    for prog in &sides.src {
+        let mut ms = m0.clone();
+        if let Err(e) = exec(&mut d, &env, &mut ms, prog) {
+            return Verdict::Error(e);
+        }
+        assumptions.push(build::not(&ms.mem.ub));
+        src_states.push(ms);
     }
-    assumptions.push(build::not(&ms.mem.ub));
 
     let mut q = Query::new(opts.timeout);
     q.set_memory(opts.memory_mb);
@@ -669,7 +764,7 @@ fn decide_solver(
         );
         return Verdict::Proved;
     }
-    if opts.egg {
+    if opts.egg && b.lanes.is_none() {
         match egg_proves(b, target) {
             Ok(true) => {
                 *note = Some(EGG_NOTE);
@@ -685,30 +780,84 @@ fn decide_solver(
         Ok(x) => x,
         Err(e) => return Verdict::Error(e),
     };
-    let mut mt = m0.clone();
-    if let Err(e) = exec(&mut d, &env, &mut mt, &b.tgt) {
-        return Verdict::Error(e);
+    // Differences are witnessed at one address per memory; with several source serializations
+    // each needs its own witness (every source order must differ somewhere).
+    let witnesses: Vec<[z3::ast::BV; 3]> = (0..sides.src.len())
+        .map(|i| {
+            let sfx = if i == 0 {
+                String::new()
+            } else {
+                format!("!s{i}")
+            };
+            [
+                d.var(&format!("k!lds{sfx}"), 32),
+                d.var(&format!("k!gds{sfx}"), 32),
+                d.var(&format!("k!mem{sfx}"), 64),
+            ]
+        })
+        .collect();
+    let mut per_target = Vec::new();
+    let mut against_ascending = Vec::new();
+    for prog in &sides.tgt {
+        let mut mt = m0.clone();
+        if let Err(e) = exec(&mut d, &env, &mut mt, prog) {
+            return Verdict::Error(e);
+        }
+        let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
+        let mut every_src = Vec::new();
+        for (ms, [k, kg, km]) in src_states.iter().zip(&witnesses) {
+            let mut diff = Vec::new();
+            for key in sides.keys.iter().filter(|k| !sides.dead.contains(k)) {
+                diff.push(build::ne(&ms.regs[key], &mt.regs[key]));
+            }
+            diff.push(build::ne(
+                &build::select(&ms.mem.lds, k),
+                &build::select(&mt.mem.lds, k),
+            ));
+            diff.push(build::ne(
+                &build::select(&ms.mem.gds, kg),
+                &build::select(&mt.mem.gds, kg),
+            ));
+            diff.push(build::ne(
+                &build::select(&ms.mem.global, km),
+                &build::select(&mt.mem.global, km),
+            ));
+            every_src.push(diff);
+        }
+        if every_src.len() == 1 {
+            bad.extend(every_src.pop().expect("one"));
+        } else {
+            let mut first = bad.clone();
+            first.extend(every_src[0].iter().cloned());
+            against_ascending.push(build::or(&first));
+            let ors: Vec<_> = every_src.iter().map(|x| build::or(x)).collect();
+            bad.push(build::and(&ors));
+        }
+        per_target.push(build::or(&bad));
     }
-    let k = d.var("k!lds", 32);
-    let kg = d.var("k!gds", 32);
-    let km = d.var("k!mem", 64);
-    let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
-    for key in b.keys.iter().filter(|k| !b.dead.contains(k)) {
-        bad.push(build::ne(&ms.regs[key], &mt.regs[key]));
+    // Several source serializations: first the cheap sufficient question, whether every target
+    // serialization equals the ascending source one (true of commuting atomics, where the
+    // full query, a disjunction over source orders, is hard for the solver).
+    if !against_ascending.is_empty() {
+        q.push();
+        q.assert(&build::or(&against_ascending));
+        let answer = q.check();
+        if let Err(e) = cross_check(rule, target, opts, QueryKind::RefineAscending, &q, &answer) {
+            return Verdict::Error(e);
+        }
+        q.pop();
+        if matches!(answer, Answer::Unsat) {
+            *note = Some(
+                "every target serialization of the lanes equals the ascending source one",
+            );
+            return Verdict::Proved;
+        }
     }
-    bad.push(build::ne(
-        &build::select(&ms.mem.lds, &k),
-        &build::select(&mt.mem.lds, &k),
-    ));
-    bad.push(build::ne(
-        &build::select(&ms.mem.gds, &kg),
-        &build::select(&mt.mem.gds, &kg),
-    ));
-    bad.push(build::ne(
-        &build::select(&ms.mem.global, &km),
-        &build::select(&mt.mem.global, &km),
-    ));
-    q.assert(&build::or(&bad));
+    q.assert(&if per_target.len() == 1 {
+        per_target.pop().expect("one")
+    } else {
+        build::or(&per_target)
+    });
     tracing::debug!(rule = %rule.name, %target, "refinement query:\n{}", q.to_smt2());
     let answer = q.check();
     if let Err(e) = cross_check(rule, target, opts, QueryKind::Refine, &q, &answer) {
@@ -722,7 +871,7 @@ fn decide_solver(
             // refuted rule's run to about three queries' time.
             let deadline = Instant::now() + opts.timeout;
             let model = minimize(&mut q, model, &env, &m0, deadline);
-            match replay(&model, b, &env, &m0, &mems, target) {
+            match replay_sides(&model, b, &sides, &env, &m0, &mems, target) {
                 Ok(cex) => {
                     // Readable memory: try every byte read equal to its address's low byte
                     // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
@@ -764,7 +913,9 @@ fn decide_solver(
                         Answer::Unknown("out of shrinking budget".into())
                     };
                     let nicer = match answer {
-                        Answer::Sat(m) => replay(&m, b, &env, &m0, &mems, target).ok(),
+                        Answer::Sat(m) => {
+                            replay_sides(&m, b, &sides, &env, &m0, &mems, target).ok()
+                        }
                         _ => None,
                     };
                     q.pop();
@@ -886,9 +1037,108 @@ pub struct Step {
     pub mem_writes: Vec<(&'static str, usize)>,
 }
 
+/// The programs and registers a solver run compares: the rule's two sides, or under
+/// `--lanes` every serialization of each side and the per-lane registers.
+struct Sides<'a> {
+    src: Vec<&'a [Bound]>,
+    tgt: Vec<&'a [Bound]>,
+    keys: &'a BTreeSet<RegKey>,
+    dead: &'a BTreeSet<RegKey>,
+}
+
+impl<'a> Sides<'a> {
+    fn of(b: &'a Bound2) -> Sides<'a> {
+        match &b.lanes {
+            None => Sides {
+                src: vec![&b.src],
+                tgt: vec![&b.tgt],
+                keys: &b.keys,
+                dead: &b.dead,
+            },
+            Some((_, e)) => Sides {
+                src: e.src.iter().map(|v| &v.prog[..]).collect(),
+                tgt: e.tgt.iter().map(|v| &v.prog[..]).collect(),
+                keys: &e.keys,
+                dead: &e.dead,
+            },
+        }
+    }
+}
+
+/// Replay a model: without lanes, the one pair of programs; under `--lanes`, find a target
+/// serialization on which every source serialization differs (what the query asked for) and
+/// report the ascending source run beside it.
+fn replay_sides(
+    model: &Model,
+    b: &Bound2,
+    sides: &Sides,
+    env: &Env<Smt>,
+    m0: &Machine<Smt>,
+    mems: &Mems,
+    target: Target,
+) -> Result<Cex, String> {
+    let Some((mode, e)) = &b.lanes else {
+        return replay(
+            model,
+            b,
+            sides.src[0],
+            sides.tgt[0],
+            sides,
+            env,
+            m0,
+            mems,
+            target,
+        );
+    };
+    let mut last = String::new();
+    for (ti, t) in sides.tgt.iter().enumerate() {
+        let mut first: Option<Cex> = None;
+        let mut all = true;
+        for s in &sides.src {
+            match replay(model, b, s, t, sides, env, m0, mems, target) {
+                Ok(c) => {
+                    first.get_or_insert(c);
+                }
+                Err(err) => {
+                    last = err;
+                    all = false;
+                    break;
+                }
+            }
+        }
+        if all {
+            let mut c = first.expect("at least one source serialization");
+            let order = e.tgt[ti].describe();
+            c.lanes = Some(if sides.src.len() == 1 && sides.tgt.len() == 1 {
+                mode.describe()
+            } else {
+                format!(
+                    "{}; target serialization: {}; all {} source serialization(s) differ (shown: \
+                 ascending)",
+                    mode.describe(),
+                    if order.is_empty() {
+                        "ascending".to_string()
+                    } else {
+                        order
+                    },
+                    sides.src.len()
+                )
+            });
+            return Ok(c);
+        }
+    }
+    Err(format!(
+        "no target serialization differs from every source serialization ({last})"
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
 fn replay(
     model: &Model,
     b: &Bound2,
+    src: &[Bound],
+    tgt: &[Bound],
+    sd: &Sides,
     env: &Env<Smt>,
     m0: &Machine<Smt>,
     mems: &Mems,
@@ -927,7 +1177,9 @@ fn replay(
     if b.settings.lds_limit == LdsLimit::Alloc {
         inputs.push(("LDS_SIZE".into(), lds_size, 32));
     }
-    inputs.push(("LANE_ID".into(), lane, 32));
+    if b.lanes.is_none() {
+        inputs.push(("LANE_ID".into(), lane, 32));
+    }
     let cenv = Env {
         target,
         settings: b.settings,
@@ -1018,8 +1270,8 @@ fn replay(
                 steps,
             })
         };
-        let s = run_side(&mut d, &b.src)?;
-        let t = run_side(&mut d, &b.tgt)?;
+        let s = run_side(&mut d, src)?;
+        let t = run_side(&mut d, tgt)?;
         let mut more: [BTreeSet<u64>; 3] = Default::default();
         // Bytes stored by one side only are compared with the other side's initial byte, which
         // the interpreter never read: fetch those too.
@@ -1063,8 +1315,7 @@ fn replay(
                 ub: false,
             },
         };
-        let bad = b
-            .tgt
+        let bad = tgt
             .iter()
             .flat_map(|i| i.fields.iter().map(move |f| (i, f)))
             .find_map(|(i, f)| {
@@ -1087,13 +1338,13 @@ fn replay(
     } else if t.m.mem.ub {
         first = Some("the target is undefined where the source is defined".to_string());
     }
-    for k in b.keys.iter() {
+    for k in sd.keys.iter() {
         let (x, y) = (s.m.regs[k].value as u32, t.m.regs[k].value as u32);
-        let written = b.src.iter().chain(&b.tgt).any(|i| i.writes().contains(k));
+        let written = src.iter().chain(tgt).any(|i| i.writes().contains(k));
         if written || x != y {
             regs_out.push((k.to_string(), x, y));
         }
-        if x != y && !b.dead.contains(k) && first.is_none() {
+        if x != y && !sd.dead.contains(k) && first.is_none() {
             first = Some(k.to_string());
         }
     }
@@ -1145,6 +1396,7 @@ fn replay(
         regs: regs_out,
         mem_diffs,
         first_difference,
+        lanes: None,
     })
 }
 

@@ -103,6 +103,7 @@ fn cached_outcome(
         time: Duration::ZERO,
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
         buffer: crate::check::uses_buffer(rule),
+        lanes: crate::check::lane_mode(rule, opts),
     }
 }
 
@@ -165,7 +166,12 @@ pub fn run_rules_cached(
             let r = match cache {
                 None => check(&rules[*i], *t, opts),
                 Some(c) => {
-                    let key = crate::cache::Cache::key(&rules[*i], *t, &opts.settings);
+                    // The lane mode changes the question: part of the key.
+                    let mut overrides = opts.settings.clone();
+                    if let Some(m) = crate::check::lane_mode(&rules[*i], opts) {
+                        overrides.push(("lanes".into(), m.describe()));
+                    }
+                    let key = crate::cache::Cache::key(&rules[*i], *t, &overrides);
                     match c.get(&key) {
                         Some(v) => Ok(cached_outcome(&rules[*i], *t, opts, v)),
                         None => {
@@ -337,6 +343,10 @@ pub struct VerifyArgs {
     pub cache: Option<PathBuf>,
     /// `--no-matrix`: leave out the rule-by-target matrix of text output.
     pub no_matrix: bool,
+    /// `--lanes N`: check with N lanes (see [`crate::lanes`]).
+    pub lanes: Option<u32>,
+    /// `--lane-order any|ascending`.
+    pub lane_order: Option<String>,
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -397,7 +407,25 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
             solver: args.cross_check.clone(),
         },
         egg: true,
+        lanes: None,
+        lane_order: None,
     };
+    let mut opts = opts;
+    if let Some(o) = &args.lane_order {
+        match crate::lanes::LaneOrder::parse(o) {
+            Ok(o) => opts.lane_order = Some(o),
+            Err(e) => return usage_error(&format!("--lane-order: {e}")),
+        }
+    }
+    if let Some(n) = args.lanes {
+        match crate::lanes::LaneMode::parse(&n.to_string()) {
+            Ok(mut m) => {
+                m.order = opts.lane_order.unwrap_or(m.order);
+                opts.lanes = Some(m);
+            }
+            Err((_, e)) => return usage_error(&format!("--lanes: {e}")),
+        }
+    }
     if args.memory == Some(0) {
         return usage_error("--memory must be a positive number of megabytes");
     }

@@ -40,6 +40,9 @@ pub enum QueryKind {
     Pre,
     /// Is there a state where the target does not refine the source? (unsat: proved)
     Refine,
+    /// Under `--lanes` with several source serializations: does some target serialization
+    /// differ from the ascending source one? (unsat: proved, without the full query)
+    RefineAscending,
 }
 
 impl QueryKind {
@@ -48,6 +51,7 @@ impl QueryKind {
         match self {
             QueryKind::Pre => "pre",
             QueryKind::Refine => "refine",
+            QueryKind::RefineAscending => "refine-ascending",
         }
     }
 }

@@ -25,6 +25,9 @@ pub struct RegKey {
     /// `v`, `a`, `s`, `m0`, `vcc`, `exec`, or `%name`.
     pub base: String,
     pub idx: u32,
+    /// The lane of a vector register under `--lanes N` (`None`: the one lane of a single-lane
+    /// check, or a scalar register, which all lanes share).
+    pub lane: Option<u32>,
 }
 
 impl RegKey {
@@ -32,12 +35,22 @@ impl RegKey {
         RegKey {
             base: format!("%{name}"),
             idx,
+            lane: None,
         }
     }
     pub fn m0() -> RegKey {
         RegKey {
             base: "m0".into(),
             idx: 0,
+            lane: None,
+        }
+    }
+    /// `exec_lo`: lanes 0..31 of EXEC, the mask `--lanes N` guards each lane's run with.
+    pub fn exec_lo() -> RegKey {
+        RegKey {
+            base: "exec".into(),
+            idx: 0,
+            lane: None,
         }
     }
     pub fn is_var(&self) -> bool {
@@ -47,6 +60,24 @@ impl RegKey {
 
 impl fmt::Display for RegKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_reg(f)?;
+        match self.lane {
+            Some(l) => write!(f, "@lane{l}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl RegKey {
+    /// This register in lane `lane`.
+    pub fn in_lane(&self, lane: u32) -> RegKey {
+        RegKey {
+            lane: Some(lane),
+            ..self.clone()
+        }
+    }
+    /// The register name without its lane.
+    fn fmt_reg(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.base.as_str() {
             "m0" => f.write_str("m0"),
             "vcc" | "exec" => write!(
@@ -138,6 +169,44 @@ pub enum Op {
     },
     /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
     Buf(Box<crate::buffer_ops::BufOp>),
+    /// A cross-lane DS instruction: it reads other lanes' registers, so it runs once for the
+    /// whole wave and only under `--lanes N` (`lanes` is 0 until [`crate::lanes`] expands the
+    /// rule). Semantics: `semantics/src/wave.rs`.
+    Cross {
+        mnemonic: String,
+        kind: CrossKind,
+        vdst: Vec<RegKey>,
+        addr: Vec<RegKey>,
+        data0: Vec<RegKey>,
+        /// The 16-bit `offset` field, a constant (the swizzle mode depends on its bits).
+        offset: u16,
+        lanes: u32,
+    },
+    /// One lane's run of a per-lane instruction under `--lanes N`: `inner`, whose vector
+    /// registers are those of lane `lane`, runs with `LANE_ID = lane` when bit `lane` of
+    /// `exec_lo` is set, and changes nothing otherwise.
+    Lane { lane: u32, inner: Box<Bound> },
+}
+
+/// The cross-lane DS instructions rules can use (AMD ISA guides, `DS_SWIZZLE_B32`,
+/// `DS_PERMUTE_B32`, `DS_BPERMUTE_B32`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossKind {
+    Swizzle,
+    Permute,
+    Bpermute,
+}
+
+impl CrossKind {
+    /// The kind of a cross-lane mnemonic, or `None`.
+    pub fn of(mnemonic: &str) -> Option<CrossKind> {
+        match mnemonic {
+            "ds_swizzle_b32" => Some(CrossKind::Swizzle),
+            "ds_permute_b32" => Some(CrossKind::Permute),
+            "ds_bpermute_b32" => Some(CrossKind::Bpermute),
+            _ => None,
+        }
+    }
 }
 
 /// An immediate field whose value must lie in `0..=max` for the instruction to exist.
@@ -165,6 +234,8 @@ impl Bound {
     pub fn writes(&self) -> Vec<RegKey> {
         match &self.op {
             Op::Ds { vdst, .. } => vdst.clone(),
+            Op::Cross { vdst, lanes, .. } => lane_keys(vdst, *lanes),
+            Op::Lane { inner, .. } => inner.writes(),
             Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),
             Op::Buf(b) => b.writes(),
         }
@@ -199,8 +270,98 @@ impl Bound {
                 v
             }
             Op::Buf(b) => b.regs(),
+            Op::Cross {
+                vdst,
+                addr,
+                data0,
+                lanes,
+                ..
+            } => {
+                let mut v = lane_keys(vdst, *lanes);
+                v.extend(lane_keys(addr, *lanes));
+                v.extend(lane_keys(data0, *lanes));
+                v.push(RegKey::exec_lo());
+                v
+            }
+            Op::Lane { inner, .. } => {
+                let mut v = inner.regs();
+                v.push(RegKey::exec_lo());
+                v
+            }
         }
     }
+
+    /// This instruction with every register key passed through `f` (lane renaming).
+    pub fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> Bound {
+        let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
+        let op = match &self.op {
+            Op::Ds {
+                mnemonic,
+                def,
+                entry,
+                shape,
+                vdst,
+                addr,
+                data0,
+                data1,
+                offset,
+                offset0,
+                offset1,
+                gds,
+            } => Op::Ds {
+                mnemonic: mnemonic.clone(),
+                def,
+                entry: entry.clone(),
+                shape: *shape,
+                vdst: m(vdst),
+                addr: m(addr),
+                data0: m(data0),
+                data1: m(data1),
+                offset: offset.clone(),
+                offset0: offset0.clone(),
+                offset1: offset1.clone(),
+                gds: *gds,
+            },
+            Op::Alu {
+                mnemonic,
+                def,
+                alu,
+                d0,
+                sdst,
+                srcs,
+            } => Op::Alu {
+                mnemonic: mnemonic.clone(),
+                def,
+                alu: *alu,
+                d0: m(d0),
+                sdst: m(sdst),
+                srcs: srcs
+                    .iter()
+                    .map(|s| match s {
+                        Src::Reg(r) => Src::Reg(m(r)),
+                        Src::Imm(e) => Src::Imm(e.clone()),
+                    })
+                    .collect(),
+            },
+            Op::Buf(b) => Op::Buf(Box::new(b.map_regs(f))),
+            Op::Cross { .. } => self.op.clone(),
+            Op::Lane { lane, inner } => Op::Lane {
+                lane: *lane,
+                inner: Box::new(inner.map_regs(f)),
+            },
+        };
+        Bound { op, ..self.clone() }
+    }
+}
+
+/// Each key of `keys` in lanes `0..lanes` (the keys themselves when `lanes` is 0).
+fn lane_keys(keys: &[RegKey], lanes: u32) -> Vec<RegKey> {
+    if lanes == 0 {
+        return keys.to_vec();
+    }
+    (0..lanes)
+        .flat_map(|l| keys.iter().map(move |k| k.in_lane(l)))
+        .collect()
 }
 
 /// Variables of a rule: which are immediates (used in a modifier such as `offset:%o`) and
@@ -474,6 +635,7 @@ pub(crate) fn regs(
                     .map(|i| RegKey {
                         base: t.into(),
                         idx: i,
+                        lane: None,
                     })
                     .collect())
             } else {
@@ -490,6 +652,7 @@ pub(crate) fn regs(
                 Ok(vec![RegKey {
                     base: b.into(),
                     idx: u32::from(hi == "hi"),
+                    lane: None,
                 }])
             } else {
                 Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got {t}")))
@@ -523,6 +686,7 @@ pub(crate) fn regs(
                 .map(|i| RegKey {
                     base: "s".into(),
                     idx: i,
+                    lane: None,
                 })
                 .collect());
         }
@@ -568,6 +732,7 @@ pub(crate) fn regs(
         .map(|i| RegKey {
             base: base.into(),
             idx: tup.first as u32 + i,
+            lane: None,
         })
         .collect())
 }
@@ -610,9 +775,17 @@ fn bind_ds(
             )
         });
     };
-    let Some((entry, def)) = ds_semantics(mn) else {
-        return Err(rule.error(mloc, format!("{mn}: semantics not modelled yet (cross-lane, GWS, counter and BVH ops come later)")));
-    };
+    let cross = CrossKind::of(mn);
+    let sem = ds_semantics(mn);
+    if sem.is_none() && cross.is_none() {
+        let why = if matches!(mn, "ds_append" | "ds_consume") {
+            "its counter address is `M0.base + offset` in the RDNA3 guide and `offset` in RDNA4's, \
+             so no one address holds on every generation"
+        } else {
+            "GWS, ordered-count, BVH-stack, transpose and barrier ops are not modelled"
+        };
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
+    }
     let mut roles: Vec<(&str, u32)> = Vec::new();
     if shape.vdst > 0 {
         roles.push(("vdst", shape.vdst as u32));
@@ -671,7 +844,17 @@ fn bind_ds(
         let vcol = col + name.len() + 1;
         match (name.as_str(), val, shape.offset) {
             ("offset", Some(v), OffsetKind::Single) => {
-                let f = field(rule, line, "offset", v, vcol, 0xffff, imms)?;
+                // The swizzle macro, as llvm-mc accepts it for ds_swizzle_b32.
+                let macro_text = v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')'));
+                let f = match macro_text {
+                    Some(inner) if mn == "ds_swizzle_b32" => {
+                        let gfx9 = target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
+                        let o = gcnsmt_lifter::swizzle::parse(inner, gfx9)
+                            .map_err(|m| rule.error(loc_at(line, vcol), m))?;
+                        field(rule, line, "offset", &o.to_string(), vcol, 0xffff, imms)?
+                    }
+                    _ => field(rule, line, "offset", v, vcol, 0xffff, imms)?,
+                };
                 offset = Some(f.expr.clone());
                 fields.push(f);
             }
@@ -717,6 +900,38 @@ fn bind_ds(
         return Err(rule.error(mloc, format!("{mn} requires `gds`")));
     }
     let mut take = |r: &str| got.remove(r).unwrap_or_default();
+    if let Some(kind) = cross {
+        let offset = match &offset {
+            None => 0,
+            Some(e) => match const_value(e) {
+                Some(v) => v as u16,
+                None => {
+                    return Err(rule.error(
+                        mloc,
+                        format!(
+                            "{mn}: the offset must be a constant (it selects the lane pattern)"
+                        ),
+                    ))
+                }
+            },
+        };
+        return Ok(Bound {
+            op: Op::Cross {
+                mnemonic: mn.to_string(),
+                kind,
+                vdst: take("vdst"),
+                addr: take("addr"),
+                data0: take("data0"),
+                offset,
+                lanes: 0,
+            },
+            loc: mloc,
+            text: line.text.trim().to_string(),
+            fields,
+            var_uses,
+        });
+    }
+    let (entry, def) = sem.expect("checked above");
     Ok(Bound {
         op: Op::Ds {
             mnemonic: mn.to_string(),
@@ -877,6 +1092,19 @@ pub struct Env<D: Domain> {
     pub imms: BTreeMap<String, D::Bv>,
     pub lds_size: D::Bv,
     pub lane_id: D::Bv,
+}
+
+impl<D: Domain> Env<D> {
+    /// A copy with another `LANE_ID`.
+    pub fn clone_with_lane(&self, lane_id: D::Bv) -> Env<D> {
+        Env {
+            target: self.target,
+            settings: self.settings,
+            imms: self.imms.clone(),
+            lds_size: self.lds_size.clone(),
+            lane_id,
+        }
+    }
 }
 
 /// Register file and memory.
@@ -1053,6 +1281,90 @@ pub fn step<D: Domain>(
             Ok(())
         }
         Op::Buf(op) => crate::buffer_ops::step(d, env, m, op),
+        Op::Lane { lane, inner } => {
+            let exec = read(d, m, &[RegKey::exec_lo()]);
+            let bit = d.extract(&exec, *lane, *lane);
+            let one = d.bv(1, 1);
+            let on = d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one);
+            let before = m.clone();
+            let lenv = env.clone_with_lane(d.bv(*lane as u128, 32));
+            step(d, &lenv, m, inner)?;
+            match d.known(&on) {
+                Some(true) => {}
+                Some(false) => *m = before,
+                None => *m = merge(d, &on, m, &before),
+            }
+            Ok(())
+        }
+        Op::Cross {
+            mnemonic,
+            kind,
+            vdst,
+            addr,
+            data0,
+            offset,
+            lanes,
+        } => {
+            if *lanes == 0 {
+                return Err(format!(
+                    "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
+                ));
+            }
+            let wave = wave_size(env.target) as usize;
+            let exec = read(d, m, &[RegKey::exec_lo()]);
+            let one = d.bv(1, 1);
+            let mut active = Vec::with_capacity(wave);
+            for l in 0..wave as u32 {
+                // Lanes at or above N do not exist in the checked wave: inactive.
+                active.push(if l < *lanes {
+                    let bit = d.extract(&exec, l, l);
+                    d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one)
+                } else {
+                    d.boolean(false)
+                });
+            }
+            let per_lane = |d: &mut D, keys: &[RegKey]| -> Vec<D::Bv> {
+                (0..wave as u32)
+                    .map(|l| {
+                        if l < *lanes {
+                            let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
+                            read(d, m, &ks)
+                        } else {
+                            d.bv(0, 32)
+                        }
+                    })
+                    .collect()
+            };
+            let old = per_lane(d, vdst);
+            let out = match kind {
+                CrossKind::Swizzle => {
+                    // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
+                    let data = per_lane(d, addr);
+                    let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
+                    gcnsmt_semantics::wave::swizzle_masked(d, &data, &old, &active, *offset, gfx9)
+                }
+                CrossKind::Permute | CrossKind::Bpermute => {
+                    let a = per_lane(d, addr);
+                    let data = per_lane(d, data0);
+                    let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
+                    if *kind == CrossKind::Permute {
+                        gcnsmt_semantics::wave::permute_masked(
+                            d, &a, &data, &old, &active, *offset, wrap,
+                        )
+                    } else {
+                        gcnsmt_semantics::wave::bpermute_masked(
+                            d, &a, &data, &old, &active, *offset, wrap,
+                        )
+                    }
+                }
+            };
+            for l in 0..*lanes {
+                let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
+                let v = bits(out[l as usize].clone(), d);
+                write(d, m, &ks, &v)?;
+            }
+            Ok(())
+        }
         Op::Alu {
             def,
             alu,
@@ -1095,6 +1407,25 @@ pub fn step<D: Domain>(
             Ok(())
         }
     }
+}
+
+/// `on ? a : b`, register by register and memory by memory (a register one side lacks reads
+/// as the zero [`read`] gives it).
+fn merge<D: Domain>(d: &mut D, on: &D::Bool, a: &Machine<D>, b: &Machine<D>) -> Machine<D> {
+    let keys: BTreeSet<&RegKey> = a.regs.keys().chain(b.regs.keys()).collect();
+    let mut regs = BTreeMap::new();
+    for k in keys {
+        let x = a.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        let y = b.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        regs.insert(k.clone(), d.ite(on, &x, &y));
+    }
+    let mem = MemState {
+        lds: d.ite_mem(on, &a.mem.lds, &b.mem.lds),
+        gds: d.ite_mem(on, &a.mem.gds, &b.mem.gds),
+        global: d.ite_mem(on, &a.mem.global, &b.mem.global),
+        ub: d.ite_bool(on, &a.mem.ub, &b.mem.ub),
+    };
+    Machine { regs, mem }
 }
 
 /// Run a sequence of instructions.

@@ -75,6 +75,14 @@ enum Cmd {
         /// Text output: leave out the rule-by-target matrix printed before the summary.
         #[arg(long)]
         no_matrix: bool,
+        /// Check every rule with N lanes per instruction (1..=8), overriding a rule's
+        /// `Lanes:`; vector registers per lane, EXEC an input, cross-lane ops allowed.
+        #[arg(long, value_name = "N")]
+        lanes: Option<u32>,
+        /// Serialization of the lanes of an instruction that writes memory: any (every order,
+        /// the default) or ascending (lane 0 first).
+        #[arg(long, value_name = "ORDER")]
+        lane_order: Option<String>,
     },
     /// Benchmark (not a test): time the rules of the given paths with and without egg and the
     /// result cache; print wall time, median and p99 per rule x target, and peak memory.
@@ -174,6 +182,8 @@ fn main() -> ExitCode {
             cross_check,
             memory,
             no_matrix,
+            lanes,
+            lane_order,
         } => {
             let format = match format {
                 OutFormat::Text => cli::Format::Text,
@@ -193,6 +203,8 @@ fn main() -> ExitCode {
                     cross_check,
                     memory,
                     no_matrix,
+                    lanes,
+                    lane_order,
                 },
             )
         }

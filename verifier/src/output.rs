@@ -25,6 +25,7 @@ fn cex_json(c: &Cex) -> Value {
         "registers": c.regs.iter().map(|(n, s, t)| json!({"name": n, "source": format!("0x{s:08x}"), "target": format!("0x{t:08x}")})).collect::<Vec<_>>(),
         "memory_differences": c.mem_diffs.iter().map(|(sp, a, s, t)| json!({"space": sp, "addr": a, "source": s, "target": t})).collect::<Vec<_>>(),
         "first_difference": c.first_difference,
+        "lanes": c.lanes,
         "steps": {
             "source": c.steps.0.iter().map(step_json).collect::<Vec<_>>(),
             "target": c.steps.1.iter().map(step_json).collect::<Vec<_>>(),
@@ -75,7 +76,9 @@ pub fn record_json(r: &Record) -> Value {
                 "as_expected": o.expect.map(|e| o.verdict.matches(e)),
                 "settings": {"alignment": a, "lds_limit": l,
                     "buffer_soffset": o.buffer.then(|| format!("{:?}", o.settings.buffer_soffset).to_ascii_uppercase()),
-                    "buffer_oob": o.buffer.then(|| format!("{:?}", o.settings.buffer_oob).to_ascii_uppercase())},
+                    "buffer_oob": o.buffer.then(|| format!("{:?}", o.settings.buffer_oob).to_ascii_uppercase()),
+                    "lanes": o.lanes.map(|m| m.lanes),
+                    "lane_order": o.lanes.map(|m| m.order.name())},
                 "time_ms": o.time.as_secs_f64() * 1000.0,
                 "note": o.note,
                 "reason": reason,

@@ -107,6 +107,9 @@ pub fn cex(c: &Cex) -> String {
         );
     }
     let _ = writeln!(out, "  first difference: {}", c.first_difference);
+    if let Some(l) = &c.lanes {
+        let _ = writeln!(out, "  lanes: {l}");
+    }
     out
 }
 

@@ -94,6 +94,8 @@ pub struct Rule {
     pub cites: Vec<String>,
     /// `Tags:` words (for `--filter tag:NAME`).
     pub tags: Vec<String>,
+    /// `Lanes: N [any|ascending]`: check with N lanes per instruction (see [`crate::lanes`]).
+    pub lanes: Option<(crate::lanes::LaneMode, Loc)>,
 }
 
 impl Rule {
@@ -106,8 +108,8 @@ impl Rule {
     }
 }
 
-const KEYS: [&str; 9] = [
-    "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite", "Tags",
+const KEYS: [&str; 10] = [
+    "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite", "Tags", "Lanes",
 ];
 
 /// Parse a rule file. Errors: a malformed header, a rule without `=>` or without instructions,
@@ -202,6 +204,7 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         expect: None,
                         cites: Vec::new(),
                         tags: Vec::new(),
+                        lanes: None,
                     },
                     false,
                 ));
@@ -216,7 +219,7 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             };
             // Headers that shape the query come before the instructions; each at most once.
             let started = !rule.source.is_empty();
-            if started && matches!(*k, "Targets" | "Settings" | "Pre" | "Dead") {
+            if started && matches!(*k, "Targets" | "Settings" | "Pre" | "Dead" | "Lanes") {
                 return Err(e(
                     i,
                     indent,
@@ -229,6 +232,7 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                 "Pre" => rule.pre.is_some(),
                 "Dead" => !rule.dead.is_empty(),
                 "Expect" => rule.expect.is_some(),
+                "Lanes" => rule.lanes.is_some(),
                 _ => false,
             };
             if again {
@@ -315,6 +319,11 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                         ));
                         col += item.len() + 1;
                     }
+                }
+                "Lanes" => {
+                    let mode = crate::lanes::LaneMode::parse(value)
+                        .map_err(|(off, m)| e(i, vcol + off, m))?;
+                    rule.lanes = Some((mode, vloc));
                 }
                 "Expect" => {
                     let ex = match value {
