@@ -847,9 +847,7 @@ fn decide_solver(
         }
         q.pop();
         if matches!(answer, Answer::Unsat) {
-            *note = Some(
-                "every target serialization of the lanes equals the ascending source one",
-            );
+            *note = Some("every target serialization of the lanes equals the ascending source one");
             return Verdict::Proved;
         }
     }
