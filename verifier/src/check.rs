@@ -699,7 +699,7 @@ fn decide_solver(
         // Under --lanes, the precondition holds in every lane, with that lane's registers.
         let views: Vec<(Env<Smt>, Machine<Smt>, BTreeSet<RegKey>)> = match &b.lanes {
             None => {
-                let lane: z3::ast::BV = env.lane_id.clone();
+                let lane: crate::smt::Term = env.lane_id.clone();
                 vec![(env.clone_with_lane(lane), m0.clone(), b.keys.clone())]
             }
             Some((mode, e)) => (0..mode.lanes)
@@ -782,7 +782,7 @@ fn decide_solver(
     };
     // Differences are witnessed at one address per memory; with several source serializations
     // each needs its own witness (every source order must differ somewhere).
-    let witnesses: Vec<[z3::ast::BV; 3]> = (0..sides.src.len())
+    let witnesses: Vec<[crate::smt::Term; 3]> = (0..sides.src.len())
         .map(|i| {
             let sfx = if i == 0 {
                 String::new()

@@ -190,7 +190,7 @@ pub fn compare_buffer(
     let end = s.op(BvOp::Add, &end, &sixteen);
     q.assert(&build::ule_const(&end, 0xffff_ffff));
     q.assert(&build::or(&diffs));
-    let mut model = match q.check() {
+    let model = match q.check() {
         Answer::Unsat => return Outcome::Same,
         Answer::Unknown(r) => return Outcome::Unknown(format!("z3: {r}")),
         Answer::Sat(m) => m,
@@ -203,14 +203,7 @@ pub fn compare_buffer(
         prefs.push(build::eq_const(v, c));
     }
     prefs.push(build::ule_const(&vals["VDATA"], 0xff));
-    for p in prefs {
-        q.push();
-        q.assert(&p);
-        match q.check() {
-            Answer::Sat(m) => model = m,
-            _ => q.pop(),
-        }
-    }
+    let model = super::equiv::prefer(&mut q, prefs, model);
     let conc: BTreeMap<&'static str, u128> = vals.iter().map(|(n, v)| (*n, model.bv(v))).collect();
     let probe = model.bv(&k) as u64;
     let seen: Rc<RefCell<BTreeSet<u64>>> = Rc::default();
@@ -267,9 +260,9 @@ pub fn compare_buffer(
         "in range: raw V# (stride 0, num_records 0xffffffff, OOB_SELECT 3 on RDNA), offen, GLC/SC0 set"
             .to_string(),
     ));
-    ev.push(("memory before".to_string(), ranges(&bytes, |x| bytes[&x])));
+    ev.push(("memory before".to_string(), super::equiv::ranges("MEM", &bytes, |x| bytes[&x])));
     for (label, r) in [(a.label, &ca), (b.label, &cb)] {
-        let mut t = ranges(&touched.iter().map(|x| (*x, 0)).collect(), |x| {
+        let mut t = super::equiv::ranges("MEM", &touched.iter().map(|x| (*x, 0)).collect(), |x| {
             r.global.get64(x)
         });
         if vd_cmp > 0 {
@@ -299,35 +292,6 @@ pub fn compare_buffer(
     };
     ev.push(("first difference".to_string(), first));
     Outcome::Differs(ev)
-}
-
-/// Byte ranges as `MEM[0x1000..0x1003] = 05 00 00 00`, contiguous addresses grouped.
-fn ranges(addrs: &BTreeMap<u64, u8>, byte: impl Fn(u64) -> u8) -> String {
-    let keys: Vec<u64> = addrs.keys().copied().collect();
-    let mut out: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < keys.len() {
-        let mut j = i;
-        while j + 1 < keys.len() && keys[j + 1] == keys[j].wrapping_add(1) {
-            j += 1;
-        }
-        let bs: Vec<String> = keys[i..=j]
-            .iter()
-            .map(|x| format!("{:02x}", byte(*x)))
-            .collect();
-        out.push(format!(
-            "MEM[{:#x}..{:#x}] = {}",
-            keys[i],
-            keys[j],
-            bs.join(" ")
-        ));
-        i = j + 1;
-    }
-    if out.is_empty() {
-        "MEM all zero".to_string()
-    } else {
-        out.join("; ")
-    }
 }
 
 type Pair = (Ran<Concrete>, Ran<Concrete>);

@@ -306,28 +306,51 @@ fn pcode_vs_semantics(c: &mut Ctx, e: &Entry, body: Option<&[Stmt]>) {
         return;
     };
     let aliases = def.aliases_for(&entry_name).unwrap_or(&[]);
+    let doc = Side {
+        label: "document",
+        body,
+        aliases: &[],
+        addr_is_effective: effective(p),
+        dword: p.notation == Notation::CLike,
+    };
+    let ours = Side {
+        label: "gcnsmt",
+        body: &def.body,
+        aliases,
+        addr_is_effective: false,
+        dword: false,
+    };
+    let timeout = c.opts.timeout;
+    over_targets(
+        c,
+        e,
+        p,
+        &entry_name,
+        |t| ds_lookup(t, &name).is_some(),
+        |t| compare(&name, t, &doc, &ours, timeout),
+    );
+}
+
+/// Compare on every target of the document that has the instruction (`has`): an `ok` per
+/// agreeing target, a skip per undecided one, one finding for the targets that differ (with
+/// the first one's evidence), and a skip when no target has the instruction.
+fn over_targets(
+    c: &mut Ctx,
+    e: &Entry,
+    p: &super::Pcode,
+    entry_name: &str,
+    has: impl Fn(Target) -> bool,
+    mut cmp: impl FnMut(Target) -> Outcome,
+) {
+    const K: &str = "pcode-vs-semantics";
     let mut differs: Vec<(Target, Vec<(String, String)>)> = Vec::new();
     let mut any = false;
     for t in c.targets(e) {
-        if ds_lookup(t, &name).is_none() {
+        if !has(t) {
             continue;
         }
         any = true;
-        let doc = Side {
-            label: "document",
-            body,
-            aliases: &[],
-            addr_is_effective: effective(p),
-            dword: p.notation == Notation::CLike,
-        };
-        let ours = Side {
-            label: "gcnsmt",
-            body: &def.body,
-            aliases,
-            addr_is_effective: false,
-            dword: false,
-        };
-        match compare(&name, t, &doc, &ours, c.opts.timeout) {
+        match cmp(t) {
             Outcome::Same => c.ok(K),
             Outcome::Differs(ev) => differs.push((t, ev)),
             Outcome::Unknown(r) => c.skip(K, p.line, Some(&e.name), format!("{t}: {r}")),
@@ -410,45 +433,15 @@ fn buffer_pcode_vs_semantics(c: &mut Ctx, e: &Entry, p: &super::Pcode, body: &[S
         addr_is_effective: false,
         dword: false,
     };
-    let mut differs: Vec<(Target, Vec<(String, String)>)> = Vec::new();
-    let mut any = false;
-    for t in c.targets(e) {
-        if mubuf_lookup(t, &name).is_none() {
-            continue;
-        }
-        any = true;
-        match compare_buffer(&name, t, &doc, &ours, c.opts.timeout) {
-            Outcome::Same => c.ok(K),
-            Outcome::Differs(ev) => differs.push((t, ev)),
-            Outcome::Unknown(r) => c.skip(K, p.line, Some(&e.name), format!("{t}: {r}")),
-        }
-    }
-    if !any {
-        c.skip(
-            K,
-            p.line,
-            Some(&e.name),
-            format!(
-                "{} is not an instruction of the generations the document covers (LLVM 22)",
-                e.name
-            ),
-        );
-    }
-    if let Some((t, mut ev)) = differs.first().cloned() {
-        if differs.len() > 1 {
-            let all: Vec<&str> = differs.iter().map(|(t, _)| t.name()).collect();
-            ev.insert(0, ("targets".into(), all.join(", ")));
-        }
-        c.find(
-            K,
-            p.line,
-            Some(&e.name),
-            Some(t),
-            format!("operation: {}", one_line(&p.text)),
-            format!("the operation differs from gcnsmt's semantics of {entry_name} on {t}"),
-            ev,
-        );
-    }
+    let timeout = c.opts.timeout;
+    over_targets(
+        c,
+        e,
+        p,
+        &entry_name,
+        |t| mubuf_lookup(t, &name).is_some(),
+        |t| compare_buffer(&name, t, &doc, &ours, timeout),
+    );
 }
 
 /// A MUBUF description ([`prose_buffer`]) against the page's own operation when it has one

@@ -202,7 +202,7 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
     }
     let mut q = Query::new(timeout);
     q.assert(&build::or(&diffs));
-    let mut model = match q.check() {
+    let model = match q.check() {
         Answer::Unsat => return Outcome::Same,
         Answer::Unknown(r) => return Outcome::Unknown(format!("z3: {r}")),
         Answer::Sat(m) => m,
@@ -225,14 +225,7 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
     prefs.push(build::eq_const(&k, 0));
     prefs.push(build::ule_const(&vals["DATA0"], 0xff));
     prefs.push(build::ule_const(&vals["DATA1"], 0xff));
-    for p in prefs {
-        q.push();
-        q.assert(&p);
-        match q.check() {
-            Answer::Sat(m) => model = m,
-            _ => q.pop(),
-        }
-    }
+    let model = prefer(&mut q, prefs, model);
     let mut conc: BTreeMap<&'static str, u128> = BTreeMap::new();
     for (n, v) in &vals {
         conc.insert(*n, model.bv(v));
@@ -287,9 +280,9 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
         .map(|(n, w)| format!("{n} = {}", hex(conc[n], *w)))
         .collect();
     ev.push(("inputs".to_string(), shown.join(", ")));
-    ev.push(("memory before".to_string(), ranges(&bytes, |x| bytes[&x])));
+    ev.push(("memory before".to_string(), ranges("LDS", &bytes, |x| bytes[&x])));
     for (label, r) in [(a.label, &ca), (b.label, &cb)] {
-        let mut t = ranges(&touched.iter().map(|x| (*x, 0)).collect(), |x| r.lds.get(x));
+        let mut t = ranges("LDS", &touched.iter().map(|x| (*x, 0)).collect(), |x| r.lds.get(x));
         if ret_bits > 0 {
             t.push_str(&format!(
                 "; RETURN_DATA = {}",
@@ -324,14 +317,36 @@ pub(crate) fn hex(v: u128, w: u32) -> String {
     format!("{v:#0width$x}", width = (w as usize).div_ceil(4) + 2)
 }
 
-/// Byte ranges as `LDS[0x0..0x3] = 05 00 00 00`, contiguous addresses grouped.
-fn ranges(addrs: &BTreeMap<u32, u8>, byte: impl Fn(u32) -> u8) -> String {
+/// Keep each preference (in order) that the query still satisfies, for a readable model;
+/// returns the model of the last one kept (or `model`).
+pub(crate) fn prefer(
+    q: &mut Query,
+    prefs: Vec<crate::smt::Prop>,
+    mut model: crate::smt::Model,
+) -> crate::smt::Model {
+    for p in prefs {
+        q.push();
+        q.assert(&p);
+        match q.check() {
+            Answer::Sat(m) => model = m,
+            _ => q.pop(),
+        }
+    }
+    model
+}
+
+/// Byte ranges as `LDS[0x0..0x3] = 05 00 00 00` (`space` = `LDS`, `MEM`), contiguous
+/// addresses grouped.
+pub(crate) fn ranges<K>(space: &str, addrs: &BTreeMap<K, u8>, byte: impl Fn(K) -> u8) -> String
+where
+    K: Copy + Ord + Into<u64> + std::fmt::LowerHex,
+{
     let mut out: Vec<String> = Vec::new();
-    let keys: Vec<u32> = addrs.keys().copied().collect();
+    let keys: Vec<K> = addrs.keys().copied().collect();
     let mut i = 0;
     while i < keys.len() {
         let mut j = i;
-        while j + 1 < keys.len() && keys[j + 1] == keys[j].wrapping_add(1) {
+        while j + 1 < keys.len() && keys[j + 1].into() == keys[j].into().wrapping_add(1) {
             j += 1;
         }
         let bs: Vec<String> = keys[i..=j]
@@ -339,7 +354,7 @@ fn ranges(addrs: &BTreeMap<u32, u8>, byte: impl Fn(u32) -> u8) -> String {
             .map(|x| format!("{:02x}", byte(*x)))
             .collect();
         out.push(format!(
-            "LDS[{:#x}..{:#x}] = {}",
+            "{space}[{:#x}..{:#x}] = {}",
             keys[i],
             keys[j],
             bs.join(" ")
@@ -347,7 +362,7 @@ fn ranges(addrs: &BTreeMap<u32, u8>, byte: impl Fn(u32) -> u8) -> String {
         i = j + 1;
     }
     if out.is_empty() {
-        "LDS all zero".to_string()
+        format!("{space} all zero")
     } else {
         out.join("; ")
     }
