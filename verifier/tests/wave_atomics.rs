@@ -688,3 +688,33 @@ fn buffer_atomics_get_the_verdicts_of_their_ds_twins() {
         }
     });
 }
+
+#[test]
+fn float_add_order_dependence_found_concretely_when_the_solver_gives_up() {
+    // With a 1 ms limit z3 cannot decide the commutation lemma of a float add; the edge-value
+    // search still refutes it. Whatever witness comes back, Rust's IEEE arithmetic must show
+    // the two orders ending apart (e.g. 2^24 + 1 - 1 = 2^24 - 1 but 2^24 - 1 + 1 = 2^24).
+    let tiny = Duration::from_millis(1);
+    let r = analyze(&op(Target::Gfx90a, "ds_add_rtn_f32"), tiny).unwrap();
+    let Verdict::Refuted(w) = &r.mem_lanes else {
+        panic!("{:?}", r.mem_lanes)
+    };
+    let f = |x: u128| f32::from_bits(x as u32);
+    let (m, a, b) = (f(w.mem), f(w.data[0].1), f(w.data[1].1));
+    let (x, y) = ((m + a) + b, (m + b) + a);
+    assert!(
+        x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()),
+        "{w:?}"
+    );
+    let r = analyze(&op(Target::Gfx90a, "buffer_atomic_add_f64"), tiny).unwrap();
+    let Verdict::Refuted(w) = &r.mem_lanes else {
+        panic!("{:?}", r.mem_lanes)
+    };
+    let f = |x: u128| f64::from_bits(x as u64);
+    let (m, a, b) = (f(w.mem), f(w.data[0].1), f(w.data[1].1));
+    let (x, y) = ((m + a) + b, (m + b) + a);
+    assert!(
+        x.to_bits() != y.to_bits() && !(x.is_nan() && y.is_nan()),
+        "{w:?}"
+    );
+}
