@@ -121,13 +121,14 @@ enum Cmd {
         #[arg(long, default_value_t = 20.0)]
         timeout: f64,
     },
-    /// Decide, for every DS atomic and target, order independence across lanes, the scan form
-    /// of returned values and LLVM's AtomicOptimizer rewrites (wave32/wave64, any EXEC mask).
+    /// Decide, for every DS and buffer atomic and target, order independence across lanes, the
+    /// scan form of returned values and LLVM's AtomicOptimizer rewrites (wave32/wave64, any
+    /// EXEC mask).
     Atomics {
         /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
         #[arg(long)]
         target: Option<String>,
-        /// Only mnemonics containing this text (ds_add_rtn_u32, _f32, ...).
+        /// Only mnemonics containing this text (ds_add_rtn_u32, buffer_atomic_add, _f32, ...).
         #[arg(long)]
         op: Option<String>,
         /// Output: text (a Markdown table) or json (JSON Lines).

@@ -193,6 +193,11 @@ impl Smt {
             Some((hi as u128) << 64 | lo as u128)
         }
     }
+    /// `t` rewritten by z3's simplifier (constant folding and the like): an equivalent term,
+    /// often much smaller when parts of it are ground.
+    pub fn simplify(t: &BV) -> BV {
+        t.simplify()
+    }
     /// The truth of a ground proposition.
     pub fn ground_bool(b: &Bool) -> Option<bool> {
         b.simplify().as_bool()

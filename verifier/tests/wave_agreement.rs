@@ -1,6 +1,7 @@
 //! The cross-lane semantics (`gcnsmt_semantics::wave`) and the wave atomics' lane function
-//! give the same results on the interpreter and on the z3 encoding: 1,000 random inputs per
-//! op, the z3 terms built from constants and simplified to numerals.
+//! (DS and buffer atomics) give the same results on the interpreter and on the z3 encoding:
+//! 1,000 random inputs per cross-lane op, 100 per atomic, the z3 terms built from constants and
+//! simplified to numerals.
 
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::interp::{Bits, Concrete};
@@ -8,8 +9,8 @@ use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::wave::*;
 use gcnsmt_verifier::smt::Smt;
 use gcnsmt_verifier::wave::concrete::Conc;
-use gcnsmt_verifier::wave::lanes::{LaneData, LaneFn};
-use gcnsmt_verifier::wave::ops::ds_atomics;
+use gcnsmt_verifier::wave::lanes::{LaneData, Space};
+use gcnsmt_verifier::wave::ops::all_atomics;
 use rand::{Rng, SeedableRng};
 
 const RUNS: usize = 1000;
@@ -91,14 +92,13 @@ fn swizzle_permute_append_agree() {
 #[test]
 fn atomic_lane_function_agrees() {
     let mut r = rand::rngs::StdRng::seed_from_u64(6);
-    let ops = ds_atomics(&Target::ALL);
+    let ops = all_atomics(&Target::ALL);
+    assert!(ops
+        .iter()
+        .any(|o| matches!(o.space, Space::Buffer { pair: true, .. })));
     for op in &ops {
         let c = Conc::new(op);
-        let lane = LaneFn {
-            entry: &op.entry,
-            def: op.def,
-            width: op.width,
-        };
+        let lane = op.lane();
         for _ in 0..RUNS / 10 {
             let mask = |w: u32| {
                 if w >= 128 {
@@ -112,7 +112,10 @@ fn atomic_lane_function_agrees() {
             let d1 = r.gen::<u128>() & mask(op.data1.max(32));
             let (cn, cr) = c.f(m, d0, d1).unwrap();
             let mut s = Smt;
-            let base = s.mem("lds");
+            let base = match op.space {
+                Space::Lds => s.mem("lds"),
+                Space::Buffer { .. } => s.mem_wide("global", 64),
+            };
             let data = LaneData {
                 data0: s.bv(d0, op.data0.max(32)),
                 data1: s.bv(d1, op.data1.max(32)),

@@ -2,10 +2,9 @@
 //! runs (serializations and the optimizer's rewrite), for counterexample replay and the
 //! brute-force cross-check.
 
-use super::lanes::{LaneData, LaneFn};
+use super::lanes::{LaneData, Space};
 use super::ops::AtomicOp;
 use super::optimizer::{self, Strategy};
-use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 
 /// The result of one wave-wide run: final memory value and each lane's returned value
@@ -24,10 +23,13 @@ pub struct Conc<'a> {
 
 impl<'a> Conc<'a> {
     pub fn new(op: &'a AtomicOp) -> Conc<'a> {
-        Conc {
-            op,
-            base: CMem::new(|_| 0),
-        }
+        // The bytes around the shared value are never read; LDS has 32-bit addresses, global
+        // memory 64-bit ones.
+        let base = match op.space {
+            Space::Lds => CMem::new(|_| 0),
+            Space::Buffer { .. } => CMem::new_wide(|_| 0),
+        };
+        Conc { op, base }
     }
 
     fn bits(&self, v: u128, w: u32) -> Bits {
@@ -44,11 +46,7 @@ impl<'a> Conc<'a> {
 
     /// `f_d(m)`: new memory value and returned value.
     pub fn f(&self, m: u128, d0: u128, d1: u128) -> Result<(u128, u128), String> {
-        let lane = LaneFn {
-            entry: &self.op.entry,
-            def: self.op.def,
-            width: self.op.width,
-        };
+        let lane = self.op.lane();
         let data = LaneData {
             data0: self.bits(d0, self.op.data0.max(32)),
             data1: self.bits(d1, self.op.data1.max(32)),
@@ -64,20 +62,7 @@ impl<'a> Conc<'a> {
 
     /// `x (+) y` with the optimizer's combine entry.
     pub fn combine(&self, x: u128, y: u128) -> Result<u128, String> {
-        let spec = self.op.opt.as_ref().ok_or("no optimizer spec")?;
-        let entry = if spec.combine.is_empty() {
-            self.op.entry.as_str()
-        } else {
-            spec.combine
-        };
-        let def = Library::builtin()
-            .get(entry)
-            .ok_or_else(|| format!("no semantics entry {entry}"))?;
-        let lane = LaneFn {
-            entry,
-            def,
-            width: self.op.width,
-        };
+        let lane = self.op.combine_lane()?;
         let data = LaneData {
             data0: self.bits(y, self.op.width),
             data1: self.bits(0, 32),

@@ -78,7 +78,7 @@ pub fn mismatches(file: &str, expects: &[Expect], rows: &[Row]) -> Vec<String> {
     for e in expects {
         let Some(r) = rows.iter().find(|r| r.rep.op.mnemonic == e.op) else {
             out.push(format!(
-                "{file}:{}: no DS atomic `{}` on the selected targets",
+                "{file}:{}: no DS or buffer atomic `{}` on the selected targets",
                 e.line, e.op
             ));
             continue;

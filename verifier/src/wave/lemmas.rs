@@ -13,10 +13,9 @@
 //! Values of floating-point ops are compared as IEEE data: equal bits, or both NaN (IEEE 754
 //! does not fix which NaN an operation returns).
 
-use super::lanes::{LaneData, LaneFn};
+use super::lanes::{LaneData, Space};
 use super::ops::{AtomicOp, Power};
 use crate::smt::{build, Answer, Mem, Query, Smt, Term};
-use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain};
 use gcnsmt_semantics::ty::FpFmt;
 use std::time::{Duration, Instant};
@@ -74,20 +73,16 @@ pub fn is_nan<D: Domain>(d: &mut D, fmt: FpFmt, x: &D::Bv) -> D::Bool {
 impl<'a> Lemmas<'a> {
     pub fn new(op: &'a AtomicOp, timeout: Duration) -> Lemmas<'a> {
         let mut smt = Smt;
-        let base = smt.mem("lds");
+        // The bytes around the shared value: LDS (32-bit addresses) or global memory (64-bit).
+        let base = match op.space {
+            Space::Lds => smt.mem("lds"),
+            Space::Buffer { .. } => smt.mem_wide("global", 64),
+        };
         Lemmas {
             op,
             smt,
             base,
             timeout,
-        }
-    }
-
-    fn lane(&self) -> LaneFn<'a> {
-        LaneFn {
-            entry: &self.op.entry,
-            def: self.op.def,
-            width: self.op.width,
         }
     }
 
@@ -112,32 +107,29 @@ impl<'a> Lemmas<'a> {
     }
 
     fn f(&mut self, m: &Term, x: &LaneData<Term>) -> Result<(Term, Term), String> {
-        let lane = self.lane();
-        lane.apply(&mut self.smt, &self.base, m, x)
+        let (n, r) = self.op.lane().apply(&mut self.smt, &self.base, m, x)?;
+        Ok((self.fold(n), self.fold(r)))
+    }
+
+    /// Buffer steps: fold the ground address arithmetic and range check of the V# (z3's
+    /// simplifier), so the terms are as small as the DS ones; DS terms are left as built.
+    fn fold(&self, t: Term) -> Term {
+        match self.op.space {
+            Space::Lds => t,
+            Space::Buffer { .. } => Smt::simplify(&t),
+        }
     }
 
     /// `x (+) y` with the optimizer's combine entry.
     fn combine(&mut self, x: &Term, y: &Term) -> Result<Term, String> {
-        let spec = self.op.opt.as_ref().ok_or("no optimizer spec")?;
-        let entry = if spec.combine.is_empty() {
-            self.op.entry.as_str()
-        } else {
-            spec.combine
-        };
-        let def = Library::builtin()
-            .get(entry)
-            .ok_or_else(|| format!("no semantics entry {entry}"))?;
-        let lane = LaneFn {
-            entry,
-            def,
-            width: self.op.width,
-        };
+        let lane = self.op.combine_lane()?;
         let zero = self.smt.bv(0, 32);
         let data = LaneData {
             data0: y.clone(),
             data1: zero,
         };
-        Ok(lane.apply(&mut self.smt, &self.base, x, &data)?.0)
+        let n = lane.apply(&mut self.smt, &self.base, x, &data)?.0;
+        Ok(self.fold(n))
     }
 
     fn decide(

@@ -1,13 +1,15 @@
-//! Wavefront atomics: what happens when every active lane of a wave runs one DS atomic on one
-//! address, and whether LLVM's AMDGPUAtomicOptimizer rewrite (reduce, one atomic, rebuild each
-//! lane's return from a scan) is correct for every serialization order, EXEC mask and input,
-//! on wave32 and wave64.
+//! Wavefront atomics: what happens when every active lane of a wave runs one DS or buffer
+//! (MUBUF/VBUFFER) atomic on one address, and whether LLVM's AMDGPUAtomicOptimizer rewrite
+//! (reduce, one atomic, rebuild each lane's return from a scan) is correct for every
+//! serialization order, EXEC mask and input, on wave32 and wave64.
 //!
-//! Verdicts for any lane count come from lemmas about one lane's memory function, decided by
-//! z3 on the same `semantics/pcode/` entries the verifier uses ([`lemmas`]), and from running
-//! the optimizer's schedules on lane sets ([`optimizer`]). Refutations carry a concrete lane
-//! count, EXEC mask, data and memory value, replayed on the interpreter ([`concrete`]); every
-//! verdict is cross-checked by brute force over all orders of up to four lanes ([`brute`]).
+//! The ops and the optimizer's treatment of each are in [`ops`]; one lane's memory function is
+//! its semantics entry run at one address ([`lanes`]). Verdicts for any lane count come from
+//! lemmas about that function, decided by z3 on the same `semantics/pcode/` entries the
+//! verifier uses ([`lemmas`]), and from running the optimizer's schedules on lane sets
+//! ([`optimizer`]). Refutations carry a concrete lane count, EXEC mask, data and memory value,
+//! replayed on the interpreter ([`concrete`]); every verdict is cross-checked by brute force
+//! over all orders of up to four lanes ([`brute`]).
 
 pub mod analyze;
 pub mod brute;

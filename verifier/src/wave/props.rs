@@ -3,7 +3,7 @@
 //! against one step of the instruction's own semantics (induction on i), then distinctness is
 //! decided on the closed form.
 
-use super::lanes::{LaneData, LaneFn};
+use super::lanes::{LaneData, LaneFn, Space};
 use super::Verdict;
 use crate::smt::{build, Answer, Query, Smt, Term};
 use gcnsmt_semantics::defs::Library;
@@ -23,6 +23,7 @@ fn lane(entry: &'static str) -> LaneFn<'static> {
         entry,
         def: Library::builtin().get(entry).expect("builtin entry"),
         width: 32,
+        space: Space::Lds,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::analyze::{analyze, OpReport};
 use super::brute::{cross_check, BruteCounts};
-use super::ops::ds_atomics;
+use super::ops::all_atomics;
 use super::props::{self, PropReport};
 use super::{Verdict, Witness};
 use gcnsmt_semantics::target::Target;
@@ -86,7 +86,7 @@ fn compute_for(args: &AtomicsArgs, only: Option<&[String]>) -> Result<Vec<Row>, 
         Some(t) => Target::parse_list(t)?,
         None => Target::ALL.to_vec(),
     };
-    let ops: Vec<_> = ds_atomics(&targets)
+    let ops: Vec<_> = all_atomics(&targets)
         .into_iter()
         .filter(|o| {
             args.op
@@ -96,7 +96,7 @@ fn compute_for(args: &AtomicsArgs, only: Option<&[String]>) -> Result<Vec<Row>, 
         })
         .collect();
     if ops.is_empty() {
-        return Err("no DS atomic matches --op/--target".into());
+        return Err("no DS or buffer atomic matches --op/--target".into());
     }
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     ops.par_iter()
