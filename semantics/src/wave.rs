@@ -2,9 +2,11 @@
 //! interpreter and the z3 encoding agree: `ds_swizzle_b32` (every offset mode),
 //! `ds_permute_b32`, `ds_bpermute_b32`, and `ds_append`/`ds_consume` (one atomic per wave).
 //!
-//! Lane vectors hold one 32-bit value per lane (`lanes` = 32 or 64 entries). EXEC is a concrete
-//! mask (`u64`) or, in the `*_masked` forms `gcnsmt verify --lanes N` uses, one possibly
-//! symbolic boolean per lane. Lanes that are inactive keep their old destination value (`old`).
+//! Lane vectors hold one 32-bit value per lane (`lanes` = 32 or 64 entries) and EXEC is a
+//! concrete mask (`u64`). The `*_lanes` forms, which `gcnsmt verify --lanes N` uses, take only
+//! some lanes of a wave: their (possibly symbolic) lane ids, in increasing order, and one
+//! (possibly symbolic) EXEC bit each; every other lane of the wave is inactive. Lanes that are
+//! inactive keep their old destination value (`old`).
 //!
 //! Sources (facts, not text): AMD RDNA3/RDNA4/CDNA4 ISA guides, DS_SWIZZLE_B32,
 //! DS_PERMUTE_B32, DS_BPERMUTE_B32, DS_APPEND, DS_CONSUME pseudocode (as extracted in
@@ -67,7 +69,7 @@ pub fn swizzle<D: Domain>(
 }
 
 /// [`swizzle`] with EXEC as one (possibly symbolic) boolean per lane.
-pub fn swizzle_masked<D: Domain>(
+fn swizzle_masked<D: Domain>(
     d: &mut D,
     data: &[D::Bv],
     old: &[D::Bv],
@@ -147,7 +149,7 @@ pub fn bpermute<D: Domain>(
 }
 
 /// [`bpermute`] with EXEC as one (possibly symbolic) boolean per lane.
-pub fn bpermute_masked<D: Domain>(
+fn bpermute_masked<D: Domain>(
     d: &mut D,
     addr: &[D::Bv],
     data: &[D::Bv],
@@ -194,7 +196,7 @@ pub fn permute<D: Domain>(
 }
 
 /// [`permute`] with EXEC as one (possibly symbolic) boolean per lane.
-pub fn permute_masked<D: Domain>(
+fn permute_masked<D: Domain>(
     d: &mut D,
     addr: &[D::Bv],
     data: &[D::Bv],
@@ -246,4 +248,108 @@ pub fn append_consume<D: Domain>(
     let c = d.bv(exec.count_ones() as u128, 32);
     let op = if add { BvOp::Add } else { BvOp::Sub };
     (d.op(op, counter, &c), counter.clone())
+}
+
+/// The value of the present lane whose id is `src` if that lane is active, else 0 (an absent
+/// lane is inactive).
+fn read_lane<D: Domain>(
+    d: &mut D,
+    ids: &[D::Bv],
+    data: &[D::Bv],
+    active: &[D::Bool],
+    src: &D::Bv,
+) -> D::Bv {
+    let mut out = d.bv(0, 32);
+    for j in 0..ids.len() {
+        let hit = d.cmp(CmpOp::Eq, src, &ids[j]);
+        let hit = d.and(&hit, &active[j]);
+        out = d.ite(&hit, &data[j], &out);
+    }
+    out
+}
+
+/// [`swizzle`] on some lanes of a `wave`-lane wave: lane `ids[i]` (32-bit, increasing, below
+/// `wave`) holds `data[i]` and runs when `active[i]`; absent lanes are inactive.
+#[allow(clippy::too_many_arguments)]
+pub fn swizzle_lanes<D: Domain>(
+    d: &mut D,
+    wave: u32,
+    ids: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    gfx9_plus: bool,
+) -> Vec<D::Bv> {
+    (0..ids.len())
+        .map(|i| {
+            // The source lane of a symbolic lane id: the swizzle function tabulated over the
+            // wave's lanes.
+            let mut src = d.bv(swizzle_source(offset, wave - 1, gfx9_plus) as u128, 32);
+            for v in (0..wave - 1).rev() {
+                let at = d.bv(v as u128, 32);
+                let here = d.cmp(CmpOp::Eq, &ids[i], &at);
+                let s = d.bv(swizzle_source(offset, v, gfx9_plus) as u128, 32);
+                src = d.ite(&here, &s, &src);
+            }
+            let got = read_lane(d, ids, data, active, &src);
+            d.ite(&active[i], &got, &old[i])
+        })
+        .collect()
+}
+
+/// [`bpermute`] on some lanes of a `wave`-lane wave (see [`swizzle_lanes`]).
+#[allow(clippy::too_many_arguments)]
+pub fn bpermute_lanes<D: Domain>(
+    d: &mut D,
+    wave: u32,
+    ids: &[D::Bv],
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
+    let modn = modulus(wrap, wave as usize);
+    (0..ids.len())
+        .map(|i| {
+            // An index at or above the wave size matches no lane: 0.
+            let k = lane_index(d, &addr[i], offset, modn);
+            let got = read_lane(d, ids, data, active, &k);
+            d.ite(&active[i], &got, &old[i])
+        })
+        .collect()
+}
+
+/// [`permute`] on some lanes of a `wave`-lane wave (see [`swizzle_lanes`]): the active lane
+/// with the highest id among those that write a lane wins.
+#[allow(clippy::too_many_arguments)]
+pub fn permute_lanes<D: Domain>(
+    d: &mut D,
+    wave: u32,
+    ids: &[D::Bv],
+    addr: &[D::Bv],
+    data: &[D::Bv],
+    old: &[D::Bv],
+    active: &[D::Bool],
+    offset: u16,
+    wrap: PermuteWrap,
+) -> Vec<D::Bv> {
+    let modn = modulus(wrap, wave as usize);
+    let dest: Vec<D::Bv> = (0..ids.len())
+        .map(|j| lane_index(d, &addr[j], offset, modn))
+        .collect();
+    (0..ids.len())
+        .map(|i| {
+            let mut tmp = d.bv(0, 32);
+            // Ids increase with j, so the last hit is the highest-numbered writer.
+            for j in 0..ids.len() {
+                let hit = d.cmp(CmpOp::Eq, &dest[j], &ids[i]);
+                let hit = d.and(&hit, &active[j]);
+                tmp = d.ite(&hit, &data[j], &tmp);
+            }
+            d.ite(&active[i], &tmp, &old[i])
+        })
+        .collect()
 }

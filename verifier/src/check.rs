@@ -324,10 +324,15 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 lds_size: zero(32),
                 lane_id: zero(32),
             };
+            let exec_keys = match mode {
+                None => vec![],
+                Some(_) if wave_size(target) == 64 => vec![RegKey::exec_lo(), RegKey::exec_hi()],
+                Some(_) => vec![RegKey::exec_lo()],
+            };
             let cm = Machine {
                 regs: keys
                     .iter()
-                    .chain(mode.map(|_| RegKey::exec_lo()).as_ref())
+                    .chain(&exec_keys)
                     .map(|k| (k.clone(), zero(32)))
                     .collect(),
                 mem: MemState {
@@ -355,13 +360,29 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 {
                     loc.col += c as u32;
                 }
-                return Err(rule.error(loc, format!("bad precondition: {}", err.msg)));
+                let hint = if mode.is_none() && err.msg.contains("`EXEC`") {
+                    " (EXEC exists only under `Lanes: N` or --lanes N)"
+                } else {
+                    ""
+                };
+                return Err(rule.error(loc, format!("bad precondition: {}{hint}", err.msg)));
             }
             Some(e)
         }
     };
     let lanes = match mode {
         None => {
+            if let Some(w) = src
+                .iter()
+                .chain(&tgt)
+                .find(|b| b.writes().iter().any(|k| k.base == "exec"))
+            {
+                return Err(rule.error(
+                    w.loc,
+                    "this instruction writes EXEC, which a single-lane check does not model: \
+                     give the rule `Lanes: N` or run with --lanes N",
+                ));
+            }
             if let Some(c) = src
                 .iter()
                 .chain(&tgt)
@@ -381,7 +402,7 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
             None
         }
         Some(m) => {
-            let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m)
+            let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target))
                 .map_err(|msg| rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))?;
             Some((m, e))
         }
@@ -473,9 +494,15 @@ fn pre_vars<D: Domain>(
     );
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
-    // Under --lanes, EXEC (lanes 0..31) is an input the precondition may constrain.
-    if let Some(e) = m.regs.get(&RegKey::exec_lo()) {
-        vars.insert("EXEC".into(), Val::Bits(e.clone(), Ty::U32));
+    // Under --lanes, EXEC is an input the precondition may constrain (64 bits on wave64
+    // targets, 32 on wave32).
+    if let Some(lo) = m.regs.get(&RegKey::exec_lo()) {
+        let e = match m.regs.get(&RegKey::exec_hi()) {
+            Some(hi) => d.concat(hi, lo),
+            None => lo.clone(),
+        };
+        let w = d.width(&e);
+        vars.insert("EXEC".into(), Val::Bits(e, Ty::Bits(Kind::U, w)));
     }
     vars
 }
@@ -660,7 +687,7 @@ fn decide_solver(
     let gds0 = d.mem("GDS");
     let glob0 = d.mem_wide("MEM", 64);
     let f = d.boolean(false);
-    let m0 = Machine {
+    let m0: Machine<Smt> = Machine {
         regs,
         mem: MemState {
             lds: lds0.clone(),
@@ -683,6 +710,31 @@ fn decide_solver(
         &env.lane_id,
         wave_size(target) as u128 - 1,
     ));
+    // Under --lanes N: N lanes of the wave with symbolic, increasing lane ids, and EXEC has no
+    // bit outside them -- so the claim covers every wave with at most N active lanes, wherever
+    // they are (the other lanes are inactive; a cross-lane read from one gives 0).
+    if let Some((mode, _)) = &b.lanes {
+        use gcnsmt_semantics::domain::{BvOp, CmpOp};
+        let wave = wave_size(target);
+        let mut present = d.bv(0, 64);
+        let one = d.bv(1, 64);
+        for j in 0..mode.lanes {
+            let id: crate::smt::Term = m0.regs[&RegKey::lane_id(j)].clone();
+            assumptions.push(build::ule_const(&id, wave as u128 - 1));
+            if j > 0 {
+                let prev: crate::smt::Term = m0.regs[&RegKey::lane_id(j - 1)].clone();
+                assumptions.push(d.cmp(CmpOp::Ult, &prev, &id));
+            }
+            let sh = d.zext(&id, 32);
+            let bit = d.op(BvOp::Shl, &one, &sh);
+            present = d.op(BvOp::Or, &present, &bit);
+        }
+        let exec = crate::machine::read(&mut d, &m0, &[RegKey::exec_lo(), RegKey::exec_hi()]);
+        let absent = d.not(&present);
+        let stray = d.op(BvOp::And, &exec, &absent);
+        let zero = d.bv(0, 64);
+        assumptions.push(d.cmp(CmpOp::Eq, &stray, &zero));
+    }
     if b.settings.lds_limit == LdsLimit::Alloc {
         assumptions.push(build::ule_const(
             &env.lds_size,
@@ -713,7 +765,11 @@ fn decide_solver(
                         mem: m0.mem.clone(),
                     };
                     let ks = view.into_iter().map(|(name, _)| name).collect();
-                    (env.clone_with_lane(d.bv(l as u128, 32)), m, ks)
+                    (
+                        env.clone_with_lane(m0.regs[&RegKey::lane_id(l)].clone()),
+                        m,
+                        ks,
+                    )
                 })
                 .collect(),
         };

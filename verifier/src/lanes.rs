@@ -2,13 +2,16 @@
 //!
 //! A single-lane check sees one lane's registers. Rewrites whose correctness depends on what
 //! *other* lanes of the wave do -- merging two stores whose lanes may hit each other's
-//! addresses, reordering atomics, cross-lane DS ops -- need the wave. With N lanes, every
-//! vector register (`v`, `a`, and each variable used as a vector operand) has one copy per lane
-//! (`v1@lane0`, `v1@lane1`, ...), scalar registers are shared, and EXEC is the input register
-//! `exec_lo` (bit l: lane l runs). Each per-lane instruction runs once per lane in some order,
-//! each run guarded by the lane's EXEC bit and with `LANE_ID` = the lane; SALU instructions run
-//! once; `ds_swizzle_b32`/`ds_permute_b32`/`ds_bpermute_b32` run once over all lanes (lanes at
-//! and above N do not exist, so they read as inactive).
+//! addresses, reordering atomics, cross-lane DS ops -- need the wave. With N lanes the check
+//! covers every wave with at most N active lanes, wherever they are: the N lanes have symbolic
+//! lane ids (`LANE_ID@lane0 < LANE_ID@lane1 < ...`, below the wave size), EXEC (`exec_lo`, and
+//! `exec_hi` on wave64 targets) is an input with no bit outside those lanes, every vector
+//! register (`v`, `a`, and each variable used as a vector operand) has one copy per lane
+//! (`v1@lane0`, `v1@lane1`, ...), and scalar registers are shared. Each per-lane instruction
+//! runs once per lane, each run guarded by the lane's EXEC bit and with `LANE_ID` = the lane's
+//! id; SALU instructions run once; `ds_swizzle_b32`/`ds_permute_b32`/`ds_bpermute_b32` run once
+//! over all lanes (a lane that is not one of the N is inactive and reads as 0). `Lanes: 1` is
+//! the single-lane check plus EXEC.
 //!
 //! Lane order. AMD's guides say lanes of one instruction that conflict are serialized, never in
 //! which order, so the default is `any`: an instruction that writes memory may serialize its
@@ -17,8 +20,8 @@
 //! solver query asks for an input and a target order on which every source order differs
 //! (source orders are enumerated, at most [`MAX_ORDERS`]). Loads and ALU instructions do not
 //! depend on the order (each lane writes only its own registers and its own bit of a lane mask),
-//! so they run in ascending order. `ascending` fixes lane 0 first everywhere: cheaper, but it
-//! proves only what a machine with that order does.
+//! so they run in ascending order. `ascending` fixes the lowest lane id first everywhere:
+//! cheaper, but it proves only what a machine with that order does.
 //!
 //! The precondition holds in every lane (evaluated with that lane's registers and `LANE_ID`).
 //! Assumption, for want of a source at hand: a VOPC compare or carry-out leaves the mask bits
@@ -138,7 +141,8 @@ impl Variant {
 /// A rule expanded to N lanes.
 #[derive(Clone, Debug)]
 pub struct Expanded {
-    /// Every register of both sides, vector ones once per lane, plus `exec_lo`.
+    /// Every register of both sides, vector ones once per lane, plus EXEC (`exec_lo`, and
+    /// `exec_hi` on wave64) and each lane's id ([`RegKey::lane_id`]).
     pub keys: BTreeSet<RegKey>,
     pub dead: BTreeSet<RegKey>,
     pub src: Vec<Variant>,
@@ -296,6 +300,7 @@ pub fn expand(
     keys: &BTreeSet<RegKey>,
     dead: &BTreeSet<RegKey>,
     mode: LaneMode,
+    wave: u32,
 ) -> Result<Expanded, String> {
     let vars = vector_vars(&[src, tgt]);
     let per_lane = |ks: &BTreeSet<RegKey>| -> BTreeSet<RegKey> {
@@ -311,6 +316,10 @@ pub fn expand(
     };
     let mut all = per_lane(keys);
     all.insert(RegKey::exec_lo());
+    if wave == 64 {
+        all.insert(RegKey::exec_hi());
+    }
+    all.extend((0..mode.lanes).map(RegKey::lane_id));
     Ok(Expanded {
         keys: all,
         dead: per_lane(dead),

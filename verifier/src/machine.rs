@@ -53,6 +53,23 @@ impl RegKey {
             lane: None,
         }
     }
+    /// `exec_hi`: lanes 32..63 of EXEC (wave64 targets).
+    pub fn exec_hi() -> RegKey {
+        RegKey {
+            base: "exec".into(),
+            idx: 1,
+            lane: None,
+        }
+    }
+    /// The lane id (`LANE_ID`, 0..wave size) of the `slot`-th lane of a `--lanes N` check: an
+    /// input like a register, never written.
+    pub fn lane_id(slot: u32) -> RegKey {
+        RegKey {
+            base: "lane_id".into(),
+            idx: 0,
+            lane: Some(slot),
+        }
+    }
     pub fn is_var(&self) -> bool {
         self.base.starts_with('%')
     }
@@ -80,6 +97,7 @@ impl RegKey {
     fn fmt_reg(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.base.as_str() {
             "m0" => f.write_str("m0"),
+            "lane_id" => f.write_str("LANE_ID"),
             "vcc" | "exec" => write!(
                 f,
                 "{}_{}",
@@ -909,7 +927,8 @@ fn bind_ds(
                     return Err(rule.error(
                         mloc,
                         format!(
-                            "{mn}: the offset must be a constant (it selects the lane pattern)"
+                            "{mn}: a cross-lane instruction's offset must be a constant here \
+                             (the swizzle pattern and the permute lane index depend on its bits)"
                         ),
                     ))
                 }
@@ -1282,12 +1301,10 @@ pub fn step<D: Domain>(
         }
         Op::Buf(op) => crate::buffer_ops::step(d, env, m, op),
         Op::Lane { lane, inner } => {
-            let exec = read(d, m, &[RegKey::exec_lo()]);
-            let bit = d.extract(&exec, *lane, *lane);
-            let one = d.bv(1, 1);
-            let on = d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one);
+            let id = read(d, m, &[RegKey::lane_id(*lane)]);
+            let on = exec_bit(d, m, &id);
             let before = m.clone();
-            let lenv = env.clone_with_lane(d.bv(*lane as u128, 32));
+            let lenv = env.clone_with_lane(id);
             step(d, &lenv, m, inner)?;
             match d.known(&on) {
                 Some(true) => {}
@@ -1310,52 +1327,38 @@ pub fn step<D: Domain>(
                     "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
                 ));
             }
-            let wave = wave_size(env.target) as usize;
-            let exec = read(d, m, &[RegKey::exec_lo()]);
-            let one = d.bv(1, 1);
-            let mut active = Vec::with_capacity(wave);
-            for l in 0..wave as u32 {
-                // Lanes at or above N do not exist in the checked wave: inactive.
-                active.push(if l < *lanes {
-                    let bit = d.extract(&exec, l, l);
-                    d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one)
-                } else {
-                    d.boolean(false)
-                });
-            }
+            let wave = wave_size(env.target);
+            let ids: Vec<D::Bv> = (0..*lanes)
+                .map(|l| read(d, m, &[RegKey::lane_id(l)]))
+                .collect();
+            let active: Vec<D::Bool> = ids.iter().map(|id| exec_bit(d, m, id)).collect();
             let per_lane = |d: &mut D, keys: &[RegKey]| -> Vec<D::Bv> {
-                (0..wave as u32)
+                (0..*lanes)
                     .map(|l| {
-                        if l < *lanes {
-                            let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
-                            read(d, m, &ks)
-                        } else {
-                            d.bv(0, 32)
-                        }
+                        let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
+                        read(d, m, &ks)
                     })
                     .collect()
             };
             let old = per_lane(d, vdst);
+            use gcnsmt_semantics::wave::{bpermute_lanes, permute_lanes, swizzle_lanes};
             let out = match kind {
                 CrossKind::Swizzle => {
                     // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
                     let data = per_lane(d, addr);
                     let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-                    gcnsmt_semantics::wave::swizzle_masked(d, &data, &old, &active, *offset, gfx9)
+                    swizzle_lanes(d, wave, &ids, &data, &old, &active, *offset, gfx9)
                 }
                 CrossKind::Permute | CrossKind::Bpermute => {
                     let a = per_lane(d, addr);
                     let data = per_lane(d, data0);
                     let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
-                    if *kind == CrossKind::Permute {
-                        gcnsmt_semantics::wave::permute_masked(
-                            d, &a, &data, &old, &active, *offset, wrap,
-                        )
+                    let f = if *kind == CrossKind::Permute {
+                        permute_lanes::<D>
                     } else {
-                        gcnsmt_semantics::wave::bpermute_masked(
-                            d, &a, &data, &old, &active, *offset, wrap,
-                        )
-                    }
+                        bpermute_lanes::<D>
+                    };
+                    f(d, wave, &ids, &a, &data, &old, &active, *offset, wrap)
                 }
             };
             for l in 0..*lanes {
@@ -1407,6 +1410,17 @@ pub fn step<D: Domain>(
             Ok(())
         }
     }
+}
+
+/// Whether EXEC (`exec_hi:exec_lo`, 64 bits; a missing `exec_hi` reads 0) has the bit of lane
+/// `id` set.
+fn exec_bit<D: Domain>(d: &mut D, m: &Machine<D>, id: &D::Bv) -> D::Bool {
+    let exec = read(d, m, &[RegKey::exec_lo(), RegKey::exec_hi()]);
+    let sh = d.zext(id, 32);
+    let shifted = d.op(gcnsmt_semantics::domain::BvOp::LShr, &exec, &sh);
+    let bit = d.extract(&shifted, 0, 0);
+    let one = d.bv(1, 1);
+    d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one)
 }
 
 /// `on ? a : b`, register by register and memory by memory (a register one side lacks reads

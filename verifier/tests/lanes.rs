@@ -82,8 +82,11 @@ Pre: LDS_SIZE >= 4 && %a <= LDS_SIZE - 4
     let a = [input(&c, "%a@lane0"), input(&c, "%a@lane1")];
     let x = [input(&c, "%x@lane0"), input(&c, "%x@lane1")];
     let y0 = [input(&c, "%y@lane0"), input(&c, "%y@lane1")];
-    let exec = input(&c, "exec_lo");
-    let active = |l: usize| exec >> l & 1 == 1;
+    // EXEC is 64 bits on gfx900; the two checked lanes have the ids LANE_ID@lane0/1.
+    let exec = (input(&c, "exec_hi") as u64) << 32 | input(&c, "exec_lo") as u64;
+    let ids = [input(&c, "LANE_ID@lane0"), input(&c, "LANE_ID@lane1")];
+    assert!(ids[0] < ids[1] && ids[1] < 64, "{ids:?}");
+    let active = |l: usize| exec >> ids[l] & 1 == 1;
     let init: BTreeMap<u32, u8> = c.lds.iter().copied().collect();
     let run = |order: [usize; 2], forward: bool| -> (BTreeMap<u32, u8>, [u32; 2]) {
         let mut mem = init.clone();
@@ -144,14 +147,76 @@ Pre: %a == (LANE_ID ^ 1) * 4
     let Verdict::Refuted(c) = verdict(&other, Target::Gfx900, mode(4, LaneOrder::Any)) else {
         panic!("expected refuted")
     };
-    // Some active lane must read a lane whose value differs between i^1 and i^2.
-    let exec = input(&c, "exec_lo");
+    // Some active lane must read a lane whose value differs between id^1 and id^2 (a lane
+    // that is not among the four checked ones is inactive and reads as 0).
+    let exec = (input(&c, "exec_hi") as u64) << 32 | input(&c, "exec_lo") as u64;
+    let ids: Vec<u32> = (0..4)
+        .map(|l| input(&c, &format!("LANE_ID@lane{l}")))
+        .collect();
     let x: Vec<u32> = (0..4).map(|l| input(&c, &format!("%x@lane{l}"))).collect();
-    let read = |src: usize| if exec >> src & 1 == 1 { x[src] } else { 0 };
+    let read = |id: u32| match ids.iter().position(|i| *i == id) {
+        Some(k) if exec >> id & 1 == 1 => x[k],
+        _ => 0,
+    };
     assert!(
-        (0..4).any(|i| exec >> i & 1 == 1 && read(i ^ 1) != read(i ^ 2)),
+        ids.iter()
+            .any(|&i| exec >> i & 1 == 1 && read(i ^ 1) != read(i ^ 2)),
         "{c:?}"
     );
+}
+
+/// Lanes are any N lanes of the wave, not lanes 0..N-1: a bpermute from lane 16 is not 0 when
+/// lane 16 may be one of the checked lanes, and one checked lane is the single-lane check.
+#[test]
+fn checked_lanes_are_anywhere_in_the_wave() {
+    let from16 = "Name: b
+Pre: %a == 64
+  ds_bpermute_b32 %y, %a, %x
+=>
+  v_mov_b32 %y, 0
+";
+    assert!(matches!(
+        verdict(from16, Target::Gfx900, mode(2, LaneOrder::Any)),
+        Verdict::Refuted(_)
+    ));
+    // The addtid address depends on LANE_ID: wrong for every lane but 0, with one lane too.
+    let addtid = "Name: a
+Pre: %z == (M0 & 0xffff)
+  ds_read_addtid_b32 %y
+=>
+  ds_read_b32 %y, %z
+";
+    assert!(matches!(
+        verdict(addtid, Target::Gfx900, None),
+        Verdict::Refuted(_)
+    ));
+    assert!(matches!(
+        verdict(addtid, Target::Gfx900, mode(1, LaneOrder::Any)),
+        Verdict::Refuted(_)
+    ));
+}
+
+#[test]
+fn writing_exec_needs_lanes() {
+    let text = "Name: e
+  s_mov_b32 exec_lo, 0
+  ds_write_b32 %a, %x
+=>
+  s_mov_b32 exec_lo, 0
+";
+    let rules = parse_rules("t.rules", text).unwrap();
+    let e = check(&rules[0], Target::Gfx900, &Options::default()).unwrap_err();
+    assert_eq!((e.loc.line, e.loc.col), (2, 3), "{e}");
+    // With lanes, on wave32 the store is masked off: proved. On wave64 lanes 32..63 still
+    // run (exec_hi is untouched): refuted.
+    assert!(matches!(
+        verdict(text, Target::Gfx1030, mode(2, LaneOrder::Any)),
+        Verdict::Proved
+    ));
+    assert!(matches!(
+        verdict(text, Target::Gfx900, mode(2, LaneOrder::Any)),
+        Verdict::Refuted(_)
+    ));
 }
 
 #[test]

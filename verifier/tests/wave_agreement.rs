@@ -132,10 +132,11 @@ fn atomic_lane_function_agrees() {
     }
 }
 
-/// The `*_masked` forms `verify --lanes` uses, with EXEC bits built as solver terms (bit i of
-/// a 64-bit term compared with 1) rather than literal booleans, agree with the interpreter.
+/// The `*_lanes` forms `verify --lanes` uses, given every lane of the wave (ids 0..n as solver
+/// terms, EXEC bits built as terms: bit i of a 64-bit term compared with 1), agree with the
+/// whole-wave interpreter forms.
 #[test]
-fn masked_forms_agree_with_term_exec_bits() {
+fn lane_forms_agree_with_whole_wave_forms() {
     use gcnsmt_semantics::domain::CmpOp;
     let mut r = rand::rngs::StdRng::seed_from_u64(7);
     let bits = |s: &mut Smt, exec: u64, n: usize| {
@@ -148,7 +149,7 @@ fn masked_forms_agree_with_term_exec_bits() {
             })
             .collect::<Vec<_>>()
     };
-    for run in 0..RUNS / 4 {
+    for run in 0..RUNS / 20 {
         let n = if run % 2 == 0 { 32 } else { 64 };
         let (data, old) = (vals(&mut r, n), vals(&mut r, n));
         let addr: Vec<u32> = (0..n).map(|_| r.gen::<u32>() & 0x1ff).collect();
@@ -157,11 +158,13 @@ fn masked_forms_agree_with_term_exec_bits() {
         let g9 = r.gen::<bool>();
         let mut s = Smt;
         let act = bits(&mut s, exec, n);
+        let ids: Vec<_> = (0..n).map(|i| s.bv(i as u128, 32)).collect();
         let (za, zd, zo) = (sym(&mut s, &addr), sym(&mut s, &data), sym(&mut s, &old));
         let (ca, cd, co) = (conc(&addr), conc(&data), conc(&old));
+        let w = n as u32;
         let c = swizzle(&mut Concrete, &cd, &co, exec, off, g9);
-        let z = swizzle_masked(&mut s, &zd, &zo, &act, off, g9);
-        assert_eq!(values(&c), ground(&z), "swizzle_masked run {run}");
+        let z = swizzle_lanes(&mut s, w, &ids, &zd, &zo, &act, off, g9);
+        assert_eq!(values(&c), ground(&z), "swizzle_lanes run {run}");
         let off8 = off & 0xff;
         let wrap = [
             PermuteWrap::Lanes64,
@@ -169,12 +172,85 @@ fn masked_forms_agree_with_term_exec_bits() {
             PermuteWrap::WaveSize,
         ][run % 3];
         let c = bpermute(&mut Concrete, &ca, &cd, &co, exec, off8, wrap);
-        let z = bpermute_masked(&mut s, &za, &zd, &zo, &act, off8, wrap);
-        assert_eq!(values(&c), ground(&z), "bpermute_masked run {run}");
-        if n == 32 {
-            let c = permute(&mut Concrete, &ca, &cd, &co, exec, off8, wrap);
-            let z = permute_masked(&mut s, &za, &zd, &zo, &act, off8, wrap);
-            assert_eq!(values(&c), ground(&z), "permute_masked run {run}");
-        }
+        let z = bpermute_lanes(&mut s, w, &ids, &za, &zd, &zo, &act, off8, wrap);
+        assert_eq!(values(&c), ground(&z), "bpermute_lanes run {run}");
+        let c = permute(&mut Concrete, &ca, &cd, &co, exec, off8, wrap);
+        let z = permute_lanes(&mut s, w, &ids, &za, &zd, &zo, &act, off8, wrap);
+        assert_eq!(values(&c), ground(&z), "permute_lanes run {run}");
+    }
+}
+
+/// Given only some lanes of a wave, the `*_lanes` forms equal the whole-wave forms with every
+/// other lane inactive (the interpreter on both sides).
+#[test]
+fn lane_forms_on_a_subset_equal_the_wave_with_the_rest_inactive() {
+    let mut r = rand::rngs::StdRng::seed_from_u64(8);
+    for run in 0..RUNS / 4 {
+        let n = 64usize;
+        let (data, old) = (vals(&mut r, n), vals(&mut r, n));
+        let addr: Vec<u32> = (0..n).map(|_| r.gen::<u32>() & 0x1ff).collect();
+        let present: u64 = r.gen::<u64>() & r.gen::<u64>() & r.gen::<u64>();
+        let exec: u64 = r.gen::<u64>() & present;
+        let off: u16 = r.gen();
+        let ids: Vec<usize> = (0..n).filter(|i| present >> i & 1 == 1).collect();
+        let mut c = Concrete;
+        let pick = |v: &[u32]| conc(&ids.iter().map(|i| v[*i]).collect::<Vec<_>>());
+        let cid: Vec<Bits> = ids
+            .iter()
+            .map(|i| Bits {
+                value: *i as u128,
+                width: 32,
+            })
+            .collect();
+        let act: Vec<bool> = ids.iter().map(|i| exec >> i & 1 == 1).collect();
+        let full = swizzle(&mut c, &conc(&data), &conc(&old), exec, off, true);
+        let some = swizzle_lanes(&mut c, 64, &cid, &pick(&data), &pick(&old), &act, off, true);
+        let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
+        assert_eq!(want, values(&some), "swizzle run {run}");
+        let off8 = off & 0xff;
+        let full = bpermute(
+            &mut c,
+            &conc(&addr),
+            &conc(&data),
+            &conc(&old),
+            exec,
+            off8,
+            PermuteWrap::Lanes64,
+        );
+        let some = bpermute_lanes(
+            &mut c,
+            64,
+            &cid,
+            &pick(&addr),
+            &pick(&data),
+            &pick(&old),
+            &act,
+            off8,
+            PermuteWrap::Lanes64,
+        );
+        let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
+        assert_eq!(want, values(&some), "bpermute run {run}");
+        let full = permute(
+            &mut c,
+            &conc(&addr),
+            &conc(&data),
+            &conc(&old),
+            exec,
+            off8,
+            PermuteWrap::Lanes64,
+        );
+        let some = permute_lanes(
+            &mut c,
+            64,
+            &cid,
+            &pick(&addr),
+            &pick(&data),
+            &pick(&old),
+            &act,
+            off8,
+            PermuteWrap::Lanes64,
+        );
+        let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
+        assert_eq!(want, values(&some), "permute run {run}");
     }
 }

@@ -260,7 +260,10 @@ pub fn compare_buffer(
         "in range: raw V# (stride 0, num_records 0xffffffff, OOB_SELECT 3 on RDNA), offen, GLC/SC0 set"
             .to_string(),
     ));
-    ev.push(("memory before".to_string(), super::equiv::ranges("MEM", &bytes, |x| bytes[&x])));
+    ev.push((
+        "memory before".to_string(),
+        super::equiv::ranges("MEM", &bytes, |x| bytes[&x]),
+    ));
     for (label, r) in [(a.label, &ca), (b.label, &cb)] {
         let mut t = super::equiv::ranges("MEM", &touched.iter().map(|x| (*x, 0)).collect(), |x| {
             r.global.get64(x)

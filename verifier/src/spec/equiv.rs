@@ -280,9 +280,14 @@ pub fn compare(mnemonic: &str, target: Target, a: &Side, b: &Side, timeout: Dura
         .map(|(n, w)| format!("{n} = {}", hex(conc[n], *w)))
         .collect();
     ev.push(("inputs".to_string(), shown.join(", ")));
-    ev.push(("memory before".to_string(), ranges("LDS", &bytes, |x| bytes[&x])));
+    ev.push((
+        "memory before".to_string(),
+        ranges("LDS", &bytes, |x| bytes[&x]),
+    ));
     for (label, r) in [(a.label, &ca), (b.label, &cb)] {
-        let mut t = ranges("LDS", &touched.iter().map(|x| (*x, 0)).collect(), |x| r.lds.get(x));
+        let mut t = ranges("LDS", &touched.iter().map(|x| (*x, 0)).collect(), |x| {
+            r.lds.get(x)
+        });
         if ret_bits > 0 {
             t.push_str(&format!(
                 "; RETURN_DATA = {}",
