@@ -1291,12 +1291,25 @@ fn replay(
             let mut steps = Vec::new();
             for i in prog {
                 let before = m.mem.clone();
+                // A lane whose EXEC bit is clear runs nothing: say so in the trace.
+                let inactive = match &i.op {
+                    crate::machine::Op::Lane { lane, .. } => {
+                        let id = m.regs[&RegKey::lane_id(*lane)].value;
+                        let lo = m.regs[&RegKey::exec_lo()].value;
+                        let hi = m.regs.get(&RegKey::exec_hi()).map_or(0, |b| b.value);
+                        (hi << 32 | lo) >> id & 1 == 0
+                    }
+                    _ => false,
+                };
                 crate::machine::step(d, &cenv, &mut m, i)?;
-                let writes = i
-                    .writes()
-                    .iter()
-                    .map(|k| (k.to_string(), m.regs[k].value as u32))
-                    .collect();
+                let writes = if inactive {
+                    Vec::new()
+                } else {
+                    i.writes()
+                        .iter()
+                        .map(|k| (k.to_string(), m.regs[k].value as u32))
+                        .collect()
+                };
                 let mut mem_writes = Vec::new();
                 for (space, old, new) in [
                     ("LDS", &before.lds, &m.mem.lds),
@@ -1313,7 +1326,11 @@ fn replay(
                     }
                 }
                 steps.push(Step {
-                    text: i.text.clone(),
+                    text: if inactive {
+                        format!("{} (inactive)", i.text)
+                    } else {
+                        i.text.clone()
+                    },
                     writes,
                     mem_writes,
                 });
