@@ -1479,5 +1479,9 @@ fn replay(
 /// evaluate is reported as `Ok(false)`.
 pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, InputError> {
     let b = elaborate(rule, target, opts)?;
+    // Multi-lane checks never use the pass (it sees one lane).
+    if b.lanes.is_some() {
+        return Ok(false);
+    }
     Ok(egg_proves(&b, target).unwrap_or(false))
 }
