@@ -41,7 +41,7 @@ impl Cache {
             h.update(s.as_bytes());
         };
         field(env!("CARGO_PKG_VERSION"));
-        field(z3::full_version());
+        field(crate::smt::solver_version());
         // The semantics actually in use (GCNSMT_PCODE_DIR may replace built-in files).
         for (name, text) in &gcnsmt_semantics::defs::Library::builtin().sources {
             field(name);

@@ -578,7 +578,7 @@ fn decide_solver(
     for k in &b.keys {
         regs.insert(k.clone(), d.var(&reg_name(k), 32));
     }
-    let imms: BTreeMap<String, z3::ast::BV> = b
+    let imms: BTreeMap<String, crate::smt::Term> = b
         .imms
         .iter()
         .map(|v| (v.clone(), d.var(&format!("%{v}"), 64)))
@@ -727,7 +727,7 @@ fn decide_solver(
                     // Readable memory: try every byte read equal to its address's low byte
                     // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
                     // The scalar inputs stay as minimised, so the same bytes are read.
-                    let mut pins: Vec<z3::ast::Bool> = env
+                    let mut pins: Vec<crate::smt::Prop> = env
                         .imms
                         .values()
                         .map(|t| build::eq_const(t, model.bv(t)))
@@ -814,7 +814,7 @@ fn minimize(
     deadline: Instant,
 ) -> Model {
     let mut model = model;
-    let mut terms: Vec<(z3::ast::BV, bool)> = Vec::new();
+    let mut terms: Vec<(crate::smt::Term, bool)> = Vec::new();
     for v in env.imms.values() {
         terms.push((v.clone(), false));
     }
@@ -830,7 +830,7 @@ fn minimize(
         } else {
             (1u128 << w) - 1
         };
-        let mut tries: Vec<z3::ast::Bool> = Vec::new();
+        let mut tries: Vec<crate::smt::Prop> = Vec::new();
         if prefer_max {
             tries.push(build::eq_const(
                 &t,

@@ -23,6 +23,11 @@ fn ult_is_broken() -> bool {
         .get_or_init(|| std::env::var(BREAK_ENCODING_VAR).is_ok_and(|v| v.trim() == "ult-signed"))
 }
 
+/// The solver's full version text (part of the result cache's key).
+pub fn solver_version() -> &'static str {
+    z3::full_version()
+}
+
 /// Solver terms. Construction never fails; the solver is consulted only through [`Query`].
 #[derive(Default)]
 pub struct Smt;
