@@ -718,56 +718,25 @@ fn decide_solver(
         Answer::Unsat => Verdict::Proved,
         Answer::Unknown(r) => Verdict::Unknown(r),
         Answer::Sat(model) => {
-            // Shrinking gets the per-query timeout as its total budget, so `--timeout` bounds a
-            // refuted rule's run to about three queries' time.
-            let deadline = Instant::now() + opts.timeout;
-            let model = minimize(&mut q, model, &env, &m0, deadline);
+            // Shrinking is best effort with short limits of its own (see `crate::shrink`).
+            let budget = crate::shrink::Budget::after(q.last_check_time(), opts.timeout);
+            let inputs = crate::shrink::inputs(&env, &m0);
+            let (model, stats) = crate::shrink::minimize(&mut q, model, &inputs, &budget, |m| {
+                inputs_valid(m, b, &env, &m0) && replay(m, b, &env, &m0, &mems, target).is_ok()
+            });
+            tracing::debug!(rule = %rule.name, %target, ?stats, "counterexample shrunk");
             match replay(&model, b, &env, &m0, &mems, target) {
                 Ok(cex) => {
-                    // Readable memory: try every byte read equal to its address's low byte
+                    // Readable memory: every byte read equal to its address's low byte
                     // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
-                    // The scalar inputs stay as minimised, so the same bytes are read.
-                    let mut pins: Vec<crate::smt::Prop> = env
-                        .imms
-                        .values()
-                        .map(|t| build::eq_const(t, model.bv(t)))
+                    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (cex.lds.iter())
+                        .map(|(a, v)| (&lds0, *a as u64, *v))
+                        .chain(cex.gds.iter().map(|(a, v)| (&gds0, *a as u64, *v)))
+                        .chain(cex.global.iter().map(|(a, v)| (&glob0, *a, *v)))
                         .collect();
-                    for t in m0.regs.values().chain([&env.lds_size, &env.lane_id]) {
-                        pins.push(build::eq_const(t, model.bv(t)));
-                    }
-                    let pattern: Vec<_> = pins
-                        .into_iter()
-                        .chain(cex.lds.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &lds0.load(&Smt.bv(*a as u128, 32)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .chain(cex.gds.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &gds0.load(&Smt.bv(*a as u128, 32)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .chain(cex.global.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &glob0.load(&Smt.bv(*a as u128, 64)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .collect();
-                    q.push();
-                    q.assert(&build::and(&pattern));
-                    let answer = if Instant::now() < deadline {
-                        q.check()
-                    } else {
-                        Answer::Unknown("out of shrinking budget".into())
-                    };
-                    let nicer = match answer {
-                        Answer::Sat(m) => replay(&m, b, &env, &m0, &mems, target).ok(),
-                        _ => None,
-                    };
-                    q.pop();
+                    let nicer = crate::shrink::readable_bytes(&model, &bytes, |m| {
+                        replay(m, b, &env, &m0, &mems, target).ok()
+                    });
                     Verdict::Refuted(Box::new(nicer.unwrap_or(cex)))
                 }
                 Err(e) => Verdict::Error(format!(
@@ -804,64 +773,82 @@ fn cross_check(
     )
 }
 
-/// Push inputs toward small values: each in turn is tried at 0, then below 0x100, 0x10000;
-/// M0 and LDS_SIZE are tried at their largest (every access in range) first.
-fn minimize(
-    q: &mut Query,
-    model: Model,
-    env: &Env<Smt>,
-    m0: &Machine<Smt>,
-    deadline: Instant,
-) -> Model {
-    let mut model = model;
-    let mut terms: Vec<(crate::smt::Term, bool)> = Vec::new();
-    for v in env.imms.values() {
-        terms.push((v.clone(), false));
+/// Whether the values `model` gives the inputs meet what the solver run assumes of them, on
+/// the concrete interpreter: immediates below 2^32, LANE_ID below the wave size, LDS_SIZE at
+/// most the target's LDS (under `lds_limit=ALLOC`), and the precondition. (The source's
+/// encodability and definedness are [`replay`]'s to check.) A precondition that reads memory
+/// counts as not met.
+fn inputs_valid(model: &Model, b: &Bound2, env: &Env<Smt>, m0: &Machine<Smt>) -> bool {
+    use gcnsmt_semantics::interp::Bits;
+    let target = env.target;
+    let imms: BTreeMap<String, Bits> = env
+        .imms
+        .iter()
+        .map(|(k, t)| {
+            let value = model.bv(t);
+            (k.clone(), Bits { value, width: 64 })
+        })
+        .collect();
+    let lane = model.bv(&env.lane_id);
+    let lds_size = model.bv(&env.lds_size);
+    if imms.values().any(|x| x.value > 0xffff_ffff)
+        || lane >= wave_size(target) as u128
+        || (b.settings.lds_limit == LdsLimit::Alloc && lds_size > target.max_lds_bytes() as u128)
+    {
+        return false;
     }
-    for (k, v) in &m0.regs {
-        terms.push((v.clone(), *k == RegKey::m0()));
+    let Some(p) = &b.pre else {
+        return true;
+    };
+    let cenv = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: Bits {
+            value: lds_size,
+            width: 32,
+        },
+        lane_id: Bits {
+            value: lane,
+            width: 32,
+        },
+    };
+    let read = Rc::new(std::cell::Cell::new(false));
+    let mem = || {
+        let read = read.clone();
+        CMem::new_wide(move |_| {
+            read.set(true);
+            0
+        })
+    };
+    let cm = Machine {
+        regs: m0
+            .regs
+            .iter()
+            .map(|(k, t)| {
+                let value = model.bv(t);
+                (k.clone(), Bits { value, width: 32 })
+            })
+            .collect(),
+        mem: MemState {
+            lds: mem(),
+            gds: mem(),
+            global: mem(),
+            ub: false,
+        },
+    };
+    let mut d = Concrete;
+    let vars = pre_vars(&mut d, &cenv, &cm, &b.keys);
+    let frame = Frame {
+        settings: b.settings,
+        gds: false,
+        aliases: &[],
+        buffer: None,
+    };
+    match eval_expr(&mut d, &frame, p, None, vars, cm.mem.clone()) {
+        Ok(v) => gcnsmt_semantics::eval::truth(&mut d, v) && !read.get(),
+        Err(_) => false,
     }
-    terms.push((env.lds_size.clone(), true));
-    terms.push((env.lane_id.clone(), false));
-    for (t, prefer_max) in terms {
-        let w = t.get_size();
-        let max = if w >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << w) - 1
-        };
-        let mut tries: Vec<crate::smt::Prop> = Vec::new();
-        if prefer_max {
-            tries.push(build::eq_const(
-                &t,
-                if w == 32 && t.to_string() == "LDS_SIZE" {
-                    env.target.max_lds_bytes() as u128
-                } else {
-                    max
-                },
-            ));
-        }
-        tries.push(build::eq_const(&t, 0));
-        tries.push(build::ule_const(&t, 0xff));
-        tries.push(build::ule_const(&t, 0xffff));
-        for c in tries {
-            if Instant::now() >= deadline {
-                return model;
-            }
-            q.push();
-            q.assert(&c);
-            match q.check() {
-                Answer::Sat(m) => {
-                    q.pop();
-                    q.assert(&c);
-                    model = m;
-                    break;
-                }
-                _ => q.pop(),
-            }
-        }
-    }
-    model
 }
 
 /// The initial memories of a solver run.
