@@ -583,7 +583,7 @@ fn decide_solver(
         .iter()
         .map(|v| (v.clone(), d.var(&format!("%{v}"), 64)))
         .collect();
-    let env = Env {
+    let env: Env<Smt> = Env {
         target,
         settings: b.settings,
         imms,
@@ -1144,4 +1144,86 @@ fn replay(
 pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, InputError> {
     let b = elaborate(rule, target, opts)?;
     Ok(egg_proves(&b, target).unwrap_or(false))
+}
+
+/// The verdict note of a refutation rebuilt from the result cache by [`replay_stored`].
+pub const CACHED_REFUTATION_NOTE: &str =
+    "counterexample from the result cache, replayed on the concrete interpreter";
+
+/// Rebuild a refutation from a stored counterexample ([`crate::cache`]): its inputs and memory
+/// bytes are replayed on the concrete interpreter, after checking the precondition and the
+/// inputs' ranges there too. `None` when the rule does not elaborate on `target`, an input is
+/// missing, or the replay shows no difference: the caller then checks the rule afresh. No
+/// solver query is run.
+pub fn replay_stored(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+    stored: &crate::cache::StoredCex,
+) -> Option<Outcome> {
+    let start = Instant::now();
+    let b = elaborate(rule, target, opts).ok()?;
+    // The same input names as a solver run's (`decide_solver`), so `replay` reads them alike.
+    let mut d = Smt;
+    let value = |name: &str| stored.inputs.iter().find(|(n, _)| n == name).map(|x| x.1);
+    let mut values = Vec::new();
+    let mut regs = BTreeMap::new();
+    for k in &b.keys {
+        let t = d.var(&reg_name(k), 32);
+        values.push((t.clone(), value(&k.to_string())?));
+        regs.insert(k.clone(), t);
+    }
+    let mut imms = BTreeMap::new();
+    for v in &b.imms {
+        let t = d.var(&format!("%{v}"), 64);
+        values.push((t.clone(), value(&format!("%{v}"))?));
+        imms.insert(v.clone(), t);
+    }
+    let env: Env<Smt> = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: d.var("LDS_SIZE", 32),
+        lane_id: d.var("LANE_ID", 32),
+    };
+    // LDS_SIZE is printed (and stored) only under lds_limit=ALLOC; otherwise no run reads it.
+    values.push((env.lds_size.clone(), value("LDS_SIZE").unwrap_or(0)));
+    values.push((env.lane_id.clone(), value("LANE_ID")?));
+    let (lds0, gds0, glob0) = (d.mem("LDS"), d.mem("GDS"), d.mem_wide("MEM", 64));
+    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (stored.lds.iter())
+        .map(|(a, v)| (&lds0, *a as u64, *v))
+        .chain(stored.gds.iter().map(|(a, v)| (&gds0, *a as u64, *v)))
+        .chain(stored.global.iter().map(|(a, v)| (&glob0, *a, *v)))
+        .collect();
+    let model = Model::from_values(&values, &bytes);
+    let f = d.boolean(false);
+    let m0 = Machine {
+        regs,
+        mem: MemState {
+            lds: lds0.clone(),
+            gds: gds0.clone(),
+            global: glob0.clone(),
+            ub: f,
+        },
+    };
+    let mems = Mems {
+        lds: &lds0,
+        gds: &gds0,
+        global: &glob0,
+    };
+    if !inputs_valid(&model, &b, &env, &m0) {
+        return None;
+    }
+    let cex = replay(&model, &b, &env, &m0, &mems, target).ok()?;
+    Some(Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target,
+        settings: b.settings,
+        verdict: Verdict::Refuted(Box::new(cex)),
+        expect: rule.expect.map(|e| e.0),
+        time: start.elapsed(),
+        note: Some(CACHED_REFUTATION_NOTE),
+        buffer: uses_buffer(rule),
+    })
 }
