@@ -10,14 +10,20 @@
 //! Inputs are shrunk in a fixed order (immediates, registers, LDS_SIZE, LANE_ID), each to the
 //! first of its goals that can hold: 0, else at most 0xff, else at most 0xffff; M0 and
 //! LDS_SIZE are tried at their largest first (every access in range). A goal that holds is kept
-//! (asserted) for the inputs after it. Most goals cost no solver query:
+//! (asserted) for the inputs after it. Most goals cost no solver query, or a small one:
 //!
-//! - a goal the input's value in the current model already meets is kept as it is;
-//! - each goal is first tried on the concrete interpreter, changing only that input (to the
-//!   goal's value, or its value masked to 0xff / 0xffff) and replaying; the solver, which may
-//!   change the other inputs still free, is asked only when that replay loses the difference;
 //! - every input at its first goal at once is tried first (replay, then one query): when that
-//!   holds, no input can do better and nothing else is asked.
+//!   holds, no input can do better and nothing else is asked;
+//! - a goal the input's value in the current model already meets is kept as it is;
+//! - each goal is tried on the concrete interpreter, changing only that input (to the goal's
+//!   value, or its value masked to 0xff / 0xffff) and replaying;
+//! - an exact goal (0, or the largest value) is then asked of the solver with every other
+//!   input fixed at its current value: only this input and the memory contents may change, so
+//!   the query is small (about 10 ms);
+//! - the solver with the other inputs free (as large as the refinement query) is asked only
+//!   for the largest value of M0 and LDS_SIZE, and to bring an input above 0xff down to at
+//!   most 0xff or 0xffff; when that works, the better goals get the cheap tries again. An input
+//!   already at most 0xff is never worth such a query.
 //!
 //! Memory bytes are then set to their address's low byte (00 01 02 ...) and replayed, all at
 //! once or else byte by byte, without a query.
@@ -141,6 +147,11 @@ pub fn inputs(env: &Env<Smt>, m0: &Machine<Smt>) -> Vec<Input> {
     out
 }
 
+/// Whether an input's first goal is its largest value (M0, LDS_SIZE).
+fn prefers_max(i: &Input) -> bool {
+    matches!(i.goals.first(), Some(Goal::Eq(c)) if *c != 0)
+}
+
 /// What shrinking did (for tracing and tests).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
@@ -210,6 +221,7 @@ pub fn minimize(
             q.assert(&build::and(&all));
             stats.queries += 1;
             let answer = q.check_within(budget.limit());
+            tracing::trace!(inputs = open.len(), sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, every input at its first goal");
             if let Answer::Sat(m) = answer {
                 stats.all_at_once = true;
                 model = m;
@@ -219,28 +231,45 @@ pub fn minimize(
     }
     for input in inputs {
         let mut first_met = met(&model, input);
-        for g in 0..first_met {
+        let mut g = 0;
+        while g < first_met {
             let goal = input.goals[g];
-            let candidate = model.with(&input.term, goal.candidate(model.bv(&input.term)));
-            stats.replays += 1;
-            if valid(&candidate) {
-                model = candidate;
-                first_met = g;
-                break;
-            }
-            if budget.expired() {
-                continue;
-            }
-            q.push();
-            q.assert(&goal.prop(&input.term));
-            stats.queries += 1;
-            let answer = q.check_within(budget.limit());
-            q.pop();
-            if let Answer::Sat(m) = answer {
+            if let Some(m) = cheap_try(
+                q, &model, inputs, input, goal, budget, &mut valid, &mut stats,
+            ) {
                 model = m;
                 first_met = g;
                 break;
             }
+            // The solver with the other inputs free only where it can do much better: for a
+            // preferred largest value (M0, LDS_SIZE), and to bring an input above 0xff down
+            // to at most 0xff or 0xffff (0 itself is left to the cheap tries, before and after).
+            let free = (g == 0 && prefers_max(input))
+                || (model.bv(&input.term) > 0xff && matches!(goal, Goal::Le(_)));
+            if free && !budget.expired() {
+                q.push();
+                q.assert(&goal.prop(&input.term));
+                stats.queries += 1;
+                let answer = q.check_within(budget.limit());
+                q.pop();
+                tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query");
+                if let Answer::Sat(m) = answer {
+                    model = m;
+                    first_met = g;
+                    // A second chance, cheaply, for the better goals from the new model.
+                    for (g2, better) in input.goals[..g].iter().enumerate() {
+                        if let Some(m) = cheap_try(
+                            q, &model, inputs, input, *better, budget, &mut valid, &mut stats,
+                        ) {
+                            model = m;
+                            first_met = g2;
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+            g += 1;
         }
         if first_met < input.goals.len() {
             // The current model meets this goal: keep it for the inputs after this one.
@@ -249,6 +278,48 @@ pub fn minimize(
     }
     stats.time = start.elapsed();
     (model, stats)
+}
+
+/// The cheap ways to bring `input` to `goal` from `model`: change only that input and replay
+/// (no solver), then, for an exact value, ask the solver with every other input at its
+/// current value, so that only this input and the memory contents may change (a small, fast
+/// query; not after the deadline). The new model, if either works.
+#[allow(clippy::too_many_arguments)]
+fn cheap_try(
+    q: &mut Query,
+    model: &Model,
+    inputs: &[Input],
+    input: &Input,
+    goal: Goal,
+    budget: &Budget,
+    valid: &mut impl FnMut(&Model) -> bool,
+    stats: &mut Stats,
+) -> Option<Model> {
+    let candidate = model.with(&input.term, goal.candidate(model.bv(&input.term)));
+    stats.replays += 1;
+    if valid(&candidate) {
+        return Some(candidate);
+    }
+    // The query only for exact values: a bound is left to the free query.
+    if budget.expired() || matches!(goal, Goal::Le(_)) {
+        return None;
+    }
+    let others: Vec<Prop> = inputs
+        .iter()
+        .filter(|j| j.term != input.term)
+        .map(|j| build::eq_const(&j.term, model.bv(&j.term)))
+        .collect();
+    q.push();
+    q.assert(&goal.prop(&input.term));
+    q.assert(&build::and(&others));
+    stats.queries += 1;
+    let answer = q.check_within(budget.limit());
+    q.pop();
+    tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, others fixed");
+    match answer {
+        Answer::Sat(m) => Some(m),
+        _ => None,
+    }
 }
 
 /// Readable memory: the initial bytes the counterexample reads (`bytes`: memory, address,
