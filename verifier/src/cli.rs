@@ -161,7 +161,8 @@ pub fn run_rules_cached(
     let results: Vec<_> = jobs
         .par_iter()
         .map(|(i, t)| {
-            let r = match cache {
+            // Each check in a z3 context of its own (see `smt::with_fresh_context`).
+            let r = crate::smt::with_fresh_context(|| match cache {
                 None => check(&rules[*i], *t, opts),
                 Some(c) => {
                     let key = crate::cache::Cache::key(&rules[*i], *t, &opts.settings);
@@ -201,7 +202,7 @@ pub fn run_rules_cached(
                         }
                     }
                 }
-            };
+            });
             bar.set_message(format!("{} {t}", rules[*i].name));
             bar.inc(1);
             r
