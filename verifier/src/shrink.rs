@@ -85,9 +85,20 @@ impl Goal {
     }
     /// A value meeting the goal, near `v` (the input's current value).
     fn candidate(self, v: u128) -> u128 {
+        self.candidates(v)[0]
+    }
+    /// Values meeting the goal to try on the interpreter, best guess first: for a bound
+    /// `2^k - 1`, `v`'s low bits, its high bits shifted down (the same magnitude, scaled), and
+    /// the bound itself.
+    fn candidates(self, v: u128) -> Vec<u128> {
         match self {
-            Goal::Eq(c) => c,
-            Goal::Le(c) => v & c,
+            Goal::Eq(c) => vec![c],
+            Goal::Le(c) => {
+                let bits = |x: u128| 128 - x.leading_zeros();
+                let mut out = vec![v & c, v >> bits(v).saturating_sub(bits(c)), c];
+                out.dedup();
+                out
+            }
         }
     }
     fn prop(self, t: &Term) -> Prop {
@@ -295,10 +306,12 @@ fn cheap_try(
     valid: &mut impl FnMut(&Model) -> bool,
     stats: &mut Stats,
 ) -> Option<Model> {
-    let candidate = model.with(&input.term, goal.candidate(model.bv(&input.term)));
-    stats.replays += 1;
-    if valid(&candidate) {
-        return Some(candidate);
+    for v in goal.candidates(model.bv(&input.term)) {
+        let candidate = model.with(&input.term, v);
+        stats.replays += 1;
+        if valid(&candidate) {
+            return Some(candidate);
+        }
     }
     // The query only for exact values: a bound is left to the free query.
     if budget.expired() || matches!(goal, Goal::Le(_)) {
