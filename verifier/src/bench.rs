@@ -1,7 +1,8 @@
 //! `gcnsmt bench`: corpus timings (a benchmark, not a test). Runs the rules of the given paths
 //! on every target they apply to, several ways, and reports wall time, the median and 99th
 //! percentile per rule x target, how many verdicts egg settled without a refinement query,
-//! and the process's peak resident memory.
+//! the CPU time of the run (all threads; steadier than wall time on a shared machine) and the
+//! process's peak resident memory.
 
 use crate::check::Options;
 use crate::cli::{run_rules, run_rules_cached, Record, Summary};
@@ -24,9 +25,22 @@ pub fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
+/// CPU time (user + system, all threads) this process has used so far, if known
+/// (`/proc/self/stat`, in clock ticks of 1/100 s).
+pub fn cpu_time() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(Duration::from_millis(ticks * 10))
+}
+
 struct Row {
     name: &'static str,
     wall: Duration,
+    cpu: Option<Duration>,
     median: Duration,
     p99: Duration,
     egg_settled: usize,
@@ -35,8 +49,10 @@ struct Row {
 
 fn measure(name: &'static str, f: impl FnOnce() -> Vec<Record>) -> Row {
     let start = Instant::now();
+    let cpu0 = cpu_time();
     let records = f();
     let wall = start.elapsed();
+    let cpu = cpu_time().zip(cpu0).map(|(b, a)| b.saturating_sub(a));
     let mut times: Vec<Duration> = records
         .iter()
         .filter_map(|r| match r {
@@ -52,6 +68,7 @@ fn measure(name: &'static str, f: impl FnOnce() -> Vec<Record>) -> Row {
     Row {
         name,
         wall,
+        cpu,
         median: percentile(&times, 0.5),
         p99: percentile(&times, 0.99),
         egg_settled,
@@ -99,15 +116,17 @@ pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
         timeout
     );
     println!(
-        "{:<20} {:>9} {:>9} {:>9} {:>5} {:>7} {:>7}",
-        "run", "wall", "median", "p99", "egg", "unknown", "errors"
+        "{:<20} {:>9} {:>9} {:>9} {:>9} {:>5} {:>7} {:>7}",
+        "run", "wall", "cpu", "median", "p99", "egg", "unknown", "errors"
     );
     let mut code = 0;
     for r in &rows {
         println!(
-            "{:<20} {:>8.2}s {:>7.1}ms {:>7.1}ms {:>5} {:>7} {:>7}",
+            "{:<20} {:>8.2}s {:>9} {:>7.1}ms {:>7.1}ms {:>5} {:>7} {:>7}",
             r.name,
             r.wall.as_secs_f64(),
+            r.cpu
+                .map_or("?".to_string(), |c| format!("{:.2}s", c.as_secs_f64())),
             r.median.as_secs_f64() * 1e3,
             r.p99.as_secs_f64() * 1e3,
             r.egg_settled,

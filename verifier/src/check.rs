@@ -671,7 +671,7 @@ fn decide_solver(
     for k in sides.keys {
         regs.insert(k.clone(), d.var(&reg_name(k), 32));
     }
-    let imms: BTreeMap<String, z3::ast::BV> = b
+    let imms: BTreeMap<String, crate::smt::Term> = b
         .imms
         .iter()
         .map(|v| (v.clone(), d.var(&format!("%{v}"), 64)))
@@ -921,58 +921,26 @@ fn decide_solver(
         Answer::Unsat => Verdict::Proved,
         Answer::Unknown(r) => Verdict::Unknown(r),
         Answer::Sat(model) => {
-            // Shrinking gets the per-query timeout as its total budget, so `--timeout` bounds a
-            // refuted rule's run to about three queries' time.
-            let deadline = Instant::now() + opts.timeout;
-            let model = minimize(&mut q, model, &env, &m0, deadline);
+            // Shrinking is best effort with short limits of its own (see `crate::shrink`).
+            let budget = crate::shrink::Budget::after(q.last_check_time(), opts.timeout);
+            let inputs = crate::shrink::inputs(&env, &m0);
+            let (model, stats) = crate::shrink::minimize(&mut q, model, &inputs, &budget, |m| {
+                inputs_valid(m, b, &env, &m0)
+                    && replay_sides(m, b, &sides, &env, &m0, &mems, target).is_ok()
+            });
+            tracing::debug!(rule = %rule.name, %target, ?stats, "counterexample shrunk");
             match replay_sides(&model, b, &sides, &env, &m0, &mems, target) {
                 Ok(cex) => {
-                    // Readable memory: try every byte read equal to its address's low byte
+                    // Readable memory: every byte read equal to its address's low byte
                     // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
-                    // The scalar inputs stay as minimised, so the same bytes are read.
-                    let mut pins: Vec<z3::ast::Bool> = env
-                        .imms
-                        .values()
-                        .map(|t| build::eq_const(t, model.bv(t)))
+                    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (cex.lds.iter())
+                        .map(|(a, v)| (&lds0, *a as u64, *v))
+                        .chain(cex.gds.iter().map(|(a, v)| (&gds0, *a as u64, *v)))
+                        .chain(cex.global.iter().map(|(a, v)| (&glob0, *a, *v)))
                         .collect();
-                    for t in m0.regs.values().chain([&env.lds_size, &env.lane_id]) {
-                        pins.push(build::eq_const(t, model.bv(t)));
-                    }
-                    let pattern: Vec<_> = pins
-                        .into_iter()
-                        .chain(cex.lds.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &lds0.load(&Smt.bv(*a as u128, 32)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .chain(cex.gds.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &gds0.load(&Smt.bv(*a as u128, 32)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .chain(cex.global.iter().map(|(a, _)| {
-                            build::eq_const(
-                                &glob0.load(&Smt.bv(*a as u128, 64)),
-                                (*a & 0xff) as u128,
-                            )
-                        }))
-                        .collect();
-                    q.push();
-                    q.assert(&build::and(&pattern));
-                    let answer = if Instant::now() < deadline {
-                        q.check()
-                    } else {
-                        Answer::Unknown("out of shrinking budget".into())
-                    };
-                    let nicer = match answer {
-                        Answer::Sat(m) => {
-                            replay_sides(&m, b, &sides, &env, &m0, &mems, target).ok()
-                        }
-                        _ => None,
-                    };
-                    q.pop();
+                    let nicer = crate::shrink::readable_bytes(&model, &bytes, |m| {
+                        replay_sides(m, b, &sides, &env, &m0, &mems, target).ok()
+                    });
                     Verdict::Refuted(Box::new(nicer.unwrap_or(cex)))
                 }
                 Err(e) => Verdict::Error(format!(
@@ -1009,64 +977,123 @@ fn cross_check(
     )
 }
 
-/// Push inputs toward small values: each in turn is tried at 0, then below 0x100, 0x10000;
-/// M0 and LDS_SIZE are tried at their largest (every access in range) first.
-fn minimize(
-    q: &mut Query,
-    model: Model,
-    env: &Env<Smt>,
-    m0: &Machine<Smt>,
-    deadline: Instant,
-) -> Model {
-    let mut model = model;
-    let mut terms: Vec<(z3::ast::BV, bool)> = Vec::new();
-    for v in env.imms.values() {
-        terms.push((v.clone(), false));
+/// Whether the values `model` gives the inputs meet what the solver run assumes of them, on
+/// the concrete interpreter: immediates below 2^32, LANE_ID below the wave size, LDS_SIZE at
+/// most the target's LDS (under `lds_limit=ALLOC`), and the precondition. (The source's
+/// encodability and definedness are [`replay`]'s to check.) A precondition that reads memory
+/// counts as not met.
+fn inputs_valid(model: &Model, b: &Bound2, env: &Env<Smt>, m0: &Machine<Smt>) -> bool {
+    use gcnsmt_semantics::interp::Bits;
+    let target = env.target;
+    let imms: BTreeMap<String, Bits> = env
+        .imms
+        .iter()
+        .map(|(k, t)| {
+            let value = model.bv(t);
+            (k.clone(), Bits { value, width: 64 })
+        })
+        .collect();
+    let lane = model.bv(&env.lane_id);
+    let lds_size = model.bv(&env.lds_size);
+    if imms.values().any(|x| x.value > 0xffff_ffff)
+        || lane >= wave_size(target) as u128
+        || (b.settings.lds_limit == LdsLimit::Alloc && lds_size > target.max_lds_bytes() as u128)
+    {
+        return false;
     }
-    for (k, v) in &m0.regs {
-        terms.push((v.clone(), *k == RegKey::m0()));
+    if let Some((mode, _)) = &b.lanes {
+        // The lane assumptions of the query: increasing ids below the wave size, no EXEC bit
+        // outside them.
+        let id = |j: u32| model.bv(&m0.regs[&RegKey::lane_id(j)]);
+        let mut present = 0u128;
+        for j in 0..mode.lanes {
+            if id(j) >= wave_size(target) as u128 || (j > 0 && id(j - 1) >= id(j)) {
+                return false;
+            }
+            present |= 1 << id(j);
+        }
+        let lo = model.bv(&m0.regs[&RegKey::exec_lo()]);
+        let hi = m0.regs.get(&RegKey::exec_hi()).map_or(0, |t| model.bv(t));
+        if (hi << 32 | lo) & !present != 0 {
+            return false;
+        }
     }
-    terms.push((env.lds_size.clone(), true));
-    terms.push((env.lane_id.clone(), false));
-    for (t, prefer_max) in terms {
-        let w = t.get_size();
-        let max = if w >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << w) - 1
+    let Some(p) = &b.pre else {
+        return true;
+    };
+    let cenv = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: Bits {
+            value: lds_size,
+            width: 32,
+        },
+        lane_id: Bits {
+            value: lane,
+            width: 32,
+        },
+    };
+    let read = Rc::new(std::cell::Cell::new(false));
+    let mem = || {
+        let read = read.clone();
+        CMem::new_wide(move |_| {
+            read.set(true);
+            0
+        })
+    };
+    let cm = Machine {
+        regs: m0
+            .regs
+            .iter()
+            .map(|(k, t)| {
+                let value = model.bv(t);
+                (k.clone(), Bits { value, width: 32 })
+            })
+            .collect(),
+        mem: MemState {
+            lds: mem(),
+            gds: mem(),
+            global: mem(),
+            ub: false,
+        },
+    };
+    let mut d = Concrete;
+    let frame = Frame {
+        settings: b.settings,
+        gds: false,
+        aliases: &[],
+        buffer: None,
+    };
+    // As in the query: the precondition in every lane under --lanes, with that lane's view.
+    let views: Vec<(Env<Concrete>, Machine<Concrete>, BTreeSet<RegKey>)> = match &b.lanes {
+        None => vec![(cenv, cm.clone(), b.keys.clone())],
+        Some((mode, e)) => (0..mode.lanes)
+            .map(|l| {
+                let view = crate::lanes::lane_view(&e.keys, l);
+                let m = Machine {
+                    regs: view
+                        .iter()
+                        .map(|(name, key)| (name.clone(), cm.regs[key]))
+                        .collect(),
+                    mem: cm.mem.clone(),
+                };
+                let ks = view.into_iter().map(|(name, _)| name).collect();
+                (cenv.clone_with_lane(cm.regs[&RegKey::lane_id(l)]), m, ks)
+            })
+            .collect(),
+    };
+    for (env_l, m_l, keys_l) in &views {
+        let vars = pre_vars(&mut d, env_l, m_l, keys_l);
+        let holds = match eval_expr(&mut d, &frame, p, None, vars, cm.mem.clone()) {
+            Ok(v) => gcnsmt_semantics::eval::truth(&mut d, v) && !read.get(),
+            Err(_) => false,
         };
-        let mut tries: Vec<z3::ast::Bool> = Vec::new();
-        if prefer_max {
-            tries.push(build::eq_const(
-                &t,
-                if w == 32 && t.to_string() == "LDS_SIZE" {
-                    env.target.max_lds_bytes() as u128
-                } else {
-                    max
-                },
-            ));
-        }
-        tries.push(build::eq_const(&t, 0));
-        tries.push(build::ule_const(&t, 0xff));
-        tries.push(build::ule_const(&t, 0xffff));
-        for c in tries {
-            if Instant::now() >= deadline {
-                return model;
-            }
-            q.push();
-            q.assert(&c);
-            match q.check() {
-                Answer::Sat(m) => {
-                    q.pop();
-                    q.assert(&c);
-                    model = m;
-                    break;
-                }
-                _ => q.pop(),
-            }
+        if !holds {
+            return false;
         }
     }
-    model
+    true
 }
 
 /// The initial memories of a solver run.
@@ -1484,4 +1511,88 @@ pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, Inp
         return Ok(false);
     }
     Ok(egg_proves(&b, target).unwrap_or(false))
+}
+
+/// The verdict note of a refutation rebuilt from the result cache by [`replay_stored`].
+pub const CACHED_REFUTATION_NOTE: &str =
+    "counterexample from the result cache, replayed on the concrete interpreter";
+
+/// Rebuild a refutation from a stored counterexample ([`crate::cache`]): its inputs and memory
+/// bytes are replayed on the concrete interpreter, after checking the precondition and the
+/// inputs' ranges there too. `None` when the rule does not elaborate on `target`, an input is
+/// missing, or the replay shows no difference: the caller then checks the rule afresh. No
+/// solver query is run.
+pub fn replay_stored(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+    stored: &crate::cache::StoredCex,
+) -> Option<Outcome> {
+    let start = Instant::now();
+    let b = elaborate(rule, target, opts).ok()?;
+    // The same input names as a solver run's (`decide_solver`), so `replay` reads them alike.
+    let mut d = Smt;
+    let value = |name: &str| stored.inputs.iter().find(|(n, _)| n == name).map(|x| x.1);
+    let mut values = Vec::new();
+    let mut regs = BTreeMap::new();
+    for k in &b.keys {
+        let t = d.var(&reg_name(k), 32);
+        values.push((t.clone(), value(&k.to_string())?));
+        regs.insert(k.clone(), t);
+    }
+    let mut imms = BTreeMap::new();
+    for v in &b.imms {
+        let t = d.var(&format!("%{v}"), 64);
+        values.push((t.clone(), value(&format!("%{v}"))?));
+        imms.insert(v.clone(), t);
+    }
+    let env: Env<Smt> = Env {
+        target,
+        settings: b.settings,
+        imms,
+        lds_size: d.var("LDS_SIZE", 32),
+        lane_id: d.var("LANE_ID", 32),
+    };
+    // LDS_SIZE is printed (and stored) only under lds_limit=ALLOC; otherwise no run reads it.
+    values.push((env.lds_size.clone(), value("LDS_SIZE").unwrap_or(0)));
+    values.push((env.lane_id.clone(), value("LANE_ID")?));
+    let (lds0, gds0, glob0) = (d.mem("LDS"), d.mem("GDS"), d.mem_wide("MEM", 64));
+    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (stored.lds.iter())
+        .map(|(a, v)| (&lds0, *a as u64, *v))
+        .chain(stored.gds.iter().map(|(a, v)| (&gds0, *a as u64, *v)))
+        .chain(stored.global.iter().map(|(a, v)| (&glob0, *a, *v)))
+        .collect();
+    let model = Model::from_values(&values, &bytes);
+    let f = d.boolean(false);
+    let m0 = Machine {
+        regs,
+        mem: MemState {
+            lds: lds0.clone(),
+            gds: gds0.clone(),
+            global: glob0.clone(),
+            ub: f,
+        },
+    };
+    let mems = Mems {
+        lds: &lds0,
+        gds: &gds0,
+        global: &glob0,
+    };
+    if !inputs_valid(&model, &b, &env, &m0) {
+        return None;
+    }
+    let sides = Sides::of(&b);
+    let cex = replay_sides(&model, &b, &sides, &env, &m0, &mems, target).ok()?;
+    Some(Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target,
+        settings: b.settings,
+        verdict: Verdict::Refuted(Box::new(cex)),
+        expect: rule.expect.map(|e| e.0),
+        time: start.elapsed(),
+        note: Some(CACHED_REFUTATION_NOTE),
+        buffer: uses_buffer(rule),
+        lanes: lane_mode(rule, opts),
+    })
 }

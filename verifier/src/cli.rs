@@ -80,12 +80,13 @@ pub fn run_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> V
     run_rules_cached(rules, filter, opts, None)
 }
 
-/// A verdict taken from the cache, with the settings the rule would run under.
+/// A proved or inapplicable verdict taken from the cache, with the settings the rule would run
+/// under.
 fn cached_outcome(
     rule: &Rule,
     t: Target,
     opts: &Options,
-    v: crate::cache::Cached,
+    verdict: Verdict,
 ) -> crate::check::Outcome {
     // A cached verdict came from a run whose settings were valid.
     let settings = crate::check::settings_for(rule, t, opts)
@@ -95,10 +96,7 @@ fn cached_outcome(
         file: rule.file.clone(),
         target: t,
         settings,
-        verdict: match v {
-            crate::cache::Cached::Proved => Verdict::Proved,
-            crate::cache::Cached::Inapplicable => Verdict::Inapplicable,
-        },
+        verdict,
         expect: rule.expect.map(|e| e.0),
         time: Duration::ZERO,
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
@@ -107,7 +105,8 @@ fn cached_outcome(
     }
 }
 
-/// [`run_rules`] with a result cache: proved and inapplicable verdicts are looked up and stored.
+/// [`run_rules`] with a result cache: proved and inapplicable verdicts are looked up and
+/// stored, refutations stored as counterexamples and replayed on a hit.
 pub fn run_rules_cached(
     rules: &[Rule],
     filter: Option<&[Target]>,
@@ -163,7 +162,8 @@ pub fn run_rules_cached(
     let results: Vec<_> = jobs
         .par_iter()
         .map(|(i, t)| {
-            let r = match cache {
+            // Each check in a z3 context of its own (see `smt::with_fresh_context`).
+            let r = crate::smt::with_fresh_context(|| match cache {
                 None => check(&rules[*i], *t, opts),
                 Some(c) => {
                     // The lane mode changes the question: part of the key.
@@ -172,24 +172,43 @@ pub fn run_rules_cached(
                         overrides.push(("lanes".into(), m.describe()));
                     }
                     let key = crate::cache::Cache::key(&rules[*i], *t, &overrides);
-                    match c.get(&key) {
-                        Some(v) => Ok(cached_outcome(&rules[*i], *t, opts, v)),
+                    let hit = match c.get(&key) {
+                        Some(crate::cache::Cached::Refuted(s)) => {
+                            // The replay is the evidence; one that does not reproduce is a miss.
+                            crate::check::replay_stored(&rules[*i], *t, opts, &s)
+                        }
+                        Some(crate::cache::Cached::Proved) => {
+                            Some(cached_outcome(&rules[*i], *t, opts, Verdict::Proved))
+                        }
+                        Some(crate::cache::Cached::Inapplicable) => {
+                            Some(cached_outcome(&rules[*i], *t, opts, Verdict::Inapplicable))
+                        }
+                        None => None,
+                    };
+                    match hit {
+                        Some(o) => Ok(o),
                         None => {
                             let r = check(&rules[*i], *t, opts);
                             if let Ok(o) = &r {
-                                match o.verdict {
-                                    Verdict::Proved => c.put(&key, crate::cache::Cached::Proved),
+                                match &o.verdict {
+                                    Verdict::Proved => c.put(&key, &crate::cache::Cached::Proved),
                                     Verdict::Inapplicable => {
-                                        c.put(&key, crate::cache::Cached::Inapplicable)
+                                        c.put(&key, &crate::cache::Cached::Inapplicable)
                                     }
-                                    _ => {}
+                                    Verdict::Refuted(cex) => c.put(
+                                        &key,
+                                        &crate::cache::Cached::Refuted(
+                                            crate::cache::StoredCex::of(cex),
+                                        ),
+                                    ),
+                                    Verdict::Unknown(_) | Verdict::Error(_) => {}
                                 }
                             }
                             r
                         }
                     }
                 }
-            };
+            });
             bar.set_message(format!("{} {t}", rules[*i].name));
             bar.inc(1);
             r
@@ -339,7 +358,7 @@ pub struct VerifyArgs {
     pub cross_check: Option<String>,
     /// `--memory MB`: memory limit per solver query.
     pub memory: Option<u32>,
-    /// `--cache DIR`: reuse proved/inapplicable verdicts stored there.
+    /// `--cache DIR`: reuse verdicts stored there (refutations are replayed).
     pub cache: Option<PathBuf>,
     /// `--no-matrix`: leave out the rule-by-target matrix of text output.
     pub no_matrix: bool,

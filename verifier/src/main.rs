@@ -55,8 +55,9 @@ enum Cmd {
         /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
         #[arg(long, value_name = "PATTERN")]
         filter: Vec<String>,
-        /// Reuse proved/inapplicable verdicts stored in DIR (created if needed); a rule whose
-        /// text, target, settings, semantics, tables and solver are unchanged is not re-proved.
+        /// Reuse verdicts stored in DIR (created if needed); a rule whose text, target,
+        /// settings, semantics, tables and solver are unchanged is not re-proved, and a stored
+        /// refutation's counterexample is replayed on the interpreter instead of re-solved.
         #[arg(long, value_name = "DIR")]
         cache: Option<std::path::PathBuf>,
         /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).

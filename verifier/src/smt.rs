@@ -23,6 +23,20 @@ fn ult_is_broken() -> bool {
         .get_or_init(|| std::env::var(BREAK_ENCODING_VAR).is_ok_and(|v| v.trim() == "ult-signed"))
 }
 
+/// The solver's full version text (part of the result cache's key).
+pub fn solver_version() -> &'static str {
+    z3::full_version()
+}
+
+/// Run `f` with a z3 context of its own (fresh, and dropped afterwards) instead of the thread's
+/// long-lived one. z3's speed on a query depends on the state its context has accumulated
+/// (term ids, caches): in one long-lived context the same query took 0.6 s or 3.5 s depending
+/// on what ran before it. One context per rule x target makes each check's solver work
+/// independent of the others and of their order. Terms must not leave `f`.
+pub fn with_fresh_context<R: Send + Sync>(f: impl FnOnce() -> R + Send + Sync) -> R {
+    z3::with_z3_config(&z3::Config::new(), f)
+}
+
 /// Solver terms. Construction never fails; the solver is consulted only through [`Query`].
 #[derive(Default)]
 pub struct Smt;
@@ -339,34 +353,117 @@ pub enum Answer {
     Unknown(String),
 }
 
-/// A satisfying assignment.
-pub struct Model(z3::Model);
+/// A satisfying assignment: the solver's, with some inputs replaced by other values
+/// ([`Model::with`]), or values alone ([`Model::from_values`], for replaying stored
+/// counterexamples). Models are cheap to clone.
+#[derive(Clone)]
+pub struct Model {
+    z3: Option<Rc<z3::Model>>,
+    /// Input constants whose values replace the solver's.
+    fixed: Vec<(BV, u128)>,
+    /// Initial memory bytes that replace the solver's: memory name, address, byte.
+    bytes: std::collections::BTreeMap<(String, u64), u8>,
+}
 
 impl Model {
+    fn of(m: z3::Model) -> Model {
+        Model {
+            z3: Some(Rc::new(m)),
+            fixed: Vec::new(),
+            bytes: Default::default(),
+        }
+    }
+
+    /// A model of given values, without a solver: `values` of input constants (made with
+    /// [`Smt::var`]) and `bytes` of initial memories (`(memory, address, byte)`, memories made
+    /// with [`Smt::mem`]/[`Smt::mem_wide`]). Everything else reads 0.
+    pub fn from_values(values: &[(BV, u128)], bytes: &[(&Mem, u64, u8)]) -> Model {
+        Model {
+            z3: None,
+            fixed: values.to_vec(),
+            bytes: bytes
+                .iter()
+                .filter_map(|(m, a, v)| Some(((mem_name(m)?, *a), *v)))
+                .collect(),
+        }
+    }
+
+    /// This model with the input constant `t` set to `value`.
+    pub fn with(&self, t: &BV, value: u128) -> Model {
+        let mut m = self.clone();
+        m.fixed.retain(|(x, _)| x != t);
+        m.fixed.push((t.clone(), value));
+        m
+    }
+
+    /// This model with the given initial memory bytes (`(memory, address, byte)`).
+    pub fn with_bytes(&self, bytes: &[(&Mem, u64, u8)]) -> Model {
+        let mut m = self.clone();
+        for (mem, a, v) in bytes {
+            if let Some(n) = mem_name(mem) {
+                m.bytes.insert((n, *a), *v);
+            }
+        }
+        m
+    }
+
     /// The value of a bit-vector term (model completion on: unconstrained inputs read 0).
+    /// Replaced memory bytes count only through [`Model::byte`].
     pub fn bv(&self, t: &BV) -> u128 {
-        let v = self
-            .0
-            .eval(t, true)
-            .expect("model evaluation of a bit-vector");
+        if let Some((_, v)) = self.fixed.iter().find(|(x, _)| x == t) {
+            return *v;
+        }
+        let t = self.substituted(t);
+        let v = match &self.z3 {
+            Some(m) => m.eval(&t, true).expect("model evaluation of a bit-vector"),
+            None => t.simplify(),
+        };
         let w = t.get_size();
         if w <= 64 {
-            v.as_u64().expect("numeral") as u128
+            v.as_u64().unwrap_or(0) as u128
         } else {
-            let hi = v.extract(w - 1, 64).simplify().as_u64().expect("numeral") as u128;
-            let lo = v.extract(63, 0).simplify().as_u64().expect("numeral") as u128;
+            let hi = v.extract(w - 1, 64).simplify().as_u64().unwrap_or(0) as u128;
+            let lo = v.extract(63, 0).simplify().as_u64().unwrap_or(0) as u128;
             hi << 64 | lo
         }
     }
     /// The byte at a constant address of a memory.
     pub fn byte(&self, m: &Mem, addr: u64) -> u8 {
+        if let Some(v) = mem_name(m).and_then(|n| self.bytes.get(&(n, addr)).copied()) {
+            return v;
+        }
+        if self.z3.is_none() {
+            return 0;
+        }
         self.bv(&m.load(&BV::from_u64(addr, m.addr_width))) as u8
     }
     pub fn truth(&self, b: &Bool) -> bool {
-        self.0
-            .eval(b, true)
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false)
+        let b = self.substituted(b);
+        match &self.z3 {
+            Some(m) => m.eval(&b, true).and_then(|v| v.as_bool()).unwrap_or(false),
+            None => b.simplify().as_bool().unwrap_or(false),
+        }
+    }
+    /// `t` with the replaced inputs substituted by their values.
+    fn substituted<T: Ast + Clone>(&self, t: &T) -> T {
+        if self.fixed.is_empty() {
+            return t.clone();
+        }
+        let consts: Vec<(BV, BV)> = self
+            .fixed
+            .iter()
+            .map(|(x, v)| (x.clone(), Smt.bv(*v, x.get_size())))
+            .collect();
+        let pairs: Vec<(&BV, &BV)> = consts.iter().map(|(x, v)| (x, v)).collect();
+        t.substitute(&pairs)
+    }
+}
+
+/// The name of a memory's initial contents (`LDS`, `GDS`, `MEM`), if it is an input.
+fn mem_name(m: &Mem) -> Option<String> {
+    match &m.base {
+        Base::Uf(f) => Some(f.name()),
+        Base::Table(_) => None,
     }
 }
 
@@ -377,6 +474,8 @@ pub struct Query {
     marks: Vec<usize>,
     timeout: Duration,
     memory_mb: Option<u32>,
+    /// How long the last check took (wall time).
+    last: std::cell::Cell<Duration>,
 }
 
 impl Query {
@@ -387,6 +486,7 @@ impl Query {
             marks: Vec::new(),
             timeout,
             memory_mb: None,
+            last: std::cell::Cell::new(Duration::ZERO),
         }
     }
     /// Bound each check's memory (z3 `max_memory` parameter, megabytes). z3 counts the
@@ -404,12 +504,12 @@ impl Query {
         let n = self.marks.pop().expect("pop after push");
         self.assertions.truncate(n);
     }
-    fn solver(&self) -> Solver {
+    fn solver(&self, timeout: Duration) -> Solver {
         let solver = Solver::new();
         let mut p = Params::new();
         p.set_u32(
             "timeout",
-            self.timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
         );
         if let Some(mb) = self.memory_mb {
             p.set_u32("max_memory", mb.max(1));
@@ -422,9 +522,19 @@ impl Query {
     }
     /// Decide the assertions so far.
     pub fn check(&self) -> Answer {
-        let solver = self.solver();
-        match self.watched(&solver) {
-            SatResult::Sat => Answer::Sat(Model(solver.get_model().expect("sat has a model"))),
+        self.check_within(self.timeout)
+    }
+
+    /// [`Query::check`] with a shorter time limit for this one check (`limit`, at most the
+    /// query's own): for best-effort queries such as shrinking a counterexample.
+    pub fn check_within(&self, limit: Duration) -> Answer {
+        let limit = limit.min(self.timeout);
+        let start = std::time::Instant::now();
+        let solver = self.solver(limit);
+        let r = self.watched(&solver, limit);
+        self.last.set(start.elapsed());
+        match r {
+            SatResult::Sat => Answer::Sat(Model::of(solver.get_model().expect("sat has a model"))),
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => {
                 let r = solver
@@ -443,12 +553,12 @@ impl Query {
     /// `solver.check()` under a watchdog: z3's own `timeout` parameter normally ends a hard
     /// query, but if it has not returned a second after that, the watchdog interrupts the
     /// context, and the answer is `unknown` (never `proved`).
-    fn watched(&self, solver: &Solver) -> SatResult {
+    fn watched(&self, solver: &Solver, timeout: Duration) -> SatResult {
         use std::sync::{Condvar, Mutex};
         let ctx = z3::Context::thread_local();
         let done = Mutex::new(false);
         let wake = Condvar::new();
-        let grace = self.timeout + Duration::from_secs(1);
+        let grace = timeout + Duration::from_secs(1);
         let (done, wake) = (&done, &wake);
         std::thread::scope(|s| {
             let handle = ctx.handle();
@@ -469,6 +579,11 @@ impl Query {
         })
     }
 
+    /// How long the last [`Query::check`] took, from building the solver to its answer.
+    pub fn last_check_time(&self) -> Duration {
+        self.last.get()
+    }
+
     /// The assertions as a standalone SMT-LIB 2 script (`set-logic`, declarations, asserts,
     /// `check-sat`) that other solvers accept. z3's `fp.to_ieee_bv` is not SMT-LIB: each
     /// application is replaced by a fresh bit-vector `ieee!N` with
@@ -476,7 +591,7 @@ impl Query {
     /// encoding only reads `fp.to_ieee_bv r` under `(ite (fp.isNaN r) NAN ...)`, and a non-NaN
     /// float has exactly one bit pattern.
     pub fn to_smt2(&self) -> String {
-        let text = self.solver().to_smt2();
+        let text = self.solver(self.timeout).to_smt2();
         let body = if text.contains("fp.to_ieee_bv") {
             let solver = Solver::new();
             for a in portable(&self.assertions) {

@@ -185,3 +185,83 @@ fn cache_reuses_unchanged_rules_only() {
     assert!(!third.contains("result cache"), "{third}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--cache DIR` stores a refutation as its counterexample and replays it on the next run (the
+/// same counterexample, no solver); an entry that does not replay, or whose inputs break the
+/// precondition, is a miss and the rule is checked afresh.
+#[test]
+fn cache_replays_refutations() {
+    let dir = std::env::temp_dir().join(format!("gcnsmt-cache-ref-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("r.rules");
+    let cache = dir.join("cache");
+    std::fs::write(
+        &file,
+        "Name: moved\nTargets: gfx900\nPre: %v == 5\n  ds_write_b32 %a, %v\n=>\n  ds_write_b32 %a, %v offset:4\nExpect: refuted\n",
+    )
+    .unwrap();
+    let run = || {
+        let (code, out) = gcnsmt(&[
+            "verify",
+            &file.display().to_string(),
+            "--cache",
+            &cache.display().to_string(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{out}");
+        let v: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+        assert_eq!(v["verdict"], "refuted", "{out}");
+        v
+    };
+    let cached = |v: &serde_json::Value| v["note"].as_str().is_some_and(|n| n.contains("cache"));
+    let first = run();
+    assert!(!cached(&first), "{first}");
+    let second = run();
+    assert!(cached(&second), "{second}");
+    assert_eq!(first["counterexample"], second["counterexample"]);
+    assert_eq!(first["counterexample"]["inputs"][1]["name"], "%v");
+    let entries: Vec<_> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let stored = std::fs::read_to_string(&entries[0]).unwrap();
+    assert!(stored.contains("\"verdict\":\"refuted\""), "{stored}");
+    // Entries that must not be believed: %v = 5 over LDS that already holds 5 at both
+    // addresses shows no difference; %v = 7 differs but breaks `Pre: %v == 5`; a missing
+    // input; text that is not an entry at all.
+    let entry = |v: u32, lds: &str| {
+        format!(
+            "{{\"verdict\":\"refuted\",\"inputs\":{{\"%a\":\"0x0\",\"%v\":\"{v:#x}\",\"m0\":\"0xffffffff\",\
+             \"LDS_SIZE\":\"0x10000\",\"LANE_ID\":\"0x0\"}},\"lds\":[{lds}],\"gds\":[],\"global\":[]}}\n"
+        )
+    };
+    let same = "[0,5],[1,0],[2,0],[3,0],[4,5],[5,0],[6,0],[7,0]";
+    for bad in [
+        entry(5, same),
+        entry(7, ""),
+        entry(5, "").replace("\"%a\":\"0x0\",", ""),
+        "{\"verdict\":".to_string(),
+    ] {
+        std::fs::write(&entries[0], &bad).unwrap();
+        let again = run();
+        assert!(!cached(&again), "{bad}: {again}");
+        assert_eq!(
+            again["counterexample"]["inputs"][1]["value"], "0x5",
+            "{again}"
+        );
+        // The fresh refutation replaces the bad entry.
+        assert!(cached(&run()), "{bad}");
+    }
+    // The same entry over zero LDS is a counterexample, and believed.
+    std::fs::write(&entries[0], entry(5, "")).unwrap();
+    let good = run();
+    assert!(cached(&good), "{good}");
+    assert_eq!(
+        good["counterexample"]["first_difference"], "LDS[0x0]",
+        "{good}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

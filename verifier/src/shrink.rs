@@ -1,0 +1,371 @@
+//! Shrinking a counterexample: once the refinement query is satisfiable (the rule is refuted),
+//! the inputs are pushed toward small values and the memory bytes toward a readable pattern,
+//! so the printed counterexample is easy to follow.
+//!
+//! Shrinking is best effort: the verdict is already known, and whatever model it ends with is
+//! replayed on the concrete interpreter like the first one (which is what makes it a
+//! counterexample). Solver queries get short time limits ([`Budget`]); one that runs out of
+//! time or memory only keeps the values found so far.
+//!
+//! Inputs are shrunk in a fixed order (immediates, registers, LDS_SIZE, LANE_ID), each to the
+//! first of its goals that can hold: 0, else at most 0xff, else at most 0xffff; M0 and
+//! LDS_SIZE are tried at their largest first (every access in range). A goal that holds is kept
+//! (asserted) for the inputs after it. Most goals cost no solver query, or a small one:
+//!
+//! - every input at its first goal at once is tried first (replay, then one query): when that
+//!   holds, no input can do better and nothing else is asked;
+//! - a goal the input's value in the current model already meets is kept as it is;
+//! - each goal is tried on the concrete interpreter, changing only that input (to the goal's
+//!   value, or its value masked to 0xff / 0xffff) and replaying;
+//! - an exact goal (0, or the largest value) is then asked of the solver with every other
+//!   input fixed at its current value: only this input and the memory contents may change, so
+//!   the query is small (about 10 ms);
+//! - the solver with the other inputs free (as large as the refinement query) is asked only
+//!   for the largest value of M0 and LDS_SIZE, and to bring an input above 0xff down to at
+//!   most 0xff or 0xffff; when that works, the better goals get the cheap tries again. An input
+//!   already at most 0xff is never worth such a query.
+//!
+//! Memory bytes are then set to their address's low byte (00 01 02 ...) and replayed, all at
+//! once or else byte by byte, without a query.
+
+use crate::machine::{Env, Machine, RegKey};
+use crate::smt::{build, Answer, Mem, Model, Prop, Query, Smt, Term};
+use std::time::{Duration, Instant};
+
+/// Time limits for shrinking.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// No shrinking query starts after this.
+    pub deadline: Instant,
+    /// The time limit of each shrinking query.
+    pub per_query: Duration,
+}
+
+impl Budget {
+    /// The budget after a refinement query that took `first` under the per-query limit
+    /// `timeout`: each shrinking query gets four times the first query's time (at least
+    /// 200 ms), and no query starts after ten times it (at least 1 s); neither more than
+    /// `timeout`. Replays on the interpreter go on after the deadline (they take microseconds
+    /// to milliseconds).
+    pub fn after(first: Duration, timeout: Duration) -> Budget {
+        let per_query = (first * 4).max(Duration::from_millis(200)).min(timeout);
+        let total = (first * 10).max(Duration::from_secs(1)).min(timeout);
+        Budget {
+            deadline: Instant::now() + total,
+            per_query,
+        }
+    }
+
+    fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// The per-query limit, cut to the time left before the deadline.
+    fn limit(&self) -> Duration {
+        self.per_query
+            .min(self.deadline.saturating_duration_since(Instant::now()))
+    }
+}
+
+/// One value an input is pushed toward.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Exactly this value.
+    Eq(u128),
+    /// At most this value (unsigned).
+    Le(u128),
+}
+
+impl Goal {
+    fn holds(self, v: u128) -> bool {
+        match self {
+            Goal::Eq(c) => v == c,
+            Goal::Le(c) => v <= c,
+        }
+    }
+    /// A value meeting the goal, near `v` (the input's current value).
+    fn candidate(self, v: u128) -> u128 {
+        self.candidates(v)[0]
+    }
+    /// Values meeting the goal to try on the interpreter, best guess first: for a bound
+    /// `2^k - 1`, `v`'s low bits, its high bits shifted down (the same magnitude, scaled), and
+    /// the bound itself.
+    fn candidates(self, v: u128) -> Vec<u128> {
+        match self {
+            Goal::Eq(c) => vec![c],
+            Goal::Le(c) => {
+                let bits = |x: u128| 128 - x.leading_zeros();
+                let mut out = vec![v & c, v >> bits(v).saturating_sub(bits(c)), c];
+                out.dedup();
+                out
+            }
+        }
+    }
+    fn prop(self, t: &Term) -> Prop {
+        match self {
+            Goal::Eq(c) => build::eq_const(t, c),
+            Goal::Le(c) => build::ule_const(t, c),
+        }
+    }
+}
+
+/// An input term and its goals, most preferred first.
+pub struct Input {
+    pub term: Term,
+    pub goals: Vec<Goal>,
+}
+
+/// The inputs of a solver run with their goals, in shrinking order: immediates, registers
+/// (M0 at its largest first), LDS_SIZE (the target's LDS size first), LANE_ID.
+pub fn inputs(env: &Env<Smt>, m0: &Machine<Smt>) -> Vec<Input> {
+    let small = |prefer: Option<u128>| -> Vec<Goal> {
+        prefer
+            .map(Goal::Eq)
+            .into_iter()
+            .chain([Goal::Eq(0), Goal::Le(0xff), Goal::Le(0xffff)])
+            .collect()
+    };
+    let max = |t: &Term| {
+        let w = t.get_size();
+        if w >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << w) - 1
+        }
+    };
+    let mut out = Vec::new();
+    for v in env.imms.values() {
+        out.push(Input {
+            term: v.clone(),
+            goals: small(None),
+        });
+    }
+    for (k, v) in &m0.regs {
+        let prefer = (*k == RegKey::m0()).then(|| max(v));
+        out.push(Input {
+            term: v.clone(),
+            goals: small(prefer),
+        });
+    }
+    out.push(Input {
+        term: env.lds_size.clone(),
+        goals: small(Some(env.target.max_lds_bytes() as u128)),
+    });
+    out.push(Input {
+        term: env.lane_id.clone(),
+        goals: small(None),
+    });
+    out
+}
+
+/// Whether an input's first goal is its largest value (M0, LDS_SIZE).
+fn prefers_max(i: &Input) -> bool {
+    matches!(i.goals.first(), Some(Goal::Eq(c)) if *c != 0)
+}
+
+/// What shrinking did (for tracing and tests).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Solver queries run.
+    pub queries: usize,
+    /// Candidate models tried on the concrete interpreter.
+    pub replays: usize,
+    /// Whether every input met its first goal at once.
+    pub all_at_once: bool,
+    /// How long the refinement query took (the last check of `q` before shrinking).
+    pub first_query: Duration,
+    /// How long shrinking the inputs took.
+    pub time: Duration,
+}
+
+/// Push the inputs toward their goals (see the module documentation). `q` holds the refuting
+/// assertions and is left with the goals that held asserted; the result is a model of them.
+/// `valid` tells whether a model is still a counterexample on the concrete interpreter
+/// (precondition included): each goal is first tried by changing that one input in the current
+/// model and asking `valid`, which costs no solver query, and only then by the solver. A
+/// `model` that is not `valid` itself is returned as it is, for the caller to report.
+pub fn minimize(
+    q: &mut Query,
+    model: Model,
+    inputs: &[Input],
+    budget: &Budget,
+    mut valid: impl FnMut(&Model) -> bool,
+) -> (Model, Stats) {
+    let start = Instant::now();
+    let mut model = model;
+    let mut stats = Stats {
+        first_query: q.last_check_time(),
+        ..Stats::default()
+    };
+    // A solver model that is no counterexample on the interpreter is an encoding bug, which
+    // the caller's replay reports: concrete tries must not paper over it.
+    stats.replays += 1;
+    if !valid(&model) {
+        stats.time = start.elapsed();
+        return (model, stats);
+    }
+    // The index of the first goal the current model meets, per input (`goals.len()`: none).
+    let met = |m: &Model, i: &Input| {
+        let v = m.bv(&i.term);
+        i.goals
+            .iter()
+            .position(|g| g.holds(v))
+            .unwrap_or(i.goals.len())
+    };
+    // Every input at its first goal at once, unless the model already has them all.
+    let open: Vec<&Input> = inputs
+        .iter()
+        .filter(|i| !i.goals.is_empty() && met(&model, i) > 0)
+        .collect();
+    if !open.is_empty() {
+        let candidate = open.iter().fold(model.clone(), |m, i| {
+            let v = i.goals[0].candidate(m.bv(&i.term));
+            m.with(&i.term, v)
+        });
+        stats.replays += 1;
+        if valid(&candidate) {
+            stats.all_at_once = true;
+            model = candidate;
+        } else if !budget.expired() {
+            let all: Vec<Prop> = open.iter().map(|i| i.goals[0].prop(&i.term)).collect();
+            q.push();
+            q.assert(&build::and(&all));
+            stats.queries += 1;
+            let answer = q.check_within(budget.limit());
+            tracing::trace!(inputs = open.len(), sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, every input at its first goal");
+            if let Answer::Sat(m) = answer {
+                stats.all_at_once = true;
+                model = m;
+            }
+            q.pop();
+        }
+    }
+    for input in inputs {
+        let mut first_met = met(&model, input);
+        let mut g = 0;
+        while g < first_met {
+            let goal = input.goals[g];
+            if let Some(m) = cheap_try(
+                q, &model, inputs, input, goal, budget, &mut valid, &mut stats,
+            ) {
+                model = m;
+                first_met = g;
+                break;
+            }
+            // The solver with the other inputs free only where it can do much better: for a
+            // preferred largest value (M0, LDS_SIZE), and to bring an input above 0xff down
+            // to at most 0xff or 0xffff (0 itself is left to the cheap tries, before and after).
+            let free = (g == 0 && prefers_max(input))
+                || (model.bv(&input.term) > 0xff && matches!(goal, Goal::Le(_)));
+            if free && !budget.expired() {
+                q.push();
+                q.assert(&goal.prop(&input.term));
+                stats.queries += 1;
+                let answer = q.check_within(budget.limit());
+                q.pop();
+                tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query");
+                if let Answer::Sat(m) = answer {
+                    model = m;
+                    first_met = g;
+                    // A second chance, cheaply, for the better goals from the new model.
+                    for (g2, better) in input.goals[..g].iter().enumerate() {
+                        if let Some(m) = cheap_try(
+                            q, &model, inputs, input, *better, budget, &mut valid, &mut stats,
+                        ) {
+                            model = m;
+                            first_met = g2;
+                            break;
+                        }
+                    }
+                    break;
+                }
+            }
+            g += 1;
+        }
+        if first_met < input.goals.len() {
+            // The current model meets this goal: keep it for the inputs after this one.
+            q.assert(&input.goals[first_met].prop(&input.term));
+        }
+    }
+    stats.time = start.elapsed();
+    (model, stats)
+}
+
+/// The cheap ways to bring `input` to `goal` from `model`: change only that input and replay
+/// (no solver), then, for an exact value, ask the solver with every other input at its
+/// current value, so that only this input and the memory contents may change (a small, fast
+/// query; not after the deadline). The new model, if either works.
+#[allow(clippy::too_many_arguments)]
+fn cheap_try(
+    q: &mut Query,
+    model: &Model,
+    inputs: &[Input],
+    input: &Input,
+    goal: Goal,
+    budget: &Budget,
+    valid: &mut impl FnMut(&Model) -> bool,
+    stats: &mut Stats,
+) -> Option<Model> {
+    for v in goal.candidates(model.bv(&input.term)) {
+        let candidate = model.with(&input.term, v);
+        stats.replays += 1;
+        if valid(&candidate) {
+            return Some(candidate);
+        }
+    }
+    // The query only for exact values: a bound is left to the free query.
+    if budget.expired() || matches!(goal, Goal::Le(_)) {
+        return None;
+    }
+    let others: Vec<Prop> = inputs
+        .iter()
+        .filter(|j| j.term != input.term)
+        .map(|j| build::eq_const(&j.term, model.bv(&j.term)))
+        .collect();
+    q.push();
+    q.assert(&goal.prop(&input.term));
+    q.assert(&build::and(&others));
+    stats.queries += 1;
+    let answer = q.check_within(budget.limit());
+    q.pop();
+    tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, others fixed");
+    match answer {
+        Answer::Sat(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// Readable memory: the initial bytes the counterexample reads (`bytes`: memory, address,
+/// byte) are set to their address's low byte (00 01 02 ...), with every input kept at its
+/// value in `model`, and the result replayed; if that loses the difference, one byte at a
+/// time, keeping those that do not. `replay` turns a model into a counterexample (`None` if it
+/// is not one); the result is the last counterexample found, `None` if none (the caller keeps
+/// its own). No solver query is needed: with the inputs and the bytes fixed the run is fixed,
+/// so the solver could only confirm what the replay shows.
+pub fn readable_bytes<C>(
+    model: &Model,
+    bytes: &[(&Mem, u64, u8)],
+    mut replay: impl FnMut(&Model) -> Option<C>,
+) -> Option<C> {
+    let todo: Vec<(&Mem, u64, u8)> = bytes
+        .iter()
+        .filter(|(_, a, v)| *v != *a as u8)
+        .map(|(m, a, _)| (*m, *a, *a as u8))
+        .collect();
+    if todo.is_empty() {
+        return None;
+    }
+    if let Some(c) = replay(&model.with_bytes(&todo)) {
+        return Some(c);
+    }
+    let mut model = model.clone();
+    let mut found = None;
+    for b in todo {
+        let candidate = model.with_bytes(&[b]);
+        if let Some(c) = replay(&candidate) {
+            model = candidate;
+            found = Some(c);
+        }
+    }
+    found
+}
