@@ -140,8 +140,26 @@ pub fn inputs(env: &Env<Smt>, m0: &Machine<Smt>) -> Vec<Input> {
             goals: small(None),
         });
     }
-    for (k, v) in &m0.regs {
-        let prefer = (*k == RegKey::m0()).then(|| max(v));
+    // Under --lanes: lane ids first, each tried at its position (lanes 0, 1, ...), then EXEC
+    // with exactly those lanes active, so a counterexample reads as lanes 0..N-1 when it can.
+    let lanes = m0.regs.keys().filter(|k| k.base == "lane_id").count() as u32;
+    let rank = |k: &RegKey| match k.base.as_str() {
+        "lane_id" => 0,
+        "exec" => 1,
+        _ => 2,
+    };
+    let mut regs: Vec<(&RegKey, &Term)> = m0.regs.iter().collect();
+    regs.sort_by_key(|(k, _)| rank(k));
+    for (k, v) in regs {
+        let prefer = if *k == RegKey::m0() {
+            Some(max(v))
+        } else if k.base == "lane_id" {
+            k.lane.map(u128::from)
+        } else if *k == RegKey::exec_lo() && lanes > 0 {
+            Some((1u128 << lanes) - 1)
+        } else {
+            None
+        };
         out.push(Input {
             term: v.clone(),
             goals: small(prefer),
