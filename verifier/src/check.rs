@@ -725,6 +725,15 @@ fn decide_solver(
                 inputs_valid(m, b, &env, &m0) && replay(m, b, &env, &m0, &mems, target).is_ok()
             });
             tracing::debug!(rule = %rule.name, %target, ?stats, "counterexample shrunk");
+            // The solver's model must meet the precondition on the interpreter too; `replay`
+            // checks the rest.
+            if !inputs_valid(&model, b, &env, &m0) {
+                return Verdict::Error(
+                    "counterexample replay mismatch (internal error, please report): the \
+                     inputs break the precondition or the input ranges on the interpreter"
+                        .into(),
+                );
+            }
             match replay(&model, b, &env, &m0, &mems, target) {
                 Ok(cex) => {
                     // Readable memory: every byte read equal to its address's low byte
