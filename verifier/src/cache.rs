@@ -130,26 +130,37 @@ impl Cache {
 
     /// The key of one rule x target under the given setting overrides (hex BLAKE3).
     pub fn key(rule: &Rule, target: Target, overrides: &[(String, String)]) -> String {
-        let mut h = blake3::Hasher::new();
+        // What every key shares (versions, semantics, opcode tables), hashed once per process.
+        static COMMON: std::sync::OnceLock<blake3::Hasher> = std::sync::OnceLock::new();
+        let mut h = COMMON
+            .get_or_init(|| {
+                let mut h = blake3::Hasher::new();
+                let mut field = |s: &str| {
+                    h.update(&(s.len() as u64).to_le_bytes());
+                    h.update(s.as_bytes());
+                };
+                field(env!("CARGO_PKG_VERSION"));
+                field(crate::smt::solver_version());
+                // The semantics actually in use (GCNSMT_PCODE_DIR may replace built-in files).
+                for (name, text) in &gcnsmt_semantics::defs::Library::builtin().sources {
+                    field(name);
+                    field(text);
+                }
+                // The DS opcode and shape tables (data files compiled into the lifter).
+                for t in Target::ALL {
+                    for m in gcnsmt_lifter::ds_mnemonics(t) {
+                        if let Some((op, shape)) = gcnsmt_lifter::ds_lookup(t, m) {
+                            field(&format!("{t} {m} {op} {shape:?}"));
+                        }
+                    }
+                }
+                h
+            })
+            .clone();
         let mut field = |s: &str| {
             h.update(&(s.len() as u64).to_le_bytes());
             h.update(s.as_bytes());
         };
-        field(env!("CARGO_PKG_VERSION"));
-        field(crate::smt::solver_version());
-        // The semantics actually in use (GCNSMT_PCODE_DIR may replace built-in files).
-        for (name, text) in &gcnsmt_semantics::defs::Library::builtin().sources {
-            field(name);
-            field(text);
-        }
-        // The DS opcode and shape tables (data files compiled into the lifter).
-        for t in Target::ALL {
-            for m in gcnsmt_lifter::ds_mnemonics(t) {
-                if let Some((op, shape)) = gcnsmt_lifter::ds_lookup(t, m) {
-                    field(&format!("{t} {m} {op} {shape:?}"));
-                }
-            }
-        }
         field(&rule.name);
         field(target.name());
         if let Some((ts, _)) = &rule.targets {

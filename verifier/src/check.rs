@@ -929,6 +929,15 @@ fn decide_solver(
                     && replay_sides(m, b, &sides, &env, &m0, &mems, target).is_ok()
             });
             tracing::debug!(rule = %rule.name, %target, ?stats, "counterexample shrunk");
+            // The solver's model must meet the precondition on the interpreter too; `replay`
+            // checks the rest.
+            if !inputs_valid(&model, b, &env, &m0) {
+                return Verdict::Error(
+                    "counterexample replay mismatch (internal error, please report): the \
+                     inputs break the precondition or the input ranges on the interpreter"
+                        .into(),
+                );
+            }
             match replay_sides(&model, b, &sides, &env, &m0, &mems, target) {
                 Ok(cex) => {
                     // Readable memory: every byte read equal to its address's low byte

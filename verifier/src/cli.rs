@@ -162,8 +162,10 @@ pub fn run_rules_cached(
     let results: Vec<_> = jobs
         .par_iter()
         .map(|(i, t)| {
-            // Each check in a z3 context of its own (see `smt::with_fresh_context`).
-            let r = crate::smt::with_fresh_context(|| match cache {
+            // Each solver run in a z3 context of its own (see `smt::with_fresh_context`); cache
+            // hits need none.
+            let check = |rule, t, opts| crate::smt::with_fresh_context(|| check(rule, t, opts));
+            let r = match cache {
                 None => check(&rules[*i], *t, opts),
                 Some(c) => {
                     // The lane mode changes the question: part of the key.
@@ -208,7 +210,7 @@ pub fn run_rules_cached(
                         }
                     }
                 }
-            });
+            };
             bar.set_message(format!("{} {t}", rules[*i].name));
             bar.inc(1);
             r

@@ -190,6 +190,9 @@ pub struct Stats {
     pub replays: usize,
     /// Whether every input met its first goal at once.
     pub all_at_once: bool,
+    /// Whether a solver model failed to replay (an encoding bug; shrinking stopped there and
+    /// returned that model).
+    pub broken: bool,
     /// How long the refinement query took (the last check of `q` before shrinking).
     pub first_query: Duration,
     /// How long shrinking the inputs took.
@@ -201,7 +204,8 @@ pub struct Stats {
 /// `valid` tells whether a model is still a counterexample on the concrete interpreter
 /// (precondition included): each goal is first tried by changing that one input in the current
 /// model and asking `valid`, which costs no solver query, and only then by the solver. A
-/// `model` that is not `valid` itself is returned as it is, for the caller to report.
+/// solver model (the first or a later one) that is not `valid` is returned at once with
+/// `Stats::broken`, for the caller to report as an encoding bug.
 pub fn minimize(
     q: &mut Query,
     model: Model,
@@ -216,9 +220,11 @@ pub fn minimize(
         ..Stats::default()
     };
     // A solver model that is no counterexample on the interpreter is an encoding bug, which
-    // the caller's replay reports: concrete tries must not paper over it.
+    // the caller reports: shrinking stops there and returns it, so that concrete tries do not
+    // paper over it. (The same holds for every model a shrinking query returns.)
     stats.replays += 1;
     if !valid(&model) {
+        stats.broken = true;
         stats.time = start.elapsed();
         return (model, stats);
     }
@@ -251,11 +257,17 @@ pub fn minimize(
             stats.queries += 1;
             let answer = q.check_within(budget.limit());
             tracing::trace!(inputs = open.len(), sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, every input at its first goal");
+            q.pop();
             if let Answer::Sat(m) = answer {
+                stats.replays += 1;
+                if !valid(&m) {
+                    stats.broken = true;
+                    stats.time = start.elapsed();
+                    return (m, stats);
+                }
                 stats.all_at_once = true;
                 model = m;
             }
-            q.pop();
         }
     }
     for input in inputs {
@@ -266,6 +278,10 @@ pub fn minimize(
             if let Some(m) = cheap_try(
                 q, &model, inputs, input, goal, budget, &mut valid, &mut stats,
             ) {
+                if stats.broken {
+                    stats.time = start.elapsed();
+                    return (m, stats);
+                }
                 model = m;
                 first_met = g;
                 break;
@@ -283,6 +299,12 @@ pub fn minimize(
                 q.pop();
                 tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query");
                 if let Answer::Sat(m) = answer {
+                    stats.replays += 1;
+                    if !valid(&m) {
+                        stats.broken = true;
+                        stats.time = start.elapsed();
+                        return (m, stats);
+                    }
                     model = m;
                     first_met = g;
                     // A second chance, cheaply, for the better goals from the new model.
@@ -290,6 +312,10 @@ pub fn minimize(
                         if let Some(m) = cheap_try(
                             q, &model, inputs, input, *better, budget, &mut valid, &mut stats,
                         ) {
+                            if stats.broken {
+                                stats.time = start.elapsed();
+                                return (m, stats);
+                            }
                             model = m;
                             first_met = g2;
                             break;
@@ -312,7 +338,8 @@ pub fn minimize(
 /// The cheap ways to bring `input` to `goal` from `model`: change only that input and replay
 /// (no solver), then, for an exact value, ask the solver with every other input at its
 /// current value, so that only this input and the memory contents may change (a small, fast
-/// query; not after the deadline). The new model, if either works.
+/// query; not after the deadline). The new model, if either works; if the solver's does not
+/// replay, it is returned with `stats.broken` set.
 #[allow(clippy::too_many_arguments)]
 fn cheap_try(
     q: &mut Query,
@@ -348,7 +375,13 @@ fn cheap_try(
     q.pop();
     tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, others fixed");
     match answer {
-        Answer::Sat(m) => Some(m),
+        Answer::Sat(m) => {
+            stats.replays += 1;
+            if !valid(&m) {
+                stats.broken = true;
+            }
+            Some(m)
+        }
         _ => None,
     }
 }
