@@ -65,18 +65,6 @@ pub fn swizzle<D: Domain>(
     gfx9_plus: bool,
 ) -> Vec<D::Bv> {
     let active = mask(d, exec, data.len());
-    swizzle_masked(d, data, old, &active, offset, gfx9_plus)
-}
-
-/// [`swizzle`] with EXEC as one (possibly symbolic) boolean per lane.
-fn swizzle_masked<D: Domain>(
-    d: &mut D,
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
-    offset: u16,
-    gfx9_plus: bool,
-) -> Vec<D::Bv> {
     (0..data.len())
         .map(|i| {
             let j = swizzle_source(offset, i as u32, gfx9_plus) as usize;
@@ -145,19 +133,6 @@ pub fn bpermute<D: Domain>(
     wrap: PermuteWrap,
 ) -> Vec<D::Bv> {
     let active = mask(d, exec, data.len());
-    bpermute_masked(d, addr, data, old, &active, offset, wrap)
-}
-
-/// [`bpermute`] with EXEC as one (possibly symbolic) boolean per lane.
-fn bpermute_masked<D: Domain>(
-    d: &mut D,
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
     let n = data.len();
     let modn = modulus(wrap, n);
     let src: Vec<D::Bv> = (0..modn as usize)
@@ -192,19 +167,6 @@ pub fn permute<D: Domain>(
     wrap: PermuteWrap,
 ) -> Vec<D::Bv> {
     let active = mask(d, exec, data.len());
-    permute_masked(d, addr, data, old, &active, offset, wrap)
-}
-
-/// [`permute`] with EXEC as one (possibly symbolic) boolean per lane.
-fn permute_masked<D: Domain>(
-    d: &mut D,
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
     let n = data.len();
     let modn = modulus(wrap, n);
     let mut tmp: Vec<D::Bv> = (0..n).map(|_| d.bv(0, 32)).collect();
