@@ -541,7 +541,12 @@ impl Query {
         let r = self.watched(&solver, limit);
         self.last.set(start.elapsed());
         match r {
-            SatResult::Sat => Answer::Sat(Model::of(solver.get_model().expect("sat has a model"))),
+            // The watchdog may interrupt the context just as z3 answers: then there is no
+            // model to read, and the answer is unknown (never a verdict).
+            SatResult::Sat => match solver.get_model() {
+                Some(m) => Answer::Sat(Model::of(m)),
+                None => Answer::Unknown("interrupted after the time limit".into()),
+            },
             SatResult::Unsat => Answer::Unsat,
             SatResult::Unknown => {
                 let r = solver
