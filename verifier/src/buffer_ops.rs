@@ -12,7 +12,7 @@ use crate::machine::{
 };
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
-use gcnsmt_lifter::{parse_mubuf, parse_mubuf_syntax, MubufInst};
+use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst, Role};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, Frame, Val};
@@ -95,21 +95,6 @@ pub fn is_buffer_line(text: &str) -> bool {
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
 }
 
-fn stand_in(text: &str, vgprs: u32, sgpr_quad: bool) -> String {
-    let t = text.trim();
-    let symbolic = t.starts_with('%') || t.starts_with('{');
-    if !symbolic {
-        return t.to_string();
-    }
-    if sgpr_quad {
-        "s[0:3]".into()
-    } else if vgprs <= 1 {
-        "v0".into()
-    } else {
-        format!("v[0:{}]", vgprs - 1)
-    }
-}
-
 /// Bind one MUBUF/VBUFFER line.
 ///
 /// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
@@ -124,69 +109,10 @@ pub fn bind_buf(
     let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
-    let has = |m: &str| syn.modifiers.iter().any(|x| x.0 == m);
-    let vaddr_n = if has("addr64") {
-        2
-    } else {
-        u32::from(has("offen")) + u32::from(has("idxen"))
-    };
-    let shape = gcnsmt_lifter::mubuf_lookup(target, &mn).map(|x| x.1);
-    let vdata_n = shape.map_or(1, |s| s.vdata as u32 + u32::from(has("tfe") && s.tfe));
-    // The `lds` form has no vdata: operands start at vaddr.
-    let skip = usize::from(has("lds"));
-    // The stand-in line: operands replaced where symbolic, symbolic offsets set to 0.
-    let mut ops = Vec::new();
-    for (i, (t, _)) in syn.operands.iter().enumerate() {
-        let load_store = shape.is_none_or(|s| s.class != MubufClass::Cache);
-        let (n, quad) = match (i + skip, load_store) {
-            (0, true) => (vdata_n, false),
-            (1, true) => (vaddr_n, false),
-            (2, true) => (0, true),
-            _ => (1, false),
-        };
-        let s = if i + skip == 3 && t.trim().starts_with('%') {
-            "s0".to_string()
-        } else {
-            stand_in(t, n, quad)
-        };
-        ops.push(s);
-    }
-    let mut mods = Vec::new();
-    for (name, v, _) in &syn.modifiers {
-        match v {
-            Some(v) if name == "offset" && v.contains('%') => mods.push("offset:0".to_string()),
-            Some(v) if name == "offset" && gcnsmt_lifter::asm::parse_int(v).is_none() => {
-                mods.push("offset:0".to_string())
-            }
-            Some(v) => mods.push(format!("{name}:{v}")),
-            None => mods.push(name.clone()),
-        }
-    }
-    let head = format!("{} {}", syn.mnemonic, ops.join(", "));
-    let standin = format!("{head} {}", mods.join(" "));
-    let inst: MubufInst = parse_mubuf(target, &standin).map_err(|e| {
-        // Columns past the operands map back by the length difference; inside them, to the
-        // operand that was replaced.
-        let ops_end_orig = syn.modifiers.first().map(|m| m.2).unwrap_or(syn.end_col);
-        let col = if e.col > head.len() {
-            (e.col as i64 - (head.len() as i64 + 2) + ops_end_orig as i64).max(1) as usize
-        } else if e.col <= syn.mnemonic.len() + 1 {
-            syn.mnemonic_col
-        } else {
-            // The stand-in operand the column falls in, and the original operand it replaced.
-            let mut start = syn.mnemonic.len() + 2;
-            let mut at = syn.operands.first().map(|o| o.1).unwrap_or(syn.end_col);
-            for (k, o) in ops.iter().enumerate() {
-                if e.col < start {
-                    break;
-                }
-                at = syn.operands[k].1;
-                start += o.len() + 2;
-            }
-            at
-        };
-        rule.error(loc_at(line, col), e.msg)
-    })?;
+    // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
+    let mut holes = crate::holes::RuleHoles::new(rule, line, target, imms, &mn);
+    let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
     let unsupported = |what: &str| {
         Err(rule.error(
@@ -210,61 +136,36 @@ pub fn bind_buf(
     let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
         return unsupported("this operation");
     };
-    let mut var_uses = Vec::new();
-    let agpr = target.has_agpr_ds();
     let vdata = if inst.lds {
         Vec::new()
     } else {
-        let (vt, vc) = &syn.operands[0];
-        regs(
-            rule,
-            line,
-            target,
-            vt,
-            *vc,
-            shape.vdata as u32,
-            "vdata",
-            &mn,
-            if agpr { Class::VgprOrAgpr } else { Class::Vgpr },
-            imms,
-            &mut var_uses,
-        )?
+        holes.keys(Role::Vdata, inst.vdata)
     };
-    let (at, ac) = &syn.operands[1 - skip];
-    let vaddr = if vaddr_n == 0 {
-        Vec::new()
-    } else {
-        regs(
-            rule,
-            line,
-            target,
-            at,
-            *ac,
-            vaddr_n,
-            "vaddr",
-            &mn,
-            Class::Vgpr,
-            imms,
-            &mut var_uses,
-        )?
+    let vaddr = holes.keys(Role::Vaddr, inst.vaddr);
+    let srsrc = match holes.keys(Role::Srsrc, None) {
+        k if !k.is_empty() => k,
+        _ if inst.srsrc < 104 => (0..4)
+            .map(|i| RegKey {
+                base: "s".into(),
+                idx: u32::from(inst.srsrc) + i,
+                lane: None,
+            })
+            .collect(),
+        _ => {
+            let (_, c) = &syn.operands[2 - usize::from(inst.lds)];
+            return Err(rule.error(
+                loc_at(line, *c),
+                format!("{mn}: a V# in trap-handler registers is not modelled in rules"),
+            ));
+        }
     };
-    let (rt, rc) = &syn.operands[2 - skip];
-    let srsrc = regs(
-        rule,
-        line,
-        target,
-        rt,
-        *rc,
-        4,
-        "srsrc",
-        &mn,
-        Class::Sgpr,
-        imms,
-        &mut var_uses,
-    )?;
-    let (st, sc) = &syn.operands[3 - skip];
+    let (st, sc) = &syn.operands[3 - usize::from(inst.lds)];
     let stt = st.trim();
-    let soffset = if stt == "null" || stt == "off" {
+    let hole = holes.keys(Role::Soffset, None);
+    let mut var_uses = std::mem::take(&mut holes.uses);
+    let soffset = if !hole.is_empty() {
+        Src::Reg(hole)
+    } else if stt == "null" || stt == "off" {
         Src::Imm(Expr::Lit {
             value: 0,
             suffix: gcnsmt_semantics::ir::LitSuffix::None,
@@ -273,6 +174,7 @@ pub fn bind_buf(
     } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
     } else {
+        // A concrete scalar the assembler accepted (`s5`, `m0`, `vcc_lo`).
         Src::Reg(regs(
             rule,
             line,
@@ -304,11 +206,11 @@ pub fn bind_buf(
         }
     }
     let returns = shape.class == MubufClass::Atomic && inst.returns();
-    let return_dwords = if mn.contains("cmpswap") {
-        shape.vdata as u32 / 2
-    } else {
-        shape.vdata as u32
-    };
+    // What an atomic returns is what its semantics writes to RETURN_DATA (half of VDATA for
+    // cmpswap, whose VDATA also holds the compare value).
+    let return_dwords = def
+        .output_width("RETURN_DATA")
+        .map_or(shape.vdata as u32, |w| w.div_ceil(32));
     Ok(Bound {
         op: Op::Buf(Box::new(BufOp {
             mnemonic: mn.clone(),

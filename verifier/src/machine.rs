@@ -7,8 +7,8 @@
 use crate::rules::{InputError, Line, Loc, Rule};
 use gcnsmt_lifter::asm::{parse_reg, parse_syntax};
 use gcnsmt_lifter::lift::{alu_known_anywhere, alu_lookup, ds_semantics, wave_size, AluDef};
-use gcnsmt_lifter::table::{ds_lookup, DsShape, GdsRule, OffsetKind};
-use gcnsmt_lifter::RegFile;
+use gcnsmt_lifter::table::{ds_lookup, DsShape};
+use gcnsmt_lifter::{RegFile, Role};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{eval_expr, run, Frame, MemState, Val};
 use gcnsmt_semantics::ir::{Def, Expr};
@@ -755,6 +755,15 @@ pub(crate) fn regs(
         .collect())
 }
 
+/// The static name of an offset modifier.
+fn name_of(modifier: &str) -> &'static str {
+    match modifier {
+        "offset0" => "offset0",
+        "offset1" => "offset1",
+        _ => "offset",
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn bind_ds(
     rule: &Rule,
@@ -804,118 +813,42 @@ fn bind_ds(
         };
         return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
     }
-    let mut roles: Vec<(&str, u32)> = Vec::new();
-    if shape.vdst > 0 {
-        roles.push(("vdst", shape.vdst as u32));
-    }
-    if shape.addr {
-        roles.push(("addr", 1));
-    }
-    if shape.data0 > 0 {
-        roles.push(("data0", shape.data0 as u32));
-    }
-    if shape.data1 > 0 {
-        roles.push(("data1", shape.data1 as u32));
-    }
-    if syn.operands.len() != roles.len() {
-        let at = syn
-            .operands
-            .get(roles.len())
-            .map(|o| o.1)
-            .unwrap_or(syn.end_col);
-        let names: Vec<&str> = roles.iter().map(|r| r.0).collect();
-        return Err(rule.error(
-            loc_at(line, at),
-            format!(
-                "{mn} takes {} operand(s) ({}), got {}",
-                roles.len(),
-                names.join(", "),
-                syn.operands.len()
-            ),
-        ));
-    }
-    let agpr = target.has_agpr_ds();
-    let mut var_uses = Vec::new();
+    // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are
+    // holes in it (crate::holes).
+    let mut holes = crate::holes::RuleHoles::new(rule, line, target, imms, mn);
+    let inst = gcnsmt_lifter::parse_asm_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
-    for ((role, n), (text, col)) in roles.iter().zip(&syn.operands) {
-        let a = agpr && *role != "addr";
-        got.insert(
-            role,
-            regs(
-                rule,
-                line,
-                target,
-                text,
-                *col,
-                *n,
-                role,
-                mn,
-                if a { Class::VgprOrAgpr } else { Class::Vgpr },
-                imms,
-                &mut var_uses,
-            )?,
-        );
+    for (role, t) in [
+        (Role::Vdst, inst.vdst),
+        (Role::Addr, inst.addr),
+        (Role::Data0, inst.data0),
+        (Role::Data1, inst.data1),
+    ] {
+        got.insert(role.name(), holes.keys(role, t));
     }
-    let (mut offset, mut offset0, mut offset1, mut gds) = (None, None, None, false);
+    let var_uses = std::mem::take(&mut holes.uses);
+    let gds = inst.gds;
+    let (mut offset, mut offset0, mut offset1) = (None, None, None);
     let mut fields = Vec::new();
     for (name, val, col) in &syn.modifiers {
         let vcol = col + name.len() + 1;
-        match (name.as_str(), val, shape.offset) {
-            ("offset", Some(v), OffsetKind::Single) => {
-                // The swizzle macro, as llvm-mc accepts it for ds_swizzle_b32.
-                let macro_text = v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')'));
-                let f = match macro_text {
-                    Some(inner) if mn == "ds_swizzle_b32" => {
-                        let gfx9 = target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-                        let o = gcnsmt_lifter::swizzle::parse(inner, gfx9)
-                            .map_err(|m| rule.error(loc_at(line, vcol), m))?;
-                        field(rule, line, "offset", &o.to_string(), vcol, 0xffff, imms)?
-                    }
-                    _ => field(rule, line, "offset", v, vcol, 0xffff, imms)?,
-                };
-                offset = Some(f.expr.clone());
-                fields.push(f);
-            }
-            ("offset0", Some(v), OffsetKind::Pair) => {
-                let f = field(rule, line, "offset0", v, vcol, 0xff, imms)?;
-                offset0 = Some(f.expr.clone());
-                fields.push(f);
-            }
-            ("offset1", Some(v), OffsetKind::Pair) => {
-                let f = field(rule, line, "offset1", v, vcol, 0xff, imms)?;
-                offset1 = Some(f.expr.clone());
-                fields.push(f);
-            }
-            ("gds", None, _) => {
-                if shape.gds == GdsRule::Never {
-                    return Err(rule.error(
-                        loc_at(line, *col),
-                        format!("{mn} has no gds form on {target}"),
-                    ));
-                }
-                gds = true;
-            }
-            ("offset", _, _) | ("offset0", _, _) | ("offset1", _, _) => {
-                let want = match shape.offset {
-                    OffsetKind::Single => "offset:N",
-                    OffsetKind::Pair => "offset0:N offset1:N",
-                    OffsetKind::None => "no offset",
-                };
-                return Err(rule.error(
-                    loc_at(line, *col),
-                    format!("{mn} takes {want}, not `{name}`"),
-                ));
-            }
-            _ => {
-                return Err(rule.error(
-                    loc_at(line, *col),
-                    format!("unknown modifier `{name}` for {mn}"),
-                ))
-            }
-        }
-    }
-    if shape.gds == GdsRule::Required && !gds {
-        return Err(rule.error(mloc, format!("{mn} requires `gds`")));
+        let Some(v) = val else { continue };
+        let (slot, max) = match name.as_str() {
+            "offset" => (&mut offset, 0xffff),
+            "offset0" => (&mut offset0, 0xff),
+            "offset1" => (&mut offset1, 0xff),
+            _ => continue,
+        };
+        // The swizzle macro's value is the one the assembler computed.
+        let text = if v.starts_with("swizzle(") {
+            inst.offset16().to_string()
+        } else {
+            v.clone()
+        };
+        let f = field(rule, line, name_of(name), &text, vcol, max, imms)?;
+        *slot = Some(f.expr.clone());
+        fields.push(f);
     }
     let mut take = |r: &str| got.remove(r).unwrap_or_default();
     if let Some(kind) = cross {
@@ -1069,6 +1002,19 @@ fn bind_alu(
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
         if is_imm {
             let e = imm_expr(rule, line, tt, *c, imms)?;
+            // A 32-bit operand takes a literal in [-2^31, 2^32 - 1]; llvm-mc 22 rejects others
+            // ("invalid operand for instruction") rather than truncating them.
+            let literal = gcnsmt_lifter::asm::parse_int(tt);
+            let fits = match literal {
+                Some(v) => (-(1i64 << 31)..=0xffff_ffff).contains(&v),
+                None => const_value(&e).is_none_or(|v| v <= 0xffff_ffff),
+            };
+            if !fits {
+                return Err(rule.error(
+                    loc_at(line, *c),
+                    format!("{mn}: literal `{tt}` does not fit a 32-bit operand"),
+                ));
+            }
             srcs.push(Src::Imm(e));
         } else {
             let sclass = if alu.scalar { Class::Sgpr } else { Class::Any };
