@@ -26,14 +26,13 @@
 //! ```
 
 pub mod bench;
-pub mod buffer_ops;
 pub mod cache;
 pub mod check;
 pub mod cli;
 pub mod crosscheck;
 pub mod egg_domain;
 pub mod egg_rules;
-mod holes;
+pub mod lane_mode;
 pub mod lanes;
 pub mod machine;
 pub mod matrix;
@@ -45,3 +44,6 @@ pub mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod wave;
+
+/// MUBUF/VBUFFER instructions in rules (the old path of [`machine::buffer`]).
+pub use machine::buffer as buffer_ops;

@@ -1,4 +1,4 @@
-//! MUBUF/VBUFFER instructions in rules: binding a line to registers and executing it.
+//! MUBUF/VBUFFER instructions in rules: binding a line and executing it.
 //!
 //! The line is validated by the lifter's own MUBUF parser ([`gcnsmt_lifter::parse_mubuf`]), on a
 //! stand-in text where rule variables are replaced by registers of the width the operand
@@ -6,88 +6,21 @@
 //! the target. Semantics come from `semantics/pcode/buffer_*.pcode`; the address and range
 //! check from `gcnsmt_semantics::buffer`.
 
-use crate::machine::{
-    bits, eval_imm, field, imm_expr, loc_at, read, regs, write, Bound, Class, Env, Field, Machine,
-    Op, RegKey, Src,
-};
+use super::op::{Bound, BufOp, Field, Op};
+use super::operands::{field, imm_expr, loc_at, regs};
+use super::regkey::{Class, RegKey, Src};
+use super::state::{bits, eval_imm, read, write, Env, Machine};
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
-use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst, Role};
+use gcnsmt_lifter::Role;
+use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, Frame, Val};
-use gcnsmt_semantics::ir::{Def, Expr};
+use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A bound buffer instruction.
-#[derive(Clone, Debug)]
-pub struct BufOp {
-    pub mnemonic: String,
-    pub def: &'static Def,
-    pub entry: String,
-    pub class: MubufClass,
-    pub mode: BufferMode,
-    /// Atomics: whether VDATA receives the pre-op value (glc / sc0 / th:TH_ATOMIC_RETURN).
-    pub returns: bool,
-    /// Dwords of VDATA that an atomic returns (half of VDATA for cmpswap).
-    pub return_dwords: u32,
-    pub vdata: Vec<RegKey>,
-    pub vaddr: Vec<RegKey>,
-    /// The four SGPRs of the V#.
-    pub srsrc: Vec<RegKey>,
-    pub soffset: Src,
-    /// The instruction offset (bytes).
-    pub offset: Option<Expr>,
-    /// The `lds` form (LDS DMA): the loaded dword goes to LDS at `M0[15:0] + OFFSET +
-    /// LANE_ID * 4` instead of VDATA.
-    pub lds: bool,
-}
-
-impl BufOp {
-    pub(crate) fn writes(&self) -> Vec<RegKey> {
-        match self.class {
-            MubufClass::Load => self.vdata.clone(),
-            MubufClass::Atomic if self.returns => {
-                self.vdata[..self.return_dwords as usize].to_vec()
-            }
-            _ => Vec::new(),
-        }
-    }
-    pub(crate) fn regs(&self) -> Vec<RegKey> {
-        let mut v: Vec<RegKey> = if self.lds {
-            vec![RegKey::m0()]
-        } else {
-            Vec::new()
-        };
-        v.extend(
-            self.vdata
-                .iter()
-                .chain(&self.vaddr)
-                .chain(&self.srsrc)
-                .cloned(),
-        );
-        if let Src::Reg(r) = &self.soffset {
-            v.extend(r.iter().cloned());
-        }
-        v
-    }
-    /// This instruction with every register key passed through `f`.
-    pub(crate) fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> BufOp {
-        let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
-        BufOp {
-            vdata: m(&self.vdata),
-            vaddr: m(&self.vaddr),
-            srsrc: m(&self.srsrc),
-            soffset: match &self.soffset {
-                Src::Reg(r) => Src::Reg(m(r)),
-                Src::Imm(e) => Src::Imm(e.clone()),
-            },
-            ..self.clone()
-        }
-    }
-}
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
 pub fn is_buffer_line(text: &str) -> bool {
@@ -110,7 +43,7 @@ pub fn bind_buf(
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
-    let mut holes = crate::holes::RuleHoles::new(rule, line, target, imms, &mn);
+    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, &mn);
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
         .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;

@@ -5,7 +5,8 @@
 //! place of its variables. [`RuleHoles`] answers the parser for `%x`, `{%x, %y}` and symbolic
 //! immediates, and keeps the register keys each variable operand stands for.
 
-use crate::machine::{field, regs, Class, RegKey, VarUse};
+use super::operands::{field, regs};
+use super::regkey::{Class, RegKey, VarUse};
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::asm::AsmError;
 use gcnsmt_lifter::{HoleClass, Holes, RegFile, RegTuple, Role};
