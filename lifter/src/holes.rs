@@ -31,6 +31,12 @@ pub enum Role {
     Srsrc,
     /// The scalar offset (`SOFFSET`), bytes.
     Soffset,
+    /// Global address base SGPR pair (`SADDR`), or `off`.
+    Saddr,
+    /// Scalar load destination SGPRs (`SDATA`).
+    Sdst,
+    /// Scalar load base address SGPR pair (`SBASE`).
+    Sbase,
 }
 
 impl Role {
@@ -45,6 +51,9 @@ impl Role {
             Role::Vaddr => "vaddr",
             Role::Srsrc => "srsrc",
             Role::Soffset => "soffset",
+            Role::Saddr => "saddr",
+            Role::Sdst => "sdst",
+            Role::Sbase => "sbase",
         }
     }
 
@@ -59,12 +68,18 @@ impl Role {
             Role::Vaddr => "VADDR",
             Role::Srsrc => "SRSRC",
             Role::Soffset => "SOFFSET",
+            Role::Saddr => "SADDR",
+            Role::Sdst => "SDATA",
+            Role::Sbase => "SBASE",
         }
     }
 
     /// Whether the role is a scalar operand (SGPRs, `m0`, inline constants).
     pub fn scalar(self) -> bool {
-        matches!(self, Role::Srsrc | Role::Soffset)
+        matches!(
+            self,
+            Role::Srsrc | Role::Soffset | Role::Saddr | Role::Sdst | Role::Sbase
+        )
     }
 }
 
@@ -92,7 +107,8 @@ pub trait Holes {
     ) -> Option<Result<(), AsmError>>;
 
     /// `text` at `col` is the value of the immediate field `name` (`offset`, `offset0`,
-    /// `offset1`), whose values must lie in `0..=max`. Return `None` if it is not a hole; an
+    /// `offset1`), whose values must lie in `0..=max` (a symbolic offset of a global or scalar
+    /// load is taken as non-negative). Return `None` if it is not a hole; an
     /// accepted hole gets the stand-in value 0, and the caller owns the range condition.
     fn imm(
         &mut self,

@@ -12,6 +12,8 @@ pub mod any;
 pub mod asm;
 pub mod decode;
 pub mod encode;
+pub mod family;
+pub mod global;
 pub mod holes;
 pub mod inst;
 pub mod lift;
@@ -26,6 +28,8 @@ pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError
 pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
+pub use family::{family_of, Family, FamilyDef, FAMILIES};
+pub use global::{global_lookup, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs};
 pub use holes::{HoleClass, Holes, NoHoles, Role};
 pub use inst::{DsInst, RegFile, RegTuple};
 pub use mubuf::{

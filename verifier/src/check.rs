@@ -349,6 +349,7 @@ fn elaborate(rule: &Rule, target: Target, opts: &Options) -> Result<Bound2, Inpu
                 gds: false,
                 aliases: &[],
                 buffer: None,
+                global: false,
             };
             if let Err(err) = eval_expr(&mut cd, &frame, &e, None, vars, cm.mem.clone()) {
                 let mut loc = p.loc;
@@ -747,6 +748,7 @@ fn decide_solver(
             gds: false,
             aliases: &[],
             buffer: None,
+            global: false,
         };
         // Under --lanes, the precondition holds in every lane, with that lane's registers.
         let views: Vec<(Env<Smt>, Machine<Smt>, BTreeSet<RegKey>)> = match &b.lanes {
@@ -1073,6 +1075,7 @@ fn inputs_valid(model: &Model, b: &Bound2, env: &Env<Smt>, m0: &Machine<Smt>) ->
         gds: false,
         aliases: &[],
         buffer: None,
+        global: false,
     };
     // As in the query: the precondition in every lane under --lanes, with that lane's view.
     let views: Vec<(Env<Concrete>, Machine<Concrete>, BTreeSet<RegKey>)> = match &b.lanes {

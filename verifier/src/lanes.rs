@@ -102,6 +102,7 @@ fn order_sensitive(b: &Bound) -> bool {
     match &b.op {
         Op::Ds { shape, .. } => shape.data0 > 0,
         Op::Buf(op) => op.class != gcnsmt_lifter::mubuf_table::MubufClass::Load || op.lds,
+        Op::Mem(op) => op.writes_memory,
         _ => false,
     }
 }
@@ -111,6 +112,7 @@ fn per_wave(b: &Bound) -> bool {
     match &b.op {
         Op::Alu { alu, .. } => alu.scalar,
         Op::Cross { .. } => true,
+        Op::Mem(op) => op.scalar,
         _ => false,
     }
 }

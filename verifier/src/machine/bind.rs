@@ -6,7 +6,7 @@ use super::op::Bound;
 use super::operands::{collect_vars, loc_at};
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::asm::parse_syntax;
-use gcnsmt_lifter::lift::alu_known_anywhere;
+use gcnsmt_lifter::Family;
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
 
@@ -29,12 +29,13 @@ pub fn bind(
     let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
-    if mn.starts_with("ds_") {
-        bind_ds(rule, line, target, imms, &syn, &mn, mloc)
-    } else if alu_known_anywhere(&mn) {
-        bind_alu(rule, line, target, imms, &syn, &mn, mloc)
-    } else {
-        Err(rule.error(mloc, format!("unknown mnemonic `{}`", syn.mnemonic)))
+    match gcnsmt_lifter::family_of(&mn).map(|f| f.family) {
+        Some(Family::Ds) => bind_ds(rule, line, target, imms, &syn, &mn, mloc),
+        Some(Family::Global) => super::global::bind_global(rule, line, target, imms, &mn),
+        Some(Family::Alu) => bind_alu(rule, line, target, imms, &syn, &mn, mloc),
+        Some(Family::Mubuf) | None => {
+            Err(rule.error(mloc, format!("unknown mnemonic `{}`", syn.mnemonic)))
+        }
     }
 }
 

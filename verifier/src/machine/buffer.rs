@@ -187,6 +187,7 @@ pub fn step<D: Domain>(
         gds: false,
         aliases,
         buffer: Some(op.mode),
+        global: false,
     };
     let mut vars = BTreeMap::new();
     let vaddr = if op.vaddr.is_empty() {

@@ -8,6 +8,7 @@ mod alu;
 mod bind;
 pub mod buffer;
 mod ds;
+pub mod global;
 mod holes;
 mod op;
 mod operands;

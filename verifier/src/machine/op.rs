@@ -36,6 +36,9 @@ pub enum Op {
     },
     /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
     Buf(Box<BufOp>),
+    /// A memory instruction bound by its family's frame (GLOBAL and scalar loads, see
+    /// [`crate::machine::global`]).
+    Mem(Box<MemOp>),
     /// A cross-lane DS instruction: it reads other lanes' registers, so it runs once for the
     /// whole wave and only under `--lanes N` (`lanes` is 0 until [`crate::lanes`] expands the
     /// rule). Semantics: `semantics/src/wave.rs`.
@@ -105,6 +108,7 @@ impl Bound {
             Op::Lane { inner, .. } => inner.writes(),
             Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),
             Op::Buf(b) => b.writes(),
+            Op::Mem(o) => o.outputs.iter().flat_map(|(_, k)| k.clone()).collect(),
         }
     }
     /// Registers this instruction reads or writes.
@@ -137,6 +141,7 @@ impl Bound {
                 v
             }
             Op::Buf(b) => b.regs(),
+            Op::Mem(o) => o.regs(),
             Op::Cross {
                 vdst,
                 addr,
@@ -211,6 +216,7 @@ impl Bound {
                     .collect(),
             },
             Op::Buf(b) => Op::Buf(Box::new(b.map_regs(f))),
+            Op::Mem(o) => Op::Mem(Box::new(o.map_regs(f))),
             Op::Cross { .. } => self.op.clone(),
             Op::Lane { lane, inner } => Op::Lane {
                 lane: *lane,
@@ -294,6 +300,75 @@ impl BufOp {
                 Src::Reg(r) => Src::Reg(m(r)),
                 Src::Imm(e) => Src::Imm(e.clone()),
             },
+            ..self.clone()
+        }
+    }
+}
+
+/// A pseudocode input of a [`MemOp`].
+#[derive(Clone, Debug)]
+pub enum MemIn {
+    /// Registers, read as one value of 32 bits per key.
+    Regs(Vec<RegKey>),
+    /// A constant zero of this many bits (an absent operand: `off`).
+    Zero(u32),
+    /// An immediate, as a signed 32-bit value (offsets of the global family).
+    Signed(Expr),
+}
+
+/// A memory instruction as its frame: the semantics entry, each pseudocode variable bound to
+/// registers or an immediate, and the registers each output variable is written to. Which
+/// operand is which variable comes from the lifter's operand roles
+/// ([`gcnsmt_lifter::Role::pcode_var`]), not from the mnemonic.
+#[derive(Clone, Debug)]
+pub struct MemOp {
+    /// Mnemonic as written.
+    pub mnemonic: String,
+    /// Semantics entry and its name.
+    pub def: &'static Def,
+    pub entry: String,
+    /// Inputs by pseudocode variable name.
+    pub inputs: Vec<(&'static str, MemIn)>,
+    /// Outputs: pseudocode variable and the registers it is written to (low dwords first).
+    pub outputs: Vec<(&'static str, Vec<RegKey>)>,
+    /// MEM is global memory at a 64-bit address ([`gcnsmt_semantics::eval::Frame::global`]).
+    pub global: bool,
+    /// Whether the instruction writes memory (stores): its lanes' order matters.
+    pub writes_memory: bool,
+    /// Scalar: runs once per wave (scalar loads).
+    pub scalar: bool,
+}
+
+impl MemOp {
+    pub(crate) fn regs(&self) -> Vec<RegKey> {
+        let mut v: Vec<RegKey> = self
+            .inputs
+            .iter()
+            .filter_map(|(_, i)| match i {
+                MemIn::Regs(k) => Some(k.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        v.extend(self.outputs.iter().flat_map(|(_, k)| k.clone()));
+        v
+    }
+
+    pub(crate) fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> MemOp {
+        let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
+        MemOp {
+            inputs: self
+                .inputs
+                .iter()
+                .map(|(n, i)| {
+                    let i = match i {
+                        MemIn::Regs(k) => MemIn::Regs(m(k)),
+                        other => other.clone(),
+                    };
+                    (*n, i)
+                })
+                .collect(),
+            outputs: self.outputs.iter().map(|(n, k)| (*n, m(k))).collect(),
             ..self.clone()
         }
     }

@@ -81,6 +81,7 @@ pub fn const_value(e: &Expr) -> Option<u128> {
         gds: false,
         aliases: &[],
         buffer: None,
+        global: false,
     };
     let mem = MemState {
         lds: gcnsmt_semantics::interp::CMem::new(|_| 0),

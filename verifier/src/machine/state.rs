@@ -67,6 +67,7 @@ pub fn eval_imm<D: Domain>(
         gds: false,
         aliases: &[],
         buffer: None,
+        global: false,
     };
     let v = eval_expr(
         d,

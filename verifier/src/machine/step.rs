@@ -1,6 +1,6 @@
 //! Executing bound instructions over any semantics domain.
 
-use super::op::{Bound, CrossKind, Op};
+use super::op::{Bound, CrossKind, MemIn, MemOp, Op};
 use super::regkey::{RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
 use gcnsmt_lifter::lift::wave_size;
@@ -39,6 +39,7 @@ pub fn step<D: Domain>(
                 gds: *gds,
                 aliases,
                 buffer: None,
+                global: false,
             };
             let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
                 match e {
@@ -86,6 +87,7 @@ pub fn step<D: Domain>(
             Ok(())
         }
         Op::Buf(op) => super::buffer::step(d, env, m, op),
+        Op::Mem(op) => step_mem(d, env, m, op),
         Op::Lane { lane, inner } => {
             let id = read(d, m, &[RegKey::lane_id(*lane)]);
             let on = exec_bit(d, m, &id);
@@ -167,6 +169,7 @@ pub fn step<D: Domain>(
                 gds: false,
                 aliases: &[],
                 buffer: None,
+                global: false,
             };
             let mut vars = BTreeMap::new();
             for (i, s) in srcs.iter().enumerate() {
@@ -242,6 +245,46 @@ pub fn exec<D: Domain>(
 ) -> Result<(), String> {
     for b in prog {
         step(d, env, m, b)?;
+    }
+    Ok(())
+}
+
+/// Execute a [`MemOp`]: bind its inputs, run its entry, write its outputs.
+fn step_mem<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &MemOp,
+) -> Result<(), String> {
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases: op.def.aliases_for(&op.entry).unwrap_or(&[]),
+        buffer: None,
+        global: op.global,
+    };
+    let mut vars = BTreeMap::new();
+    for (name, input) in &op.inputs {
+        let v = match input {
+            MemIn::Regs(k) => bits(read(d, m, k), d),
+            MemIn::Zero(w) => Val::Bits(d.bv(0, *w), Ty::Bits(Kind::U, *w)),
+            MemIn::Signed(e) => {
+                let v = eval_imm(d, env, m, e)?;
+                Val::Bits(d.extract(&v, 31, 0), Ty::Bits(Kind::I, 32))
+            }
+        };
+        vars.insert(name.to_string(), v);
+    }
+    vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    for (name, keys) in &op.outputs {
+        // Outputs start as the registers' old values (partial writes keep the rest).
+        vars.insert(name.to_string(), bits(read(d, m, keys), d));
+    }
+    let (out, mem) = run(d, &frame, &op.def.body, vars, m.mem.clone())
+        .map_err(|e| format!("{}: {}", op.entry, e.msg))?;
+    m.mem = mem;
+    for (name, keys) in &op.outputs {
+        write(d, m, keys, &out[*name])?;
     }
     Ok(())
 }

@@ -77,6 +77,7 @@ fn run_side<D: Domain>(
             idxen: false,
             addr64: false,
         }),
+        global: false,
     };
     let mut vars = BTreeMap::new();
     for (n, v) in vals {

@@ -124,6 +124,7 @@ fn run_side<D: Domain>(
         gds: false,
         aliases: side.aliases,
         buffer: None,
+        global: false,
     };
     let vars = vars_for(d, vals, side);
     let ub = d.boolean(false);
