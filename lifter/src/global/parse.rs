@@ -202,11 +202,7 @@ pub fn parse_global_with(
         offset: 0,
     };
     let ops = &syn.operands;
-    let want = if op.kind == GlobalKind::ScalarLoad {
-        3
-    } else {
-        3
-    };
+    let want = 3;
     if ops.len() != want {
         let col = ops.get(want).map_or(syn.end_col, |o| o.1);
         let names = match op.kind {
