@@ -20,6 +20,8 @@ mod query;
 mod replay;
 mod shortcut;
 mod stored;
+#[cfg(test)]
+mod tests;
 mod verdict;
 
 pub use elaborate::{lane_mode, settings_for, targets_of, uses_buffer};

@@ -11,8 +11,7 @@ use std::time::Duration;
 pub const EGG_NOTE: &str = "proved by egg e-graph rewriting (rules: bv-identity, address, \
 extract-concat, ite, memory), no refinement query";
 
-/// The verdict note of a refutation rebuilt from the result cache by
-/// [`crate::check::replay_stored`].
+/// The verdict note of a refutation rebuilt from the result cache by `replay_stored`.
 pub const CACHED_REFUTATION_NOTE: &str =
     "counterexample from the result cache, replayed on the concrete interpreter";
 
@@ -44,7 +43,7 @@ pub struct Cex {
 
 impl Cex {
     /// What the result cache stores of this counterexample: its inputs and the initial memory
-    /// bytes, all a replay needs ([`crate::check::replay_stored`]).
+    /// bytes, all a replay needs (`replay_stored`).
     pub fn stored(&self) -> StoredCex {
         StoredCex {
             inputs: self
