@@ -50,6 +50,9 @@ impl<'a> Run<'a> {
     }
 }
 
+/// The initial bytes a replay read (address to byte), per space in [`SPACE_NAMES`] order.
+type InitialBytes = [BTreeMap<u64, u8>; 3];
+
 /// One side of a replay: its final state, whether its fields fit, and its trace.
 struct Side {
     m: Machine<Concrete>,
@@ -168,7 +171,7 @@ fn settle(
     x: &Inputs<Concrete>,
     src: &[Bound],
     tgt: &[Bound],
-) -> Result<(Side, Side, [BTreeMap<u64, u8>; 3]), String> {
+) -> Result<(Side, Side, InitialBytes), String> {
     let arrays = spaces(&run.sym.m0.mem);
     let mut need: [BTreeSet<u64>; 3] = Default::default();
     for _round in 0..8 {
