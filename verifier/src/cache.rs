@@ -6,7 +6,7 @@
 //!
 //! A refutation is stored as its counterexample's inputs and initial memory bytes (JSON), not
 //! as a verdict: on a hit they are replayed on the concrete interpreter, precondition
-//! included ([`crate::check::replay_stored`]), and that replay, not the cache, is the evidence
+//! included (the checker's `replay_stored`), and that replay, not the cache, is the evidence
 //! for the refutation; if it does not show a difference (a damaged or foreign entry), the
 //! entry counts as a miss and the rule is checked afresh. Unknowns (which depend on the time
 //! limit and the machine's load) are never cached.
@@ -35,7 +35,8 @@ pub enum Cached {
     Refuted(StoredCex),
 }
 
-/// A counterexample as stored: what a replay needs to rebuild it.
+/// A counterexample as stored: what a replay needs to rebuild it. Plain data, so the cache
+/// does not depend on the checker (the checker makes one with `Cex::stored`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoredCex {
     /// Input name (as printed: `%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`) and value.
@@ -47,16 +48,6 @@ pub struct StoredCex {
 }
 
 impl StoredCex {
-    /// What to store of a counterexample.
-    pub fn of(c: &crate::check::Cex) -> StoredCex {
-        StoredCex {
-            inputs: c.inputs.iter().map(|(n, v, _)| (n.clone(), *v)).collect(),
-            lds: c.lds.clone(),
-            gds: c.gds.clone(),
-            global: c.global.clone(),
-        }
-    }
-
     fn to_json(&self) -> serde_json::Value {
         let pairs = |xs: Vec<(u64, u8)>| -> serde_json::Value {
             xs.into_iter()

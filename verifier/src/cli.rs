@@ -197,12 +197,9 @@ pub fn run_rules_cached(
                                     Verdict::Inapplicable => {
                                         c.put(&key, &crate::cache::Cached::Inapplicable)
                                     }
-                                    Verdict::Refuted(cex) => c.put(
-                                        &key,
-                                        &crate::cache::Cached::Refuted(
-                                            crate::cache::StoredCex::of(cex),
-                                        ),
-                                    ),
+                                    Verdict::Refuted(cex) => {
+                                        c.put(&key, &crate::cache::Cached::Refuted(cex.stored()))
+                                    }
                                     Verdict::Unknown(_) | Verdict::Error(_) => {}
                                 }
                             }
