@@ -40,6 +40,7 @@ pub mod normalize;
 pub mod output;
 pub mod report;
 pub mod rules;
+pub mod sarif;
 pub mod shrink;
 pub mod smt;
 pub mod spec;
