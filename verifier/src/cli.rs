@@ -1,6 +1,7 @@
 //! The command implementations behind `gcnsmt` (kept out of `main.rs` so tests can call them).
 
 use crate::check::{check, targets_of, Options, Verdict};
+use crate::exit::ExitStatus;
 use crate::report;
 use crate::rules::{parse_rules, Rule};
 use gcnsmt_lifter::{decode_bytes, encode_bytes, parse_asm};
@@ -10,10 +11,10 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Print a usage error and return exit code 2.
-pub fn usage_error(msg: &str) -> u8 {
+/// Print a usage error; the status is [`ExitStatus::InputError`].
+pub fn usage_error(msg: &str) -> ExitStatus {
     eprintln!("error: {msg}");
-    2
+    ExitStatus::InputError
 }
 
 /// Rule files under the given paths: files as given, directories searched for `*.rules`.
@@ -61,16 +62,16 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The exit code: 2 errors, 1 refuted-unexpectedly or mismatch, 3 unknown, else 0.
-    pub fn exit_code(&self) -> u8 {
+    /// The run's status: errors, else refuted-unexpectedly or mismatch, else unknown.
+    pub fn exit_code(&self) -> ExitStatus {
         if self.errors > 0 {
-            2
+            ExitStatus::InputError
         } else if self.mismatches > 0 || self.refuted > self.refuted_expected {
-            1
+            ExitStatus::Refuted
         } else if self.unknown > 0 {
-            3
+            ExitStatus::Inconclusive
         } else {
-            0
+            ExitStatus::Proved
         }
     }
 }
@@ -384,7 +385,7 @@ pub fn name_matches(name: &str, pattern: &str) -> bool {
 }
 
 /// `gcnsmt verify`.
-pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
+pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
     let (target, timeout, set) = (args.target.as_deref(), args.timeout, &args.set);
     let start = Instant::now();
     let filter = match target.map(Target::parse_list).transpose() {
@@ -591,7 +592,7 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> u8 {
 }
 
 /// `gcnsmt bench`.
-pub fn bench(paths: &[PathBuf], timeout: f64) -> u8 {
+pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
     if !(timeout > 0.0 && timeout.is_finite()) {
         return usage_error("--timeout must be a positive number of seconds");
     }
@@ -664,7 +665,7 @@ fn stdin_words() -> Vec<String> {
 }
 
 /// `gcnsmt decode`.
-pub fn decode(target: Target, words: &[String]) -> u8 {
+pub fn decode(target: Target, words: &[String]) -> ExitStatus {
     let args = if words.is_empty() {
         stdin_words()
     } else {
@@ -681,7 +682,7 @@ pub fn decode(target: Target, words: &[String]) -> u8 {
     }
     // DS and MUBUF words are 8 bytes, gfx12/gfx1250 VBUFFER words 12 (bits 31:26 of the
     // first dword decide); an unknown first dword is reported and skipped.
-    let mut code = 0;
+    let mut code = ExitStatus::Proved;
     let mut at = 0;
     while at < bytes.len() {
         let rest = &bytes[at..];
@@ -703,7 +704,7 @@ pub fn decode(target: Target, words: &[String]) -> u8 {
             Ok(i) => println!("{i}"),
             Err(e) => {
                 println!("{e}");
-                code = 2;
+                code = ExitStatus::InputError;
             }
         }
         at += len;
@@ -712,7 +713,7 @@ pub fn decode(target: Target, words: &[String]) -> u8 {
 }
 
 /// `gcnsmt encode`.
-pub fn encode(target: Target, asm: &str) -> u8 {
+pub fn encode(target: Target, asm: &str) -> ExitStatus {
     match gcnsmt_lifter::parse_any(target, asm) {
         Ok(i) => {
             let b = match &i {
@@ -721,17 +722,17 @@ pub fn encode(target: Target, asm: &str) -> u8 {
             };
             let s: Vec<String> = b.iter().map(|x| format!("0x{x:02x}")).collect();
             println!("{i:<50} ; encoding: [{}]", s.join(","));
-            0
+            ExitStatus::Proved
         }
         Err(e) => {
             eprintln!("<argument>:1:{}: error: {}", e.col, e.msg);
-            2
+            ExitStatus::InputError
         }
     }
 }
 
 /// `gcnsmt lift`.
-pub fn lift(target: Target, input: &[String]) -> u8 {
+pub fn lift(target: Target, input: &[String]) -> ExitStatus {
     let text = input.join(" ");
     let first = text.split_whitespace().next().unwrap_or("");
     if first.is_empty() {
@@ -775,21 +776,21 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
                 return match gcnsmt_semantics::defs::Library::builtin().get(&name) {
                     Some(def) => {
                         print!("{}", def_to_string(def));
-                        0
+                        ExitStatus::Proved
                     }
                     None => {
                         eprintln!(
                             "error: semantics of {} are not modelled (format conversions and cache-control ops are not)",
                             m.mnemonic
                         );
-                        2
+                        ExitStatus::InputError
                     }
                 };
             }
             Ok(gcnsmt_lifter::Inst::Ds(_)) => {} // DS words: lifted below
             Err(e) => {
                 eprintln!("{e}");
-                return 2;
+                return ExitStatus::InputError;
             }
         }
     }
@@ -810,7 +811,7 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
         Ok(i) => i,
         Err(e) => {
             eprintln!("{e}");
-            return 2;
+            return ExitStatus::InputError;
         }
     };
     println!("// {target}: {inst}");
@@ -841,11 +842,11 @@ pub fn lift(target: Target, input: &[String]) -> u8 {
                 }
             }
             print!("{}", def_to_string(def));
-            0
+            ExitStatus::Proved
         }
         None => {
             eprintln!("error: semantics of {} are not modelled yet", inst.mnemonic);
-            2
+            ExitStatus::InputError
         }
     }
 }

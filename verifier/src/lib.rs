@@ -33,6 +33,7 @@ pub mod cli;
 pub mod crosscheck;
 pub mod egg_domain;
 pub mod egg_rules;
+pub mod exit;
 pub mod lanes;
 pub mod machine;
 pub mod matrix;

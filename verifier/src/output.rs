@@ -100,7 +100,7 @@ pub fn summary_json(s: &Summary, elapsed: Duration) -> Value {
         "errors": s.errors,
         "errors_expected": s.errors_expected,
         "mismatches": s.mismatches,
-        "exit_code": s.exit_code(),
+        "exit_code": s.exit_code().code(),
         "time_ms": elapsed.as_secs_f64() * 1000.0,
     })
 }

@@ -1,8 +1,9 @@
-//! Printing a [`Report`]: readable text or one JSON document, and the exit code.
+//! Printing a [`Report`]: readable text, one JSON object or a SARIF log, and the exit status.
 //!
 //! Exit codes: 0 nothing found, 1 something found, 2 an input could not be read.
 
 use super::{run, Options, Report, SpecError};
+use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -90,13 +91,17 @@ pub fn json(r: &Report) -> Value {
         .collect();
     json!({
         "findings": findings, "unchecked": unchecked, "coverage": coverage,
-        "exit_code": exit_code(r),
+        "exit_code": exit_code(r).code(),
     })
 }
 
-/// 1 when something was found, else 0.
-pub fn exit_code(r: &Report) -> u8 {
-    u8::from(!r.findings.is_empty())
+/// Refuted (exit 1) when something was found, else proved (0).
+pub fn exit_code(r: &Report) -> ExitStatus {
+    if r.findings.is_empty() {
+        ExitStatus::Proved
+    } else {
+        ExitStatus::Refuted
+    }
 }
 
 /// Output format of `gcnsmt spec-check`.
@@ -169,15 +174,20 @@ pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
 /// `gcnsmt spec-check`: check `paths`, print the report on stdout, return the exit code
 /// (an unreadable input prints `file:line:col: message` on stderr, or a JSON error object, or
 /// a SARIF log of a failed run, and returns 2).
-pub fn main(paths: &[PathBuf], format: OutputFormat, target: Option<&str>, timeout: f64) -> u8 {
+pub fn main(
+    paths: &[PathBuf],
+    format: OutputFormat,
+    target: Option<&str>,
+    timeout: f64,
+) -> ExitStatus {
     let print = |text: String| {
         // A closed pipe (`| head`) is not an error of the check.
         let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
     };
-    let fail = |e: SpecError| -> u8 {
+    let fail = |e: SpecError| -> ExitStatus {
         match format {
             OutputFormat::Json => {
-                let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": 2});
+                let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": ExitStatus::InputError.code()});
                 print(format!("{v}\n"));
             }
             OutputFormat::Sarif => {
@@ -186,7 +196,7 @@ pub fn main(paths: &[PathBuf], format: OutputFormat, target: Option<&str>, timeo
             }
             OutputFormat::Text => eprintln!("error: {e}"),
         }
-        2
+        ExitStatus::InputError
     };
     let targets = match target.map(Target::parse_list) {
         None => None,
