@@ -5,9 +5,10 @@
 //! process's peak resident memory.
 
 use crate::check::Options;
-use crate::cli::{run_rules, run_rules_cached, Record, Summary};
 use crate::exit::ExitStatus;
+use crate::record::{Record, Summary};
 use crate::rules::Rule;
+use crate::run::{run_rules, run_rules_cached};
 use std::time::{Duration, Instant};
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {

@@ -47,16 +47,6 @@ pub struct StoredCex {
 }
 
 impl StoredCex {
-    /// What to store of a counterexample.
-    pub fn of(c: &crate::check::Cex) -> StoredCex {
-        StoredCex {
-            inputs: c.inputs.iter().map(|(n, v, _)| (n.clone(), *v)).collect(),
-            lds: c.lds.clone(),
-            gds: c.gds.clone(),
-            global: c.global.clone(),
-        }
-    }
-
     fn to_json(&self) -> serde_json::Value {
         let pairs = |xs: Vec<(u64, u8)>| -> serde_json::Value {
             xs.into_iter()

@@ -3,7 +3,7 @@
 //! unknowns and errors as results at the rule's file:line, for code-scanning tools).
 
 use crate::check::{Cex, Verdict};
-use crate::cli::{Record, Summary};
+use crate::record::{Record, Summary};
 use serde_json::{json, Value};
 use std::time::Duration;
 
