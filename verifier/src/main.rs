@@ -1,6 +1,7 @@
 //! `gcnsmt`: verify AMDGPU DS peephole rewrites with z3, and decode, encode and lift DS
-//! instructions. Exit codes of `verify`: 0 all proved or as expected, 1 something refuted or
-//! an expectation mismatch, 2 input or tool error, 3 nothing refuted but something unknown.
+//! instructions. Exit codes of `verify` (`gcnsmt_verifier::exit::ExitStatus`): 0 all proved or
+//! as expected, 1 something refuted or an expectation mismatch, 2 input or tool error, 3
+//! nothing refuted but something unknown.
 
 use clap::{Parser, Subcommand};
 use gcnsmt_semantics::target::Target;
