@@ -338,9 +338,10 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
         .collect()
 }
 
-/// `gcnsmt atomics`: exit code 0, 1 when the brute force contradicts a proved verdict or an
-/// expectation is not met, 2 on an input or internal error.
-pub fn atomics(args: &AtomicsArgs) -> u8 {
+/// `gcnsmt atomics`: proved (exit 0), refuted (1) when the brute force contradicts a proved
+/// verdict or an expectation is not met, an input error (2) on an input or internal error.
+pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
+    use crate::exit::ExitStatus;
     let expects = match &args.expect {
         None => None,
         Some(p) => {
@@ -352,7 +353,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
                 Ok(x) => Some((file, x)),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return 2;
+                    return ExitStatus::InputError;
                 }
             }
         }
@@ -364,7 +365,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return ExitStatus::InputError;
         }
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
@@ -400,5 +401,9 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         eprintln!("expectations: {} checked, {} mismatches", x.len(), m.len());
         bad |= !m.is_empty();
     }
-    u8::from(bad)
+    if bad {
+        ExitStatus::Refuted
+    } else {
+        ExitStatus::Proved
+    }
 }
