@@ -42,6 +42,15 @@ pub(super) struct Setup {
     pub buffer: Option<BufferMode>,
 }
 
+/// The query's assumptions, and the terms they are built from. Which model z3 returns
+/// depends on the reference counts of shared subterms (measured: releasing these terms
+/// before the check changes the counterexample values of two MUBUF findings), so the caller
+/// holds `_held` while the query lives and the reported counterexamples stay as they were.
+pub(super) struct Assumed {
+    pub props: Vec<Prop>,
+    pub _held: Vec<Term>,
+}
+
 impl Family {
     /// The comparison frame of `mnemonic` on `target` for bodies `a` and `b`, or why there is
     /// none (the mnemonic has no shape of this family on the target).
@@ -225,21 +234,27 @@ impl Family {
     }
 
     /// What the query assumes of the inputs (buffer: the in-range assumption).
-    pub(super) fn assumptions(self, s: &mut Smt, vals: &BTreeMap<&'static str, Term>) -> Vec<Prop> {
+    pub(super) fn assumptions(self, s: &mut Smt, vals: &BTreeMap<&'static str, Term>) -> Assumed {
         match self {
-            Family::Ds => vec![],
+            Family::Ds => Assumed {
+                props: vec![],
+                _held: vec![],
+            },
             Family::Buffer => {
                 let hi = s.extract(&vals["SRSRC"], 127, 48);
                 let rsrc = build::eq_const(&hi, RSRC_HIGH);
                 // VADDR + OFFSET (32-bit wrap) + SOFFSET + 16 fits below num_records, in 64
                 // bits.
-                let aoff = s.op(BvOp::Add, &vals["VADDR"], &vals["OFFSET"]);
-                let aoff = s.zext(&aoff, 32);
+                let sum = s.op(BvOp::Add, &vals["VADDR"], &vals["OFFSET"]);
+                let aoff = s.zext(&sum, 32);
                 let soff = s.zext(&vals["SOFFSET"], 32);
-                let end = s.op(BvOp::Add, &aoff, &soff);
+                let base = s.op(BvOp::Add, &aoff, &soff);
                 let sixteen = s.bv(16, 64);
-                let end = s.op(BvOp::Add, &end, &sixteen);
-                vec![rsrc, build::ule_const(&end, 0xffff_ffff)]
+                let end = s.op(BvOp::Add, &base, &sixteen);
+                Assumed {
+                    props: vec![rsrc, build::ule_const(&end, 0xffff_ffff)],
+                    _held: vec![hi, sum, aoff, soff, base, sixteen, end],
+                }
             }
         }
     }

@@ -205,8 +205,9 @@ pub fn compare(
         }
     }
     let mut q = Query::new(timeout);
-    for p in family.assumptions(&mut s, &vals) {
-        q.assert(&p);
+    let assumed = family.assumptions(&mut s, &vals);
+    for p in &assumed.props {
+        q.assert(p);
     }
     q.assert(&build::or(&diffs));
     let model = match q.check() {
