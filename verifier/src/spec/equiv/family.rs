@@ -16,6 +16,11 @@ use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::BTreeMap;
 
+/// Input values by name.
+type Inputs<D> = BTreeMap<&'static str, <D as Domain>::Bv>;
+/// Pseudocode variables by name, as the evaluator takes them.
+type Vars<D> = BTreeMap<String, Val<D>>;
+
 /// The V# bits 127:48 the buffer in-range assumption fixes: OOB_SELECT 3 (bits 125:124, RDNA;
 /// unused on GCN), ADD_TID 0, num_records 0xffffffff, swizzle 0, stride 0. Base (47:0) stays
 /// free.
@@ -293,25 +298,23 @@ impl Family {
     }
 }
 
+/// Every input under its own name, as bits of its width; OFFSET (an unsigned immediate) as
+/// unsigned.
+fn bind_inputs<D: Domain>(d: &mut D, vals: &Inputs<D>) -> Vars<D> {
+    vals.iter()
+        .map(|(n, v)| {
+            let k = if *n == "OFFSET" { Kind::U } else { Kind::B };
+            (n.to_string(), Val::Bits(v.clone(), Ty::Bits(k, d.width(v))))
+        })
+        .collect()
+}
+
 /// DS: every input under its own name (OFFSET unsigned), OFFSET0/OFFSET1 as its bytes, ADDR
 /// as ADDR + OFFSET for a text that writes the effective address, and the names documents
 /// use for the same operands.
-fn bind_ds<D: Domain>(
-    d: &mut D,
-    vals: &BTreeMap<&'static str, D::Bv>,
-    side: &Side,
-) -> BTreeMap<String, Val<D>> {
-    let mut m = BTreeMap::new();
+fn bind_ds<D: Domain>(d: &mut D, vals: &Inputs<D>, side: &Side) -> Vars<D> {
+    let mut m = bind_inputs(d, vals);
     let ty = |w: u32, k: Kind| Ty::Bits(k, w);
-    for (n, v) in vals {
-        let w = d.width(v);
-        let k = if matches!(*n, "OFFSET") {
-            Kind::U
-        } else {
-            Kind::B
-        };
-        m.insert(n.to_string(), Val::Bits(v.clone(), ty(w, k)));
-    }
     let off = vals["OFFSET"].clone();
     let o0 = d.extract(&off, 7, 0);
     let o1 = d.extract(&off, 15, 8);
@@ -338,16 +341,8 @@ fn bind_ds<D: Domain>(
 /// VDATA, as in the verifier; GLC and SC0 read 1, so an atomic returns; a text's effective
 /// `ADDR` is the offset within the record, VADDR + OFFSET, which each `MEM[...]` of a buffer
 /// frame completes with base and soffset.
-fn bind_buffer<D: Domain>(
-    d: &mut D,
-    vals: &BTreeMap<&'static str, D::Bv>,
-    side: &Side,
-) -> BTreeMap<String, Val<D>> {
-    let mut vars = BTreeMap::new();
-    for (n, v) in vals {
-        let k = if *n == "OFFSET" { Kind::U } else { Kind::B };
-        vars.insert(n.to_string(), Val::Bits(v.clone(), Ty::Bits(k, d.width(v))));
-    }
+fn bind_buffer<D: Domain>(d: &mut D, vals: &Inputs<D>, side: &Side) -> Vars<D> {
+    let mut vars = bind_inputs(d, vals);
     let vd = vals["VDATA"].clone();
     let vt = Ty::Bits(Kind::B, d.width(&vd));
     vars.insert("DATA".into(), Val::Bits(vd.clone(), vt));
