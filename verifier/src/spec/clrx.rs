@@ -400,6 +400,16 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
     (e, i)
 }
 
+/// The decimal number a text starts with (after white space): `62 (0x3e) for ...` -> 62.
+fn leading_number(s: &str) -> Option<u32> {
+    let v: String = s
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    v.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,14 +422,4 @@ mod tests {
         assert_eq!(opcode_cell("1) (0x1"), None);
         assert_eq!(opcode_cell("1) (0x1)"), Some(1));
     }
-}
-
-/// The decimal number a text starts with (after white space): `62 (0x3e) for ...` -> 62.
-fn leading_number(s: &str) -> Option<u32> {
-    let v: String = s
-        .trim()
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    v.parse().ok()
 }
