@@ -9,7 +9,7 @@
 //! `s[0:3]`) or immediate (0) in its place. The caller keeps what the hole stands for.
 //! [`NoHoles`] accepts none: [`crate::parse_asm`] and [`crate::parse_mubuf`] use it.
 
-use crate::asm::AsmError;
+use crate::lex::AsmError;
 
 /// An instruction operand's role, named as LLVM's operand (`vdst`, `addr`, ...); the
 /// pseudocode variable it binds is [`Role::pcode_var`] (AMD ISA guides, DS and MUBUF chapters).

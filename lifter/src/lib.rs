@@ -16,6 +16,7 @@ pub mod family;
 pub mod global;
 pub mod holes;
 pub mod inst;
+pub mod lex;
 pub mod lift;
 pub mod mubuf;
 pub mod mubuf_asm;

@@ -31,6 +31,7 @@ pub mod check;
 pub mod cli;
 pub mod crosscheck;
 pub mod egg_domain;
+pub mod egg_lang;
 pub mod egg_rules;
 pub mod exit;
 pub mod lane_mode;

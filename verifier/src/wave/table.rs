@@ -1,6 +1,6 @@
 //! The op x property x target table of `gcnsmt atomics`, as text (Markdown) or JSON Lines.
 
-use super::analyze::{analyze, OpReport};
+use super::analyze::analyze;
 use super::brute::{cross_check, BruteCounts};
 use super::ops::all_atomics;
 use super::props::{self, PropReport};
@@ -25,25 +25,7 @@ pub struct AtomicsArgs {
     pub expect: Option<std::path::PathBuf>,
 }
 
-/// One analysed op with its cross-check.
-pub struct Row {
-    pub rep: OpReport,
-    pub brute: Option<BruteCounts>,
-}
-
-/// Reads one property's verdict from a report.
-pub type Column = (&'static str, fn(&OpReport) -> &Verdict);
-
-/// The property columns in table order.
-pub const COLUMNS: &[Column] = &[
-    ("mem-uniform", |r| &r.mem_uniform),
-    ("mem-lanes", |r| &r.mem_lanes),
-    ("ret-scan", |r| &r.ret_scan),
-    ("opt-iter", |r| &r.opt_iter),
-    ("opt-dpp", |r| &r.opt_dpp),
-    ("opt-uniform", |r| &r.opt_uniform),
-    ("opt-reassoc", |r| &r.opt_reassoc),
-];
+pub use super::row::{Column, Row, COLUMNS};
 
 /// `gfx600..gfx1250`-style text for a target list (runs of consecutive targets in
 /// [`Target::ALL`] order become ranges).
