@@ -28,6 +28,12 @@ fn report(target: Target, m: &str) -> OpReport {
     analyze(&op(target, m), T).unwrap()
 }
 
+fn gcnsmt(args: &[&str]) -> gcnsmt_testkit::Run {
+    let r = gcnsmt_testkit::run(env!("CARGO_BIN_EXE_gcnsmt"), args, None, &[]);
+    r.assert_no_panic();
+    r
+}
+
 fn proved(v: &Verdict) -> bool {
     matches!(v, Verdict::Proved(_))
 }
@@ -245,36 +251,30 @@ fn brute_force_agrees_with_the_verdicts() {
 
 #[test]
 fn cli_prints_the_table_and_json() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args([
-            "atomics",
-            "--target",
-            "gfx900",
-            "--op",
-            "ds_xor_rtn_b32",
-            "--brute",
-            "2",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8(out.stdout).unwrap();
+    let out = gcnsmt(&[
+        "atomics",
+        "--target",
+        "gfx900",
+        "--op",
+        "ds_xor_rtn_b32",
+        "--brute",
+        "2",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.context());
+    let text = out.stdout;
     assert!(text.contains("| ds_xor_rtn_b32 | gfx900 | proved | proved | proved | proved | proved | proved | n/a |"), "{text}");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args([
-            "atomics",
-            "--target",
-            "gfx900,gfx1100",
-            "--op",
-            "ds_xor_rtn_b32",
-            "--format",
-            "json",
-            "--brute",
-            "0",
-        ])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = gcnsmt(&[
+        "atomics",
+        "--target",
+        "gfx900,gfx1100",
+        "--op",
+        "ds_xor_rtn_b32",
+        "--format",
+        "json",
+        "--brute",
+        "0",
+    ])
+    .stdout;
     let lines: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -282,17 +282,14 @@ fn cli_prints_the_table_and_json() {
     // 2 targets x 7 properties, then the summary.
     assert_eq!(lines.len(), 15);
     assert_eq!(lines[14]["type"], "summary");
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["atomics", "--target", "gfx999"])
-        .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
+    let bad = gcnsmt(&["atomics", "--target", "gfx999"]);
+    assert_eq!(bad.code, 2, "{}", bad.context());
 }
 
 #[test]
 fn expectation_files_report_mismatches_and_bad_lines() {
-    let dir = std::env::temp_dir().join(format!("gcnsmt-expect-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("expect");
+    let dir = tmp.path().to_path_buf();
     let good = dir.join("good.expect");
     // xor is commutative; rsub is not (b - (a - m) != a - (b - m) when 2(b - a) != 0).
     std::fs::write(
@@ -301,15 +298,14 @@ fn expectation_files_report_mismatches_and_bad_lines() {
     )
     .unwrap();
     let run = |p: &std::path::Path| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-            .args(["atomics", "--target", "gfx900", "--brute", "0", "--expect"])
-            .arg(p)
-            .output()
-            .unwrap()
+        let p = p.to_str().unwrap();
+        gcnsmt(&[
+            "atomics", "--target", "gfx900", "--brute", "0", "--expect", p,
+        ])
     };
     let out = run(&good);
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.code, 1, "{}", out.context());
+    let err = out.stderr;
     assert!(
         err.contains("good.expect:3: ds_rsub_rtn_u32 mem-lanes: expected proved, got refuted"),
         "{err}"
@@ -318,32 +314,33 @@ fn expectation_files_report_mismatches_and_bad_lines() {
     let bad = dir.join("bad.expect");
     std::fs::write(&bad, "ds_xor_rtn_b32 mem-lanes\n").unwrap();
     let out = run(&bad);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.code, 2, "{}", out.context());
+    let err = out.stderr;
     assert!(
         err.contains("bad.expect:1:1: expected `OP PROPERTY VERDICT`, found 2 words"),
         "{err}"
     );
     std::fs::write(&bad, "ds_xor_rtn_b32 mem-lanes  maybe\n").unwrap();
-    let err = String::from_utf8(run(&bad).stderr).unwrap();
+    let err = run(&bad).stderr;
     assert!(
         err.contains("bad.expect:1:27: unknown verdict `maybe`"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn corpus_expectations_hold() {
     let file =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../proofs/wave_atomics.expect");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["atomics", "--brute", "1", "--expect"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = gcnsmt(&[
+        "atomics",
+        "--brute",
+        "1",
+        "--expect",
+        file.to_str().unwrap(),
+    ]);
+    let err = out.stderr;
+    assert_eq!(out.code, 0, "{err}");
     assert!(err.contains("0 mismatches"), "{err}");
 }
 
