@@ -34,10 +34,12 @@ fn cross_counts(stdout: &str) -> Vec<usize> {
         .lines()
         .find(|l| l.starts_with("cross-check ("))
         .unwrap_or_else(|| panic!("no cross-check line in\n{stdout}"));
-    line.split(|c: char| !c.is_ascii_digit())
+    // The solver's name (a path, with digits of its own) ends at the first "): ".
+    let counts = line.split_once("): ").map_or(line, |(_, c)| c);
+    counts
+        .split(|c: char| !c.is_ascii_digit())
         .filter(|w| !w.is_empty())
         .filter_map(|w| w.parse().ok())
-        .skip(1) // the 5 of "cvc5"
         .collect()
 }
 
