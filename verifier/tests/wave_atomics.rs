@@ -216,8 +216,12 @@ fn add_distinct_returns_2_27_and_2_28() {
 
 #[test]
 fn inc_with_limit_distinct_exactly_when_l_plus_1_covers_the_lanes() {
-    let p = props::inc_distinct(T);
-    assert!(proved(&p.verdict), "{p:?}");
+    // The induction proof takes 30-60 s of z3: slow tier only (it is also a line of the
+    // regenerated docs/atomics.md there); the hand computation below always runs.
+    if gcnsmt_testkit::slow() {
+        let p = props::inc_distinct(T);
+        assert!(proved(&p.verdict), "{p:?}");
+    }
     // Hand: from memory 0, limit L returns 0, 1, ..., L, 0, ...
     let o = op(Target::Gfx900, "ds_inc_rtn_u32");
     let c = Conc::new(&o);
