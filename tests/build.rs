@@ -5,7 +5,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let proofs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proofs");
+    // Read at run time, not with env!: a build-script binary compiled in another checkout
+    // (a copied target/ directory) must still read this checkout's proofs/.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let proofs = Path::new(&manifest).join("../proofs");
     println!("cargo:rerun-if-changed={}", proofs.display());
     let mut files: Vec<_> = std::fs::read_dir(&proofs)
         .expect("proofs/ exists")

@@ -3,9 +3,9 @@
 //!
 //! For every target llvm-mc can disassemble (gfx8+; LLVM 22 has no gfx6/gfx7 disassembler)
 //! and each encoding (DS; MUBUF, or the 96-bit VBUFFER on gfx12/gfx1250), 100,000 random
-//! words carrying the encoding bits are disassembled by ONE llvm-mc process (one `[0x.. ...]`
-//! group per line, so each word gives exactly one instruction on stdout or one warning on
-//! stderr naming its line). Our decoder must make the same valid/invalid decision and print
+//! words under `GCNSMT_SLOW=1` (10,000 in the default test tier) carrying the encoding bits
+//! are disassembled by ONE llvm-mc process (one `[0x.. ...]` group per line, so each word
+//! gives exactly one instruction on stdout or one warning on stderr naming its line). Our decoder must make the same valid/invalid decision and print
 //! the same text. Documented exceptions, counted and printed:
 //!
 //! - `crash`: MUBUF SOFFSET = 255 (a literal constant) makes llvm-mc-22 crash (segfault in
@@ -26,7 +26,11 @@ use gcnsmt_lifter::{decode_any, mubuf_lookup, mubuf_mnemonics, MubufLayout};
 use gcnsmt_semantics::target::{Gen, Target};
 use rand::{Rng, SeedableRng};
 
-const WORDS: usize = 100_000;
+/// Random words per target and encoding: a sample in the default tier, the full differential
+/// under `GCNSMT_SLOW=1` (the whole run takes about 50 s on two shared cores).
+fn words_per_encoding() -> usize {
+    gcnsmt_testkit::tiered(10_000, 100_000)
+}
 const MC: &str = "llvm-mc-22";
 
 fn have_llvm_mc() -> bool {
@@ -273,13 +277,16 @@ fn compare(t: Target, tag: &str, words: Vec<Vec<u8>>, c: &mut Counts) {
 fn run_target(t: Target) -> (Counts, Counts) {
     let mut rng = rand::rngs::StdRng::seed_from_u64(0x006c_6c76_6d2d_6d63 ^ t as u64);
     let mut ds = Counts::default();
-    let words: Vec<Vec<u8>> = (0..WORDS).map(|i| ds_word(&mut rng, i)).collect();
+    let words: Vec<Vec<u8>> = (0..words_per_encoding())
+        .map(|i| ds_word(&mut rng, i))
+        .collect();
     compare(t, "ds", words, &mut ds);
 
     let mut mb = Counts::default();
     let vbuf = MubufLayout::of(t) == MubufLayout::Vbuffer;
-    let mut words = Vec::with_capacity(WORDS);
-    while words.len() < WORDS {
+    let n = words_per_encoding();
+    let mut words = Vec::with_capacity(n);
+    while words.len() < n {
         let i = words.len();
         if vbuf {
             words.push(vbuffer_word(t, &mut rng, i).to_le_bytes()[..12].to_vec());

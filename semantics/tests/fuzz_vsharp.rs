@@ -323,23 +323,9 @@ fn vsharp() -> impl Strategy<Value = u128> {
     ]
 }
 
-/// `cases` cases from a fixed seed, so CI runs are reproducible; `PROPTEST_CASES` and
-/// `PROPTEST_RNG_SEED` override both for longer or different runs.
-fn config(cases: u32) -> ProptestConfig {
-    let d = ProptestConfig::default();
-    ProptestConfig {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            d.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            d.rng_seed
-        } else {
-            proptest::test_runner::RngSeed::Fixed(0x7623_7368_7270)
-        },
-        ..d
-    }
+/// `cases` cases from this file's fixed seed (see [`gcnsmt_testkit::proptest_config`]).
+fn config(cases: u32) -> gcnsmt_testkit::ProptestConfig {
+    gcnsmt_testkit::proptest_config(cases, 0x7623_7368_7270)
 }
 
 proptest! {

@@ -97,23 +97,9 @@ const PIECES: &[&str] = &[
     "é",
 ];
 
-/// `cases` cases from a fixed seed, so CI runs are reproducible; `PROPTEST_CASES` and
-/// `PROPTEST_RNG_SEED` override both for longer or different runs.
-fn config(cases: u32) -> ProptestConfig {
-    let d = ProptestConfig::default();
-    ProptestConfig {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            d.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            d.rng_seed
-        } else {
-            proptest::test_runner::RngSeed::Fixed(0x6763_6e73_6d74)
-        },
-        ..d
-    }
+/// `cases` cases from this file's fixed seed (see [`gcnsmt_testkit::proptest_config`]).
+fn config(cases: u32) -> gcnsmt_testkit::ProptestConfig {
+    gcnsmt_testkit::proptest_config(cases, 0x6763_6e73_6d74)
 }
 
 proptest! {

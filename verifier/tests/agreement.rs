@@ -1,6 +1,6 @@
 //! The z3 encoding agrees with the concrete interpreter: every semantics entry (each DS
-//! mnemonic on a target that has it, and the VALU/SALU entries) is run on at least 1,000
-//! random inputs through both domains, under random machine settings, and every output
+//! mnemonic on a target that has it, and the VALU/SALU entries) is run on 1,000 random
+//! inputs under `GCNSMT_SLOW=1` (200 in the default tier) through both domains, under random machine settings, and every output
 //! (RETURN_DATA / D0 / SDST, each memory byte touched, the undefined-behaviour flag) must agree.
 //! Buffer entries run the same way with random V#s (small NUM_RECORDS and strides, every
 //! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory.
@@ -20,7 +20,12 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 
-const RUNS: usize = 1000;
+/// Random inputs per semantics entry: 1,000 in the slow tier, 200 by default (about 45,000
+/// runs; a broken encoding such as `GCNSMT_BREAK_ENCODING=ult-signed` fails within the first
+/// few).
+fn runs() -> usize {
+    gcnsmt_testkit::tiered(200, 1000)
+}
 
 /// Values that make comparisons, wraparound, NaNs and signed zeros likely.
 fn interesting(rng: &mut StdRng, width: u32) -> u128 {
@@ -363,7 +368,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
             let aliases = n.aliases.as_slice();
             if file == "alu.pcode" {
                 names += 1;
-                for i in 0..RUNS {
+                for i in 0..runs() {
                     let inp = Input {
                         vars: vec![
                             ("S0".into(), interesting(&mut rng, 32), 32, Kind::B),
@@ -389,7 +394,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 // GLOBAL and scalar loads: 64-bit addresses, signed offsets, the 32-bit
                 // (SADDR form) or 64-bit VADDR, on the global memory.
                 names += 1;
-                for i in 0..RUNS {
+                for i in 0..runs() {
                     let saddr_form = rng.gen_bool(0.5);
                     let base = rng.gen::<u64>() as u128;
                     let inp = Input {
@@ -445,7 +450,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     .collect();
                 assert!(!ts.is_empty(), "{name}: no target has this mnemonic");
                 names += 1;
-                for i in 0..RUNS {
+                for i in 0..runs() {
                     // Spread the runs over every target with the name (V# layouts differ).
                     let t = ts[i % ts.len()];
                     let (_, shape) = gcnsmt_lifter::mubuf_lookup(t, &mn).unwrap();
@@ -463,7 +468,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
             };
             let (_, shape) = ds_lookup(t, &mn).unwrap();
             names += 1;
-            for i in 0..RUNS {
+            for i in 0..runs() {
                 let settings = random_settings(&mut rng, t);
                 let off = if shape.offset == OffsetKind::Pair {
                     rng.gen_range(0..=0xffffu128)

@@ -7,96 +7,13 @@ use gcnsmt_verifier::check::{check, Options};
 use gcnsmt_verifier::rules::parse_rules;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// A fresh directory under the system temp dir, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let n = N.fetch_add(1, Ordering::Relaxed);
-        let p = std::env::temp_dir().join(format!(
-            "gcnsmt-cli-test-{}-{}-{tag}",
-            std::process::id(),
-            n
-        ));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("create temp dir");
-        TempDir(p)
-    }
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.0.join(name);
-        std::fs::write(&p, text).expect("write rule file");
-        p
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn all(&self) -> String {
-        format!("{}{}", self.stdout, self.stderr)
-    }
-    /// Lines that report an error (`error:` anywhere, as a diagnostic or a verdict detail).
-    fn error_lines(&self) -> Vec<String> {
-        self.all()
-            .lines()
-            .filter(|l| l.contains("error:") || l.contains(" ERROR"))
-            .map(str::to_string)
-            .collect()
-    }
-    fn context(&self) -> String {
-        format!(
-            "exit code {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-    fn assert_no_panic(&self) {
-        assert!(
-            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
-            "the binary panicked\n{}",
-            self.context()
-        );
-    }
-}
+use gcnsmt_testkit::{Run, TempDir};
 
 fn run(args: &[&str], stdin: Option<&str>) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcnsmt"));
-    cmd.args(args)
-        .env_remove("RUST_LOG")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = cmd.spawn().expect("run gcnsmt");
-    if let Some(s) = stdin {
-        use std::io::Write;
-        let mut i = child.stdin.take().unwrap();
-        i.write_all(s.as_bytes()).unwrap();
-    }
-    let out: Output = child.wait_with_output().expect("wait for gcnsmt");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    gcnsmt_testkit::run(env!("CARGO_BIN_EXE_gcnsmt"), args, stdin, &[])
 }
 
 fn verify(path: &Path, extra: &[&str]) -> Run {
@@ -1166,7 +1083,7 @@ fn expect_usage_error(args: &[&str], stdin: Option<&str>, msg: &str) {
 #[test]
 fn usage_verify_missing_path() {
     let dir = TempDir::new("missing");
-    let p = dir.0.join("does-not-exist.rules");
+    let p = dir.path().join("does-not-exist.rules");
     expect_usage_error(
         &["verify", p.to_str().unwrap()],
         None,
@@ -1449,8 +1366,9 @@ fn no_panic_on_mutated_rules() {
     let target = Target::Gfx900;
     let mut rng = StdRng::seed_from_u64(0x6763_6e73_6d74);
     let start = Instant::now();
-    // Solver work is the slow part: stop checking (but keep parsing) after this budget.
-    let check_budget = Duration::from_secs(35);
+    // Solver work is the slow part: stop checking (but keep parsing) after this budget
+    // (35 s under GCNSMT_SLOW=1, 10 s in the default tier).
+    let check_budget = gcnsmt_testkit::tiered(Duration::from_secs(10), Duration::from_secs(35));
     let (mut parsed, mut checked, mut errors) = (0, 0, 0);
     let mut panics: Vec<(String, String)> = Vec::new();
     let mut bad_locs: Vec<(String, String)> = Vec::new();
@@ -1568,23 +1486,9 @@ const RULE_PIECES: &[&str] = &[
     ":",
 ];
 
-/// `cases` cases from a fixed seed, so CI runs are reproducible; `PROPTEST_CASES` and
-/// `PROPTEST_RNG_SEED` override both for longer or different runs.
-fn config(cases: u32) -> proptest::prelude::ProptestConfig {
-    let d = proptest::prelude::ProptestConfig::default();
-    proptest::prelude::ProptestConfig {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            d.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            d.rng_seed
-        } else {
-            proptest::test_runner::RngSeed::Fixed(0x6763_6e73_6d74)
-        },
-        ..d
-    }
+/// `cases` cases from this file's fixed seed (see [`gcnsmt_testkit::proptest_config`]).
+fn config(cases: u32) -> gcnsmt_testkit::ProptestConfig {
+    gcnsmt_testkit::proptest_config(cases, 0x6763_6e73_6d74)
 }
 
 proptest::proptest! {

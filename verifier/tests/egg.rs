@@ -359,6 +359,11 @@ fn egg_proofs_agree_with_z3_on_the_corpus() {
             }
         }
     }
+    // The whole corpus under GCNSMT_SLOW=1; by default every fourth rule x target (each
+    // proof egg finds there is still re-decided by z3, so a wrong one still fails).
+    if !gcnsmt_testkit::slow() {
+        jobs = jobs.into_iter().step_by(4).collect();
+    }
     let no_egg = Options {
         egg: false,
         ..Options::default()

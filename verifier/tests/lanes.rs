@@ -7,7 +7,6 @@ use gcnsmt_verifier::check::{check, Cex, Options, Verdict};
 use gcnsmt_verifier::lanes::{LaneMode, LaneOrder};
 use gcnsmt_verifier::rules::parse_rules;
 use std::collections::BTreeMap;
-use std::process::Command;
 
 fn verdict(text: &str, target: Target, lanes: Option<LaneMode>) -> Verdict {
     let rules = parse_rules("t.rules", text).expect("parses");
@@ -248,16 +247,11 @@ fn lanes_header_errors_point_at_the_value() {
 #[test]
 fn cli_lanes_usage_and_exit_codes() {
     let bin = env!("CARGO_BIN_EXE_gcnsmt");
-    let dir = std::env::temp_dir().join(format!("gcnsmt-lanes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let f = dir.join("w2.rules");
-    std::fs::write(&f, format!("{WRITE2}Expect: proved\n")).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("lanes");
+    let f = tmp.write("w2.rules", &format!("{WRITE2}Expect: proved\n"));
     let run = |args: &[&str]| {
-        let o = Command::new(bin).args(args).output().unwrap();
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
-        )
+        let r = gcnsmt_testkit::run(bin, args, None, &[]);
+        (r.code, r.all())
     };
     let p = f.to_str().unwrap();
     let (code, out) = run(&["verify", p, "--target", "gfx900", "--lanes", "1"]);
@@ -270,5 +264,4 @@ fn cli_lanes_usage_and_exit_codes() {
     assert_eq!(code, 2, "{out}");
     let (code, out) = run(&["verify", p, "--lanes", "2", "--lane-order", "sideways"]);
     assert_eq!(code, 2, "{out}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,17 +3,10 @@
 //! `spec-check --format sarif`.
 
 use std::path::Path;
-use std::process::Command;
 
 fn gcnsmt(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let r = gcnsmt_testkit::run(env!("CARGO_BIN_EXE_gcnsmt"), args, None, &[]);
+    (r.code, r.stdout)
 }
 
 fn proofs(file: &str) -> String {
@@ -118,8 +111,8 @@ fn schema_violations(validator: &jsonschema::Validator, log: &serde_json::Value)
 #[test]
 fn sarif_validates_against_the_schema() {
     let validator = sarif_validator();
-    let dir = std::env::temp_dir().join(format!("gcnsmt-sarif-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("sarif");
+    let dir = tmp.path().to_path_buf();
     // A refuted rule without expectation (an error-level result), and a malformed rule.
     let file = dir.join("s.rules");
     std::fs::write(
@@ -152,7 +145,6 @@ fn sarif_validates_against_the_schema() {
         validator.iter_errors(&broken).next().is_some(),
         "the validator accepts a result without a message"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// `spec-check --format sarif` is a SARIF 2.1.0 log (it used to print the JSON report), and
@@ -222,9 +214,8 @@ fn spec_check_sarif_validates_and_json_is_one_line() {
 /// `--cache DIR` reuses a proved verdict for an unchanged rule and re-proves a changed one.
 #[test]
 fn cache_reuses_unchanged_rules_only() {
-    let dir = std::env::temp_dir().join(format!("gcnsmt-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("cache");
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("c.rules");
     let cache = dir.join("cache");
     let rule = |off: u32| {
@@ -257,7 +248,6 @@ fn cache_reuses_unchanged_rules_only() {
     let (code, third) = run(args(&file));
     assert_eq!(code, 0, "{third}");
     assert!(!third.contains("result cache"), "{third}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// `--cache DIR` stores a refutation as its counterexample and replays it on the next run (the
@@ -265,9 +255,8 @@ fn cache_reuses_unchanged_rules_only() {
 /// precondition, is a miss and the rule is checked afresh.
 #[test]
 fn cache_replays_refutations() {
-    let dir = std::env::temp_dir().join(format!("gcnsmt-cache-ref-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("cache-ref");
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("r.rules");
     let cache = dir.join("cache");
     std::fs::write(
@@ -337,5 +326,4 @@ fn cache_replays_refutations() {
         good["counterexample"]["first_difference"], "LDS[0x0]",
         "{good}"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }

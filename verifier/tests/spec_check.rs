@@ -11,7 +11,6 @@ use gcnsmt_verifier::spec::{
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 fn data(name: &str) -> PathBuf {
@@ -253,15 +252,8 @@ fn isa_xml_faults_put_in_by_hand() {
 }
 
 fn gcnsmt(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(args)
-        .output()
-        .expect("run gcnsmt");
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let r = gcnsmt_testkit::run(env!("CARGO_BIN_EXE_gcnsmt"), args, None, &[]);
+    (r.code, r.stdout, r.stderr)
 }
 
 #[test]
@@ -283,8 +275,8 @@ fn exit_codes_and_json() {
     }
     assert!(v["coverage"].as_array().is_some_and(|c| !c.is_empty()));
     // Unreadable input: one positioned error, exit 2, no panic.
-    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("spec");
+    let dir = tmp.path().to_path_buf();
     let bad = dir.join("broken.json");
     std::fs::write(&bad, "{\n \"target\": \"gfx900\",\n \"PCODE\": [1,\n").unwrap();
     let (code, out, err) = gcnsmt(&["spec-check", bad.to_str().unwrap()]);
@@ -294,7 +286,6 @@ fn exit_codes_and_json() {
     let (code, _, err) = gcnsmt(&["spec-check", dir.join("missing.txt").to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(err.contains("missing.txt"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -319,21 +310,9 @@ fn clike_and_prose_readers_by_hand() {
 
 // ---- fuzzing: readers never panic, and errors point inside the input ----
 
-fn config(cases: u32) -> proptest::prelude::ProptestConfig {
-    let d = proptest::prelude::ProptestConfig::default();
-    proptest::prelude::ProptestConfig {
-        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
-            d.cases
-        } else {
-            cases
-        },
-        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-            d.rng_seed
-        } else {
-            proptest::test_runner::RngSeed::Fixed(0x7370_6563)
-        },
-        ..d
-    }
+/// `cases` cases from this file's fixed seed (see [`gcnsmt_testkit::proptest_config`]).
+fn config(cases: u32) -> gcnsmt_testkit::ProptestConfig {
+    gcnsmt_testkit::proptest_config(cases, 0x7370_6563)
 }
 
 fn inside(text: &str, e: &spec::SpecError) -> bool {
@@ -577,8 +556,8 @@ fn amd_mubuf_pseudocode_agrees_and_a_swapped_cmpswap_is_caught() {
         .replace("cmp = DATA[63 : 32]", "cmp = DATA[31 : 0]")
         .replace("src = DATA[@]", "src = DATA[63 : 32]");
     assert_ne!(swapped, text);
-    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("spec");
+    let dir = tmp.path().to_path_buf();
     let p = dir.join("cdna4_swapped.json");
     std::fs::write(&p, swapped).unwrap();
     let f = spec::run(&[&p], &opts()).unwrap().findings;
@@ -595,7 +574,6 @@ fn amd_mubuf_pseudocode_agrees_and_a_swapped_cmpswap_is_caught() {
     assert_ne!(amd, swapped);
     assert_eq!(mem_le(&mem_bytes(ev(x, "gcnsmt result")), a, 4), amd);
     assert_eq!(mem_le(&mem_bytes(ev(x, "document result")), a, 4), swapped);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -614,8 +592,8 @@ fn mubuf_descriptions_agree_and_a_changed_one_is_caught() {
     let text = std::fs::read_to_string(data("mubuf_clrx_snippet.md")).unwrap();
     let changed = text.replace("is equal VDATA>>32", "is equal VDATA>>0");
     assert_ne!(changed, text);
-    let dir = std::env::temp_dir().join(format!("gcnsmt-spec-prose-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = gcnsmt_testkit::TempDir::new("spec-prose");
+    let dir = tmp.path().to_path_buf();
     let p = dir.join("mubuf_changed.md");
     std::fs::write(&p, changed).unwrap();
     let f = spec::run(&[&p], &opts()).unwrap().findings;
@@ -637,5 +615,4 @@ fn mubuf_descriptions_agree_and_a_changed_one_is_caught() {
     assert_eq!(mem_le(&mem_bytes(ev(x, "operation result")), a, 4), op);
     assert_eq!(mem_le(&mem_bytes(ev(x, "description result")), a, 4), desc);
     assert!(ev(x, "semantics").contains("agree with the operation"));
-    std::fs::remove_dir_all(&dir).ok();
 }

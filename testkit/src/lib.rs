@@ -1,0 +1,205 @@
+//! Helpers shared by the test binaries of every gcnsmt crate, so that each test file does not
+//! carry its own copy: the proptest configuration (fixed seed, overridable case count), the
+//! switch between the default and the slow test tier, temporary directories, and running a
+//! binary with captured output.
+//!
+//! This crate depends on no gcnsmt crate, so any of them can take it as a dev-dependency.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub use proptest::test_runner::Config as ProptestConfig;
+
+/// The environment variable that selects the slow tier (`GCNSMT_SLOW=1`).
+pub const SLOW_ENV: &str = "GCNSMT_SLOW";
+
+/// True when the slow tier is selected (`GCNSMT_SLOW` set to anything but empty or `0`).
+///
+/// The default tier (`cargo test --workspace`) runs a sample of each long test so that every
+/// test can still fail; the slow tier (`GCNSMT_SLOW=1 cargo test --workspace`, also run by
+/// `.ci/run`) runs the whole of it: cvc5 over the whole corpus, the full llvm-mc differential,
+/// the full wavefront-atomics table, and the like.
+pub fn slow() -> bool {
+    std::env::var(SLOW_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
+/// `fast` in the default tier, `full` under `GCNSMT_SLOW=1`.
+pub fn tiered<T>(fast: T, full: T) -> T {
+    if slow() {
+        full
+    } else {
+        fast
+    }
+}
+
+/// A proptest configuration with `cases` cases and the fixed seed `seed`, so a default run is
+/// reproducible; `PROPTEST_CASES=N` and `PROPTEST_RNG_SEED=S` override either for longer or
+/// different runs (proptest reads them into its default configuration).
+pub fn proptest_config(cases: u32, seed: u64) -> ProptestConfig {
+    let d = ProptestConfig::default();
+    ProptestConfig {
+        cases: if std::env::var_os("PROPTEST_CASES").is_some() {
+            d.cases
+        } else {
+            cases
+        },
+        rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+            d.rng_seed
+        } else {
+            proptest::test_runner::RngSeed::Fixed(seed)
+        },
+        ..d
+    }
+}
+
+/// The workspace root (the directory holding `proofs/`, `semantics/`, ...).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("testkit/ sits in the workspace root")
+        .to_path_buf()
+}
+
+/// A path below the workspace root, e.g. `workspace_path("proofs/lanes.rules")`.
+pub fn workspace_path(rel: &str) -> PathBuf {
+    workspace_root().join(rel)
+}
+
+/// A fresh directory under the system temp dir, removed when dropped.
+pub struct TempDir(tempfile::TempDir);
+
+impl TempDir {
+    /// A new empty directory whose name contains `tag` (to tell test runs apart in `/tmp`).
+    ///
+    /// Panics if the directory cannot be created: a test cannot go on without it.
+    pub fn new(tag: &str) -> TempDir {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("gcnsmt-{tag}-"))
+            .tempdir()
+            .expect("create a temporary directory");
+        TempDir(dir)
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// Write `text` to `name` inside the directory and return the file's path.
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.0.path().join(name);
+        std::fs::write(&p, text).expect("write a file in the temporary directory");
+        p
+    }
+}
+
+/// What a finished process printed, and its exit code (-1 when killed by a signal).
+pub struct Run {
+    /// The exit code, or -1 when the process was ended by a signal.
+    pub code: i32,
+    /// Standard output, lossily decoded as UTF-8.
+    pub stdout: String,
+    /// Standard error, lossily decoded as UTF-8.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Standard output followed by standard error.
+    pub fn all(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+
+    /// Lines that report an error (`error:` anywhere, as a diagnostic or a verdict detail).
+    pub fn error_lines(&self) -> Vec<String> {
+        self.all()
+            .lines()
+            .filter(|l| l.contains("error:") || l.contains(" ERROR"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// The exit code and both streams, for assertion messages.
+    pub fn context(&self) -> String {
+        format!(
+            "exit code {}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    /// Panics (failing the test) if the process panicked.
+    pub fn assert_no_panic(&self) {
+        assert!(
+            !self.stderr.contains("panicked") && !self.stdout.contains("panicked"),
+            "the binary panicked\n{}",
+            self.context()
+        );
+    }
+}
+
+/// Run `bin` with `args`, `stdin` as its standard input (none: an empty, closed one) and the
+/// extra environment `env`, and wait for it.
+///
+/// `RUST_LOG` and `GCNSMT_BREAK_ENCODING` are removed from the inherited environment (unless
+/// `env` sets them), so a developer's shell cannot change what a test sees. Panics if the
+/// binary cannot be started.
+pub fn run(bin: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(bin);
+    cmd.args(args)
+        .env_remove("RUST_LOG")
+        .env_remove("GCNSMT_BREAK_ENCODING")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        });
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap_or_else(|e| panic!("run {bin}: {e}"));
+    if let Some(s) = stdin {
+        use std::io::Write;
+        let mut i = child.stdin.take().expect("piped stdin");
+        i.write_all(s.as_bytes()).expect("write stdin");
+    }
+    let out = child.wait_with_output().expect("wait for the process");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_keeps_the_given_cases_and_seed() {
+        if std::env::var_os("PROPTEST_CASES").is_none() {
+            assert_eq!(proptest_config(17, 5).cases, 17);
+        }
+        if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
+            assert_eq!(
+                proptest_config(17, 5).rng_seed,
+                proptest::test_runner::RngSeed::Fixed(5)
+            );
+        }
+    }
+
+    #[test]
+    fn temp_dir_is_removed_on_drop() {
+        let d = TempDir::new("testkit");
+        let p = d.write("a.txt", "x");
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "x");
+        let dir = d.path().to_path_buf();
+        drop(d);
+        assert!(!dir.exists());
+    }
+
+    #[test]
+    fn workspace_root_holds_the_proofs() {
+        assert!(workspace_path("proofs").is_dir());
+    }
+}
