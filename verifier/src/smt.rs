@@ -483,6 +483,8 @@ pub struct Query {
     memory_mb: Option<u32>,
     /// How long the last check took (wall time).
     last: std::cell::Cell<Duration>,
+    /// Set when the watchdog interrupted the context (see [`Query::interrupted`]).
+    interrupted: std::sync::atomic::AtomicBool,
 }
 
 impl Query {
@@ -494,6 +496,7 @@ impl Query {
             timeout,
             memory_mb: None,
             last: std::cell::Cell::new(Duration::ZERO),
+            interrupted: std::sync::atomic::AtomicBool::new(false),
         }
     }
     /// Bound each check's memory (z3 `max_memory` parameter, megabytes). z3 counts the
@@ -572,6 +575,7 @@ impl Query {
         let wake = Condvar::new();
         let grace = timeout + Duration::from_secs(1);
         let (done, wake) = (&done, &wake);
+        let interrupted = &self.interrupted;
         std::thread::scope(|s| {
             let handle = ctx.handle();
             s.spawn(move || {
@@ -581,6 +585,7 @@ impl Query {
                     .unwrap_or_else(|e| e.into_inner());
                 if !*guard {
                     tracing::warn!("z3 ignored its time limit; interrupting it");
+                    interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
                     handle.interrupt();
                 }
             });
@@ -589,6 +594,12 @@ impl Query {
             wake.notify_all();
             r
         })
+    }
+
+    /// Whether the watchdog has interrupted this query's context: models it gave before can no
+    /// longer be evaluated (they read 0), so nothing read from them may be trusted.
+    pub fn interrupted(&self) -> bool {
+        self.interrupted.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// How long the last [`Query::check`] took, from building the solver to its answer.

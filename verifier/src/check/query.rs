@@ -210,10 +210,25 @@ fn counterexample(rule: &Rule, run: &Run, opts: &Options, q: &mut Query, model: 
     // Shrinking is best effort with short limits of its own (see `crate::shrink`).
     let budget = crate::shrink::Budget::after(q.last_check_time(), opts.timeout);
     let inputs = crate::shrink::inputs(&x.env, &x.m0);
+    // The solver's own model, replayed now: if a shrinking query later runs into the watchdog,
+    // the interrupted context can no longer evaluate any model, and this replay (concrete
+    // values, already checked on the interpreter) is the counterexample.
+    let first = (holds(&model, b, x))
+        .then(|| replay_sides(&model, run).ok())
+        .flatten();
     let (model, stats) = crate::shrink::minimize(q, model, &inputs, &budget, |m| {
         holds(m, b, x) && replay_sides(m, run).is_ok()
     });
     tracing::debug!(rule = %rule.name, target = %b.target, ?stats, "counterexample shrunk");
+    if q.interrupted() {
+        if let Some(cex) = first {
+            tracing::debug!(rule = %rule.name, "shrinking was interrupted; the solver's model is kept");
+            return Verdict::Refuted(Box::new(cex));
+        }
+        return Verdict::Unknown(
+            "z3 was interrupted after its time limit and its model can no longer be read".into(),
+        );
+    }
     // The solver's model must meet the precondition on the interpreter too; `replay` checks
     // the rest.
     if !holds(&model, b, x) {
