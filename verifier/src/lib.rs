@@ -43,4 +43,5 @@ pub mod rules;
 pub mod shrink;
 pub mod smt;
 pub mod spec;
+pub mod tv;
 pub mod wave;
