@@ -8,3 +8,7 @@
 
 pub mod mir;
 pub mod opcodes;
+pub mod cmd;
+pub mod diff;
+pub mod llc;
+pub mod lower;
