@@ -109,7 +109,8 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 .as_deref()
                 .ok_or("error: --pass needs --target (comma-separated -mcpu names)")?;
             for t in parse_targets(ts)? {
-                let p = llc::before_after(&a.llc, pass, file, t, &a.extra).map_err(|e| format!("error: {}", e.0))?;
+                let p = llc::before_after(&a.llc, pass, file, t, &a.extra)
+                    .map_err(|e| format!("error: {}", e.0))?;
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
                 out.extend(validate(&b, &f, &a.functions, Some(&[t]), &opts)?);
@@ -117,7 +118,8 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         }
         (None, [before, after]) => {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
-                let text = std::fs::read_to_string(p).map_err(|e| format!("{}: error: {e}", p.display()))?;
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| format!("{}: error: {e}", p.display()))?;
                 mir::parse(&p.display().to_string(), &text).map_err(|e| e.to_string())
             };
             let (b, f) = (read(before)?, read(after)?);
@@ -152,7 +154,11 @@ pub fn validate(
     Ok(out)
 }
 
-fn targets_of(file: &MirFile, fp: &FnPair, fallback: Option<&[Target]>) -> Result<Vec<Target>, String> {
+fn targets_of(
+    file: &MirFile,
+    fp: &FnPair,
+    fallback: Option<&[Target]>,
+) -> Result<Vec<Target>, String> {
     match (&fp.before.target_cpu, fallback) {
         (Some(cpu), _) => Target::parse(cpu).map(|t| vec![t]).ok_or_else(|| {
             format!(
@@ -191,8 +197,16 @@ fn block_verdict(
     }
     let start = Instant::now();
     let name = format!("{}/bb.{}", fp.before.name, bp.num);
-    let sb = Side { file: &before.path, block: bp.before, classes: &fp.before.classes };
-    let sa = Side { file: &after.path, block: bp.after, classes: &fp.after.classes };
+    let sb = Side {
+        file: &before.path,
+        block: bp.before,
+        classes: &fp.before.classes,
+    };
+    let sa = Side {
+        file: &after.path,
+        block: bp.after,
+        classes: &fp.after.classes,
+    };
     let lds = fp.before.lds_size.or(fp.after.lds_size);
     match lower::lower(&name, &sb, &sa, &bp.liveout, t, lds) {
         Err(u) => {
@@ -241,7 +255,11 @@ fn mir_names(text: &str, fp: &FnPair) -> String {
     let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
     re.replace_all(text, |c: &regex::Captures| {
         let id: u32 = c[1].parse().unwrap_or(0);
-        let cls = fp.before.classes.get(&id).or_else(|| fp.after.classes.get(&id));
+        let cls = fp
+            .before
+            .classes
+            .get(&id)
+            .or_else(|| fp.after.classes.get(&id));
         match cls.and_then(|c| class_dwords(c)) {
             Some(1) => format!("%{id}"),
             _ => format!("%{id}.sub{}", &c[2]),
@@ -251,15 +269,20 @@ fn mir_names(text: &str, fp: &FnPair) -> String {
 }
 
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
-    let kinds = ["proved", "refuted", "unknown", "unsupported", "inapplicable", "error", "unchanged"];
+    let kinds = [
+        "proved",
+        "refuted",
+        "unknown",
+        "unsupported",
+        "inapplicable",
+        "error",
+        "unchanged",
+    ];
     let count = |k: &str| v.iter().filter(|b| b.verdict == k).count();
     match format {
         TvFormat::Text => {
             for b in v {
-                let mut line = format!(
-                    "{} bb.{} {}: {}",
-                    b.function, b.block, b.target, b.verdict
-                );
+                let mut line = format!("{} bb.{} {}: {}", b.function, b.block, b.target, b.verdict);
                 if b.changed {
                     line.push_str(&format!(" [{:.1}ms]", b.time.as_secs_f64() * 1e3));
                 }
@@ -272,7 +295,12 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
                 }
             }
             let parts: Vec<String> = kinds.iter().map(|k| format!("{} {k}", count(k))).collect();
-            println!("summary: {} blocks: {}  [{:.1}ms]", v.len(), parts.join(", "), elapsed.as_secs_f64() * 1e3);
+            println!(
+                "summary: {} blocks: {}  [{:.1}ms]",
+                v.len(),
+                parts.join(", "),
+                elapsed.as_secs_f64() * 1e3
+            );
         }
         TvFormat::Json => {
             for b in v {

@@ -60,7 +60,11 @@ pub fn pair<'a>(
     }
     for n in only {
         if !before.functions.iter().any(|f| &f.name == n) {
-            return Err(err(before, Default::default(), format!("no function `{n}` in the file")));
+            return Err(err(
+                before,
+                Default::default(),
+                format!("no function `{n}` in the file"),
+            ));
         }
     }
     let mut out = Vec::new();
@@ -91,7 +95,9 @@ fn correspond(
     fa: &Function,
 ) -> Result<(), InputError> {
     for (id, cb) in &fb.classes {
-        let Some(ca) = fa.classes.get(id) else { continue };
+        let Some(ca) = fa.classes.get(id) else {
+            continue;
+        };
         if class_bank(cb) != class_bank(ca) || class_dwords(cb) != class_dwords(ca) {
             let _ = before;
             return Err(err(
@@ -130,7 +136,11 @@ fn blocks<'a>(
     }
     let mut out = Vec::new();
     for bb in &fb.blocks {
-        let ba = fa.blocks.iter().find(|b| b.num == bb.num).expect("same numbers");
+        let ba = fa
+            .blocks
+            .iter()
+            .find(|b| b.num == bb.num)
+            .expect("same numbers");
         if bb.successors != ba.successors {
             return Err(err(
                 after,

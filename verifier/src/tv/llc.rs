@@ -25,10 +25,11 @@ pub struct Pair {
 pub struct LlcError(pub String);
 
 fn run(llc: &str, args: &[String]) -> Result<String, LlcError> {
-    let out = Command::new(llc)
-        .args(args)
-        .output()
-        .map_err(|e| LlcError(format!("cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)")))?;
+    let out = Command::new(llc).args(args).output().map_err(|e| {
+        LlcError(format!(
+            "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
+        ))
+    })?;
     if !out.status.success() {
         return Err(LlcError(format!(
             "`{llc} {}` failed ({}):\n{}",
@@ -73,7 +74,10 @@ pub fn before_after(
     let input = file.to_string_lossy().into_owned();
     let mut tmp = None;
     let mir_path = if is_ll {
-        let mir = run(llc, &base(&[&format!("-stop-before={pass}"), &input, "-o", "-"]))?;
+        let mir = run(
+            llc,
+            &base(&[&format!("-stop-before={pass}"), &input, "-o", "-"]),
+        )?;
         let p = scratch(file, target);
         std::fs::write(&p, mir).map_err(|e| LlcError(format!("{}: {e}", p.display())))?;
         tmp = Some(p.clone());
@@ -82,7 +86,10 @@ pub fn before_after(
         input.clone()
     };
     let before = run(llc, &base(&["-run-pass=none", &mir_path, "-o", "-"]));
-    let after = run(llc, &base(&[&format!("-run-pass={pass}"), &mir_path, "-o", "-"]));
+    let after = run(
+        llc,
+        &base(&[&format!("-run-pass={pass}"), &mir_path, "-o", "-"]),
+    );
     if let Some(p) = tmp {
         let _ = std::fs::remove_file(p);
     }

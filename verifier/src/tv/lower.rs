@@ -49,18 +49,16 @@ pub struct Side<'a> {
 /// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,
 /// `sreg_64_xexec` 2), or `None` for classes the lowering does not split (`vreg_1`, 16-bit).
 pub fn class_dwords(cls: &str) -> Option<u32> {
-    let bits: u32 = cls
-        .split('_')
-        .skip(1)
-        .find_map(|p| p.parse().ok())?;
+    let bits: u32 = cls.split('_').skip(1).find_map(|p| p.parse().ok())?;
     (bits >= 32 && bits % 32 == 0).then_some(bits / 32)
 }
 
-/// The register file a class lives in: `v` (VGPR), `s` (SGPR) or `a` (AGPR / AV).
+/// The register file a class lives in: `v` (VGPR, or `av_*`: VGPR or AGPR, which hold the
+/// same values; the allocator picks), `s` (SGPR) or `a` (AGPR only).
 pub fn class_bank(cls: &str) -> char {
     if cls.starts_with("sgpr") || cls.starts_with("sreg") || cls.starts_with("ccr_sgpr") {
         's'
-    } else if cls.starts_with("agpr") || cls.starts_with("areg") || cls.starts_with("av_") {
+    } else if cls.starts_with("agpr") || cls.starts_with("areg") {
         'a'
     } else {
         'v'
@@ -84,7 +82,10 @@ pub fn is_terminator(op: &str) -> bool {
         || op.starts_with("S_CBRANCH")
         || op.starts_with("SI_RETURN")
         || op.starts_with("S_SETPC_B64_return")
-        || matches!(op, "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ")
+        || matches!(
+            op,
+            "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ"
+        )
         || op == "SI_TCRETURN"
 }
 
@@ -119,7 +120,9 @@ fn memory_of(op: &str) -> Mem {
     if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
         return Mem::Effect;
     }
-    if op.starts_with("S_LOAD_") || op.starts_with("S_BUFFER_LOAD_") || op.starts_with("GLOBAL_LOAD_")
+    if op.starts_with("S_LOAD_")
+        || op.starts_with("S_BUFFER_LOAD_")
+        || op.starts_with("GLOBAL_LOAD_")
     {
         return Mem::ReadsGlobal;
     }
@@ -138,9 +141,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
     let op = i.opcode.as_str();
     match opcodes::lookup(target, op) {
         Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
-        Some(MirOp::Mubuf { shape, lds, .. }) => {
-            (shape.class != MubufClass::Load, lds)
-        }
+        Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
         Some(MirOp::Alu { .. }) => (false, false),
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {
@@ -173,7 +174,12 @@ pub fn lower(
         )));
     }
     let mut live: BTreeSet<u32> = liveout.clone();
-    for i in before.block.insts.iter().filter(|i| is_terminator(&i.opcode)) {
+    for i in before
+        .block
+        .insts
+        .iter()
+        .filter(|i| is_terminator(&i.opcode))
+    {
         for o in &i.ops {
             if let OpKind::VReg { id, .. } = o.kind {
                 live.insert(id);
@@ -261,7 +267,10 @@ pub fn lower(
         rule: Rule {
             file: before.file.to_string(),
             name: name.to_string(),
-            loc: Loc { line: before.block.loc.line, col: before.block.loc.col },
+            loc: Loc {
+                line: before.block.loc.line,
+                col: before.block.loc.col,
+            },
             targets: Some((vec![target], Loc::default())),
             settings: Vec::new(),
             pre,
@@ -298,8 +307,10 @@ fn stable(id: u32, before: &Block, after: &Block, target: Target, depth: u32) ->
         return false;
     }
     let op = x.opcode.as_str();
-    let pure = matches!(op, "COPY" | "REG_SEQUENCE" | "EXTRACT_SUBREG" | "INSERT_SUBREG")
-        || matches!(opcodes::lookup(target, op), Some(MirOp::Alu { .. }))
+    let pure = matches!(
+        op,
+        "COPY" | "REG_SEQUENCE" | "EXTRACT_SUBREG" | "INSERT_SUBREG"
+    ) || matches!(opcodes::lookup(target, op), Some(MirOp::Alu { .. }))
         || (opcodes::lookup(target, op).is_none() && memory_of(op) == Mem::Pure);
     if !pure {
         return false;
@@ -340,8 +351,14 @@ fn terminators(b: &Block) -> Vec<&str> {
 fn defined(b: &Block) -> BTreeSet<u32> {
     b.insts
         .iter()
-        .filter(|i| !matches!(i.opcode.as_str(), "IMPLICIT_DEF" | "PHI") && !is_terminator(&i.opcode))
-        .flat_map(|i| i.defs.iter().chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def)))
+        .filter(|i| {
+            !matches!(i.opcode.as_str(), "IMPLICIT_DEF" | "PHI") && !is_terminator(&i.opcode)
+        })
+        .flat_map(|i| {
+            i.defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+        })
         .filter_map(|o| match o.kind {
             OpKind::VReg { id, .. } => Some(id),
             _ => None,
@@ -368,10 +385,15 @@ fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, Strin
                 .ok_or_else(|| format!("%{id} has class {cls}, which is not split into dwords"))?;
             let idx: Vec<u32> = match sub {
                 None => (0..n).collect(),
-                Some(s) => sub_indices(s).ok_or_else(|| format!("sub-register {s} not modelled"))?,
+                Some(s) => {
+                    sub_indices(s).ok_or_else(|| format!("sub-register {s} not modelled"))?
+                }
             };
             if idx.iter().any(|k| *k >= n) {
-                return Err(format!("%{id}.{} is outside class {cls}", sub.as_deref().unwrap_or("")));
+                return Err(format!(
+                    "%{id}.{} is outside class {cls}",
+                    sub.as_deref().unwrap_or("")
+                ));
             }
             Ok(idx.iter().map(|k| format!("%r{id}_{k}")).collect())
         }
@@ -481,7 +503,10 @@ fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
         if !modelled {
             continue; // an uninterpreted twin, checked by the caller
         }
-        let loc = Loc { line: i.loc.line, col: i.loc.col };
+        let loc = Loc {
+            line: i.loc.line,
+            col: i.loc.col,
+        };
         let texts = lower_inst(side, i, target)
             .map_err(|m| Unsupported(format!("{}: {op}: {m}", at(side, i))))?;
         for t in texts {
@@ -523,7 +548,11 @@ fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), Str
 
 fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, String> {
     let uses: Vec<&Operand> = i.uses().collect();
-    let def = |k: usize| i.defs.get(k).ok_or_else(|| "missing definition".to_string());
+    let def = |k: usize| {
+        i.defs
+            .get(k)
+            .ok_or_else(|| "missing definition".to_string())
+    };
     match i.opcode.as_str() {
         "COPY" | "EXTRACT_SUBREG" => {
             let d = def(0)?;
@@ -535,13 +564,20 @@ fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Stri
                     return Err("missing sub-register index".into());
                 };
                 let idx = sub_indices(sub).ok_or("sub-register not modelled")?;
-                sd = idx.iter().map(|k| sd.get(*k as usize).cloned().ok_or("index outside source")).collect::<Result<_, _>>()?;
+                sd = idx
+                    .iter()
+                    .map(|k| sd.get(*k as usize).cloned().ok_or("index outside source"))
+                    .collect::<Result<_, _>>()?;
             }
             let dd = dwords(side, d, target)?;
             if dd.len() != sd.len() {
                 return Err(format!("copies {} dwords into {}", sd.len(), dd.len()));
             }
-            dd.iter().zip(&sd).filter(|(a, b)| a != b).map(|(a, b)| mov(side, d, a, b)).collect()
+            dd.iter()
+                .zip(&sd)
+                .filter(|(a, b)| a != b)
+                .map(|(a, b)| mov(side, d, a, b))
+                .collect()
         }
         "REG_SEQUENCE" | "INSERT_SUBREG" => {
             let d = def(0)?;
@@ -572,7 +608,11 @@ fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Stri
                 let k = sub_indices(sub).ok_or("sub-register not modelled")?;
                 let sd = dwords(side, s, target)?;
                 if sd.len() != k.len() {
-                    return Err(format!("{sub} takes {} dwords, the source has {}", k.len(), sd.len()));
+                    return Err(format!(
+                        "{sub} takes {} dwords, the source has {}",
+                        k.len(),
+                        sd.len()
+                    ));
                 }
                 for (kk, s1) in k.iter().zip(&sd) {
                     let d1 = dd.get(*kk as usize).ok_or("index outside destination")?;
@@ -583,12 +623,39 @@ fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Stri
         }
         op => match opcodes::lookup(target, op).ok_or("not modelled")? {
             MirOp::Ds { mnemonic, shape } => ds(side, i, &uses, target, mnemonic, &shape),
-            MirOp::Mubuf { mnemonic, shape, addr, lds, rtn } => {
-                let m = Mubuf { mnemonic, class: shape.class, addr, lds, rtn };
+            MirOp::Mubuf {
+                mnemonic,
+                shape,
+                addr,
+                lds,
+                rtn,
+            } => {
+                let m = Mubuf {
+                    mnemonic,
+                    class: shape.class,
+                    addr,
+                    lds,
+                    rtn,
+                };
                 mubuf(side, i, &uses, target, &m)
             }
-            MirOp::Alu { mnemonic, srcs, sdst, trailing, mods } => {
-                alu(side, i, &uses, target, mnemonic, srcs, sdst, trailing, mods)
+            MirOp::Alu {
+                mnemonic,
+                srcs,
+                sdst,
+                trailing,
+                mods,
+                vcc,
+            } => {
+                let a = Alu {
+                    mnemonic,
+                    srcs,
+                    sdst,
+                    trailing,
+                    mods,
+                    vcc,
+                };
+                alu(side, i, &uses, target, &a)
             }
         },
     }
@@ -611,18 +678,27 @@ fn ds(
 ) -> Result<Vec<String>, String> {
     let mut regs = Vec::new();
     if shape.vdst > 0 {
-        regs.push(tuple(&dwords(side, i.defs.first().ok_or("missing vdst")?, target)?));
+        regs.push(tuple(&dwords(
+            side,
+            i.defs.first().ok_or("missing vdst")?,
+            target,
+        )?));
     } else if !i.defs.is_empty() {
         return Err("defines a register the op does not have".into());
     }
-    let nreg = usize::from(shape.addr) + usize::from(shape.data0 > 0) + usize::from(shape.data1 > 0);
+    let nreg =
+        usize::from(shape.addr) + usize::from(shape.data0 > 0) + usize::from(shape.data1 > 0);
     let noff = match shape.offset {
         OffsetKind::None => 0,
         OffsetKind::Single => 1,
         OffsetKind::Pair => 2,
     };
     if uses.len() != nreg + noff + 1 {
-        return Err(format!("expected {} operands, found {}", nreg + noff + 1, uses.len()));
+        return Err(format!(
+            "expected {} operands, found {}",
+            nreg + noff + 1,
+            uses.len()
+        ));
     }
     for o in &uses[..nreg] {
         regs.push(tuple(&dwords(side, o, target)?));
@@ -665,7 +741,10 @@ fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> 
         let th = cpol & 7;
         let scope = (cpol >> 3) & 3;
         if scope != 0 || (th != 0 && !(atomic && th == 1)) || cpol >> 5 != 0 {
-            return Err(format!("cache policy {cpol} is not modelled on {}", target.name()));
+            return Err(format!(
+                "cache policy {cpol} is not modelled on {}",
+                target.name()
+            ));
         }
         if th == 1 {
             out.push_str(" th:TH_ATOMIC_RETURN");
@@ -692,13 +771,23 @@ fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> 
     Ok(out)
 }
 
-fn mubuf(side: &Side, i: &Inst, uses: &[&Operand], target: Target, m: &Mubuf) -> Result<Vec<String>, String> {
+fn mubuf(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    m: &Mubuf,
+) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut k = 0;
     let mut vdata: Option<String> = None;
     let loads = m.class == MubufClass::Load;
     if loads && !m.lds {
-        vdata = Some(tuple(&dwords(side, i.defs.first().ok_or("missing vdata")?, target)?));
+        vdata = Some(tuple(&dwords(
+            side,
+            i.defs.first().ok_or("missing vdata")?,
+            target,
+        )?));
     } else if !loads {
         let data = uses.first().ok_or("missing vdata")?;
         let dd = dwords(side, data, target)?;
@@ -722,7 +811,11 @@ fn mubuf(side: &Side, i: &Inst, uses: &[&Operand], target: Target, m: &Mubuf) ->
         "off".to_string()
     } else {
         k += 1;
-        tuple(&dwords(side, uses.get(k - 1).ok_or("missing vaddr")?, target)?)
+        tuple(&dwords(
+            side,
+            uses.get(k - 1).ok_or("missing vaddr")?,
+            target,
+        )?)
     };
     let srsrc = tuple(&dwords(side, uses.get(k).ok_or("missing srsrc")?, target)?);
     let soff = match uses.get(k + 1).map(|o| &o.kind) {
@@ -760,21 +853,44 @@ fn mubuf(side: &Side, i: &Inst, uses: &[&Operand], target: Target, m: &Mubuf) ->
     Ok(out)
 }
 
-#[allow(clippy::too_many_arguments)]
+struct Alu<'a> {
+    mnemonic: &'a str,
+    srcs: u8,
+    sdst: bool,
+    trailing: u8,
+    mods: bool,
+    vcc: bool,
+}
+
 fn alu(
     side: &Side,
     i: &Inst,
     uses: &[&Operand],
     target: Target,
-    mnemonic: &str,
-    srcs: u8,
-    sdst: bool,
-    trailing: u8,
-    mods: bool,
+    a: &Alu,
 ) -> Result<Vec<String>, String> {
-    let mut regs = vec![tuple(&dwords(side, i.defs.first().ok_or("missing vdst")?, target)?)];
-    if sdst {
-        regs.push(tuple(&dwords(side, i.defs.get(1).ok_or("missing carry-out")?, target)?));
+    let Alu {
+        mnemonic,
+        srcs,
+        sdst,
+        trailing,
+        mods,
+        vcc,
+    } = *a;
+    let mut regs = vec![tuple(&dwords(
+        side,
+        i.defs.first().ok_or("missing vdst")?,
+        target,
+    )?)];
+    if vcc {
+        let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
+        regs.push(if wave64 { "vcc" } else { "vcc_lo" }.to_string());
+    } else if sdst {
+        regs.push(tuple(&dwords(
+            side,
+            i.defs.get(1).ok_or("missing carry-out")?,
+            target,
+        )?));
     }
     let mut k = 0;
     for n in 0..srcs {
@@ -814,13 +930,21 @@ mod tests {
         assert_eq!(class_dwords("vreg_1"), None);
         assert_eq!(class_bank("sreg_32"), 's');
         assert_eq!(class_bank("vreg_96"), 'v');
+        assert_eq!(class_bank("av_32"), 'v');
+        assert_eq!(class_bank("areg_64"), 'a');
     }
 
     #[test]
     fn physical_registers() {
         assert_eq!(phys("vgpr0", Target::Gfx900).unwrap(), vec!["v0"]);
-        assert_eq!(phys("sgpr4_sgpr5", Target::Gfx900).unwrap(), vec!["s4", "s5"]);
-        assert_eq!(phys("exec", Target::Gfx900).unwrap(), vec!["exec_lo", "exec_hi"]);
+        assert_eq!(
+            phys("sgpr4_sgpr5", Target::Gfx900).unwrap(),
+            vec!["s4", "s5"]
+        );
+        assert_eq!(
+            phys("exec", Target::Gfx900).unwrap(),
+            vec!["exec_lo", "exec_hi"]
+        );
         assert_eq!(phys("exec", Target::Gfx1100).unwrap(), vec!["exec_lo"]);
         assert!(phys("scc", Target::Gfx900).is_err());
         assert_eq!(tuple(&["s4".into(), "s5".into()]), "s[4:5]");
@@ -834,7 +958,10 @@ mod tests {
     fn cache_policy_names() {
         assert_eq!(cpol_text(Target::Gfx900, 1, false).unwrap(), " glc");
         assert_eq!(cpol_text(Target::Gfx942, 1, true).unwrap(), " sc0");
-        assert_eq!(cpol_text(Target::Gfx1200, 1, true).unwrap(), " th:TH_ATOMIC_RETURN");
+        assert_eq!(
+            cpol_text(Target::Gfx1200, 1, true).unwrap(),
+            " th:TH_ATOMIC_RETURN"
+        );
         assert!(cpol_text(Target::Gfx1200, 8, false).is_err());
     }
 }

@@ -6,9 +6,9 @@
 //! table [`opcodes`]) and decided by [`crate::check::check`]. [`llc`] runs llc for the
 //! `--pass` form; [`cmd`] is the command.
 
-pub mod mir;
-pub mod opcodes;
 pub mod cmd;
 pub mod diff;
 pub mod llc;
 pub mod lower;
+pub mod mir;
+pub mod opcodes;

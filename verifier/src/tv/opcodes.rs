@@ -58,6 +58,8 @@ pub enum MirOp {
         trailing: u8,
         /// VOP3 source-modifier immediates before each source (`V_CNDMASK_B32_e64`).
         mods: bool,
+        /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR).
+        vcc: bool,
     },
 }
 
@@ -225,8 +227,8 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         .copied()
         .find(|m| alu_lookup(target, m).is_some_and(|d| d.sdst == carry && d.srcs == *srcs))?;
     let cnd = base == "V_CNDMASK_B32";
-    // VOPC/VOP2 `_e32` forms write vcc implicitly and have no trailing immediates.
-    if !e64 && (base.starts_with("V_CMP") || carry || cnd) {
+    // VOPC and v_cndmask `_e32` forms read or write vcc implicitly: not lowered.
+    if !e64 && (base.starts_with("V_CMP") || cnd) {
         return None;
     }
     Some(MirOp::Alu {
@@ -235,6 +237,7 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         sdst: carry,
         trailing: if e64 { *trailing } else { 0 },
         mods: cnd && e64,
+        vcc: carry && !e64,
     })
 }
 
