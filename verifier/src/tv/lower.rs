@@ -50,7 +50,7 @@ pub struct Side<'a> {
 /// `sreg_64_xexec` 2), or `None` for classes the lowering does not split (`vreg_1`, 16-bit).
 pub fn class_dwords(cls: &str) -> Option<u32> {
     let bits: u32 = cls.split('_').skip(1).find_map(|p| p.parse().ok())?;
-    (bits >= 32 && bits % 32 == 0).then_some(bits / 32)
+    (bits >= 32 && bits.is_multiple_of(32)).then_some(bits / 32)
 }
 
 /// The register file a class lives in: `v` (VGPR, or `av_*`: VGPR or AGPR, which hold the

@@ -125,9 +125,9 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
     let mut seen_doc = false;
     while i < lines.len() {
         let l = lines[i];
-        if l.starts_with("---") {
+        if let Some(rest) = l.strip_prefix("---") {
             seen_doc = true;
-            let rest = l[3..].trim();
+            let rest = rest.trim();
             if rest.starts_with('|') {
                 // The embedded IR document: attributes were read above.
                 i += 1;
