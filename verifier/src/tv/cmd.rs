@@ -3,8 +3,9 @@
 //! refuted but something unknown or unsupported).
 
 use super::diff::{self, FnPair};
+use super::emit::{class_dwords, Side};
 use super::llc;
-use super::lower::{self, class_dwords, Side};
+use super::lower;
 use super::mir::{self, MirFile};
 use crate::check::{self, Options, Verdict};
 use gcnsmt_semantics::target::Target;

@@ -5,7 +5,7 @@
 //! register bank or width in the two files (the files do not come from one llc input, so
 //! their numbers do not correspond: llc renumbers virtual registers when it parses MIR).
 
-use super::lower::{class_bank, class_dwords};
+use super::emit::{class_bank, class_dwords};
 use super::mir::{Block, Function, MirFile, OpKind};
 use crate::rules::InputError;
 use std::collections::BTreeSet;

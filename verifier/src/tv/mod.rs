@@ -8,6 +8,7 @@
 
 pub mod cmd;
 pub mod diff;
+pub mod emit;
 pub mod llc;
 pub mod lower;
 pub mod mir;
@@ -32,12 +33,12 @@ mod fuzz {
         };
         for fp in &pairs {
             for bp in &fp.blocks {
-                let sb = lower::Side {
+                let sb = emit::Side {
                     file: "b.mir",
                     block: bp.before,
                     classes: &fp.before.classes,
                 };
-                let sa = lower::Side {
+                let sa = emit::Side {
                     file: "a.mir",
                     block: bp.after,
                     classes: &fp.after.classes,
