@@ -95,7 +95,15 @@ define amdgpu_kernel void @{name}() #0 {{
       ld(0, 0) + "  %p2 = getelementptr i32, ptr addrspace(3) @lds2, i32 %tid\n"
       "  %v1 = load i32, ptr addrspace(3) %p2\n" + ld(2, 1)
       + "  %a = add i32 %v0, %v1\n  %b = add i32 %a, %v2\n  store i32 %b, ptr addrspace(3) %p\n")
-    return HDR_DS + "".join(ks) + '\nattributes #0 = { "amdgpu-lds-size"="32768" }\n', len(ks)
+    # Unmodelled instructions: v_mul_lo_u32 (pure: an uninterpreted op of live-in inputs),
+    # inline asm (unknown memory effect: the block is unsupported), a barrier.
+    k("read2_b32_mul_address",
+      "  %m = mul i32 %tid, %tid\n  %pm = getelementptr i32, ptr addrspace(3) @lds, i32 %m\n"
+      "  %x0 = load i32, ptr addrspace(3) %pm\n  %pm1 = getelementptr i32, ptr addrspace(3) %pm, i32 1\n"
+      "  %x1 = load i32, ptr addrspace(3) %pm1\n  %a = add i32 %x0, %x1\n  store i32 %a, ptr addrspace(3) %p\n")
+    k("read2_across_inline_asm", ld(0, 0) + '  call void asm sideeffect "s_nop 0", ""()\n' + ld(1, 1) + sum_back)
+    k("read2_across_barrier", ld(0, 0) + "  call void @llvm.amdgcn.s.barrier()\n" + ld(1, 1) + sum_back)
+    return HDR_DS + "declare void @llvm.amdgcn.s.barrier()\n" + "".join(ks) + '\nattributes #0 = { "amdgpu-lds-size"="32768" }\n', len(ks)
 
 
 HDR_BUF = """; gcnsmt tv kernels: buffer accesses that SILoadStoreOptimizer merges (or must not).

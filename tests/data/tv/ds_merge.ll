@@ -7,6 +7,7 @@
 @lds64 = addrspace(3) global [2048 x i64] undef, align 16
 @lds2 = addrspace(3) global [1024 x i32] undef, align 16
 declare i32 @llvm.amdgcn.workitem.id.x()
+declare void @llvm.amdgcn.s.barrier()
 
 define amdgpu_kernel void @read2_b32_adjacent() #0 {
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
@@ -374,6 +375,45 @@ define amdgpu_kernel void @read2_b32_two_bases() #0 {
   %a = add i32 %v0, %v1
   %b = add i32 %a, %v2
   store i32 %b, ptr addrspace(3) %p
+
+  ret void
+}
+define amdgpu_kernel void @read2_b32_mul_address() #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %m = mul i32 %tid, %tid
+  %pm = getelementptr i32, ptr addrspace(3) @lds, i32 %m
+  %x0 = load i32, ptr addrspace(3) %pm
+  %pm1 = getelementptr i32, ptr addrspace(3) %pm, i32 1
+  %x1 = load i32, ptr addrspace(3) %pm1
+  %a = add i32 %x0, %x1
+  store i32 %a, ptr addrspace(3) %p
+
+  ret void
+}
+define amdgpu_kernel void @read2_across_inline_asm() #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %q0 = getelementptr i32, ptr addrspace(3) %p, i32 0
+  %v0 = load i32, ptr addrspace(3) %q0
+  call void asm sideeffect "s_nop 0", ""()
+  %q1 = getelementptr i32, ptr addrspace(3) %p, i32 1
+  %v1 = load i32, ptr addrspace(3) %q1
+  %a = add i32 %v0, %v1
+  store i32 %a, ptr addrspace(3) %p
+
+  ret void
+}
+define amdgpu_kernel void @read2_across_barrier() #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %q0 = getelementptr i32, ptr addrspace(3) %p, i32 0
+  %v0 = load i32, ptr addrspace(3) %q0
+  call void @llvm.amdgcn.s.barrier()
+  %q1 = getelementptr i32, ptr addrspace(3) %p, i32 1
+  %v1 = load i32, ptr addrspace(3) %q1
+  %a = add i32 %v0, %v1
+  store i32 %a, ptr addrspace(3) %p
 
   ret void
 }
