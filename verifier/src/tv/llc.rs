@@ -62,10 +62,12 @@ pub fn before_after(
     extra: &[String],
 ) -> Result<Pair, LlcError> {
     let base = |more: &[&str]| -> Vec<String> {
-        let mut v = vec![
-            "-mtriple=amdgcn".to_string(),
-            format!("-mcpu={}", target.name()),
-        ];
+        // The caller's -mtriple (LLVM's tests use `amdgcn--amdpal`) replaces ours.
+        let mut v = Vec::new();
+        if !extra.iter().any(|a| a.starts_with("-mtriple")) {
+            v.push("-mtriple=amdgcn".to_string());
+        }
+        v.push(format!("-mcpu={}", target.name()));
         v.extend(extra.iter().cloned());
         v.extend(more.iter().map(|s| s.to_string()));
         v
