@@ -269,4 +269,31 @@ fn pass_form_with_llc_22() {
             );
         }
     }
+    // Other passes on gfx8: si-fold-operands turns `V_ADD_CO_U32_e64` into the `_e32` form that
+    // writes vcc, which no one reads; that must not be a refutation. Blocks with instructions
+    // gcnsmt does not model (the 16-bit add, inline asm, the barrier) are unsupported: exit 3.
+    for pass in [
+        "si-fold-operands",
+        "si-shrink-instructions",
+        "machine-scheduler",
+    ] {
+        let path = data().join("ds_merge.ll");
+        let (code, blocks, err) = tv_json(&[
+            "--pass",
+            pass,
+            path.to_str().unwrap(),
+            "--target",
+            "gfx802",
+            "--",
+            "-amdgpu-load-store-vectorizer=0",
+        ]);
+        assert!(code == 0 || code == 3, "{pass}: {err}");
+        for b in &blocks {
+            let v = b["verdict"].as_str().unwrap();
+            assert!(
+                matches!(v, "proved" | "unchanged" | "unsupported"),
+                "{pass}: {b}"
+            );
+        }
+    }
 }

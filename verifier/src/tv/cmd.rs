@@ -202,14 +202,16 @@ fn block_verdict(
         file: &before.path,
         block: bp.before,
         classes: &fp.before.classes,
+        rename: Default::default(),
     };
     let sa = Side {
         file: &after.path,
         block: bp.after,
         classes: &fp.after.classes,
+        rename: Default::default(),
     };
     let lds = fp.before.lds_size.or(fp.after.lds_size);
-    match lower::lower(&name, &sb, &sa, &bp.liveout, t, lds) {
+    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, lds) {
         Err(u) => {
             v.verdict = "unsupported";
             v.reason = Some(u.0);

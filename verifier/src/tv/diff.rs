@@ -20,6 +20,9 @@ pub struct BlockPair<'a> {
     pub changed: bool,
     /// Virtual registers used outside this block, in either file.
     pub liveout: BTreeSet<u32>,
+    /// Physical registers live out of the block: successors' live-ins and the terminators'
+    /// register uses, in either file (`vgpr0`, `sgpr4_sgpr5`).
+    pub phys_live: BTreeSet<String>,
 }
 
 /// One function present in both files.
@@ -155,12 +158,15 @@ fn blocks<'a>(
             || bb.insts.iter().zip(&ba.insts).any(|(x, y)| x.key != y.key);
         let mut liveout = used_outside(fb, bb.num);
         liveout.extend(used_outside(fa, bb.num));
+        let mut phys_live = phys_liveout(fb, bb);
+        phys_live.extend(phys_liveout(fa, ba));
         out.push(BlockPair {
             num: bb.num,
             before: bb,
             after: ba,
             changed,
             liveout,
+            phys_live,
         });
     }
     Ok(out)
@@ -178,4 +184,28 @@ fn used_outside(f: &Function, num: u32) -> BTreeSet<u32> {
             _ => None,
         })
         .collect()
+}
+
+/// Physical registers live out of `b`: its successors' live-ins and its terminators' uses.
+fn phys_liveout(f: &Function, b: &Block) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = f
+        .blocks
+        .iter()
+        .filter(|s| b.successors.contains(&s.num))
+        .flat_map(|s| s.liveins.iter().cloned())
+        .collect();
+    for i in b
+        .insts
+        .iter()
+        .filter(|i| super::lower::is_terminator(&i.opcode))
+    {
+        for o in &i.ops {
+            if let OpKind::Phys(p) = &o.kind {
+                if !o.flags.implicit_def {
+                    out.insert(p.clone());
+                }
+            }
+        }
+    }
+    out
 }

@@ -7,13 +7,25 @@ use super::opcodes::{self, AddrKind, MirOp};
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_lifter::table::OffsetKind;
 use gcnsmt_semantics::target::{Gen, Target};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Renamed physical registers (see [`Side::rename`]) are rule variables with this prefix; the
+/// lowering declares every such variable `Dead:`.
+pub const PHYS_PREFIX: &str = "phys_";
+
+fn renamed(p: &str, n: usize) -> Vec<String> {
+    (0..n).map(|k| format!("%{PHYS_PREFIX}{p}_{k}")).collect()
+}
 
 /// What one side of the pair needs from the function.
+#[derive(Clone)]
 pub struct Side<'a> {
     pub file: &'a str,
     pub block: &'a Block,
     pub classes: &'a BTreeMap<u32, String>,
+    /// Physical registers the blocks write but do not leave live: they become rule variables
+    /// `%phys_NAME_K` (declared dead), so a pass may add or drop such a write (a `vcc` carry).
+    pub rename: BTreeSet<String>,
 }
 
 /// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,
@@ -59,6 +71,7 @@ fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, Strin
             }
             Ok(idx.iter().map(|k| format!("%r{id}_{k}")).collect())
         }
+        OpKind::Phys(p) if side.rename.contains(p) => Ok(renamed(p, phys(p, target)?.len())),
         OpKind::Phys(p) => phys(p, target),
         other => Err(format!("expected a register, found {other:?}")),
     }
@@ -522,7 +535,13 @@ fn alu(
     )?)];
     if vcc {
         let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
-        regs.push(if wave64 { "vcc" } else { "vcc_lo" }.to_string());
+        regs.push(if side.rename.contains("vcc") {
+            tuple(&renamed("vcc", if wave64 { 2 } else { 1 }))
+        } else if wave64 {
+            "vcc".to_string()
+        } else {
+            "vcc_lo".to_string()
+        });
     } else if sdst {
         regs.push(tuple(&dwords(
             side,

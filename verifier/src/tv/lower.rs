@@ -137,9 +137,19 @@ pub fn lower(
     before: &Side,
     after: &Side,
     liveout: &BTreeSet<u32>,
+    phys_live: &BTreeSet<String>,
     target: Target,
     lds_size: Option<u32>,
 ) -> Result<Lowered, Unsupported> {
+    let rename = renamable(before.block, after.block, phys_live, target);
+    let before = &Side {
+        rename: rename.clone(),
+        ..before.clone()
+    };
+    let after = &Side {
+        rename,
+        ..after.clone()
+    };
     let (bterm, aterm) = (terminators(before.block), terminators(after.block));
     if bterm != aterm {
         return Err(Unsupported(format!(
@@ -233,6 +243,14 @@ pub fn lower(
         .collect::<Vec<_>>()
         .join("\n");
     dead.retain(|(v, _)| mentions(&text, v));
+    let fresh =
+        regex::Regex::new(&format!(r"%({}[a-z0-9_]+?_\d+)\b", emit::PHYS_PREFIX)).expect("regex");
+    let mut seen = BTreeSet::new();
+    for c in fresh.captures_iter(&text) {
+        if seen.insert(c[1].to_string()) {
+            dead.push((c[1].to_string(), Loc::default()));
+        }
+    }
     let pre = lds_size.filter(|n| *n > 0).map(|n| Line {
         text: format!("LDS_SIZE >= {n}"),
         loc: Loc::default(),
@@ -305,6 +323,39 @@ fn stable(id: u32, before: &Block, after: &Block, target: Target, depth: u32) ->
         _ => true,
     });
     ok
+}
+
+/// Physical registers written in either block (explicit definitions, and the `vcc` carry of
+/// `_e32` adds) that no successor and no terminator reads; never M0 or EXEC, which the
+/// semantics read implicitly (the LDS bound, the active lanes).
+fn renamable(
+    before: &Block,
+    after: &Block,
+    live: &BTreeSet<String>,
+    target: Target,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for i in before.insts.iter().chain(&after.insts) {
+        let carry = matches!(
+            opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Alu { vcc: true, .. })
+        );
+        for o in i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| carry && o.flags.implicit_def))
+        {
+            if let OpKind::Phys(p) = &o.kind {
+                let overlaps = live
+                    .iter()
+                    .any(|l| l.contains(p.as_str()) || p.contains(l.as_str()));
+                if !overlaps && p != "m0" && !p.starts_with("exec") && !p.starts_with("scc") {
+                    out.insert(p.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 fn mentions(text: &str, var: &str) -> bool {

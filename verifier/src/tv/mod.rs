@@ -37,14 +37,16 @@ mod fuzz {
                     file: "b.mir",
                     block: bp.before,
                     classes: &fp.before.classes,
+                    rename: Default::default(),
                 };
                 let sa = emit::Side {
                     file: "a.mir",
                     block: bp.after,
                     classes: &fp.after.classes,
+                    rename: Default::default(),
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
-                    let _ = lower::lower("f", &sb, &sa, &bp.liveout, t, None);
+                    let _ = lower::lower("f", &sb, &sa, &bp.liveout, &bp.phys_live, t, None);
                 }
             }
         }
