@@ -103,6 +103,30 @@ define amdgpu_kernel void @{name}() #0 {{
       "  %x1 = load i32, ptr addrspace(3) %pm1\n  %a = add i32 %x0, %x1\n  store i32 %a, ptr addrspace(3) %p\n")
     k("read2_across_inline_asm", ld(0, 0) + '  call void asm sideeffect "s_nop 0", ""()\n' + ld(1, 1) + sum_back)
     k("read2_across_barrier", ld(0, 0) + "  call void @llvm.amdgcn.s.barrier()\n" + ld(1, 1) + sum_back)
+    # Kernel arguments and global memory next to the LDS code (scalar loads of the kernarg
+    # segment, a float add, a global store: dropped as identical unmodelled instructions).
+    ks.append("""
+define amdgpu_kernel void @read2_f32_global_out(ptr addrspace(1) %out) #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr float, ptr addrspace(3) @lds, i32 %tid
+  %q = getelementptr float, ptr addrspace(3) %p, i32 8
+  %a = load float, ptr addrspace(3) %p
+  %b = load float, ptr addrspace(3) %q
+  %s = fadd float %a, %b
+  %o = getelementptr float, ptr addrspace(1) %out, i32 %tid
+  store float %s, ptr addrspace(1) %o
+  ret void
+}""")
+    ks.append("""
+define amdgpu_kernel void @write2_kernarg_data(i32 %x) #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %q = getelementptr i32, ptr addrspace(3) %p, i32 1
+  %y = add i32 %x, 1
+  store i32 %x, ptr addrspace(3) %p
+  store i32 %y, ptr addrspace(3) %q
+  ret void
+}""")
     return HDR_DS + "declare void @llvm.amdgcn.s.barrier()\n" + "".join(ks) + '\nattributes #0 = { "amdgpu-lds-size"="32768" }\n', len(ks)
 
 

@@ -417,4 +417,24 @@ define amdgpu_kernel void @read2_across_barrier() #0 {
 
   ret void
 }
+define amdgpu_kernel void @read2_f32_global_out(ptr addrspace(1) %out) #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr float, ptr addrspace(3) @lds, i32 %tid
+  %q = getelementptr float, ptr addrspace(3) %p, i32 8
+  %a = load float, ptr addrspace(3) %p
+  %b = load float, ptr addrspace(3) %q
+  %s = fadd float %a, %b
+  %o = getelementptr float, ptr addrspace(1) %out, i32 %tid
+  store float %s, ptr addrspace(1) %o
+  ret void
+}
+define amdgpu_kernel void @write2_kernarg_data(i32 %x) #0 {
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %q = getelementptr i32, ptr addrspace(3) %p, i32 1
+  %y = add i32 %x, 1
+  store i32 %x, ptr addrspace(3) %p
+  store i32 %y, ptr addrspace(3) %q
+  ret void
+}
 attributes #0 = { "amdgpu-lds-size"="32768" }

@@ -5,7 +5,7 @@
 use super::diff::{self, FnPair};
 use super::emit::{class_dwords, Side};
 use super::llc;
-use super::lower;
+use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
 use crate::check::{self, Options, Verdict};
 use gcnsmt_semantics::target::Target;
@@ -233,24 +233,52 @@ fn block_verdict(
                     v.reason = Some(r);
                 }
                 Verdict::Refuted(c) => {
-                    let text = mir_names(&crate::report::cex(&c), fp);
-                    if l.uninterpreted.is_empty() {
-                        v.verdict = "refuted";
-                        v.reason = Some(mir_names(&c.first_difference, fp));
-                    } else {
-                        v.verdict = "unknown";
-                        v.reason = Some(format!(
-                            "a counterexample rests on the uninterpreted result of {}",
-                            l.uninterpreted.join(", ")
-                        ));
-                    }
-                    v.counterexample = Some(text);
+                    let (verdict, reason) = classify_refutation(&l, &c, fp);
+                    v.verdict = verdict;
+                    v.reason = Some(reason);
+                    v.counterexample = Some(mir_names(&crate::report::cex(&c), fp));
                 }
             },
         },
     }
     v.time = start.elapsed();
     v
+}
+
+/// `refuted` only for a counterexample that shows a real difference: not one resting on the
+/// fresh result of an uninterpreted instruction, nor one where the sides differ only in the
+/// inputs of dropped unmodelled instructions (which may map both to one result): `unknown`.
+fn classify_refutation(l: &Lowered, c: &crate::check::Cex, fp: &FnPair) -> (&'static str, String) {
+    let dead = |n: &str| {
+        l.rule
+            .dead
+            .iter()
+            .any(|(d, _)| d == n.trim_start_matches('%'))
+    };
+    let differing: Vec<&str> = c
+        .regs
+        .iter()
+        .filter(|(n, x, y)| x != y && !dead(n))
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    let only_soft = c.mem_diffs.is_empty()
+        && !differing.is_empty()
+        && differing.iter().all(|n| l.soft.contains(*n));
+    if !l.uninterpreted.is_empty() {
+        let ops = l.uninterpreted.join(", ");
+        (
+            "unknown",
+            format!("a counterexample rests on the uninterpreted result of {ops}"),
+        )
+    } else if only_soft {
+        let regs = mir_names(&differing.join(", "), fp);
+        (
+            "unknown",
+            format!("the sides differ only in inputs of unmodelled instructions ({regs})"),
+        )
+    } else {
+        ("refuted", mir_names(&c.first_difference, fp))
+    }
 }
 
 /// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.

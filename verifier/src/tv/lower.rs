@@ -10,11 +10,15 @@
 //!
 //! Instructions gcnsmt does not model (assumptions, see README "Translation validation"):
 //! - terminators must be identical on both sides; their register uses are live-out;
-//! - a pure instruction (a VALU/SALU op without memory effect) or a read of global memory
-//!   (`S_LOAD_*`, `GLOBAL_LOAD_*`, and `FLAT_LOAD_*` when nothing in the block writes LDS)
-//!   that occurs identically on both sides with inputs that are all block live-ins is dropped
-//!   from both, its results becoming the same fresh inputs; the global-memory form only when
-//!   nothing in the block writes global memory, so both read the entry state;
+//! - an instruction that reads no memory (a VALU/SALU op outside the modelled set) and occurs
+//!   with the same text on both sides is dropped from both; the registers it reads become
+//!   live-out (both sides must agree on them, so it computes the same results on both) and
+//!   its results are the same fresh inputs on both sides;
+//! - global-memory accesses (`S_LOAD_*`, `S_BUFFER_LOAD_*`, `GLOBAL_LOAD_*`, `GLOBAL_STORE_*`,
+//!   `GLOBAL_ATOMIC_*`, which never reach LDS) likewise, when they occur in the same order on
+//!   both sides and no buffer instruction (which reaches global memory too) is in the block:
+//!   equal inputs in the same order give the same memory and results; `FLAT_LOAD_*` only when
+//!   nothing in the block writes memory;
 //! - anything else unmodelled (INLINEASM, barriers, stores the model lacks, a changed
 //!   unmodelled instruction) makes the block `unsupported`, naming the instruction.
 
@@ -30,6 +34,10 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug)]
 pub struct Lowered {
     pub rule: Rule,
+    /// Rule variables that are inputs of dropped unmodelled instructions and nothing else
+    /// makes observable: a counterexample differing only in them is not a confirmed
+    /// miscompile (the instruction may map both values to one result).
+    pub soft: BTreeSet<String>,
     /// Opcodes dropped as uninterpreted whose results the block reads: a refutation may
     /// rest on a value the real instruction cannot produce, so it is `unknown`.
     pub uninterpreted: Vec<String>,
@@ -67,6 +75,8 @@ pub fn is_terminator(op: &str) -> bool {
 enum Mem {
     Pure,
     ReadsGlobal,
+    /// `GLOBAL_STORE_*` / `GLOBAL_ATOMIC_*`: global memory only, never LDS.
+    WritesGlobal,
     ReadsAny,
     Effect,
 }
@@ -100,6 +110,9 @@ fn memory_of(op: &str) -> Mem {
     {
         return Mem::ReadsGlobal;
     }
+    if op.starts_with("GLOBAL_STORE_") || op.starts_with("GLOBAL_ATOMIC_") {
+        return Mem::WritesGlobal;
+    }
     if op.starts_with("FLAT_LOAD_") {
         return Mem::ReadsAny;
     }
@@ -120,6 +133,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {
             Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
+            Mem::WritesGlobal => (true, false),
             Mem::Effect => (true, true),
         },
     }
@@ -172,55 +186,8 @@ pub fn lower(
     }
     let defined_b = defined(before.block);
     let defined_a = defined(after.block);
-    let (gw_b, lw_b) = side_writes(before.block, target);
-    let (gw_a, lw_a) = side_writes(after.block, target);
-    let (gwrite, lwrite) = (gw_b || gw_a, lw_b || lw_a);
-    // Unmodelled instructions: each must have an identical twin on the other side.
-    let mut dropped: BTreeSet<String> = BTreeSet::new();
-    let mut uninterpreted = Vec::new();
-    for (side, other, def_here, def_there) in [
-        (before, after, &defined_b, &defined_a),
-        (after, before, &defined_a, &defined_b),
-    ] {
-        for i in &side.block.insts {
-            let op = i.opcode.as_str();
-            if PSEUDO.contains(&op) || is_terminator(op) || opcodes::lookup(target, op).is_some() {
-                continue;
-            }
-            let mem = memory_of(op);
-            let why = match mem {
-                Mem::Effect => Some("its memory effect is not modelled"),
-                Mem::ReadsGlobal if gwrite => Some("it reads global memory the block writes"),
-                Mem::ReadsAny if gwrite || lwrite => Some("it reads memory the block writes"),
-                _ => None,
-            };
-            if let Some(why) = why {
-                return Err(Unsupported(format!("{}: {op}: {why}", at(side, i))));
-            }
-            if !other.block.insts.iter().any(|j| j.key == i.key) {
-                return Err(Unsupported(format!(
-                    "{}: {op} is not modelled and the pass changed it",
-                    at(side, i)
-                )));
-            }
-            let inner = i.ops.iter().any(|o| match o.kind {
-                OpKind::VReg { id, .. } => {
-                    (def_here.contains(&id) || def_there.contains(&id))
-                        && !stable(id, before.block, after.block, target, 0)
-                }
-                _ => false,
-            });
-            if inner {
-                return Err(Unsupported(format!(
-                    "{}: {op} is not modelled and reads a register the block defines",
-                    at(side, i)
-                )));
-            }
-            if dropped.insert(i.key.clone()) && !i.defs.is_empty() {
-                uninterpreted.push(op.to_string());
-            }
-        }
-    }
+    let plain_live = live.clone();
+    let dropped = unmodelled(before, after, target, &mut live)?;
     let source = lower_side(before, target)?;
     let target_lines = lower_side(after, target)?;
     let mut dead = Vec::new();
@@ -243,6 +210,19 @@ pub fn lower(
         .collect::<Vec<_>>()
         .join("\n");
     dead.retain(|(v, _)| mentions(&text, v));
+    // Dropped instructions matter for a refutation only when the rule reads their results.
+    let uninterpreted: Vec<String> = dropped
+        .iter()
+        .filter(|(_, defs)| defs.iter().any(|d| mentions(&text, &format!("r{d}_0"))))
+        .map(|(op, _)| op.clone())
+        .collect();
+    let mut soft = BTreeSet::new();
+    for id in live.difference(&plain_live) {
+        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
+        for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
+            soft.insert(format!("%r{id}_{k}"));
+        }
+    }
     let fresh =
         regex::Regex::new(&format!(r"%({}[a-z0-9_]+?_\d+)\b", emit::PHYS_PREFIX)).expect("regex");
     let mut seen = BTreeSet::new();
@@ -275,54 +255,89 @@ pub fn lower(
             lanes: None,
         },
         uninterpreted,
+        soft,
     })
 }
 
-/// Whether `%id` holds the same value on both sides wherever it is read: it is defined on
-/// both by the same instruction (same text) that reads no memory and whose register inputs
-/// are themselves the same (recursively; physical registers the blocks do not write).
-fn stable(id: u32, before: &Block, after: &Block, target: Target, depth: u32) -> bool {
-    let def_of = |b: &'_ Block| -> Option<Inst> {
+/// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the
+/// registers they read live-out (so both sides must agree on them: equal inputs give equal
+/// results, which are then the same fresh inputs). Returns the dropped opcodes with the
+/// virtual registers they define.
+fn unmodelled(
+    before: &Side,
+    after: &Side,
+    target: Target,
+    live: &mut BTreeSet<u32>,
+) -> Result<Vec<(String, Vec<u32>)>, Unsupported> {
+    let (gw_b, lw_b) = side_writes(before.block, target);
+    let (gw_a, lw_a) = side_writes(after.block, target);
+    let (gwrite, lwrite) = (gw_b || gw_a, lw_b || lw_a);
+    let buffer = before
+        .block
+        .insts
+        .iter()
+        .chain(&after.block.insts)
+        .any(|i| {
+            matches!(
+                opcodes::lookup(target, &i.opcode),
+                Some(MirOp::Mubuf { .. })
+            )
+        });
+    let global_seq = |b: &Block| -> Vec<String> {
         b.insts
             .iter()
-            .find(|i| {
-                i.defs
+            .filter(|i| opcodes::lookup(target, &i.opcode).is_none())
+            .filter(|i| matches!(memory_of(&i.opcode), Mem::ReadsGlobal | Mem::WritesGlobal))
+            .map(|i| i.key.clone())
+            .collect()
+    };
+    let same_global_order = global_seq(before.block) == global_seq(after.block);
+    let mut dropped: BTreeSet<String> = BTreeSet::new();
+    let mut uninterpreted = Vec::new();
+    for (side, other) in [(before, after), (after, before)] {
+        for i in &side.block.insts {
+            let op = i.opcode.as_str();
+            if PSEUDO.contains(&op) || is_terminator(op) || opcodes::lookup(target, op).is_some() {
+                continue;
+            }
+            let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
+            let why = match memory_of(op) {
+                Mem::Effect => Some("its memory effect is not modelled"),
+                _ if global && buffer => {
+                    Some("global memory next to buffer accesses is not modelled")
+                }
+                _ if global && !same_global_order => Some("the pass moved a global memory access"),
+                Mem::ReadsAny if gwrite || lwrite => Some("it reads memory the block writes"),
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(Unsupported(format!("{}: {op}: {why}", at(side, i))));
+            }
+            if !other.block.insts.iter().any(|j| j.key == i.key) {
+                return Err(Unsupported(format!(
+                    "{}: {op} is not modelled and the pass changed it",
+                    at(side, i)
+                )));
+            }
+            for o in &i.ops {
+                if let OpKind::VReg { id, .. } = o.kind {
+                    live.insert(id);
+                }
+            }
+            if dropped.insert(i.key.clone()) && !i.defs.is_empty() {
+                let defs = i
+                    .defs
                     .iter()
-                    .any(|d| matches!(d.kind, OpKind::VReg { id: x, .. } if x == id))
-            })
-            .cloned()
-    };
-    let (Some(x), Some(y)) = (def_of(before), def_of(after)) else {
-        return false;
-    };
-    if x.key != y.key || depth > 64 {
-        return false;
-    }
-    let op = x.opcode.as_str();
-    let pure = matches!(
-        op,
-        "COPY" | "REG_SEQUENCE" | "EXTRACT_SUBREG" | "INSERT_SUBREG"
-    ) || matches!(opcodes::lookup(target, op), Some(MirOp::Alu { .. }))
-        || (opcodes::lookup(target, op).is_none() && memory_of(op) == Mem::Pure);
-    if !pure {
-        return false;
-    }
-    let phys_written = |p: &str| {
-        before.insts.iter().chain(&after.insts).any(|i| {
-            i.defs
-                .iter()
-                .any(|d| matches!(&d.kind, OpKind::Phys(q) if q == p))
-        })
-    };
-    let ok = x.uses().all(|o| match &o.kind {
-        OpKind::VReg { id: u, .. } => {
-            let inside = defined(before).contains(u) || defined(after).contains(u);
-            !inside || stable(*u, before, after, target, depth + 1)
+                    .filter_map(|d| match d.kind {
+                        OpKind::VReg { id, .. } => Some(id),
+                        _ => None,
+                    })
+                    .collect();
+                uninterpreted.push((op.to_string(), defs));
+            }
         }
-        OpKind::Phys(p) => !phys_written(p),
-        _ => true,
-    });
-    ok
+    }
+    Ok(uninterpreted)
 }
 
 /// Physical registers written in either block (explicit definitions, and the `vcc` carry of
