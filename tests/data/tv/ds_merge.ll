@@ -437,4 +437,24 @@ define amdgpu_kernel void @write2_kernarg_data(i32 %x) #0 {
   store i32 %y, ptr addrspace(3) %q
   ret void
 }
+define amdgpu_kernel void @branchy() #0 {
+entry:
+  %tid = call i32 @llvm.amdgcn.workitem.id.x()
+  %p = getelementptr i32, ptr addrspace(3) @lds, i32 %tid
+  %c = icmp ult i32 %tid, 16
+  br i1 %c, label %then, label %done
+then:
+  %q = getelementptr i32, ptr addrspace(3) %p, i32 1
+  %a = load i32, ptr addrspace(3) %p
+  %b = load i32, ptr addrspace(3) %q
+  %s = add i32 %a, %b
+  br label %done
+done:
+  %r = phi i32 [ 0, %entry ], [ %s, %then ]
+  %o = getelementptr i32, ptr addrspace(3) %p, i32 64
+  store i32 %r, ptr addrspace(3) %o
+  %o2 = getelementptr i32, ptr addrspace(3) %p, i32 65
+  store i32 %tid, ptr addrspace(3) %o2
+  ret void
+}
 attributes #0 = { "amdgpu-lds-size"="32768" }

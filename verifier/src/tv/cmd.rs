@@ -2,6 +2,7 @@
 //! `verify` (0 all proved or unchanged, 1 something refuted, 2 input or tool error, 3 nothing
 //! refuted but something unknown or unsupported).
 
+use super::canon;
 use super::diff::{self, FnPair};
 use super::emit::{class_dwords, Side};
 use super::llc;
@@ -142,6 +143,12 @@ pub fn validate(
     fallback: Option<&[Target]>,
     opts: &Options,
 ) -> Result<Vec<BlockVerdict>, String> {
+    let canonical = |f: &MirFile| {
+        let mut f = f.clone();
+        f.functions.iter_mut().for_each(canon::canonicalize);
+        f
+    };
+    let (before, after) = (&canonical(before), &canonical(after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut out = Vec::new();
     for fp in &pairs {

@@ -6,6 +6,7 @@
 //! table [`opcodes`]) and decided by [`crate::check::check`]. [`llc`] runs llc for the
 //! `--pass` form; [`cmd`] is the command.
 
+pub mod canon;
 pub mod cmd;
 pub mod diff;
 pub mod emit;
@@ -25,9 +26,14 @@ mod fuzz {
     const BASE: &str = include_str!("../../../tests/data/tv/gen/buf_merge.gfx802.after.mir");
 
     fn pipeline(before: &str, after: &str) {
-        let (Ok(b), Ok(a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after)) else {
+        let (Ok(mut b), Ok(mut a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after))
+        else {
             return;
         };
+        b.functions
+            .iter_mut()
+            .chain(a.functions.iter_mut())
+            .for_each(canon::canonicalize);
         let Ok(pairs) = diff::pair(&b, &a, &[]) else {
             return;
         };
