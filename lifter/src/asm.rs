@@ -9,20 +9,12 @@
 //! `offset0:N offset1:N`, `offset:swizzle(...)` and `gds`.
 
 use gcnsmt_semantics::target::{Gen, Target};
-use thiserror::Error;
 
+use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{DsInst, RegFile, RegTuple};
 use crate::table::{self, GdsRule, OffsetKind};
 
-/// A parse or validation error at a 1-based character column of the input line.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("column {col}: {msg}")]
-pub struct AsmError {
-    /// 1-based column (in characters) where the problem starts.
-    pub col: usize,
-    /// What is wrong.
-    pub msg: String,
-}
+pub use crate::lex::{parse_int, AsmError};
 
 fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
     Err(AsmError {
@@ -183,23 +175,15 @@ pub(crate) fn parse_syntax_with(line: &str, flags: &[&str]) -> Result<AsmSyntax,
     Ok(syn)
 }
 
-/// Parse an integer as llvm-mc writes them: decimal, `0x` hex or `0b` binary, optional `-`.
-pub fn parse_int(s: &str) -> Option<i64> {
-    let s = s.trim();
-    let (neg, s) = match s.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, s),
-    };
-    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        i64::from_str_radix(h, 16).ok()?
-    } else if let Some(b) = s.strip_prefix("0b").or_else(|| s.strip_prefix("0B")) {
-        i64::from_str_radix(b, 2).ok()?
-    } else if !s.is_empty() && s.chars().all(|c| c.is_ascii_digit()) {
-        s.parse().ok()?
-    } else {
-        return None;
-    };
-    Some(if neg { -v } else { v })
+/// Whether an operand reads as a scalar register (`s2`, `s[0:1]`, `m0`, `vcc`, `exec`, `ttmp0`).
+fn looks_scalar(text: &str) -> bool {
+    let t = text.trim();
+    t.starts_with('s') && t[1..].starts_with(|c: char| c.is_ascii_digit() || c == '[')
+        || t.starts_with("ttmp")
+        || matches!(
+            t,
+            "m0" | "vcc" | "vcc_lo" | "vcc_hi" | "exec" | "exec_lo" | "exec_hi"
+        )
 }
 
 /// Parse `vN`, `v[N:M]`, `v[N]` (and the same with `a`) into a tuple.
@@ -239,25 +223,6 @@ pub fn parse_reg(text: &str) -> Option<RegTuple> {
     })
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Role {
-    Vdst,
-    Addr,
-    Data0,
-    Data1,
-}
-
-impl Role {
-    fn name(self) -> &'static str {
-        match self {
-            Role::Vdst => "vdst",
-            Role::Addr => "addr",
-            Role::Data0 => "data0",
-            Role::Data1 => "data1",
-        }
-    }
-}
-
 /// Parse one line of LLVM DS assembly for `target` into a validated [`DsInst`].
 ///
 /// Errors (with the column of the offending token): unknown mnemonic, mnemonic
@@ -266,6 +231,18 @@ impl Role {
 /// AGPR where not allowed, mixed VGPR/AGPR data, offset kind or range, and
 /// `gds` present where not allowed or missing where required.
 pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
+    parse_asm_with(target, line, &mut NoHoles)
+}
+
+/// [`parse_asm`] with operand holes (see [`crate::holes`]): a hole gets the stand-in register
+/// `v0` (or `v[0:n-1]`) or the immediate 0 in the returned instruction, after passing every
+/// check a concrete operand of its width and class would. Holes do not take part in the
+/// "all VGPRs or all AGPRs" check of vdst and data: a variable can be allocated in either file.
+pub fn parse_asm_with(
+    target: Target,
+    line: &str,
+    holes: &mut dyn Holes,
+) -> Result<DsInst, AsmError> {
     let syn = parse_syntax(line)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = table::ds_lookup(target, mn) else {
@@ -333,10 +310,33 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
     let mut data_file: Option<RegFile> = None;
     for (&(role, count), (text, col)) in roles.iter().zip(&syn.operands) {
         let col = *col;
+        let class = HoleClass {
+            dwords: count,
+            agpr_ok: role != Role::Addr && target.has_agpr_ds(),
+        };
+        if let Some(accepted) = holes.reg(role, text, col, class) {
+            accepted?;
+            let stand_in = Some(RegTuple::v(0, count));
+            match role {
+                Role::Vdst => inst.vdst = stand_in,
+                Role::Addr => inst.addr = stand_in,
+                Role::Data0 => inst.data0 = stand_in,
+                _ => inst.data1 = stand_in,
+            }
+            continue;
+        }
         let Some(r) = parse_reg(text) else {
             return err(
                 col,
-                format!("expected a register for {}, got `{text}`", role.name()),
+                format!(
+                    "expected a register for {}, got `{text}`{}",
+                    role.name(),
+                    if looks_scalar(text) {
+                        format!(" ({mn} {} needs a vector register)", role.name())
+                    } else {
+                        String::new()
+                    }
+                ),
             );
         };
         if r.last() > 255 {
@@ -346,7 +346,7 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
             if role == Role::Addr {
                 return err(
                     col,
-                    format!("the address of {mn} must be a VGPR, got {text}"),
+                    format!("the address of {mn} must be a VGPR, got {text} (an AGPR)"),
                 );
             }
             if !target.has_agpr_ds() {
@@ -386,7 +386,7 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
             Role::Vdst => inst.vdst = Some(r),
             Role::Addr => inst.addr = Some(r),
             Role::Data0 => inst.data0 = Some(r),
-            Role::Data1 => inst.data1 = Some(r),
+            _ => inst.data1 = Some(r),
         }
     }
 
@@ -407,7 +407,7 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
             ("offset", Some(v)) => {
                 if shape.offset != OffsetKind::Single {
                     let why = if shape.offset == OffsetKind::Pair {
-                        " (use offset0:/offset1:)"
+                        " (use offset0:N offset1:N)"
                     } else {
                         ""
                     };
@@ -428,12 +428,18 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
                         Ok(o) => o,
                         Err(e) => return err(vcol, e),
                     }
+                } else if let Some(accepted) = holes.imm("offset", v, vcol, 0xffff) {
+                    accepted?;
+                    0
                 } else {
                     let Some(o) = parse_int(v) else {
                         return err(vcol, format!("expected an integer offset, got `{v}`"));
                     };
                     if !(0..=65535).contains(&o) {
-                        return err(vcol, format!("offset must be in [0, 65535], got {o}"));
+                        return err(
+                            vcol,
+                            format!("offset must be in [0, 65535], got {o} (out of range)"),
+                        );
                     }
                     o as u16
                 };
@@ -450,11 +456,19 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
                     return err(col, format!("{mn} takes no {n}:{why}"));
                 }
                 let vcol = col + n.len() + 1;
+                let field = if n == "offset0" { "offset0" } else { "offset1" };
+                if let Some(accepted) = holes.imm(field, v, vcol, 0xff) {
+                    accepted?;
+                    continue;
+                }
                 let Some(o) = parse_int(v) else {
                     return err(vcol, format!("expected an integer {n}, got `{v}`"));
                 };
                 if !(0..=255).contains(&o) {
-                    return err(vcol, format!("{n} must be in [0, 255], got {o}"));
+                    return err(
+                        vcol,
+                        format!("{n} must be in [0, 255], got {o} (out of range)"),
+                    );
                 }
                 if n == "offset0" {
                     inst.offset0 = o as u8;

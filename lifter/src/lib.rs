@@ -12,7 +12,11 @@ pub mod any;
 pub mod asm;
 pub mod decode;
 pub mod encode;
+pub mod family;
+pub mod global;
+pub mod holes;
 pub mod inst;
+pub mod lex;
 pub mod lift;
 pub mod mubuf;
 pub mod mubuf_asm;
@@ -22,15 +26,18 @@ pub mod swizzle;
 pub mod table;
 
 pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError};
-pub use asm::{parse_asm, parse_syntax, AsmError, AsmSyntax};
+pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
+pub use family::{family_of, Family, FamilyDef, FAMILIES};
+pub use global::{global_lookup, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs};
+pub use holes::{HoleClass, Holes, NoHoles, Role};
 pub use inst::{DsInst, RegFile, RegTuple};
 pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
     MubufDecodeErrorKind, MubufInst,
 };
-pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax};
+pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax, parse_mubuf_with};
 pub use mubuf_table::{
     mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
 };

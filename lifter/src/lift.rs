@@ -157,37 +157,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_ds_semantics_entry_name_is_a_real_mnemonic_somewhere() {
-        // Entries are keyed by LLVM mnemonics; a typo would silently never lift.
-        let lib = Library::builtin();
-        for (file, d) in &lib.defs {
-            if file == "alu.pcode" {
-                continue;
-            }
-            for n in &d.names {
-                let m = n.name.to_ascii_lowercase();
-                if file.starts_with("buffer_") {
-                    assert!(
-                        Target::ALL
-                            .iter()
-                            .any(|t| crate::mubuf_table::mubuf_lookup(*t, &m).is_some()),
-                        "{file}: {} is not a MUBUF/VBUFFER mnemonic on any target",
-                        n.name
-                    );
-                    continue;
-                }
-                assert!(
-                    Target::ALL
-                        .iter()
-                        .any(|t| crate::table::ds_lookup(*t, &m).is_some()),
-                    "{file}: {} is not a DS mnemonic on any target",
-                    n.name
-                );
-            }
-        }
-    }
-
-    #[test]
     fn add_names_follow_llvm_per_generation() {
         assert_eq!(
             alu_lookup(Target::Gfx600, "v_add_i32").unwrap().entry,

@@ -9,6 +9,7 @@
 use gcnsmt_semantics::target::{Gen, Target};
 
 use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
+use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::mubuf::{CachePolicy, MubufInst};
 use crate::mubuf_table::{
@@ -43,6 +44,17 @@ pub fn parse_mubuf_syntax(line: &str) -> Result<crate::asm::AsmSyntax, AsmError>
 /// AGPRs outside gfx90a/gfx942/gfx950, unknown SRSRC/SOFFSET, modifiers the generation or
 /// op does not have, and offsets out of range (12 bits before gfx12, 23 bits on gfx12+).
 pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
+    parse_mubuf_with(target, line, &mut NoHoles)
+}
+
+/// [`parse_mubuf`] with operand holes (see [`crate::holes`]): a hole stands in as `v0` /
+/// `v[0:n-1]` (vdata, vaddr), `s[0:3]` (srsrc), `s0` (soffset) or offset 0, after the checks a
+/// concrete operand of its width and class passes.
+pub fn parse_mubuf_with(
+    target: Target,
+    line: &str,
+    holes: &mut dyn Holes,
+) -> Result<MubufInst, AsmError> {
     let syn = parse_syntax_with(line, MUBUF_FLAGS)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = mubuf_lookup(target, mn) else {
@@ -140,10 +152,14 @@ pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
             }
             ("offset", Some(v)) => {
                 let vcol = col + "offset:".len();
+                let max = if vbuf { 0x7f_ffff } else { 4095 };
+                if let Some(accepted) = holes.imm("offset", v, vcol, max as u64) {
+                    accepted?;
+                    continue;
+                }
                 let Some(o) = parse_int(v) else {
                     return err(vcol, format!("expected an integer offset, got `{v}`"));
                 };
-                let max = if vbuf { 0x7f_ffff } else { 4095 };
                 if !(0..=max).contains(&o) {
                     let why = if vbuf {
                         ""
@@ -236,7 +252,16 @@ pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
         );
     }
     let mut ops = syn.operands.iter();
-    let reg = |text: &str, col: usize, role: &str, count: u8, agpr_ok: bool| {
+    let mut reg = |text: &str, col: usize, role: Role, count: u8, agpr_ok: bool| {
+        let class = HoleClass {
+            dwords: count,
+            agpr_ok,
+        };
+        if let Some(accepted) = holes.reg(role, text, col, class) {
+            accepted?;
+            return Ok(RegTuple::v(0, count));
+        }
+        let role = role.name();
         let Some(r) = parse_reg(text) else {
             return err(col, format!("expected a register for {role}, got `{text}`"));
         };
@@ -269,7 +294,7 @@ pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
         inst.vdata = Some(reg(
             text,
             *col,
-            "vdata",
+            Role::Vdata,
             shape.vdata + u8::from(inst.tfe),
             agpr_ok,
         )?);
@@ -301,13 +326,20 @@ pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
                 format!("expected `off` (no offen/idxen/addr64), got `{text}`"),
             );
         } else {
-            inst.vaddr = Some(reg(text, col, "vaddr", naddr, false)?);
+            inst.vaddr = Some(reg(text, col, Role::Vaddr, naddr, false)?);
         }
     }
     let (text, col) = ops.next().expect("counted");
-    let srsrc = (0..128u16)
-        .step_by(4)
-        .find(|s| srsrc_name(target, *s).as_deref() == Some(text.as_str()));
+    let quad = HoleClass {
+        dwords: 4,
+        agpr_ok: false,
+    };
+    let srsrc = match holes.reg(Role::Srsrc, text, *col, quad) {
+        Some(accepted) => accepted.map(|()| Some(0))?,
+        None => (0..128u16)
+            .step_by(4)
+            .find(|s| srsrc_name(target, *s).as_deref() == Some(text.as_str())),
+    };
     let Some(srsrc) = srsrc else {
         return err(
             *col,
@@ -316,7 +348,15 @@ pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
     };
     inst.srsrc = srsrc;
     let (text, col) = ops.next().expect("counted");
-    let Some(soff) = soffset_value(target, text) else {
+    let one = HoleClass {
+        dwords: 1,
+        agpr_ok: false,
+    };
+    let soff = match holes.reg(Role::Soffset, text, *col, one) {
+        Some(accepted) => accepted.map(|()| soffset_value(target, "s0"))?,
+        None => soffset_value(target, text),
+    };
+    let Some(soff) = soff else {
         return err(
             *col,
             format!(

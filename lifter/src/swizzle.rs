@@ -68,7 +68,7 @@ pub fn parse(args: &str, gfx9_plus: bool) -> Result<u16, String> {
     let parts: Vec<&str> = args.split(',').map(str::trim).collect();
     let num = |i: usize, lo: u16, hi: u16, what: &str| -> Result<u16, String> {
         let s = parts.get(i).ok_or_else(|| format!("missing {what}"))?;
-        let v = crate::asm::parse_int(s)
+        let v = crate::lex::parse_int(s)
             .ok_or_else(|| format!("expected a number for {what}, got `{s}`"))?;
         if v < i64::from(lo) || v > i64::from(hi) {
             return Err(format!("{what} must be in [{lo}, {hi}], got {v}"));

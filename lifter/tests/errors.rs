@@ -107,7 +107,7 @@ fn asm_errors() {
         Gfx900,
         "ds_read2_b32 v[2:3], v1 offset:4",
         25,
-        "use offset0:/offset1:",
+        "use offset0:N offset1:N",
     );
     check(Gfx900, "ds_add_u32 v1, v2 offset0:4", 19, "use offset:");
     check(Gfx900, "ds_nop offset:4", 8, "ds_nop takes no offset:");

@@ -22,6 +22,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ds_2addr.pcode", include_str!("../pcode/ds_2addr.pcode")),
     ("ds_misc.pcode", include_str!("../pcode/ds_misc.pcode")),
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
+    ("global.pcode", include_str!("../pcode/global.pcode")),
     (
         "buffer_load.pcode",
         include_str!("../pcode/buffer_load.pcode"),

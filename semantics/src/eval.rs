@@ -90,6 +90,10 @@ pub struct Frame<'a> {
     /// A buffer instruction: MEM is global memory addressed through the V# (see
     /// [`crate::buffer`]); the variables VADDR, SRSRC, SOFFSET and LANE_ID must be set.
     pub buffer: Option<BufferMode>,
+    /// A global-segment access (`global_*`, `s_load_*`): MEM is global memory at the 64-bit
+    /// address the entry computes, with no range check (AMD CDNA3 ISA guide, "Global
+    /// instructions": the address is `SADDR + VADDR[31:0] + OFFSET` or `VADDR + OFFSET`).
+    pub global: bool,
 }
 
 struct St<D: Domain> {
@@ -181,7 +185,8 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
             Stmt::If(arms, els) => self.if_chain(arms, els, st),
             Stmt::Assign(LValue::Mem { addr, ty }, e) => {
-                let a = self.expr(addr, Some(Ty::U32), st)?;
+                let hint = self.addr_ty();
+                let a = self.expr(addr, Some(hint), st)?;
                 let a = self.address(a)?;
                 let v = self.expr(e, Some(*ty), st)?;
                 let v = self.convert(v, *ty)?;
@@ -310,8 +315,19 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(truth(self.d, v))
     }
 
+    /// The type of a MEM index: 64 bits for global-segment accesses, else 32 (an LDS/GDS
+    /// address, or a buffer offset that [`crate::buffer`] maps to a 64-bit address).
+    fn addr_ty(&self) -> Ty {
+        if self.frame.global {
+            Ty::Bits(Kind::U, 64)
+        } else {
+            Ty::U32
+        }
+    }
+
     fn address(&mut self, v: Val<D>) -> Result<D::Bv, EvalError> {
-        let v = self.convert(v, Ty::U32)?;
+        let ty = self.addr_ty();
+        let v = self.convert(v, ty)?;
         let Val::Bits(b, _) = v else { unreachable!() };
         Ok(b)
     }
@@ -474,7 +490,8 @@ impl<D: Domain> Ev<'_, '_, D> {
                 self.convert(v, *ty)
             }
             Expr::Mem(a, ty) => {
-                let av = self.expr(a, Some(Ty::U32), st)?;
+                let hint = self.addr_ty();
+                let av = self.expr(a, Some(hint), st)?;
                 let addr = self.address(av)?;
                 let bits = self.mem_read(st, &addr, ty.width() / 8)?;
                 Ok(Val::Bits(bits, *ty))
@@ -895,6 +912,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         if let Some(ok) = in_buffer_range {
             return Ok((a, ok));
         }
+        if self.frame.global {
+            return Ok((a, self.d.boolean(true)));
+        }
         // Bound check in 34 bits so `addr + size` cannot wrap.
         let limit = if self.frame.gds {
             let m0 = self.var_bits(st, "M0")?;
@@ -934,7 +954,7 @@ impl<D: Domain> Ev<'_, '_, D> {
     }
 
     fn mem_of(&self, st: &St<D>) -> D::Mem {
-        if self.frame.buffer.is_some() {
+        if self.frame.buffer.is_some() || self.frame.global {
             st.mem.global.clone()
         } else if self.frame.gds {
             st.mem.gds.clone()
@@ -987,7 +1007,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             m = self.d.store(&m, &ak, &byte);
         }
         let new = self.d.ite_mem(&ok, &m, &old);
-        if self.frame.buffer.is_some() {
+        if self.frame.buffer.is_some() || self.frame.global {
             st.mem.global = new;
         } else if self.frame.gds {
             st.mem.gds = new;

@@ -180,6 +180,38 @@ pub struct Def {
 }
 
 impl Def {
+    /// The widest write of the variable `name` anywhere in the body, in bits (`RETURN_DATA.b32 =`
+    /// is 32, `RETURN_DATA[63:32] =` is 64), or `None` if the body never assigns it or assigns it
+    /// untyped.
+    pub fn output_width(&self, name: &str) -> Option<u32> {
+        fn walk(stmts: &[Stmt], name: &str, best: &mut Option<u32>) {
+            for s in stmts {
+                match s {
+                    Stmt::Assign(LValue::Var { name: n, ty, slice }, _) if n == name => {
+                        let w = match (slice, ty) {
+                            (Some((hi, _)), _) => Some(hi + 1),
+                            (None, Some(t)) => Some(t.width()),
+                            (None, None) => None,
+                        };
+                        if let Some(w) = w {
+                            *best = Some(best.map_or(w, |b: u32| b.max(w)));
+                        }
+                    }
+                    Stmt::If(arms, els) => {
+                        for (_, b) in arms {
+                            walk(b, name, best);
+                        }
+                        walk(els, name, best);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut best = None;
+        walk(&self.body, name, &mut best);
+        best
+    }
+
     /// The aliases in force for `name` (upper case), if this entry covers it.
     pub fn aliases_for(&self, name: &str) -> Option<&[(String, String)]> {
         self.names

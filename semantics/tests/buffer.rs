@@ -84,6 +84,7 @@ fn run_buf_in(
             idxen: a.idxen,
             addr64: a.addr64,
         }),
+        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("VADDR".into(), bits(a.vaddr.0, a.vaddr.1));

@@ -64,6 +64,7 @@ fn run_mem(
         gds: false,
         aliases,
         buffer: None,
+        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -324,6 +325,7 @@ fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
         gds: false,
         aliases,
         buffer: None,
+        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(0x10, 32));
@@ -542,6 +544,7 @@ fn src2_forms_by_hand() {
             gds: false,
             aliases: &[],
             buffer: None,
+            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x10, 32));
@@ -782,6 +785,7 @@ fn every_src2_form_both_modes_by_hand() {
                     gds: false,
                     aliases: &[],
                     buffer: None,
+                    global: false,
                 };
                 let mut vars = BTreeMap::new();
                 vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -826,6 +830,7 @@ fn addtid_by_hand() {
             gds: false,
             aliases: &[],
             buffer: None,
+            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x999, 32));
@@ -866,6 +871,7 @@ fn alu_by_hand() {
             gds: false,
             aliases: &[],
             buffer: None,
+            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("S0".into(), bits(s0 as u128, 32));
@@ -942,6 +948,7 @@ fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64
         gds: false,
         aliases: &[],
         buffer: None,
+        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -1143,6 +1150,7 @@ fn alu_three_operand_compare_and_cndmask_by_hand() {
             gds: false,
             aliases: &[],
             buffer: None,
+            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("S0".into(), bits(s[0] as u128, 32));

@@ -5,8 +5,10 @@
 //! process's peak resident memory.
 
 use crate::check::Options;
-use crate::cli::{run_rules, run_rules_cached, Record, Summary};
+use crate::exit::ExitStatus;
+use crate::record::{Record, Summary};
 use crate::rules::Rule;
+use crate::run::{run_rules, run_rules_cached};
 use std::time::{Duration, Instant};
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -76,8 +78,9 @@ fn measure(name: &'static str, f: impl FnOnce() -> Vec<Record>) -> Row {
     }
 }
 
-/// Run the benchmark and print a table. Returns the exit code (2 if any run had errors).
-pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
+/// Run the benchmark and print a table. Returns the status (an input error if any run had
+/// errors).
+pub fn bench(rules: &[Rule], timeout: Duration) -> ExitStatus {
     let opts = Options {
         timeout,
         ..Default::default()
@@ -92,7 +95,7 @@ pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: cache directory: {e}");
-            return 2;
+            return ExitStatus::InputError;
         }
     };
     let rows = vec![
@@ -119,7 +122,7 @@ pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
         "{:<20} {:>9} {:>9} {:>9} {:>9} {:>5} {:>7} {:>7}",
         "run", "wall", "cpu", "median", "p99", "egg", "unknown", "errors"
     );
-    let mut code = 0;
+    let mut code = ExitStatus::Proved;
     for r in &rows {
         println!(
             "{:<20} {:>8.2}s {:>9} {:>7.1}ms {:>7.1}ms {:>5} {:>7} {:>7}",
@@ -134,7 +137,7 @@ pub fn bench(rules: &[Rule], timeout: Duration) -> u8 {
             r.summary.errors
         );
         if r.summary.errors > 0 {
-            code = 2;
+            code = ExitStatus::InputError;
         }
     }
     match peak_rss_mib() {

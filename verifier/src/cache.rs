@@ -1,12 +1,13 @@
 //! A result cache: a proved, inapplicable or refuted verdict is stored under a hash of
 //! everything it depends on, so an unchanged rule is not re-checked. The key covers the rule's
 //! text (name, targets, settings, precondition, dead registers, instructions), the target, the
-//! command-line setting overrides, every semantics file, the lifter's opcode data, gcnsmt's
-//! version and z3's version.
+//! command-line setting overrides, and [`KeyInputs`]: every semantics file in use, every data
+//! table of the lifter (`lifter/data/`), a fingerprint of the semantics, lifter and verifier
+//! sources taken at build time, gcnsmt's version and z3's version.
 //!
 //! A refutation is stored as its counterexample's inputs and initial memory bytes (JSON), not
 //! as a verdict: on a hit they are replayed on the concrete interpreter, precondition
-//! included ([`crate::check::replay_stored`]), and that replay, not the cache, is the evidence
+//! included (the checker's `replay_stored`), and that replay, not the cache, is the evidence
 //! for the refutation; if it does not show a difference (a damaged or foreign entry), the
 //! entry counts as a miss and the rule is checked afresh. Unknowns (which depend on the time
 //! limit and the machine's load) are never cached.
@@ -35,7 +36,8 @@ pub enum Cached {
     Refuted(StoredCex),
 }
 
-/// A counterexample as stored: what a replay needs to rebuild it.
+/// A counterexample as stored: what a replay needs to rebuild it. Plain data, so the cache
+/// does not depend on the checker (the checker makes one with `Cex::stored`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StoredCex {
     /// Input name (as printed: `%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`) and value.
@@ -47,16 +49,6 @@ pub struct StoredCex {
 }
 
 impl StoredCex {
-    /// What to store of a counterexample.
-    pub fn of(c: &crate::check::Cex) -> StoredCex {
-        StoredCex {
-            inputs: c.inputs.iter().map(|(n, v, _)| (n.clone(), *v)).collect(),
-            lds: c.lds.clone(),
-            gds: c.gds.clone(),
-            global: c.global.clone(),
-        }
-    }
-
     fn to_json(&self) -> serde_json::Value {
         let pairs = |xs: Vec<(u64, u8)>| -> serde_json::Value {
             xs.into_iter()
@@ -117,6 +109,109 @@ impl StoredCex {
     }
 }
 
+/// Everything a verdict depends on besides the rule, its target and the setting overrides:
+/// the part of every cache key that one build and one process share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyInputs {
+    /// gcnsmt's version (`CARGO_PKG_VERSION`).
+    pub version: String,
+    /// z3's version string, as the linked library reports it.
+    pub solver: String,
+    /// The semantics files in use (file name, text): the built-in `semantics/pcode/*.pcode`,
+    /// or their replacements from `GCNSMT_PCODE_DIR`.
+    pub pcode: Vec<(String, String)>,
+    /// Every file of `lifter/data/` (file name, bytes) as compiled into this build: the DS and
+    /// MUBUF opcode and shape tables and whatever table is added there.
+    pub tables: Vec<(String, Vec<u8>)>,
+    /// Hex BLAKE3 of the semantics, lifter and verifier sources and `Cargo.lock` at build time
+    /// (`verifier/build.rs`): the Rust side of the semantics and of the checker.
+    pub sources: String,
+}
+
+mod built {
+    include!(concat!(env!("OUT_DIR"), "/tables.rs"));
+}
+
+impl KeyInputs {
+    /// The inputs of this build and process.
+    pub fn current() -> KeyInputs {
+        KeyInputs {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            solver: crate::smt::solver_version().to_string(),
+            pcode: gcnsmt_semantics::defs::Library::builtin().sources.clone(),
+            tables: built::TABLES
+                .iter()
+                .map(|(n, b)| (n.to_string(), b.to_vec()))
+                .collect(),
+            sources: env!("GCNSMT_SOURCE_FINGERPRINT").to_string(),
+        }
+    }
+
+    /// A hasher fed with every input, each length-prefixed under a section tag, so no two
+    /// different inputs feed the same bytes.
+    fn hasher(&self) -> blake3::Hasher {
+        let mut h = blake3::Hasher::new();
+        let mut field = |s: &[u8]| {
+            h.update(&(s.len() as u64).to_le_bytes());
+            h.update(s);
+        };
+        field(b"version");
+        field(self.version.as_bytes());
+        field(b"solver");
+        field(self.solver.as_bytes());
+        field(b"pcode");
+        for (name, text) in &self.pcode {
+            field(name.as_bytes());
+            field(text.as_bytes());
+        }
+        field(b"tables");
+        for (name, bytes) in &self.tables {
+            field(name.as_bytes());
+            field(bytes);
+        }
+        field(b"sources");
+        field(self.sources.as_bytes());
+        h
+    }
+}
+
+/// The key of one rule x target: `h` (the shared inputs) fed with the rule's text, the target
+/// and the overrides.
+fn rule_key(
+    mut h: blake3::Hasher,
+    rule: &Rule,
+    target: Target,
+    overrides: &[(String, String)],
+) -> String {
+    let mut field = |s: &str| {
+        h.update(&(s.len() as u64).to_le_bytes());
+        h.update(s.as_bytes());
+    };
+    field(&rule.name);
+    field(target.name());
+    if let Some((ts, _)) = &rule.targets {
+        field(&ts.iter().map(|t| t.name()).collect::<Vec<_>>().join(","));
+    }
+    for (n, v, _) in &rule.settings {
+        field(&format!("{n}={v}"));
+    }
+    for (n, v) in overrides {
+        field(&format!("--set {n}={v}"));
+    }
+    field(rule.pre.as_ref().map_or("", |p| p.text.as_str()));
+    for (d, _) in &rule.dead {
+        field(d);
+    }
+    for l in &rule.source {
+        field(l.text.trim());
+    }
+    field("=>");
+    for l in &rule.target {
+        field(l.text.trim());
+    }
+    h.finalize().to_hex().to_string()
+}
+
 impl Cache {
     /// Use (and create if needed) `dir`.
     ///
@@ -128,62 +223,23 @@ impl Cache {
         })
     }
 
-    /// The key of one rule x target under the given setting overrides (hex BLAKE3).
+    /// The key of one rule x target under the given setting overrides (hex BLAKE3), with this
+    /// build's and process's [`KeyInputs::current`].
     pub fn key(rule: &Rule, target: Target, overrides: &[(String, String)]) -> String {
-        // What every key shares (versions, semantics, opcode tables), hashed once per process.
+        // What every key shares, hashed once per process.
         static COMMON: std::sync::OnceLock<blake3::Hasher> = std::sync::OnceLock::new();
-        let mut h = COMMON
-            .get_or_init(|| {
-                let mut h = blake3::Hasher::new();
-                let mut field = |s: &str| {
-                    h.update(&(s.len() as u64).to_le_bytes());
-                    h.update(s.as_bytes());
-                };
-                field(env!("CARGO_PKG_VERSION"));
-                field(crate::smt::solver_version());
-                // The semantics actually in use (GCNSMT_PCODE_DIR may replace built-in files).
-                for (name, text) in &gcnsmt_semantics::defs::Library::builtin().sources {
-                    field(name);
-                    field(text);
-                }
-                // The DS opcode and shape tables (data files compiled into the lifter).
-                for t in Target::ALL {
-                    for m in gcnsmt_lifter::ds_mnemonics(t) {
-                        if let Some((op, shape)) = gcnsmt_lifter::ds_lookup(t, m) {
-                            field(&format!("{t} {m} {op} {shape:?}"));
-                        }
-                    }
-                }
-                h
-            })
-            .clone();
-        let mut field = |s: &str| {
-            h.update(&(s.len() as u64).to_le_bytes());
-            h.update(s.as_bytes());
-        };
-        field(&rule.name);
-        field(target.name());
-        if let Some((ts, _)) = &rule.targets {
-            field(&ts.iter().map(|t| t.name()).collect::<Vec<_>>().join(","));
-        }
-        for (n, v, _) in &rule.settings {
-            field(&format!("{n}={v}"));
-        }
-        for (n, v) in overrides {
-            field(&format!("--set {n}={v}"));
-        }
-        field(rule.pre.as_ref().map_or("", |p| p.text.as_str()));
-        for (d, _) in &rule.dead {
-            field(d);
-        }
-        for l in &rule.source {
-            field(l.text.trim());
-        }
-        field("=>");
-        for l in &rule.target {
-            field(l.text.trim());
-        }
-        h.finalize().to_hex().to_string()
+        let h = COMMON.get_or_init(|| KeyInputs::current().hasher()).clone();
+        rule_key(h, rule, target, overrides)
+    }
+
+    /// [`Cache::key`] under other key inputs (to show that each of them changes the key).
+    pub fn key_with(
+        inputs: &KeyInputs,
+        rule: &Rule,
+        target: Target,
+        overrides: &[(String, String)],
+    ) -> String {
+        rule_key(inputs.hasher(), rule, target, overrides)
     }
 
     fn path(&self, key: &str) -> PathBuf {
@@ -213,5 +269,115 @@ impl Cache {
         if std::fs::write(&tmp, text).is_ok() {
             let _ = std::fs::rename(&tmp, self.path(key));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Cache, Cached, KeyInputs};
+    use crate::rules::parse_rules;
+    use gcnsmt_semantics::target::Target;
+    use std::path::Path;
+
+    fn rule() -> crate::rules::Rule {
+        let text =
+            "Name: dse\n  ds_write_b32 %a, %v\n  ds_write_b32 %a, %w\n=>\n  ds_write_b32 %a, %w\n";
+        parse_rules("k.rules", text).unwrap().remove(0)
+    }
+
+    /// Names of the files in a directory of the checkout (read here, not from the build).
+    fn listing(dir: &str, ext: Option<&str>) -> Vec<String> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.is_file() && (ext.is_none() || p.extension().and_then(|e| e.to_str()) == ext)
+            })
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn inputs_cover_every_table_and_pcode_file() {
+        let k = KeyInputs::current();
+        let mut tables: Vec<String> = k.tables.iter().map(|(n, _)| n.clone()).collect();
+        tables.sort();
+        let on_disk = listing("lifter/data", None);
+        for t in [
+            "ds_shapes.tsv",
+            "mubuf_opcodes_by_target.csv",
+            "mubuf_shapes.tsv",
+        ] {
+            assert!(on_disk.iter().any(|n| n == t), "{t} in lifter/data");
+        }
+        assert_eq!(tables, on_disk);
+        for (name, bytes) in &k.tables {
+            let disk = std::fs::read(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../lifter/data")
+                    .join(name),
+            )
+            .unwrap();
+            assert!(
+                *bytes == disk,
+                "{name}: the build's copy differs from the file"
+            );
+        }
+        let mut pcode: Vec<String> = k.pcode.iter().map(|(n, _)| n.clone()).collect();
+        pcode.sort();
+        assert_eq!(pcode, listing("semantics/pcode", Some("pcode")));
+        // 256 bits of BLAKE3 in hex.
+        assert_eq!(k.sources.len(), 64);
+        assert!(k.sources.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn changing_any_input_changes_the_key_and_misses_the_cache() {
+        let r = rule();
+        let base = KeyInputs::current();
+        let key = |k: &KeyInputs| Cache::key_with(k, &r, Target::Gfx900, &[]);
+        assert_eq!(key(&base), Cache::key(&r, Target::Gfx900, &[]));
+        let flip = |bytes: &mut Vec<u8>, i: usize| bytes[i] ^= 1;
+        let mut changed: Vec<(String, KeyInputs)> = Vec::new();
+        for (i, (name, bytes)) in base.tables.iter().enumerate() {
+            // A byte in the middle of every table (MUBUF shapes included, which the old key
+            // did not cover).
+            let mut k = base.clone();
+            flip(&mut k.tables[i].1, bytes.len() / 2);
+            changed.push((format!("table {name}"), k));
+        }
+        for (i, (name, text)) in base.pcode.iter().enumerate() {
+            let mut k = base.clone();
+            let mut b = text.clone().into_bytes();
+            let j = b.iter().rposition(|c| c.is_ascii_alphabetic()).unwrap();
+            b[j] ^= 0x20; // flips the letter's case
+            k.pcode[i].1 = String::from_utf8(b).unwrap();
+            changed.push((format!("pcode {name}"), k));
+        }
+        let mut k = base.clone();
+        let mut f = k.sources.clone().into_bytes();
+        f[0] = if f[0] == b'0' { b'1' } else { b'0' };
+        k.sources = String::from_utf8(f).unwrap();
+        changed.push(("source fingerprint".into(), k));
+        let mut k = base.clone();
+        k.solver.push('x');
+        changed.push(("solver".into(), k));
+        let mut k = base.clone();
+        k.version.push('x');
+        changed.push(("version".into(), k));
+
+        let dir = std::env::temp_dir().join(format!("gcnsmt-cache-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = Cache::open(&dir).unwrap();
+        cache.put(&key(&base), &Cached::Proved);
+        assert_eq!(cache.get(&key(&base)), Some(Cached::Proved));
+        for (what, k) in &changed {
+            assert_ne!(key(k), key(&base), "{what} is not in the key");
+            assert_eq!(cache.get(&key(k)), None, "{what}: a stale hit");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

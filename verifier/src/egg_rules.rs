@@ -21,7 +21,7 @@
 //! `c1`, `c2`) of the same width with `c1 != c2` (a bare `x` is `x + 0`). Every rule holds
 //! for all inputs at every width; `verifier/tests/egg_rules.rs` checks each on random values.
 
-use crate::egg_domain::{Fold, Lit, Sort, Term};
+use crate::egg_lang::{Fold, Lit, Sort, Term};
 use egg::{rewrite as rw, Applier, EGraph, Id, PatternAst, Rewrite, Subst, Symbol, Var};
 
 type EG = EGraph<Term, Fold>;

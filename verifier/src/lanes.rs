@@ -27,94 +27,12 @@
 //! Assumption, for want of a source at hand: a VOPC compare or carry-out leaves the mask bits
 //! of inactive lanes unchanged.
 
+pub use crate::lane_mode::{LaneMode, LaneOrder, MAX_LANES};
 use crate::machine::{Bound, Class, Op, RegKey};
 use std::collections::BTreeSet;
 
-/// Most lanes a check may use (`exec_lo` holds the mask; enumeration of orders grows as N!).
-pub const MAX_LANES: u32 = 8;
-
 /// Most serialization orders of one side that `any` enumerates.
 pub const MAX_ORDERS: usize = 120;
-
-/// In which order the lanes of one instruction that writes memory are applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum LaneOrder {
-    /// Every order (AMD documents none): the default.
-    Any,
-    /// Lane 0 first, then 1, 2, ...
-    Ascending,
-}
-
-/// How many lanes, in which order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct LaneMode {
-    /// 1..=[`MAX_LANES`].
-    pub lanes: u32,
-    pub order: LaneOrder,
-}
-
-impl LaneMode {
-    /// Parse `N` or `N any` / `N ascending` (the value of `Lanes:`).
-    ///
-    /// Errors: the byte offset in `text` of the bad word, and a message.
-    pub fn parse(text: &str) -> Result<LaneMode, (usize, String)> {
-        let mut words = text.split_whitespace();
-        let n = words
-            .next()
-            .ok_or((0, "expected a lane count".to_string()))?;
-        let lanes: u32 = n
-            .parse()
-            .map_err(|_| (0, format!("expected a lane count, found `{n}`")))?;
-        if !(1..=MAX_LANES).contains(&lanes) {
-            return Err((
-                0,
-                format!("the lane count must be 1..={MAX_LANES}, got {lanes}"),
-            ));
-        }
-        let order = match words.next() {
-            None => LaneOrder::Any,
-            Some(w) => {
-                let at = text.find(w).unwrap_or(0);
-                let o = LaneOrder::parse(w).map_err(|m| (at, m))?;
-                if let Some(extra) = words.next() {
-                    return Err((
-                        text.rfind(extra).unwrap_or(0),
-                        format!("unexpected `{extra}` after the lane order"),
-                    ));
-                }
-                o
-            }
-        };
-        Ok(LaneMode { lanes, order })
-    }
-
-    /// `2 lanes, any order`.
-    pub fn describe(&self) -> String {
-        format!(
-            "{} lane{}, {} order",
-            self.lanes,
-            if self.lanes == 1 { "" } else { "s" },
-            self.order.name()
-        )
-    }
-}
-
-impl LaneOrder {
-    /// `any` or `ascending`.
-    pub fn parse(w: &str) -> Result<LaneOrder, String> {
-        match w {
-            "any" => Ok(LaneOrder::Any),
-            "ascending" => Ok(LaneOrder::Ascending),
-            _ => Err(format!("unknown lane order `{w}` (any or ascending)")),
-        }
-    }
-    pub fn name(self) -> &'static str {
-        match self {
-            LaneOrder::Any => "any",
-            LaneOrder::Ascending => "ascending",
-        }
-    }
-}
 
 /// One serialization of one side: the expanded program and, for each instruction whose lanes
 /// were not run in ascending order, its index in the side (0-based) and its lane order.
@@ -184,6 +102,7 @@ fn order_sensitive(b: &Bound) -> bool {
     match &b.op {
         Op::Ds { shape, .. } => shape.data0 > 0,
         Op::Buf(op) => op.class != gcnsmt_lifter::mubuf_table::MubufClass::Load || op.lds,
+        Op::Mem(op) => op.writes_memory,
         _ => false,
     }
 }
@@ -193,6 +112,7 @@ fn per_wave(b: &Bound) -> bool {
     match &b.op {
         Op::Alu { alu, .. } => alu.scalar,
         Op::Cross { .. } => true,
+        Op::Mem(op) => op.scalar,
         _ => false,
     }
 }

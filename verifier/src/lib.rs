@@ -26,22 +26,30 @@
 //! ```
 
 pub mod bench;
-pub mod buffer_ops;
 pub mod cache;
 pub mod check;
 pub mod cli;
 pub mod crosscheck;
 pub mod egg_domain;
+pub mod egg_lang;
 pub mod egg_rules;
+pub mod exit;
+pub mod lane_mode;
 pub mod lanes;
 pub mod machine;
 pub mod matrix;
 pub mod normalize;
 pub mod output;
+pub mod record;
 pub mod report;
 pub mod rules;
+pub mod run;
+pub mod sarif;
 pub mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod tv;
 pub mod wave;
+
+/// MUBUF/VBUFFER instructions in rules (the old path of [`machine::buffer`]).
+pub use machine::buffer as buffer_ops;

@@ -1,6 +1,7 @@
 //! `gcnsmt`: verify AMDGPU DS peephole rewrites with z3, and decode, encode and lift DS
-//! instructions. Exit codes of `verify`: 0 all proved or as expected, 1 something refuted or
-//! an expectation mismatch, 2 input or tool error, 3 nothing refuted but something unknown.
+//! instructions. Exit codes of `verify` (`gcnsmt_verifier::exit::ExitStatus`): 0 all proved or
+//! as expected, 1 something refuted or an expectation mismatch, 2 input or tool error, 3
+//! nothing refuted but something unknown.
 
 use clap::{Parser, Subcommand};
 use gcnsmt_semantics::target::Target;
@@ -21,8 +22,17 @@ struct Cli {
     cmd: Cmd,
 }
 
+// One output-format enum per command: each accepts only what its command prints.
+
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum OutFormat {
+enum VerifyFormat {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SpecCheckFormat {
     Text,
     Json,
     Sarif,
@@ -61,8 +71,8 @@ enum Cmd {
         #[arg(long, value_name = "DIR")]
         cache: Option<std::path::PathBuf>,
         /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
-        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
-        format: OutFormat,
+        #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+        format: VerifyFormat,
         /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
         #[arg(long, value_name = "DIR")]
         emit_smt2: Option<std::path::PathBuf>,
@@ -112,9 +122,9 @@ enum Cmd {
     SpecCheck {
         #[arg(required = true)]
         files: Vec<std::path::PathBuf>,
-        /// Output: text or json.
-        #[arg(long, value_enum, default_value_t = OutFormat::Text)]
-        format: OutFormat,
+        /// Output: text, json (one object on one line) or sarif (SARIF 2.1.0).
+        #[arg(long, value_enum, default_value_t = SpecCheckFormat::Text)]
+        format: SpecCheckFormat,
         /// Only these targets (for pseudocode collections: the generation they are for).
         #[arg(long)]
         target: Option<String>,
@@ -190,9 +200,9 @@ fn main() -> ExitCode {
             lane_order,
         } => {
             let format = match format {
-                OutFormat::Text => cli::Format::Text,
-                OutFormat::Json => cli::Format::Json,
-                OutFormat::Sarif => cli::Format::Sarif,
+                VerifyFormat::Text => cli::Format::Text,
+                VerifyFormat::Json => cli::Format::Json,
+                VerifyFormat::Sarif => cli::Format::Sarif,
             };
             cli::verify(
                 &paths,
@@ -226,12 +236,15 @@ fn main() -> ExitCode {
             format,
             target,
             timeout,
-        } => gcnsmt_verifier::spec::report::main(
-            &files,
-            !matches!(format, OutFormat::Text),
-            target.as_deref(),
-            timeout,
-        ),
+        } => {
+            use gcnsmt_verifier::spec::report::OutputFormat;
+            let format = match format {
+                SpecCheckFormat::Text => OutputFormat::Text,
+                SpecCheckFormat::Json => OutputFormat::Json,
+                SpecCheckFormat::Sarif => OutputFormat::Sarif,
+            };
+            gcnsmt_verifier::spec::report::main(&files, format, target.as_deref(), timeout)
+        }
         Cmd::Atomics {
             target,
             op,

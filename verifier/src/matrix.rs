@@ -2,7 +2,7 @@
 //! column per target, one letter per verdict, so a whole corpus reads at a glance.
 
 use crate::check::Verdict;
-use crate::cli::Record;
+use crate::record::Record;
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -3,7 +3,7 @@
 //! unknowns and errors as results at the rule's file:line, for code-scanning tools).
 
 use crate::check::{Cex, Verdict};
-use crate::cli::{Record, Summary};
+use crate::record::{Record, Summary};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ pub fn summary_json(s: &Summary, elapsed: Duration) -> Value {
         "errors": s.errors,
         "errors_expected": s.errors_expected,
         "mismatches": s.mismatches,
-        "exit_code": s.exit_code(),
+        "exit_code": s.exit_code().code(),
         "time_ms": elapsed.as_secs_f64() * 1000.0,
     })
 }
@@ -121,6 +121,7 @@ pub fn json_lines(records: &[Record], s: &Summary, elapsed: Duration) -> String 
 /// (`error`), unknowns (`warning`), input and internal errors (`error`); expected verdicts are
 /// reported as `note` so a code-scanning UI can show the whole matrix.
 pub fn sarif(records: &[Record]) -> Value {
+    use crate::sarif::{Finding, Level};
     let mut rule_ids: Vec<String> = Vec::new();
     let mut results = Vec::new();
     for r in records {
@@ -134,7 +135,7 @@ pub fn sarif(records: &[Record]) -> Value {
                 error.file.clone(),
                 error.loc.line,
                 error.loc.col,
-                if *expected { "note" } else { "error" },
+                if *expected { Level::Note } else { Level::Error },
                 format!(
                     "input error{}: {}",
                     if *expected { " (as expected)" } else { "" },
@@ -144,12 +145,12 @@ pub fn sarif(records: &[Record]) -> Value {
             Record::Verdict { outcome: o, line } => {
                 let matches = o.expect.map(|e| o.verdict.matches(e));
                 let level = match (&o.verdict, matches) {
-                    (Verdict::Unknown(_), _) => "warning",
-                    (Verdict::Error(_), _) => "error",
-                    (_, Some(true)) => "note",
-                    (Verdict::Refuted(_), None) => "error",
-                    (_, Some(false)) => "error",
-                    (_, None) => "note",
+                    (Verdict::Unknown(_), _) => Level::Warning,
+                    (Verdict::Error(_), _) => Level::Error,
+                    (_, Some(true)) => Level::Note,
+                    (Verdict::Refuted(_), None) => Level::Error,
+                    (_, Some(false)) => Level::Error,
+                    (_, None) => Level::Note,
                 };
                 let mut text = format!("{} on {}: {}", o.rule, o.target, o.verdict.name());
                 if let Some(e) = o.expect {
@@ -168,30 +169,21 @@ pub fn sarif(records: &[Record]) -> Value {
         if !rule_ids.contains(&rule) {
             rule_ids.push(rule.clone());
         }
-        let rule_index = rule_ids.iter().position(|r| *r == rule).unwrap_or(0);
-        results.push(json!({
-            "ruleId": rule,
-            "ruleIndex": rule_index,
-            "level": level,
-            "message": {"text": text},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": {"uri": file},
-                    "region": {"startLine": line.max(1), "startColumn": col.max(1)},
-                }
-            }],
-        }));
+        results.push(Finding {
+            rule_id: rule,
+            level,
+            text,
+            file,
+            line,
+            col,
+        });
     }
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "gcnsmt",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rule_ids.iter().map(|r| json!({"id": r, "shortDescription": {"text": format!("rewrite rule {r}")}})).collect::<Vec<_>>(),
-            }},
-            "results": results,
-        }],
-    })
+    let rules: Vec<(String, String)> = rule_ids
+        .into_iter()
+        .map(|r| {
+            let d = format!("rewrite rule {r}");
+            (r, d)
+        })
+        .collect();
+    crate::sarif::log(&rules, &results, None)
 }

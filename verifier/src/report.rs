@@ -145,3 +145,20 @@ pub fn outcome(o: &Outcome) -> String {
     }
     s
 }
+
+/// Print a run's records as text: one verdict block per rule x target, one line per input
+/// error (write failures, as on a closed pipe, are ignored).
+pub fn print_text(records: &[crate::record::Record], out: &mut dyn std::io::Write) {
+    use crate::record::Record;
+    for r in records {
+        let _ = match r {
+            Record::Error {
+                rule,
+                error,
+                expected: true,
+            } => writeln!(out, "{rule:<40} {:<8} ERROR (as expected)  {error}", ""),
+            Record::Error { error, .. } => writeln!(out, "{error}"),
+            Record::Verdict { outcome, .. } => write!(out, "{}", self::outcome(outcome)),
+        };
+    }
+}

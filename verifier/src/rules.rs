@@ -95,7 +95,7 @@ pub struct Rule {
     /// `Tags:` words (for `--filter tag:NAME`).
     pub tags: Vec<String>,
     /// `Lanes: N [any|ascending]`: check with N lanes per instruction (see [`crate::lanes`]).
-    pub lanes: Option<(crate::lanes::LaneMode, Loc)>,
+    pub lanes: Option<(crate::lane_mode::LaneMode, Loc)>,
 }
 
 impl Rule {
@@ -321,7 +321,7 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
                     }
                 }
                 "Lanes" => {
-                    let mode = crate::lanes::LaneMode::parse(value)
+                    let mode = crate::lane_mode::LaneMode::parse(value)
                         .map_err(|(off, m)| e(i, vcol + off, m))?;
                     rule.lanes = Some((mode, vloc));
                 }

@@ -71,6 +71,8 @@ struct Input {
     settings: Settings,
     gds: bool,
     buffer: Option<BufferMode>,
+    /// A global-segment access (`global.pcode`): 64-bit addresses into global memory.
+    global: bool,
     seed: u64,
 }
 
@@ -108,6 +110,7 @@ fn concrete(
         gds: inp.gds,
         aliases,
         buffer: inp.buffer,
+        global: inp.global,
     };
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).expect("concrete run");
     let outs = out
@@ -153,6 +156,7 @@ fn symbolic(
         gds: inp.gds,
         aliases,
         buffer: inp.buffer,
+        global: inp.global,
     };
     let (out, mem) = run(
         &mut d,
@@ -342,6 +346,7 @@ fn buffer_inputs(rng: &mut StdRng, t: Target, vdata: u32, name: &str) -> Input {
             idxen,
             addr64,
         }),
+        global: false,
         seed: rng.gen(),
     }
 }
@@ -371,6 +376,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         settings: Settings::default_for(Target::Gfx900),
                         gds: false,
                         buffer: None,
+                        global: false,
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
@@ -379,6 +385,59 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 continue;
             }
             let mn = name.to_ascii_lowercase();
+            if file == "global.pcode" {
+                // GLOBAL and scalar loads: 64-bit addresses, signed offsets, the 32-bit
+                // (SADDR form) or 64-bit VADDR, on the global memory.
+                names += 1;
+                for i in 0..RUNS {
+                    let saddr_form = rng.gen_bool(0.5);
+                    let base = rng.gen::<u64>() as u128;
+                    let inp = Input {
+                        vars: vec![
+                            (
+                                "VADDR".into(),
+                                if saddr_form { base & 0xffff_ffff } else { base },
+                                if saddr_form { 32 } else { 64 },
+                                Kind::B,
+                            ),
+                            (
+                                "SADDR".into(),
+                                if saddr_form {
+                                    rng.gen::<u64>() as u128
+                                } else {
+                                    0
+                                },
+                                64,
+                                Kind::U,
+                            ),
+                            ("SBASE".into(), base, 64, Kind::B),
+                            (
+                                "OFFSET".into(),
+                                (rng.gen_range(-4096i32..4096) as u32) as u128,
+                                32,
+                                Kind::I,
+                            ),
+                            ("VDATA".into(), interesting(&mut rng, 128), 128, Kind::B),
+                            (
+                                "RETURN_DATA".into(),
+                                interesting(&mut rng, 128),
+                                128,
+                                Kind::B,
+                            ),
+                            ("SDATA".into(), interesting(&mut rng, 128), 128, Kind::B),
+                            ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+                        ],
+                        settings: random_settings(&mut rng, Target::Gfx900),
+                        gds: false,
+                        buffer: None,
+                        global: true,
+                        seed: rng.gen(),
+                    };
+                    compare(name, Target::Gfx900, i, &inp, def, aliases);
+                    checked += 1;
+                }
+                continue;
+            }
             if file.starts_with("buffer_") {
                 let ts: Vec<Target> = Target::ALL
                     .into_iter()
@@ -451,6 +510,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     settings,
                     gds: shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0,
                     buffer: None,
+                    global: false,
                     seed: rng.gen(),
                 };
                 compare(name, t, i, &inp, def, aliases);

@@ -566,6 +566,48 @@ Targets: gfx90a
     expect_input_error("agpr_addr", text, ("a2", 0), "AGPR", &[]);
 }
 
+/// Issue 14's defect: the verifier's own operand parser accepted a mixed VGPR/AGPR
+/// `ds_cmpst_rtn_b32` on gfx90a and proved the rule, while llvm-mc 22 (and `gcnsmt encode`)
+/// reject the line: "vdst and data operands must be all VGPRs or all AGPRs".
+#[test]
+fn error_mixed_vgpr_agpr_data_is_never_proved() {
+    let text = "\
+Name: mixed-agpr
+Targets: gfx90a
+  ds_cmpst_rtn_b32 v1, v2, a3, v4
+=>
+  ds_cmpst_rtn_b32 v1, v2, a3, v4
+";
+    expect_input_error("mixed_agpr", text, ("a3", 0), "all VGPRs or all AGPRs", &[]);
+}
+
+/// A variable may be allocated in either register file, so a variable beside a concrete AGPR
+/// is an instruction that exists.
+#[test]
+fn variable_beside_an_agpr_is_accepted() {
+    let dir = TempDir::new("var_agpr");
+    let path = dir.write(
+        "var_agpr.rules",
+        "Name: var-agpr\nTargets: gfx90a\n  ds_cmpst_rtn_b32 %d, %a, a4, %s\n=>\n  ds_cmpst_rtn_b32 %d, %a, a4, %s\n",
+    );
+    let r = verify(&path, &[]);
+    assert_eq!(r.code, 0, "{}", r.context());
+}
+
+/// Issue 19: llvm-mc 22 rejects a literal wider than 32 bits for a 32-bit operand
+/// ("invalid operand for instruction"); gcnsmt truncated it and proved the rule.
+#[test]
+fn error_literal_wider_than_32_bits() {
+    let text = "\
+Name: wide-literal
+Targets: gfx900
+  v_mov_b32 %x, 0x100000000
+=>
+  v_mov_b32 %x, 0
+";
+    expect_input_error("wide_literal", text, ("0x100000000", 0), "32-bit", &[]);
+}
+
 #[test]
 fn error_wrong_operand_count() {
     let text = "\

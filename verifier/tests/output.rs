@@ -1,5 +1,6 @@
 //! `gcnsmt verify --format json` is JSON Lines with the documented fields, and
-//! `--format sarif` validates against the SARIF 2.1.0 schema (tests/data, from OASIS).
+//! `--format sarif` validates against the SARIF 2.1.0 schema (tests/data, from OASIS), as does
+//! `spec-check --format sarif`.
 
 use std::path::Path;
 use std::process::Command;
@@ -79,8 +80,8 @@ fn json_lines_have_the_documented_fields() {
     assert_eq!(summary["exit_code"], 0);
 }
 
-#[test]
-fn sarif_validates_against_the_schema() {
+/// A validator for the OASIS SARIF 2.1.0 schema in tests/data.
+fn sarif_validator() -> jsonschema::Validator {
     let schema_path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/sarif-schema-2.1.0.json");
     let mut schema: serde_json::Value =
@@ -104,7 +105,19 @@ fn sarif_validates_against_the_schema() {
         }
     }
     fix(&mut schema);
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}
+
+fn schema_violations(validator: &jsonschema::Validator, log: &serde_json::Value) -> Vec<String> {
+    validator
+        .iter_errors(log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn sarif_validates_against_the_schema() {
+    let validator = sarif_validator();
     let dir = std::env::temp_dir().join(format!("gcnsmt-sarif-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A refuted rule without expectation (an error-level result), and a malformed rule.
@@ -117,10 +130,7 @@ fn sarif_validates_against_the_schema() {
     let (code, out) = gcnsmt(&["verify", file.to_str().unwrap(), "--format", "sarif"]);
     assert_eq!(code, 2, "an input error dominates: {out}");
     let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
-    let errors: Vec<String> = validator
-        .iter_errors(&log)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
+    let errors = schema_violations(&validator, &log);
     assert!(
         errors.is_empty(),
         "SARIF schema violations: {errors:#?}\n{out}"
@@ -143,6 +153,70 @@ fn sarif_validates_against_the_schema() {
         "the validator accepts a result without a message"
     );
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `spec-check --format sarif` is a SARIF 2.1.0 log (it used to print the JSON report), and
+/// `--format json` one JSON object on one line (JSON Lines of one line).
+#[test]
+fn spec_check_sarif_validates_and_json_is_one_line() {
+    let validator = sarif_validator();
+    let seed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/spec/seed003_ds_load_2addr_stride64_b64.txt")
+        .display()
+        .to_string();
+    let (code, out) = gcnsmt(&["spec-check", "--format", "sarif", &seed]);
+    assert_eq!(code, 1, "the seed page has findings: {out}");
+    assert!(
+        out.lines()
+            .any(|l| serde_json::from_str::<serde_json::Value>(l).is_err()),
+        "a pretty-printed document, not JSON Lines: {out}"
+    );
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(log["version"], "2.1.0");
+    assert!(
+        log.get("findings").is_none(),
+        "the JSON report, not SARIF: {out}"
+    );
+    let errors = schema_violations(&validator, &log);
+    assert!(
+        errors.is_empty(),
+        "SARIF schema violations: {errors:#?}\n{out}"
+    );
+    // Line 65 of the page says a stride of 64 b64 elements is 256 bytes; 64 * 8 = 512.
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let size = results
+        .iter()
+        .find(|r| r["ruleId"] == "size")
+        .unwrap_or_else(|| panic!("no size finding: {out}"));
+    assert_eq!(size["level"], "error");
+    let region = &size["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], 65, "{out}");
+    assert!(size["message"]["text"].as_str().unwrap().contains("512"));
+
+    let (code, out) = gcnsmt(&["spec-check", "--format", "json", &seed]);
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line one JSON object"))
+        .collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0]["findings"]
+        .as_array()
+        .is_some_and(|f| !f.is_empty()));
+
+    // An unreadable input under sarif: still a valid log, of a failed run, exit 2.
+    let (code, out) = gcnsmt(&["spec-check", "--format", "sarif", "no-such-page.txt"]);
+    assert_eq!(code, 2);
+    let log: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let errors = schema_violations(&validator, &log);
+    assert!(
+        errors.is_empty(),
+        "SARIF schema violations: {errors:#?}\n{out}"
+    );
+    assert_eq!(
+        log["runs"][0]["invocations"][0]["executionSuccessful"],
+        false
+    );
 }
 
 /// `--cache DIR` reuses a proved verdict for an unchanged rule and re-proves a changed one.

@@ -438,7 +438,7 @@ proptest::proptest! {
         let text = mutate(&std::fs::read_to_string(data(names[which])).unwrap(), &edits);
         if let Ok(doc) = spec::read("mutated.txt", &text, &opts()) {
             let mut r = spec::Report::default();
-            spec::checks::check_doc(&doc, &Options { targets: None, timeout: Duration::from_secs(10) }, &mut r);
+            spec::check::check_doc(&doc, &Options { targets: None, timeout: Duration::from_secs(10) }, &mut r);
         }
     }
 }

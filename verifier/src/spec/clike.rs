@@ -99,6 +99,23 @@ struct Tr<'a> {
     vdata: Option<u32>,
 }
 
+/// [`Tr::expr`] of `t` with the statement's pointers and locals, VDATA read as `ty`.
+fn expr_in(
+    ptrs: &BTreeMap<String, Ptr>,
+    locals: &BTreeMap<String, &'static str>,
+    ty: &'static str,
+    vdata: Option<u32>,
+    t: &[T],
+) -> Result<String, String> {
+    Tr {
+        ptrs,
+        locals,
+        ty,
+        vdata,
+    }
+    .expr(t)
+}
+
 impl Tr<'_> {
     /// Translate tokens `t[..]` (a whole expression) to AMD text.
     fn expr(&self, t: &[T]) -> Result<String, String> {
@@ -482,25 +499,13 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
             [T::Id(ty), T::P("*"), T::Id(name)] if c_type(ty).is_some() => {
                 let ty = c_type(ty).expect("checked");
                 let addr = pointer_target(rhs).map_err(bad)?;
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty: "u32",
-                    vdata,
-                };
-                let a = tr.expr(addr).map_err(bad)?;
+                let a = expr_in(&ptrs, &locals, "u32", vdata, addr).map_err(bad)?;
                 ptrs.insert(name.clone(), Ptr { addr: a, ty });
             }
             // TYPE NAME = expr (a local)
             [T::Id(ty), T::Id(name)] if c_type(ty).is_some() => {
                 let ty = c_type(ty).expect("checked");
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, ty, vdata, rhs).map_err(bad)?;
                 out.push(format!("{name}.{ty} = {e}"));
                 locals.insert(name.clone(), ty);
             }
@@ -508,13 +513,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                 let ptr = ptrs
                     .get(p)
                     .ok_or_else(|| bad(format!("`{p}` is not a declared pointer")))?;
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty: ptr.ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, ptr.ty, vdata, rhs).map_err(bad)?;
                 out.push(format!("MEM[{}].{} = {e}", ptr.addr, ptr.ty));
             }
             // *(TYPE*)VMEM(...) = expr
@@ -523,13 +522,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                 if used != ptr.len() {
                     return Err(bad("text after the pointer's VMEM(...)".into()));
                 }
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, ty, vdata, rhs).map_err(bad)?;
                 out.push(format!("MEM[{addr}].{ty} = {e}"));
             }
             // VM[k] = expr
@@ -541,13 +534,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                 if k > 15 {
                     return Err(bad(format!("element {k} is past any buffer access")));
                 }
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty: ptr.ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, ptr.ty, vdata, rhs).map_err(bad)?;
                 out.push(format!(
                     "MEM[{}].{} = {e}",
                     elem_addr(&ptr.addr, ptr.ty, k),
@@ -557,13 +544,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
             // VDATA = e, VDATA &= e, VDATA |= e, VDATA[k] = e, VDATA[a:b] = e
             [T::Id(v), rest @ ..] if v == "VDATA" && vdata.is_some() => {
                 let w = vdata.expect("checked");
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty: last_ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, last_ty, vdata, rhs).map_err(bad)?;
                 match rest {
                     [] => out.push(format!("{dst}.b{w} = {e}")),
                     [T::P(op)] if matches!(*op, "&" | "|") => out.push(format!(
@@ -591,13 +572,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                         _ => None,
                     })
                     .ok_or_else(|| bad("VDST is assigned without a memory read".into()))?;
-                let tr = Tr {
-                    ptrs: &ptrs,
-                    locals: &locals,
-                    ty,
-                    vdata,
-                };
-                let e = tr.expr(rhs).map_err(bad)?;
+                let e = expr_in(&ptrs, &locals, ty, vdata, rhs).map_err(bad)?;
                 out.push(format!("RETURN_DATA.{ty} = {e}"));
             }
             _ => return Err(bad(format!("unsupported assignment `{line}`"))),

@@ -318,12 +318,7 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
             break;
         }
         if let Some(rest) = l.strip_prefix("Opcode:") {
-            let v: String = rest
-                .trim()
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            if let Ok(v) = v.parse() {
+            if let Some(v) = leading_number(rest) {
                 e.opcode = Some(Located {
                     value: v,
                     line: i as u32 + 1,
@@ -332,12 +327,7 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
             // `62 (0x3e) for GCN 1.0/1.1; 190 (0xbe) GCN 1.2/1.4`
             if rest.contains("GCN") {
                 for seg in rest.split(';') {
-                    let v: String = seg
-                        .trim()
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit())
-                        .collect();
-                    if let Ok(v) = v.parse() {
+                    if let Some(v) = leading_number(seg) {
                         e.opcode_gens.push((v, gens_in(seg)));
                     }
                 }
@@ -408,6 +398,16 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
         i += 1;
     }
     (e, i)
+}
+
+/// The decimal number a text starts with (after white space): `62 (0x3e) for ...` -> 62.
+fn leading_number(s: &str) -> Option<u32> {
+    let v: String = s
+        .trim()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    v.parse().ok()
 }
 
 #[cfg(test)]

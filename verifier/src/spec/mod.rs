@@ -7,15 +7,14 @@
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
 //! ([`prose_buffer`] that of MUBUF descriptions),
-//! [`equiv`] asks z3 whether two bodies differ (and replays the difference on the concrete
-//! interpreter; [`buffer_equiv`] does the same for buffer instructions over global memory),
-//! [`checks`] runs every check over a [`Doc`], and [`report`] prints text or JSON.
+//! [`equiv`] asks z3 whether two bodies of a DS or buffer instruction differ (and replays the
+//! difference on the concrete interpreter), [`check`] runs every check kind over a [`Doc`],
+//! and [`report`] prints text or JSON.
 //!
 //! Soundness rule: anything a reader cannot read, or a check cannot decide, is an
 //! [`Unchecked`] item with a reason, never a [`Finding`]. A solver timeout is unchecked too.
 
-pub mod buffer_equiv;
-pub mod checks;
+pub mod check;
 pub mod clike;
 pub mod clrx;
 pub mod equiv;
@@ -146,7 +145,7 @@ pub struct Doc {
 /// A fault found in a document, with the evidence that proves it.
 #[derive(Clone, Debug)]
 pub struct Finding {
-    /// The check that found it (see [`checks::KINDS`]).
+    /// The check that found it (see [`check::KINDS`]).
     pub kind: &'static str,
     pub file: String,
     pub line: u32,
@@ -314,7 +313,7 @@ pub fn run(paths: &[impl AsRef<Path>], opts: &Options) -> Result<Report, SpecErr
     }
     let mut report = Report::default();
     for doc in &docs {
-        checks::check_doc(doc, opts, &mut report);
+        check::check_doc(doc, opts, &mut report);
     }
     Ok(report)
 }

@@ -1,7 +1,7 @@
 //! Controlled-language reader for buffer (MUBUF) descriptions: the regular sentences of
 //! CLRX's `GcnInstrsMubuf.md` turned into AMD pseudocode over the buffer operands, so that a
 //! description can be compared with the page's operation or gcnsmt's semantics by
-//! [`compare_buffer`](super::buffer_equiv::compare_buffer).
+//! [`compare`](super::equiv::compare).
 //!
 //! Vocabulary (one operation sentence, then optionally "If GLC flag is set then return
 //! previous value from resource to VDATA, otherwise keep VDATA value." and "Operation is
@@ -83,6 +83,21 @@ fn re(p: &str) -> Regex {
     Regex::new(&format!("^{p}$")).expect("valid")
 }
 
+/// One statement per dword `k` of an `n`-dword access, from `line(offset, hi, lo)`: the
+/// byte offset text (` + 4U`, empty for dword 0) and VDATA's bits `hi : lo` of that dword.
+fn per_dword(n: u32, line: impl Fn(String, u32, u32) -> String) -> String {
+    (0..n)
+        .map(|k| {
+            let off = if k == 0 {
+                String::new()
+            } else {
+                format!(" + {}U", 4 * k)
+            };
+            line(off, 32 * k + 31, 32 * k)
+        })
+        .collect()
+}
+
 /// One operation sentence as statements after `addr = ...`, and its new memory value.
 fn operation(s: &str) -> Option<(String, String)> {
     let loads = re(
@@ -94,19 +109,9 @@ fn operation(s: &str) -> Option<(String, String)> {
             if m.get(2).is_some() || m.get(4).is_some() {
                 return None;
             }
-            let mut b = String::new();
-            for k in 0..n {
-                let off = if k == 0 {
-                    String::new()
-                } else {
-                    format!(" + {}U", 4 * k)
-                };
-                b.push_str(&format!(
-                    "VDATA[{} : {}] = MEM[addr{off}].b32;\n",
-                    32 * k + 31,
-                    32 * k
-                ));
-            }
+            let b = per_dword(n, |off, hi, lo| {
+                format!("VDATA[{hi} : {lo}] = MEM[addr{off}].b32;\n")
+            });
             let effect = format!("VDATA[{}:0] = MEM[addr..]", 32 * n - 1);
             return Some((b, effect));
         }
@@ -139,19 +144,9 @@ fn operation(s: &str) -> Option<(String, String)> {
             if hi_byte {
                 return None;
             }
-            let mut b = String::new();
-            for k in 0..n {
-                let off = if k == 0 {
-                    String::new()
-                } else {
-                    format!(" + {}U", 4 * k)
-                };
-                b.push_str(&format!(
-                    "MEM[addr{off}].b32 = VDATA[{} : {}];\n",
-                    32 * k + 31,
-                    32 * k
-                ));
-            }
+            let b = per_dword(n, |off, hi, lo| {
+                format!("MEM[addr{off}].b32 = VDATA[{hi} : {lo}];\n")
+            });
             return Some((b, format!("MEM = VDATA[{}:0]", 32 * n - 1)));
         }
         let (w, range) = match (what, hi_byte) {

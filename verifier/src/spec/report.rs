@@ -1,8 +1,9 @@
-//! Printing a [`Report`]: readable text or one JSON document, and the exit code.
+//! Printing a [`Report`]: readable text, one JSON object or a SARIF log, and the exit status.
 //!
 //! Exit codes: 0 nothing found, 1 something found, 2 an input could not be read.
 
 use super::{run, Options, Report, SpecError};
+use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -90,30 +91,112 @@ pub fn json(r: &Report) -> Value {
         .collect();
     json!({
         "findings": findings, "unchecked": unchecked, "coverage": coverage,
-        "exit_code": exit_code(r),
+        "exit_code": exit_code(r).code(),
     })
 }
 
-/// 1 when something was found, else 0.
-pub fn exit_code(r: &Report) -> u8 {
-    u8::from(!r.findings.is_empty())
+/// Refuted (exit 1) when something was found, else proved (0).
+pub fn exit_code(r: &Report) -> ExitStatus {
+    if r.findings.is_empty() {
+        ExitStatus::Proved
+    } else {
+        ExitStatus::Refuted
+    }
+}
+
+/// Output format of `gcnsmt spec-check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// The [`text`] report.
+    #[default]
+    Text,
+    /// The [`json`] object on one line (so also JSON Lines of one line).
+    Json,
+    /// A SARIF 2.1.0 log ([`sarif`]).
+    Sarif,
+}
+
+/// The SARIF 2.1.0 log: each finding an `error` result at the document's file:line with the
+/// finding's kind as rule id, each unchecked item a `note` (so a code-scanning UI shows what
+/// was not checked); an unreadable input is a failed invocation with `failure`'s position.
+pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
+    use crate::sarif::{Failure, Finding, Level};
+    let mut results = Vec::new();
+    for f in &r.findings {
+        let entry = f
+            .entry
+            .as_deref()
+            .map(|e| format!("{e}: "))
+            .unwrap_or_default();
+        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        let mut text = format!("{entry}document: {}; true{target}: {}", f.claim, f.truth);
+        for (k, v) in &f.evidence {
+            text.push_str(&format!("; {k}: {v}"));
+        }
+        results.push((f.kind, Level::Error, text, &f.file, f.line));
+    }
+    for u in &r.unchecked {
+        let entry = u
+            .entry
+            .as_deref()
+            .map(|e| format!(" {e}"))
+            .unwrap_or_default();
+        let text = format!("unchecked{entry}: {}", u.reason);
+        results.push((u.kind, Level::Note, text, &u.file, u.line));
+    }
+    let mut kinds: Vec<&str> = results.iter().map(|x| x.0).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    let rules: Vec<(String, String)> = kinds
+        .iter()
+        .map(|k| (k.to_string(), format!("spec-check {k}")))
+        .collect();
+    let results: Vec<Finding> = results
+        .into_iter()
+        .map(|(kind, level, text, file, line)| Finding {
+            rule_id: kind.to_string(),
+            level,
+            text,
+            file: file.clone(),
+            line,
+            col: 1,
+        })
+        .collect();
+    let failure = failure.map(|e| Failure {
+        text: e.to_string(),
+        file: Some(e.file.clone()),
+        line: e.line,
+        col: e.col,
+    });
+    crate::sarif::log(&rules, &results, failure.as_ref())
 }
 
 /// `gcnsmt spec-check`: check `paths`, print the report on stdout, return the exit code
-/// (an unreadable input prints `file:line:col: message` on stderr, or a JSON error object,
-/// and returns 2).
-pub fn main(paths: &[PathBuf], json_out: bool, target: Option<&str>, timeout: f64) -> u8 {
-    let fail = |e: SpecError| -> u8 {
-        if json_out {
-            let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": 2});
-            let _ = std::io::Write::write_all(
-                &mut std::io::stdout().lock(),
-                format!("{v}\n").as_bytes(),
-            );
-        } else {
-            eprintln!("error: {e}");
+/// (an unreadable input prints `file:line:col: message` on stderr, or a JSON error object, or
+/// a SARIF log of a failed run, and returns 2).
+pub fn main(
+    paths: &[PathBuf],
+    format: OutputFormat,
+    target: Option<&str>,
+    timeout: f64,
+) -> ExitStatus {
+    let print = |text: String| {
+        // A closed pipe (`| head`) is not an error of the check.
+        let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+    };
+    let fail = |e: SpecError| -> ExitStatus {
+        match format {
+            OutputFormat::Json => {
+                let v = json!({"error": {"file": e.file, "line": e.line, "col": e.col, "message": e.msg}, "exit_code": ExitStatus::InputError.code()});
+                print(format!("{v}\n"));
+            }
+            OutputFormat::Sarif => {
+                eprintln!("error: {e}");
+                print(format!("{:#}\n", sarif(&Report::default(), Some(&e))));
+            }
+            OutputFormat::Text => eprintln!("error: {e}"),
         }
-        2
+        ExitStatus::InputError
     };
     let targets = match target.map(Target::parse_list) {
         None => None,
@@ -135,13 +218,11 @@ pub fn main(paths: &[PathBuf], json_out: bool, target: Option<&str>, timeout: f6
     match run(paths, &opts) {
         Err(e) => fail(e),
         Ok(r) => {
-            let out = if json_out {
-                serde_json::to_string_pretty(&json(&r)).expect("JSON values serialise") + "\n"
-            } else {
-                text(&r)
-            };
-            // A closed pipe (`| head`) is not an error of the check.
-            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+            print(match format {
+                OutputFormat::Text => text(&r),
+                OutputFormat::Json => format!("{}\n", json(&r)),
+                OutputFormat::Sarif => format!("{:#}\n", sarif(&r, None)),
+            });
             exit_code(&r)
         }
     }

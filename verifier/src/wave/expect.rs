@@ -3,7 +3,7 @@
 //! is written next to it by hand (a hand computation or a public fact), so a changed semantics
 //! entry or optimizer model shows up as a mismatch.
 
-use super::table::{Row, COLUMNS};
+use super::row::{Row, COLUMNS};
 
 /// One expectation and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]

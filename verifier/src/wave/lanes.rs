@@ -121,6 +121,7 @@ impl LaneFn<'_> {
             gds: false,
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
             buffer,
+            global: false,
         };
         let mut vars = BTreeMap::new();
         let mut put = |name: &str, v: D::Bv, ty: Ty| {

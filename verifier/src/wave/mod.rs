@@ -20,6 +20,7 @@ pub mod lemmas;
 pub mod ops;
 pub mod optimizer;
 pub mod props;
+pub mod row;
 pub mod table;
 
 /// A concrete counterexample: a wave, its EXEC mask, each active lane's data and the memory

@@ -1,6 +1,6 @@
 //! The op x property x target table of `gcnsmt atomics`, as text (Markdown) or JSON Lines.
 
-use super::analyze::{analyze, OpReport};
+use super::analyze::analyze;
 use super::brute::{cross_check, BruteCounts};
 use super::ops::all_atomics;
 use super::props::{self, PropReport};
@@ -25,25 +25,7 @@ pub struct AtomicsArgs {
     pub expect: Option<std::path::PathBuf>,
 }
 
-/// One analysed op with its cross-check.
-pub struct Row {
-    pub rep: OpReport,
-    pub brute: Option<BruteCounts>,
-}
-
-/// Reads one property's verdict from a report.
-pub type Column = (&'static str, fn(&OpReport) -> &Verdict);
-
-/// The property columns in table order.
-pub const COLUMNS: &[Column] = &[
-    ("mem-uniform", |r| &r.mem_uniform),
-    ("mem-lanes", |r| &r.mem_lanes),
-    ("ret-scan", |r| &r.ret_scan),
-    ("opt-iter", |r| &r.opt_iter),
-    ("opt-dpp", |r| &r.opt_dpp),
-    ("opt-uniform", |r| &r.opt_uniform),
-    ("opt-reassoc", |r| &r.opt_reassoc),
-];
+pub use super::row::{Column, Row, COLUMNS};
 
 /// `gfx600..gfx1250`-style text for a target list (runs of consecutive targets in
 /// [`Target::ALL`] order become ranges).
@@ -338,9 +320,10 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
         .collect()
 }
 
-/// `gcnsmt atomics`: exit code 0, 1 when the brute force contradicts a proved verdict or an
-/// expectation is not met, 2 on an input or internal error.
-pub fn atomics(args: &AtomicsArgs) -> u8 {
+/// `gcnsmt atomics`: proved (exit 0), refuted (1) when the brute force contradicts a proved
+/// verdict or an expectation is not met, an input error (2) on an input or internal error.
+pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
+    use crate::exit::ExitStatus;
     let expects = match &args.expect {
         None => None,
         Some(p) => {
@@ -352,7 +335,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
                 Ok(x) => Some((file, x)),
                 Err(e) => {
                     eprintln!("error: {e}");
-                    return 2;
+                    return ExitStatus::InputError;
                 }
             }
         }
@@ -364,7 +347,7 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return 2;
+            return ExitStatus::InputError;
         }
     };
     let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
@@ -400,5 +383,9 @@ pub fn atomics(args: &AtomicsArgs) -> u8 {
         eprintln!("expectations: {} checked, {} mismatches", x.len(), m.len());
         bad |= !m.is_empty();
     }
-    u8::from(bad)
+    if bad {
+        ExitStatus::Refuted
+    } else {
+        ExitStatus::Proved
+    }
 }

@@ -1,4 +1,4 @@
-//! MUBUF/VBUFFER instructions in rules: binding a line to registers and executing it.
+//! MUBUF/VBUFFER instructions in rules: binding a line and executing it.
 //!
 //! The line is validated by the lifter's own MUBUF parser ([`gcnsmt_lifter::parse_mubuf`]), on a
 //! stand-in text where rule variables are replaced by registers of the width the operand
@@ -6,108 +6,26 @@
 //! the target. Semantics come from `semantics/pcode/buffer_*.pcode`; the address and range
 //! check from `gcnsmt_semantics::buffer`.
 
-use crate::machine::{
-    bits, eval_imm, field, imm_expr, loc_at, read, regs, write, Bound, Class, Env, Field, Machine,
-    Op, RegKey, Src,
-};
+use super::op::{Bound, BufOp, Field, Op};
+use super::operands::{field, imm_expr, loc_at, regs};
+use super::regkey::{Class, RegKey, Src};
+use super::state::{bits, eval_imm, read, write, Env, Machine};
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
-use gcnsmt_lifter::{parse_mubuf, parse_mubuf_syntax, MubufInst};
+use gcnsmt_lifter::Role;
+use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, Frame, Val};
-use gcnsmt_semantics::ir::{Def, Expr};
+use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A bound buffer instruction.
-#[derive(Clone, Debug)]
-pub struct BufOp {
-    pub mnemonic: String,
-    pub def: &'static Def,
-    pub entry: String,
-    pub class: MubufClass,
-    pub mode: BufferMode,
-    /// Atomics: whether VDATA receives the pre-op value (glc / sc0 / th:TH_ATOMIC_RETURN).
-    pub returns: bool,
-    /// Dwords of VDATA that an atomic returns (half of VDATA for cmpswap).
-    pub return_dwords: u32,
-    pub vdata: Vec<RegKey>,
-    pub vaddr: Vec<RegKey>,
-    /// The four SGPRs of the V#.
-    pub srsrc: Vec<RegKey>,
-    pub soffset: Src,
-    /// The instruction offset (bytes).
-    pub offset: Option<Expr>,
-    /// The `lds` form (LDS DMA): the loaded dword goes to LDS at `M0[15:0] + OFFSET +
-    /// LANE_ID * 4` instead of VDATA.
-    pub lds: bool,
-}
-
-impl BufOp {
-    pub(crate) fn writes(&self) -> Vec<RegKey> {
-        match self.class {
-            MubufClass::Load => self.vdata.clone(),
-            MubufClass::Atomic if self.returns => {
-                self.vdata[..self.return_dwords as usize].to_vec()
-            }
-            _ => Vec::new(),
-        }
-    }
-    pub(crate) fn regs(&self) -> Vec<RegKey> {
-        let mut v: Vec<RegKey> = if self.lds {
-            vec![RegKey::m0()]
-        } else {
-            Vec::new()
-        };
-        v.extend(
-            self.vdata
-                .iter()
-                .chain(&self.vaddr)
-                .chain(&self.srsrc)
-                .cloned(),
-        );
-        if let Src::Reg(r) = &self.soffset {
-            v.extend(r.iter().cloned());
-        }
-        v
-    }
-    /// This instruction with every register key passed through `f`.
-    pub(crate) fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> BufOp {
-        let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
-        BufOp {
-            vdata: m(&self.vdata),
-            vaddr: m(&self.vaddr),
-            srsrc: m(&self.srsrc),
-            soffset: match &self.soffset {
-                Src::Reg(r) => Src::Reg(m(r)),
-                Src::Imm(e) => Src::Imm(e.clone()),
-            },
-            ..self.clone()
-        }
-    }
-}
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
 pub fn is_buffer_line(text: &str) -> bool {
     let m = text.trim_start().to_ascii_lowercase();
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
-}
-
-fn stand_in(text: &str, vgprs: u32, sgpr_quad: bool) -> String {
-    let t = text.trim();
-    let symbolic = t.starts_with('%') || t.starts_with('{');
-    if !symbolic {
-        return t.to_string();
-    }
-    if sgpr_quad {
-        "s[0:3]".into()
-    } else if vgprs <= 1 {
-        "v0".into()
-    } else {
-        format!("v[0:{}]", vgprs - 1)
-    }
 }
 
 /// Bind one MUBUF/VBUFFER line.
@@ -124,69 +42,10 @@ pub fn bind_buf(
     let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
-    let has = |m: &str| syn.modifiers.iter().any(|x| x.0 == m);
-    let vaddr_n = if has("addr64") {
-        2
-    } else {
-        u32::from(has("offen")) + u32::from(has("idxen"))
-    };
-    let shape = gcnsmt_lifter::mubuf_lookup(target, &mn).map(|x| x.1);
-    let vdata_n = shape.map_or(1, |s| s.vdata as u32 + u32::from(has("tfe") && s.tfe));
-    // The `lds` form has no vdata: operands start at vaddr.
-    let skip = usize::from(has("lds"));
-    // The stand-in line: operands replaced where symbolic, symbolic offsets set to 0.
-    let mut ops = Vec::new();
-    for (i, (t, _)) in syn.operands.iter().enumerate() {
-        let load_store = shape.is_none_or(|s| s.class != MubufClass::Cache);
-        let (n, quad) = match (i + skip, load_store) {
-            (0, true) => (vdata_n, false),
-            (1, true) => (vaddr_n, false),
-            (2, true) => (0, true),
-            _ => (1, false),
-        };
-        let s = if i + skip == 3 && t.trim().starts_with('%') {
-            "s0".to_string()
-        } else {
-            stand_in(t, n, quad)
-        };
-        ops.push(s);
-    }
-    let mut mods = Vec::new();
-    for (name, v, _) in &syn.modifiers {
-        match v {
-            Some(v) if name == "offset" && v.contains('%') => mods.push("offset:0".to_string()),
-            Some(v) if name == "offset" && gcnsmt_lifter::asm::parse_int(v).is_none() => {
-                mods.push("offset:0".to_string())
-            }
-            Some(v) => mods.push(format!("{name}:{v}")),
-            None => mods.push(name.clone()),
-        }
-    }
-    let head = format!("{} {}", syn.mnemonic, ops.join(", "));
-    let standin = format!("{head} {}", mods.join(" "));
-    let inst: MubufInst = parse_mubuf(target, &standin).map_err(|e| {
-        // Columns past the operands map back by the length difference; inside them, to the
-        // operand that was replaced.
-        let ops_end_orig = syn.modifiers.first().map(|m| m.2).unwrap_or(syn.end_col);
-        let col = if e.col > head.len() {
-            (e.col as i64 - (head.len() as i64 + 2) + ops_end_orig as i64).max(1) as usize
-        } else if e.col <= syn.mnemonic.len() + 1 {
-            syn.mnemonic_col
-        } else {
-            // The stand-in operand the column falls in, and the original operand it replaced.
-            let mut start = syn.mnemonic.len() + 2;
-            let mut at = syn.operands.first().map(|o| o.1).unwrap_or(syn.end_col);
-            for (k, o) in ops.iter().enumerate() {
-                if e.col < start {
-                    break;
-                }
-                at = syn.operands[k].1;
-                start += o.len() + 2;
-            }
-            at
-        };
-        rule.error(loc_at(line, col), e.msg)
-    })?;
+    // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
+    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, &mn);
+    let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
     let unsupported = |what: &str| {
         Err(rule.error(
@@ -210,61 +69,36 @@ pub fn bind_buf(
     let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
         return unsupported("this operation");
     };
-    let mut var_uses = Vec::new();
-    let agpr = target.has_agpr_ds();
     let vdata = if inst.lds {
         Vec::new()
     } else {
-        let (vt, vc) = &syn.operands[0];
-        regs(
-            rule,
-            line,
-            target,
-            vt,
-            *vc,
-            shape.vdata as u32,
-            "vdata",
-            &mn,
-            if agpr { Class::VgprOrAgpr } else { Class::Vgpr },
-            imms,
-            &mut var_uses,
-        )?
+        holes.keys(Role::Vdata, inst.vdata)
     };
-    let (at, ac) = &syn.operands[1 - skip];
-    let vaddr = if vaddr_n == 0 {
-        Vec::new()
-    } else {
-        regs(
-            rule,
-            line,
-            target,
-            at,
-            *ac,
-            vaddr_n,
-            "vaddr",
-            &mn,
-            Class::Vgpr,
-            imms,
-            &mut var_uses,
-        )?
+    let vaddr = holes.keys(Role::Vaddr, inst.vaddr);
+    let srsrc = match holes.keys(Role::Srsrc, None) {
+        k if !k.is_empty() => k,
+        _ if inst.srsrc < 104 => (0..4)
+            .map(|i| RegKey {
+                base: "s".into(),
+                idx: u32::from(inst.srsrc) + i,
+                lane: None,
+            })
+            .collect(),
+        _ => {
+            let (_, c) = &syn.operands[2 - usize::from(inst.lds)];
+            return Err(rule.error(
+                loc_at(line, *c),
+                format!("{mn}: a V# in trap-handler registers is not modelled in rules"),
+            ));
+        }
     };
-    let (rt, rc) = &syn.operands[2 - skip];
-    let srsrc = regs(
-        rule,
-        line,
-        target,
-        rt,
-        *rc,
-        4,
-        "srsrc",
-        &mn,
-        Class::Sgpr,
-        imms,
-        &mut var_uses,
-    )?;
-    let (st, sc) = &syn.operands[3 - skip];
+    let (st, sc) = &syn.operands[3 - usize::from(inst.lds)];
     let stt = st.trim();
-    let soffset = if stt == "null" || stt == "off" {
+    let hole = holes.keys(Role::Soffset, None);
+    let mut var_uses = std::mem::take(&mut holes.uses);
+    let soffset = if !hole.is_empty() {
+        Src::Reg(hole)
+    } else if stt == "null" || stt == "off" {
         Src::Imm(Expr::Lit {
             value: 0,
             suffix: gcnsmt_semantics::ir::LitSuffix::None,
@@ -273,6 +107,7 @@ pub fn bind_buf(
     } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
     } else {
+        // A concrete scalar the assembler accepted (`s5`, `m0`, `vcc_lo`).
         Src::Reg(regs(
             rule,
             line,
@@ -304,11 +139,11 @@ pub fn bind_buf(
         }
     }
     let returns = shape.class == MubufClass::Atomic && inst.returns();
-    let return_dwords = if mn.contains("cmpswap") {
-        shape.vdata as u32 / 2
-    } else {
-        shape.vdata as u32
-    };
+    // What an atomic returns is what its semantics writes to RETURN_DATA (half of VDATA for
+    // cmpswap, whose VDATA also holds the compare value).
+    let return_dwords = def
+        .output_width("RETURN_DATA")
+        .map_or(shape.vdata as u32, |w| w.div_ceil(32));
     Ok(Bound {
         op: Op::Buf(Box::new(BufOp {
             mnemonic: mn.clone(),
@@ -352,6 +187,7 @@ pub fn step<D: Domain>(
         gds: false,
         aliases,
         buffer: Some(op.mode),
+        global: false,
     };
     let mut vars = BTreeMap::new();
     let vaddr = if op.vaddr.is_empty() {

@@ -1,0 +1,159 @@
+//! The instruction families gcnsmt models, in one table: what the CLI, the rule binder, the
+//! cache key, spec-check and the mutation scripts iterate over. A new family is one folder per
+//! crate layer and one entry here.
+
+use gcnsmt_semantics::target::Target;
+
+/// An instruction family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// DS (LDS/GDS): `lifter/src/{table,asm,decode,encode,print}.rs`, `ds_*.pcode`.
+    Ds,
+    /// MUBUF/MTBUF/VBUFFER: `lifter/src/mubuf*.rs`, `buffer_*.pcode`.
+    Mubuf,
+    /// GLOBAL loads/stores and scalar loads: `lifter/src/global/`, `global.pcode`.
+    Global,
+    /// The VALU/SALU subset around memory code: `lifter/src/lift.rs`, `alu.pcode`.
+    Alu,
+}
+
+/// One registry entry.
+#[derive(Clone, Copy, Debug)]
+pub struct FamilyDef {
+    /// The family.
+    pub family: Family,
+    /// Name in messages and reports.
+    pub name: &'static str,
+    /// Its semantics files (`semantics/pcode/`).
+    pub pcode_files: &'static [&'static str],
+    /// Whether `mnemonic` belongs to the family on some target.
+    pub owns: fn(&str) -> bool,
+    /// Whether `target` has `mnemonic` in this family.
+    pub on_target: fn(Target, &str) -> bool,
+}
+
+fn ds_owns(m: &str) -> bool {
+    m.starts_with("ds_")
+}
+fn ds_on(t: Target, m: &str) -> bool {
+    crate::table::ds_lookup(t, m).is_some()
+}
+fn mubuf_owns(m: &str) -> bool {
+    m.starts_with("buffer_") || m.starts_with("tbuffer_")
+}
+fn mubuf_on(t: Target, m: &str) -> bool {
+    crate::mubuf_table::mubuf_lookup(t, m).is_some()
+}
+fn global_owns(m: &str) -> bool {
+    crate::global::is_global_mnemonic(m)
+}
+fn global_on(t: Target, m: &str) -> bool {
+    crate::global::global_lookup(t, m).is_some()
+}
+fn alu_owns(m: &str) -> bool {
+    crate::lift::alu_known_anywhere(m)
+}
+fn alu_on(t: Target, m: &str) -> bool {
+    crate::lift::alu_lookup(t, m).is_some()
+}
+
+/// Every family, in dispatch order.
+pub static FAMILIES: &[FamilyDef] = &[
+    FamilyDef {
+        family: Family::Ds,
+        name: "DS",
+        pcode_files: &[
+            "ds_atomic32.pcode",
+            "ds_atomic64.pcode",
+            "ds_float.pcode",
+            "ds_load.pcode",
+            "ds_store.pcode",
+            "ds_2addr.pcode",
+            "ds_misc.pcode",
+        ],
+        owns: ds_owns,
+        on_target: ds_on,
+    },
+    FamilyDef {
+        family: Family::Mubuf,
+        name: "MUBUF/VBUFFER",
+        pcode_files: &[
+            "buffer_load.pcode",
+            "buffer_store.pcode",
+            "buffer_atomic.pcode",
+        ],
+        owns: mubuf_owns,
+        on_target: mubuf_on,
+    },
+    FamilyDef {
+        family: Family::Global,
+        name: "GLOBAL/SMEM",
+        pcode_files: &["global.pcode"],
+        owns: global_owns,
+        on_target: global_on,
+    },
+    FamilyDef {
+        family: Family::Alu,
+        name: "VALU/SALU",
+        pcode_files: &["alu.pcode"],
+        owns: alu_owns,
+        on_target: alu_on,
+    },
+];
+
+/// The family of a mnemonic (lower case), if any family owns it.
+pub fn family_of(mnemonic: &str) -> Option<&'static FamilyDef> {
+    FAMILIES.iter().find(|f| (f.owns)(mnemonic))
+}
+
+/// The family whose semantics file is `file`.
+pub fn family_of_file(file: &str) -> Option<&'static FamilyDef> {
+    FAMILIES.iter().find(|f| f.pcode_files.contains(&file))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gcnsmt_semantics::defs::{Library, FILES};
+
+    #[test]
+    fn every_pcode_file_belongs_to_exactly_one_family() {
+        for (file, _) in FILES {
+            let n = FAMILIES
+                .iter()
+                .filter(|f| f.pcode_files.contains(file))
+                .count();
+            assert_eq!(n, 1, "{file} is in {n} families");
+        }
+    }
+
+    #[test]
+    fn every_entry_name_is_a_mnemonic_of_its_family_on_some_target() {
+        // Entries are keyed by LLVM mnemonics; a typo would silently never lift.
+        for (file, d) in &Library::builtin().defs {
+            let fam = family_of_file(file).expect("registered file");
+            for n in &d.names {
+                let m = n.name.to_ascii_lowercase();
+                assert!(
+                    Target::ALL.iter().any(|t| (fam.on_target)(*t, &m)),
+                    "{file}: {} is not a {} mnemonic on any target",
+                    n.name,
+                    fam.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dispatch_by_mnemonic() {
+        assert_eq!(family_of("ds_read_b32").unwrap().family, Family::Ds);
+        assert_eq!(
+            family_of("buffer_load_dword").unwrap().family,
+            Family::Mubuf
+        );
+        assert_eq!(family_of("global_load_b32").unwrap().family, Family::Global);
+        assert_eq!(family_of("s_load_dwordx2").unwrap().family, Family::Global);
+        assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
+        assert!(family_of("v_fma_f32").is_none());
+    }
+}

@@ -1,0 +1,273 @@
+//! The global family's assembler (LLVM syntax, with operand holes).
+
+use gcnsmt_semantics::target::Target;
+
+use super::{
+    global_lookup, global_offset_range, is_global_mnemonic, last_sgpr, smem_offset_range,
+    GlobalInst, GlobalKind, Sgprs,
+};
+use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
+use crate::holes::{HoleClass, Holes, Role};
+use crate::inst::{RegFile, RegTuple};
+
+fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
+    Err(AsmError {
+        col,
+        msg: msg.into(),
+    })
+}
+
+/// `sN` or `s[N:M]`.
+fn parse_sgprs(text: &str) -> Option<Sgprs> {
+    let rest = text.trim().strip_prefix('s')?;
+    let num = |s: &str| -> Option<u16> {
+        let s = s.trim();
+        (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let (a, b) = match rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        Some(inner) => match inner.split_once(':') {
+            Some((a, b)) => (num(a)?, num(b)?),
+            None => (num(inner)?, num(inner)?),
+        },
+        None => (num(rest)?, num(rest)?),
+    };
+    (b >= a && b - a < 32).then_some(Sgprs {
+        first: a,
+        count: (b - a + 1) as u8,
+    })
+}
+
+struct Ctx<'a> {
+    target: Target,
+    mn: &'a str,
+    holes: &'a mut dyn Holes,
+}
+
+impl Ctx<'_> {
+    /// A VGPR tuple of `count` registers for `role`, or a hole (stand-in `v0..`).
+    fn vgprs(
+        &mut self,
+        role: Role,
+        text: &str,
+        col: usize,
+        count: u8,
+    ) -> Result<RegTuple, AsmError> {
+        let class = HoleClass {
+            dwords: count,
+            agpr_ok: false,
+        };
+        if let Some(accepted) = self.holes.reg(role, text, col, class) {
+            accepted?;
+            return Ok(RegTuple::v(0, count));
+        }
+        let (mn, target) = (self.mn, self.target);
+        let Some(r) = parse_reg(text) else {
+            return err(
+                col,
+                format!("expected a VGPR tuple for {}, got `{text}`", role.name()),
+            );
+        };
+        if r.file == RegFile::A {
+            return err(
+                col,
+                format!(
+                    "{mn}: AGPR operands are not modelled for {}, got {text}",
+                    role.name()
+                ),
+            );
+        }
+        if r.last() > 255 {
+            return err(col, format!("register {text} is out of range (max 255)"));
+        }
+        if r.count != count {
+            return err(
+                col,
+                format!(
+                    "{mn} needs a {count}-register tuple for {}, got {text}",
+                    role.name()
+                ),
+            );
+        }
+        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+            return err(
+                col,
+                format!(
+                    "{mn} on {target} needs an even-aligned tuple for {}, got {text}",
+                    role.name()
+                ),
+            );
+        }
+        Ok(r)
+    }
+
+    /// An SGPR run of `count` registers for `role` (pairs even-aligned, 4 and more 4-aligned,
+    /// as llvm-mc 22 requires), or a hole (stand-in `s0..`).
+    fn sgprs(&mut self, role: Role, text: &str, col: usize, count: u8) -> Result<Sgprs, AsmError> {
+        let class = HoleClass {
+            dwords: count,
+            agpr_ok: false,
+        };
+        if let Some(accepted) = self.holes.reg(role, text, col, class) {
+            accepted?;
+            return Ok(Sgprs { first: 0, count });
+        }
+        let (mn, target) = (self.mn, self.target);
+        let Some(s) = parse_sgprs(text) else {
+            return err(
+                col,
+                format!("expected SGPRs for {}, got `{text}`", role.name()),
+            );
+        };
+        if s.count != count {
+            return err(
+                col,
+                format!("{mn} needs {count} SGPR(s) for {}, got {text}", role.name()),
+            );
+        }
+        let align = u16::from(count.min(4));
+        if s.first % align != 0 {
+            return err(
+                col,
+                format!("{mn}: {text} is misaligned for {}", role.name()),
+            );
+        }
+        let last = s.first + u16::from(count) - 1;
+        if last > last_sgpr(target) {
+            return err(
+                col,
+                format!(
+                    "{text} is out of range on {target} (last SGPR s{})",
+                    last_sgpr(target)
+                ),
+            );
+        }
+        Ok(s)
+    }
+
+    /// A signed offset in `lo..=hi` (in units of `unit` bytes), or a hole (0).
+    fn offset(&mut self, text: &str, col: usize, lo: i64, hi: i64) -> Result<i64, AsmError> {
+        if let Some(accepted) = self.holes.imm("offset", text, col, hi as u64) {
+            accepted?;
+            return Ok(0);
+        }
+        let Some(o) = parse_int(text) else {
+            return err(col, format!("expected an integer offset, got `{text}`"));
+        };
+        if !(lo..=hi).contains(&o) {
+            return err(
+                col,
+                format!("offset must be in [{lo}, {hi}], got {o} (out of range)"),
+            );
+        }
+        Ok(o)
+    }
+}
+
+/// Parse one global-family line (see [`crate::global`]) for `target`, with operand holes.
+///
+/// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
+/// register widths, classes, alignment and range, offsets out of range, modifiers other than
+/// `offset:` (cache policy is not modelled).
+pub fn parse_global_with(
+    target: Target,
+    line: &str,
+    holes: &mut dyn Holes,
+) -> Result<GlobalInst, AsmError> {
+    let syn = parse_syntax_with(line, &[])?;
+    let mn = syn.mnemonic.as_str();
+    let Some((op, entry)) = global_lookup(target, mn) else {
+        return if is_global_mnemonic(mn) {
+            err(
+                syn.mnemonic_col,
+                format!("{mn} is not available on {target}"),
+            )
+        } else {
+            err(syn.mnemonic_col, format!("unknown global mnemonic `{mn}`"))
+        };
+    };
+    let mut cx = Ctx { target, mn, holes };
+    let mut inst = GlobalInst {
+        target,
+        mnemonic: mn.to_string(),
+        entry,
+        op,
+        vdst: None,
+        vaddr: None,
+        vdata: None,
+        saddr: None,
+        sdst: None,
+        sbase: None,
+        offset: 0,
+    };
+    let ops = &syn.operands;
+    let want = 3;
+    if ops.len() != want {
+        let col = ops.get(want).map_or(syn.end_col, |o| o.1);
+        let names = match op.kind {
+            GlobalKind::Load => "vdst, vaddr, saddr",
+            GlobalKind::Store => "vaddr, vdata, saddr",
+            GlobalKind::ScalarLoad => "sdst, sbase, offset",
+        };
+        return err(
+            col,
+            format!("{mn} takes {want} operands ({names}), got {}", ops.len()),
+        );
+    }
+    if op.kind == GlobalKind::ScalarLoad {
+        if let Some((name, _, col)) = syn.modifiers.first() {
+            return err(*col, format!("`{name}` is not modelled for {mn}"));
+        }
+        inst.sdst = Some(cx.sgprs(Role::Sdst, &ops[0].0, ops[0].1, op.dwords())?);
+        inst.sbase = Some(cx.sgprs(Role::Sbase, &ops[1].0, ops[1].1, 2)?);
+        let (lo, hi, unit) = smem_offset_range(target);
+        let (t, c) = &ops[2];
+        if parse_sgprs(t).is_some() || t.trim() == "m0" {
+            return err(*c, format!("{mn}: a register offset is not modelled"));
+        }
+        inst.offset = cx.offset(t, *c, lo, hi)? * unit;
+        return Ok(inst);
+    }
+    // saddr first: it decides whether vaddr is 32 or 64 bits.
+    let (st, sc) = &ops[2];
+    if st.trim() != "off" {
+        inst.saddr = Some(cx.sgprs(Role::Saddr, st, *sc, 2)?);
+    }
+    let naddr = if inst.saddr.is_some() { 1 } else { 2 };
+    let (addr_i, data_i) = if op.kind == GlobalKind::Load {
+        (1, 0)
+    } else {
+        (0, 1)
+    };
+    inst.vaddr = Some(cx.vgprs(Role::Vaddr, &ops[addr_i].0, ops[addr_i].1, naddr)?);
+    let data_role = if op.kind == GlobalKind::Load {
+        Role::Vdst
+    } else {
+        Role::Vdata
+    };
+    let data = cx.vgprs(data_role, &ops[data_i].0, ops[data_i].1, op.dwords())?;
+    if op.kind == GlobalKind::Load {
+        inst.vdst = Some(data);
+    } else {
+        inst.vdata = Some(data);
+    }
+    let mut seen = false;
+    for (name, value, col) in &syn.modifiers {
+        match (name.as_str(), value) {
+            ("offset", Some(v)) if !seen => {
+                seen = true;
+                let (lo, hi) = global_offset_range(target);
+                inst.offset = cx.offset(v, col + "offset:".len(), lo, hi)?;
+            }
+            ("offset", _) => return err(*col, "duplicate or empty offset"),
+            _ => {
+                return err(
+                    *col,
+                    format!("`{name}` is not modelled for {mn} (cache policy)"),
+                )
+            }
+        }
+    }
+    Ok(inst)
+}

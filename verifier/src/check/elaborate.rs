@@ -1,0 +1,391 @@
+//! Elaboration: a rule and a target become the bound programs a check compares, with their
+//! settings, registers, immediates, dead registers, parsed precondition and (under lanes) the
+//! expanded per-lane programs. Every input error of a rule on a target is found here, so the
+//! query and the replay see only well-formed programs.
+
+use super::inputs::{pre_frame, pre_vars};
+use super::options::Options;
+use crate::lanes::{Expanded, LaneMode};
+use crate::machine::{bind, collect_vars, immediate_vars, Bound, Class, Env, Machine, Op, RegKey};
+use crate::rules::{InputError, Line, Rule};
+use gcnsmt_lifter::lift::wave_size;
+use gcnsmt_semantics::eval::{eval_expr, MemState};
+use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
+use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::parse::parse_expr;
+use gcnsmt_semantics::settings::Settings;
+use gcnsmt_semantics::target::Target;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A rule elaborated on one target.
+pub(super) struct Elaborated {
+    pub target: Target,
+    pub src: Vec<Bound>,
+    pub tgt: Vec<Bound>,
+    pub settings: Settings,
+    /// Every register either side names (32 bits each), M0 included.
+    pub keys: BTreeSet<RegKey>,
+    /// Immediate variables (names without `%`).
+    pub imms: BTreeSet<String>,
+    /// Registers whose final value does not matter (`Dead:`).
+    pub dead: BTreeSet<RegKey>,
+    pub pre: Option<Expr>,
+    /// The rule expanded to N lanes (`--lanes N` or `Lanes:`).
+    pub lanes: Option<(LaneMode, Expanded)>,
+}
+
+/// The programs and registers a check compares: the rule's two sides, or under `--lanes`
+/// every serialization of each side and the per-lane registers.
+pub(super) struct Sides<'a> {
+    pub src: Vec<&'a [Bound]>,
+    pub tgt: Vec<&'a [Bound]>,
+    pub keys: &'a BTreeSet<RegKey>,
+    pub dead: &'a BTreeSet<RegKey>,
+}
+
+impl<'a> Sides<'a> {
+    pub fn of(b: &'a Elaborated) -> Sides<'a> {
+        match &b.lanes {
+            None => Sides {
+                src: vec![&b.src],
+                tgt: vec![&b.tgt],
+                keys: &b.keys,
+                dead: &b.dead,
+            },
+            Some((_, e)) => Sides {
+                src: e.src.iter().map(|v| &v.prog[..]).collect(),
+                tgt: e.tgt.iter().map(|v| &v.prog[..]).collect(),
+                keys: &e.keys,
+                dead: &e.dead,
+            },
+        }
+    }
+}
+
+/// Bind both sides of `rule` on `target` and check them as one program.
+///
+/// Errors: an instruction that does not bind on `target`, a variable used with two widths or
+/// register classes, a bad `Dead:` or precondition, a setting the target does not have, an
+/// EXEC write or cross-lane instruction in a single-lane check, a rule lanes cannot expand.
+pub(super) fn elaborate(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+) -> Result<Elaborated, InputError> {
+    let settings = settings_for(rule, target, opts)?;
+    let imms = immediate_vars(rule);
+    let bind_all = |ls: &[Line]| -> Result<Vec<Bound>, InputError> {
+        ls.iter().map(|l| bind(rule, l, target, &imms)).collect()
+    };
+    let src = bind_all(&rule.source)?;
+    let tgt = bind_all(&rule.target)?;
+    check_var_uses(rule, &src, &tgt)?;
+    let mut keys: BTreeSet<RegKey> = BTreeSet::new();
+    keys.insert(RegKey::m0());
+    for b in src.iter().chain(&tgt) {
+        keys.extend(b.regs());
+    }
+    let dead = dead_keys(rule, &imms, &keys)?;
+    let mode = lane_mode(rule, opts);
+    let pre = match &rule.pre {
+        None => None,
+        Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
+    };
+    let lanes = match mode {
+        None => {
+            single_lane_only(rule, &src, &tgt)?;
+            None
+        }
+        Some(m) => {
+            let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target))
+                .map_err(|msg| rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))?;
+            Some((m, e))
+        }
+    };
+    Ok(Elaborated {
+        target,
+        src,
+        tgt,
+        settings,
+        keys,
+        imms,
+        dead,
+        pre,
+        lanes,
+    })
+}
+
+/// One register class and one width per variable across the whole rule.
+fn check_var_uses(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), InputError> {
+    let mut first: BTreeMap<String, crate::machine::VarUse> = BTreeMap::new();
+    let vector = |c: Class| matches!(c, Class::Vgpr | Class::VgprOrAgpr);
+    let kind = |c: Class| if c == Class::Sgpr { "scalar" } else { "vector" };
+    for u in src.iter().chain(tgt).flat_map(|b| &b.var_uses) {
+        let Some(f) = first.get(&u.name) else {
+            first.insert(u.name.clone(), u.clone());
+            continue;
+        };
+        if f.dwords != u.dwords {
+            return Err(rule.error(
+                u.loc,
+                format!(
+                    "%{} spans {} register(s) here but {} at line {}",
+                    u.name, u.dwords, f.dwords, f.loc.line
+                ),
+            ));
+        }
+        if (vector(f.class) && u.class == Class::Sgpr)
+            || (f.class == Class::Sgpr && vector(u.class))
+        {
+            return Err(rule.error(
+                u.loc,
+                format!(
+                    "%{} is used as a {} register here but as a {} register at line {}",
+                    u.name,
+                    kind(u.class),
+                    kind(f.class),
+                    f.loc.line
+                ),
+            ));
+        }
+        if f.class == Class::Any && u.class != Class::Any {
+            first.insert(u.name.clone(), u.clone());
+        }
+    }
+    Ok(())
+}
+
+/// The registers of the rule's `Dead:` variables (every dword of each).
+///
+/// Errors: a dead immediate, or a name no instruction uses.
+fn dead_keys(
+    rule: &Rule,
+    imms: &BTreeSet<String>,
+    keys: &BTreeSet<RegKey>,
+) -> Result<BTreeSet<RegKey>, InputError> {
+    let mut dead = BTreeSet::new();
+    for (v, loc) in &rule.dead {
+        if imms.contains(v) {
+            return Err(rule.error(
+                *loc,
+                format!("%{v} is an immediate; only registers can be dead"),
+            ));
+        }
+        let ks: Vec<RegKey> = keys
+            .iter()
+            .filter(|k| k.base == format!("%{v}"))
+            .cloned()
+            .collect();
+        if ks.is_empty() {
+            return Err(rule.error(*loc, format!("undefined variable %{v}")));
+        }
+        dead.extend(ks);
+    }
+    Ok(dead)
+}
+
+/// The rule's precondition, parsed and evaluated once over concrete zeros, so that unknown
+/// names and type errors are input errors here, not internal errors of the solver run.
+///
+/// Errors (at the column of the offending name where there is one): an undefined variable, a
+/// parse error, an evaluation error (EXEC without lanes gets a hint).
+fn precondition(
+    rule: &Rule,
+    target: Target,
+    settings: Settings,
+    imms: &BTreeSet<String>,
+    keys: &BTreeSet<RegKey>,
+    mode: Option<LaneMode>,
+) -> Result<Expr, InputError> {
+    let p = rule
+        .pre
+        .as_ref()
+        .expect("the caller checked for a precondition");
+    let reg_vars: BTreeSet<String> = keys
+        .iter()
+        .filter(|k| k.is_var())
+        .map(|k| k.base[1..].to_string())
+        .collect();
+    let mut vs = BTreeSet::new();
+    collect_vars(&p.text, &mut vs);
+    // The leftmost undefined variable, at its whole-word occurrence (`%x`, not `%xx`).
+    let undefined = vs
+        .iter()
+        .filter(|v| !imms.contains(*v) && !reg_vars.contains(*v))
+        .filter_map(|v| Some((word_pos(&p.text, &format!("%{v}"))?, v)))
+        .min();
+    if let Some((col, v)) = undefined {
+        let mut loc = p.loc;
+        loc.col += col as u32;
+        return Err(rule.error(loc, format!("undefined variable %{v}")));
+    }
+    let e = parse_expr(&p.text).map_err(|e| {
+        let mut loc = p.loc;
+        // Past the end (line 2 of a one-line text): point just after the text.
+        loc.col += if e.line > 1 {
+            p.text.len() as u32
+        } else {
+            e.col - 1
+        };
+        rule.error(loc, format!("bad precondition: {}", e.msg))
+    })?;
+    let zero = |width| Bits { value: 0, width };
+    let cenv = Env {
+        target,
+        settings,
+        imms: imms.iter().map(|v| (v.clone(), zero(64))).collect(),
+        lds_size: zero(32),
+        lane_id: zero(32),
+    };
+    let exec_keys = match mode {
+        None => vec![],
+        Some(_) if wave_size(target) == 64 => vec![RegKey::exec_lo(), RegKey::exec_hi()],
+        Some(_) => vec![RegKey::exec_lo()],
+    };
+    let cm = Machine {
+        regs: keys
+            .iter()
+            .chain(&exec_keys)
+            .map(|k| (k.clone(), zero(32)))
+            .collect(),
+        mem: MemState {
+            lds: CMem::new(|_| 0),
+            gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
+            ub: false,
+        },
+    };
+    let mut cd = Concrete;
+    let vars = pre_vars(&mut cd, &cenv, &cm, keys);
+    if let Err(err) = eval_expr(
+        &mut cd,
+        &pre_frame(settings),
+        &e,
+        None,
+        vars,
+        cm.mem.clone(),
+    ) {
+        let mut loc = p.loc;
+        if let Some(c) = err
+            .msg
+            .split('`')
+            .nth(1)
+            .and_then(|name| word_pos(&p.text, name))
+        {
+            loc.col += c as u32;
+        }
+        let hint = if mode.is_none() && err.msg.contains("`EXEC`") {
+            " (EXEC exists only under `Lanes: N` or --lanes N)"
+        } else {
+            ""
+        };
+        return Err(rule.error(loc, format!("bad precondition: {}{hint}", err.msg)));
+    }
+    Ok(e)
+}
+
+/// A single-lane check models neither EXEC writes nor cross-lane instructions.
+///
+/// Errors: the first instruction that needs lanes, at its line.
+fn single_lane_only(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), InputError> {
+    if let Some(w) = src
+        .iter()
+        .chain(tgt)
+        .find(|b| b.writes().iter().any(|k| k.base == "exec"))
+    {
+        return Err(rule.error(
+            w.loc,
+            "this instruction writes EXEC, which a single-lane check does not model: \
+             give the rule `Lanes: N` or run with --lanes N",
+        ));
+    }
+    for c in src.iter().chain(tgt) {
+        if let Op::Cross { mnemonic, .. } = &c.op {
+            return Err(rule.error(
+                c.loc,
+                format!(
+                    "{mnemonic} is a cross-lane instruction: give the rule `Lanes: N` or run \
+                     with --lanes N"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a rule has MUBUF/VBUFFER instructions.
+pub fn uses_buffer(rule: &Rule) -> bool {
+    rule.source
+        .iter()
+        .chain(&rule.target)
+        .any(|l| crate::buffer_ops::is_buffer_line(&l.text))
+}
+
+/// The lanes a rule is checked with: `--lanes`, else the rule's `Lanes:` (its order replaced by
+/// `--lane-order` if given); `None` for a single-lane check.
+pub fn lane_mode(rule: &Rule, opts: &Options) -> Option<LaneMode> {
+    opts.lanes.or(rule.lanes.map(|(m, _)| LaneMode {
+        order: opts.lane_order.unwrap_or(m.order),
+        ..m
+    }))
+}
+
+/// The byte offset of `word` in `text` where it is not part of a longer name.
+fn word_pos(text: &str, word: &str) -> Option<usize> {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).map(|(i, _)| i).find(|&i| {
+        !word.is_empty()
+            && !text[i + word.len()..].starts_with(name_char)
+            && (word.starts_with('%') || !text[..i].ends_with(|c: char| name_char(c) || c == '%'))
+    })
+}
+
+/// The settings a rule runs under on `target`: the target's defaults, then the rule's
+/// `Settings:`, then the command line's `--set`.
+///
+/// Errors: a setting the target does not have, at the rule's setting (or `Name:`) line.
+pub fn settings_for(rule: &Rule, target: Target, opts: &Options) -> Result<Settings, InputError> {
+    let mut settings = Settings::default_for(target);
+    for (n, v, loc) in &rule.settings {
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(*loc, m))?;
+    }
+    for (n, v) in &opts.settings {
+        settings
+            .set(target, n, v)
+            .map_err(|m| rule.error(rule.loc, format!("--set {n}={v}: {m}")))?;
+    }
+    Ok(settings)
+}
+
+/// The targets a rule runs on: its `Targets:` list (every instruction must exist there), or
+/// every target on which all its instructions bind, intersected with `filter`.
+pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
+    let ts: Vec<Target> = match &rule.targets {
+        Some((ts, _)) => ts.clone(),
+        None => {
+            let imms = immediate_vars(rule);
+            Target::ALL
+                .into_iter()
+                // Targets on which the rule's settings do not exist (UNALIGNED before gfx9)
+                // are not candidates either.
+                .filter(|t| {
+                    let mut s = Settings::default_for(*t);
+                    rule.settings
+                        .iter()
+                        .all(|(n, v, _)| s.set(*t, n, v).is_ok())
+                })
+                .filter(|t| {
+                    rule.source
+                        .iter()
+                        .chain(&rule.target)
+                        .all(|l| bind(rule, l, *t, &imms).is_ok())
+                })
+                .collect()
+        }
+    };
+    ts.into_iter()
+        .filter(|t| filter.is_none_or(|f| f.contains(t)))
+        .collect()
+}

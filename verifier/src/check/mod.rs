@@ -1,0 +1,70 @@
+//! Refinement checking of one rule on one target.
+//!
+//! For every initial state satisfying the precondition (LDS and GDS bytes, registers, M0,
+//! LDS_SIZE, LANE_ID, immediates) on which the source is defined and encodable, the target
+//! must be encodable and defined, leave the same LDS and GDS bytes, and leave the same value in
+//! every register either side names, except registers declared `Dead`.
+//!
+//! The steps, one module each: [`elaborate`](self) binds the rule on the target; the inputs
+//! table (`inputs`) names every free value of the initial state; the assumptions (`assume`)
+//! are written once over the semantics `Domain` and serve both the solver query (`query`) and
+//! the concrete validation of a model; `replay` turns a model into a counterexample on the
+//! interpreter; `stored` rebuilds one from the result cache; `verdict` holds what a check
+//! answers.
+
+mod assume;
+mod elaborate;
+mod inputs;
+mod options;
+mod query;
+mod replay;
+mod shortcut;
+mod stored;
+#[cfg(test)]
+mod tests;
+mod verdict;
+
+pub use elaborate::{lane_mode, settings_for, targets_of, uses_buffer};
+pub use options::Options;
+pub use stored::replay_stored;
+pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
+
+use crate::rules::{InputError, Rule};
+use gcnsmt_semantics::target::Target;
+use std::time::Instant;
+
+/// Check one rule on one target.
+///
+/// Errors: input errors in the rule for this target (the verdict is then not computed).
+pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, InputError> {
+    let start = Instant::now();
+    let b = elaborate::elaborate(rule, target, opts)?;
+    let (verdict, note) = query::decide(rule, &b, opts);
+    Ok(Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target,
+        settings: b.settings,
+        verdict,
+        expect: rule.expect.map(|e| e.0),
+        time: start.elapsed(),
+        note,
+        buffer: uses_buffer(rule),
+        lanes: lane_mode(rule, opts),
+    })
+}
+
+/// Whether the e-graph pass alone shows the target equal to the source on every output
+/// (see [`crate::egg_domain::egg_proves`]), without any solver query and without looking at
+/// the precondition. For tests that compare the pass with the solver.
+///
+/// Errors: input errors in the rule for this target; a semantics entry that fails to
+/// evaluate is reported as `Ok(false)`.
+pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, InputError> {
+    let b = elaborate::elaborate(rule, target, opts)?;
+    // Multi-lane checks never use the pass (it sees one lane).
+    if b.lanes.is_some() {
+        return Ok(false);
+    }
+    Ok(shortcut::egg_proves(&b, target).unwrap_or(false))
+}

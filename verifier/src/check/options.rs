@@ -1,0 +1,41 @@
+//! How to check: the command line's time and memory limits, setting overrides, lanes and
+//! solver hooks, as one value every check takes.
+
+use std::time::Duration;
+
+/// How to check.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Time limit per solver query.
+    pub timeout: Duration,
+    /// `name=value` settings from the command line; they override the rule's.
+    pub settings: Vec<(String, String)>,
+    /// Memory limit per solver query, in megabytes (`--memory`); a query that hits it is
+    /// `unknown`.
+    pub memory_mb: Option<u32>,
+    /// `--emit-smt2` and `--cross-check`: what else happens to each query's text.
+    pub hooks: crate::crosscheck::Hooks,
+    /// Prove rules whose sides are identical after egg normalisation, or whose outputs meet
+    /// in one e-class after the e-graph pass ([`crate::egg_domain`]), without a refinement
+    /// query (on by default; off only to measure what it saves).
+    pub egg: bool,
+    /// `--lanes N [--lane-order ...]`: check every rule with N lanes (overrides a rule's
+    /// `Lanes:`); see [`crate::lanes`].
+    pub lanes: Option<crate::lanes::LaneMode>,
+    /// `--lane-order`: replaces the order of rules' `Lanes:` too.
+    pub lane_order: Option<crate::lanes::LaneOrder>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout: Duration::from_secs(20),
+            settings: Vec::new(),
+            memory_mb: None,
+            hooks: Default::default(),
+            egg: true,
+            lanes: None,
+            lane_order: None,
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! `gcnsmt verify`: check the options, read and filter the rules, run them (through the
+//! result cache if asked) and print text, JSON Lines or SARIF.
+
+use super::{rule_files, usage_error};
+use crate::check::Options;
+use crate::exit::ExitStatus;
+use crate::record::{Record, Summary};
+use crate::rules::parse_rules;
+use crate::run::run_rules_cached;
+use gcnsmt_semantics::target::Target;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Output format of `gcnsmt verify`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Human-readable verdict blocks and a summary line.
+    #[default]
+    Text,
+    /// JSON Lines: one object per rule x target or error, then a summary object.
+    Json,
+    /// SARIF 2.1.0 (one JSON document).
+    Sarif,
+}
+
+/// Arguments of `gcnsmt verify` beyond the paths.
+#[derive(Clone, Debug, Default)]
+pub struct VerifyArgs {
+    /// `--target`: comma-separated targets or ranges.
+    pub target: Option<String>,
+    /// `--timeout`: seconds per solver query.
+    pub timeout: f64,
+    /// `--set NAME=VALUE` overrides.
+    pub set: Vec<String>,
+    /// `--filter`: only rules whose name contains one of these substrings (`*` matches any text).
+    pub filter: Vec<String>,
+    pub format: Format,
+    /// `--emit-smt2 DIR`: write each solver query there as a standalone SMT-LIB 2 file.
+    pub emit_smt2: Option<PathBuf>,
+    /// `--cross-check SOLVER`: re-decide each query with this cvc5 binary.
+    pub cross_check: Option<String>,
+    /// `--memory MB`: memory limit per solver query.
+    pub memory: Option<u32>,
+    /// `--cache DIR`: reuse verdicts stored there (refutations are replayed).
+    pub cache: Option<PathBuf>,
+    /// `--no-matrix`: leave out the rule-by-target matrix of text output.
+    pub no_matrix: bool,
+    /// `--lanes N`: check with N lanes (see [`crate::lanes`]).
+    pub lanes: Option<u32>,
+    /// `--lane-order any|ascending`.
+    pub lane_order: Option<String>,
+}
+
+/// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
+pub fn name_matches(name: &str, pattern: &str) -> bool {
+    // Unanchored: the pieces between `*`s appear in order anywhere in the name.
+    let mut rest = name;
+    for p in pattern.split('*').filter(|p| !p.is_empty()) {
+        match rest.find(p) {
+            Some(k) => rest = &rest[k + p.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// `gcnsmt verify`.
+pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
+    let start = Instant::now();
+    let (filter, opts) = match options(args) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    let (file_errors, rules) = match load(paths, &args.filter) {
+        Ok(x) => x,
+        Err(e) => return usage_error(&e),
+    };
+    let cache = match args
+        .cache
+        .as_deref()
+        .map(crate::cache::Cache::open)
+        .transpose()
+    {
+        Ok(c) => c,
+        Err(e) => return usage_error(&format!("--cache: {e}")),
+    };
+    let mut records = file_errors;
+    records.extend(run_rules_cached(
+        &rules,
+        filter.as_deref(),
+        &opts,
+        cache.as_ref(),
+    ));
+    let all = Summary::of(&records);
+    let cross = args
+        .cross_check
+        .as_ref()
+        .map(|s| format!("cross-check ({s}): {}", crate::crosscheck::take_stats()));
+    if args.format != Format::Text {
+        // Machine-readable stdout stays one format; the cross-check counts go to stderr.
+        if let Some(c) = &cross {
+            eprintln!("{c}");
+        }
+    }
+    match args.format {
+        Format::Text => crate::report::print_text(&records, &mut std::io::stdout()),
+        // A closed pipe (`| head`) is not an error worth a panic: ignore write failures.
+        Format::Json => {
+            let text = crate::output::json_lines(&records, &all, start.elapsed());
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            return all.exit_code();
+        }
+        Format::Sarif => {
+            let text = format!("{:#}\n", crate::output::sarif(&records));
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            return all.exit_code();
+        }
+    }
+    if !args.no_matrix {
+        let _ = write!(std::io::stdout(), "\n{}\n", crate::matrix::matrix(&records));
+    }
+    let _ = writeln!(
+        std::io::stdout(),
+        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]",
+        all.proved,
+        all.refuted,
+        all.refuted_expected,
+        all.unknown,
+        all.inapplicable,
+        all.errors,
+        all.errors_expected,
+        all.mismatches,
+        start.elapsed()
+    );
+    if let Some(c) = &cross {
+        let _ = writeln!(std::io::stdout(), "{c}");
+    }
+    all.exit_code()
+}
+
+/// The selected targets and the checking options of `args`; an error is a usage error's text.
+fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> {
+    let (target, timeout, set) = (args.target.as_deref(), args.timeout, &args.set);
+    let filter = match target.map(Target::parse_list).transpose() {
+        Ok(f) => f,
+        Err(e) => return Err(format!("--target: {e}")),
+    };
+    if !(timeout > 0.0 && timeout.is_finite()) {
+        return Err("--timeout must be a positive number of seconds".into());
+    }
+    let mut settings = Vec::new();
+    for s in set {
+        match s.split_once('=') {
+            Some((n, v)) => settings.push((n.trim().to_string(), v.trim().to_string())),
+            None => return Err(format!("--set expects NAME=VALUE, got `{s}`")),
+        }
+    }
+    // An unknown name or value is one usage error, not one error per rule. (A value only some
+    // targets have, like alignment=UNALIGNED, is checked per rule and target.)
+    for (n, v) in &settings {
+        let ts = filter.clone().unwrap_or_else(|| Target::ALL.to_vec());
+        let errs: Vec<String> = ts
+            .iter()
+            .filter_map(|t| {
+                gcnsmt_semantics::settings::Settings::default_for(*t)
+                    .set(*t, n, v)
+                    .err()
+            })
+            .collect();
+        if errs.len() == ts.len() {
+            if let Some(e) = errs.first() {
+                return Err(format!("--set {n}={v}: {e}"));
+            }
+        }
+    }
+    let opts = Options {
+        timeout: Duration::from_secs_f64(timeout),
+        settings,
+        memory_mb: args.memory,
+        hooks: crate::crosscheck::Hooks {
+            emit_dir: args.emit_smt2.clone(),
+            solver: args.cross_check.clone(),
+        },
+        egg: true,
+        lanes: None,
+        lane_order: None,
+    };
+    let mut opts = opts;
+    if let Some(o) = &args.lane_order {
+        match crate::lanes::LaneOrder::parse(o) {
+            Ok(o) => opts.lane_order = Some(o),
+            Err(e) => return Err(format!("--lane-order: {e}")),
+        }
+    }
+    if let Some(n) = args.lanes {
+        match crate::lanes::LaneMode::parse(&n.to_string()) {
+            Ok(mut m) => {
+                m.order = opts.lane_order.unwrap_or(m.order);
+                opts.lanes = Some(m);
+            }
+            Err((_, e)) => return Err(format!("--lanes: {e}")),
+        }
+    }
+    if args.memory == Some(0) {
+        return Err("--memory must be a positive number of megabytes".into());
+    }
+    if let Some(dir) = &args.emit_smt2 {
+        crate::crosscheck::prepare_dir(dir)?;
+    }
+    if let Some(s) = &args.cross_check {
+        // Only cvc5's command line is known (its flags for time limits differ from others').
+        let base = Path::new(s)
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or("");
+        if !base.starts_with("cvc5") {
+            return Err(format!(
+                "--cross-check {s}: only cvc5 is supported (a `cvc5` binary name or path)"
+            ));
+        }
+        if !crate::crosscheck::available(s) {
+            return Err(format!(
+                "--cross-check {s}: cannot run `{s} --version` (apt-get install cvc5)"
+            ));
+        }
+        // Counts are per process; start from zero for this run.
+        crate::crosscheck::take_stats();
+    }
+    Ok((filter, opts))
+}
+
+/// The rules of `paths` whose name or tag matches a `--filter` pattern (all when none is
+/// given), and a record per file that cannot be read or parsed; an error is a usage error's
+/// text.
+fn load(
+    paths: &[PathBuf],
+    filter: &[String],
+) -> Result<(Vec<Record>, Vec<crate::rules::Rule>), String> {
+    let files = rule_files(paths)?;
+    // File-level errors become records too, so JSON and SARIF output stay well-formed.
+    let mut file_errors: Vec<Record> = Vec::new();
+    let mut rules = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        let text = match std::fs::read_to_string(&f) {
+            Ok(t) => t,
+            Err(e) => {
+                file_errors.push(Record::Error {
+                    rule: String::new(),
+                    error: crate::rules::InputError {
+                        file: name,
+                        loc: crate::rules::Loc { line: 1, col: 1 },
+                        msg: e.to_string(),
+                    },
+                    expected: false,
+                });
+                continue;
+            }
+        };
+        match parse_rules(&name, &text) {
+            Ok(r) => rules.extend(r),
+            Err(e) => file_errors.push(Record::Error {
+                rule: String::new(),
+                error: e,
+                expected: false,
+            }),
+        }
+    }
+    let parse_errors = file_errors.len();
+    if rules.is_empty() && parse_errors == 0 {
+        return Err(
+            "no rules found (rule files end in .rules; each rule starts with `Name:`)".into(),
+        );
+    }
+    if !filter.is_empty() {
+        rules.retain(|r| {
+            filter.iter().any(|p| match p.strip_prefix("tag:") {
+                Some(tag) => r.tags.iter().any(|t| name_matches(t, tag)),
+                None => name_matches(&r.name, p),
+            })
+        });
+        if rules.is_empty() {
+            return Err(format!("--filter {}: no rule matches", filter.join(",")));
+        }
+    }
+    Ok((file_errors, rules))
+}

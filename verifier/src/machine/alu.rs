@@ -1,0 +1,152 @@
+//! Binding a VALU/SALU line (`gcnsmt_lifter::lift::alu_lookup` gives the operand layout).
+
+use super::op::{Bound, Op};
+use super::operands::{const_value, imm_expr, loc_at, regs};
+use super::regkey::{Class, Src};
+use crate::rules::{InputError, Line, Loc, Rule};
+use gcnsmt_lifter::lift::{alu_lookup, wave_size};
+use gcnsmt_semantics::target::Target;
+use std::collections::BTreeSet;
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bind_alu(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+    syn: &gcnsmt_lifter::AsmSyntax,
+    mn: &str,
+    mloc: Loc,
+) -> Result<Bound, InputError> {
+    let Some(alu) = alu_lookup(target, mn) else {
+        return Err(rule.error(mloc, format!("{mn} is not available on {target}")));
+    };
+    let def = gcnsmt_semantics::defs::Library::builtin()
+        .get(alu.entry)
+        .expect("ALU entries exist");
+    let want = 1 + usize::from(alu.sdst) + alu.srcs as usize;
+    if syn.operands.len() != want {
+        let at = syn.operands.get(want).map(|o| o.1).unwrap_or(syn.end_col);
+        return Err(rule.error(
+            loc_at(line, at),
+            format!("{mn} takes {want} operands, got {}", syn.operands.len()),
+        ));
+    }
+    if let Some((name, _, col)) = syn.modifiers.first() {
+        return Err(rule.error(
+            loc_at(line, *col),
+            format!("unknown modifier `{name}` for {mn}"),
+        ));
+    }
+    let mut ops = syn.operands.iter();
+    let (t, c) = ops.next().unwrap();
+    let mut var_uses = Vec::new();
+    let dclass = if alu.scalar || alu.dmask {
+        Class::Sgpr
+    } else {
+        Class::Vgpr
+    };
+    let mask_dwords = if wave_size(target) == 32 { 1 } else { 2 };
+    let d0 = regs(
+        rule,
+        line,
+        target,
+        t,
+        *c,
+        if alu.dmask { mask_dwords } else { 1 },
+        "destination",
+        mn,
+        dclass,
+        imms,
+        &mut var_uses,
+    )?;
+    let sdst = if alu.sdst {
+        let (t, c) = ops.next().unwrap();
+        let n = if wave_size(target) == 32 { 1 } else { 2 };
+        regs(
+            rule,
+            line,
+            target,
+            t,
+            *c,
+            n,
+            "carry-out",
+            mn,
+            Class::Sgpr,
+            imms,
+            &mut var_uses,
+        )?
+    } else {
+        Vec::new()
+    };
+    let mut srcs = Vec::new();
+    let nsrc = alu.srcs as usize;
+    for (i, (t, c)) in ops.enumerate() {
+        let tt = t.trim();
+        if alu.smask && i + 1 == nsrc {
+            srcs.push(Src::Reg(regs(
+                rule,
+                line,
+                target,
+                tt,
+                *c,
+                mask_dwords,
+                "lane mask",
+                mn,
+                Class::Sgpr,
+                imms,
+                &mut var_uses,
+            )?));
+            continue;
+        }
+        let is_imm = tt.starts_with('(')
+            || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
+            || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
+        if is_imm {
+            let e = imm_expr(rule, line, tt, *c, imms)?;
+            // A 32-bit operand takes a literal in [-2^31, 2^32 - 1]; llvm-mc 22 rejects others
+            // ("invalid operand for instruction") rather than truncating them.
+            let literal = gcnsmt_lifter::asm::parse_int(tt);
+            let fits = match literal {
+                Some(v) => (-(1i64 << 31)..=0xffff_ffff).contains(&v),
+                None => const_value(&e).is_none_or(|v| v <= 0xffff_ffff),
+            };
+            if !fits {
+                return Err(rule.error(
+                    loc_at(line, *c),
+                    format!("{mn}: literal `{tt}` does not fit a 32-bit operand"),
+                ));
+            }
+            srcs.push(Src::Imm(e));
+        } else {
+            let sclass = if alu.scalar { Class::Sgpr } else { Class::Any };
+            srcs.push(Src::Reg(regs(
+                rule,
+                line,
+                target,
+                tt,
+                *c,
+                1,
+                "source",
+                mn,
+                sclass,
+                imms,
+                &mut var_uses,
+            )?));
+        }
+    }
+    Ok(Bound {
+        op: Op::Alu {
+            mnemonic: mn.to_string(),
+            def,
+            alu,
+            d0,
+            sdst,
+            srcs,
+        },
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields: Vec::new(),
+        var_uses,
+    })
+}

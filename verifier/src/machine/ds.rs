@@ -1,0 +1,162 @@
+//! Binding a DS line through the lifter's assembler.
+
+use super::op::{Bound, CrossKind, Op};
+use super::operands::{const_value, field, loc_at};
+use super::regkey::RegKey;
+use crate::rules::{InputError, Line, Loc, Rule};
+use gcnsmt_lifter::lift::ds_semantics;
+use gcnsmt_lifter::table::ds_lookup;
+use gcnsmt_lifter::Role;
+use gcnsmt_semantics::target::Target;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The static name of an offset modifier.
+pub(crate) fn name_of(modifier: &str) -> &'static str {
+    match modifier {
+        "offset0" => "offset0",
+        "offset1" => "offset1",
+        _ => "offset",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn bind_ds(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+    syn: &gcnsmt_lifter::AsmSyntax,
+    mn: &str,
+    mloc: Loc,
+) -> Result<Bound, InputError> {
+    let Some((_, shape)) = ds_lookup(target, mn) else {
+        let on: Vec<&str> = Target::ALL
+            .iter()
+            .filter(|t| ds_lookup(**t, mn).is_some())
+            .map(|t| t.name())
+            .collect();
+        // The same opcode's name on this target, from a target sharing its opcode numbering
+        // (SI/CI, gfx10, gfx11 and gfx12 share one; VI, gfx9 and CDNA another).
+        let vi = |t: Target| t.ds_layout() == gcnsmt_semantics::target::DsLayout::Vi;
+        let hint = Target::ALL
+            .into_iter()
+            .filter(|t| vi(*t) == vi(target))
+            .find_map(|t| ds_lookup(t, mn))
+            .and_then(|(op, _)| gcnsmt_lifter::ds_by_opcode(target, op))
+            .map(|(name, _)| format!("; on {target} this opcode is `{name}`"))
+            .unwrap_or_default();
+        return Err(if on.is_empty() {
+            rule.error(mloc, format!("unknown mnemonic `{mn}`"))
+        } else {
+            rule.error(
+                mloc,
+                format!(
+                    "{mn} is not available on {target} (it exists on {}){hint}",
+                    on.join(", ")
+                ),
+            )
+        });
+    };
+    let cross = CrossKind::of(mn);
+    let sem = ds_semantics(mn);
+    if sem.is_none() && cross.is_none() {
+        let why = if matches!(mn, "ds_append" | "ds_consume") {
+            "its counter address is `M0.base + offset` in the RDNA3 guide and `offset` in RDNA4's, \
+             so no one address holds on every generation"
+        } else {
+            "GWS, ordered-count, BVH-stack, transpose and barrier ops are not modelled"
+        };
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
+    }
+    // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are
+    // holes in it (crate::holes).
+    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, mn);
+    let inst = gcnsmt_lifter::parse_asm_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
+    for (role, t) in [
+        (Role::Vdst, inst.vdst),
+        (Role::Addr, inst.addr),
+        (Role::Data0, inst.data0),
+        (Role::Data1, inst.data1),
+    ] {
+        got.insert(role.name(), holes.keys(role, t));
+    }
+    let var_uses = std::mem::take(&mut holes.uses);
+    let gds = inst.gds;
+    let (mut offset, mut offset0, mut offset1) = (None, None, None);
+    let mut fields = Vec::new();
+    for (name, val, col) in &syn.modifiers {
+        let vcol = col + name.len() + 1;
+        let Some(v) = val else { continue };
+        let (slot, max) = match name.as_str() {
+            "offset" => (&mut offset, 0xffff),
+            "offset0" => (&mut offset0, 0xff),
+            "offset1" => (&mut offset1, 0xff),
+            _ => continue,
+        };
+        // The swizzle macro's value is the one the assembler computed.
+        let text = if v.starts_with("swizzle(") {
+            inst.offset16().to_string()
+        } else {
+            v.clone()
+        };
+        let f = field(rule, line, name_of(name), &text, vcol, max, imms)?;
+        *slot = Some(f.expr.clone());
+        fields.push(f);
+    }
+    let mut take = |r: &str| got.remove(r).unwrap_or_default();
+    if let Some(kind) = cross {
+        let offset = match &offset {
+            None => 0,
+            Some(e) => match const_value(e) {
+                Some(v) => v as u16,
+                None => {
+                    return Err(rule.error(
+                        mloc,
+                        format!(
+                            "{mn}: a cross-lane instruction's offset must be a constant here \
+                             (the swizzle pattern and the permute lane index depend on its bits)"
+                        ),
+                    ))
+                }
+            },
+        };
+        return Ok(Bound {
+            op: Op::Cross {
+                mnemonic: mn.to_string(),
+                kind,
+                vdst: take("vdst"),
+                addr: take("addr"),
+                data0: take("data0"),
+                offset,
+                lanes: 0,
+            },
+            loc: mloc,
+            text: line.text.trim().to_string(),
+            fields,
+            var_uses,
+        });
+    }
+    let (entry, def) = sem.expect("checked above");
+    Ok(Bound {
+        op: Op::Ds {
+            mnemonic: mn.to_string(),
+            def,
+            entry,
+            shape,
+            vdst: take("vdst"),
+            addr: take("addr"),
+            data0: take("data0"),
+            data1: take("data1"),
+            offset,
+            offset0,
+            offset1,
+            gds,
+        },
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields,
+        var_uses,
+    })
+}

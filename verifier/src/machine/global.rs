@@ -1,0 +1,127 @@
+//! GLOBAL loads/stores and scalar loads in rules: binding a line through the lifter's global
+//! assembler ([`gcnsmt_lifter::parse_global_with`]) to a [`MemOp`] frame.
+
+use super::holes::{tuple_keys, RuleHoles};
+use super::op::{Bound, MemIn, MemOp, Op};
+use super::operands::{field, loc_at};
+use super::regkey::RegKey;
+use crate::rules::{InputError, Line, Rule};
+use gcnsmt_lifter::asm::parse_syntax;
+use gcnsmt_lifter::{parse_global_with, GlobalKind, Role, Sgprs};
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::target::Target;
+use std::collections::BTreeSet;
+
+fn sgpr_keys(s: &Sgprs) -> Vec<RegKey> {
+    (0..u32::from(s.count))
+        .map(|i| RegKey {
+            base: "s".into(),
+            idx: u32::from(s.first) + i,
+            lane: None,
+        })
+        .collect()
+}
+
+/// Bind one GLOBAL or scalar-load line.
+///
+/// Errors (file:line:col): whatever the global assembler rejects for the target, and a
+/// mnemonic without semantics.
+pub fn bind_global(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    imms: &BTreeSet<String>,
+    mn: &str,
+) -> Result<Bound, InputError> {
+    let mut holes = RuleHoles::new(rule, line, target, imms, mn);
+    let inst = parse_global_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let mloc = loc_at(line, syn.mnemonic_col);
+    let Some(def) = Library::builtin().get(&inst.entry) else {
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
+    };
+    let vec = |h: &mut RuleHoles, r: Role, t| holes_or(h, r, t);
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    let mut fields = Vec::new();
+    // The offset: a symbolic one is a field like DS offsets; a constant one a literal.
+    let off_text = match inst.op.kind {
+        GlobalKind::ScalarLoad => syn.operands.get(2).map(|(t, c)| (t.clone(), *c)),
+        _ => syn
+            .modifiers
+            .iter()
+            .find(|m| m.0 == "offset")
+            .and_then(|(n, v, c)| v.clone().map(|v| (v, c + n.len() + 1))),
+    };
+    let offset = match off_text {
+        Some((t, c)) if gcnsmt_lifter::asm::parse_int(&t).is_none() => {
+            let f = field(rule, line, "offset", &t, c, i32::MAX as u64, imms)?;
+            let e = f.expr.clone();
+            fields.push(f);
+            e
+        }
+        _ => gcnsmt_semantics::parse::parse_expr(&format!("{}", inst.offset as i32 as u32))
+            .map_err(|e| rule.error(mloc, e.msg))?,
+    };
+    inputs.push(("OFFSET", MemIn::Signed(offset)));
+    match inst.op.kind {
+        GlobalKind::ScalarLoad => {
+            let sbase = match holes.keys(Role::Sbase, None) {
+                k if !k.is_empty() => k,
+                _ => sgpr_keys(&inst.sbase.expect("parsed")),
+            };
+            inputs.push(("SBASE", MemIn::Regs(sbase)));
+            let sdst = match holes.keys(Role::Sdst, None) {
+                k if !k.is_empty() => k,
+                _ => sgpr_keys(&inst.sdst.expect("parsed")),
+            };
+            outputs.push(("SDATA", sdst));
+        }
+        kind => {
+            let saddr = match (holes.keys(Role::Saddr, None), inst.saddr) {
+                (k, _) if !k.is_empty() => MemIn::Regs(k),
+                (_, Some(s)) => MemIn::Regs(sgpr_keys(&s)),
+                (_, None) => MemIn::Zero(64),
+            };
+            inputs.push(("SADDR", saddr));
+            inputs.push((
+                "VADDR",
+                MemIn::Regs(vec(&mut holes, Role::Vaddr, inst.vaddr)),
+            ));
+            if kind == GlobalKind::Load {
+                outputs.push(("RETURN_DATA", vec(&mut holes, Role::Vdst, inst.vdst)));
+            } else {
+                inputs.push((
+                    "VDATA",
+                    MemIn::Regs(vec(&mut holes, Role::Vdata, inst.vdata)),
+                ));
+            }
+        }
+    }
+    let var_uses = std::mem::take(&mut holes.uses);
+    Ok(Bound {
+        op: Op::Mem(Box::new(MemOp {
+            mnemonic: mn.to_string(),
+            def,
+            entry: inst.entry.clone(),
+            inputs,
+            outputs,
+            global: true,
+            writes_memory: inst.op.kind == GlobalKind::Store,
+            scalar: inst.op.kind == GlobalKind::ScalarLoad,
+        })),
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields,
+        var_uses,
+    })
+}
+
+fn holes_or(h: &mut RuleHoles, role: Role, t: Option<gcnsmt_lifter::RegTuple>) -> Vec<RegKey> {
+    let k = h.keys(role, None);
+    if !k.is_empty() {
+        return k;
+    }
+    t.map(|t| tuple_keys(&t)).unwrap_or_default()
+}

@@ -1,0 +1,24 @@
+//! Rule instructions bound to one target, and their execution over any semantics domain.
+//!
+//! Registers are named by [`RegKey`]: concrete registers (`v2`, `a0`, `s4`, `m0`, `vcc_lo`)
+//! and rule variables (`%x`, one key per dword of the tuple). Distinct variables denote
+//! distinct registers, disjoint from every concrete register named in the rule.
+
+mod alu;
+mod bind;
+pub mod buffer;
+mod ds;
+pub mod global;
+mod holes;
+mod op;
+mod operands;
+mod regkey;
+mod state;
+mod step;
+
+pub use bind::*;
+pub use op::*;
+pub use operands::*;
+pub use regkey::*;
+pub use state::*;
+pub use step::*;

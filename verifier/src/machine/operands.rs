@@ -1,0 +1,334 @@
+//! Rule operand text: variables, immediate expressions and fields, and the register
+//! operands of VALU/SALU instructions and scalar MUBUF operands (the lifter has no VALU/SALU
+//! assembler; DS and MUBUF vector operands go through [`gcnsmt_lifter::parse_asm_with`]).
+
+use super::op::Field;
+use super::regkey::{Class, RegKey, VarUse};
+use crate::rules::{InputError, Line, Loc, Rule};
+use gcnsmt_lifter::asm::parse_reg;
+use gcnsmt_lifter::RegFile;
+use gcnsmt_semantics::eval::{eval_expr, Frame, MemState, Val};
+use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::parse::parse_expr;
+use gcnsmt_semantics::settings::Settings;
+use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Every `%name` in a text.
+pub fn collect_vars(text: &str, out: &mut BTreeSet<String>) {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 1 < b.len() && (b[i + 1].is_ascii_alphabetic() || b[i + 1] == b'_') {
+            let s = i + 1;
+            i += 1;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.insert(text[s..i].to_string());
+        } else {
+            i += 1;
+        }
+    }
+}
+
+pub(crate) fn loc_at(line: &Line, col: usize) -> Loc {
+    Loc {
+        line: line.loc.line,
+        col: col as u32,
+    }
+}
+
+pub(crate) fn imm_expr(
+    rule: &Rule,
+    line: &Line,
+    text: &str,
+    col: usize,
+    imms: &BTreeSet<String>,
+) -> Result<Expr, InputError> {
+    let mut vars = BTreeSet::new();
+    collect_vars(text, &mut vars);
+    for v in &vars {
+        if !imms.contains(v) {
+            return Err(rule.error(
+                loc_at(line, col),
+                format!("%{v} is a register, not an immediate"),
+            ));
+        }
+    }
+    parse_expr(text).map_err(|e| {
+        rule.error(
+            // Past the end (line 2 of a one-line text): point just after the text.
+            loc_at(
+                line,
+                col + if e.line > 1 {
+                    text.len()
+                } else {
+                    e.col as usize - 1
+                },
+            ),
+            format!("bad immediate: {}", e.msg),
+        )
+    })
+}
+
+/// Evaluate an immediate expression with no variables (for static range checks).
+pub fn const_value(e: &Expr) -> Option<u128> {
+    let mut d = gcnsmt_semantics::interp::Concrete;
+    let frame = Frame {
+        settings: Settings::default_for(Target::Gfx900),
+        gds: false,
+        aliases: &[],
+        buffer: None,
+        global: false,
+    };
+    let mem = MemState {
+        lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
+        gds: gcnsmt_semantics::interp::CMem::new(|_| 0),
+        global: gcnsmt_semantics::interp::CMem::new_wide(|_| 0),
+        ub: false,
+    };
+    match eval_expr(
+        &mut d,
+        &frame,
+        e,
+        Some(Ty::Bits(Kind::U, 64)),
+        BTreeMap::new(),
+        mem,
+    ) {
+        Ok(Val::Bits(b, t)) if t.kind() != Some(Kind::I) || b.value >> (t.width() - 1) == 0 => {
+            Some(b.value)
+        }
+        Ok(Val::Bits(b, t)) => Some(b.value | (u128::MAX << t.width())), // negative: out of range
+        _ => None,
+    }
+}
+
+pub(crate) fn field(
+    rule: &Rule,
+    line: &Line,
+    name: &'static str,
+    text: &str,
+    col: usize,
+    max: u64,
+    imms: &BTreeSet<String>,
+) -> Result<Field, InputError> {
+    let expr = imm_expr(rule, line, text, col, imms)?;
+    let mut vars = BTreeSet::new();
+    collect_vars(text, &mut vars);
+    if vars.is_empty() {
+        match const_value(&expr) {
+            Some(v) if v <= max as u128 => {}
+            Some(_) => {
+                return Err(rule.error(
+                    loc_at(line, col),
+                    format!("{name}:{text} is out of range (0..={max})"),
+                ));
+            }
+            None => return Err(rule.error(loc_at(line, col), format!("bad immediate `{text}`"))),
+        }
+    }
+    Ok(Field {
+        name,
+        expr,
+        max,
+        loc: loc_at(line, col),
+    })
+}
+
+/// Parse a register operand needing `count` dwords.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn regs(
+    rule: &Rule,
+    line: &Line,
+    target: Target,
+    text: &str,
+    col: usize,
+    count: u32,
+    role: &str,
+    mn: &str,
+    class: Class,
+    imms: &BTreeSet<String>,
+    uses: &mut Vec<VarUse>,
+) -> Result<Vec<RegKey>, InputError> {
+    let at = loc_at(line, col);
+    let t = text.trim();
+    let scalar_ok = |what: &str| -> Result<(), InputError> {
+        if class.vector() {
+            Err(rule.error(
+                at,
+                format!("{mn} {role} needs {}, got {what}", class.name()),
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+        let n = parts.len() as u32;
+        if n == 0 || !count.is_multiple_of(n) {
+            return Err(rule.error(
+                at,
+                format!("{mn} {role} needs {count} dwords; {n} parts do not divide it"),
+            ));
+        }
+        let mut out: Vec<RegKey> = Vec::new();
+        for p in parts {
+            let keys = regs(
+                rule,
+                line,
+                target,
+                p,
+                col,
+                count / n,
+                role,
+                mn,
+                class,
+                imms,
+                uses,
+            )?;
+            if keys.iter().any(|k| out.contains(k)) {
+                return Err(
+                    rule.error(at, format!("{mn} {role}: `{p}` appears twice in one tuple"))
+                );
+            }
+            out.extend(keys);
+        }
+        return Ok(out);
+    }
+    if let Some(v) = t.strip_prefix('%') {
+        if imms.contains(v) {
+            return Err(rule.error(
+                at,
+                format!("%{v} is an immediate; {mn} needs a register for {role}"),
+            ));
+        }
+        if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(rule.error(at, format!("bad variable `{t}`")));
+        }
+        uses.push(VarUse {
+            name: v.to_string(),
+            class,
+            dwords: count,
+            loc: at,
+        });
+        return Ok((0..count).map(|i| RegKey::var(v, i)).collect());
+    }
+    match t {
+        "m0" | "M0" => {
+            scalar_ok("m0")?;
+            return if count == 1 {
+                Ok(vec![RegKey::m0()])
+            } else {
+                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got m0")))
+            };
+        }
+        "vcc" | "exec" => {
+            scalar_ok(t)?;
+            return if count == 2 {
+                Ok((0..2)
+                    .map(|i| RegKey {
+                        base: t.into(),
+                        idx: i,
+                        lane: None,
+                    })
+                    .collect())
+            } else {
+                Err(rule.error(
+                    at,
+                    format!("{mn} {role} needs {count} dword(s), got {t} (2)"),
+                ))
+            };
+        }
+        "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
+            scalar_ok(t)?;
+            let (b, hi) = t.split_once('_').unwrap();
+            return if count == 1 {
+                Ok(vec![RegKey {
+                    base: b.into(),
+                    idx: u32::from(hi == "hi"),
+                    lane: None,
+                }])
+            } else {
+                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got {t}")))
+            };
+        }
+        _ => {}
+    }
+    if let Some(rest) = t.strip_prefix('s') {
+        let (first, last) =
+            if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+                let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
+                (a.trim().parse::<u32>().ok(), b.trim().parse::<u32>().ok())
+            } else {
+                (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
+            };
+        if let (Some(a), Some(b)) = (first, last) {
+            scalar_ok(t)?;
+            if b < a || b > 105 {
+                return Err(rule.error(at, format!("bad SGPR `{t}`")));
+            }
+            if b - a + 1 != count {
+                return Err(rule.error(
+                    at,
+                    format!(
+                        "{mn} {role} needs {count} dword(s), got {t} ({})",
+                        b - a + 1
+                    ),
+                ));
+            }
+            return Ok((a..=b)
+                .map(|i| RegKey {
+                    base: "s".into(),
+                    idx: i,
+                    lane: None,
+                })
+                .collect());
+        }
+    }
+    let Some(tup) = parse_reg(t) else {
+        return Err(rule.error(
+            at,
+            format!("expected a register for {mn} {role}, found `{t}`"),
+        ));
+    };
+    if class == Class::Sgpr {
+        return Err(rule.error(at, format!("{mn} {role} needs a scalar register, got {t}")));
+    }
+    if tup.count as u32 != count {
+        return Err(rule.error(
+            at,
+            format!(
+                "{mn} {role} needs a {count}-register tuple, got {t} ({} register{})",
+                tup.count,
+                if tup.count == 1 { "" } else { "s" }
+            ),
+        ));
+    }
+    if tup.file == RegFile::A && class != Class::VgprOrAgpr {
+        return Err(rule.error(
+            at,
+            format!("{mn} {role}: AGPRs are not allowed here on {target}"),
+        ));
+    }
+    if count > 1 && tup.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+        return Err(rule.error(
+            at,
+            format!(
+                "{mn} {role}: {t} is misaligned; {target} requires even-aligned register tuples"
+            ),
+        ));
+    }
+    if tup.first as u32 + count > 256 {
+        return Err(rule.error(at, format!("register `{t}` out of range")));
+    }
+    let base = if tup.file == RegFile::A { "a" } else { "v" };
+    Ok((0..count)
+        .map(|i| RegKey {
+            base: base.into(),
+            idx: tup.first as u32 + i,
+            lane: None,
+        })
+        .collect())
+}

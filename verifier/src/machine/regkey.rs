@@ -1,0 +1,146 @@
+//! Register names: [`RegKey`] (a concrete register or a rule variable's dword), operand classes
+//! and variable uses.
+
+use crate::rules::Loc;
+use gcnsmt_semantics::ir::Expr;
+use std::fmt;
+
+/// One 32-bit register: a register file or rule variable, and a dword index.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegKey {
+    /// `v`, `a`, `s`, `m0`, `vcc`, `exec`, or `%name`.
+    pub base: String,
+    pub idx: u32,
+    /// The lane of a vector register under `--lanes N` (`None`: the one lane of a single-lane
+    /// check, or a scalar register, which all lanes share).
+    pub lane: Option<u32>,
+}
+
+impl RegKey {
+    pub fn var(name: &str, idx: u32) -> RegKey {
+        RegKey {
+            base: format!("%{name}"),
+            idx,
+            lane: None,
+        }
+    }
+    pub fn m0() -> RegKey {
+        RegKey {
+            base: "m0".into(),
+            idx: 0,
+            lane: None,
+        }
+    }
+    /// `exec_lo`: lanes 0..31 of EXEC, the mask `--lanes N` guards each lane's run with.
+    pub fn exec_lo() -> RegKey {
+        RegKey {
+            base: "exec".into(),
+            idx: 0,
+            lane: None,
+        }
+    }
+    /// `exec_hi`: lanes 32..63 of EXEC (wave64 targets).
+    pub fn exec_hi() -> RegKey {
+        RegKey {
+            base: "exec".into(),
+            idx: 1,
+            lane: None,
+        }
+    }
+    /// The lane id (`LANE_ID`, 0..wave size) of the `slot`-th lane of a `--lanes N` check: an
+    /// input like a register, never written.
+    pub fn lane_id(slot: u32) -> RegKey {
+        RegKey {
+            base: "lane_id".into(),
+            idx: 0,
+            lane: Some(slot),
+        }
+    }
+    pub fn is_var(&self) -> bool {
+        self.base.starts_with('%')
+    }
+}
+
+impl fmt::Display for RegKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.fmt_reg(f)?;
+        match self.lane {
+            Some(l) => write!(f, "@lane{l}"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl RegKey {
+    /// This register in lane `lane`.
+    pub fn in_lane(&self, lane: u32) -> RegKey {
+        RegKey {
+            lane: Some(lane),
+            ..self.clone()
+        }
+    }
+    /// The register name without its lane.
+    fn fmt_reg(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.base.as_str() {
+            "m0" => f.write_str("m0"),
+            "lane_id" => f.write_str("LANE_ID"),
+            "vcc" | "exec" => write!(
+                f,
+                "{}_{}",
+                self.base,
+                if self.idx == 0 { "lo" } else { "hi" }
+            ),
+            b if b.starts_with('%') => {
+                if self.idx == 0 {
+                    f.write_str(b)
+                } else {
+                    write!(f, "{b}[{}]", self.idx)
+                }
+            }
+            b => write!(f, "{b}{}", self.idx),
+        }
+    }
+}
+
+/// Which registers an operand accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// VGPRs only (DS address, VALU destination).
+    Vgpr,
+    /// VGPRs, or AGPRs on targets with AGPR DS operands (DS data and destination).
+    VgprOrAgpr,
+    /// Scalar registers: SGPRs, `m0`, `vcc`, `exec` (SALU operands, carry-out).
+    Sgpr,
+    /// A VALU source: a VGPR or a scalar register.
+    Any,
+}
+
+impl Class {
+    pub(crate) fn vector(self) -> bool {
+        matches!(self, Class::Vgpr | Class::VgprOrAgpr)
+    }
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Class::Vgpr | Class::VgprOrAgpr => "a vector register",
+            Class::Sgpr => "a scalar register",
+            Class::Any => "a register",
+        }
+    }
+}
+
+/// One use of a register variable: its name (without `%`), the class the operand requires,
+/// how many dwords it spans there, and where.
+#[derive(Clone, Debug)]
+pub struct VarUse {
+    pub name: String,
+    pub class: Class,
+    pub dwords: u32,
+    pub loc: Loc,
+}
+
+/// An ALU source: registers or an immediate expression over rule variables.
+#[derive(Clone, Debug)]
+pub enum Src {
+    Reg(Vec<RegKey>),
+    Imm(Expr),
+}

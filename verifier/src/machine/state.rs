@@ -1,0 +1,133 @@
+//! The machine state a bound program runs on: inputs ([`Env`]), registers and memory
+//! ([`Machine`]).
+
+use super::regkey::RegKey;
+use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::eval::{eval_expr, Frame, MemState, Val};
+use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::settings::Settings;
+use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::collections::BTreeMap;
+
+/// Inputs shared by both sides of a rule.
+pub struct Env<D: Domain> {
+    pub target: Target,
+    pub settings: Settings,
+    /// Immediate variables, 64-bit (constrained below 2^32 by the checker).
+    pub imms: BTreeMap<String, D::Bv>,
+    pub lds_size: D::Bv,
+    pub lane_id: D::Bv,
+}
+
+impl<D: Domain> Env<D> {
+    /// A copy with another `LANE_ID`.
+    pub fn clone_with_lane(&self, lane_id: D::Bv) -> Env<D> {
+        Env {
+            target: self.target,
+            settings: self.settings,
+            imms: self.imms.clone(),
+            lds_size: self.lds_size.clone(),
+            lane_id,
+        }
+    }
+}
+
+/// Register file and memory.
+pub struct Machine<D: Domain> {
+    pub regs: BTreeMap<RegKey, D::Bv>,
+    pub mem: MemState<D>,
+}
+
+impl<D: Domain> Clone for Machine<D> {
+    fn clone(&self) -> Self {
+        Machine {
+            regs: self.regs.clone(),
+            mem: self.mem.clone(),
+        }
+    }
+}
+
+pub(crate) fn imm_vars<D: Domain>(env: &Env<D>) -> BTreeMap<String, Val<D>> {
+    env.imms
+        .iter()
+        .map(|(k, v)| (format!("%{k}"), Val::Bits(v.clone(), Ty::Bits(Kind::U, 64))))
+        .collect()
+}
+
+/// Evaluate an immediate expression to a 64-bit value.
+pub fn eval_imm<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    e: &Expr,
+) -> Result<D::Bv, String> {
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases: &[],
+        buffer: None,
+        global: false,
+    };
+    let v = eval_expr(
+        d,
+        &frame,
+        e,
+        Some(Ty::Bits(Kind::U, 64)),
+        imm_vars(env),
+        m.mem.clone(),
+    )
+    .map_err(|e| e.msg)?;
+    match v {
+        Val::Bits(b, t) => {
+            let w = t.width();
+            Ok(match w.cmp(&64) {
+                std::cmp::Ordering::Equal => b,
+                std::cmp::Ordering::Less if t.kind() == Some(Kind::I) => d.sext(&b, 64 - w),
+                std::cmp::Ordering::Less => d.zext(&b, 64 - w),
+                std::cmp::Ordering::Greater => d.extract(&b, 63, 0),
+            })
+        }
+        Val::Bool(_) => Err("an immediate cannot be a boolean".into()),
+    }
+}
+
+pub(crate) fn read<D: Domain>(d: &mut D, m: &Machine<D>, keys: &[RegKey]) -> D::Bv {
+    let mut acc: Option<D::Bv> = None;
+    for k in keys {
+        let r = m.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        acc = Some(match acc {
+            None => r,
+            Some(lo) => d.concat(&r, &lo),
+        });
+    }
+    acc.unwrap_or_else(|| d.bv(0, 32))
+}
+
+pub(crate) fn write<D: Domain>(
+    d: &mut D,
+    m: &mut Machine<D>,
+    keys: &[RegKey],
+    v: &Val<D>,
+) -> Result<(), String> {
+    let Val::Bits(b, _) = v else {
+        return Err("register result is a boolean".into());
+    };
+    let w = d.width(b);
+    let need = 32 * keys.len() as u32;
+    let b = if w < need {
+        d.zext(b, need - w)
+    } else {
+        b.clone()
+    };
+    for (i, k) in keys.iter().enumerate() {
+        let part = d.extract(&b, 32 * i as u32 + 31, 32 * i as u32);
+        m.regs.insert(k.clone(), part);
+    }
+    Ok(())
+}
+
+pub(crate) fn bits<D: Domain>(b: D::Bv, d: &D) -> Val<D> {
+    let w = d.width(&b);
+    Val::Bits(b, Ty::Bits(Kind::B, w))
+}

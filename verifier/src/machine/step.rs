@@ -1,0 +1,290 @@
+//! Executing bound instructions over any semantics domain.
+
+use super::op::{Bound, CrossKind, MemIn, MemOp, Op};
+use super::regkey::{RegKey, Src};
+use super::state::{bits, eval_imm, read, write, Env, Machine};
+use gcnsmt_lifter::lift::wave_size;
+use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::ty::{Kind, Ty};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Execute one bound instruction.
+///
+/// Errors: a semantics entry that fails to evaluate (an internal error in `semantics/`).
+pub fn step<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    b: &Bound,
+) -> Result<(), String> {
+    match &b.op {
+        Op::Ds {
+            def,
+            entry,
+            vdst,
+            addr,
+            data0,
+            data1,
+            offset,
+            offset0,
+            offset1,
+            gds,
+            ..
+        } => {
+            let aliases = def.aliases_for(entry).unwrap_or(&[]);
+            let frame = Frame {
+                settings: env.settings,
+                gds: *gds,
+                aliases,
+                buffer: None,
+                global: false,
+            };
+            let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
+                match e {
+                    Some(e) => {
+                        let v = eval_imm(d, env, m, e)?;
+                        Ok(d.extract(&v, 7, 0))
+                    }
+                    None => Ok(d.bv(0, 8)),
+                }
+            };
+            let (o0, o1) = match offset {
+                Some(e) => {
+                    let v = eval_imm(d, env, m, e)?;
+                    (d.extract(&v, 7, 0), d.extract(&v, 15, 8))
+                }
+                None => (field8(d, offset0)?, field8(d, offset1)?),
+            };
+            let off = d.concat(&o1, &o0);
+            let mut vars = BTreeMap::new();
+            let a = read(d, m, addr);
+            vars.insert("ADDR".to_string(), bits(a, d));
+            let x = read(d, m, data0);
+            vars.insert("DATA0".to_string(), bits(x, d));
+            let y = read(d, m, data1);
+            vars.insert("DATA1".to_string(), bits(y, d));
+            vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 16)));
+            vars.insert("OFFSET0".to_string(), Val::Bits(o0, Ty::Bits(Kind::U, 8)));
+            vars.insert("OFFSET1".to_string(), Val::Bits(o1, Ty::Bits(Kind::U, 8)));
+            let m0 = read(d, m, &[RegKey::m0()]);
+            vars.insert("M0".to_string(), bits(m0, d));
+            vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
+            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+            let rd = if vdst.is_empty() {
+                d.bv(0, 128)
+            } else {
+                read(d, m, vdst)
+            };
+            vars.insert("RETURN_DATA".to_string(), bits(rd, d));
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+                .map_err(|e| format!("{entry}: {}", e.msg))?;
+            m.mem = mem;
+            if !vdst.is_empty() {
+                write(d, m, vdst, &out["RETURN_DATA"])?;
+            }
+            Ok(())
+        }
+        Op::Buf(op) => super::buffer::step(d, env, m, op),
+        Op::Mem(op) => step_mem(d, env, m, op),
+        Op::Lane { lane, inner } => {
+            let id = read(d, m, &[RegKey::lane_id(*lane)]);
+            let on = exec_bit(d, m, &id);
+            let before = m.clone();
+            let lenv = env.clone_with_lane(id);
+            step(d, &lenv, m, inner)?;
+            match d.known(&on) {
+                Some(true) => {}
+                Some(false) => *m = before,
+                None => *m = merge(d, &on, m, &before),
+            }
+            Ok(())
+        }
+        Op::Cross {
+            mnemonic,
+            kind,
+            vdst,
+            addr,
+            data0,
+            offset,
+            lanes,
+        } => {
+            if *lanes == 0 {
+                return Err(format!(
+                    "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
+                ));
+            }
+            let wave = wave_size(env.target);
+            let ids: Vec<D::Bv> = (0..*lanes)
+                .map(|l| read(d, m, &[RegKey::lane_id(l)]))
+                .collect();
+            let active: Vec<D::Bool> = ids.iter().map(|id| exec_bit(d, m, id)).collect();
+            let per_lane = |d: &mut D, keys: &[RegKey]| -> Vec<D::Bv> {
+                (0..*lanes)
+                    .map(|l| {
+                        let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
+                        read(d, m, &ks)
+                    })
+                    .collect()
+            };
+            let old = per_lane(d, vdst);
+            use gcnsmt_semantics::wave::{bpermute_lanes, permute_lanes, swizzle_lanes};
+            let out = match kind {
+                CrossKind::Swizzle => {
+                    // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
+                    let data = per_lane(d, addr);
+                    let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
+                    swizzle_lanes(d, wave, &ids, &data, &old, &active, *offset, gfx9)
+                }
+                CrossKind::Permute | CrossKind::Bpermute => {
+                    let a = per_lane(d, addr);
+                    let data = per_lane(d, data0);
+                    let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
+                    let f = if *kind == CrossKind::Permute {
+                        permute_lanes::<D>
+                    } else {
+                        bpermute_lanes::<D>
+                    };
+                    f(d, wave, &ids, &a, &data, &old, &active, *offset, wrap)
+                }
+            };
+            for l in 0..*lanes {
+                let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
+                let v = bits(out[l as usize].clone(), d);
+                write(d, m, &ks, &v)?;
+            }
+            Ok(())
+        }
+        Op::Alu {
+            def,
+            alu,
+            d0,
+            sdst,
+            srcs,
+            ..
+        } => {
+            let frame = Frame {
+                settings: env.settings,
+                gds: false,
+                aliases: &[],
+                buffer: None,
+                global: false,
+            };
+            let mut vars = BTreeMap::new();
+            for (i, s) in srcs.iter().enumerate() {
+                let v = match s {
+                    Src::Reg(r) => read(d, m, r),
+                    Src::Imm(e) => {
+                        let v = eval_imm(d, env, m, e)?;
+                        d.extract(&v, 31, 0)
+                    }
+                };
+                vars.insert(format!("S{i}"), bits(v, d));
+            }
+            let old = read(d, m, d0);
+            vars.insert("D0".to_string(), bits(old, d));
+            if alu.sdst {
+                let s = read(d, m, sdst);
+                vars.insert("SDST".to_string(), bits(s, d));
+            }
+            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+                .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
+            m.mem = mem;
+            write(d, m, d0, &out["D0"])?;
+            if alu.sdst {
+                write(d, m, sdst, &out["SDST"])?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Whether EXEC (`exec_hi:exec_lo`, 64 bits; a missing `exec_hi` reads 0) has the bit of lane
+/// `id` set.
+pub(crate) fn exec_bit<D: Domain>(d: &mut D, m: &Machine<D>, id: &D::Bv) -> D::Bool {
+    let exec = read(d, m, &[RegKey::exec_lo(), RegKey::exec_hi()]);
+    let sh = d.zext(id, 32);
+    let shifted = d.op(gcnsmt_semantics::domain::BvOp::LShr, &exec, &sh);
+    let bit = d.extract(&shifted, 0, 0);
+    let one = d.bv(1, 1);
+    d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &bit, &one)
+}
+
+/// `on ? a : b`, register by register and memory by memory (a register one side lacks reads
+/// as the zero [`read`] gives it).
+pub(crate) fn merge<D: Domain>(
+    d: &mut D,
+    on: &D::Bool,
+    a: &Machine<D>,
+    b: &Machine<D>,
+) -> Machine<D> {
+    let keys: BTreeSet<&RegKey> = a.regs.keys().chain(b.regs.keys()).collect();
+    let mut regs = BTreeMap::new();
+    for k in keys {
+        let x = a.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        let y = b.regs.get(k).cloned().unwrap_or_else(|| d.bv(0, 32));
+        regs.insert(k.clone(), d.ite(on, &x, &y));
+    }
+    let mem = MemState {
+        lds: d.ite_mem(on, &a.mem.lds, &b.mem.lds),
+        gds: d.ite_mem(on, &a.mem.gds, &b.mem.gds),
+        global: d.ite_mem(on, &a.mem.global, &b.mem.global),
+        ub: d.ite_bool(on, &a.mem.ub, &b.mem.ub),
+    };
+    Machine { regs, mem }
+}
+
+/// Run a sequence of instructions.
+pub fn exec<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    prog: &[Bound],
+) -> Result<(), String> {
+    for b in prog {
+        step(d, env, m, b)?;
+    }
+    Ok(())
+}
+
+/// Execute a [`MemOp`]: bind its inputs, run its entry, write its outputs.
+fn step_mem<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &MemOp,
+) -> Result<(), String> {
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases: op.def.aliases_for(&op.entry).unwrap_or(&[]),
+        buffer: None,
+        global: op.global,
+    };
+    let mut vars = BTreeMap::new();
+    for (name, input) in &op.inputs {
+        let v = match input {
+            MemIn::Regs(k) => bits(read(d, m, k), d),
+            MemIn::Zero(w) => Val::Bits(d.bv(0, *w), Ty::Bits(Kind::U, *w)),
+            MemIn::Signed(e) => {
+                let v = eval_imm(d, env, m, e)?;
+                Val::Bits(d.extract(&v, 31, 0), Ty::Bits(Kind::I, 32))
+            }
+        };
+        vars.insert(name.to_string(), v);
+    }
+    vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    for (name, keys) in &op.outputs {
+        // Outputs start as the registers' old values (partial writes keep the rest).
+        vars.insert(name.to_string(), bits(read(d, m, keys), d));
+    }
+    let (out, mem) = run(d, &frame, &op.def.body, vars, m.mem.clone())
+        .map_err(|e| format!("{}: {}", op.entry, e.msg))?;
+    m.mem = mem;
+    for (name, keys) in &op.outputs {
+        write(d, m, keys, &out[*name])?;
+    }
+    Ok(())
+}

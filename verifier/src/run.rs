@@ -1,0 +1,187 @@
+//! Running rules: every rule x target checked in parallel (optionally through the result
+//! cache), gathered into [`Record`]s in rule order for the output writers.
+
+use crate::cache::{Cache, Cached};
+use crate::check::{check, targets_of, Options, Outcome, Verdict};
+use crate::record::{Record, Summary};
+use crate::rules::{Expect, InputError, Rule};
+use gcnsmt_semantics::target::Target;
+use std::time::Duration;
+
+/// Verify rules; returns one record per rule x target verdict and per rule input error.
+pub fn run_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Record> {
+    run_rules_cached(rules, filter, opts, None)
+}
+
+/// Verify rules, print text verdicts to `out`, and return the counts.
+pub fn verify_rules(
+    rules: &[Rule],
+    filter: Option<&[Target]>,
+    opts: &Options,
+    out: &mut dyn std::io::Write,
+) -> Summary {
+    let records = run_rules(rules, filter, opts);
+    crate::report::print_text(&records, out);
+    Summary::of(&records)
+}
+
+/// A proved or inapplicable verdict taken from the cache, with the settings the rule would run
+/// under.
+fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> Outcome {
+    // A cached verdict came from a run whose settings were valid.
+    let settings = crate::check::settings_for(rule, t, opts)
+        .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(t));
+    Outcome {
+        rule: rule.name.clone(),
+        file: rule.file.clone(),
+        target: t,
+        settings,
+        verdict,
+        expect: rule.expect.map(|e| e.0),
+        time: Duration::ZERO,
+        note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
+        buffer: crate::check::uses_buffer(rule),
+        lanes: crate::check::lane_mode(rule, opts),
+    }
+}
+
+/// Every rule x target to check, in rule order: the selected targets a rule binds on, or, for
+/// a rule that binds on none, one target to report its binding error on.
+fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Target)> {
+    let mut jobs: Vec<(usize, Target)> = Vec::new();
+    for (i, rule) in rules.iter().enumerate() {
+        if let Some((ts, loc)) = &rule.targets {
+            if let Some(f) = filter {
+                if !ts.iter().any(|t| f.contains(t)) {
+                    tracing::debug!(rule = %rule.name, "no selected target at {}:{}", loc.line, loc.col);
+                    continue;
+                }
+            }
+        }
+        let mut targets = targets_of(rule, filter);
+        // A rule that binds on no target at all is broken, selected targets or not: skipping
+        // it under --target would drop an input error silently (exit 0).
+        if targets.is_empty() && (filter.is_none() || targets_of(rule, None).is_empty()) {
+            // No target has every instruction: report the binding error on the first
+            // (selected, if any has it) target that has the first instruction (or gfx900).
+            let first = rule
+                .source
+                .first()
+                .map(|l| l.text.split_whitespace().next().unwrap_or("").to_string());
+            let has = |t: &Target| {
+                first
+                    .as_deref()
+                    .is_some_and(|m| gcnsmt_lifter::ds_lookup(*t, m).is_some())
+            };
+            let t = filter
+                .and_then(|f| f.iter().copied().find(has))
+                .or_else(|| Target::ALL.into_iter().find(has))
+                .unwrap_or(Target::Gfx900);
+            targets.push(t);
+        }
+        jobs.extend(targets.into_iter().map(|t| (i, t)));
+    }
+    jobs
+}
+
+/// One rule x target: from the cache when it holds a verdict (a stored refutation only if its
+/// replay reproduces), else checked and stored.
+fn check_cached(
+    rule: &Rule,
+    t: Target,
+    opts: &Options,
+    cache: Option<&Cache>,
+) -> Result<Outcome, InputError> {
+    // Each solver run in a z3 context of its own (see `smt::with_fresh_context`); cache hits
+    // need none.
+    let check = |rule, t, opts| crate::smt::with_fresh_context(|| check(rule, t, opts));
+    let Some(c) = cache else {
+        return check(rule, t, opts);
+    };
+    // The lane mode changes the question: part of the key.
+    let mut overrides = opts.settings.clone();
+    if let Some(m) = crate::check::lane_mode(rule, opts) {
+        overrides.push(("lanes".into(), m.describe()));
+    }
+    let key = Cache::key(rule, t, &overrides);
+    let hit = match c.get(&key) {
+        // The replay is the evidence; one that does not reproduce is a miss.
+        Some(Cached::Refuted(s)) => crate::check::replay_stored(rule, t, opts, &s),
+        Some(Cached::Proved) => Some(cached_outcome(rule, t, opts, Verdict::Proved)),
+        Some(Cached::Inapplicable) => Some(cached_outcome(rule, t, opts, Verdict::Inapplicable)),
+        None => None,
+    };
+    if let Some(o) = hit {
+        return Ok(o);
+    }
+    let r = check(rule, t, opts);
+    if let Ok(o) = &r {
+        match &o.verdict {
+            Verdict::Proved => c.put(&key, &Cached::Proved),
+            Verdict::Inapplicable => c.put(&key, &Cached::Inapplicable),
+            Verdict::Refuted(cex) => c.put(&key, &Cached::Refuted(cex.stored())),
+            Verdict::Unknown(_) | Verdict::Error(_) => {}
+        }
+    }
+    r
+}
+
+/// [`run_rules`] with a result cache: proved and inapplicable verdicts are looked up and
+/// stored, refutations stored as counterexamples and replayed on a hit.
+pub fn run_rules_cached(
+    rules: &[Rule],
+    filter: Option<&[Target]>,
+    opts: &Options,
+    cache: Option<&Cache>,
+) -> Vec<Record> {
+    use rayon::prelude::*;
+    // Plan every rule x target first, run them in parallel (each worker thread has its own z3
+    // context; nothing z3 crosses threads), then print in rule order.
+    let jobs = plan(rules, filter);
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(jobs.len() as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} rule x target  {elapsed}  {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let results: Vec<_> = jobs
+        .par_iter()
+        .map(|(i, t)| {
+            let r = check_cached(&rules[*i], *t, opts, cache);
+            bar.set_message(format!("{} {t}", rules[*i].name));
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let mut records = Vec::new();
+    let mut errored: Vec<bool> = vec![false; rules.len()];
+    for ((i, _), r) in jobs.iter().zip(results) {
+        let rule = &rules[*i];
+        match r {
+            Err(e) => {
+                // One report per rule: the same input error usually repeats on every target.
+                if errored[*i] {
+                    continue;
+                }
+                errored[*i] = true;
+                let expected = rule.expect.map(|e| e.0) == Some(Expect::Error);
+                records.push(Record::Error {
+                    rule: rule.name.clone(),
+                    error: e,
+                    expected,
+                });
+            }
+            Ok(o) => records.push(Record::Verdict {
+                outcome: o,
+                line: rule.loc.line,
+            }),
+        }
+    }
+    records
+}

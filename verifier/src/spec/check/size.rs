@@ -1,0 +1,100 @@
+//! size: stated strides and element sizes against the element size of the mnemonic.
+
+use super::{lower, Body, Ctx};
+use crate::spec::Entry;
+use gcnsmt_lifter::lift::ds_semantics;
+use regex::Regex;
+
+pub(super) const KIND: &str = "size";
+
+/// Element size in bytes from a mnemonic's suffix (`_b64` -> 8).
+fn elem_bytes(name: &str) -> Option<u32> {
+    let last = lower(name);
+    let last = last.rsplit('_').next()?;
+    let w: u32 = last.get(1..)?.parse().ok()?;
+    matches!(&last[..1], "b" | "u" | "i" | "f").then_some(w / 8)
+}
+/// Stated strides and sizes against the element size.
+pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
+    const K: &str = KIND;
+    let Some(d) = &e.description else { return };
+    let Some(eb) = elem_bytes(&e.name) else {
+        return;
+    };
+    // The offset scale a body uses (`OFFSET0.u32 * 512U`), in the document and in gcnsmt.
+    let scale = |text: &str| -> Option<u32> {
+        let r = Regex::new(r"OFFSET[01](?:\.u32)?\s*\*\s*(\d+)").expect("valid");
+        r.captures(text).and_then(|m| m[1].parse().ok())
+    };
+    let doc_scale = e.pcode.as_ref().and_then(|p| scale(&p.text));
+    let our_scale = ds_semantics(&lower(&e.name))
+        .and_then(|(_, def)| scale(&gcnsmt_semantics::print::def_to_string(def)));
+    let re = Regex::new(r"stride of (\d+) elements \((\d+) bytes\)").expect("valid");
+    for m in re.captures_iter(&d.value) {
+        let (n, b): (u32, u32) = (m[1].parse().unwrap_or(0), m[2].parse().unwrap_or(0));
+        let mut ev_scale: Vec<(String, String)> = Vec::new();
+        if let Some(x) = our_scale {
+            ev_scale.push((
+                "gcnsmt semantics".into(),
+                format!("OFFSET * {x} bytes (semantics/pcode/ds_2addr.pcode)"),
+            ));
+        }
+        if let Some(x) = doc_scale.filter(|x| *x != b) {
+            ev_scale.push(("document pseudocode".into(), format!("OFFSET * {x} bytes")));
+            c.find(
+                K,
+                d.line,
+                Some(&e.name),
+                None,
+                format!("\"{}\"", &m[0]),
+                format!("the page's own Semantics scale the offsets by {x} bytes"),
+                ev_scale.clone(),
+            );
+            continue;
+        }
+        if n * eb != b {
+            c.find(
+                K,
+                d.line,
+                Some(&e.name),
+                None,
+                format!("\"{}\"", &m[0]),
+                format!(
+                    "{n} elements of {eb} bytes ({}) are {} bytes",
+                    e.name,
+                    n * eb
+                ),
+                [(
+                    "element".to_string(),
+                    format!(
+                        "{} bits ({} suffix)",
+                        eb * 8,
+                        e.name.rsplit('_').next().unwrap_or("")
+                    ),
+                )]
+                .into_iter()
+                .chain(ev_scale)
+                .collect(),
+            );
+        } else {
+            c.ok(K);
+        }
+    }
+    let bits = Regex::new(r"(?i)^(?:load|store|read|write) (\d+) bits").expect("valid");
+    if let Some(m) = bits.captures(&d.value) {
+        let n: u32 = m[1].parse().unwrap_or(0);
+        if n != eb * 8 {
+            c.find(
+                K,
+                d.line,
+                Some(&e.name),
+                None,
+                format!("\"{}\"", &m[0]),
+                format!("the element of {} is {} bits", e.name, eb * 8),
+                vec![],
+            );
+        } else {
+            c.ok(K);
+        }
+    }
+}
