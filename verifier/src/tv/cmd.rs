@@ -9,6 +9,7 @@ use super::llc;
 use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
 use crate::check::{self, Options, Verdict};
+use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::json;
 use std::path::PathBuf;
@@ -65,31 +66,31 @@ pub struct BlockVerdict {
     pub counterexample: Option<String>,
 }
 
-/// Run the command; returns the exit code.
-pub fn run(a: &TvArgs) -> u8 {
+/// Run the command; returns its exit status.
+pub fn run(a: &TvArgs) -> ExitStatus {
     let start = Instant::now();
     let verdicts = match collect(a) {
         Ok(v) => v,
         Err(msg) => {
             eprintln!("{msg}");
-            return 2;
+            return ExitStatus::InputError;
         }
     };
     print(&verdicts, a.format, start.elapsed());
     exit_code(&verdicts)
 }
 
-/// The exit code for a set of verdicts.
-pub fn exit_code(v: &[BlockVerdict]) -> u8 {
+/// The exit status for a set of verdicts.
+pub fn exit_code(v: &[BlockVerdict]) -> ExitStatus {
     let has = |k: &str| v.iter().any(|b| b.verdict == k);
     if has("error") {
-        2
+        ExitStatus::InputError
     } else if has("refuted") {
-        1
+        ExitStatus::Refuted
     } else if has("unknown") || has("unsupported") {
-        3
+        ExitStatus::Inconclusive
     } else {
-        0
+        ExitStatus::Proved
     }
 }
 
