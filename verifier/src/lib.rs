@@ -48,6 +48,7 @@ pub mod sarif;
 pub mod shrink;
 pub mod smt;
 pub mod spec;
+pub mod tv;
 pub mod wave;
 
 /// MUBUF/VBUFFER instructions in rules (the old path of [`machine::buffer`]).

@@ -157,6 +157,8 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         expect: Option<std::path::PathBuf>,
     },
+    /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
+    Tv(gcnsmt_verifier::tv::cmd::TvArgs),
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
         #[arg(long)]
@@ -258,6 +260,7 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),

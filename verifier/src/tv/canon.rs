@@ -1,0 +1,130 @@
+//! Canonical MIR before pairing: full-register copies between virtual registers are
+//! propagated function-wide, and LLT annotations (`%5(s32)`) are dropped from the comparison
+//! text.
+//!
+//! Why: a pass such as si-fold-operands deletes `%0 = COPY %5` and rewrites a use in another
+//! block to `%5`. Checked block by block, the later block would compare `%0` with `%5` without
+//! knowing they are equal. In SSA form `%0 = COPY %5` (same register bank and width, no
+//! sub-registers) means `%0` equals `%5` wherever `%0` is read, so every use of `%0` may read
+//! `%5` instead; after that the rewritten block is unchanged.
+
+use super::emit::{class_bank, class_dwords};
+use super::mir::{Function, OpKind};
+use std::collections::BTreeMap;
+
+/// Rewrite `f` in place (see the module documentation).
+pub fn canonicalize(f: &mut Function) {
+    let mut defs: BTreeMap<u32, usize> = BTreeMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        for d in &i.defs {
+            if let OpKind::VReg { id, .. } = d.kind {
+                *defs.entry(id).or_default() += 1;
+            }
+        }
+    }
+    let same = |a: u32, b: u32| match (f.classes.get(&a), f.classes.get(&b)) {
+        (Some(x), Some(y)) => {
+            class_bank(x) == class_bank(y)
+                && class_dwords(x) == class_dwords(y)
+                && class_dwords(x).is_some()
+        }
+        _ => false,
+    };
+    let mut map: BTreeMap<u32, u32> = BTreeMap::new();
+    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+        if i.opcode != "COPY" || i.defs.len() != 1 || i.ops.len() != 1 {
+            continue;
+        }
+        let (OpKind::VReg { id: a, sub: None }, OpKind::VReg { id: b, sub: None }) =
+            (&i.defs[0].kind, &i.ops[0].kind)
+        else {
+            continue;
+        };
+        if defs.get(a) == Some(&1) && a != b && same(*a, *b) {
+            map.insert(*a, *b);
+        }
+    }
+    let resolve = |mut x: u32| {
+        let mut n = 0;
+        while let Some(&y) = map.get(&x) {
+            x = y;
+            n += 1;
+            if n > map.len() {
+                break; // a cycle cannot occur in SSA; stop rather than loop
+            }
+        }
+        x
+    };
+    let re = regex::Regex::new(r"%(\d+)\b").expect("valid regex");
+    let llt = regex::Regex::new(r"(%\d+(?:\.[A-Za-z0-9_]+)?)\([^)]*\)").expect("valid regex");
+    for b in &mut f.blocks {
+        for i in &mut b.insts {
+            let mut changed = false;
+            for o in &mut i.ops {
+                if let OpKind::VReg { id, .. } = &mut o.kind {
+                    let r = resolve(*id);
+                    if r != *id {
+                        *id = r;
+                        changed = true;
+                    }
+                }
+            }
+            let key = llt.replace_all(&i.key, "$1").into_owned();
+            i.key = if changed {
+                rewrite_uses(&re, &key, &resolve)
+            } else {
+                key
+            };
+        }
+    }
+}
+
+/// Replace use operands in an instruction's text (right of the first ` = `).
+fn rewrite_uses(re: &regex::Regex, key: &str, resolve: &dyn Fn(u32) -> u32) -> String {
+    let (head, tail) = match key.find(" = ") {
+        Some(at) => key.split_at(at),
+        None => ("", key),
+    };
+    let tail = re.replace_all(tail, |c: &regex::Captures| {
+        let id: u32 = c[1].parse().unwrap_or(u32::MAX);
+        format!("%{}", resolve(id))
+    });
+    format!("{head}{tail}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tv::mir;
+
+    #[test]
+    fn copies_propagate_across_blocks() {
+        let text = "---
+name: f
+registers:
+  - { id: 0, class: vgpr_32 }
+  - { id: 5, class: vgpr_32 }
+  - { id: 6, class: vreg_64 }
+body: |
+  bb.0:
+    successors: %bb.1
+    %5:vgpr_32(s32) = COPY $vgpr0
+    %0:vgpr_32 = COPY %5(s32)
+    %6:vreg_64 = COPY %5
+  bb.1:
+    DS_WRITE_B32_gfx9 %0, %0, 260, 0, implicit $exec
+    S_ENDPGM 0
+...
+";
+        let mut m = mir::parse("f.mir", text).unwrap();
+        canonicalize(&mut m.functions[0]);
+        let b1 = &m.functions[0].blocks[1].insts[0];
+        assert_eq!(b1.key, "DS_WRITE_B32_gfx9 %5, %5, 260, 0, implicit $exec");
+        assert_eq!(b1.ops[0].kind, OpKind::VReg { id: 5, sub: None });
+        // The defining copy stays; its LLT annotation leaves the comparison text.
+        assert_eq!(
+            m.functions[0].blocks[0].insts[1].key,
+            "%0:vgpr_32 = COPY %5"
+        );
+    }
+}

@@ -1,0 +1,369 @@
+//! `gcnsmt tv`: one verdict per function x block x target, a summary, exit codes as
+//! `verify` (0 all proved or unchanged, 1 something refuted, 2 input or tool error, 3 nothing
+//! refuted but something unknown or unsupported).
+
+use super::canon;
+use super::diff::{self, FnPair};
+use super::emit::{class_dwords, Side};
+use super::llc;
+use super::lower::{self, Lowered};
+use super::mir::{self, MirFile};
+use crate::check::{self, Options, Verdict};
+use crate::exit::ExitStatus;
+use gcnsmt_semantics::target::Target;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TvFormat {
+    Text,
+    Json,
+}
+
+/// Arguments of `gcnsmt tv`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TvArgs {
+    /// BEFORE.mir AFTER.mir; with --pass, one FILE.mir or FILE.ll.
+    #[arg(required = true, num_args = 1..=2)]
+    pub files: Vec<PathBuf>,
+    /// Run llc for this pass (`si-load-store-opt`, `si-fold-operands`, ...) and validate it.
+    #[arg(long)]
+    pub pass: Option<String>,
+    /// Targets (comma-separated -mcpu names); for two files, used when a function has no
+    /// "target-cpu" attribute.
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Only these functions (repeatable).
+    #[arg(long = "function", value_name = "NAME")]
+    pub functions: Vec<String>,
+    /// The llc to run with --pass.
+    #[arg(long, default_value = "llc-22")]
+    pub llc: String,
+    /// Output: text or json (JSON Lines).
+    #[arg(long, value_enum, default_value_t = TvFormat::Text)]
+    pub format: TvFormat,
+    /// Time limit per solver query, in seconds.
+    #[arg(long, default_value_t = 20.0)]
+    pub timeout: f64,
+    /// Extra llc arguments (after `--`).
+    #[arg(last = true)]
+    pub extra: Vec<String>,
+}
+
+/// One verdict line.
+#[derive(Clone, Debug)]
+pub struct BlockVerdict {
+    pub function: String,
+    pub block: u32,
+    pub target: String,
+    /// proved, refuted, unknown, unsupported, inapplicable, error, unchanged.
+    pub verdict: &'static str,
+    pub changed: bool,
+    pub time: Duration,
+    pub reason: Option<String>,
+    pub counterexample: Option<String>,
+}
+
+/// Run the command; returns its exit status.
+pub fn run(a: &TvArgs) -> ExitStatus {
+    let start = Instant::now();
+    let verdicts = match collect(a) {
+        Ok(v) => v,
+        Err(msg) => {
+            eprintln!("{msg}");
+            return ExitStatus::InputError;
+        }
+    };
+    print(&verdicts, a.format, start.elapsed());
+    exit_code(&verdicts)
+}
+
+/// The exit status for a set of verdicts.
+pub fn exit_code(v: &[BlockVerdict]) -> ExitStatus {
+    let has = |k: &str| v.iter().any(|b| b.verdict == k);
+    if has("error") {
+        ExitStatus::InputError
+    } else if has("refuted") {
+        ExitStatus::Refuted
+    } else if has("unknown") || has("unsupported") {
+        ExitStatus::Inconclusive
+    } else {
+        ExitStatus::Proved
+    }
+}
+
+fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
+    Target::parse_list(s).map_err(|e| format!("error: --target: {e}"))
+}
+
+/// All verdicts, or one input/tool error message.
+pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
+    let opts = Options {
+        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+        ..Options::default()
+    };
+    let mut out = Vec::new();
+    match (&a.pass, a.files.as_slice()) {
+        (Some(pass), [file]) => {
+            let ts = a
+                .target
+                .as_deref()
+                .ok_or("error: --pass needs --target (comma-separated -mcpu names)")?;
+            for t in parse_targets(ts)? {
+                let p = llc::before_after(&a.llc, pass, file, t, &a.extra)
+                    .map_err(|e| format!("error: {}", e.0))?;
+                let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
+                let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
+                out.extend(validate(&b, &f, &a.functions, Some(&[t]), &opts)?);
+            }
+        }
+        (None, [before, after]) => {
+            let read = |p: &PathBuf| -> Result<MirFile, String> {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| format!("{}: error: {e}", p.display()))?;
+                mir::parse(&p.display().to_string(), &text).map_err(|e| e.to_string())
+            };
+            let (b, f) = (read(before)?, read(after)?);
+            let ts = a.target.as_deref().map(parse_targets).transpose()?;
+            out.extend(validate(&b, &f, &a.functions, ts.as_deref(), &opts)?);
+        }
+        (Some(_), _) => return Err("error: --pass takes one input file".into()),
+        (None, _) => return Err("error: tv takes BEFORE.mir AFTER.mir, or --pass PASS FILE".into()),
+    }
+    Ok(out)
+}
+
+/// Validate every changed block of every function on its targets: the function's
+/// `"target-cpu"`, else `fallback`, else an error.
+pub fn validate(
+    before: &MirFile,
+    after: &MirFile,
+    only: &[String],
+    fallback: Option<&[Target]>,
+    opts: &Options,
+) -> Result<Vec<BlockVerdict>, String> {
+    let canonical = |f: &MirFile| {
+        let mut f = f.clone();
+        f.functions.iter_mut().for_each(canon::canonicalize);
+        f
+    };
+    let (before, after) = (&canonical(before), &canonical(after));
+    let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for fp in &pairs {
+        let targets = targets_of(before, fp, fallback)?;
+        for t in targets {
+            for bp in &fp.blocks {
+                out.push(block_verdict(before, after, fp, bp, t, opts));
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn targets_of(
+    file: &MirFile,
+    fp: &FnPair,
+    fallback: Option<&[Target]>,
+) -> Result<Vec<Target>, String> {
+    match (&fp.before.target_cpu, fallback) {
+        (Some(cpu), _) => Target::parse(cpu).map(|t| vec![t]).ok_or_else(|| {
+            format!(
+                "{}:{}:{}: error: function `{}` has target-cpu \"{cpu}\", which gcnsmt does not model",
+                file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
+            )
+        }),
+        (None, Some(ts)) => Ok(ts.to_vec()),
+        (None, None) => Err(format!(
+            "{}:{}:{}: error: function `{}` has no \"target-cpu\" attribute; pass --target",
+            file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
+        )),
+    }
+}
+
+fn block_verdict(
+    before: &MirFile,
+    after: &MirFile,
+    fp: &FnPair,
+    bp: &diff::BlockPair,
+    t: Target,
+    opts: &Options,
+) -> BlockVerdict {
+    let mut v = BlockVerdict {
+        function: fp.before.name.clone(),
+        block: bp.num,
+        target: t.name().to_string(),
+        verdict: "unchanged",
+        changed: bp.changed,
+        time: Duration::ZERO,
+        reason: None,
+        counterexample: None,
+    };
+    if !bp.changed {
+        return v;
+    }
+    let start = Instant::now();
+    let name = format!("{}/bb.{}", fp.before.name, bp.num);
+    let sb = Side {
+        file: &before.path,
+        block: bp.before,
+        classes: &fp.before.classes,
+        rename: Default::default(),
+    };
+    let sa = Side {
+        file: &after.path,
+        block: bp.after,
+        classes: &fp.after.classes,
+        rename: Default::default(),
+    };
+    let lds = fp.before.lds_size.or(fp.after.lds_size);
+    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, lds) {
+        Err(u) => {
+            v.verdict = "unsupported";
+            v.reason = Some(u.0);
+        }
+        Ok(l) => match check::check(&l.rule, t, opts) {
+            Err(e) => {
+                v.verdict = "error";
+                v.reason = Some(e.to_string());
+            }
+            Ok(o) => match o.verdict {
+                Verdict::Proved => v.verdict = "proved",
+                Verdict::Inapplicable => v.verdict = "inapplicable",
+                Verdict::Unknown(r) => {
+                    v.verdict = "unknown";
+                    v.reason = Some(r);
+                }
+                Verdict::Error(r) => {
+                    v.verdict = "error";
+                    v.reason = Some(r);
+                }
+                Verdict::Refuted(c) => {
+                    let (verdict, reason) = classify_refutation(&l, &c, fp);
+                    v.verdict = verdict;
+                    v.reason = Some(reason);
+                    v.counterexample = Some(mir_names(&crate::report::cex(&c), fp));
+                }
+            },
+        },
+    }
+    v.time = start.elapsed();
+    v
+}
+
+/// `refuted` only for a counterexample that shows a real difference: not one resting on the
+/// fresh result of an uninterpreted instruction, nor one where the sides differ only in the
+/// inputs of dropped unmodelled instructions (which may map both to one result): `unknown`.
+fn classify_refutation(l: &Lowered, c: &crate::check::Cex, fp: &FnPair) -> (&'static str, String) {
+    let dead = |n: &str| {
+        l.rule
+            .dead
+            .iter()
+            .any(|(d, _)| d == n.trim_start_matches('%'))
+    };
+    let differing: Vec<&str> = c
+        .regs
+        .iter()
+        .filter(|(n, x, y)| x != y && !dead(n))
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    let only_soft = c.mem_diffs.is_empty()
+        && !differing.is_empty()
+        && differing.iter().all(|n| l.soft.contains(*n));
+    if !l.uninterpreted.is_empty() {
+        let ops = l.uninterpreted.join(", ");
+        (
+            "unknown",
+            format!("a counterexample rests on the uninterpreted result of {ops}"),
+        )
+    } else if only_soft {
+        let regs = mir_names(&differing.join(", "), fp);
+        (
+            "unknown",
+            format!("the sides differ only in inputs of unmodelled instructions ({regs})"),
+        )
+    } else {
+        ("refuted", mir_names(&c.first_difference, fp))
+    }
+}
+
+/// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.
+fn mir_names(text: &str, fp: &FnPair) -> String {
+    let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
+    re.replace_all(text, |c: &regex::Captures| {
+        let id: u32 = c[1].parse().unwrap_or(0);
+        let cls = fp
+            .before
+            .classes
+            .get(&id)
+            .or_else(|| fp.after.classes.get(&id));
+        match cls.and_then(|c| class_dwords(c)) {
+            Some(1) => format!("%{id}"),
+            _ => format!("%{id}.sub{}", &c[2]),
+        }
+    })
+    .into_owned()
+}
+
+fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
+    let kinds = [
+        "proved",
+        "refuted",
+        "unknown",
+        "unsupported",
+        "inapplicable",
+        "error",
+        "unchanged",
+    ];
+    let count = |k: &str| v.iter().filter(|b| b.verdict == k).count();
+    match format {
+        TvFormat::Text => {
+            for b in v {
+                let mut line = format!("{} bb.{} {}: {}", b.function, b.block, b.target, b.verdict);
+                if b.changed {
+                    line.push_str(&format!(" [{:.1}ms]", b.time.as_secs_f64() * 1e3));
+                }
+                if let Some(r) = &b.reason {
+                    line.push_str(&format!(": {r}"));
+                }
+                println!("{line}");
+                if let Some(c) = &b.counterexample {
+                    println!("{c}");
+                }
+            }
+            let parts: Vec<String> = kinds.iter().map(|k| format!("{} {k}", count(k))).collect();
+            println!(
+                "summary: {} blocks: {}  [{:.1}ms]",
+                v.len(),
+                parts.join(", "),
+                elapsed.as_secs_f64() * 1e3
+            );
+        }
+        TvFormat::Json => {
+            for b in v {
+                let line = json!({
+                    "type": "block",
+                    "function": b.function,
+                    "block": format!("bb.{}", b.block),
+                    "target": b.target,
+                    "verdict": b.verdict,
+                    "changed": b.changed,
+                    "time_ms": b.time.as_secs_f64() * 1e3,
+                    "reason": b.reason,
+                    "counterexample": b.counterexample,
+                });
+                println!("{line}");
+            }
+            let mut s = serde_json::Map::new();
+            s.insert("type".into(), json!("summary"));
+            s.insert("blocks".into(), json!(v.len()));
+            for k in kinds {
+                s.insert(k.into(), json!(count(k)));
+            }
+            s.insert("time_ms".into(), json!(elapsed.as_secs_f64() * 1e3));
+            println!("{}", serde_json::Value::Object(s));
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Pairing the functions and blocks of a before/after MIR pair.
+//!
+//! Errors (input errors, exit 2): the files hold different functions, a function's blocks or
+//! successors differ (the pass changed the CFG), or a virtual register has a different
+//! register bank or width in the two files (the files do not come from one llc input, so
+//! their numbers do not correspond: llc renumbers virtual registers when it parses MIR).
+
+use super::emit::{class_bank, class_dwords};
+use super::mir::{Block, Function, MirFile, OpKind};
+use crate::rules::InputError;
+use std::collections::BTreeSet;
+
+/// One block present in both files.
+#[derive(Clone, Debug)]
+pub struct BlockPair<'a> {
+    pub num: u32,
+    pub before: &'a Block,
+    pub after: &'a Block,
+    /// The instruction texts differ (ignoring `killed`/`dead`/`renamable` flags).
+    pub changed: bool,
+    /// Virtual registers used outside this block, in either file.
+    pub liveout: BTreeSet<u32>,
+    /// Physical registers live out of the block: successors' live-ins and the terminators'
+    /// register uses, in either file (`vgpr0`, `sgpr4_sgpr5`).
+    pub phys_live: BTreeSet<String>,
+}
+
+/// One function present in both files.
+#[derive(Clone, Debug)]
+pub struct FnPair<'a> {
+    pub before: &'a Function,
+    pub after: &'a Function,
+    pub blocks: Vec<BlockPair<'a>>,
+}
+
+fn err(file: &MirFile, loc: crate::rules::Loc, msg: String) -> InputError {
+    InputError {
+        file: file.path.clone(),
+        loc,
+        msg,
+    }
+}
+
+/// Pair the files' functions (only those in `only`, when it is not empty) and blocks.
+pub fn pair<'a>(
+    before: &'a MirFile,
+    after: &'a MirFile,
+    only: &[String],
+) -> Result<Vec<FnPair<'a>>, InputError> {
+    for (a, b) in [(before, after), (after, before)] {
+        for f in &a.functions {
+            if !b.functions.iter().any(|g| g.name == f.name) {
+                return Err(err(
+                    a,
+                    f.loc,
+                    format!(
+                        "function `{}` is in {} but not in {}: the files hold different functions",
+                        f.name, a.path, b.path
+                    ),
+                ));
+            }
+        }
+    }
+    for n in only {
+        if !before.functions.iter().any(|f| &f.name == n) {
+            return Err(err(
+                before,
+                Default::default(),
+                format!("no function `{n}` in the file"),
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for fb in &before.functions {
+        if !only.is_empty() && !only.contains(&fb.name) {
+            continue;
+        }
+        let fa = after
+            .functions
+            .iter()
+            .find(|g| g.name == fb.name)
+            .expect("checked above");
+        correspond(before, after, fb, fa)?;
+        out.push(FnPair {
+            before: fb,
+            after: fa,
+            blocks: blocks(before, after, fb, fa)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Virtual registers of one number must have one bank and width in both files.
+fn correspond(
+    before: &MirFile,
+    after: &MirFile,
+    fb: &Function,
+    fa: &Function,
+) -> Result<(), InputError> {
+    for (id, cb) in &fb.classes {
+        let Some(ca) = fa.classes.get(id) else {
+            continue;
+        };
+        if class_bank(cb) != class_bank(ca) || class_dwords(cb) != class_dwords(ca) {
+            let _ = before;
+            return Err(err(
+                after,
+                fa.loc,
+                format!(
+                    "virtual register %{id} of `{}` is {cb} in {} but {ca} here: the files' \
+                     virtual register numbers do not correspond (make both from one input: \
+                     `llc -run-pass none F.mir` and `llc -run-pass PASS F.mir`)",
+                    fb.name, before.path
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn blocks<'a>(
+    before: &MirFile,
+    after: &MirFile,
+    fb: &'a Function,
+    fa: &'a Function,
+) -> Result<Vec<BlockPair<'a>>, InputError> {
+    let nums = |f: &Function| f.blocks.iter().map(|b| b.num).collect::<BTreeSet<_>>();
+    if nums(fb) != nums(fa) {
+        return Err(err(
+            after,
+            fa.loc,
+            format!(
+                "the pass changed the CFG of `{}`: blocks {:?} before, {:?} after",
+                fb.name,
+                nums(fb),
+                nums(fa)
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    for bb in &fb.blocks {
+        let ba = fa
+            .blocks
+            .iter()
+            .find(|b| b.num == bb.num)
+            .expect("same numbers");
+        if bb.successors != ba.successors {
+            return Err(err(
+                after,
+                ba.loc,
+                format!(
+                    "the pass changed the CFG of `{}`: bb.{} has successors {:?} in {}, {:?} here",
+                    fb.name, bb.num, bb.successors, before.path, ba.successors
+                ),
+            ));
+        }
+        let changed = bb.insts.len() != ba.insts.len()
+            || bb.insts.iter().zip(&ba.insts).any(|(x, y)| x.key != y.key);
+        let mut liveout = used_outside(fb, bb.num);
+        liveout.extend(used_outside(fa, bb.num));
+        let mut phys_live = phys_liveout(fb, bb);
+        phys_live.extend(phys_liveout(fa, ba));
+        out.push(BlockPair {
+            num: bb.num,
+            before: bb,
+            after: ba,
+            changed,
+            liveout,
+            phys_live,
+        });
+    }
+    Ok(out)
+}
+
+/// Virtual registers read by instructions of blocks other than `num` (PHI inputs included).
+fn used_outside(f: &Function, num: u32) -> BTreeSet<u32> {
+    f.blocks
+        .iter()
+        .filter(|b| b.num != num)
+        .flat_map(|b| &b.insts)
+        .flat_map(|i| &i.ops)
+        .filter_map(|o| match o.kind {
+            OpKind::VReg { id, .. } if !o.flags.implicit_def && !o.flags.def => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Physical registers live out of `b`: its successors' live-ins and its terminators' uses.
+fn phys_liveout(f: &Function, b: &Block) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = f
+        .blocks
+        .iter()
+        .filter(|s| b.successors.contains(&s.num))
+        .flat_map(|s| s.liveins.iter().cloned())
+        .collect();
+    for i in b
+        .insts
+        .iter()
+        .filter(|i| super::lower::is_terminator(&i.opcode))
+    {
+        for o in &i.ops {
+            if let OpKind::Phys(p) = &o.kind {
+                if !o.flags.implicit_def {
+                    out.insert(p.clone());
+                }
+            }
+        }
+    }
+    out
+}

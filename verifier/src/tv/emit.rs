@@ -1,0 +1,624 @@
+//! One MIR instruction -> rule assembly lines for a target: register operands split into
+//! 32-bit rule variables (`%r38_1`) or concrete registers, immediates as llvm-mc writes them,
+//! copies as one move per dword. Errors are the reason the instruction is not modelled.
+
+use super::mir::{Block, Inst, OpKind, Operand};
+use super::opcodes::{self, AddrKind, MirOp};
+use gcnsmt_lifter::mubuf_table::MubufClass;
+use gcnsmt_lifter::table::OffsetKind;
+use gcnsmt_semantics::target::{Gen, Target};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Renamed physical registers (see [`Side::rename`]) are rule variables with this prefix; the
+/// lowering declares every such variable `Dead:`.
+pub const PHYS_PREFIX: &str = "phys_";
+
+fn renamed(p: &str, n: usize) -> Vec<String> {
+    (0..n).map(|k| format!("%{PHYS_PREFIX}{p}_{k}")).collect()
+}
+
+/// What one side of the pair needs from the function.
+#[derive(Clone)]
+pub struct Side<'a> {
+    pub file: &'a str,
+    pub block: &'a Block,
+    pub classes: &'a BTreeMap<u32, String>,
+    /// Physical registers the blocks write but do not leave live: they become rule variables
+    /// `%phys_NAME_K` (declared dead), so a pass may add or drop such a write (a `vcc` carry).
+    pub rename: BTreeSet<String>,
+}
+
+/// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,
+/// `sreg_64_xexec` 2), or `None` for classes the lowering does not split (`vreg_1`, 16-bit).
+pub fn class_dwords(cls: &str) -> Option<u32> {
+    let bits: u32 = cls.split('_').skip(1).find_map(|p| p.parse().ok())?;
+    (bits >= 32 && bits.is_multiple_of(32)).then_some(bits / 32)
+}
+
+/// The register file a class lives in: `v` (VGPR, or `av_*`: VGPR or AGPR, which hold the
+/// same values; the allocator picks), `s` (SGPR) or `a` (AGPR only).
+pub fn class_bank(cls: &str) -> char {
+    if cls.starts_with("sgpr") || cls.starts_with("sreg") || cls.starts_with("ccr_sgpr") {
+        's'
+    } else if cls.starts_with("agpr") || cls.starts_with("areg") {
+        'a'
+    } else {
+        'v'
+    }
+}
+
+/// The 32-bit pieces of a register operand: rule variable names or concrete registers.
+fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, String> {
+    match &o.kind {
+        OpKind::VReg { id, sub } => {
+            let cls = side
+                .classes
+                .get(id)
+                .ok_or_else(|| format!("%{id} has no register class"))?;
+            let n = class_dwords(cls)
+                .ok_or_else(|| format!("%{id} has class {cls}, which is not split into dwords"))?;
+            let idx: Vec<u32> = match sub {
+                None => (0..n).collect(),
+                Some(s) => {
+                    sub_indices(s).ok_or_else(|| format!("sub-register {s} not modelled"))?
+                }
+            };
+            if idx.iter().any(|k| *k >= n) {
+                return Err(format!(
+                    "%{id}.{} is outside class {cls}",
+                    sub.as_deref().unwrap_or("")
+                ));
+            }
+            Ok(idx.iter().map(|k| format!("%r{id}_{k}")).collect())
+        }
+        OpKind::Phys(p) if side.rename.contains(p) => Ok(renamed(p, phys(p, target)?.len())),
+        OpKind::Phys(p) => phys(p, target),
+        other => Err(format!("expected a register, found {other:?}")),
+    }
+}
+
+/// `sub0` -> [0]; `sub2_sub3` -> [2, 3].
+fn sub_indices(s: &str) -> Option<Vec<u32>> {
+    s.split('_')
+        .map(|p| p.strip_prefix("sub").and_then(|d| d.parse().ok()))
+        .collect()
+}
+
+/// `vgpr0` -> [v0]; `sgpr4_sgpr5` -> [s4, s5]; `exec` -> [exec_lo, exec_hi] on wave64.
+fn phys(p: &str, target: Target) -> Result<Vec<String>, String> {
+    let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
+    let pair = |lo: &str, hi: &str| {
+        if wave64 {
+            vec![lo.to_string(), hi.to_string()]
+        } else {
+            vec![lo.to_string()]
+        }
+    };
+    match p {
+        "m0" => return Ok(vec!["m0".into()]),
+        "exec" => return Ok(pair("exec_lo", "exec_hi")),
+        "vcc" => return Ok(pair("vcc_lo", "vcc_hi")),
+        "exec_lo" | "vcc_lo" | "exec_hi" | "vcc_hi" => return Ok(vec![p.to_string()]),
+        "sgpr_null" => return Ok(vec!["null".into()]),
+        _ => {}
+    }
+    p.split('_')
+        .map(|part| {
+            for (pre, short) in [("vgpr", "v"), ("sgpr", "s"), ("agpr", "a")] {
+                if let Some(d) = part.strip_prefix(pre) {
+                    if !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()) {
+                        return Ok(format!("{short}{d}"));
+                    }
+                }
+            }
+            Err(format!("physical register ${p} is not modelled"))
+        })
+        .collect()
+}
+
+/// A register list as an operand: one name, a concrete range `v[2:3]`, or `{%a, %b}`.
+fn tuple(parts: &[String]) -> String {
+    if parts.len() == 1 {
+        return parts[0].clone();
+    }
+    let concrete = parts.iter().all(|p| !p.starts_with('%'));
+    if concrete {
+        let bank = &parts[0][..1];
+        let nums: Option<Vec<u32>> = parts
+            .iter()
+            .map(|p| p.strip_prefix(bank).and_then(|d| d.parse().ok()))
+            .collect();
+        if let Some(n) = nums {
+            if n.windows(2).all(|w| w[1] == w[0] + 1) {
+                return format!("{bank}[{}:{}]", n[0], n[n.len() - 1]);
+            }
+        }
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
+fn imm_text(v: i64) -> String {
+    if (-16..=64).contains(&v) {
+        v.to_string()
+    } else {
+        format!("0x{:x}", v as u32)
+    }
+}
+
+/// A source operand: an immediate or one dword.
+fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
+    match o.kind {
+        OpKind::Imm(v) => Ok(imm_text(v)),
+        _ => {
+            let d = dwords(side, o, target)?;
+            if d.len() != 1 {
+                return Err("a 32-bit source has more than one register".into());
+            }
+            Ok(d[0].clone())
+        }
+    }
+}
+
+fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
+    match &o.kind {
+        OpKind::VReg { id, .. } => side.classes.get(id).is_some_and(|c| class_bank(c) == 'v'),
+        OpKind::Phys(p) => p.starts_with("vgpr"),
+        _ => false,
+    }
+}
+
+fn mov(side: &Side, dst: &Operand, d: &str, s: &str) -> Result<String, String> {
+    if is_vgpr_dest(side, dst) {
+        Ok(format!("v_mov_b32 {d}, {s}"))
+    } else if let OpKind::VReg { id, .. } = dst.kind {
+        let cls = side.classes.get(&id).map(String::as_str).unwrap_or("");
+        if class_bank(cls) != 's' {
+            return Err(format!("a copy into class {cls} is not modelled"));
+        }
+        Ok(format!("s_mov_b32 {d}, {s}"))
+    } else {
+        Ok(format!("s_mov_b32 {d}, {s}"))
+    }
+}
+
+/// Reject an SGPR destination fed from a VGPR (that needs v_readfirstlane).
+fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), String> {
+    let bank = |o: &Operand| match &o.kind {
+        OpKind::VReg { id, .. } => side.classes.get(id).map(|c| class_bank(c)),
+        OpKind::Phys(p) if p.starts_with("vgpr") => Some('v'),
+        OpKind::Phys(p) if p.starts_with("agpr") => Some('a'),
+        OpKind::Phys(_) => Some('s'),
+        _ => None,
+    };
+    match (bank(dst), bank(src)) {
+        (Some('s'), Some('v')) => Err("a VGPR to SGPR copy is not modelled".into()),
+        (Some('a'), _) | (_, Some('a')) => Err("AGPR copies are not modelled".into()),
+        _ => Ok(()),
+    }
+}
+
+pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, String> {
+    let uses: Vec<&Operand> = i.uses().collect();
+    let def = |k: usize| {
+        i.defs
+            .get(k)
+            .ok_or_else(|| "missing definition".to_string())
+    };
+    match i.opcode.as_str() {
+        "COPY" | "EXTRACT_SUBREG" => {
+            let d = def(0)?;
+            let s = uses.first().ok_or("missing source")?;
+            check_copy_banks(side, d, s)?;
+            let mut sd = dwords(side, s, target)?;
+            if i.opcode == "EXTRACT_SUBREG" {
+                let Some(OpKind::SubIdx(sub)) = uses.get(1).map(|o| &o.kind) else {
+                    return Err("missing sub-register index".into());
+                };
+                let idx = sub_indices(sub).ok_or("sub-register not modelled")?;
+                sd = idx
+                    .iter()
+                    .map(|k| sd.get(*k as usize).cloned().ok_or("index outside source"))
+                    .collect::<Result<_, _>>()?;
+            }
+            let dd = dwords(side, d, target)?;
+            if dd.len() != sd.len() {
+                return Err(format!("copies {} dwords into {}", sd.len(), dd.len()));
+            }
+            dd.iter()
+                .zip(&sd)
+                .filter(|(a, b)| a != b)
+                .map(|(a, b)| mov(side, d, a, b))
+                .collect()
+        }
+        "REG_SEQUENCE" | "INSERT_SUBREG" => {
+            let d = def(0)?;
+            let dd = dwords(side, d, target)?;
+            let mut out = Vec::new();
+            let pairs: &[&Operand] = if i.opcode == "INSERT_SUBREG" {
+                let base = uses.first().ok_or("missing source")?;
+                check_copy_banks(side, d, base)?;
+                let bd = dwords(side, base, target)?;
+                if bd.len() != dd.len() {
+                    return Err("INSERT_SUBREG source width differs".into());
+                }
+                for (a, b) in dd.iter().zip(&bd) {
+                    out.push(mov(side, d, a, b)?);
+                }
+                &uses[1..]
+            } else {
+                &uses[..]
+            };
+            for pair in pairs.chunks(2) {
+                let [s, idx] = pair else {
+                    return Err("operands do not come in (register, index) pairs".into());
+                };
+                let OpKind::SubIdx(sub) = &idx.kind else {
+                    return Err("expected %subreg.subN".into());
+                };
+                check_copy_banks(side, d, s)?;
+                let k = sub_indices(sub).ok_or("sub-register not modelled")?;
+                let sd = dwords(side, s, target)?;
+                if sd.len() != k.len() {
+                    return Err(format!(
+                        "{sub} takes {} dwords, the source has {}",
+                        k.len(),
+                        sd.len()
+                    ));
+                }
+                for (kk, s1) in k.iter().zip(&sd) {
+                    let d1 = dd.get(*kk as usize).ok_or("index outside destination")?;
+                    out.push(mov(side, d, d1, s1)?);
+                }
+            }
+            Ok(out)
+        }
+        op => match opcodes::lookup(target, op).ok_or("not modelled")? {
+            MirOp::Ds { mnemonic, shape } => ds(side, i, &uses, target, mnemonic, &shape),
+            MirOp::Mubuf {
+                mnemonic,
+                shape,
+                addr,
+                lds,
+                rtn,
+            } => {
+                let m = Mubuf {
+                    mnemonic,
+                    class: shape.class,
+                    addr,
+                    lds,
+                    rtn,
+                };
+                mubuf(side, i, &uses, target, &m)
+            }
+            MirOp::Alu {
+                mnemonic,
+                srcs,
+                sdst,
+                trailing,
+                mods,
+                vcc,
+            } => {
+                let a = Alu {
+                    mnemonic,
+                    srcs,
+                    sdst,
+                    trailing,
+                    mods,
+                    vcc,
+                };
+                alu(side, i, &uses, target, &a)
+            }
+        },
+    }
+}
+
+fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
+    match o.map(|o| &o.kind) {
+        Some(OpKind::Imm(v)) => Ok(*v),
+        _ => Err(format!("expected the {what} immediate")),
+    }
+}
+
+fn ds(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    mnemonic: &str,
+    shape: &gcnsmt_lifter::table::DsShape,
+) -> Result<Vec<String>, String> {
+    let mut regs = Vec::new();
+    if shape.vdst > 0 {
+        regs.push(tuple(&dwords(
+            side,
+            i.defs.first().ok_or("missing vdst")?,
+            target,
+        )?));
+    } else if !i.defs.is_empty() {
+        return Err("defines a register the op does not have".into());
+    }
+    let nreg =
+        usize::from(shape.addr) + usize::from(shape.data0 > 0) + usize::from(shape.data1 > 0);
+    let noff = match shape.offset {
+        OffsetKind::None => 0,
+        OffsetKind::Single => 1,
+        OffsetKind::Pair => 2,
+    };
+    if uses.len() != nreg + noff + 1 {
+        return Err(format!(
+            "expected {} operands, found {}",
+            nreg + noff + 1,
+            uses.len()
+        ));
+    }
+    for o in &uses[..nreg] {
+        regs.push(tuple(&dwords(side, o, target)?));
+    }
+    let mut t = format!("{mnemonic} {}", regs.join(", "));
+    match shape.offset {
+        OffsetKind::Single => {
+            let v = imm(uses.get(nreg), "offset")?;
+            if v != 0 {
+                t.push_str(&format!(" offset:{v}"));
+            }
+        }
+        OffsetKind::Pair => {
+            let a = imm(uses.get(nreg), "offset0")?;
+            let b = imm(uses.get(nreg + 1), "offset1")?;
+            t.push_str(&format!(" offset0:{a} offset1:{b}"));
+        }
+        OffsetKind::None => {}
+    }
+    if imm(uses.get(nreg + noff), "gds")? != 0 {
+        t.push_str(" gds");
+    }
+    Ok(vec![t])
+}
+
+struct Mubuf<'a> {
+    mnemonic: &'a str,
+    class: MubufClass,
+    addr: AddrKind,
+    lds: bool,
+    rtn: bool,
+}
+
+/// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;
+/// gfx940: SC0 1, NT 2, SC1 16; gfx12: TH 2:0, SCOPE 4:3).
+fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> {
+    let g = target.gen();
+    let mut out = String::new();
+    if g >= Gen::Gfx12 {
+        let th = cpol & 7;
+        let scope = (cpol >> 3) & 3;
+        if scope != 0 || (th != 0 && !(atomic && th == 1)) || cpol >> 5 != 0 {
+            return Err(format!(
+                "cache policy {cpol} is not modelled on {}",
+                target.name()
+            ));
+        }
+        if th == 1 {
+            out.push_str(" th:TH_ATOMIC_RETURN");
+        }
+        return Ok(out);
+    }
+    let gfx940 = matches!(target, Target::Gfx942 | Target::Gfx950);
+    let names: &[(i64, &str)] = if gfx940 {
+        &[(1, "sc0"), (16, "sc1"), (2, "nt")]
+    } else {
+        &[(1, "glc"), (2, "slc"), (4, "dlc"), (16, "scc")]
+    };
+    let mut rest = cpol;
+    for (bit, n) in names {
+        if cpol & bit != 0 {
+            out.push(' ');
+            out.push_str(n);
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        return Err(format!("cache policy bits {rest:#x} are not modelled"));
+    }
+    Ok(out)
+}
+
+fn mubuf(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    m: &Mubuf,
+) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    let mut vdata: Option<String> = None;
+    let loads = m.class == MubufClass::Load;
+    if loads && !m.lds {
+        vdata = Some(tuple(&dwords(
+            side,
+            i.defs.first().ok_or("missing vdata")?,
+            target,
+        )?));
+    } else if !loads {
+        let data = uses.first().ok_or("missing vdata")?;
+        let dd = dwords(side, data, target)?;
+        k = 1;
+        if m.rtn {
+            // vdst is tied to vdata: copy the data into the destination, then run in place.
+            let d = i.defs.first().ok_or("missing vdst")?;
+            let dst = dwords(side, d, target)?;
+            if dst.len() != dd.len() {
+                return Err("vdst and vdata widths differ".into());
+            }
+            for (a, b) in dst.iter().zip(&dd) {
+                out.push(format!("v_mov_b32 {a}, {b}"));
+            }
+            vdata = Some(tuple(&dst));
+        } else {
+            vdata = Some(tuple(&dd));
+        }
+    }
+    let vaddr = if m.addr == AddrKind::Offset {
+        "off".to_string()
+    } else {
+        k += 1;
+        tuple(&dwords(
+            side,
+            uses.get(k - 1).ok_or("missing vaddr")?,
+            target,
+        )?)
+    };
+    let srsrc = tuple(&dwords(side, uses.get(k).ok_or("missing srsrc")?, target)?);
+    let soff = match uses.get(k + 1).map(|o| &o.kind) {
+        Some(OpKind::Imm(v)) if (0..=64).contains(v) => v.to_string(),
+        Some(OpKind::Imm(v)) => return Err(format!("soffset {v} is not an inline constant")),
+        Some(_) => src(side, uses[k + 1], target)?,
+        None => return Err("missing soffset".into()),
+    };
+    let offset = imm(uses.get(k + 2), "offset")?;
+    let cpol = imm(uses.get(k + 3), "cpol")?;
+    let rest = &uses[(k + 4).min(uses.len())..];
+    if rest.len() > 1 || rest.iter().any(|o| o.kind != OpKind::Imm(0)) {
+        return Err("swizzle or extra operands are not modelled".into());
+    }
+    let mut t = m.mnemonic.to_string();
+    if let Some(v) = vdata {
+        t.push_str(&format!(" {v},"));
+    }
+    t.push_str(&format!(" {vaddr}, {srsrc}, {soff}"));
+    t.push_str(match m.addr {
+        AddrKind::Offset => "",
+        AddrKind::Offen => " offen",
+        AddrKind::Idxen => " idxen",
+        AddrKind::Bothen => " idxen offen",
+        AddrKind::Addr64 => " addr64",
+    });
+    if offset != 0 {
+        t.push_str(&format!(" offset:{offset}"));
+    }
+    t.push_str(&cpol_text(target, cpol, m.class == MubufClass::Atomic)?);
+    if m.lds {
+        t.push_str(" lds");
+    }
+    out.push(t);
+    Ok(out)
+}
+
+struct Alu<'a> {
+    mnemonic: &'a str,
+    srcs: u8,
+    sdst: bool,
+    trailing: u8,
+    mods: bool,
+    vcc: bool,
+}
+
+fn alu(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    a: &Alu,
+) -> Result<Vec<String>, String> {
+    let Alu {
+        mnemonic,
+        srcs,
+        sdst,
+        trailing,
+        mods,
+        vcc,
+    } = *a;
+    let mut regs = vec![tuple(&dwords(
+        side,
+        i.defs.first().ok_or("missing vdst")?,
+        target,
+    )?)];
+    if vcc {
+        let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
+        regs.push(if side.rename.contains("vcc") {
+            tuple(&renamed("vcc", if wave64 { 2 } else { 1 }))
+        } else if wave64 {
+            "vcc".to_string()
+        } else {
+            "vcc_lo".to_string()
+        });
+    } else if sdst {
+        regs.push(tuple(&dwords(
+            side,
+            i.defs.get(1).ok_or("missing carry-out")?,
+            target,
+        )?));
+    }
+    let mut k = 0;
+    for n in 0..srcs {
+        if mods && n < 2 {
+            if imm(uses.get(k), "source modifier")? != 0 {
+                return Err("source modifiers are not modelled".into());
+            }
+            k += 1;
+        }
+        let o = uses.get(k).ok_or("missing source")?;
+        regs.push(src(side, o, target)?);
+        k += 1;
+    }
+    for _ in 0..trailing {
+        if imm(uses.get(k), "clamp")? != 0 {
+            return Err("clamp is not modelled".into());
+        }
+        k += 1;
+    }
+    if k != uses.len() {
+        return Err(format!("expected {k} operands, found {}", uses.len()));
+    }
+    Ok(vec![format!("{mnemonic} {}", regs.join(", "))])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_split_into_dwords() {
+        // LLVM SIRegisterInfo.td class names carry their width in bits.
+        assert_eq!(class_dwords("vgpr_32"), Some(1));
+        assert_eq!(class_dwords("vreg_64"), Some(2));
+        assert_eq!(class_dwords("sgpr_128"), Some(4));
+        assert_eq!(class_dwords("sreg_64_xexec"), Some(2));
+        assert_eq!(class_dwords("vreg_1"), None);
+        assert_eq!(class_bank("sreg_32"), 's');
+        assert_eq!(class_bank("vreg_96"), 'v');
+        assert_eq!(class_bank("av_32"), 'v');
+        assert_eq!(class_bank("areg_64"), 'a');
+    }
+
+    #[test]
+    fn physical_registers() {
+        assert_eq!(phys("vgpr0", Target::Gfx900).unwrap(), vec!["v0"]);
+        assert_eq!(
+            phys("sgpr4_sgpr5", Target::Gfx900).unwrap(),
+            vec!["s4", "s5"]
+        );
+        assert_eq!(
+            phys("exec", Target::Gfx900).unwrap(),
+            vec!["exec_lo", "exec_hi"]
+        );
+        assert_eq!(phys("exec", Target::Gfx1100).unwrap(), vec!["exec_lo"]);
+        assert!(phys("scc", Target::Gfx900).is_err());
+        assert_eq!(tuple(&["s4".into(), "s5".into()]), "s[4:5]");
+        assert_eq!(tuple(&["%r1_0".into(), "%r1_1".into()]), "{%r1_0, %r1_1}");
+        assert_eq!(sub_indices("sub2_sub3"), Some(vec![2, 3]));
+        assert_eq!(imm_text(-1), "-1");
+        assert_eq!(imm_text(4096), "0x1000");
+    }
+
+    #[test]
+    fn cache_policy_names() {
+        assert_eq!(cpol_text(Target::Gfx900, 1, false).unwrap(), " glc");
+        assert_eq!(cpol_text(Target::Gfx942, 1, true).unwrap(), " sc0");
+        assert_eq!(
+            cpol_text(Target::Gfx1200, 1, true).unwrap(),
+            " th:TH_ATOMIC_RETURN"
+        );
+        assert!(cpol_text(Target::Gfx1200, 8, false).is_err());
+    }
+}

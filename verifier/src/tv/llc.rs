@@ -1,0 +1,105 @@
+//! Running llc for `gcnsmt tv --pass PASS FILE`.
+//!
+//! Both MIR files come from one input so that virtual register numbers correspond (llc
+//! renumbers virtual registers when it parses MIR): for a `.mir` input, `llc -run-pass none`
+//! (before) and `llc -run-pass PASS` (after); for a `.ll` input, first `-stop-before=PASS`
+//! to get MIR, then the same. For `si-load-store-opt` from `.ll`, pass
+//! `-- -amdgpu-load-store-vectorizer=0`, or the IR vectorizer merges the accesses first.
+
+use gcnsmt_semantics::target::Target;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The before and after MIR text of one target.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub before: String,
+    pub after: String,
+    /// Names to print for them (`FILE@gfx900.before.mir`).
+    pub before_name: String,
+    pub after_name: String,
+}
+
+/// How llc failed: the command and its stderr (or why it did not start).
+#[derive(Clone, Debug)]
+pub struct LlcError(pub String);
+
+fn run(llc: &str, args: &[String]) -> Result<String, LlcError> {
+    let out = Command::new(llc).args(args).output().map_err(|e| {
+        LlcError(format!(
+            "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
+        ))
+    })?;
+    if !out.status.success() {
+        return Err(LlcError(format!(
+            "`{llc} {}` failed ({}):\n{}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn scratch(file: &Path, target: Target) -> PathBuf {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    std::env::temp_dir().join(format!(
+        "gcnsmt-tv-{}-{stem}-{}.mir",
+        std::process::id(),
+        target.name()
+    ))
+}
+
+/// Run llc for `pass` on `file` (`.mir` or `.ll`) for `target`, with `extra` arguments.
+pub fn before_after(
+    llc: &str,
+    pass: &str,
+    file: &Path,
+    target: Target,
+    extra: &[String],
+) -> Result<Pair, LlcError> {
+    let base = |more: &[&str]| -> Vec<String> {
+        // The caller's -mtriple (LLVM's tests use `amdgcn--amdpal`) replaces ours.
+        let mut v = Vec::new();
+        if !extra.iter().any(|a| a.starts_with("-mtriple")) {
+            v.push("-mtriple=amdgcn".to_string());
+        }
+        v.push(format!("-mcpu={}", target.name()));
+        v.extend(extra.iter().cloned());
+        v.extend(more.iter().map(|s| s.to_string()));
+        v
+    };
+    let is_ll = file.extension().is_some_and(|e| e == "ll");
+    let input = file.to_string_lossy().into_owned();
+    let mut tmp = None;
+    let mir_path = if is_ll {
+        let mir = run(
+            llc,
+            &base(&[&format!("-stop-before={pass}"), &input, "-o", "-"]),
+        )?;
+        let p = scratch(file, target);
+        std::fs::write(&p, mir).map_err(|e| LlcError(format!("{}: {e}", p.display())))?;
+        tmp = Some(p.clone());
+        p.to_string_lossy().into_owned()
+    } else {
+        input.clone()
+    };
+    let before = run(llc, &base(&["-run-pass=none", &mir_path, "-o", "-"]));
+    let after = run(
+        llc,
+        &base(&[&format!("-run-pass={pass}"), &mir_path, "-o", "-"]),
+    );
+    if let Some(p) = tmp {
+        let _ = std::fs::remove_file(p);
+    }
+    let name = format!("{input}@{}", target.name());
+    Ok(Pair {
+        before: before?,
+        after: after?,
+        before_name: format!("{name}.before.mir"),
+        after_name: format!("{name}.after.mir"),
+    })
+}

@@ -1,0 +1,438 @@
+//! A before/after block pair -> a gcnsmt [`Rule`]: source lines = the before-block, target
+//! lines = the after-block, in the assembly syntax rules use.
+//!
+//! Every virtual register is split into 32-bit rule variables (`%38` of class `vreg_64` is
+//! `%r38_0`, `%r38_1`; `%38.sub1` is `%r38_1`), so sub-registers are plain selections and
+//! tuples are brace lists. Physical registers are the concrete registers (`$vgpr0` -> `v0`).
+//! COPY / REG_SEQUENCE / INSERT_SUBREG / EXTRACT_SUBREG become one move per dword;
+//! IMPLICIT_DEF, PHI and KILL emit nothing (the register stays an unconstrained input).
+//! `Dead:` lists every variable of a register the block defines that is not live-out.
+//!
+//! Instructions gcnsmt does not model (assumptions, see README "Translation validation"):
+//! - terminators must be identical on both sides; their register uses are live-out;
+//! - an instruction that reads no memory (a VALU/SALU op outside the modelled set) and occurs
+//!   with the same text on both sides is dropped from both; the registers it reads become
+//!   live-out (both sides must agree on them, so it computes the same results on both) and
+//!   its results are the same fresh inputs on both sides;
+//! - global-memory accesses (`S_LOAD_*`, `S_BUFFER_LOAD_*`, `GLOBAL_LOAD_*`, `GLOBAL_STORE_*`,
+//!   `GLOBAL_ATOMIC_*`, which never reach LDS) likewise, when they occur in the same order on
+//!   both sides and no buffer instruction (which reaches global memory too) is in the block:
+//!   equal inputs in the same order give the same memory and results; `FLAT_LOAD_*` only when
+//!   nothing in the block writes memory;
+//! - anything else unmodelled (INLINEASM, barriers, stores the model lacks, a changed
+//!   unmodelled instruction) makes the block `unsupported`, naming the instruction.
+
+use super::emit::{self, class_dwords, Side};
+use super::mir::{Block, Inst, OpKind};
+use super::opcodes::{self, MirOp};
+use crate::rules::{Line, Loc, Rule};
+use gcnsmt_lifter::mubuf_table::MubufClass;
+use gcnsmt_semantics::target::Target;
+use std::collections::BTreeSet;
+
+/// A lowered block pair.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    pub rule: Rule,
+    /// Rule variables that are inputs of dropped unmodelled instructions and nothing else
+    /// makes observable: a counterexample differing only in them is not a confirmed
+    /// miscompile (the instruction may map both values to one result).
+    pub soft: BTreeSet<String>,
+    /// Opcodes dropped as uninterpreted whose results the block reads: a refutation may
+    /// rest on a value the real instruction cannot produce, so it is `unknown`.
+    pub uninterpreted: Vec<String>,
+}
+
+/// Why a block pair is not checked: the instruction (file:line:col) and the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+const PSEUDO: [&str; 7] = [
+    "COPY",
+    "REG_SEQUENCE",
+    "INSERT_SUBREG",
+    "EXTRACT_SUBREG",
+    "IMPLICIT_DEF",
+    "KILL",
+    "PHI",
+];
+
+/// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
+pub fn is_terminator(op: &str) -> bool {
+    op == "S_ENDPGM"
+        || op == "S_BRANCH"
+        || op.starts_with("S_CBRANCH")
+        || op.starts_with("SI_RETURN")
+        || op.starts_with("S_SETPC_B64_return")
+        || matches!(
+            op,
+            "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ"
+        )
+        || op == "SI_TCRETURN"
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mem {
+    Pure,
+    ReadsGlobal,
+    /// `GLOBAL_STORE_*` / `GLOBAL_ATOMIC_*`: global memory only, never LDS.
+    WritesGlobal,
+    ReadsAny,
+    Effect,
+}
+
+/// The memory behaviour of an unmodelled opcode.
+fn memory_of(op: &str) -> Mem {
+    const EFFECT: [&str; 16] = [
+        "S_BARRIER",
+        "S_SENDMSG",
+        "S_SETREG",
+        "S_GETREG",
+        "S_SLEEP",
+        "S_TRAP",
+        "S_DCACHE",
+        "S_ICACHE",
+        "S_MEMTIME",
+        "S_MEMREALTIME",
+        "S_STORE",
+        "S_ATOMIC",
+        "S_BUFFER_STORE",
+        "S_BUFFER_ATOMIC",
+        "SI_CALL",
+        "SI_KILL",
+    ];
+    if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
+        return Mem::Effect;
+    }
+    if op.starts_with("S_LOAD_")
+        || op.starts_with("S_BUFFER_LOAD_")
+        || op.starts_with("GLOBAL_LOAD_")
+    {
+        return Mem::ReadsGlobal;
+    }
+    if op.starts_with("GLOBAL_STORE_") || op.starts_with("GLOBAL_ATOMIC_") {
+        return Mem::WritesGlobal;
+    }
+    if op.starts_with("FLAT_LOAD_") {
+        return Mem::ReadsAny;
+    }
+    if op.starts_with("V_") || op.starts_with("S_") || op.starts_with("SI_") {
+        // Cross-lane reads (V_READLANE, DPP) see one lane in this model, like every VALU op.
+        return Mem::Pure;
+    }
+    Mem::Effect
+}
+
+/// Whether an instruction may write global / LDS memory (modelled or not).
+fn writes(i: &Inst, target: Target) -> (bool, bool) {
+    let op = i.opcode.as_str();
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
+        Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
+        Some(MirOp::Alu { .. }) => (false, false),
+        None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
+        None => match memory_of(op) {
+            Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
+            Mem::WritesGlobal => (true, false),
+            Mem::Effect => (true, true),
+        },
+    }
+}
+
+fn at(side: &Side, i: &Inst) -> String {
+    format!("{}:{}:{}", side.file, i.loc.line, i.loc.col)
+}
+
+/// Lower a changed block pair on `target`. `liveout`: virtual registers used outside the
+/// block (in either file). `lds_size`: the function's `"amdgpu-lds-size"`, a lower bound on
+/// `LDS_SIZE`.
+pub fn lower(
+    name: &str,
+    before: &Side,
+    after: &Side,
+    liveout: &BTreeSet<u32>,
+    phys_live: &BTreeSet<String>,
+    target: Target,
+    lds_size: Option<u32>,
+) -> Result<Lowered, Unsupported> {
+    let rename = renamable(before.block, after.block, phys_live, target);
+    let before = &Side {
+        rename: rename.clone(),
+        ..before.clone()
+    };
+    let after = &Side {
+        rename,
+        ..after.clone()
+    };
+    let (bterm, aterm) = (terminators(before.block), terminators(after.block));
+    if bterm != aterm {
+        return Err(Unsupported(format!(
+            "{}: the pass changed the block's terminators",
+            after.file
+        )));
+    }
+    let mut live: BTreeSet<u32> = liveout.clone();
+    for i in before
+        .block
+        .insts
+        .iter()
+        .filter(|i| is_terminator(&i.opcode))
+    {
+        for o in &i.ops {
+            if let OpKind::VReg { id, .. } = o.kind {
+                live.insert(id);
+            }
+        }
+    }
+    let defined_b = defined(before.block);
+    let defined_a = defined(after.block);
+    let plain_live = live.clone();
+    let dropped = unmodelled(before, after, target, &mut live)?;
+    let source = lower_side(before, target)?;
+    let target_lines = lower_side(after, target)?;
+    let mut dead = Vec::new();
+    for id in defined_b.union(&defined_a) {
+        if live.contains(id) {
+            continue;
+        }
+        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
+        if let Some(n) = cls.and_then(|c| class_dwords(c)) {
+            for k in 0..n {
+                dead.push((format!("r{id}_{k}"), Loc::default()));
+            }
+        }
+    }
+    // A variable must appear in the rule to be declared dead.
+    let text: String = source
+        .iter()
+        .chain(&target_lines)
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    dead.retain(|(v, _)| mentions(&text, v));
+    // Dropped instructions matter for a refutation only when the rule reads their results.
+    let uninterpreted: Vec<String> = dropped
+        .iter()
+        .filter(|(_, defs)| defs.iter().any(|d| mentions(&text, &format!("r{d}_0"))))
+        .map(|(op, _)| op.clone())
+        .collect();
+    let mut soft = BTreeSet::new();
+    for id in live.difference(&plain_live) {
+        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
+        for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
+            soft.insert(format!("%r{id}_{k}"));
+        }
+    }
+    let fresh =
+        regex::Regex::new(&format!(r"%({}[a-z0-9_]+?_\d+)\b", emit::PHYS_PREFIX)).expect("regex");
+    let mut seen = BTreeSet::new();
+    for c in fresh.captures_iter(&text) {
+        if seen.insert(c[1].to_string()) {
+            dead.push((c[1].to_string(), Loc::default()));
+        }
+    }
+    let pre = lds_size.filter(|n| *n > 0).map(|n| Line {
+        text: format!("LDS_SIZE >= {n}"),
+        loc: Loc::default(),
+    });
+    Ok(Lowered {
+        rule: Rule {
+            file: before.file.to_string(),
+            name: name.to_string(),
+            loc: Loc {
+                line: before.block.loc.line,
+                col: before.block.loc.col,
+            },
+            targets: Some((vec![target], Loc::default())),
+            settings: Vec::new(),
+            pre,
+            dead,
+            source,
+            target: target_lines,
+            expect: None,
+            cites: Vec::new(),
+            tags: Vec::new(),
+            lanes: None,
+        },
+        uninterpreted,
+        soft,
+    })
+}
+
+/// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the
+/// registers they read live-out (so both sides must agree on them: equal inputs give equal
+/// results, which are then the same fresh inputs). Returns the dropped opcodes with the
+/// virtual registers they define.
+fn unmodelled(
+    before: &Side,
+    after: &Side,
+    target: Target,
+    live: &mut BTreeSet<u32>,
+) -> Result<Vec<(String, Vec<u32>)>, Unsupported> {
+    let (gw_b, lw_b) = side_writes(before.block, target);
+    let (gw_a, lw_a) = side_writes(after.block, target);
+    let (gwrite, lwrite) = (gw_b || gw_a, lw_b || lw_a);
+    let buffer = before
+        .block
+        .insts
+        .iter()
+        .chain(&after.block.insts)
+        .any(|i| {
+            matches!(
+                opcodes::lookup(target, &i.opcode),
+                Some(MirOp::Mubuf { .. })
+            )
+        });
+    let global_seq = |b: &Block| -> Vec<String> {
+        b.insts
+            .iter()
+            .filter(|i| opcodes::lookup(target, &i.opcode).is_none())
+            .filter(|i| matches!(memory_of(&i.opcode), Mem::ReadsGlobal | Mem::WritesGlobal))
+            .map(|i| i.key.clone())
+            .collect()
+    };
+    let same_global_order = global_seq(before.block) == global_seq(after.block);
+    let mut dropped: BTreeSet<String> = BTreeSet::new();
+    let mut uninterpreted = Vec::new();
+    for (side, other) in [(before, after), (after, before)] {
+        for i in &side.block.insts {
+            let op = i.opcode.as_str();
+            if PSEUDO.contains(&op) || is_terminator(op) || opcodes::lookup(target, op).is_some() {
+                continue;
+            }
+            let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
+            let why = match memory_of(op) {
+                Mem::Effect => Some("its memory effect is not modelled"),
+                _ if global && buffer => {
+                    Some("global memory next to buffer accesses is not modelled")
+                }
+                _ if global && !same_global_order => Some("the pass moved a global memory access"),
+                Mem::ReadsAny if gwrite || lwrite => Some("it reads memory the block writes"),
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(Unsupported(format!("{}: {op}: {why}", at(side, i))));
+            }
+            if !other.block.insts.iter().any(|j| j.key == i.key) {
+                return Err(Unsupported(format!(
+                    "{}: {op} is not modelled and the pass changed it",
+                    at(side, i)
+                )));
+            }
+            for o in &i.ops {
+                if let OpKind::VReg { id, .. } = o.kind {
+                    live.insert(id);
+                }
+            }
+            if dropped.insert(i.key.clone()) && !i.defs.is_empty() {
+                let defs = i
+                    .defs
+                    .iter()
+                    .filter_map(|d| match d.kind {
+                        OpKind::VReg { id, .. } => Some(id),
+                        _ => None,
+                    })
+                    .collect();
+                uninterpreted.push((op.to_string(), defs));
+            }
+        }
+    }
+    Ok(uninterpreted)
+}
+
+/// Physical registers written in either block (explicit definitions, and the `vcc` carry of
+/// `_e32` adds) that no successor and no terminator reads; never M0 or EXEC, which the
+/// semantics read implicitly (the LDS bound, the active lanes).
+fn renamable(
+    before: &Block,
+    after: &Block,
+    live: &BTreeSet<String>,
+    target: Target,
+) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for i in before.insts.iter().chain(&after.insts) {
+        let carry = matches!(
+            opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Alu { vcc: true, .. })
+        );
+        for o in i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| carry && o.flags.implicit_def))
+        {
+            if let OpKind::Phys(p) = &o.kind {
+                let overlaps = live
+                    .iter()
+                    .any(|l| l.contains(p.as_str()) || p.contains(l.as_str()));
+                if !overlaps && p != "m0" && !p.starts_with("exec") && !p.starts_with("scc") {
+                    out.insert(p.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn mentions(text: &str, var: &str) -> bool {
+    let pat = format!("%{var}");
+    text.match_indices(&pat).any(|(k, _)| {
+        !text[k + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+fn terminators(b: &Block) -> Vec<&str> {
+    b.insts
+        .iter()
+        .filter(|i| is_terminator(&i.opcode))
+        .map(|i| i.key.as_str())
+        .collect()
+}
+
+fn defined(b: &Block) -> BTreeSet<u32> {
+    b.insts
+        .iter()
+        .filter(|i| {
+            !matches!(i.opcode.as_str(), "IMPLICIT_DEF" | "PHI") && !is_terminator(&i.opcode)
+        })
+        .flat_map(|i| {
+            i.defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+        })
+        .filter_map(|o| match o.kind {
+            OpKind::VReg { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn side_writes(b: &Block, target: Target) -> (bool, bool) {
+    b.insts.iter().fold((false, false), |(g, l), i| {
+        let (g2, l2) = writes(i, target);
+        (g || g2, l || l2)
+    })
+}
+
+fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
+    let mut out = Vec::new();
+    for i in &side.block.insts {
+        let op = i.opcode.as_str();
+        if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI") {
+            continue;
+        }
+        let modelled = PSEUDO.contains(&op) || opcodes::lookup(target, op).is_some();
+        if !modelled {
+            continue; // an uninterpreted twin, checked by the caller
+        }
+        let loc = Loc {
+            line: i.loc.line,
+            col: i.loc.col,
+        };
+        let texts = emit::lower_inst(side, i, target)
+            .map_err(|m| Unsupported(format!("{}: {op}: {m}", at(side, i))))?;
+        for t in texts {
+            out.push(Line { text: t, loc });
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,728 @@
+//! A reader for the MIR that `llc-22` writes (`-stop-before`, `-run-pass`): the YAML
+//! documents, the embedded IR's function attributes, the `registers:` classes and the `body:`
+//! blocks with their instructions.
+//!
+//! Only what translation validation needs is read: register classes, block numbers,
+//! successors, live-ins, and instructions as (defs, opcode, operands). Memory operands
+//! (`:: (...)`) and debug locations are dropped on purpose: the semantics decide aliasing, not
+//! LLVM's claims. Debug instructions (`DBG_*`) are skipped. Errors carry file:line:col (1-based).
+
+use crate::rules::{InputError, Loc};
+use std::collections::BTreeMap;
+
+/// One MIR file.
+#[derive(Clone, Debug, Default)]
+pub struct MirFile {
+    pub path: String,
+    pub functions: Vec<Function>,
+}
+
+/// One machine function.
+#[derive(Clone, Debug, Default)]
+pub struct Function {
+    pub name: String,
+    pub loc: Loc,
+    /// `"target-cpu"` of the IR function of the same name, if the file embeds IR.
+    pub target_cpu: Option<String>,
+    /// `"amdgpu-lds-size"` in bytes (the attribute; `ldsSize:` of machineFunctionInfo as fallback).
+    pub lds_size: Option<u32>,
+    /// Virtual register number -> class name (`vgpr_32`, `sreg_64`), from `registers:` and
+    /// from `%N:class` annotations in the body.
+    pub classes: BTreeMap<u32, String>,
+    pub blocks: Vec<Block>,
+}
+
+/// One basic block `bb.N`.
+#[derive(Clone, Debug, Default)]
+pub struct Block {
+    pub num: u32,
+    pub loc: Loc,
+    pub successors: Vec<u32>,
+    pub liveins: Vec<String>,
+    pub insts: Vec<Inst>,
+}
+
+/// Flags an operand may carry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpFlags {
+    pub implicit: bool,
+    pub implicit_def: bool,
+    pub killed: bool,
+    pub dead: bool,
+    pub undef: bool,
+    pub early_clobber: bool,
+    pub renamable: bool,
+    pub internal: bool,
+    pub def: bool,
+}
+
+/// What an operand is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    /// `%N` with an optional sub-register index (`sub0`, `sub2_sub3`).
+    VReg {
+        id: u32,
+        sub: Option<String>,
+    },
+    /// `$vgpr0`, `$sgpr4_sgpr5`, `$m0`, `$exec` (without the `$`).
+    Phys(String),
+    Imm(i64),
+    /// `%subreg.sub1` (REG_SEQUENCE / INSERT_SUBREG index).
+    SubIdx(String),
+    /// Anything else (`%bb.1`, `@g`, `target-flags(...)`, `$noreg`...), kept as text.
+    Other(String),
+}
+
+/// One operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand {
+    pub kind: OpKind,
+    pub flags: OpFlags,
+    pub loc: Loc,
+}
+
+/// One instruction.
+#[derive(Clone, Debug)]
+pub struct Inst {
+    pub loc: Loc,
+    /// Explicit definitions (left of `=`).
+    pub defs: Vec<Operand>,
+    pub opcode: String,
+    /// Explicit and implicit operands after the opcode, in order.
+    pub ops: Vec<Operand>,
+    /// The instruction text without memory operands, debug locations and operand flags that
+    /// do not change meaning (`killed`, `renamable`, `dead`), for comparing the two files.
+    pub key: String,
+}
+
+impl Inst {
+    /// Explicit (non-implicit) use operands.
+    pub fn uses(&self) -> impl Iterator<Item = &Operand> {
+        self.ops
+            .iter()
+            .filter(|o| !o.flags.implicit && !o.flags.implicit_def)
+    }
+}
+
+/// Read a MIR file's text. Errors: a document or block that cannot be read, at its line and
+/// column.
+pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let err = |line: usize, col: usize, msg: String| InputError {
+        file: path.to_string(),
+        loc: Loc {
+            line: line as u32 + 1,
+            col: col as u32 + 1,
+        },
+        msg,
+    };
+    let attrs = ir_attributes(&lines);
+    let mut file = MirFile {
+        path: path.to_string(),
+        functions: Vec::new(),
+    };
+    let mut i = 0;
+    let mut seen_doc = false;
+    while i < lines.len() {
+        let l = lines[i];
+        if let Some(rest) = l.strip_prefix("---") {
+            seen_doc = true;
+            let rest = rest.trim();
+            if rest.starts_with('|') {
+                // The embedded IR document: attributes were read above.
+                i += 1;
+                while i < lines.len()
+                    && !lines[i].starts_with("...")
+                    && !lines[i].starts_with("---")
+                {
+                    i += 1;
+                }
+                continue;
+            }
+            let (f, next) = function(&lines, i + 1, &err)?;
+            let mut f = f;
+            if let Some((cpu, lds)) = attrs.get(&f.name) {
+                f.target_cpu = cpu.clone();
+                if lds.is_some() {
+                    f.lds_size = *lds;
+                }
+            }
+            file.functions.push(f);
+            i = next;
+            continue;
+        }
+        i += 1;
+    }
+    if !seen_doc {
+        return Err(err(0, 0, "not MIR: no YAML document (`---`)".into()));
+    }
+    Ok(file)
+}
+
+type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
+
+/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`), from `define ... #N {` and
+/// `attributes #N = { ... }` lines of the embedded IR.
+fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>)> {
+    let mut groups: BTreeMap<String, String> = BTreeMap::new();
+    let mut defines: Vec<(String, Vec<String>, String)> = Vec::new();
+    for l in lines {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix("attributes #") {
+            if let Some((n, body)) = rest.split_once('=') {
+                groups.insert(n.trim().to_string(), body.to_string());
+            }
+        } else if t.starts_with("define ") {
+            let Some(at) = t.find('@') else { continue };
+            let name: String = t[at + 1..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '$')
+                .collect();
+            let close = t.rfind(')').unwrap_or(0);
+            let tail = &t[close..];
+            let refs = tail
+                .split_whitespace()
+                .filter_map(|w| w.strip_prefix('#'))
+                .map(|w| w.trim_end_matches('{').to_string())
+                .collect();
+            defines.push((name, refs, tail.to_string()));
+        }
+    }
+    let attr = |text: &str, key: &str| -> Option<String> {
+        let pat = format!("\"{key}\"=\"");
+        let at = text.find(&pat)? + pat.len();
+        let end = text[at..].find('"')?;
+        Some(text[at..at + end].to_string())
+    };
+    let mut out = BTreeMap::new();
+    for (name, refs, inline) in defines {
+        let mut cpu = attr(&inline, "target-cpu");
+        let mut lds = attr(&inline, "amdgpu-lds-size");
+        for r in refs {
+            if let Some(g) = groups.get(&r) {
+                cpu = cpu.or_else(|| attr(g, "target-cpu"));
+                lds = lds.or_else(|| attr(g, "amdgpu-lds-size"));
+            }
+        }
+        // `amdgpu-lds-size` may be "min,max"; the minimum is what the kernel declares.
+        let lds = lds.and_then(|s| s.split(',').next().and_then(|v| v.trim().parse().ok()));
+        out.insert(name, (cpu, lds));
+    }
+    out
+}
+
+/// One machine-function document from line `start`; returns it and the next line to read.
+fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize), InputError> {
+    let mut f = Function::default();
+    let mut i = start;
+    let mut have_name = false;
+    while i < lines.len() {
+        let l = lines[i];
+        if l.starts_with("...") || l.starts_with("---") {
+            break;
+        }
+        if let Some(v) = l.strip_prefix("name:") {
+            f.name = unquote(v.trim()).to_string();
+            f.loc = Loc {
+                line: i as u32 + 1,
+                col: 1,
+            };
+            have_name = true;
+        } else if l.starts_with("registers:") {
+            i += 1;
+            while i < lines.len() && lines[i].starts_with("  ") {
+                register_entry(lines[i], i, &mut f, err)?;
+                i += 1;
+            }
+            continue;
+        } else if let Some(v) = l.trim_start().strip_prefix("ldsSize:") {
+            if f.lds_size.is_none() {
+                f.lds_size = v.trim().parse().ok().filter(|n| *n > 0);
+            }
+        } else if l.starts_with("body:") {
+            let (blocks, next) = body(lines, i + 1, &mut f.classes, err)?;
+            f.blocks = blocks;
+            i = next;
+            continue;
+        }
+        i += 1;
+    }
+    if !have_name {
+        return Err(err(
+            start.saturating_sub(1),
+            0,
+            "MIR document without `name:`".into(),
+        ));
+    }
+    Ok((f, i))
+}
+
+fn unquote(s: &str) -> &str {
+    s.trim_matches(|c| c == '\'' || c == '"')
+}
+
+/// `  - { id: 3, class: sgpr_64, preferred-register: '', flags: [  ] }`
+fn register_entry(l: &str, i: usize, f: &mut Function, err: ErrFn) -> Result<(), InputError> {
+    let t = l.trim();
+    if !t.starts_with('-') {
+        return Ok(());
+    }
+    let field = |key: &str| -> Option<&str> {
+        let at = t.find(key)? + key.len();
+        let rest = &t[at..];
+        let end = rest.find([',', '}']).unwrap_or(rest.len());
+        Some(rest[..end].trim())
+    };
+    let id = field("id:")
+        .and_then(|v| v.parse::<u32>().ok())
+        .ok_or_else(|| {
+            err(
+                i,
+                l.find('-').unwrap_or(0),
+                format!("register entry without a numeric id: `{t}`"),
+            )
+        })?;
+    if let Some(c) = field("class:") {
+        let c = unquote(c);
+        if !c.is_empty() && c != "_" {
+            f.classes.insert(id, c.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// The blocks of a `body: |` literal, from line `start`.
+fn body(
+    lines: &[&str],
+    start: usize,
+    classes: &mut BTreeMap<u32, String>,
+    err: ErrFn,
+) -> Result<(Vec<Block>, usize), InputError> {
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut i = start;
+    while i < lines.len() {
+        let raw = lines[i];
+        if raw.starts_with("...") || raw.starts_with("---") {
+            break;
+        }
+        if !raw.is_empty() && !raw.starts_with(' ') {
+            break; // the next top-level key
+        }
+        let indent = raw.len() - raw.trim_start().len();
+        let t = strip_comment(raw.trim());
+        let t = t.trim_end();
+        if t.is_empty() {
+            i += 1;
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("bb.") {
+            let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+            let num = digits
+                .parse::<u32>()
+                .map_err(|_| err(i, indent, format!("block header without a number: `{t}`")))?;
+            if !t.ends_with(':') {
+                return Err(err(
+                    i,
+                    indent + t.len(),
+                    "block header must end in `:`".into(),
+                ));
+            }
+            if blocks.iter().any(|b| b.num == num) {
+                return Err(err(i, indent, format!("block bb.{num} defined twice")));
+            }
+            blocks.push(Block {
+                num,
+                loc: loc(i, indent),
+                ..Block::default()
+            });
+            i += 1;
+            continue;
+        }
+        let Some(b) = blocks.last_mut() else {
+            return Err(err(
+                i,
+                indent,
+                format!("instruction outside a block: `{t}`"),
+            ));
+        };
+        if let Some(rest) = t.strip_prefix("successors:") {
+            for s in rest.split(',') {
+                let s = s.trim();
+                if s.is_empty() {
+                    continue;
+                }
+                let n = s
+                    .strip_prefix("%bb.")
+                    .map(|r| {
+                        r.chars()
+                            .take_while(|c| c.is_ascii_digit())
+                            .collect::<String>()
+                    })
+                    .and_then(|d| d.parse().ok())
+                    .ok_or_else(|| err(i, indent, format!("bad successor `{s}`")))?;
+                b.successors.push(n);
+            }
+        } else if let Some(rest) = t.strip_prefix("liveins:") {
+            b.liveins.extend(
+                rest.split(',')
+                    .map(|s| s.trim().trim_start_matches('$').to_string())
+                    .filter(|s| !s.is_empty()),
+            );
+        } else if t.starts_with("DBG_") || t.starts_with("frame-setup CFI") || t == "}" {
+            // Debug and bundle-closing lines carry no semantics we check.
+        } else {
+            let inst = instruction(t, i, indent, err)?;
+            note_classes(t, classes);
+            b.insts.push(inst);
+        }
+        i += 1;
+    }
+    Ok((blocks, i))
+}
+
+fn loc(line: usize, col: usize) -> Loc {
+    Loc {
+        line: line as u32 + 1,
+        col: col as u32 + 1,
+    }
+}
+
+/// MIR comments start with `;` outside quotes.
+fn strip_comment(t: &str) -> &str {
+    match t.find(';') {
+        Some(at) if !t[..at].contains('"') => &t[..at],
+        _ => t,
+    }
+}
+
+/// `%12:vgpr_32` annotations in instruction text.
+fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) {
+    let b = t.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        if b[k] == b'%' {
+            let d: String = t[k + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            let after = k + 1 + d.len();
+            if !d.is_empty() && t[after..].starts_with(':') {
+                let cls: String = t[after + 1..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if let Ok(id) = d.parse::<u32>() {
+                    if !cls.is_empty() && cls != "_" {
+                        classes.entry(id).or_insert(cls);
+                    }
+                }
+            }
+            k = after;
+        } else {
+            k += 1;
+        }
+    }
+}
+
+/// Split at top-level commas (not inside parentheses, brackets, braces or quotes), keeping
+/// each piece's byte offset.
+fn split_top(s: &str, base: usize) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote = false;
+    let mut start = 0;
+    for (k, c) in s.char_indices() {
+        match c {
+            '"' => quote = !quote,
+            '(' | '[' | '{' | '<' if !quote => depth += 1,
+            ')' | ']' | '}' | '>' if !quote => depth -= 1,
+            ',' if depth == 0 && !quote => {
+                out.push((base + start, &s[start..k]));
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push((base + start, &s[start..]));
+    out
+}
+
+/// Where the memory operands (` :: (`) and debug location (`, debug-location`) begin.
+fn semantic_end(t: &str) -> usize {
+    let mut end = t.len();
+    if let Some(at) = t.find(" :: ") {
+        end = end.min(at);
+    }
+    for key in [
+        ", debug-location",
+        " debug-location",
+        ", debug-instr-number",
+        ", pcsections",
+    ] {
+        if let Some(at) = t.find(key) {
+            end = end.min(at);
+        }
+    }
+    end
+}
+
+/// Flags that may precede an opcode (instruction flags) rather than an operand.
+const INST_FLAGS: [&str; 14] = [
+    "frame-setup",
+    "frame-destroy",
+    "nnan",
+    "ninf",
+    "nsz",
+    "arcp",
+    "contract",
+    "afn",
+    "reassoc",
+    "nuw",
+    "nsw",
+    "exact",
+    "nofpexcept",
+    "disjoint",
+];
+
+fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, InputError> {
+    let end = semantic_end(t);
+    let s = &t[..end];
+    // The first top-level `=` separates the definitions from the opcode.
+    let mut depth = 0;
+    let mut eq = None;
+    for (k, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            '=' if depth == 0 => {
+                eq = Some(k);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let mut defs = Vec::new();
+    let rest_start = match eq {
+        Some(at) => {
+            for (off, piece) in split_top(&s[..at], 0) {
+                defs.push(operand(piece, i, indent + off, err)?);
+            }
+            at + 1
+        }
+        None => 0,
+    };
+    let rest = &s[rest_start..];
+    let lead = rest.len() - rest.trim_start().len();
+    let mut words = rest.trim_start();
+    let mut pos = rest_start + lead;
+    loop {
+        let w = words.split_whitespace().next().unwrap_or("");
+        if INST_FLAGS.contains(&w) {
+            let skip = words.find(w).unwrap_or(0) + w.len();
+            let after = &words[skip..];
+            pos += skip + (after.len() - after.trim_start().len());
+            words = after.trim_start();
+        } else {
+            break;
+        }
+    }
+    let opcode: String = words
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if opcode.is_empty() || !opcode.starts_with(|c: char| c.is_ascii_uppercase()) {
+        return Err(err(
+            i,
+            indent + pos,
+            format!(
+                "expected an opcode, found `{}`",
+                words.split_whitespace().next().unwrap_or("")
+            ),
+        ));
+    }
+    let after_op = &words[opcode.len()..];
+    let op_base = indent + pos + opcode.len();
+    let mut ops = Vec::new();
+    if !after_op.trim().is_empty() {
+        for (off, piece) in split_top(after_op, op_base) {
+            ops.push(operand(piece, i, off, err)?);
+        }
+    }
+    Ok(Inst {
+        loc: loc(i, indent),
+        defs,
+        opcode,
+        ops,
+        key: key_of(s),
+    })
+}
+
+/// Text for comparing instructions across the two files: flags that state liveness facts
+/// (`killed`, `dead`, `renamable`) are dropped, whitespace normalised.
+fn key_of(s: &str) -> String {
+    s.split_whitespace()
+        .filter(|w| !matches!(*w, "killed" | "dead" | "renamable"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn operand(piece: &str, i: usize, col: usize, err: ErrFn) -> Result<Operand, InputError> {
+    let lead = piece.len() - piece.trim_start().len();
+    let col = col + lead;
+    let mut t = piece.trim();
+    let mut flags = OpFlags::default();
+    loop {
+        let (w, rest) = t.split_once(' ').unwrap_or((t, ""));
+        let f = match w {
+            "implicit" => &mut flags.implicit,
+            "implicit-def" => &mut flags.implicit_def,
+            "killed" => &mut flags.killed,
+            "dead" => &mut flags.dead,
+            "undef" => &mut flags.undef,
+            "early-clobber" => &mut flags.early_clobber,
+            "renamable" => &mut flags.renamable,
+            "internal" => &mut flags.internal,
+            "def" => &mut flags.def,
+            "debug-use" => &mut flags.internal,
+            _ => break,
+        };
+        *f = true;
+        t = rest.trim_start();
+    }
+    if t.is_empty() {
+        return Err(err(i, col, "empty operand".into()));
+    }
+    let kind = if let Some(r) = t.strip_prefix("%subreg.") {
+        OpKind::SubIdx(r.to_string())
+    } else if let Some(r) = t.strip_prefix('%') {
+        let d: String = r.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if d.is_empty() {
+            OpKind::Other(t.to_string())
+        } else {
+            let id = d
+                .parse()
+                .map_err(|_| err(i, col, format!("virtual register number too large: `{t}`")))?;
+            let r = &r[d.len()..];
+            let sub = r.strip_prefix('.').map(|s| {
+                s.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<String>()
+            });
+            let r2 = match &sub {
+                Some(s) => &r[1 + s.len()..],
+                None => r,
+            };
+            if !(r2.is_empty() || r2.starts_with(':') || r2.starts_with('(')) {
+                return Err(err(i, col, format!("malformed virtual register `{t}`")));
+            }
+            OpKind::VReg { id, sub }
+        }
+    } else if let Some(r) = t.strip_prefix('$') {
+        let name: String = r
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            return Err(err(i, col, format!("malformed physical register `{t}`")));
+        }
+        OpKind::Phys(name)
+    } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        match t.parse::<i64>() {
+            Ok(v) => OpKind::Imm(v),
+            Err(_) => OpKind::Other(t.to_string()),
+        }
+    } else {
+        OpKind::Other(t.to_string())
+    };
+    Ok(Operand {
+        kind,
+        flags,
+        loc: loc(i, col),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "--- |
+  define amdgpu_kernel void @k() #0 {
+    ret void
+  }
+  attributes #0 = { \"amdgpu-lds-size\"=\"2048\" \"target-cpu\"=\"gfx900\" }
+...
+---
+name:            k
+registers:
+  - { id: 0, class: vgpr_32, preferred-register: '', flags: [  ] }
+  - { id: 16, class: vreg_64, preferred-register: '' }
+body:             |
+  bb.0 (%ir-block.0):
+    successors: %bb.1(0x80000000)
+    liveins: $vgpr0, $sgpr4_sgpr5
+
+    %0:vgpr_32(s32) = COPY $vgpr0
+    %16:vreg_64 = DS_READ2_B32_gfx9 %0, 0, 8, 0, implicit $exec :: (load (s32), addrspace 3)
+    %13:vgpr_32 = COPY killed %16.sub1
+    S_BRANCH %bb.1
+
+  bb.1:
+    S_ENDPGM 0
+...
+";
+
+    #[test]
+    fn reads_a_small_function() {
+        let f = parse("k.mir", SMALL).unwrap();
+        assert_eq!(f.functions.len(), 1);
+        let k = &f.functions[0];
+        assert_eq!(k.name, "k");
+        assert_eq!(k.target_cpu.as_deref(), Some("gfx900"));
+        assert_eq!(k.lds_size, Some(2048));
+        assert_eq!(k.classes[&16], "vreg_64");
+        assert_eq!(k.classes[&13], "vgpr_32"); // from the body annotation
+        assert_eq!(k.blocks.len(), 2);
+        let b0 = &k.blocks[0];
+        assert_eq!(b0.successors, vec![1]);
+        assert_eq!(b0.liveins, vec!["vgpr0", "sgpr4_sgpr5"]);
+        assert_eq!(b0.insts.len(), 4);
+        let r2 = &b0.insts[1];
+        assert_eq!(r2.opcode, "DS_READ2_B32_gfx9");
+        assert_eq!(r2.defs[0].kind, OpKind::VReg { id: 16, sub: None });
+        let kinds: Vec<_> = r2.ops.iter().map(|o| o.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                OpKind::VReg { id: 0, sub: None },
+                OpKind::Imm(0),
+                OpKind::Imm(8),
+                OpKind::Imm(0),
+                OpKind::Phys("exec".into())
+            ]
+        );
+        assert!(r2.ops[4].flags.implicit);
+        let c = &b0.insts[2];
+        assert_eq!(
+            c.ops[0].kind,
+            OpKind::VReg {
+                id: 16,
+                sub: Some("sub1".into())
+            }
+        );
+        assert!(c.ops[0].flags.killed);
+        assert_eq!(c.key, "%13:vgpr_32 = COPY %16.sub1");
+        // Line 18, column 5: the DS_READ2 line's first character.
+        assert_eq!((r2.loc.line, r2.loc.col), (18, 5));
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let bad = SMALL.replace("S_BRANCH %bb.1", "= S_BRANCH");
+        let e = parse("k.mir", &bad).unwrap_err();
+        assert_eq!(e.loc.line, 20);
+        let bad = SMALL.replace("  bb.1:", "  bb.x:");
+        let e = parse("k.mir", &bad).unwrap_err();
+        assert_eq!((e.loc.line, e.loc.col), (22, 3));
+        assert!(parse("x.mir", "hello").is_err());
+    }
+}

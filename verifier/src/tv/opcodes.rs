@@ -1,0 +1,332 @@
+//! MIR opcode names (LLVM's pseudo instructions, `DS_READ2_B32_gfx9`,
+//! `BUFFER_LOAD_DWORDX2_OFFEN_exact`, `V_ADD_U32_e64`) -> the target's llvm-mc mnemonic and
+//! the MIR operand order.
+//!
+//! Operand orders, from LLVM's `DSInstructions.td` and `BUFInstructions.td` (llvm-project
+//! 0050368623c6, read 2026-12) and checked against llc-22 output in `tests/data/tv`:
+//! - DS: defs `vdst`; uses `addr`, `data0`, `data1` (each if the op has it), then `offset` or
+//!   `offset0, offset1`, then `gds`. The gfx6-8 forms (no `_gfx9` suffix) also read
+//!   `implicit $m0`.
+//! - MUBUF/VBUFFER (`getMUBUFInsDA`): loads define `vdata`; stores and atomics take `vdata`
+//!   first; then `vaddr` (not for `_OFFSET`), `srsrc`, `soffset`, `offset`, `cpol`, and `swz`
+//!   for loads and stores. `_LDS` loads have no `vdata` and read `implicit $m0`.
+//! - VALU/SALU: defs `vdst` (and the carry-out for `_CO_`), uses `src0..srcN`, then `clamp`
+//!   where the VOP3 form has it.
+//!
+//! The mnemonic comes from the lifter's tables (`ds_lookup`, `mubuf_lookup`, `alu_lookup`),
+//! choosing among the names of the op's semantics entry (`DS_READ_B32, DS_LOAD_B32`) the one
+//! the target spells.
+
+use gcnsmt_lifter::lift::alu_lookup;
+use gcnsmt_lifter::mubuf_table::{mubuf_lookup, MubufClass, MubufShape};
+use gcnsmt_lifter::table::{ds_lookup, DsShape};
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::target::Target;
+
+/// How a MUBUF op addresses memory (the MIR name's suffix).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddrKind {
+    Offset,
+    Offen,
+    Idxen,
+    Bothen,
+    Addr64,
+}
+
+/// A modelled MIR opcode on one target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MirOp {
+    Ds {
+        mnemonic: &'static str,
+        shape: DsShape,
+    },
+    Mubuf {
+        mnemonic: &'static str,
+        shape: MubufShape,
+        addr: AddrKind,
+        lds: bool,
+        /// Atomic `_RTN`: vdst is defined and tied to vdata.
+        rtn: bool,
+    },
+    Alu {
+        mnemonic: &'static str,
+        /// Register/immediate sources.
+        srcs: u8,
+        /// A carry-out definition follows vdst.
+        sdst: bool,
+        /// Trailing immediates after the sources that must be 0 (`clamp`).
+        trailing: u8,
+        /// VOP3 source-modifier immediates before each source (`V_CNDMASK_B32_e64`).
+        mods: bool,
+        /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR).
+        vcc: bool,
+    },
+}
+
+/// The modelled op for a MIR opcode on `target`, or `None` when gcnsmt does not model it
+/// there (the caller decides whether that is `unsupported`).
+pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
+    if opcode.starts_with("DS_") {
+        ds(target, opcode)
+    } else if opcode.starts_with("BUFFER_") {
+        mubuf(target, opcode)
+    } else {
+        alu(target, opcode)
+    }
+}
+
+/// Whether the gfx6-8 DS form (no `_gfx9` suffix) is meant: it reads M0.
+pub fn ds_reads_m0(opcode: &str) -> bool {
+    opcode.starts_with("DS_") && !opcode.ends_with("_gfx9")
+}
+
+/// Among the names of `upper`'s semantics entry, the one `exists` accepts on the target,
+/// preferring `upper` itself and then names with the same returning-ness (`_RTN_`).
+fn target_name(upper: &str, exists: impl Fn(&str) -> bool) -> Option<&'static str> {
+    let lib = Library::builtin();
+    let def = lib.get(upper)?;
+    let rtn = upper.contains("_RTN");
+    let mut best: Option<&'static str> = None;
+    for n in &def.names {
+        let lower = n.name.to_ascii_lowercase();
+        if !exists(&lower) {
+            continue;
+        }
+        if n.name == upper {
+            return Some(intern(lower));
+        }
+        if n.name.contains("_RTN") == rtn && best.is_none() {
+            best = Some(intern(lower));
+        }
+    }
+    best
+}
+
+/// Mnemonics are few; keep one leaked copy of each.
+fn intern(s: String) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::Mutex;
+    static SEEN: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut g = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(x) = g.get(s.as_str()) {
+        return x;
+    }
+    let x: &'static str = Box::leak(s.into_boxed_str());
+    g.insert(x);
+    x
+}
+
+fn ds(target: Target, opcode: &str) -> Option<MirOp> {
+    let base = opcode
+        .strip_suffix("_gfx9")
+        .or_else(|| opcode.strip_suffix("_vi"))
+        .unwrap_or(opcode);
+    let mnemonic = target_name(base, |m| ds_lookup(target, m).is_some())?;
+    let (_, shape) = ds_lookup(target, mnemonic)?;
+    Some(MirOp::Ds { mnemonic, shape })
+}
+
+fn mubuf(target: Target, opcode: &str) -> Option<MirOp> {
+    let mut s = opcode.strip_suffix("_exact").unwrap_or(opcode);
+    let rtn = match s.strip_suffix("_RTN") {
+        Some(r) => {
+            s = r;
+            true
+        }
+        None => false,
+    };
+    let kinds = [
+        ("_OFFSET", AddrKind::Offset),
+        ("_OFFEN", AddrKind::Offen),
+        ("_IDXEN", AddrKind::Idxen),
+        ("_BOTHEN", AddrKind::Bothen),
+        ("_ADDR64", AddrKind::Addr64),
+    ];
+    let (rest, addr) = kinds
+        .iter()
+        .find_map(|(suf, k)| s.strip_suffix(suf).map(|r| (r, *k)))?;
+    let rest = rest.strip_suffix("_VBUFFER").unwrap_or(rest);
+    if rest.ends_with("_TFE") {
+        return None; // tfe is not modelled
+    }
+    let (base, lds) = match rest.strip_suffix("_LDS") {
+        Some(b) => (b, true),
+        None => (rest, false),
+    };
+    let mnemonic = target_name(base, |m| mubuf_lookup(target, m).is_some())?;
+    let (_, shape) = mubuf_lookup(target, mnemonic)?;
+    if lds && !shape.lds {
+        return None;
+    }
+    if rtn && (shape.class != MubufClass::Atomic || !shape.rtn) {
+        return None;
+    }
+    Some(MirOp::Mubuf {
+        mnemonic,
+        shape,
+        addr,
+        lds,
+        rtn,
+    })
+}
+
+/// VALU/SALU opcodes: MIR base name, candidate llvm-mc names (the first the target knows with
+/// the same carry-out is taken), source count, trailing zero immediates of the `_e64` form.
+const ALU: &[(&str, &[&str], u8, u8)] = &[
+    ("V_MOV_B32", &["v_mov_b32"], 1, 0),
+    ("S_MOV_B32", &["s_mov_b32"], 1, 0),
+    ("V_LSHLREV_B32", &["v_lshlrev_b32"], 2, 0),
+    ("V_AND_B32", &["v_and_b32"], 2, 0),
+    ("V_OR_B32", &["v_or_b32"], 2, 0),
+    ("S_AND_B32", &["s_and_b32"], 2, 0),
+    ("S_OR_B32", &["s_or_b32"], 2, 0),
+    ("S_ADD_U32", &["s_add_u32"], 2, 0),
+    ("S_LSHL_B32", &["s_lshl_b32"], 2, 0),
+    ("V_ADD_U32", &["v_add_u32", "v_add_nc_u32"], 2, 1),
+    ("V_SUB_U32", &["v_sub_u32", "v_sub_nc_u32"], 2, 1),
+    (
+        "V_ADD_CO_U32",
+        &["v_add_co_u32", "v_add_u32", "v_add_i32"],
+        2,
+        1,
+    ),
+    (
+        "V_SUB_CO_U32",
+        &["v_sub_co_u32", "v_sub_u32", "v_sub_i32"],
+        2,
+        1,
+    ),
+    ("V_LSHL_ADD_U32", &["v_lshl_add_u32"], 3, 0),
+    ("V_ADD3_U32", &["v_add3_u32"], 3, 0),
+    ("V_MAD_U32_U24", &["v_mad_u32_u24"], 3, 1),
+    ("V_CMP_EQ_U32", &["v_cmp_eq_u32"], 2, 0),
+    ("V_CMP_NE_U32", &["v_cmp_ne_u32"], 2, 0),
+    ("V_CMP_LT_U32", &["v_cmp_lt_u32"], 2, 0),
+    ("V_CMP_LE_U32", &["v_cmp_le_u32"], 2, 0),
+    ("V_CMP_GT_U32", &["v_cmp_gt_u32"], 2, 0),
+    ("V_CMP_GE_U32", &["v_cmp_ge_u32"], 2, 0),
+    ("V_CMP_LT_I32", &["v_cmp_lt_i32"], 2, 0),
+    ("V_CMP_LE_I32", &["v_cmp_le_i32"], 2, 0),
+    ("V_CMP_GT_I32", &["v_cmp_gt_i32"], 2, 0),
+    ("V_CMP_GE_I32", &["v_cmp_ge_i32"], 2, 0),
+    ("V_CNDMASK_B32", &["v_cndmask_b32"], 3, 0),
+];
+
+fn alu(target: Target, opcode: &str) -> Option<MirOp> {
+    let (base, e64) = if let Some(b) = opcode.strip_suffix("_e64") {
+        (b, true)
+    } else if let Some(b) = opcode.strip_suffix("_e32") {
+        (b, false)
+    } else {
+        (opcode, false)
+    };
+    let (_, names, srcs, trailing) = ALU.iter().find(|(n, ..)| *n == base)?;
+    let carry = base.contains("_CO_");
+    let mnemonic = names
+        .iter()
+        .copied()
+        .find(|m| alu_lookup(target, m).is_some_and(|d| d.sdst == carry && d.srcs == *srcs))?;
+    let cnd = base == "V_CNDMASK_B32";
+    // VOPC and v_cndmask `_e32` forms read or write vcc implicitly: not lowered.
+    if !e64 && (base.starts_with("V_CMP") || cnd) {
+        return None;
+    }
+    Some(MirOp::Alu {
+        mnemonic,
+        srcs: *srcs,
+        sdst: carry,
+        trailing: if e64 { *trailing } else { 0 },
+        mods: cnd && e64,
+        vcc: carry && !e64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mn(t: Target, op: &str) -> Option<&'static str> {
+        match lookup(t, op)? {
+            MirOp::Ds { mnemonic, .. }
+            | MirOp::Mubuf { mnemonic, .. }
+            | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
+        }
+    }
+
+    // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA guides:
+    // gfx11 renamed ds_read*/ds_write* to ds_load*/ds_store* and dword to b32).
+    #[test]
+    fn ds_names_per_generation() {
+        assert_eq!(
+            mn(Target::Gfx900, "DS_READ2_B32_gfx9"),
+            Some("ds_read2_b32")
+        );
+        assert_eq!(mn(Target::Gfx802, "DS_READ2_B32"), Some("ds_read2_b32"));
+        assert_eq!(
+            mn(Target::Gfx1100, "DS_READ2ST64_B64_gfx9"),
+            Some("ds_load_2addr_stride64_b64")
+        );
+        assert_eq!(
+            mn(Target::Gfx1100, "DS_WRITE_B32_gfx9"),
+            Some("ds_store_b32")
+        );
+        assert_eq!(
+            mn(Target::Gfx900, "DS_ADD_RTN_U32_gfx9"),
+            Some("ds_add_rtn_u32")
+        );
+        assert_eq!(mn(Target::Gfx900, "DS_ADD_U32_gfx9"), Some("ds_add_u32"));
+        assert_eq!(mn(Target::Gfx900, "DS_NOT_AN_OP"), None);
+        assert!(ds_reads_m0("DS_READ_B32"));
+        assert!(!ds_reads_m0("DS_READ_B32_gfx9"));
+    }
+
+    #[test]
+    fn mubuf_names_and_forms() {
+        let Some(MirOp::Mubuf {
+            mnemonic,
+            addr,
+            lds,
+            rtn,
+            ..
+        }) = lookup(Target::Gfx900, "BUFFER_STORE_DWORDX2_OFFSET_exact")
+        else {
+            panic!("not found")
+        };
+        assert_eq!(
+            (mnemonic, addr, lds, rtn),
+            ("buffer_store_dwordx2", AddrKind::Offset, false, false)
+        );
+        assert_eq!(
+            mn(Target::Gfx1100, "BUFFER_LOAD_DWORD_OFFEN"),
+            Some("buffer_load_b32")
+        );
+        assert_eq!(
+            mn(Target::Gfx1200, "BUFFER_LOAD_DWORDX4_VBUFFER_IDXEN"),
+            Some("buffer_load_b128")
+        );
+        let Some(MirOp::Mubuf { lds, .. }) = lookup(Target::Gfx900, "BUFFER_LOAD_DWORD_LDS_OFFEN")
+        else {
+            panic!("lds form")
+        };
+        assert!(lds);
+        assert!(lookup(Target::Gfx900, "BUFFER_LOAD_DWORD_TFE_OFFEN").is_none());
+        assert_eq!(
+            mn(Target::Gfx600, "BUFFER_LOAD_DWORD_ADDR64"),
+            Some("buffer_load_dword")
+        );
+    }
+
+    #[test]
+    fn alu_names_per_generation() {
+        assert_eq!(mn(Target::Gfx900, "V_ADD_U32_e64"), Some("v_add_u32"));
+        assert_eq!(mn(Target::Gfx1030, "V_ADD_U32_e64"), Some("v_add_nc_u32"));
+        assert_eq!(mn(Target::Gfx802, "V_ADD_U32_e64"), None); // gfx8 has only the carry form
+        assert_eq!(mn(Target::Gfx802, "V_ADD_CO_U32_e64"), Some("v_add_u32"));
+        assert_eq!(mn(Target::Gfx600, "V_ADD_CO_U32_e64"), Some("v_add_i32"));
+        assert_eq!(
+            mn(Target::Gfx900, "V_LSHLREV_B32_e32"),
+            Some("v_lshlrev_b32")
+        );
+        assert_eq!(mn(Target::Gfx900, "V_MUL_LO_U32_e64"), None);
+    }
+}
