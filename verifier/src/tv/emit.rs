@@ -290,6 +290,11 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
                 };
                 mubuf(side, i, &uses, target, &m)
             }
+            MirOp::Global {
+                mnemonic,
+                op,
+                saddr,
+            } => global(side, i, &uses, target, &mnemonic, op, saddr),
             MirOp::Alu {
                 mnemonic,
                 srcs,
@@ -502,6 +507,71 @@ fn mubuf(
     }
     out.push(t);
     Ok(out)
+}
+
+/// A GLOBAL load/store or scalar load. MIR operand orders (`FLATInstructions.td`,
+/// `SMInstructions.td`, checked against llc-22 output): loads `vdst = OP [saddr,] vaddr,
+/// offset, cpol`; stores `OP vaddr, vdata, [saddr,] offset, cpol`; scalar loads `sdst = OP
+/// sbase, offset, cpol`.
+fn global(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    mnemonic: &str,
+    op: gcnsmt_lifter::GlobalOp,
+    saddr: bool,
+) -> Result<Vec<String>, String> {
+    use gcnsmt_lifter::GlobalKind;
+    let reg = |k: usize, what: &str| -> Result<String, String> {
+        let o = uses.get(k).ok_or_else(|| format!("missing {what}"))?;
+        Ok(tuple(&dwords(side, o, target)?))
+    };
+    let def = || -> Result<String, String> {
+        let d = i.defs.first().ok_or("missing destination")?;
+        Ok(tuple(&dwords(side, d, target)?))
+    };
+    let tail = |k: usize| -> Result<i64, String> {
+        let cpol = imm(uses.get(k + 1), "cpol")?;
+        if cpol != 0 {
+            return Err("cache policy bits are not modelled".into());
+        }
+        if uses.len() > k + 2 {
+            return Err("extra operands are not modelled".into());
+        }
+        imm(uses.get(k), "offset")
+    };
+    let off = |o: i64| {
+        if o == 0 {
+            String::new()
+        } else {
+            format!(" offset:{o}")
+        }
+    };
+    let line = match op.kind {
+        GlobalKind::ScalarLoad => {
+            let sbase = reg(0, "sbase")?;
+            let o = tail(1)?;
+            format!("{mnemonic} {}, {sbase}, {o}", def()?)
+        }
+        GlobalKind::Load if saddr => {
+            let (s, v, o) = (reg(0, "saddr")?, reg(1, "vaddr")?, tail(2)?);
+            format!("{mnemonic} {}, {v}, {s}{}", def()?, off(o))
+        }
+        GlobalKind::Load => {
+            let (v, o) = (reg(0, "vaddr")?, tail(1)?);
+            format!("{mnemonic} {}, {v}, off{}", def()?, off(o))
+        }
+        GlobalKind::Store if saddr => {
+            let (v, d, s, o) = (reg(0, "vaddr")?, reg(1, "vdata")?, reg(2, "saddr")?, tail(3)?);
+            format!("{mnemonic} {v}, {d}, {s}{}", off(o))
+        }
+        GlobalKind::Store => {
+            let (v, d, o) = (reg(0, "vaddr")?, reg(1, "vdata")?, tail(2)?);
+            format!("{mnemonic} {v}, {d}, off{}", off(o))
+        }
+    };
+    Ok(vec![line])
 }
 
 struct Alu<'a> {

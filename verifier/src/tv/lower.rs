@@ -129,6 +129,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
     match opcodes::lookup(target, op) {
         Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
         Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
+        Some(MirOp::Global { op, .. }) => (op.kind == gcnsmt_lifter::GlobalKind::Store, false),
         Some(MirOp::Alu { .. }) => (false, false),
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {

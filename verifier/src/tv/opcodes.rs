@@ -48,6 +48,14 @@ pub enum MirOp {
         /// Atomic `_RTN`: vdst is defined and tied to vdata.
         rtn: bool,
     },
+    /// GLOBAL loads/stores and scalar loads (`lifter/src/global/`).
+    Global {
+        /// The mnemonic (the pre-gfx11 name, which llvm-mc 22 accepts on every target).
+        mnemonic: String,
+        op: gcnsmt_lifter::GlobalOp,
+        /// The `_SADDR` form: an SGPR-pair base and a 32-bit VGPR offset.
+        saddr: bool,
+    },
     Alu {
         mnemonic: &'static str,
         /// Register/immediate sources.
@@ -70,9 +78,35 @@ pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
         ds(target, opcode)
     } else if opcode.starts_with("BUFFER_") {
         mubuf(target, opcode)
+    } else if opcode.starts_with("GLOBAL_") || opcode.starts_with("S_LOAD_") {
+        global(target, opcode)
     } else {
         alu(target, opcode)
     }
+}
+
+/// `GLOBAL_LOAD_DWORD[_SADDR]`, `GLOBAL_STORE_DWORDX2[_SADDR]`, `S_LOAD_DWORD_IMM[_ec]`
+/// (`FLATInstructions.td`, `SMInstructions.td`): the mnemonic is the lower-case name without
+/// the form suffixes. The `_SGPR` (register offset) scalar forms, D16 and LDS forms and the
+/// atomics are not modelled.
+fn global(target: Target, opcode: &str) -> Option<MirOp> {
+    let base = opcode.strip_suffix("_ec").unwrap_or(opcode);
+    let (base, saddr) = match base.strip_suffix("_SADDR") {
+        Some(b) => (b, true),
+        None => (base, false),
+    };
+    let base = if base.starts_with("S_LOAD_") {
+        base.strip_suffix("_IMM")?
+    } else {
+        base
+    };
+    let mnemonic = base.to_ascii_lowercase();
+    let (op, _) = gcnsmt_lifter::global_lookup(target, &mnemonic)?;
+    Some(MirOp::Global {
+        mnemonic,
+        op,
+        saddr,
+    })
 }
 
 /// Whether the gfx6-8 DS form (no `_gfx9` suffix) is meant: it reads M0.
