@@ -316,3 +316,64 @@ fn pass_form_with_llc_22() {
         }
     }
 }
+
+/// `tv --format sarif` validates against the OASIS SARIF 2.1.0 schema, and a planted wrong
+/// offset is one error-level `tv-refuted` result at the changed block's line of the after-file.
+#[test]
+fn sarif_output_validates_and_locates_the_refuted_block() {
+    let schema_path = data().join("../sarif-schema-2.1.0.json");
+    let mut schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    // The published schema's `language` pattern has a stray `]` (see tests/output.rs).
+    fn fix(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    if k == "pattern" && *x == "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$" {
+                        *x = serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+                    } else {
+                        fix(x);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(fix),
+            _ => {}
+        }
+    }
+    fix(&mut schema);
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let before = data().join("gen/ds_merge.gfx900.before.mir");
+    let after = std::fs::read_to_string(data().join("gen/ds_merge.gfx900.after.mir")).unwrap();
+    let old = "DS_READ2_B32_gfx9 %12, 0, 8, 0";
+    assert_eq!(after.matches(old).count(), 1, "the planted line is unique");
+    let tmp = gcnsmt_testkit::TempDir::new("tv-sarif");
+    let path = tmp.path().join("far.after.mir");
+    std::fs::write(&path, after.replace(old, "DS_READ2_B32_gfx9 %12, 0, 9, 0")).unwrap();
+    let out = gcnsmt()
+        .args(["tv", "--format", "sarif", "--function", "read2_b32_far"])
+        .arg(&before)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "refuted: exit 1");
+    let log: Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0]["ruleId"], "tv-refuted");
+    assert_eq!(results[0]["level"], "error");
+    // The block's `bb.N` line in the edited after-file, counted here by hand.
+    let edited = std::fs::read_to_string(&path).unwrap();
+    let start = edited.find("\nname:            read2_b32_far\n").unwrap();
+    let bb_line = edited[..start].lines().count()
+        + edited[start..]
+            .lines()
+            .position(|l| l.trim_start().starts_with("bb.0"))
+            .unwrap();
+    let region = &results[0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], bb_line as u64);
+}

@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 pub enum TvFormat {
     Text,
     Json,
+    /// SARIF 2.1.0: one result per block that is not proved or unchanged, at the block's line
+    /// in the after-file.
+    Sarif,
 }
 
 /// Arguments of `gcnsmt tv`.
@@ -41,7 +44,7 @@ pub struct TvArgs {
     /// The llc to run with --pass.
     #[arg(long, default_value = "llc-22")]
     pub llc: String,
-    /// Output: text or json (JSON Lines).
+    /// Output: text, json (JSON Lines) or sarif.
     #[arg(long, value_enum, default_value_t = TvFormat::Text)]
     pub format: TvFormat,
     /// Time limit per solver query, in seconds.
@@ -64,6 +67,10 @@ pub struct BlockVerdict {
     pub time: Duration,
     pub reason: Option<String>,
     pub counterexample: Option<String>,
+    /// The after-file and the block's position in it (for SARIF).
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
 }
 
 /// Run the command; returns its exit status.
@@ -151,15 +158,40 @@ pub fn validate(
     };
     let (before, after) = (&canonical(before), &canonical(after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
-    let mut out = Vec::new();
+    let mut jobs = Vec::new();
     for fp in &pairs {
-        let targets = targets_of(before, fp, fallback)?;
-        for t in targets {
+        for t in targets_of(before, fp, fallback)? {
             for bp in &fp.blocks {
-                out.push(block_verdict(before, after, fp, bp, t, opts));
+                jobs.push((fp, bp, t));
             }
         }
     }
+    // Block pairs are independent: decide them in parallel (each worker thread has its own z3
+    // context), with a progress bar on stderr, and report them in file order.
+    use rayon::prelude::*;
+    let changed = jobs.iter().filter(|(_, bp, _)| bp.changed).count();
+    let bar = indicatif::ProgressBar::with_draw_target(
+        Some(changed as u64),
+        indicatif::ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} changed blocks  {elapsed}  {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let out = jobs
+        .par_iter()
+        .map(|(fp, bp, t)| {
+            let v = block_verdict(before, after, fp, bp, *t, opts);
+            if bp.changed {
+                bar.set_message(format!("{} bb.{} {t}", fp.before.name, bp.num));
+                bar.inc(1);
+            }
+            v
+        })
+        .collect();
+    bar.finish_and_clear();
     Ok(out)
 }
 
@@ -200,6 +232,9 @@ fn block_verdict(
         time: Duration::ZERO,
         reason: None,
         counterexample: None,
+        file: after.path.clone(),
+        line: bp.after.loc.line,
+        col: bp.after.loc.col,
     };
     if !bp.changed {
         return v;
@@ -365,5 +400,58 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
             s.insert("time_ms".into(), json!(elapsed.as_secs_f64() * 1e3));
             println!("{}", serde_json::Value::Object(s));
         }
+        TvFormat::Sarif => println!("{}", sarif(v)),
     }
+}
+
+/// The SARIF log: refuted and error blocks are errors, unknown and unsupported ones warnings.
+fn sarif(v: &[BlockVerdict]) -> serde_json::Value {
+    use crate::sarif::{log, Finding, Level};
+    let rules: Vec<(String, String)> = [
+        (
+            "tv-refuted",
+            "the after-block does not refine the before-block",
+        ),
+        ("tv-unknown", "the solver could not decide the block pair"),
+        (
+            "tv-unsupported",
+            "the block pair holds an instruction gcnsmt does not model",
+        ),
+        ("tv-error", "the block pair could not be checked"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let results: Vec<Finding> = v
+        .iter()
+        .filter_map(|b| {
+            let (id, level) = match b.verdict {
+                "refuted" => ("tv-refuted", Level::Error),
+                "error" => ("tv-error", Level::Error),
+                "unknown" | "inapplicable" => ("tv-unknown", Level::Warning),
+                "unsupported" => ("tv-unsupported", Level::Warning),
+                _ => return None,
+            };
+            let mut text = format!(
+                "{} bb.{} on {}: {}",
+                b.function, b.block, b.target, b.verdict
+            );
+            if let Some(r) = &b.reason {
+                text.push_str(&format!(": {r}"));
+            }
+            if let Some(c) = &b.counterexample {
+                text.push('\n');
+                text.push_str(c);
+            }
+            Some(Finding {
+                rule_id: id.to_string(),
+                level,
+                text,
+                file: b.file.clone(),
+                line: b.line,
+                col: b.col,
+            })
+        })
+        .collect();
+    log(&rules, &results, None)
 }

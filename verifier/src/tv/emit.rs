@@ -563,7 +563,12 @@ fn global(
             format!("{mnemonic} {}, {v}, off{}", def()?, off(o))
         }
         GlobalKind::Store if saddr => {
-            let (v, d, s, o) = (reg(0, "vaddr")?, reg(1, "vdata")?, reg(2, "saddr")?, tail(3)?);
+            let (v, d, s, o) = (
+                reg(0, "vaddr")?,
+                reg(1, "vdata")?,
+                reg(2, "saddr")?,
+                tail(3)?,
+            );
             format!("{mnemonic} {v}, {d}, {s}{}", off(o))
         }
         GlobalKind::Store => {

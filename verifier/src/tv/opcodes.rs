@@ -284,7 +284,38 @@ mod tests {
             MirOp::Ds { mnemonic, .. }
             | MirOp::Mubuf { mnemonic, .. }
             | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
+            MirOp::Global { .. } => None,
         }
+    }
+
+    // FLATInstructions.td / SMInstructions.td names as llc-22 prints them (tests/data/tv).
+    #[test]
+    fn global_and_scalar_load_forms() {
+        let g = |t, op| match lookup(t, op) {
+            Some(MirOp::Global {
+                mnemonic, saddr, ..
+            }) => Some((mnemonic, saddr)),
+            _ => None,
+        };
+        assert_eq!(
+            g(Target::Gfx900, "GLOBAL_LOAD_DWORD_SADDR"),
+            Some(("global_load_dword".into(), true))
+        );
+        assert_eq!(
+            g(Target::Gfx1100, "GLOBAL_STORE_DWORDX2"),
+            Some(("global_store_dwordx2".into(), false))
+        );
+        assert_eq!(
+            g(Target::Gfx900, "S_LOAD_DWORDX2_IMM_ec"),
+            Some(("s_load_dwordx2".into(), false))
+        );
+        assert_eq!(
+            g(Target::Gfx600, "S_LOAD_DWORD_IMM"),
+            Some(("s_load_dword".into(), false))
+        );
+        // No GLOBAL on gfx8 (FLAT only); register-offset scalar loads are not modelled.
+        assert_eq!(g(Target::Gfx802, "GLOBAL_LOAD_DWORD"), None);
+        assert_eq!(g(Target::Gfx900, "S_LOAD_DWORD_SGPR"), None);
     }
 
     // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA guides:
