@@ -115,6 +115,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_or_b32" => v("V_OR_B32", false, 2),
         "s_and_b32" => s("S_AND_B32", 2),
         "s_or_b32" => s("S_OR_B32", 2),
+        "v_xor_b32" => v("V_XOR_B32", false, 2),
+        "s_xor_b32" => s("S_XOR_B32", 2),
         "s_add_u32" => s("S_ADD_U32", 2),
         "s_lshl_b32" => s("S_LSHL_B32", 2),
         "v_add_i32" if gcn67 => v("V_ADD_I32", true, 2),

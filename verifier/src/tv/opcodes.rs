@@ -212,6 +212,8 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_LSHLREV_B32", &["v_lshlrev_b32"], 2, 0),
     ("V_AND_B32", &["v_and_b32"], 2, 0),
     ("V_OR_B32", &["v_or_b32"], 2, 0),
+    ("V_XOR_B32", &["v_xor_b32"], 2, 0),
+    ("S_XOR_B32", &["s_xor_b32"], 2, 0),
     ("S_AND_B32", &["s_and_b32"], 2, 0),
     ("S_OR_B32", &["s_or_b32"], 2, 0),
     ("S_ADD_U32", &["s_add_u32"], 2, 0),
