@@ -353,9 +353,9 @@ fn broken_rule_is_an_error_under_target_filter() {
         assert_eq!(r.code, 2, "{args:?}\n{}", r.context());
         assert!(
             r.stdout
-                .contains(&format!("{p}:2:29: error: offset:65536 is out of range"))
+                .contains(&format!("{p}:2:29: error: offset must be in [0, 65535], got 65536"))
                 || r.stderr
-                    .contains(&format!("{p}:2:29: error: offset:65536 is out of range")),
+                    .contains(&format!("{p}:2:29: error: offset must be in [0, 65535], got 65536")),
             "{args:?}\n{}",
             r.context()
         );
