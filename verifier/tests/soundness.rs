@@ -352,10 +352,11 @@ fn broken_rule_is_an_error_under_target_filter() {
         let r = gcnsmt(&args, &[]);
         assert_eq!(r.code, 2, "{args:?}\n{}", r.context());
         assert!(
-            r.stdout
-                .contains(&format!("{p}:2:29: error: offset must be in [0, 65535], got 65536"))
-                || r.stderr
-                    .contains(&format!("{p}:2:29: error: offset must be in [0, 65535], got 65536")),
+            r.stdout.contains(&format!(
+                "{p}:2:29: error: offset must be in [0, 65535], got 65536"
+            )) || r.stderr.contains(&format!(
+                "{p}:2:29: error: offset must be in [0, 65535], got 65536"
+            )),
             "{args:?}\n{}",
             r.context()
         );

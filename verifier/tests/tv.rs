@@ -377,3 +377,22 @@ fn sarif_output_validates_and_locates_the_refuted_block() {
     let region = &results[0]["locations"][0]["physicalLocation"]["region"];
     assert_eq!(region["startLine"], bb_line as u64);
 }
+
+/// `--unmodelled unsupported` turns the assumption that an identical unmodelled instruction
+/// (here `V_MUL_U32_U24`) computes the same results on both sides into an `unsupported`
+/// verdict; by default the block is proved.
+#[test]
+fn unmodelled_setting_names_the_assumption() {
+    let b = data().join("gen/ds_merge.gfx900.before.mir");
+    let a = data().join("gen/ds_merge.gfx900.after.mir");
+    let (b, a) = (b.to_str().unwrap(), a.to_str().unwrap());
+    let f = ["--function", "read2_b32_mul_address"];
+    let (code, blocks, err) = tv_json(&[b, a, f[0], f[1]]);
+    assert_eq!(code, 0, "{err}");
+    assert!(blocks.iter().any(|r| r["verdict"] == "proved"), "{blocks:?}");
+    let (code, blocks, err) = tv_json(&[b, a, f[0], f[1], "--unmodelled", "unsupported"]);
+    assert_eq!(code, 3, "{err}");
+    let r = blocks.iter().find(|r| r["changed"] == true).expect("a changed block");
+    assert_eq!(r["verdict"], "unsupported");
+    assert!(r["reason"].as_str().unwrap().contains("V_MUL_U32_U24"), "{r}");
+}

@@ -25,6 +25,15 @@ pub enum TvFormat {
     Sarif,
 }
 
+/// What to do with unmodelled instructions (a named assumption, see docs/tv.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Unmodelled {
+    /// An uninterpreted function of its register inputs.
+    Same,
+    /// The block is `unsupported`.
+    Unsupported,
+}
+
 /// Arguments of `gcnsmt tv`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TvArgs {
@@ -50,6 +59,11 @@ pub struct TvArgs {
     /// Time limit per solver query, in seconds.
     #[arg(long, default_value_t = 20.0)]
     pub timeout: f64,
+    /// An unmodelled instruction that reads no memory and occurs unchanged on both sides:
+    /// `same` treats it as an uninterpreted function of its inputs (the same results on both
+    /// sides), `unsupported` gives up on its block.
+    #[arg(long, value_enum, default_value_t = Unmodelled::Same)]
+    pub unmodelled: Unmodelled,
     /// Extra llc arguments (after `--`).
     #[arg(last = true)]
     pub extra: Vec<String>,
@@ -123,7 +137,14 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     .map_err(|e| format!("error: {}", e.0))?;
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
-                out.extend(validate(&b, &f, &a.functions, Some(&[t]), &opts)?);
+                out.extend(validate(
+                    &b,
+                    &f,
+                    &a.functions,
+                    Some(&[t]),
+                    &opts,
+                    a.unmodelled,
+                )?);
             }
         }
         (None, [before, after]) => {
@@ -134,7 +155,14 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
             };
             let (b, f) = (read(before)?, read(after)?);
             let ts = a.target.as_deref().map(parse_targets).transpose()?;
-            out.extend(validate(&b, &f, &a.functions, ts.as_deref(), &opts)?);
+            out.extend(validate(
+                &b,
+                &f,
+                &a.functions,
+                ts.as_deref(),
+                &opts,
+                a.unmodelled,
+            )?);
         }
         (Some(_), _) => return Err("error: --pass takes one input file".into()),
         (None, _) => return Err("error: tv takes BEFORE.mir AFTER.mir, or --pass PASS FILE".into()),
@@ -150,6 +178,7 @@ pub fn validate(
     only: &[String],
     fallback: Option<&[Target]>,
     opts: &Options,
+    unmodelled: Unmodelled,
 ) -> Result<Vec<BlockVerdict>, String> {
     let canonical = |f: &MirFile| {
         let mut f = f.clone();
@@ -183,7 +212,7 @@ pub fn validate(
     let out = jobs
         .par_iter()
         .map(|(fp, bp, t)| {
-            let v = block_verdict(before, after, fp, bp, *t, opts);
+            let v = block_verdict(before, after, fp, bp, *t, opts, unmodelled);
             if bp.changed {
                 bar.set_message(format!("{} bb.{} {t}", fp.before.name, bp.num));
                 bar.inc(1);
@@ -222,6 +251,7 @@ fn block_verdict(
     bp: &diff::BlockPair,
     t: Target,
     opts: &Options,
+    unmodelled: Unmodelled,
 ) -> BlockVerdict {
     let mut v = BlockVerdict {
         function: fp.before.name.clone(),
@@ -254,7 +284,11 @@ fn block_verdict(
         rename: Default::default(),
     };
     let lds = fp.before.lds_size.or(fp.after.lds_size);
-    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, lds) {
+    let how = lower::How {
+        lds_size: lds,
+        assume_same: unmodelled == Unmodelled::Same,
+    };
+    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, how) {
         Err(u) => {
             v.verdict = "unsupported";
             v.reason = Some(u.0);

@@ -30,6 +30,15 @@ use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
 
+/// What the lowering assumes of the function: its LDS allocation and whether identical
+/// unmodelled instructions are uninterpreted functions (`--unmodelled same`).
+#[derive(Clone, Copy, Debug)]
+pub struct How {
+    /// `"amdgpu-lds-size"` in bytes.
+    pub lds_size: Option<u32>,
+    pub assume_same: bool,
+}
+
 /// A lowered block pair.
 #[derive(Clone, Debug)]
 pub struct Lowered {
@@ -154,8 +163,12 @@ pub fn lower(
     liveout: &BTreeSet<u32>,
     phys_live: &BTreeSet<String>,
     target: Target,
-    lds_size: Option<u32>,
+    how: How,
 ) -> Result<Lowered, Unsupported> {
+    let How {
+        lds_size,
+        assume_same,
+    } = how;
     let rename = renamable(before.block, after.block, phys_live, target);
     let before = &Side {
         rename: rename.clone(),
@@ -188,7 +201,7 @@ pub fn lower(
     let defined_b = defined(before.block);
     let defined_a = defined(after.block);
     let plain_live = live.clone();
-    let dropped = unmodelled(before, after, target, &mut live)?;
+    let dropped = unmodelled(before, after, target, &mut live, assume_same)?;
     let source = lower_side(before, target)?;
     let target_lines = lower_side(after, target)?;
     let mut dead = Vec::new();
@@ -269,6 +282,7 @@ fn unmodelled(
     after: &Side,
     target: Target,
     live: &mut BTreeSet<u32>,
+    assume_same: bool,
 ) -> Result<Vec<(String, Vec<u32>)>, Unsupported> {
     let (gw_b, lw_b) = side_writes(before.block, target);
     let (gw_a, lw_a) = side_writes(after.block, target);
@@ -303,6 +317,7 @@ fn unmodelled(
             }
             let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
             let why = match memory_of(op) {
+                _ if !assume_same => Some("not modelled (--unmodelled unsupported)"),
                 Mem::Effect => Some("its memory effect is not modelled"),
                 _ if global && buffer => {
                     Some("global memory next to buffer accesses is not modelled")

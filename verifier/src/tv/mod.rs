@@ -52,7 +52,18 @@ mod fuzz {
                     rename: Default::default(),
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
-                    let _ = lower::lower("f", &sb, &sa, &bp.liveout, &bp.phys_live, t, None);
+                    let _ = lower::lower(
+                        "f",
+                        &sb,
+                        &sa,
+                        &bp.liveout,
+                        &bp.phys_live,
+                        t,
+                        lower::How {
+                            lds_size: None,
+                            assume_same: true,
+                        },
+                    );
                 }
             }
         }
