@@ -11,6 +11,7 @@ use thiserror::Error;
 use crate::asm::{parse_asm, AsmError};
 use crate::decode::{decode_bytes, DecodeError};
 use crate::encode::encode_bytes;
+use crate::family::Family;
 use crate::inst::DsInst;
 use crate::mubuf::{decode_mubuf, encode_mubuf_bytes, MubufDecodeError, MubufInst};
 use crate::mubuf_asm::parse_mubuf;
@@ -123,12 +124,22 @@ pub fn decode_any(target: Target, bytes: &[u8]) -> Result<Inst, InstDecodeError>
 }
 
 /// Parse one line of DS (`ds_*`) or MUBUF/VBUFFER (`buffer_*`, `tbuffer_*`) assembly.
+///
+/// Errors: a line of a family without an encoder (GLOBAL/SMEM, VALU/SALU) says so; anything
+/// else is the DS or MUBUF parser's error.
 pub fn parse_any(target: Target, line: &str) -> Result<Inst, AsmError> {
     let t = line.trim_start();
-    if t.starts_with("buffer_") || t.starts_with("tbuffer_") {
-        parse_mubuf(target, line).map(Inst::Mubuf)
-    } else {
-        parse_asm(target, line).map(Inst::Ds)
+    let mnemonic = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
+    match crate::family::family_of(&mnemonic.to_ascii_lowercase()).map(|f| (f.family, f.name)) {
+        Some((Family::Mubuf, _)) => parse_mubuf(target, line).map(Inst::Mubuf),
+        Some((Family::Global | Family::Alu, name)) => Err(AsmError {
+            col: line.len() - t.len() + 1,
+            msg: format!(
+                "`{mnemonic}` is a {name} instruction: gcnsmt models its semantics (rules, tv) \
+                 but has no encoder or decoder for it yet"
+            ),
+        }),
+        _ => parse_asm(target, line).map(Inst::Ds),
     }
 }
 
