@@ -26,42 +26,64 @@ pub enum DecodeErrorKind {
     NotDs(u8),
     /// The OP field names no DS instruction on this target.
     #[error("DS opcode {opcode:#04x} is not defined on {target}")]
-    UnknownOpcode { opcode: u8, target: Target },
+    UnknownOpcode {
+        /// The OP field (8 bits).
+        opcode: u8,
+        /// The target.
+        target: Target,
+    },
     /// GDS bit set on gfx12/gfx1250 (VDS encoding has no GDS).
     #[error("{mnemonic}: bit 17 (GDS) is invalid on {target}")]
     GdsBitOnVds {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// A gfx12/gfx1250 target.
         target: Target,
     },
     /// GDS bit set on an op that has no GDS form.
     #[error("{mnemonic} has no GDS form on {target}")]
     GdsNotAllowed {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The target on which the op has no GDS form.
         target: Target,
     },
     /// GDS bit clear on a GDS-only op.
     #[error("{mnemonic} requires the GDS bit")]
-    GdsMissing { mnemonic: &'static str },
+    GdsMissing {
+        /// The op's LLVM mnemonic (a GWS or other GDS-only op).
+        mnemonic: &'static str,
+    },
     /// ACC bit set where AGPRs are not allowed.
     #[error("{mnemonic}: ACC bit 25 set but {why}")]
     AccNotAllowed {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// Why not: the target has no AGPR DS operands, or the op has no data or vdst operand.
         why: &'static str,
     },
     /// A field the op does not use is nonzero.
     #[error("{mnemonic} does not use {field}, but it is {value:#x}")]
     UnusedFieldSet {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The field and its bits, e.g. `"data1 (bits 55:48)"`.
         field: &'static str,
+        /// The field's value (its bits shifted down to bit 0).
         value: u64,
     },
     /// A tuple runs past register 255.
     #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
     TupleOutOfRange {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The operand: `"vdst"`, `"data0"`, `"data1"` or `"addr"`.
         field: &'static str,
+        /// `'v'` for VGPRs, `'a'` for AGPRs.
         file: char,
+        /// First register number (the field's 8-bit value).
         first: u16,
+        /// Last register number of the tuple, above 255.
         last: u16,
     },
     /// A register operand starts at an odd register where the target needs even alignment
@@ -70,10 +92,15 @@ pub enum DecodeErrorKind {
         "{mnemonic}: {field} register {file}{first} is not even-aligned, as {target} requires"
     )]
     MisalignedTuple {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The operand: `"vdst"`, `"data0"`, `"data1"` or `"addr"`.
         field: &'static str,
+        /// `'v'` for VGPRs, `'a'` for AGPRs.
         file: char,
+        /// First register number, odd.
         first: u16,
+        /// The target that requires the even alignment.
         target: Target,
     },
 }

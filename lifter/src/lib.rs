@@ -8,6 +8,8 @@
 //! MUBUF/VBUFFER: [`mubuf_table`], [`mod@mubuf`] (instruction, decode, encode, print),
 //! [`mubuf_asm`]; both: [`any`] ([`Inst`], [`decode_any`], [`parse_any`]).
 
+#![warn(missing_docs)]
+
 pub mod any;
 pub mod asm;
 pub mod decode;

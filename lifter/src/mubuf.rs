@@ -88,38 +88,62 @@ pub struct MubufInst {
 pub enum MubufDecodeErrorKind {
     /// The encoding bits are not MUBUF (31:26 = 0x38) or VBUFFER (31:26 = 0x31).
     #[error("not a {want} instruction (bits 31:26 = {got:#x})")]
-    NotMubuf { got: u8, want: &'static str },
+    NotMubuf {
+        /// Bits 31:26 of the word.
+        got: u8,
+        /// The encoding the target uses: `"MUBUF"` or `"VBUFFER"`.
+        want: &'static str,
+    },
     /// The opcode names nothing on this target.
     #[error("MUBUF opcode {opcode:#04x} is not defined on {target}")]
-    UnknownOpcode { opcode: u8, target: Target },
+    UnknownOpcode {
+        /// The OP field (7 or 8 bits, by layout).
+        opcode: u8,
+        /// The target.
+        target: Target,
+    },
     /// A flag bit this form of the op does not have is set.
     #[error("{mnemonic}: {what} is invalid on {target}")]
     FlagNotAllowed {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The flag or combination, e.g. `"addr64 with offen/idxen"`.
         what: &'static str,
+        /// The target.
         target: Target,
     },
     /// SRSRC names no 128-bit SGPR tuple.
     #[error("{mnemonic}: SRSRC field names SGPR {sgpr}, which is no resource tuple on {target}")]
     BadSrsrc {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The first SGPR the SRSRC field names (MUBUF: the 5-bit field times 4).
         sgpr: u16,
+        /// The target.
         target: Target,
     },
     /// SOFFSET names no scalar operand LLVM accepts.
     #[error("{mnemonic}: SOFFSET value {value} is not a valid scalar operand on {target}")]
     BadSoffset {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The raw SOFFSET field (8 bits on MUBUF, 7 on VBUFFER), an LLVM scalar operand code.
         value: u8,
+        /// The target.
         target: Target,
     },
     /// A tuple runs past register 255.
     #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
     TupleOutOfRange {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The operand: `"vdata"` or `"vaddr"`.
         field: &'static str,
+        /// `'v'` for VGPRs, `'a'` for AGPRs.
         file: char,
+        /// First register number (the field's 8-bit value).
         first: u16,
+        /// Last register number of the tuple, above 255.
         last: u16,
     },
     /// A tuple starts at an odd register where the target needs even alignment.
@@ -127,23 +151,36 @@ pub enum MubufDecodeErrorKind {
         "{mnemonic}: {field} tuple {file}[{first}:{last}] is not even-aligned, as {target} requires"
     )]
     MisalignedTuple {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// The operand: `"vdata"` or `"vaddr"`.
         field: &'static str,
+        /// `'v'` for VGPRs, `'a'` for AGPRs.
         file: char,
+        /// First register number, odd.
         first: u16,
+        /// Last register number of the tuple.
         last: u16,
+        /// The target that requires the even alignment (gfx90a, gfx942, gfx950, gfx1250:
+        /// [`Target::needs_aligned_vgpr_tuples`]).
         target: Target,
     },
     /// A flag bit llvm-mc-22 rejects for this op (see [`MubufShape::invalid_bits`]).
     #[error("{mnemonic}: bit {bit} must be clear on {target}")]
     FlagBit {
+        /// The op's LLVM mnemonic.
         mnemonic: &'static str,
+        /// Index of the lowest offending bit in the instruction (0 = bit 0 of the first dword).
         bit: u32,
+        /// The target.
         target: Target,
     },
     /// VBUFFER offset bit 95 set (LLVM accepts 23-bit offsets only).
     #[error("{mnemonic}: offset bit 95 is set (VBUFFER offsets are 23-bit)")]
-    OffsetSign { mnemonic: &'static str },
+    OffsetSign {
+        /// The op's LLVM mnemonic.
+        mnemonic: &'static str,
+    },
 }
 
 /// A word that does not decode; displays as `.long 0x..., 0x...[, 0x...] ; reason`, which

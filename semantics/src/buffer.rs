@@ -23,6 +23,8 @@ use crate::target::{Gen, Target};
 /// The addressing bits of one buffer instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BufferMode {
+    /// The target: decides the V# layout ([`VsharpLayout::of`]) and whether swizzled
+    /// addressing (gfx6-gfx8) applies.
     pub target: Target,
     /// VADDR (or VADDR+1 with idxen) holds a byte offset.
     pub offen: bool,

@@ -43,6 +43,8 @@ pub const PCODE_DIR_VAR: &str = "GCNSMT_PCODE_DIR";
 
 /// Parsed entries by upper-case name.
 pub struct Library {
+    /// Every entry with the name of the `.pcode` file it came from (`ds_atomic32.pcode`), in file order;
+    /// look a mnemonic up with [`Library::get`].
     pub defs: Vec<(String, Def)>,
     /// The file texts the library was parsed from (name, text), e.g. for cache keys.
     pub sources: Vec<(String, String)>,

@@ -12,7 +12,9 @@ use thiserror::Error;
 
 /// A typed value in a domain.
 pub enum Val<D: Domain> {
+    /// A bit-vector whose width is the type's width, read as the type says.
     Bits(D::Bv, Ty),
+    /// A boolean (comparisons, `true`/`false`, `&&`/`||`).
     Bool(D::Bool),
 }
 
@@ -48,6 +50,7 @@ impl<D: Domain> Val<D> {
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("{msg}")]
 pub struct EvalError {
+    /// The reason, naming the construct, e.g. ``unknown name `DATA2` ``.
     pub msg: String,
 }
 
@@ -81,6 +84,7 @@ impl<D: Domain> Clone for MemState<D> {
 
 /// How one instruction runs: its settings, its `gds` bit, and the operand names it may use.
 pub struct Frame<'a> {
+    /// Alignment, LDS bound and buffer range-check assumptions applied at every access.
     pub settings: Settings,
     /// The instruction's `gds` bit: MEM is GDS (base `M0[31:16]`, size `M0[15:0]`, CLRX
     /// GcnInstrsDs "GDS") instead of LDS.

@@ -9,7 +9,9 @@ use std::rc::Rc;
 /// A concrete bit-vector: value (always masked to width) and width in bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bits {
+    /// The value, zero above `width` (every operation masks its result).
     pub value: u128,
+    /// Width in bits, 1..=128.
     pub width: u32,
 }
 
@@ -37,7 +39,9 @@ pub fn sign_extend(v: u128, w: u32) -> i128 {
 /// Addresses are stored as `u64`: LDS and GDS use 32-bit addresses, global memory (buffer
 /// instructions) 64-bit ones.
 pub struct CMem {
+    /// Bytes stored so far, by address; these shadow [`CMem::initial`].
     pub written: BTreeMap<u64, u8>,
+    /// Contents of every byte never written (a counterexample's memory model, or a constant).
     pub initial: Rc<dyn Fn(u64) -> u8>,
 }
 

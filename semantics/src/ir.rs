@@ -10,7 +10,9 @@ use crate::ty::Ty;
 /// Source position of a construct: 1-based line and column in its file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Pos {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column, in bytes.
     pub col: u32,
 }
 
@@ -28,23 +30,42 @@ pub enum UnOp {
 /// Binary operators, C precedence as in AMD's pseudocode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
+    /// `*`: multiplication (integer modulo 2^width, or IEEE for float types).
     Mul,
+    /// `/`: division, signed for `.i` types, unsigned otherwise (division by zero as
+    /// [`crate::domain::BvOp`] says).
     Div,
+    /// `%`: remainder, signed for `.i` types, unsigned otherwise.
     Rem,
+    /// `+`: addition (integer modulo 2^width, or IEEE for float types).
     Add,
+    /// `-`: subtraction (integer modulo 2^width, or IEEE for float types).
     Sub,
+    /// `<<`: shift left; the result has the left operand's type.
     Shl,
+    /// `>>`: arithmetic shift right for `.i` types, logical otherwise.
     Shr,
+    /// `<`: less than (signed for `.i`, IEEE for floats, unsigned otherwise).
     Lt,
+    /// `<=`: less than or equal.
     Le,
+    /// `>`: greater than.
     Gt,
+    /// `>=`: greater than or equal.
     Ge,
+    /// `==`: equal (IEEE equality for floats: NaN is unequal to itself, +0 equals -0).
     Eq,
+    /// `!=`: not equal.
     Ne,
+    /// `&`: bitwise and.
     And,
+    /// `^`: bitwise exclusive or.
     Xor,
+    /// `|`: bitwise or.
     Or,
+    /// `&&`: boolean and.
     LAnd,
+    /// `||`: boolean or.
     LOr,
 }
 
@@ -65,6 +86,7 @@ impl BinOp {
             LOr => 1,
         }
     }
+    /// The operator as written in pseudocode (`<<`, `&&`, ...).
     pub fn symbol(self) -> &'static str {
         use BinOp::*;
         match self {
@@ -98,9 +120,13 @@ impl BinOp {
 /// Literal suffix as written: none, `U` (u32), `ULL` (u64), `LL` (i64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LitSuffix {
+    /// No suffix: the literal takes the type of the other operand.
     None,
+    /// `U`: 32-bit unsigned (`.u32`).
     U,
+    /// `ULL`: 64-bit unsigned (`.u64`).
     Ull,
+    /// `LL`: 64-bit signed (`.i64`).
     Ll,
 }
 
@@ -110,15 +136,20 @@ pub enum Expr {
     /// An integer literal; without a suffix it takes the type of the other operand.
     /// `hex` records whether it was written in hex (for printing back the same text).
     Lit {
+        /// The value as written (non-negative; `-1` is `Neg` of `1`).
         value: u128,
+        /// The suffix, which fixes the type.
         suffix: LitSuffix,
+        /// Written as `0x...`.
         hex: bool,
     },
     /// `true` / `false`.
     BoolLit(bool),
     /// A sized literal `32'0x1F` / `16'5` (Verilog-like, as AMD writes sized constants).
     Sized {
+        /// Width in bits, 1..=128 (the number before the `'`).
         width: u32,
+        /// The value (`.b` type of `width` bits); the parser rejects one that does not fit.
         value: u128,
     },
     /// An operand or local variable.
@@ -131,7 +162,9 @@ pub enum Expr {
     Slice(Box<Expr>, u32, u32),
     /// `{ hi, ..., lo }`: concatenation, first element most significant.
     Concat(Vec<Expr>),
+    /// A unary operator applied to an operand.
     Unary(UnOp, Box<Expr>),
+    /// A binary operator: left and right operand.
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// `c ? a : b`.
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
@@ -144,17 +177,27 @@ pub enum Expr {
 pub enum LValue {
     /// `x = e` or `x.u32 = e`; optionally a bit range `x[15:0] = e`.
     Var {
+        /// The operand or local variable assigned.
         name: String,
+        /// The type written after the dot (`x.u32 = e`), if any.
         ty: Option<Ty>,
+        /// The bit range `(hi, lo)` written (`x[15:0] = e`), if any; only these bits change.
         slice: Option<(u32, u32)>,
     },
     /// `MEM[addr].ty = e`: a little-endian write of `ty.width()/8` bytes.
-    Mem { addr: Expr, ty: Ty },
+    Mem {
+        /// The byte address: 32 bits into LDS/GDS, or 64 bits into global memory under a
+        /// buffer or global [`crate::eval::Frame`].
+        addr: Expr,
+        /// The type written; its width, a multiple of 8, gives the bytes.
+        ty: Ty,
+    },
 }
 
 /// A statement.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Stmt {
+    /// `lhs = rhs;`.
     Assign(LValue, Expr),
     /// `if c then ... elsif c then ... else ... endif`.
     If(Vec<(Expr, Vec<Stmt>)>, Vec<Stmt>),
@@ -165,7 +208,9 @@ pub enum Stmt {
 /// One name a [`Def`] covers, with operand aliases: `DS_CMPSTORE_B32 { SRC = DATA0, CMP = DATA1 }`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct DefName {
+    /// The mnemonic in upper case, as AMD's guides write it (`DS_ADD_RTN_U32`).
     pub name: String,
+    /// `(alias, operand)` pairs: in the body, `alias` names the operand (`("SRC", "DATA0")`).
     pub aliases: Vec<(String, String)>,
 }
 
@@ -173,9 +218,13 @@ pub struct DefName {
 /// sharing one body. Comments attached to the entry (its sources) are kept for printing.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Def {
+    /// The names this entry covers, in the order written (`DS_ADD_U32, DS_ADD_RTN_U32:`).
     pub names: Vec<DefName>,
+    /// The statements run for every name.
     pub body: Vec<Stmt>,
+    /// The unindented `//` lines directly above the entry (its sources), trimmed, without `//`.
     pub comments: Vec<String>,
+    /// Where the entry starts in its `.pcode` file.
     pub pos: Pos,
 }
 

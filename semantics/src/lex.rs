@@ -3,25 +3,36 @@
 use crate::ir::{LitSuffix, Pos};
 use crate::ParseError;
 
+/// One token of the pseudocode notation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
+    /// A name: letters, digits and `_`, not starting with a digit; `%name` for rule variables.
     Ident(String),
+    /// An integer literal, `_` separators removed, with its suffix (see [`crate::ir::Expr::Lit`]).
     Num {
+        /// The value.
         value: u128,
+        /// `U`, `ULL`, `LL` or none.
         suffix: LitSuffix,
+        /// Written as `0x...`.
         hex: bool,
     },
     /// `32'` prefix of a sized literal.
     SizePrefix(u32),
     /// `.u32` and friends (the text after the dot).
     Suffix(String),
+    /// An operator or delimiter, one of the lexer's fixed list (`<<`, `&&`, `(`, `;`, ...).
     Punct(&'static str),
+    /// End of input (always the last token).
     Eof,
 }
 
+/// A token and where it starts.
 #[derive(Clone, Debug)]
 pub struct Token {
+    /// The token.
     pub tok: Tok,
+    /// Position of its first character.
     pub pos: Pos,
 }
 

@@ -14,6 +14,8 @@
 //! assert_eq!(stmts.len(), 2);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod buffer;
 pub mod defs;
 pub mod domain;
@@ -34,8 +36,11 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("{line}:{col}: {msg}")]
 pub struct ParseError {
+    /// 1-based line in the parsed text (counted from the `line0` given to [`lex::lex`]).
     pub line: u32,
+    /// 1-based column, in bytes from the start of the line.
     pub col: u32,
+    /// What is wrong, e.g. ``expected `;` ``.
     pub msg: String,
 }
 

@@ -43,7 +43,9 @@ pub enum LdsLimit {
 /// ("3: offset >= NUM_RECORDS (Raw)") names no soffset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferSoffset {
+    /// `soffset` is subtracted from NUM_RECORDS (saturating) before the range check.
     Subtract,
+    /// `soffset` plays no part in the range check.
     Ignore,
 }
 
@@ -56,14 +58,18 @@ pub enum BufferSoffset {
 /// (`BUFOFFSET >= ...`, `OFFSET >= STRIDE`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferOob {
+    /// The whole access (each dword separately) must lie below the bound.
     End,
+    /// Only the first byte must lie below the bound.
     Start,
 }
 
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
+    /// `SH_MEM_CONFIG.ALIGNMENT_MODE` for LDS/GDS accesses.
     pub alignment: Alignment,
+    /// The bound that makes an LDS access out of range.
     pub lds_limit: LdsLimit,
     /// Raw-buffer range checks: does soffset reduce the bound (buffer instructions only).
     pub buffer_soffset: BufferSoffset,

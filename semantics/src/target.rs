@@ -9,19 +9,33 @@ use std::str::FromStr;
 /// One of the fourteen targets gcnsmt models, named as LLVM's `-mcpu` names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
+    /// GCN 1.0 (Southern Islands, Tahiti); [`Gen::Gfx6`].
     Gfx600,
+    /// GCN 1.1 (Sea Islands, Kaveri); [`Gen::Gfx7`].
     Gfx700,
+    /// GCN 1.2 (Volcanic Islands, Tonga); [`Gen::Gfx8`].
     Gfx802,
+    /// GCN 1.4 (Vega 10); [`Gen::Gfx9`].
     Gfx900,
+    /// CDNA 1 (MI100); [`Gen::Gfx9`].
     Gfx908,
+    /// CDNA 2 (MI200); [`Gen::Gfx90a`].
     Gfx90a,
+    /// CDNA 3 (MI300); [`Gen::Gfx90a`].
     Gfx942,
+    /// CDNA 4 (MI350); [`Gen::Gfx90a`].
     Gfx950,
+    /// RDNA 1 (Navi 10); [`Gen::Gfx10`].
     Gfx1010,
+    /// RDNA 2 (Navi 21); [`Gen::Gfx10`].
     Gfx1030,
+    /// RDNA 3 (Navi 31); [`Gen::Gfx11`].
     Gfx1100,
+    /// RDNA 3.5; [`Gen::Gfx11`].
     Gfx1150,
+    /// RDNA 4; [`Gen::Gfx12`].
     Gfx1200,
+    /// gfx1250; [`Gen::Gfx1250`].
     Gfx1250,
 }
 

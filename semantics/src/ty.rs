@@ -20,16 +20,22 @@ pub enum Kind {
 /// The type of an expression: a bit-vector of 1..=128 bits with a [`Kind`], or a boolean.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
+    /// A boolean (comparisons, `true`/`false`); width 1 when one is needed.
     Bool,
+    /// A bit-vector of the given kind and width in bits (1..=128).
     Bits(Kind, u32),
 }
 
 /// IEEE-like float formats over bit patterns: (exponent bits, significand bits incl. hidden bit).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FpFmt {
+    /// IEEE binary16: 5 exponent bits, 11 significand bits.
     F16,
+    /// bfloat16: 8 exponent bits, 8 significand bits.
     Bf16,
+    /// IEEE binary32: 8 exponent bits, 24 significand bits.
     F32,
+    /// IEEE binary64: 11 exponent bits, 53 significand bits.
     F64,
 }
 
@@ -67,7 +73,9 @@ impl Ty {
     pub const fn bits(kind: Kind, width: u32) -> Ty {
         Ty::Bits(kind, width)
     }
+    /// `.u32`, the type of `U`-suffixed literals.
     pub const U32: Ty = Ty::Bits(Kind::U, 32);
+    /// `.b32`, raw 32 bits.
     pub const B32: Ty = Ty::Bits(Kind::B, 32);
 
     /// Width in bits (1 for booleans).

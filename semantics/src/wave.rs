@@ -17,14 +17,15 @@ use crate::domain::{BvOp, CmpOp, Domain};
 
 /// The source lane of `lane` (0..64) for a `ds_swizzle_b32` offset, within its group of 32.
 ///
-/// - offset >= 0xe000 (gfx9+): FFT mode, mask = offset[4:0]:
+/// - offset >= 0xe000 (gfx9+): FFT mode, mask = `offset[4:0]`:
 ///   `j = (reverse5(lane & 31) >> popcount(mask)) | (lane & mask)`;
-/// - 0xc000..=0xdfff (gfx9+): rotate mode, mask = offset[4:0], amount = offset[9:5], negated
-///   when offset[10] is set: `j = (lane & mask) | ((lane + amount) & ~mask & 31)`. The
-///   direction (offset[10] = 0: lane i reads lane i + amount, LLVM's `ROTATE,0,n` "left") is
+/// - 0xc000..=0xdfff (gfx9+): rotate mode, mask = `offset[4:0]`, amount = `offset[9:5]`,
+///   negated when `offset[10]` is set: `j = (lane & mask) | ((lane + amount) & ~mask & 31)`. The
+///   direction (`offset[10]` = 0: lane i reads lane i + amount, LLVM's `ROTATE,0,n` "left") is
 ///   our reading of LLVM's macro; no guide text at hand confirms it;
-/// - offset[15] set otherwise: quad permute, `j = (lane & ~3) | offset[2*(lane&3)+1 : 2*(lane&3)]`;
-/// - offset[15] clear: bit masks, and = offset[4:0], or = offset[9:5], xor = offset[14:10]:
+/// - `offset[15]` set otherwise: quad permute,
+///   `j = (lane & ~3) | offset[2*(lane&3)+1 : 2*(lane&3)]`;
+/// - `offset[15]` clear: bit masks, and = `offset[4:0]`, or = `offset[9:5]`, xor = `offset[14:10]`:
 ///   `j = ((lane & and) | or) ^ xor`.
 ///
 /// Before gfx9 every offset with bit 15 set is a quad permute.
@@ -85,8 +86,11 @@ fn mask<D: Domain>(d: &mut D, exec: u64, lanes: usize) -> Vec<D::Bool> {
 /// wave size", RDNA3 guide), the wave size on gfx12 (`% num_lanes`, RDNA4 guide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PermuteWrap {
+    /// Lane index modulo 64 (gfx8, gfx9, CDNA).
     Lanes64,
+    /// Lane index modulo 32 whatever the wave size (gfx10, gfx11).
     Lanes32,
+    /// Lane index modulo the wave size, 32 or 64 (gfx12).
     WaveSize,
 }
 
