@@ -112,288 +112,320 @@ const KEYS: [&str; 10] = [
     "Name", "Targets", "Settings", "Pre", "Dead", "Expect", "Source", "Cite", "Tags", "Lanes",
 ];
 
+/// One line of a rule file being read: the file name and the 0-based line index, for errors
+/// and positions (columns passed in are 0-based too).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    file: &'a str,
+    line: usize,
+}
+
+impl At<'_> {
+    fn loc(self, col: usize) -> Loc {
+        Loc {
+            line: self.line as u32 + 1,
+            col: col as u32 + 1,
+        }
+    }
+
+    fn err(self, col: usize, msg: impl Into<String>) -> InputError {
+        InputError {
+            file: self.file.to_string(),
+            loc: self.loc(col),
+            msg: msg.into(),
+        }
+    }
+}
+
+/// A header line split up: the key, its value (trimmed) and the value's 0-based column.
+struct Header<'t> {
+    key: &'static str,
+    value: &'t str,
+    vcol: usize,
+}
+
 /// Parse a rule file. Errors: a malformed header, a rule without `=>` or without instructions,
 /// an unknown target or verdict, a duplicated rule name; each at its line and column.
 pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
-    let e = |line: usize, col: usize, msg: String| InputError {
-        file: file.to_string(),
-        loc: Loc {
-            line: line as u32 + 1,
-            col: col as u32 + 1,
-        },
-        msg,
-    };
     let mut rules: Vec<Rule> = Vec::new();
     let mut cur: Option<(Rule, bool)> = None; // (rule, seen `=>`)
-    let finish = |r: (Rule, bool), rules: &mut Vec<Rule>| -> Result<(), InputError> {
-        let (rule, arrow) = r;
-        if !arrow {
-            return Err(rule.error(rule.loc, format!("rule `{}` has no `=>` line", rule.name)));
-        }
-        if rule.source.is_empty() {
-            return Err(rule.error(
-                rule.loc,
-                format!("rule `{}` has no source instructions", rule.name),
-            ));
-        }
-        if rule.target.is_empty() {
-            return Err(rule.error(
-                rule.loc,
-                format!("rule `{}` has no target instructions", rule.name),
-            ));
-        }
-        if let Some(prev) = rules.iter().find(|p| p.name == rule.name) {
-            return Err(rule.error(
-                rule.loc,
-                format!(
-                    "rule `{}` is already defined at line {}",
-                    rule.name, prev.loc.line
-                ),
-            ));
-        }
-        rules.push(rule);
-        Ok(())
-    };
     for (i, raw) in text.lines().enumerate() {
-        // Comments: `;` or `//` to the end of the line.
-        let code = match (raw.find(';'), raw.find("//")) {
-            (Some(a), Some(b)) => &raw[..a.min(b)],
-            (Some(a), None) | (None, Some(a)) => &raw[..a],
-            (None, None) => raw,
-        };
+        let at = At { file, line: i };
+        let code = strip_comment(raw);
         let trimmed = code.trim();
         if trimmed.is_empty() {
             continue;
         }
         let indent = code.len() - code.trim_start().len();
-        let key = KEYS.iter().find(|k| {
-            trimmed
-                .strip_prefix(**k)
-                .is_some_and(|r| r.trim_start().starts_with(':'))
-        });
-        if let Some(k) = key {
-            let after = &trimmed[k.len()..];
-            let colon = after.find(':').expect("checked above");
-            let value = after[colon + 1..].trim();
-            let vcol = indent
-                + k.len()
-                + colon
-                + 1
-                + (after[colon + 1..].len() - after[colon + 1..].trim_start().len());
-            if *k == "Name" {
-                if let Some(r) = cur.take() {
-                    finish(r, &mut rules)?;
+        if let Some(h) = split_header(trimmed, indent) {
+            if h.key == "Name" {
+                if let Some((rule, arrow)) = cur.take() {
+                    finish(rule, arrow, &mut rules)?;
                 }
-                if value.is_empty() || value.contains(char::is_whitespace) {
-                    return Err(e(i, vcol, "a rule name is one word".to_string()));
-                }
-                cur = Some((
-                    Rule {
-                        file: file.to_string(),
-                        name: value.to_string(),
-                        loc: Loc {
-                            line: i as u32 + 1,
-                            col: indent as u32 + 1,
-                        },
-                        targets: None,
-                        settings: Vec::new(),
-                        pre: None,
-                        dead: Vec::new(),
-                        source: Vec::new(),
-                        target: Vec::new(),
-                        expect: None,
-                        cites: Vec::new(),
-                        tags: Vec::new(),
-                        lanes: None,
-                    },
-                    false,
-                ));
+                cur = Some((new_rule(at, indent, &h)?, false));
                 continue;
             }
             let Some((rule, _)) = cur.as_mut() else {
-                return Err(e(i, indent, format!("`{k}:` before the first `Name:`")));
+                let k = h.key;
+                return Err(at.err(indent, format!("`{k}:` before the first `Name:`")));
             };
-            let vloc = Loc {
-                line: i as u32 + 1,
-                col: vcol as u32 + 1,
-            };
-            // Headers that shape the query come before the instructions; each at most once.
-            let started = !rule.source.is_empty();
-            if started && matches!(*k, "Targets" | "Settings" | "Pre" | "Dead" | "Lanes") {
-                return Err(e(
-                    i,
-                    indent,
-                    format!("`{k}:` must come before the rule's instructions"),
-                ));
-            }
-            let again = match *k {
-                "Targets" => rule.targets.is_some(),
-                "Settings" => !rule.settings.is_empty(),
-                "Pre" => rule.pre.is_some(),
-                "Dead" => !rule.dead.is_empty(),
-                "Expect" => rule.expect.is_some(),
-                "Lanes" => rule.lanes.is_some(),
-                _ => false,
-            };
-            if again {
-                return Err(e(
-                    i,
-                    indent,
-                    format!("a second `{k}:` in rule `{}`", rule.name),
-                ));
-            }
-            match *k {
-                "Targets" => {
-                    let ts = Target::parse_list(value).map_err(|m| {
-                        // Point at the offending item, or at the bad name within it.
-                        let mut at = vcol;
-                        let mut off = 0;
-                        for item in value.split(',') {
-                            if Target::parse_list(item).is_err() {
-                                at = vcol + off + (item.len() - item.trim_start().len());
-                                let name = m.split('`').nth(1).unwrap_or("").trim();
-                                if let Some(p) = item.find(name).filter(|_| !name.is_empty()) {
-                                    at = vcol + off + p;
-                                }
-                                break;
-                            }
-                            off += item.len() + 1;
-                        }
-                        e(i, at, m)
-                    })?;
-                    if ts.is_empty() {
-                        return Err(e(i, vcol, "no targets listed".to_string()));
-                    }
-                    rule.targets = Some((ts, vloc));
-                }
-                "Settings" => {
-                    let mut col = vcol;
-                    for item in value.split(',') {
-                        let lead = item.len() - item.trim_start().len();
-                        let it = item.trim();
-                        let Some((n, v)) = it.split_once('=') else {
-                            return Err(e(
-                                i,
-                                col + lead,
-                                format!("expected `name=value`, found `{it}`"),
-                            ));
-                        };
-                        rule.settings.push((
-                            n.trim().to_string(),
-                            v.trim().to_string(),
-                            Loc {
-                                line: i as u32 + 1,
-                                col: (col + lead) as u32 + 1,
-                            },
-                        ));
-                        col += item.len() + 1;
-                    }
-                }
-                "Pre" => {
-                    if value.is_empty() {
-                        return Err(e(i, vcol, "empty precondition".to_string()));
-                    }
-                    rule.pre = Some(Line {
-                        text: value.to_string(),
-                        loc: vloc,
-                    });
-                }
-                "Dead" => {
-                    let mut col = vcol;
-                    for item in value.split(',') {
-                        let lead = item.len() - item.trim_start().len();
-                        let it = item.trim();
-                        let Some(v) = it.strip_prefix('%') else {
-                            return Err(e(
-                                i,
-                                col + lead,
-                                format!("Dead lists %-variables, found `{it}`"),
-                            ));
-                        };
-                        rule.dead.push((
-                            v.to_string(),
-                            Loc {
-                                line: i as u32 + 1,
-                                col: (col + lead) as u32 + 1,
-                            },
-                        ));
-                        col += item.len() + 1;
-                    }
-                }
-                "Lanes" => {
-                    let mode = crate::lane_mode::LaneMode::parse(value)
-                        .map_err(|(off, m)| e(i, vcol + off, m))?;
-                    rule.lanes = Some((mode, vloc));
-                }
-                "Expect" => {
-                    let ex = match value {
-                        "proved" => Expect::Proved,
-                        "refuted" => Expect::Refuted,
-                        "inapplicable" => Expect::Inapplicable,
-                        "error" => Expect::Error,
-                        _ => {
-                            return Err(e(
-                                i,
-                                vcol,
-                                format!("unknown verdict `{value}` (proved, refuted, inapplicable or error)"),
-                            ))
-                        }
-                    };
-                    rule.expect = Some((ex, vloc));
-                }
-                "Tags" => rule.tags.extend(
-                    value
-                        .split([',', ' '])
-                        .filter(|t| !t.is_empty())
-                        .map(str::to_string),
-                ),
-                _ => rule.cites.push(value.to_string()),
-            }
+            check_header_place(rule, at, indent, h.key)?;
+            apply_header(rule, at, &h)?;
             continue;
         }
         let Some((rule, arrow)) = cur.as_mut() else {
-            return Err(e(
-                i,
-                indent,
-                "instruction before the first `Name:`".to_string(),
-            ));
+            return Err(at.err(indent, "instruction before the first `Name:`"));
         };
-        if trimmed == "=>" {
-            if *arrow {
-                return Err(e(i, indent, "a second `=>` in one rule".to_string()));
-            }
-            *arrow = true;
-            continue;
-        }
-        if trimmed.starts_with(|c: char| c.is_ascii_uppercase()) && trimmed.contains(':') {
-            let word: String = trimmed
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric())
-                .collect();
-            return Err(e(
-                i,
-                indent,
-                format!(
-                    "unknown header `{word}:` (expected one of {})",
-                    KEYS.join(", ")
-                ),
-            ));
-        }
-        let line = Line {
-            text: code.to_string(),
-            loc: Loc {
-                line: i as u32 + 1,
-                col: 1,
-            },
-        };
-        if *arrow {
-            rule.target.push(line);
-        } else {
-            rule.source.push(line);
-        }
+        instruction_line(rule, arrow, at, code, indent)?;
     }
-    if let Some(r) = cur.take() {
-        finish(r, &mut rules)?;
+    if let Some((rule, arrow)) = cur.take() {
+        finish(rule, arrow, &mut rules)?;
     }
     Ok(rules)
+}
+
+/// The code part of a line: comments are `;` or `//` to the end of the line.
+fn strip_comment(raw: &str) -> &str {
+    match (raw.find(';'), raw.find("//")) {
+        (Some(a), Some(b)) => &raw[..a.min(b)],
+        (Some(a), None) | (None, Some(a)) => &raw[..a],
+        (None, None) => raw,
+    }
+}
+
+/// `Key: value` with a known key, or `None` (an instruction, `=>`, or an unknown header).
+fn split_header(trimmed: &str, indent: usize) -> Option<Header<'_>> {
+    let key = KEYS.iter().find(|k| {
+        trimmed
+            .strip_prefix(**k)
+            .is_some_and(|r| r.trim_start().starts_with(':'))
+    })?;
+    let after = &trimmed[key.len()..];
+    let colon = after.find(':').expect("checked above");
+    let rest = &after[colon + 1..];
+    Some(Header {
+        key,
+        value: rest.trim(),
+        vcol: indent + key.len() + colon + 1 + (rest.len() - rest.trim_start().len()),
+    })
+}
+
+/// A new rule from its `Name:` line. Errors: a name that is not one word.
+fn new_rule(at: At, indent: usize, h: &Header) -> Result<Rule, InputError> {
+    if h.value.is_empty() || h.value.contains(char::is_whitespace) {
+        return Err(at.err(h.vcol, "a rule name is one word"));
+    }
+    Ok(Rule {
+        file: at.file.to_string(),
+        name: h.value.to_string(),
+        loc: at.loc(indent),
+        targets: None,
+        settings: Vec::new(),
+        pre: None,
+        dead: Vec::new(),
+        source: Vec::new(),
+        target: Vec::new(),
+        expect: None,
+        cites: Vec::new(),
+        tags: Vec::new(),
+        lanes: None,
+    })
+}
+
+/// Close a rule. Errors: no `=>`, no source or target instructions, a name already used.
+fn finish(rule: Rule, arrow: bool, rules: &mut Vec<Rule>) -> Result<(), InputError> {
+    if !arrow {
+        return Err(rule.error(rule.loc, format!("rule `{}` has no `=>` line", rule.name)));
+    }
+    if rule.source.is_empty() {
+        return Err(rule.error(
+            rule.loc,
+            format!("rule `{}` has no source instructions", rule.name),
+        ));
+    }
+    if rule.target.is_empty() {
+        return Err(rule.error(
+            rule.loc,
+            format!("rule `{}` has no target instructions", rule.name),
+        ));
+    }
+    if let Some(prev) = rules.iter().find(|p| p.name == rule.name) {
+        return Err(rule.error(
+            rule.loc,
+            format!(
+                "rule `{}` is already defined at line {}",
+                rule.name, prev.loc.line
+            ),
+        ));
+    }
+    rules.push(rule);
+    Ok(())
+}
+
+/// Headers that shape the query come before the instructions; each at most once.
+fn check_header_place(rule: &Rule, at: At, indent: usize, k: &str) -> Result<(), InputError> {
+    let started = !rule.source.is_empty();
+    if started && matches!(k, "Targets" | "Settings" | "Pre" | "Dead" | "Lanes") {
+        return Err(at.err(
+            indent,
+            format!("`{k}:` must come before the rule's instructions"),
+        ));
+    }
+    let again = match k {
+        "Targets" => rule.targets.is_some(),
+        "Settings" => !rule.settings.is_empty(),
+        "Pre" => rule.pre.is_some(),
+        "Dead" => !rule.dead.is_empty(),
+        "Expect" => rule.expect.is_some(),
+        "Lanes" => rule.lanes.is_some(),
+        _ => false,
+    };
+    if again {
+        return Err(at.err(indent, format!("a second `{k}:` in rule `{}`", rule.name)));
+    }
+    Ok(())
+}
+
+/// Store one header (other than `Name:`) in the rule.
+fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
+    let (value, vcol) = (h.value, h.vcol);
+    let vloc = at.loc(vcol);
+    match h.key {
+        "Targets" => rule.targets = Some((parse_targets(at, value, vcol)?, vloc)),
+        "Settings" => {
+            for (it, col) in list_items(value, vcol) {
+                let Some((n, v)) = it.split_once('=') else {
+                    return Err(at.err(col, format!("expected `name=value`, found `{it}`")));
+                };
+                let item = (n.trim().to_string(), v.trim().to_string(), at.loc(col));
+                rule.settings.push(item);
+            }
+        }
+        "Pre" => {
+            if value.is_empty() {
+                return Err(at.err(vcol, "empty precondition"));
+            }
+            rule.pre = Some(Line {
+                text: value.to_string(),
+                loc: vloc,
+            });
+        }
+        "Dead" => {
+            for (it, col) in list_items(value, vcol) {
+                let Some(v) = it.strip_prefix('%') else {
+                    return Err(at.err(col, format!("Dead lists %-variables, found `{it}`")));
+                };
+                rule.dead.push((v.to_string(), at.loc(col)));
+            }
+        }
+        "Lanes" => {
+            let mode = crate::lane_mode::LaneMode::parse(value)
+                .map_err(|(off, m)| at.err(vcol + off, m))?;
+            rule.lanes = Some((mode, vloc));
+        }
+        "Expect" => rule.expect = Some((parse_expect(at, value, vcol)?, vloc)),
+        "Tags" => rule.tags.extend(
+            value
+                .split([',', ' '])
+                .filter(|t| !t.is_empty())
+                .map(str::to_string),
+        ),
+        _ => rule.cites.push(value.to_string()),
+    }
+    Ok(())
+}
+
+/// The comma-separated items of a header value, each trimmed, with its 0-based column.
+fn list_items(value: &str, vcol: usize) -> Vec<(&str, usize)> {
+    let mut col = vcol;
+    let mut out = Vec::new();
+    for item in value.split(',') {
+        let lead = item.len() - item.trim_start().len();
+        out.push((item.trim(), col + lead));
+        col += item.len() + 1;
+    }
+    out
+}
+
+/// A `Targets:` list. Errors: an unknown target, at the offending item or the bad name
+/// within it; an empty list.
+fn parse_targets(at: At, value: &str, vcol: usize) -> Result<Vec<Target>, InputError> {
+    let ts = Target::parse_list(value).map_err(|m| {
+        let mut col = vcol;
+        let mut off = 0;
+        for item in value.split(',') {
+            if Target::parse_list(item).is_err() {
+                col = vcol + off + (item.len() - item.trim_start().len());
+                let name = m.split('`').nth(1).unwrap_or("").trim();
+                if let Some(p) = item.find(name).filter(|_| !name.is_empty()) {
+                    col = vcol + off + p;
+                }
+                break;
+            }
+            off += item.len() + 1;
+        }
+        at.err(col, m)
+    })?;
+    if ts.is_empty() {
+        return Err(at.err(vcol, "no targets listed"));
+    }
+    Ok(ts)
+}
+
+/// An `Expect:` verdict. Errors: an unknown word.
+fn parse_expect(at: At, value: &str, vcol: usize) -> Result<Expect, InputError> {
+    Ok(match value {
+        "proved" => Expect::Proved,
+        "refuted" => Expect::Refuted,
+        "inapplicable" => Expect::Inapplicable,
+        "error" => Expect::Error,
+        _ => {
+            return Err(at.err(
+                vcol,
+                format!("unknown verdict `{value}` (proved, refuted, inapplicable or error)"),
+            ))
+        }
+    })
+}
+
+/// A line that is not a known header: `=>`, or an instruction of the source or target side.
+/// Errors: a second `=>`, an unknown `Word:` header.
+fn instruction_line(
+    rule: &mut Rule,
+    arrow: &mut bool,
+    at: At,
+    code: &str,
+    indent: usize,
+) -> Result<(), InputError> {
+    let trimmed = code.trim();
+    if trimmed == "=>" {
+        if *arrow {
+            return Err(at.err(indent, "a second `=>` in one rule"));
+        }
+        *arrow = true;
+        return Ok(());
+    }
+    if trimmed.starts_with(|c: char| c.is_ascii_uppercase()) && trimmed.contains(':') {
+        let word: String = trimmed
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        return Err(at.err(
+            indent,
+            format!(
+                "unknown header `{word}:` (expected one of {})",
+                KEYS.join(", ")
+            ),
+        ));
+    }
+    let line = Line {
+        text: code.to_string(),
+        loc: at.loc(0),
+    };
+    if *arrow {
+        rule.target.push(line);
+    } else {
+        rule.source.push(line);
+    }
+    Ok(())
 }

@@ -152,111 +152,160 @@ pub(crate) fn regs(
     imms: &BTreeSet<String>,
     uses: &mut Vec<VarUse>,
 ) -> Result<Vec<RegKey>, InputError> {
-    let at = loc_at(line, col);
-    let t = text.trim();
-    let scalar_ok = |what: &str| -> Result<(), InputError> {
-        if class.vector() {
-            Err(rule.error(
-                at,
-                format!("{mn} {role} needs {}, got {what}", class.name()),
-            ))
+    let op = RegOperand {
+        rule,
+        target,
+        at: loc_at(line, col),
+        role,
+        mn,
+        class,
+        imms,
+    };
+    op.parse(text.trim(), count, uses)
+}
+
+/// What one register operand is parsed against: its instruction, role, position and class.
+struct RegOperand<'a> {
+    rule: &'a Rule,
+    target: Target,
+    at: Loc,
+    role: &'a str,
+    mn: &'a str,
+    class: Class,
+    imms: &'a BTreeSet<String>,
+}
+
+impl RegOperand<'_> {
+    fn err(&self, msg: String) -> InputError {
+        self.rule.error(self.at, msg)
+    }
+
+    /// `t` (trimmed) as `count` dword keys: a `{...}` tuple, a `%variable`, a special register,
+    /// an SGPR, or a VGPR/AGPR (tuple).
+    fn parse(
+        &self,
+        t: &str,
+        count: u32,
+        uses: &mut Vec<VarUse>,
+    ) -> Result<Vec<RegKey>, InputError> {
+        if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            return self.tuple(inner, count, uses);
+        }
+        if let Some(v) = t.strip_prefix('%') {
+            return self.variable(t, v, count, uses);
+        }
+        if let Some(keys) = self.special(t, count)? {
+            return Ok(keys);
+        }
+        if let Some(keys) = self.sgpr(t, count)? {
+            return Ok(keys);
+        }
+        self.vector(t, count)
+    }
+
+    /// Errors unless the class takes scalar registers (`what` names the one found).
+    fn scalar_ok(&self, what: &str) -> Result<(), InputError> {
+        if self.class.vector() {
+            let (mn, role) = (self.mn, self.role);
+            Err(self.err(format!(
+                "{mn} {role} needs {}, got {what}",
+                self.class.name()
+            )))
         } else {
             Ok(())
         }
-    };
-    if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+    }
+
+    /// `{a, b, ...}`: parts of equal width that together make `count` dwords, no key twice.
+    fn tuple(
+        &self,
+        inner: &str,
+        count: u32,
+        uses: &mut Vec<VarUse>,
+    ) -> Result<Vec<RegKey>, InputError> {
+        let (mn, role) = (self.mn, self.role);
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         let n = parts.len() as u32;
         if n == 0 || !count.is_multiple_of(n) {
-            return Err(rule.error(
-                at,
-                format!("{mn} {role} needs {count} dwords; {n} parts do not divide it"),
-            ));
+            return Err(self.err(format!(
+                "{mn} {role} needs {count} dwords; {n} parts do not divide it"
+            )));
         }
         let mut out: Vec<RegKey> = Vec::new();
         for p in parts {
-            let keys = regs(
-                rule,
-                line,
-                target,
-                p,
-                col,
-                count / n,
-                role,
-                mn,
-                class,
-                imms,
-                uses,
-            )?;
+            let keys = self.parse(p, count / n, uses)?;
             if keys.iter().any(|k| out.contains(k)) {
-                return Err(
-                    rule.error(at, format!("{mn} {role}: `{p}` appears twice in one tuple"))
-                );
+                return Err(self.err(format!("{mn} {role}: `{p}` appears twice in one tuple")));
             }
             out.extend(keys);
         }
-        return Ok(out);
+        Ok(out)
     }
-    if let Some(v) = t.strip_prefix('%') {
-        if imms.contains(v) {
-            return Err(rule.error(
-                at,
-                format!("%{v} is an immediate; {mn} needs a register for {role}"),
-            ));
+
+    /// `%v` (`t` with the `%`): a register variable of `count` dwords, recorded in `uses`.
+    fn variable(
+        &self,
+        t: &str,
+        v: &str,
+        count: u32,
+        uses: &mut Vec<VarUse>,
+    ) -> Result<Vec<RegKey>, InputError> {
+        if self.imms.contains(v) {
+            let (mn, role) = (self.mn, self.role);
+            return Err(self.err(format!(
+                "%{v} is an immediate; {mn} needs a register for {role}"
+            )));
         }
         if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-            return Err(rule.error(at, format!("bad variable `{t}`")));
+            return Err(self.err(format!("bad variable `{t}`")));
         }
         uses.push(VarUse {
             name: v.to_string(),
-            class,
+            class: self.class,
             dwords: count,
-            loc: at,
+            loc: self.at,
         });
-        return Ok((0..count).map(|i| RegKey::var(v, i)).collect());
+        Ok((0..count).map(|i| RegKey::var(v, i)).collect())
     }
-    match t {
-        "m0" | "M0" => {
-            scalar_ok("m0")?;
-            return if count == 1 {
-                Ok(vec![RegKey::m0()])
-            } else {
-                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got m0")))
-            };
-        }
-        "vcc" | "exec" => {
-            scalar_ok(t)?;
-            return if count == 2 {
-                Ok((0..2)
-                    .map(|i| RegKey {
-                        base: t.into(),
-                        idx: i,
-                        lane: None,
-                    })
-                    .collect())
-            } else {
-                Err(rule.error(
-                    at,
-                    format!("{mn} {role} needs {count} dword(s), got {t} (2)"),
-                ))
-            };
-        }
-        "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
-            scalar_ok(t)?;
-            let (b, hi) = t.split_once('_').unwrap();
-            return if count == 1 {
-                Ok(vec![RegKey {
-                    base: b.into(),
-                    idx: u32::from(hi == "hi"),
-                    lane: None,
-                }])
-            } else {
-                Err(rule.error(at, format!("{mn} {role} needs {count} dwords, got {t}")))
-            };
-        }
-        _ => {}
+
+    /// `m0`, `vcc`, `exec` and their halves, or `None` for any other text.
+    fn special(&self, t: &str, count: u32) -> Result<Option<Vec<RegKey>>, InputError> {
+        let (mn, role) = (self.mn, self.role);
+        let keys = match t {
+            "m0" | "M0" => {
+                self.scalar_ok("m0")?;
+                if count != 1 {
+                    return Err(self.err(format!("{mn} {role} needs {count} dwords, got m0")));
+                }
+                vec![RegKey::m0()]
+            }
+            "vcc" | "exec" => {
+                self.scalar_ok(t)?;
+                if count != 2 {
+                    return Err(
+                        self.err(format!("{mn} {role} needs {count} dword(s), got {t} (2)"))
+                    );
+                }
+                (0..2).map(|i| scalar_key(t, i)).collect()
+            }
+            "vcc_lo" | "vcc_hi" | "exec_lo" | "exec_hi" => {
+                self.scalar_ok(t)?;
+                let (b, hi) = t.split_once('_').unwrap();
+                if count != 1 {
+                    return Err(self.err(format!("{mn} {role} needs {count} dwords, got {t}")));
+                }
+                vec![scalar_key(b, u32::from(hi == "hi"))]
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(keys))
     }
-    if let Some(rest) = t.strip_prefix('s') {
+
+    /// `sN` or `s[A:B]`, or `None` for text that is not one.
+    fn sgpr(&self, t: &str, count: u32) -> Result<Option<Vec<RegKey>>, InputError> {
+        let Some(rest) = t.strip_prefix('s') else {
+            return Ok(None);
+        };
         let (first, last) =
             if let Some(inner) = rest.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
                 let (a, b) = inner.split_once(':').unwrap_or((inner, inner));
@@ -264,71 +313,69 @@ pub(crate) fn regs(
             } else {
                 (rest.parse::<u32>().ok(), rest.parse::<u32>().ok())
             };
-        if let (Some(a), Some(b)) = (first, last) {
-            scalar_ok(t)?;
-            if b < a || b > 105 {
-                return Err(rule.error(at, format!("bad SGPR `{t}`")));
-            }
-            if b - a + 1 != count {
-                return Err(rule.error(
-                    at,
-                    format!(
-                        "{mn} {role} needs {count} dword(s), got {t} ({})",
-                        b - a + 1
-                    ),
-                ));
-            }
-            return Ok((a..=b)
-                .map(|i| RegKey {
-                    base: "s".into(),
-                    idx: i,
-                    lane: None,
-                })
-                .collect());
+        let (Some(a), Some(b)) = (first, last) else {
+            return Ok(None);
+        };
+        self.scalar_ok(t)?;
+        if b < a || b > 105 {
+            return Err(self.err(format!("bad SGPR `{t}`")));
         }
+        if b - a + 1 != count {
+            let (mn, role) = (self.mn, self.role);
+            return Err(self.err(format!(
+                "{mn} {role} needs {count} dword(s), got {t} ({})",
+                b - a + 1
+            )));
+        }
+        Ok(Some((a..=b).map(|i| scalar_key("s", i)).collect()))
     }
-    let Some(tup) = parse_reg(t) else {
-        return Err(rule.error(
-            at,
-            format!("expected a register for {mn} {role}, found `{t}`"),
-        ));
-    };
-    if class == Class::Sgpr {
-        return Err(rule.error(at, format!("{mn} {role} needs a scalar register, got {t}")));
-    }
-    if tup.count as u32 != count {
-        return Err(rule.error(
-            at,
-            format!(
+
+    /// A VGPR or AGPR (tuple) as the lifter's register parser reads it. Errors: not a register,
+    /// the wrong class or width, AGPRs where not allowed, a misaligned tuple, out of range.
+    fn vector(&self, t: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
+        let (mn, role, target, class) = (self.mn, self.role, self.target, self.class);
+        let Some(tup) = parse_reg(t) else {
+            return Err(self.err(format!("expected a register for {mn} {role}, found `{t}`")));
+        };
+        if class == Class::Sgpr {
+            return Err(self.err(format!("{mn} {role} needs a scalar register, got {t}")));
+        }
+        if tup.count as u32 != count {
+            return Err(self.err(format!(
                 "{mn} {role} needs a {count}-register tuple, got {t} ({} register{})",
                 tup.count,
                 if tup.count == 1 { "" } else { "s" }
-            ),
-        ));
-    }
-    if tup.file == RegFile::A && class != Class::VgprOrAgpr {
-        return Err(rule.error(
-            at,
-            format!("{mn} {role}: AGPRs are not allowed here on {target}"),
-        ));
-    }
-    if count > 1 && tup.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
-        return Err(rule.error(
-            at,
-            format!(
+            )));
+        }
+        if tup.file == RegFile::A && class != Class::VgprOrAgpr {
+            return Err(self.err(format!(
+                "{mn} {role}: AGPRs are not allowed here on {target}"
+            )));
+        }
+        if count > 1 && tup.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
+            return Err(self.err(format!(
                 "{mn} {role}: {t} is misaligned; {target} requires even-aligned register tuples"
-            ),
-        ));
+            )));
+        }
+        if tup.first as u32 + count > 256 {
+            return Err(self.err(format!("register `{t}` out of range")));
+        }
+        let base = if tup.file == RegFile::A { "a" } else { "v" };
+        Ok((0..count)
+            .map(|i| RegKey {
+                base: base.into(),
+                idx: tup.first as u32 + i,
+                lane: None,
+            })
+            .collect())
     }
-    if tup.first as u32 + count > 256 {
-        return Err(rule.error(at, format!("register `{t}` out of range")));
+}
+
+/// Dword `idx` of a scalar register file or special register (`s`, `vcc`, `exec`).
+fn scalar_key(base: &str, idx: u32) -> RegKey {
+    RegKey {
+        base: base.into(),
+        idx,
+        lane: None,
     }
-    let base = if tup.file == RegFile::A { "a" } else { "v" };
-    Ok((0..count)
-        .map(|i| RegKey {
-            base: base.into(),
-            idx: tup.first as u32 + i,
-            lane: None,
-        })
-        .collect())
 }

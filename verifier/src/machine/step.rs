@@ -20,185 +20,235 @@ pub fn step<D: Domain>(
     b: &Bound,
 ) -> Result<(), String> {
     match &b.op {
-        Op::Ds {
-            def,
-            entry,
-            vdst,
-            addr,
-            data0,
-            data1,
-            offset,
-            offset0,
-            offset1,
-            gds,
-            ..
-        } => {
-            let aliases = def.aliases_for(entry).unwrap_or(&[]);
-            let frame = Frame {
-                settings: env.settings,
-                gds: *gds,
-                aliases,
-                buffer: None,
-                global: false,
-            };
-            let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
-                match e {
-                    Some(e) => {
-                        let v = eval_imm(d, env, m, e)?;
-                        Ok(d.extract(&v, 7, 0))
-                    }
-                    None => Ok(d.bv(0, 8)),
-                }
-            };
-            let (o0, o1) = match offset {
-                Some(e) => {
-                    let v = eval_imm(d, env, m, e)?;
-                    (d.extract(&v, 7, 0), d.extract(&v, 15, 8))
-                }
-                None => (field8(d, offset0)?, field8(d, offset1)?),
-            };
-            let off = d.concat(&o1, &o0);
-            let mut vars = BTreeMap::new();
-            let a = read(d, m, addr);
-            vars.insert("ADDR".to_string(), bits(a, d));
-            let x = read(d, m, data0);
-            vars.insert("DATA0".to_string(), bits(x, d));
-            let y = read(d, m, data1);
-            vars.insert("DATA1".to_string(), bits(y, d));
-            vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 16)));
-            vars.insert("OFFSET0".to_string(), Val::Bits(o0, Ty::Bits(Kind::U, 8)));
-            vars.insert("OFFSET1".to_string(), Val::Bits(o1, Ty::Bits(Kind::U, 8)));
-            let m0 = read(d, m, &[RegKey::m0()]);
-            vars.insert("M0".to_string(), bits(m0, d));
-            vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
-            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-            let rd = if vdst.is_empty() {
-                d.bv(0, 128)
-            } else {
-                read(d, m, vdst)
-            };
-            vars.insert("RETURN_DATA".to_string(), bits(rd, d));
-            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
-                .map_err(|e| format!("{entry}: {}", e.msg))?;
-            m.mem = mem;
-            if !vdst.is_empty() {
-                write(d, m, vdst, &out["RETURN_DATA"])?;
-            }
-            Ok(())
-        }
+        Op::Ds { .. } => step_ds(d, env, m, &b.op),
         Op::Buf(op) => super::buffer::step(d, env, m, op),
         Op::Mem(op) => step_mem(d, env, m, op),
-        Op::Lane { lane, inner } => {
-            let id = read(d, m, &[RegKey::lane_id(*lane)]);
-            let on = exec_bit(d, m, &id);
-            let before = m.clone();
-            let lenv = env.clone_with_lane(id);
-            step(d, &lenv, m, inner)?;
-            match d.known(&on) {
-                Some(true) => {}
-                Some(false) => *m = before,
-                None => *m = merge(d, &on, m, &before),
-            }
-            Ok(())
-        }
-        Op::Cross {
-            mnemonic,
-            kind,
-            vdst,
-            addr,
-            data0,
-            offset,
-            lanes,
-        } => {
-            if *lanes == 0 {
-                return Err(format!(
-                    "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
-                ));
-            }
-            let wave = wave_size(env.target);
-            let ids: Vec<D::Bv> = (0..*lanes)
-                .map(|l| read(d, m, &[RegKey::lane_id(l)]))
-                .collect();
-            let active: Vec<D::Bool> = ids.iter().map(|id| exec_bit(d, m, id)).collect();
-            let per_lane = |d: &mut D, keys: &[RegKey]| -> Vec<D::Bv> {
-                (0..*lanes)
-                    .map(|l| {
-                        let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
-                        read(d, m, &ks)
-                    })
-                    .collect()
-            };
-            let old = per_lane(d, vdst);
-            use gcnsmt_semantics::wave::{bpermute_lanes, permute_lanes, swizzle_lanes};
-            let out = match kind {
-                CrossKind::Swizzle => {
-                    // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
-                    let data = per_lane(d, addr);
-                    let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-                    swizzle_lanes(d, wave, &ids, &data, &old, &active, *offset, gfx9)
-                }
-                CrossKind::Permute | CrossKind::Bpermute => {
-                    let a = per_lane(d, addr);
-                    let data = per_lane(d, data0);
-                    let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
-                    let f = if *kind == CrossKind::Permute {
-                        permute_lanes::<D>
-                    } else {
-                        bpermute_lanes::<D>
-                    };
-                    f(d, wave, &ids, &a, &data, &old, &active, *offset, wrap)
-                }
-            };
-            for l in 0..*lanes {
-                let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
-                let v = bits(out[l as usize].clone(), d);
-                write(d, m, &ks, &v)?;
-            }
-            Ok(())
-        }
-        Op::Alu {
-            def,
-            alu,
-            d0,
-            sdst,
-            srcs,
-            ..
-        } => {
-            let frame = Frame {
-                settings: env.settings,
-                gds: false,
-                aliases: &[],
-                buffer: None,
-                global: false,
-            };
-            let mut vars = BTreeMap::new();
-            for (i, s) in srcs.iter().enumerate() {
-                let v = match s {
-                    Src::Reg(r) => read(d, m, r),
-                    Src::Imm(e) => {
-                        let v = eval_imm(d, env, m, e)?;
-                        d.extract(&v, 31, 0)
-                    }
-                };
-                vars.insert(format!("S{i}"), bits(v, d));
-            }
-            let old = read(d, m, d0);
-            vars.insert("D0".to_string(), bits(old, d));
-            if alu.sdst {
-                let s = read(d, m, sdst);
-                vars.insert("SDST".to_string(), bits(s, d));
-            }
-            vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-            let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
-                .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
-            m.mem = mem;
-            write(d, m, d0, &out["D0"])?;
-            if alu.sdst {
-                write(d, m, sdst, &out["SDST"])?;
-            }
-            Ok(())
-        }
+        Op::Lane { lane, inner } => step_lane(d, env, m, *lane, inner),
+        Op::Cross { .. } => step_cross(d, env, m, &b.op),
+        Op::Alu { .. } => step_alu(d, env, m, &b.op),
     }
+}
+
+/// Execute an [`Op::Ds`]: bind its registers and offset fields, run its entry, write
+/// `RETURN_DATA` back to `vdst` (if it has one).
+fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> Result<(), String> {
+    let Op::Ds {
+        def,
+        entry,
+        vdst,
+        addr,
+        data0,
+        data1,
+        offset,
+        offset0,
+        offset1,
+        gds,
+        ..
+    } = op
+    else {
+        unreachable!("step passes only Op::Ds")
+    };
+    let aliases = def.aliases_for(entry).unwrap_or(&[]);
+    let frame = Frame {
+        settings: env.settings,
+        gds: *gds,
+        aliases,
+        buffer: None,
+        global: false,
+    };
+    let (o0, o1) = ds_offsets(d, env, m, offset, offset0, offset1)?;
+    let off = d.concat(&o1, &o0);
+    let mut vars = BTreeMap::new();
+    let a = read(d, m, addr);
+    vars.insert("ADDR".to_string(), bits(a, d));
+    let x = read(d, m, data0);
+    vars.insert("DATA0".to_string(), bits(x, d));
+    let y = read(d, m, data1);
+    vars.insert("DATA1".to_string(), bits(y, d));
+    vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 16)));
+    vars.insert("OFFSET0".to_string(), Val::Bits(o0, Ty::Bits(Kind::U, 8)));
+    vars.insert("OFFSET1".to_string(), Val::Bits(o1, Ty::Bits(Kind::U, 8)));
+    let m0 = read(d, m, &[RegKey::m0()]);
+    vars.insert("M0".to_string(), bits(m0, d));
+    vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
+    vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    let rd = if vdst.is_empty() {
+        d.bv(0, 128)
+    } else {
+        read(d, m, vdst)
+    };
+    vars.insert("RETURN_DATA".to_string(), bits(rd, d));
+    let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+        .map_err(|e| format!("{entry}: {}", e.msg))?;
+    m.mem = mem;
+    if !vdst.is_empty() {
+        write(d, m, vdst, &out["RETURN_DATA"])?;
+    }
+    Ok(())
+}
+
+/// A DS instruction's two 8-bit offset bytes `(OFFSET0, OFFSET1)`: the low and high bytes of
+/// the 16-bit `offset`, or the `offset0`/`offset1` fields (absent ones are 0).
+fn ds_offsets<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    offset: &Option<Expr>,
+    offset0: &Option<Expr>,
+    offset1: &Option<Expr>,
+) -> Result<(D::Bv, D::Bv), String> {
+    let field8 = |d: &mut D, e: &Option<Expr>| -> Result<D::Bv, String> {
+        match e {
+            Some(e) => {
+                let v = eval_imm(d, env, m, e)?;
+                Ok(d.extract(&v, 7, 0))
+            }
+            None => Ok(d.bv(0, 8)),
+        }
+    };
+    Ok(match offset {
+        Some(e) => {
+            let v = eval_imm(d, env, m, e)?;
+            (d.extract(&v, 7, 0), d.extract(&v, 15, 8))
+        }
+        None => (field8(d, offset0)?, field8(d, offset1)?),
+    })
+}
+
+/// Execute an [`Op::Lane`]: `inner` as lane `lane`, kept only where that lane's EXEC bit is set.
+fn step_lane<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    lane: u32,
+    inner: &Bound,
+) -> Result<(), String> {
+    let id = read(d, m, &[RegKey::lane_id(lane)]);
+    let on = exec_bit(d, m, &id);
+    let before = m.clone();
+    let lenv = env.clone_with_lane(id);
+    step(d, &lenv, m, inner)?;
+    match d.known(&on) {
+        Some(true) => {}
+        Some(false) => *m = before,
+        None => *m = merge(d, &on, m, &before),
+    }
+    Ok(())
+}
+
+/// Execute an [`Op::Cross`] once for the whole wave. Errors: a rule not expanded by `--lanes`.
+fn step_cross<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &Op,
+) -> Result<(), String> {
+    let Op::Cross {
+        mnemonic,
+        kind,
+        vdst,
+        addr,
+        data0,
+        offset,
+        lanes,
+    } = op
+    else {
+        unreachable!("step passes only Op::Cross")
+    };
+    if *lanes == 0 {
+        return Err(format!(
+            "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
+        ));
+    }
+    let wave = wave_size(env.target);
+    let ids: Vec<D::Bv> = (0..*lanes)
+        .map(|l| read(d, m, &[RegKey::lane_id(l)]))
+        .collect();
+    let active: Vec<D::Bool> = ids.iter().map(|id| exec_bit(d, m, id)).collect();
+    let per_lane = |d: &mut D, keys: &[RegKey]| -> Vec<D::Bv> {
+        (0..*lanes)
+            .map(|l| {
+                let ks: Vec<RegKey> = keys.iter().map(|k| k.in_lane(l)).collect();
+                read(d, m, &ks)
+            })
+            .collect()
+    };
+    let old = per_lane(d, vdst);
+    use gcnsmt_semantics::wave::{bpermute_lanes, permute_lanes, swizzle_lanes};
+    let out = match kind {
+        CrossKind::Swizzle => {
+            // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
+            let data = per_lane(d, addr);
+            let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
+            swizzle_lanes(d, wave, &ids, &data, &old, &active, *offset, gfx9)
+        }
+        CrossKind::Permute | CrossKind::Bpermute => {
+            let a = per_lane(d, addr);
+            let data = per_lane(d, data0);
+            let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
+            let f = if *kind == CrossKind::Permute {
+                permute_lanes::<D>
+            } else {
+                bpermute_lanes::<D>
+            };
+            f(d, wave, &ids, &a, &data, &old, &active, *offset, wrap)
+        }
+    };
+    for l in 0..*lanes {
+        let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
+        let v = bits(out[l as usize].clone(), d);
+        write(d, m, &ks, &v)?;
+    }
+    Ok(())
+}
+
+/// Execute an [`Op::Alu`]: sources as `S0`, `S1`, ... (immediates as their low 32 bits), `D0`
+/// and `SDST` in and out.
+fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> Result<(), String> {
+    let Op::Alu {
+        def,
+        alu,
+        d0,
+        sdst,
+        srcs,
+        ..
+    } = op
+    else {
+        unreachable!("step passes only Op::Alu")
+    };
+    let frame = Frame {
+        settings: env.settings,
+        gds: false,
+        aliases: &[],
+        buffer: None,
+        global: false,
+    };
+    let mut vars = BTreeMap::new();
+    for (i, s) in srcs.iter().enumerate() {
+        let v = match s {
+            Src::Reg(r) => read(d, m, r),
+            Src::Imm(e) => {
+                let v = eval_imm(d, env, m, e)?;
+                d.extract(&v, 31, 0)
+            }
+        };
+        vars.insert(format!("S{i}"), bits(v, d));
+    }
+    let old = read(d, m, d0);
+    vars.insert("D0".to_string(), bits(old, d));
+    if alu.sdst {
+        let s = read(d, m, sdst);
+        vars.insert("SDST".to_string(), bits(s, d));
+    }
+    vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
+        .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
+    m.mem = mem;
+    write(d, m, d0, &out["D0"])?;
+    if alu.sdst {
+        write(d, m, sdst, &out["SDST"])?;
+    }
+    Ok(())
 }
 
 /// Whether EXEC (`exec_hi:exec_lo`, 64 bits; a missing `exec_hi` reads 0) has the bit of lane

@@ -87,114 +87,23 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
     let mut header: Option<Vec<Col>> = None;
     let mut i = 0;
     let n = lines.len();
-    let unreadable = |doc: &mut Doc, line: usize, reason: String| {
-        doc.unreadable.push(Unchecked {
-            kind: "opcode-table",
-            file: file.to_string(),
-            line: line as u32 + 1,
-            entry: None,
-            reason,
-        })
-    };
     while i < n {
         let l = lines[i].trim();
-        // Encoding field table row: `0-7 | OFFSET0 | description`.
-        if doc.entries.is_empty() && l.contains('|') {
-            let c = cells(l);
-            if c.len() >= 2 {
-                let bits = &c[0];
-                let (hi, lo) = match bits.split_once('-') {
-                    Some((a, b)) => (b.trim().parse::<u32>().ok(), a.trim().parse::<u32>().ok()),
-                    None => (bits.parse::<u32>().ok(), bits.parse::<u32>().ok()),
-                };
-                if let (Some(hi), Some(lo)) = (hi, lo) {
-                    if hi >= lo
-                        && hi < 64
-                        && c[1]
-                            .chars()
-                            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_')
-                        && !c[1].is_empty()
-                    {
-                        let desc = c.get(2).cloned().unwrap_or_default();
-                        let constant = desc.find("0b").and_then(|p| {
-                            let s: String = desc[p + 2..]
-                                .chars()
-                                .take_while(|c| *c == '0' || *c == '1')
-                                .collect();
-                            u64::from_str_radix(&s, 2).ok()
-                        });
-                        doc.fields.push(Field {
-                            name: c[1].clone(),
-                            hi,
-                            lo,
-                            constant,
-                            gens: gens_in(&desc),
-                            line: i as u32 + 1,
-                        });
-                        i += 1;
-                        continue;
-                    }
-                }
+        if doc.entries.is_empty() {
+            if let Some(f) = field_row(l, i) {
+                doc.fields.push(f);
+                i += 1;
+                continue;
             }
         }
-        // Opcode table header.
-        if l.contains('|') && l.contains("Opcode") && l.contains("Mnemonic")
-            || (l.contains('|') && l.trim_start().starts_with("Opcode") && l.contains("GCN"))
-        {
-            let cols: Vec<Col> = cells(l)
-                .iter()
-                .map(|c| {
-                    if c == "Opcode" {
-                        Col::Opcode
-                    } else if c.starts_with("Mnemonic") {
-                        Col::Names(gens_in(c))
-                    } else if let Some(t) = gen_target(c) {
-                        Col::Check(t)
-                    } else {
-                        Col::Other
-                    }
-                })
-                .collect();
-            // A names column without its own generations is for the check columns'.
-            let checks: Vec<Target> = cols
-                .iter()
-                .filter_map(|c| match c {
-                    Col::Check(t) => Some(*t),
-                    _ => None,
-                })
-                .collect();
-            let cols: Vec<Col> = cols
-                .into_iter()
-                .map(|c| match c {
-                    Col::Names(g) if g.is_empty() => Col::Names(checks.clone()),
-                    c => c,
-                })
-                .collect();
-            for c in &cols {
-                match c {
-                    Col::Check(t) => push_gen(&mut doc.gens, *t),
-                    Col::Names(g) => g.iter().for_each(|t| push_gen(&mut doc.gens, *t)),
-                    _ => {}
-                }
-            }
-            header = Some(cols);
+        if is_table_header(l) {
+            header = Some(table_header(&mut doc, l));
             i += 1;
             continue;
         }
         if let Some(cols) = &header {
             if l.contains('|') {
-                let c = cells(l);
-                if c.iter()
-                    .all(|x| x.chars().all(|ch| ch == '-' || ch == ':' || ch == ' '))
-                {
-                    i += 1;
-                    continue;
-                }
-                if let Some(op) = c.first().and_then(|x| opcode_cell(x)) {
-                    match table_row(cols, &c, op, i as u32 + 1) {
-                        Ok(row) => doc.table.push(row),
-                        Err(reason) => unreadable(&mut doc, i, reason),
-                    }
+                if table_row_line(&mut doc, file, cols, l, i) {
                     i += 1;
                     continue;
                 }
@@ -223,7 +132,125 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             "no encoding field table, opcode table or instruction entry found (not a CLRX page)",
         ));
     }
-    // Entries without their own generations take those of the table rows that list them.
+    inherit_gens(&mut doc);
+    Ok(doc)
+}
+
+/// An encoding field table row (`0-7 | OFFSET0 | description`) at 0-based line `i`, or `None`.
+fn field_row(l: &str, i: usize) -> Option<Field> {
+    if !l.contains('|') {
+        return None;
+    }
+    let c = cells(l);
+    if c.len() < 2 {
+        return None;
+    }
+    let bits = &c[0];
+    let (hi, lo) = match bits.split_once('-') {
+        Some((a, b)) => (b.trim().parse::<u32>().ok(), a.trim().parse::<u32>().ok()),
+        None => (bits.parse::<u32>().ok(), bits.parse::<u32>().ok()),
+    };
+    let (hi, lo) = (hi?, lo?);
+    let name_ok = c[1]
+        .chars()
+        .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_')
+        && !c[1].is_empty();
+    if hi < lo || hi >= 64 || !name_ok {
+        return None;
+    }
+    let desc = c.get(2).cloned().unwrap_or_default();
+    let constant = desc.find("0b").and_then(|p| {
+        let s: String = desc[p + 2..]
+            .chars()
+            .take_while(|c| *c == '0' || *c == '1')
+            .collect();
+        u64::from_str_radix(&s, 2).ok()
+    });
+    Some(Field {
+        name: c[1].clone(),
+        hi,
+        lo,
+        constant,
+        gens: gens_in(&desc),
+        line: i as u32 + 1,
+    })
+}
+
+/// Whether a line is an opcode table header (`| Opcode | ... Mnemonic ...` or
+/// `Opcode | GCN ...`).
+fn is_table_header(l: &str) -> bool {
+    l.contains('|') && l.contains("Opcode") && l.contains("Mnemonic")
+        || (l.contains('|') && l.trim_start().starts_with("Opcode") && l.contains("GCN"))
+}
+
+/// The columns of an opcode table header; their generations are added to the page's.
+fn table_header(doc: &mut Doc, l: &str) -> Vec<Col> {
+    let cols: Vec<Col> = cells(l)
+        .iter()
+        .map(|c| {
+            if c == "Opcode" {
+                Col::Opcode
+            } else if c.starts_with("Mnemonic") {
+                Col::Names(gens_in(c))
+            } else if let Some(t) = gen_target(c) {
+                Col::Check(t)
+            } else {
+                Col::Other
+            }
+        })
+        .collect();
+    // A names column without its own generations is for the check columns'.
+    let checks: Vec<Target> = cols
+        .iter()
+        .filter_map(|c| match c {
+            Col::Check(t) => Some(*t),
+            _ => None,
+        })
+        .collect();
+    let cols: Vec<Col> = cols
+        .into_iter()
+        .map(|c| match c {
+            Col::Names(g) if g.is_empty() => Col::Names(checks.clone()),
+            c => c,
+        })
+        .collect();
+    for c in &cols {
+        match c {
+            Col::Check(t) => push_gen(&mut doc.gens, *t),
+            Col::Names(g) => g.iter().for_each(|t| push_gen(&mut doc.gens, *t)),
+            _ => {}
+        }
+    }
+    cols
+}
+
+/// A `|` line under an opcode table header at 0-based line `i`: a separator (skipped) or an
+/// opcode row (kept, or recorded as unreadable). Returns whether the line was one of these.
+fn table_row_line(doc: &mut Doc, file: &str, cols: &[Col], l: &str, i: usize) -> bool {
+    let c = cells(l);
+    if c.iter()
+        .all(|x| x.chars().all(|ch| ch == '-' || ch == ':' || ch == ' '))
+    {
+        return true;
+    }
+    let Some(op) = c.first().and_then(|x| opcode_cell(x)) else {
+        return false;
+    };
+    match table_row(cols, &c, op, i as u32 + 1) {
+        Ok(row) => doc.table.push(row),
+        Err(reason) => doc.unreadable.push(Unchecked {
+            kind: "opcode-table",
+            file: file.to_string(),
+            line: i as u32 + 1,
+            entry: None,
+            reason,
+        }),
+    }
+    true
+}
+
+/// Entries without their own generations take those of the table rows that list them.
+fn inherit_gens(doc: &mut Doc) {
     for e in &mut doc.entries {
         if e.gens.is_empty() {
             for r in &doc.table {
@@ -235,7 +262,6 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             }
         }
     }
-    Ok(doc)
 }
 
 fn push_gen(v: &mut Vec<Target>, t: Target) {

@@ -422,6 +422,30 @@ fn search_commute(c: &Conc) -> Result<Option<Witness>, String> {
     Ok(None)
 }
 
+/// The lemmas behind the optimizer verdicts (each `None` only where not asked).
+struct OptLemmas {
+    compose: Option<Lemma>,
+    identity: Option<Lemma>,
+    assoc: Option<Lemma>,
+    comm: Option<Lemma>,
+    power: Option<Lemma>,
+}
+
+impl OptLemmas {
+    /// The lemmas that were asked, in the report's order.
+    fn into_lemmas(self) -> impl Iterator<Item = Lemma> {
+        [
+            self.compose,
+            self.identity,
+            self.assoc,
+            self.comm,
+            self.power,
+        ]
+        .into_iter()
+        .flatten()
+    }
+}
+
 /// Decide every question for one op. `timeout` bounds each z3 query.
 ///
 /// Errors: a semantics entry that fails to evaluate, or a z3 model that the interpreter does
@@ -431,37 +455,11 @@ pub fn analyze(op: &AtomicOp, timeout: Duration) -> Result<OpReport, String> {
     let mut lm = Lemmas::new(op, timeout);
     let commute = lm.commute()?;
     let commute_time = commute.time;
-    let w = op.width;
 
     let mem_uniform = Verdict::Proved(
         "every lane applies the same function to the memory value, so all orders compose the same functions".into(),
     );
-    let mem_lanes = match &commute.outcome {
-        Outcome::Holds => Verdict::Proved(
-            "f_a(f_b(m)) = f_b(f_a(m)) for all m, a, b; adjacent swaps reach every order".into(),
-        ),
-        // z3 can time out on a rounding counterexample (float add) that an edge value gives at
-        // once; a concrete witness refutes whatever the solver says.
-        Outcome::Unknown(r) => match search_commute(&c)? {
-            Some(wit) => Verdict::Refuted(wit),
-            None => Verdict::Unknown(format!("lemma commute: {r}")),
-        },
-        Outcome::Fails(model) => {
-            let get = |n: &str| model.iter().find(|(k, _)| k == n).map_or(0, |(_, v)| *v);
-            let m = get("m");
-            let a = (get("a.data0"), get("a.data1"));
-            let b = (get("b.data0"), get("b.data1"));
-            match order_dependence(&c, m, a, b)? {
-                Some(wit) => Verdict::Refuted(wit),
-                None => {
-                    return Err(format!(
-                        "{}: z3 says the order matters for m={m:#x}, a={a:?}, b={b:?}, the interpreter disagrees",
-                        op.mnemonic
-                    ))
-                }
-            }
-        }
-    };
+    let mem_lanes = mem_lanes_verdict(op, &c, &commute.outcome)?;
 
     let mut lemmas = vec![commute];
     let Some(spec) = op.opt.clone() else {
@@ -481,11 +479,13 @@ pub fn analyze(op: &AtomicOp, timeout: Duration) -> Result<OpReport, String> {
         });
     };
     let t0 = Instant::now();
-    let compose = Some(lm.compose()?);
-    let identity = Some(lm.identity()?);
-    let assoc = Some(lm.assoc()?);
-    let comm = Some(lm.comm()?);
-    let power = lm.power()?;
+    let ol = OptLemmas {
+        compose: Some(lm.compose()?),
+        identity: Some(lm.identity()?),
+        assoc: Some(lm.assoc()?),
+        comm: Some(lm.comm()?),
+        power: lm.power()?,
+    };
     let scheds: Vec<(Strategy, u32, Needs)> = dpp_schedules(op)
         .into_iter()
         .map(|(s, n)| (s, n, check_schedule(s, n)))
@@ -496,136 +496,13 @@ pub fn analyze(op: &AtomicOp, timeout: Duration) -> Result<OpReport, String> {
         .collect();
     let opt_proof_time = t0.elapsed();
 
-    let replayed = |v: Option<Witness>, ls: &[&Option<Lemma>]| -> Verdict {
-        match v {
-            Some(wit) => Verdict::Refuted(wit),
-            None => Verdict::Unknown(format!(
-                "lemma {} fails, but no small concrete counterexample was found",
-                failed(ls)
-                    .iter()
-                    .map(|l| l.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
-        }
-    };
-
-    // ret-scan: lane k of any order returns f_{d_1 (+) ... (+) d_{k-1}}(m).
-    let scan_ls = [&compose, &identity];
-    let ret_scan = if scan_ls.iter().all(|l| holds(l)) {
-        Verdict::Proved(
-            "compose and identity lemmas: lane k of an order returns f applied with the exclusive scan"
-                .into(),
-        )
-    } else {
-        let seeds = model_values(&failed(&scan_ls));
-        match search_scan(&c, &seeds)? {
-            Some(w) => Verdict::Refuted(w),
-            None => match unknown_of(&scan_ls) {
-                Some(r) => Verdict::Unknown(r),
-                None => replayed(None, &scan_ls),
-            },
-        }
-    };
-
-    // Iterative: the lane-order fold; needs compose and identity only.
-    let iter_ok = iter_needs.iter().all(|n| *n == Needs::Assoc);
-    let opt_iter = if !iter_ok {
-        Verdict::Unknown(format!("iterative schedule check: {iter_needs:?}"))
-    } else {
-        verdict_from(
-            &c,
-            &scan_ls,
-            Strategy::Iterative,
-            64,
-            false,
-            "compose, identity; schedule folds the active lanes in lane order",
-            replayed,
-        )?
-    };
-
-    // DPP: other bracketings and orders; needs assoc, and comm when the schedule reorders.
-    let opt_dpp = if scheds.is_empty() {
-        Verdict::NotApplicable("no DPP on these targets".into())
-    } else if let Some((s, n, bad)) = scheds.iter().find(|(_, _, x)| matches!(x, Needs::Wrong(_))) {
-        Verdict::Unknown(format!("{} wave{n} schedule check: {bad:?}", s.name()))
-    } else {
-        let needs_comm = scheds.iter().any(|(_, _, x)| *x == Needs::AssocComm);
-        let mut ls = vec![&compose, &identity, &assoc];
-        if needs_comm {
-            ls.push(&comm);
-        }
-        let (s, n, _) = scheds[0];
-        let waves: Vec<String> = scheds
-            .iter()
-            .map(|(s, n, _)| format!("{} wave{n}", s.name()))
-            .collect();
-        let why = format!(
-            "compose, identity, assoc{}; schedules {} combine every lane below each lane once",
-            if needs_comm { ", comm" } else { "" },
-            waves.join(", ")
-        );
-        verdict_from(&c, &ls, s, n, false, &why, replayed)?
-    };
-
-    let opt_uniform = if spec.power == Power::FMul {
-        match search_opt(&c, Strategy::Iterative, 64, true, &[])? {
-            Some(wit) => Verdict::Refuted(wit),
-            None => Verdict::Unknown(
-                "d * (float)n: no small counterexample found, no proof either".into(),
-            ),
-        }
-    } else if spec.power == Power::Idempotent {
-        let idem = Some(lm.idem()?);
-        let v = verdict_from(
-            &c,
-            &[&idem],
-            Strategy::Iterative,
-            64,
-            true,
-            "idem: f_d(f_d(m)) = f_d(m), f_e(m) = m",
-            replayed,
-        )?;
-        lemmas.extend(idem);
-        v
-    } else {
-        let ls = [&compose, &identity, &power];
-        verdict_from(
-            &c,
-            &ls,
-            Strategy::Iterative,
-            64,
-            true,
-            "power (each lane count), compose, identity",
-            replayed,
-        )?
-    };
-
-    let opt_reassoc = if op.fp.is_none() {
-        Verdict::NotApplicable("not a floating-point op".into())
-    } else if spec.power != Power::FMul {
-        // min/max do not round: allowing reassociation changes nothing.
-        match &opt_dpp {
-            Verdict::NotApplicable(_) => opt_iter.clone(),
-            v => v.clone(),
-        }
-    } else {
-        // Associativity and compose (an instance of it for x (+) d = f_d(x)) are assumed.
-        let ls = [&identity, &comm];
-        if ls.iter().all(|l| holds(l)) {
-            Verdict::Proved("assuming associativity: identity and comm hold; the uniform d*n form is not covered".into())
-        } else if let Some(r) = unknown_of(&ls) {
-            Verdict::Unknown(r)
-        } else {
-            Verdict::Refuted(lemma_witness(&ls, w))
-        }
-    };
-
-    lemmas.extend(
-        [compose, identity, assoc, comm, power]
-            .into_iter()
-            .flatten(),
-    );
+    let ret_scan = ret_scan_verdict(&c, &[&ol.compose, &ol.identity])?;
+    let opt_iter = opt_iter_verdict(&c, &ol, &iter_needs)?;
+    let opt_dpp = opt_dpp_verdict(&c, &ol, &scheds)?;
+    let (opt_uniform, idem) = opt_uniform_verdict(&c, &mut lm, &ol, spec.power)?;
+    lemmas.extend(idem);
+    let opt_reassoc = opt_reassoc_verdict(op, spec.power, &opt_iter, &opt_dpp, &ol);
+    lemmas.extend(ol.into_lemmas());
     Ok(OpReport {
         op: op.clone(),
         lemmas,
@@ -639,6 +516,189 @@ pub fn analyze(op: &AtomicOp, timeout: Duration) -> Result<OpReport, String> {
         opt_proof_time,
         commute_time,
     })
+}
+
+/// Final memory independent of the order with per-lane data, from the commutation lemma.
+/// Errors: a z3 order dependence the interpreter does not reproduce.
+fn mem_lanes_verdict(op: &AtomicOp, c: &Conc, commute: &Outcome) -> Result<Verdict, String> {
+    Ok(match commute {
+        Outcome::Holds => Verdict::Proved(
+            "f_a(f_b(m)) = f_b(f_a(m)) for all m, a, b; adjacent swaps reach every order".into(),
+        ),
+        // z3 can time out on a rounding counterexample (float add) that an edge value gives at
+        // once; a concrete witness refutes whatever the solver says.
+        Outcome::Unknown(r) => match search_commute(c)? {
+            Some(wit) => Verdict::Refuted(wit),
+            None => Verdict::Unknown(format!("lemma commute: {r}")),
+        },
+        Outcome::Fails(model) => {
+            let get = |n: &str| model.iter().find(|(k, _)| k == n).map_or(0, |(_, v)| *v);
+            let m = get("m");
+            let a = (get("a.data0"), get("a.data1"));
+            let b = (get("b.data0"), get("b.data1"));
+            match order_dependence(c, m, a, b)? {
+                Some(wit) => Verdict::Refuted(wit),
+                None => {
+                    return Err(format!(
+                        "{}: z3 says the order matters for m={m:#x}, a={a:?}, b={b:?}, the interpreter disagrees",
+                        op.mnemonic
+                    ))
+                }
+            }
+        }
+    })
+}
+
+/// The verdict when lemmas fail and the search found no concrete witness.
+fn no_small_witness(ls: &[&Option<Lemma>]) -> Verdict {
+    Verdict::Unknown(format!(
+        "lemma {} fails, but no small concrete counterexample was found",
+        failed(ls)
+            .iter()
+            .map(|l| l.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+/// ret-scan: lane k of any order returns f_{d_1 (+) ... (+) d_{k-1}}(m).
+fn ret_scan_verdict(c: &Conc, scan_ls: &[&Option<Lemma>]) -> Result<Verdict, String> {
+    if scan_ls.iter().all(|l| holds(l)) {
+        return Ok(Verdict::Proved(
+            "compose and identity lemmas: lane k of an order returns f applied with the exclusive scan"
+                .into(),
+        ));
+    }
+    let seeds = model_values(&failed(scan_ls));
+    Ok(match search_scan(c, &seeds)? {
+        Some(w) => Verdict::Refuted(w),
+        None => match unknown_of(scan_ls) {
+            Some(r) => Verdict::Unknown(r),
+            None => no_small_witness(scan_ls),
+        },
+    })
+}
+
+/// Iterative: the lane-order fold; needs compose and identity only.
+fn opt_iter_verdict(c: &Conc, ol: &OptLemmas, iter_needs: &[Needs]) -> Result<Verdict, String> {
+    if !iter_needs.iter().all(|n| *n == Needs::Assoc) {
+        return Ok(Verdict::Unknown(format!(
+            "iterative schedule check: {iter_needs:?}"
+        )));
+    }
+    verdict_from(
+        c,
+        &[&ol.compose, &ol.identity],
+        Strategy::Iterative,
+        64,
+        false,
+        "compose, identity; schedule folds the active lanes in lane order",
+    )
+}
+
+/// DPP: other bracketings and orders; needs assoc, and comm when the schedule reorders.
+fn opt_dpp_verdict(
+    c: &Conc,
+    ol: &OptLemmas,
+    scheds: &[(Strategy, u32, Needs)],
+) -> Result<Verdict, String> {
+    if scheds.is_empty() {
+        return Ok(Verdict::NotApplicable("no DPP on these targets".into()));
+    }
+    if let Some((s, n, bad)) = scheds.iter().find(|(_, _, x)| matches!(x, Needs::Wrong(_))) {
+        return Ok(Verdict::Unknown(format!(
+            "{} wave{n} schedule check: {bad:?}",
+            s.name()
+        )));
+    }
+    let needs_comm = scheds.iter().any(|(_, _, x)| *x == Needs::AssocComm);
+    let mut ls = vec![&ol.compose, &ol.identity, &ol.assoc];
+    if needs_comm {
+        ls.push(&ol.comm);
+    }
+    let (s, n, _) = scheds[0];
+    let waves: Vec<String> = scheds
+        .iter()
+        .map(|(s, n, _)| format!("{} wave{n}", s.name()))
+        .collect();
+    let why = format!(
+        "compose, identity, assoc{}; schedules {} combine every lane below each lane once",
+        if needs_comm { ", comm" } else { "" },
+        waves.join(", ")
+    );
+    verdict_from(c, &ls, s, n, false, &why)
+}
+
+/// The uniform-data form, and the idempotence lemma if it was asked (idempotent ops only).
+fn opt_uniform_verdict(
+    c: &Conc,
+    lm: &mut Lemmas,
+    ol: &OptLemmas,
+    power: Power,
+) -> Result<(Verdict, Option<Lemma>), String> {
+    if power == Power::FMul {
+        let v = match search_opt(c, Strategy::Iterative, 64, true, &[])? {
+            Some(wit) => Verdict::Refuted(wit),
+            None => Verdict::Unknown(
+                "d * (float)n: no small counterexample found, no proof either".into(),
+            ),
+        };
+        return Ok((v, None));
+    }
+    if power == Power::Idempotent {
+        let idem = Some(lm.idem()?);
+        let v = verdict_from(
+            c,
+            &[&idem],
+            Strategy::Iterative,
+            64,
+            true,
+            "idem: f_d(f_d(m)) = f_d(m), f_e(m) = m",
+        )?;
+        return Ok((v, idem));
+    }
+    let ls = [&ol.compose, &ol.identity, &ol.power];
+    let v = verdict_from(
+        c,
+        &ls,
+        Strategy::Iterative,
+        64,
+        true,
+        "power (each lane count), compose, identity",
+    )?;
+    Ok((v, None))
+}
+
+/// Floating-point ops only: the rewrite if reassociation is allowed.
+fn opt_reassoc_verdict(
+    op: &AtomicOp,
+    power: Power,
+    opt_iter: &Verdict,
+    opt_dpp: &Verdict,
+    ol: &OptLemmas,
+) -> Verdict {
+    if op.fp.is_none() {
+        return Verdict::NotApplicable("not a floating-point op".into());
+    }
+    if power != Power::FMul {
+        // min/max do not round: allowing reassociation changes nothing.
+        return match opt_dpp {
+            Verdict::NotApplicable(_) => opt_iter.clone(),
+            v => v.clone(),
+        };
+    }
+    // Associativity and compose (an instance of it for x (+) d = f_d(x)) are assumed.
+    let ls = [&ol.identity, &ol.comm];
+    if ls.iter().all(|l| holds(l)) {
+        Verdict::Proved(
+            "assuming associativity: identity and comm hold; the uniform d*n form is not covered"
+                .into(),
+        )
+    } else if let Some(r) = unknown_of(&ls) {
+        Verdict::Unknown(r)
+    } else {
+        Verdict::Refuted(lemma_witness(&ls, op.width))
+    }
 }
 
 /// A lemma's own counterexample, as a witness (for the reassociation column, where a failing
@@ -673,7 +733,6 @@ fn verdict_from(
     n: u32,
     uniform: bool,
     why: &str,
-    replayed: impl Fn(Option<Witness>, &[&Option<Lemma>]) -> Verdict,
 ) -> Result<Verdict, String> {
     if ls.iter().all(|l| holds(l)) {
         return Ok(Verdict::Proved(why.to_string()));
@@ -686,6 +745,6 @@ fn verdict_from(
     }
     Ok(match unknown_of(ls) {
         Some(r) => Verdict::Unknown(r),
-        None => replayed(None, ls),
+        None => no_small_witness(ls),
     })
 }
