@@ -893,7 +893,16 @@ impl<D: Domain> Ev<'_, '_, D> {
             in_buffer_range = Some(acc.in_range);
         }
         let aw = self.d.width(&a);
-        match self.frame.settings.alignment {
+        // The alignment setting is the LDS/buffer one (per generation; DWORD on gfx6-gfx8).
+        // GLOBAL accesses are byte addressed, and scalar loads drop the two low address bits
+        // themselves (`global.pcode`): rounding a scalar load down to its access size would
+        // misplace every 16-byte kernel argument at byte 36 (LLVM's SI test expectations).
+        let alignment = if self.frame.global {
+            Alignment::Unaligned
+        } else {
+            self.frame.settings.alignment
+        };
+        match alignment {
             Alignment::Unaligned => {}
             Alignment::Dword => {
                 if natural > 1 {

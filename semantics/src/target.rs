@@ -175,7 +175,11 @@ impl Target {
         let t = match n.as_str() {
             "gfx600" | "tahiti" | "gfx6" => Target::Gfx600,
             "gfx700" | "kaveri" | "gfx7" => Target::Gfx700,
-            "gfx802" | "iceland" | "tonga" | "gfx8" => Target::Gfx802,
+            // gfx803 (fiji, polaris10/11) and gfx810 (stoney) share gfx802's GCN 1.2 memory
+            // instructions and encodings (LLVM's VI subtarget; they differ in XNACK and
+            // hardware bugs, not in DS/MUBUF semantics), so they check as gfx802.
+            "gfx802" | "iceland" | "tonga" | "gfx8" | "gfx803" | "fiji" | "polaris10"
+            | "polaris11" | "gfx810" | "stoney" => Target::Gfx802,
             "gfx900" | "gfx9" => Target::Gfx900,
             "gfx908" => Target::Gfx908,
             "gfx90a" => Target::Gfx90a,

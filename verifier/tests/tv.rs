@@ -389,10 +389,19 @@ fn unmodelled_setting_names_the_assumption() {
     let f = ["--function", "read2_b32_mul_address"];
     let (code, blocks, err) = tv_json(&[b, a, f[0], f[1]]);
     assert_eq!(code, 0, "{err}");
-    assert!(blocks.iter().any(|r| r["verdict"] == "proved"), "{blocks:?}");
+    assert!(
+        blocks.iter().any(|r| r["verdict"] == "proved"),
+        "{blocks:?}"
+    );
     let (code, blocks, err) = tv_json(&[b, a, f[0], f[1], "--unmodelled", "unsupported"]);
     assert_eq!(code, 3, "{err}");
-    let r = blocks.iter().find(|r| r["changed"] == true).expect("a changed block");
+    let r = blocks
+        .iter()
+        .find(|r| r["changed"] == true)
+        .expect("a changed block");
     assert_eq!(r["verdict"], "unsupported");
-    assert!(r["reason"].as_str().unwrap().contains("V_MUL_U32_U24"), "{r}");
+    assert!(
+        r["reason"].as_str().unwrap().contains("V_MUL_U32_U24"),
+        "{r}"
+    );
 }

@@ -293,12 +293,17 @@ fn block_verdict(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match check::check(&l.rule, t, opts) {
-            Err(e) => {
+        Ok(l) => match checked(&l.rule, t, opts) {
+            None => {
+                v.verdict = "unknown";
+                v.reason =
+                    Some("the solver failed after the watchdog interrupted it (no verdict)".into());
+            }
+            Some(Err(e)) => {
                 v.verdict = "error";
                 v.reason = Some(e.to_string());
             }
-            Ok(o) => match o.verdict {
+            Some(Ok(o)) => match o.verdict {
                 Verdict::Proved => v.verdict = "proved",
                 Verdict::Inapplicable => v.verdict = "inapplicable",
                 Verdict::Unknown(r) => {
@@ -320,6 +325,20 @@ fn block_verdict(
     }
     v.time = start.elapsed();
     v
+}
+
+/// One block's check in a z3 context of its own (as `verify` runs each rule x target: a
+/// watchdog interrupt in one block's context cannot reach another's). z3 can fail to build a
+/// term in a context it has interrupted, which the z3 crate turns into a panic; that is no
+/// verdict (`None`), never a crash of the whole run.
+fn checked(
+    rule: &crate::rules::Rule,
+    t: Target,
+    opts: &Options,
+) -> Option<Result<check::Outcome, crate::rules::InputError>> {
+    crate::smt::with_fresh_context(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check::check(rule, t, opts))).ok()
+    })
 }
 
 /// `refuted` only for a counterexample that shows a real difference: not one resting on the

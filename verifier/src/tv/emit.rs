@@ -317,6 +317,16 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
     }
 }
 
+/// A `bits`-wide unsigned field as MIR may print it: its value, or the value sign-extended
+/// from the field (llc-22 writes a DS offset of 0xff00 as -256). Anything else is out of range.
+fn field_bits(v: i64, bits: u32) -> Result<i64, String> {
+    let (lo, hi) = (-(1i64 << (bits - 1)), (1i64 << bits) - 1);
+    if !(lo..=hi).contains(&v) {
+        return Err(format!("the {bits}-bit offset field cannot hold {v}"));
+    }
+    Ok(v & hi)
+}
+
 fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
     match o.map(|o| &o.kind) {
         Some(OpKind::Imm(v)) => Ok(*v),
@@ -362,14 +372,15 @@ fn ds(
     let mut t = format!("{mnemonic} {}", regs.join(", "));
     match shape.offset {
         OffsetKind::Single => {
-            let v = imm(uses.get(nreg), "offset")?;
+            // llc-22 prints the 16-bit offset field sign-extended (0xff00 as -256).
+            let v = field_bits(imm(uses.get(nreg), "offset")?, 16)?;
             if v != 0 {
                 t.push_str(&format!(" offset:{v}"));
             }
         }
         OffsetKind::Pair => {
-            let a = imm(uses.get(nreg), "offset0")?;
-            let b = imm(uses.get(nreg + 1), "offset1")?;
+            let a = field_bits(imm(uses.get(nreg), "offset0")?, 8)?;
+            let b = field_bits(imm(uses.get(nreg + 1), "offset1")?, 8)?;
             t.push_str(&format!(" offset0:{a} offset1:{b}"));
         }
         OffsetKind::None => {}
@@ -651,6 +662,18 @@ fn alu(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sign_extended_offset_fields_are_their_low_bits() {
+        // 0xff00 printed sign-extended by llc-22; worked by hand: -256 & 0xffff = 65280.
+        assert_eq!(field_bits(-256, 16), Ok(65280));
+        assert_eq!(field_bits(65535, 16), Ok(65535));
+        assert_eq!(field_bits(-32768, 16), Ok(32768));
+        assert!(field_bits(-32769, 16).is_err());
+        assert!(field_bits(65536, 16).is_err());
+        assert_eq!(field_bits(-1, 8), Ok(255));
+        assert!(field_bits(256, 8).is_err());
+    }
 
     #[test]
     fn classes_split_into_dwords() {
