@@ -50,6 +50,7 @@ use std::time::Duration;
 pub struct Side<'a> {
     /// How the report names this side ("document", "description", "gcnsmt").
     pub label: &'a str,
+    /// The statements of this side's body, in the semantics IR.
     pub body: &'a [Stmt],
     /// Operand aliases (`SRC = DATA1`) for this body.
     pub aliases: &'a [(String, String)],
