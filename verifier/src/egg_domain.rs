@@ -6,9 +6,9 @@
 //!
 //! Every e-class carries its sort (bit-vector of a width, boolean, memory of an address width,
 //! or a natural-number parameter of `extract`/`zext`/`sext`/`fp`) and, when known, its constant
-//! value. Constants fold through [`Concrete`], the interpreter's own domain, so a folded node
-//! means exactly what the interpreter computes (SMT-LIB division by zero, shifts past the
-//! width, IEEE rounding of the fp nodes).
+//! value. Constants fold through [`gcnsmt_semantics::interp::Concrete`], the interpreter's own
+//! domain, so a folded node means exactly what the interpreter computes (SMT-LIB division by
+//! zero, shifts past the width, IEEE rounding of the fp nodes).
 
 use crate::machine::{exec, Bound, Env, Machine, RegKey};
 use egg::{EGraph, Id, Symbol};

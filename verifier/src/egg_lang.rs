@@ -195,7 +195,7 @@ fn cmp_op(t: &Term) -> Option<(CmpOp, [Id; 2])> {
 
 /// The concrete value of one node given its children's values, with the interpreter's
 /// semantics ([`Concrete`]). `None` for inputs, memory nodes, a child without a value, or
-/// ill-sorted children (never produced by [`EggDomain`]).
+/// ill-sorted children (never produced by [`crate::egg_domain::EggDomain`]).
 pub fn eval_node(node: &Term, child: &dyn Fn(Id) -> Option<Value>) -> Option<Value> {
     let mut c = Concrete;
     let bv = |i: Id| match child(i)? {

@@ -42,7 +42,7 @@ pub struct Variant {
     /// lane, in this variant's order, and cross-lane ones given the lane count.
     pub prog: Vec<Bound>,
     /// (0-based instruction index in the side, lane order) for each instruction whose lanes do
-    /// order.
+    /// not run in ascending order.
     pub orders: Vec<(usize, Vec<u32>)>,
 }
 

@@ -16,7 +16,7 @@ pub enum Record {
         /// The line of the rule's `Name:`.
         line: u32,
     },
-    /// A rule whose text is not a valid rule for a target (it gets no verdict).
+    /// An input error in a rule (for one of its targets): the rule gets no verdict there.
     Error {
         /// The rule's `Name:`.
         rule: String,

@@ -77,7 +77,8 @@ pub struct Step {
 pub enum Verdict {
     /// No input satisfying the precondition makes the target side differ from the source side.
     Proved,
-    /// A counterexample: the inputs and initial memory, both sides' replayed steps, and the final values that differ.
+    /// A counterexample: the inputs and initial memory, both sides' replayed steps, and the
+    /// final values that differ.
     Refuted(Box<Cex>),
     /// The precondition (with the source's encodability and definedness) cannot hold.
     Inapplicable,

@@ -17,7 +17,8 @@ pub enum Op {
         mnemonic: String,
         /// Its semantics entry, from [`gcnsmt_lifter::lift::ds_semantics`].
         def: &'static Def,
-        /// The entry name the mnemonic selects in `def` (the mnemonic in upper case, `DS_WRITE_B32`).
+        /// The entry name the mnemonic selects in `def` (the mnemonic in upper case,
+        /// `DS_WRITE_B32`).
         entry: String,
         /// The operand layout from the lifter's DS table: which operands exist and their widths.
         shape: DsShape,
@@ -49,8 +50,8 @@ pub enum Op {
         def: &'static Def,
         /// Operand layout and entry for this target, from [`gcnsmt_lifter::lift::alu_lookup`].
         alu: AluDef,
-        /// Destination registers (`D0`), one key per dword: VGPRs for VALU, an SGPR or `m0` for SALU,
-        /// a wave-sized lane mask for the VOPC compares.
+        /// Destination registers (`D0`), one key per dword: VGPRs for VALU, an SGPR or `m0`
+        /// for SALU, a wave-sized lane mask for the VOPC compares.
         d0: Vec<RegKey>,
         /// The carry/borrow-out SGPRs (`vcc`, `s[0:1]`), empty when the op has none.
         sdst: Vec<RegKey>,
@@ -383,7 +384,8 @@ pub struct MemOp {
     pub mnemonic: String,
     /// Semantics entry and its name.
     pub def: &'static Def,
-    /// The entry name within `def` (the mnemonic in upper case).
+    /// The entry name within `def`, as the lifter's GLOBAL/SMEM instruction gives it
+    /// (`GLOBAL_LOAD_DWORD`).
     pub entry: String,
     /// Inputs by pseudocode variable name.
     pub inputs: Vec<(&'static str, MemIn)>,

@@ -154,6 +154,6 @@ pub enum Src {
     /// Registers, one key per dword, low dword first.
     Reg(Vec<RegKey>),
     /// An immediate: a constant or an expression over the rule's immediate variables, as
-    /// written (a 32-bit literal).
+    /// written.
     Imm(Expr),
 }

@@ -17,7 +17,8 @@ use std::collections::BTreeMap;
 pub struct Untranslatable {
     /// 0-based line within the listing.
     pub line: u32,
-    /// What has no translation (a C construct outside the subset), or why the result does not parse.
+    /// What has no translation (a C construct outside the subset), or why the result does not
+    /// parse.
     pub reason: String,
 }
 

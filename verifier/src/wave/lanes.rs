@@ -23,7 +23,7 @@ pub const WAVE64: u32 = 64;
 /// For buffer atomics these are the halves of VDATA (see [`Space::Buffer`]).
 #[derive(Clone, Debug)]
 pub struct LaneData<B> {
-    /// DATA0's bits (for buffer atomics the low half of VDATA, or all of it).
+    /// DATA0's bits (for buffer atomics: VDATA, or its low half for compare-swap).
     pub data0: B,
     /// DATA1's bits (for buffer compare-swap the high half of VDATA, the compare value).
     pub data1: B,

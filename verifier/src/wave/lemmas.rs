@@ -27,7 +27,7 @@ pub enum Outcome {
     Holds,
     /// A model: input names and values.
     Fails(Vec<(String, u128)>),
-    /// z3 could not decide within the time limit, with the reason.
+    /// z3 gave up or hit the time limit, with the reason.
     Unknown(String),
 }
 

@@ -47,7 +47,7 @@ pub enum Verdict {
     Proved(String),
     /// False: a concrete wave shows it, replayed on the interpreter.
     Refuted(Witness),
-    /// z3 could not decide within the time limit, with the reason.
+    /// Not decided (z3 gave up or hit the time limit), with the reason.
     Unknown(String),
     /// The question does not arise (the optimizer leaves the op alone), with the reason.
     NotApplicable(String),

@@ -40,7 +40,7 @@ pub struct AtomicOp {
     pub data0: u32,
     /// DATA1 width in bits (0 = none; for buffer compare-swap the compare value's width).
     pub data1: u32,
-    /// The targets that have the mnemonic (the lifter's DS or MUBUF tables).
+    /// Of the targets asked for, those whose DS or MUBUF table (the lifter's) has the mnemonic.
     pub targets: Vec<Target>,
     /// Where the lane step runs: LDS, or global memory through the V# layout of the first
     /// target (the access is in range on every layout, so the choice does not matter).

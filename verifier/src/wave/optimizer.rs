@@ -18,7 +18,8 @@
 /// Which schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
-    /// The loop over the active lanes in increasing order (LLVM `-amdgpu-atomic-optimizer-strategy=Iterative`).
+    /// The loop over the active lanes in increasing order (LLVM
+    /// `-amdgpu-atomic-optimizer-strategy=Iterative`).
     Iterative,
     /// DPP on gfx9/CDNA (row broadcasts; wave64 only).
     DppGfx9,

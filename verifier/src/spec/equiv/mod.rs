@@ -6,7 +6,7 @@
 //! symbolic inputs, so a difference is a difference of the bodies and not of the address
 //! model. z3 is asked for inputs where the compared memory at some address, or a compared
 //! output's bits, differ. A model is replayed on [`Concrete`]; only a replayed difference is
-//! returned as one. What a [`Family`] brings (module [`family`]):
+//! returned as one. What a [`Family`] brings (module `family`):
 //!
 //! - DS: inputs ADDR, DATA0, DATA1, OFFSET, OFFSET0, OFFSET1, M0, LDS_SIZE, LANE_ID, the old
 //!   destination and LDS, with the target's default alignment and no LDS bound; LDS and the
