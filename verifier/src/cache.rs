@@ -30,7 +30,9 @@ pub struct Cache {
 /// What a cache entry holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cached {
+    /// The rule was proved for this key.
     Proved,
+    /// The rule's precondition cannot hold for this key.
     Inapplicable,
     /// A refutation: the counterexample to replay.
     Refuted(StoredCex),
@@ -44,7 +46,9 @@ pub struct StoredCex {
     pub inputs: Vec<(String, u128)>,
     /// Initial LDS, GDS and global-memory bytes the replay read (address, byte).
     pub lds: Vec<(u32, u8)>,
+    /// Initial GDS bytes (address, byte).
     pub gds: Vec<(u32, u8)>,
+    /// Initial global-memory bytes (64-bit address, byte).
     pub global: Vec<(u64, u8)>,
 }
 

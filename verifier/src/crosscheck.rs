@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 /// A solver's answer to one satisfiability query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sat {
+    /// `sat`: the assertions have a model.
     Sat,
+    /// `unsat`: they have none.
     Unsat,
     /// Gave up, timed out or ran out of memory (never a disagreement).
     Unknown,

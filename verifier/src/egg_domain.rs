@@ -6,9 +6,9 @@
 //!
 //! Every e-class carries its sort (bit-vector of a width, boolean, memory of an address width,
 //! or a natural-number parameter of `extract`/`zext`/`sext`/`fp`) and, when known, its constant
-//! value. Constants fold through [`Concrete`], the interpreter's own domain, so a folded node
-//! means exactly what the interpreter computes (SMT-LIB division by zero, shifts past the
-//! width, IEEE rounding of the fp nodes).
+//! value. Constants fold through [`gcnsmt_semantics::interp::Concrete`], the interpreter's own
+//! domain, so a folded node means exactly what the interpreter computes (SMT-LIB division by
+//! zero, shifts past the width, IEEE rounding of the fp nodes).
 
 use crate::machine::{exec, Bound, Env, Machine, RegKey};
 use egg::{EGraph, Id, Symbol};
@@ -24,6 +24,7 @@ pub use crate::egg_lang::*;
 /// The e-graph domain: values are e-class ids of one e-graph.
 #[derive(Default)]
 pub struct EggDomain {
+    /// The e-graph every value of the domain is a class of, with [`Fold`] as its analysis.
     pub egraph: EGraph<Term, Fold>,
 }
 
@@ -170,7 +171,9 @@ pub const TIME_LIMIT_MS: u64 = 300;
 
 /// The inputs of one rule on one target, as the checker has elaborated them.
 pub struct EggRule<'a> {
+    /// The target the rule is checked on.
     pub target: Target,
+    /// The model settings of the check.
     pub settings: Settings,
     /// Every register either side names (32 bits each), including M0.
     pub keys: &'a BTreeSet<RegKey>,
@@ -178,7 +181,9 @@ pub struct EggRule<'a> {
     pub dead: &'a BTreeSet<RegKey>,
     /// Immediate variables (64 bits each).
     pub imms: &'a BTreeSet<String>,
+    /// The source side's instructions, bound to the target.
     pub src: &'a [Bound],
+    /// The target side's instructions, bound to the target.
     pub tgt: &'a [Bound],
 }
 

@@ -13,7 +13,9 @@ use std::str::FromStr;
 /// (`4w32`) in patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Lit {
+    /// The value, below `2^width`.
     pub value: u128,
+    /// The width in bits, 1 to 128.
     pub width: u32,
 }
 
@@ -41,6 +43,7 @@ impl FromStr for Lit {
 pub enum Sort {
     /// A bit-vector of this many bits.
     Bv(u32),
+    /// A boolean (comparisons, `and`/`or`/`not`, the condition of `ite`).
     Bool,
     /// A byte memory with addresses of this many bits (32: LDS/GDS, 64: global memory).
     Mem(u32),
@@ -52,7 +55,9 @@ pub enum Sort {
 /// and `NAME:mW` for a memory with `W`-bit addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Input {
+    /// The input's name (a register such as `v1`, an immediate variable, `LDS`, `GDS`, `MEM`).
     pub name: Symbol,
+    /// Its sort: `:bW` a `W`-bit vector, `:mW` a memory with `W`-bit addresses, `:bool`, `:nat`.
     pub sort: Sort,
 }
 
@@ -93,6 +98,8 @@ egg::define_language! {
     /// `extract` is `(extract HI LO x)`, `zext`/`sext` are `(zext BY x)`, `fp` is
     /// `(fp OP FMT a b)` with OP 0/1/2 = add/sub/mul and FMT 0..3 = f16/bf16/f32/f64; those
     /// parameters are [`Term::Nat`] leaves. `load` reads one byte, `store` writes one.
+    // `define_language!` takes no attributes on its variants; the names above document them.
+    #[allow(missing_docs)]
     pub enum Term {
         "true" = True,
         "false" = False,
@@ -138,6 +145,7 @@ pub(crate) const FP_FMTS: [FpFmt; 4] = [FpFmt::F16, FpFmt::Bf16, FpFmt::F32, FpF
 /// What an e-class is known to be.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Data {
+    /// The class's sort.
     pub sort: Sort,
     /// The constant value (bit-vectors, booleans as 0/1, naturals), when every input of some
     /// node of the class is constant.
@@ -147,8 +155,11 @@ pub struct Data {
 /// A concrete value of a non-memory term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A bit-vector value with its width.
     Bv(Bits),
+    /// A boolean.
     Bool(bool),
+    /// A natural-number parameter.
     Nat(u32),
 }
 
@@ -184,7 +195,7 @@ fn cmp_op(t: &Term) -> Option<(CmpOp, [Id; 2])> {
 
 /// The concrete value of one node given its children's values, with the interpreter's
 /// semantics ([`Concrete`]). `None` for inputs, memory nodes, a child without a value, or
-/// ill-sorted children (never produced by [`EggDomain`]).
+/// ill-sorted children (never produced by [`crate::egg_domain::EggDomain`]).
 pub fn eval_node(node: &Term, child: &dyn Fn(Id) -> Option<Value>) -> Option<Value> {
     let mut c = Concrete;
     let bv = |i: Id| match child(i)? {
@@ -279,6 +290,8 @@ pub fn eval_node(node: &Term, child: &dyn Fn(Id) -> Option<Value>) -> Option<Val
 /// not trusted).
 #[derive(Default)]
 pub struct Fold {
+    /// Set when two classes with different constants or sorts were merged: the e-graph's
+    /// equalities are then not trusted.
     pub conflict: bool,
 }
 

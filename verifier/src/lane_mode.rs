@@ -18,6 +18,7 @@ pub enum LaneOrder {
 pub struct LaneMode {
     /// 1..=[`MAX_LANES`].
     pub lanes: u32,
+    /// Which serialization orders of the lanes are checked.
     pub order: LaneOrder,
 }
 
@@ -76,6 +77,7 @@ impl LaneOrder {
             _ => Err(format!("unknown lane order `{w}` (any or ascending)")),
         }
     }
+    /// The order's name as `Lanes:` writes it: `any` or `ascending`.
     pub fn name(self) -> &'static str {
         match self {
             LaneOrder::Any => "any",

@@ -38,7 +38,11 @@ pub const MAX_ORDERS: usize = 120;
 /// were not run in ascending order, its index in the side (0-based) and its lane order.
 #[derive(Clone, Debug)]
 pub struct Variant {
+    /// The side's instructions with each per-lane instruction replaced by one [`Op::Lane`] per
+    /// lane, in this variant's order, and cross-lane ones given the lane count.
     pub prog: Vec<Bound>,
+    /// (0-based instruction index in the side, lane order) for each instruction whose lanes do
+    /// not run in ascending order.
     pub orders: Vec<(usize, Vec<u32>)>,
 }
 
@@ -62,8 +66,11 @@ pub struct Expanded {
     /// Every register of both sides, vector ones once per lane, plus EXEC (`exec_lo`, and
     /// `exec_hi` on wave64) and each lane's id ([`RegKey::lane_id`]).
     pub keys: BTreeSet<RegKey>,
+    /// The rule's dead registers, vector ones once per lane.
     pub dead: BTreeSet<RegKey>,
+    /// The source side's serializations (one for `ascending`, up to [`MAX_ORDERS`] for `any`).
     pub src: Vec<Variant>,
+    /// The target side's serializations, likewise.
     pub tgt: Vec<Variant>,
 }
 

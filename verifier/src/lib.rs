@@ -25,6 +25,8 @@
 //! assert!(matches!(outcome.verdict, Verdict::Proved));
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod cache;
 pub mod check;

@@ -11,7 +11,10 @@ use egg::{rewrite as rw, Analysis, DidMerge, EGraph, Id, RecExpr, Runner, Symbol
 use gcnsmt_semantics::ir::{BinOp, Expr, LitSuffix};
 
 egg::define_language! {
-    /// Immediate arithmetic.
+    /// Immediate arithmetic on 64-bit unsigned values: `+ - * / % & | << >>` over two
+    /// children, `Num` constants and `Var` immediate variables (`%o`).
+    // `define_language!` takes no attributes on its variants; the line above documents them.
+    #[allow(missing_docs)]
     pub enum Imm {
         "+" = Add([Id; 2]),
         "-" = Sub([Id; 2]),

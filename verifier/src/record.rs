@@ -9,13 +9,18 @@ use crate::rules::{Expect, InputError};
 /// One line of a run's result: a verdict on a rule x target, or a rule's input error.
 #[derive(Clone, Debug)]
 pub enum Record {
+    /// A verdict on one rule and target.
     Verdict {
+        /// The check's result.
         outcome: Outcome,
         /// The line of the rule's `Name:`.
         line: u32,
     },
+    /// An input error in a rule (for one of its targets): the rule gets no verdict there.
     Error {
+        /// The rule's `Name:`.
         rule: String,
+        /// The error, with file:line:col.
         error: InputError,
         /// The rule says `Expect: error`.
         expected: bool,
@@ -25,14 +30,21 @@ pub enum Record {
 /// Counts of one run.
 #[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Summary {
+    /// Rules x targets proved.
     pub proved: usize,
+    /// Rules x targets refuted, expected or not.
     pub refuted: usize,
+    /// Of `refuted`, those whose rule says `Expect: refuted`.
     pub refuted_expected: usize,
+    /// Rules x targets the solver could not decide (time limit, memory limit, gave up).
     pub unknown: usize,
+    /// Rules x targets whose precondition cannot hold.
     pub inapplicable: usize,
+    /// Input errors in rules that do not expect them, plus internal errors (`Verdict::Error`).
     pub errors: usize,
     /// Input errors in rules that expect them (`Expect: error`).
     pub errors_expected: usize,
+    /// Verdicts that contradict the rule's `Expect:` (unknown verdicts excluded).
     pub mismatches: usize,
 }
 

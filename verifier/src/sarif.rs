@@ -7,8 +7,12 @@ use serde_json::{json, Value};
 /// A result's `level` (SARIF 2.1.0 §3.27.10; `none` is not used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
+    /// `error`: a refutation, a mismatch with `Expect:`, an input or internal error, a
+    /// spec-check finding.
     Error,
+    /// `warning`: an undecided result (`unknown`).
     Warning,
+    /// `note`: a result as expected, or a spec-check item that could not be checked.
     Note,
 }
 
@@ -29,11 +33,15 @@ impl Level {
 pub struct Finding {
     /// The reporting rule's id (a rewrite rule's name, a spec-check kind).
     pub rule_id: String,
+    /// How serious the result is.
     pub level: Level,
+    /// The message text.
     pub text: String,
     /// The artifact, as given on the command line (a relative or absolute path).
     pub file: String,
+    /// 1-based line of the result.
     pub line: u32,
+    /// 1-based column of the result.
     pub col: u32,
 }
 
@@ -41,10 +49,13 @@ pub struct Finding {
 /// execution notification of a run whose `executionSuccessful` is false.
 #[derive(Clone, Debug)]
 pub struct Failure {
+    /// What stopped the tool, as the error message says it.
     pub text: String,
     /// Where, when the problem is in a file (line 0: no position).
     pub file: Option<String>,
+    /// 1-based line, 0 when there is no position.
     pub line: u32,
+    /// 1-based column, 0 when there is no position.
     pub col: u32,
 }
 

@@ -111,7 +111,9 @@ impl Goal {
 
 /// An input term and its goals, most preferred first.
 pub struct Input {
+    /// The input (an immediate, register, `LDS_SIZE` or `LANE_ID`) as a solver term.
     pub term: Term,
+    /// Values to push it toward, tried in order.
     pub goals: Vec<Goal>,
 }
 

@@ -50,7 +50,9 @@ pub type Prop = Bool;
 /// so queries stay in QF_UFBV, which z3 bit-blasts far faster than the array theory.
 #[derive(Clone)]
 pub struct Mem {
+    /// The contents before any store.
     pub base: Base,
+    /// The newest store, or `None` when nothing was stored.
     pub stores: Option<Rc<Store>>,
     /// Address width in bits: 32 for LDS and GDS, 64 for global memory.
     pub addr_width: u32,
@@ -68,10 +70,16 @@ pub enum Base {
 
 /// One conditional byte store.
 pub struct Store {
+    /// The next older store, or `None` for the oldest.
     pub prev: Option<Rc<Store>>,
+    /// When the store happened: `true` for a plain store, the branch condition (and the
+    /// store's own) for a store kept by merging the two memories of an `ite`.
     pub cond: Bool,
+    /// The byte address, `addr_width` bits wide.
     pub addr: BV,
+    /// The byte stored (8 bits).
     pub byte: BV,
+    /// How many stores the chain holds up to and including this one (1 for the oldest).
     pub depth: usize,
 }
 
@@ -348,6 +356,7 @@ impl Domain for Smt {
 pub enum Answer {
     /// A model: read values with [`Model::bv`].
     Sat(Model),
+    /// No assignment satisfies the assertions (for a refinement query: no counterexample exists).
     Unsat,
     /// The solver gave up or hit the time limit; the reason as z3 gives it.
     Unknown(String),
@@ -444,6 +453,8 @@ impl Model {
         }
         self.bv(&m.load(&BV::from_u64(addr, m.addr_width))) as u8
     }
+    /// The value of `b` in the model (replaced inputs substituted first); `false` when it does
+    /// not evaluate to a constant.
     pub fn truth(&self, b: &Bool) -> bool {
         let b = self.substituted(b);
         match &self.z3 {
@@ -504,12 +515,15 @@ impl Query {
     pub fn set_memory(&mut self, mb: Option<u32>) {
         self.memory_mb = mb;
     }
+    /// Add `b` to the assertions of every later check.
     pub fn assert(&mut self, b: &Bool) {
         self.assertions.push(b.clone());
     }
+    /// Mark the current assertions, so [`Query::pop`] can drop those added after.
     pub fn push(&mut self) {
         self.marks.push(self.assertions.len());
     }
+    /// Drop the assertions added since the matching [`Query::push`]. Panics without one.
     pub fn pop(&mut self) {
         let n = self.marks.pop().expect("pop after push");
         self.assertions.truncate(n);
@@ -667,6 +681,7 @@ fn portable(assertions: &[Bool]) -> Vec<Bool> {
 /// Helpers the rest of the verifier uses to build constraints without naming z3.
 pub mod build {
     use super::*;
+    /// The conjunction of `xs` (`true` when empty).
     pub fn and(xs: &[Bool]) -> Bool {
         let refs: Vec<&Bool> = xs.iter().collect();
         if refs.is_empty() {
@@ -675,6 +690,7 @@ pub mod build {
             Bool::and(&refs)
         }
     }
+    /// The disjunction of `xs` (`false` when empty).
     pub fn or(xs: &[Bool]) -> Bool {
         let refs: Vec<&Bool> = xs.iter().collect();
         if refs.is_empty() {
@@ -683,23 +699,29 @@ pub mod build {
             Bool::or(&refs)
         }
     }
+    /// `a != b` (same width).
     pub fn ne(a: &BV, b: &BV) -> Bool {
         a.eq(b).not()
     }
+    /// `a == b` (same width).
     pub fn eq(a: &BV, b: &BV) -> Bool {
         a.eq(b)
     }
+    /// `a <= c`, unsigned, with `c` as a constant of `a`'s width.
     pub fn ule_const(a: &BV, c: u128) -> Bool {
         let w = a.get_size();
         a.bvule(Smt.bv(c, w))
     }
+    /// `a == c`, with `c` as a constant of `a`'s width.
     pub fn eq_const(a: &BV, c: u128) -> Bool {
         let w = a.get_size();
         a.eq(Smt.bv(c, w))
     }
+    /// The byte of `m` at address `k` (`k` of `m`'s address width).
     pub fn select(m: &Mem, k: &BV) -> BV {
         m.load(k)
     }
+    /// The negation of `b`.
     pub fn not(b: &Bool) -> Bool {
         b.not()
     }

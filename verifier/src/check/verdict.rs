@@ -62,15 +62,23 @@ impl Cex {
 /// register it writes, and how many memory bytes it changed, by space).
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// The instruction as written; ` (inactive)` appended when its lane's EXEC bit is clear.
     pub text: String,
+    /// Each register it writes (`v1`, `%x[1]`, `v0@lane1`) and the 32-bit value written; empty
+    /// for an inactive lane.
     pub writes: Vec<(String, u32)>,
+    /// For each memory space the instruction changed (`LDS`, `GDS`, `MEM`), how many bytes now
+    /// differ from before it.
     pub mem_writes: Vec<(&'static str, usize)>,
 }
 
 /// The verdict on one rule and target.
 #[derive(Clone, Debug)]
 pub enum Verdict {
+    /// No input satisfying the precondition makes the target side differ from the source side.
     Proved,
+    /// A counterexample: the inputs and initial memory, both sides' replayed steps, and the
+    /// final values that differ.
     Refuted(Box<Cex>),
     /// The precondition (with the source's encodability and definedness) cannot hold.
     Inapplicable,
@@ -81,6 +89,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// The verdict's name in output: `proved`, `refuted`, `inapplicable`, `unknown` or `error`.
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::Proved => "proved",
@@ -104,12 +113,19 @@ impl Verdict {
 /// The result for one rule and target.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The rule's `Name:`.
     pub rule: String,
+    /// The rules file the rule is in.
     pub file: String,
+    /// The target it was checked on.
     pub target: Target,
+    /// The model settings the check used (the target's defaults or the command-line choices).
     pub settings: Settings,
+    /// The verdict.
     pub verdict: Verdict,
+    /// The rule's `Expect:` value, if it has one.
     pub expect: Option<Expect>,
+    /// Wall time of elaboration and solving.
     pub time: Duration,
     /// How the verdict was reached when not by the usual solver query.
     pub note: Option<&'static str>,

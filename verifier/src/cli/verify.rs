@@ -35,6 +35,7 @@ pub struct VerifyArgs {
     pub set: Vec<String>,
     /// `--filter`: only rules whose name contains one of these substrings (`*` matches any text).
     pub filter: Vec<String>,
+    /// `--format`: text, json or sarif.
     pub format: Format,
     /// `--emit-smt2 DIR`: write each solver query there as a standalone SMT-LIB 2 file.
     pub emit_smt2: Option<PathBuf>,

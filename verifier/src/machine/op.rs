@@ -11,27 +11,52 @@ use gcnsmt_semantics::ir::{Def, Expr};
 /// What a bound instruction does.
 #[derive(Clone, Debug)]
 pub enum Op {
+    /// A per-lane DS instruction with a semantics entry (one of `semantics/pcode/ds_*.pcode`).
     Ds {
+        /// Mnemonic as written in the rule, lower case (`ds_write_b32`).
         mnemonic: String,
+        /// Its semantics entry, from [`gcnsmt_lifter::lift::ds_semantics`].
         def: &'static Def,
+        /// The entry name the mnemonic selects in `def` (the mnemonic in upper case,
+        /// `DS_WRITE_B32`).
         entry: String,
+        /// The operand layout from the lifter's DS table: which operands exist and their widths.
         shape: DsShape,
+        /// Destination VGPRs/AGPRs, one key per dword, low dword first (empty when the op returns
+        /// nothing).
         vdst: Vec<RegKey>,
+        /// The address VGPR (one dword: a byte address into LDS/GDS).
         addr: Vec<RegKey>,
+        /// DATA0 registers, one key per dword, low dword first (empty when the op has no data0).
         data0: Vec<RegKey>,
+        /// DATA1 registers, one key per dword (the second source of two-data ops such as
+        /// `ds_write2_b32` and `ds_cmpst_b32`).
         data1: Vec<RegKey>,
         /// Immediate fields: `offset` (16 bits) or `offset0`/`offset1` (8 bits each).
         offset: Option<Expr>,
+        /// The 8-bit `offset0` field of two-address ops, in units of the element size (or 64
+        /// elements for the `st64` forms), as the ISA guide's `DS_WRITE2_B32` pseudocode scales it.
         offset0: Option<Expr>,
+        /// The 8-bit `offset1` field, scaled like `offset0`.
         offset1: Option<Expr>,
+        /// The `gds` flag: the op addresses GDS instead of LDS.
         gds: bool,
     },
+    /// A VALU or SALU instruction of the subset in `semantics/pcode/alu.pcode`.
     Alu {
+        /// Mnemonic as written in the rule.
         mnemonic: String,
+        /// Its semantics entry (the `alu.pcode` entry named by `alu.entry`).
         def: &'static Def,
+        /// Operand layout and entry for this target, from [`gcnsmt_lifter::lift::alu_lookup`].
         alu: AluDef,
+        /// Destination registers (`D0`), one key per dword: VGPRs for VALU, an SGPR or `m0`
+        /// for SALU, a wave-sized lane mask for the VOPC compares.
         d0: Vec<RegKey>,
+        /// The carry/borrow-out SGPRs (`vcc`, `s[0:1]`), empty when the op has none.
         sdst: Vec<RegKey>,
+        /// The sources `S0`, `S1`, ... in operand order (32 bits each; the last is a lane mask for
+        /// `v_cndmask_b32`).
         srcs: Vec<Src>,
     },
     /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
@@ -43,27 +68,42 @@ pub enum Op {
     /// whole wave and only under `--lanes N` (`lanes` is 0 until [`crate::lanes`] expands the
     /// rule). Semantics: `semantics/src/wave.rs`.
     Cross {
+        /// Mnemonic as written in the rule.
         mnemonic: String,
+        /// Which of the three cross-lane ops it is.
         kind: CrossKind,
+        /// Destination VGPR of every lane (one dword; the keys are lane-free until expansion).
         vdst: Vec<RegKey>,
+        /// The address VGPR: permute/bpermute take the lane index `((addr + offset) / 4) % wrap`
+        /// from it (`semantics/src/wave.rs`); swizzle has none.
         addr: Vec<RegKey>,
+        /// The DATA0 VGPR whose values are moved between lanes.
         data0: Vec<RegKey>,
         /// The 16-bit `offset` field, a constant (the swizzle mode depends on its bits).
         offset: u16,
+        /// How many lanes the check has (`--lanes N`); 0 until the rule is expanded.
         lanes: u32,
     },
     /// One lane's run of a per-lane instruction under `--lanes N`: `inner`, whose vector
     /// registers are those of lane `lane`, runs with `LANE_ID = lane` when bit `lane` of
     /// `exec_lo` is set, and changes nothing otherwise.
-    Lane { lane: u32, inner: Box<Bound> },
+    Lane {
+        /// The lane (0..N) whose registers `inner` uses.
+        lane: u32,
+        /// The per-lane instruction (DS, ALU or buffer).
+        inner: Box<Bound>,
+    },
 }
 
 /// The cross-lane DS instructions rules can use (AMD ISA guides, `DS_SWIZZLE_B32`,
 /// `DS_PERMUTE_B32`, `DS_BPERMUTE_B32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrossKind {
+    /// `ds_swizzle_b32`: lanes exchange data in a pattern given by the offset bits.
     Swizzle,
+    /// `ds_permute_b32`: each lane writes its data to the lane its address names (push).
     Permute,
+    /// `ds_bpermute_b32`: each lane reads the data of the lane its address names (pull).
     Bpermute,
 }
 
@@ -82,18 +122,26 @@ impl CrossKind {
 /// An immediate field whose value must lie in `0..=max` for the instruction to exist.
 #[derive(Clone, Debug)]
 pub struct Field {
+    /// The field name as the ISA guide spells it (`offset`, `offset0`, `offset1`, ...).
     pub name: &'static str,
+    /// Its value: a constant or an expression over the rule's immediate variables.
     pub expr: Expr,
+    /// The largest value the field holds (`0xffff` for a 16-bit field, `0xff` for 8 bits).
     pub max: u64,
+    /// Where the field's value is written in the rules file.
     pub loc: Loc,
 }
 
 /// An instruction of a rule, bound to a target.
 #[derive(Clone, Debug)]
 pub struct Bound {
+    /// What the instruction does, with its operands bound to registers.
     pub op: Op,
+    /// Where the instruction's line starts in the rules file.
     pub loc: Loc,
+    /// The instruction as written, trimmed (for messages and counterexamples).
     pub text: String,
+    /// Its immediate fields, whose ranges the checker assumes or checks.
     pub fields: Vec<Field>,
     /// Register-variable uses, checked for one class and one width per variable.
     pub var_uses: Vec<VarUse>,
@@ -240,19 +288,29 @@ pub(crate) fn lane_keys(keys: &[RegKey], lanes: u32) -> Vec<RegKey> {
 /// A bound buffer instruction.
 #[derive(Clone, Debug)]
 pub struct BufOp {
+    /// Mnemonic as written in the rule (`buffer_load_dword`).
     pub mnemonic: String,
+    /// Its semantics entry (one of `semantics/pcode/buffer_*.pcode`).
     pub def: &'static Def,
+    /// The entry name within `def` (the mnemonic in upper case).
     pub entry: String,
+    /// Load, store, atomic or cache op, from the lifter's MUBUF table.
     pub class: MubufClass,
+    /// The addressing bits (offen, idxen, addr64) and the target, which fixes the V# layout.
     pub mode: BufferMode,
     /// Atomics: whether VDATA receives the pre-op value (glc / sc0 / th:TH_ATOMIC_RETURN).
     pub returns: bool,
     /// Dwords of VDATA that an atomic returns (half of VDATA for cmpswap).
     pub return_dwords: u32,
+    /// VDATA registers, one key per dword, low dword first: the destination of a load, the
+    /// source of a store or atomic (and the destination of a returning atomic).
     pub vdata: Vec<RegKey>,
+    /// VADDR registers: none, one (offen or idxen) or two (idxen+offen, or addr64's 64-bit
+    /// address, low dword first).
     pub vaddr: Vec<RegKey>,
     /// The four SGPRs of the V#.
     pub srsrc: Vec<RegKey>,
+    /// SOFFSET: an SGPR or an immediate, a byte offset added to the address.
     pub soffset: Src,
     /// The instruction offset (bytes).
     pub offset: Option<Expr>,
@@ -326,6 +384,8 @@ pub struct MemOp {
     pub mnemonic: String,
     /// Semantics entry and its name.
     pub def: &'static Def,
+    /// The entry name within `def`, as the lifter's GLOBAL/SMEM instruction gives it
+    /// (`GLOBAL_LOAD_DWORD`).
     pub entry: String,
     /// Inputs by pseudocode variable name.
     pub inputs: Vec<(&'static str, MemIn)>,

@@ -10,6 +10,8 @@ use std::fmt;
 pub struct RegKey {
     /// `v`, `a`, `s`, `m0`, `vcc`, `exec`, or `%name`.
     pub base: String,
+    /// Dword index: the register number for `v`, `a` and `s`; the dword within a multi-dword
+    /// variable for `%name`; 0 (low) or 1 (high) for `vcc` and `exec`; 0 for `m0`.
     pub idx: u32,
     /// The lane of a vector register under `--lanes N` (`None`: the one lane of a single-lane
     /// check, or a scalar register, which all lanes share).
@@ -17,6 +19,7 @@ pub struct RegKey {
 }
 
 impl RegKey {
+    /// Dword `idx` of the rule variable `%name` (give `name` without the `%`).
     pub fn var(name: &str, idx: u32) -> RegKey {
         RegKey {
             base: format!("%{name}"),
@@ -24,6 +27,8 @@ impl RegKey {
             lane: None,
         }
     }
+    /// The 32-bit `m0` register (DS ops on gfx6-gfx8 take the LDS limit from it; `lds` loads
+    /// take the LDS address from it).
     pub fn m0() -> RegKey {
         RegKey {
             base: "m0".into(),
@@ -56,6 +61,7 @@ impl RegKey {
             lane: Some(slot),
         }
     }
+    /// Whether this is a dword of a rule variable (`%name`) rather than a concrete register.
     pub fn is_var(&self) -> bool {
         self.base.starts_with('%')
     }
@@ -132,15 +138,22 @@ impl Class {
 /// how many dwords it spans there, and where.
 #[derive(Clone, Debug)]
 pub struct VarUse {
+    /// The variable's name, without `%`.
     pub name: String,
+    /// The register class the operand requires.
     pub class: Class,
+    /// How many dwords the operand spans (1 for a 32-bit operand, 2 for 64 bits, ...).
     pub dwords: u32,
+    /// Where the use is written in the rules file.
     pub loc: Loc,
 }
 
 /// An ALU source: registers or an immediate expression over rule variables.
 #[derive(Clone, Debug)]
 pub enum Src {
+    /// Registers, one key per dword, low dword first.
     Reg(Vec<RegKey>),
+    /// An immediate: a constant or an expression over the rule's immediate variables, as
+    /// written.
     Imm(Expr),
 }

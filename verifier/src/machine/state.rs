@@ -12,11 +12,16 @@ use std::collections::BTreeMap;
 
 /// Inputs shared by both sides of a rule.
 pub struct Env<D: Domain> {
+    /// The target both sides run on.
     pub target: Target,
+    /// The model choices: alignment, LDS limit (M0 or allocation), buffer range-check variants.
     pub settings: Settings,
     /// Immediate variables, 64-bit (constrained below 2^32 by the checker).
     pub imms: BTreeMap<String, D::Bv>,
+    /// `LDS_SIZE`: bytes of LDS allocated to the work-group (32 bits, at most the target's
+    /// LDS size per the checker's assumptions).
     pub lds_size: D::Bv,
+    /// `LANE_ID`: the lane the instruction runs in (32 bits, below the wave size).
     pub lane_id: D::Bv,
 }
 
@@ -35,7 +40,9 @@ impl<D: Domain> Env<D> {
 
 /// Register file and memory.
 pub struct Machine<D: Domain> {
+    /// Register values, 32 bits each, by register key; a register absent from the map reads as 0.
     pub regs: BTreeMap<RegKey, D::Bv>,
+    /// LDS, GDS and global memory.
     pub mem: MemState<D>,
 }
 

@@ -15,7 +15,10 @@ use std::collections::BTreeMap;
 /// Why a listing could not be translated: 0-based line within the listing and the reason.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Untranslatable {
+    /// 0-based line within the listing.
     pub line: u32,
+    /// What has no translation (a C construct outside the subset), or why the result does not
+    /// parse.
     pub reason: String,
 }
 

@@ -44,6 +44,7 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format's name on the command line (`--format` value) and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Format::Clrx => "clrx",
@@ -66,9 +67,11 @@ pub enum Notation {
 /// A document's operation text for one instruction.
 #[derive(Clone, Debug)]
 pub struct Pcode {
+    /// The operation text as written (several lines for a listing).
     pub text: String,
     /// 1-based line of the first line of `text` in the file.
     pub line: u32,
+    /// Which notation `text` is in, which decides how it is parsed.
     pub notation: Notation,
 }
 
@@ -76,19 +79,26 @@ pub struct Pcode {
 /// drawn as a bit string (`110110`) has that constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Field {
+    /// The field's name as drawn (`OP`, `OFFSET0`, `GDS`, ...).
     pub name: String,
+    /// Highest bit of the field (bit 0 is the low bit of the first dword; 32..63 the second).
     pub hi: u32,
+    /// Lowest bit of the field.
     pub lo: u32,
+    /// The field's value when drawn as a bit string (`110110` for DS's encoding bits), else `None`.
     pub constant: Option<u64>,
     /// The generations the document says this row is for (empty: all the page covers).
     pub gens: Vec<Target>,
+    /// 1-based line of the row in the file.
     pub line: u32,
 }
 
 /// A text with the line it starts on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Located<T> {
+    /// The value read.
     pub value: T,
+    /// 1-based line in the file where it was read.
     pub line: u32,
 }
 
@@ -98,19 +108,27 @@ pub struct Located<T> {
 pub struct Entry {
     /// The name as the document writes it (case kept).
     pub name: String,
+    /// 1-based line where the entry starts.
     pub line: u32,
+    /// The opcode the entry states.
     pub opcode: Option<Located<u32>>,
     /// Per-generation opcodes when the entry gives several (`62 for GCN 1.0/1.1; 190 GCN
     /// 1.2/1.4`).
     pub opcode_gens: Vec<(u32, Vec<Target>)>,
+    /// The assembler syntax as the entry's `Syntax:` line writes it (CLRX pages).
     pub syntax: Option<Located<String>>,
+    /// The prose description.
     pub description: Option<Located<String>>,
+    /// The operation: AMD pseudocode or a CLRX C-like listing.
     pub pcode: Option<Pcode>,
     /// "Also written as X".
     pub aliases: Vec<Located<String>>,
     /// The drawn binary layout and the line of its heading.
     pub layout: Vec<Field>,
+    /// The page's Identifier: the encoding's instruction bits as a hexadecimal word, which the
+    /// drawn layout's constant fields must reproduce (the `identifier` check).
     pub identifier: Option<Located<u64>>,
+    /// The page's Example text (an assembler line, checked by the `example` check).
     pub example: Option<Located<String>>,
     /// The encoding family the page names (`DS`, `MUBUF`).
     pub format: Option<Located<String>>,
@@ -121,7 +139,9 @@ pub struct Entry {
 /// One row of an opcode table: the opcode and the mnemonic per generation it lists.
 #[derive(Clone, Debug)]
 pub struct TableRow {
+    /// The opcode (the table's first column).
     pub opcode: u32,
+    /// 1-based line of the row in the file.
     pub line: u32,
     /// (generation, mnemonic) for every generation the row marks as having the opcode.
     pub names: Vec<(Target, String)>,
@@ -130,11 +150,15 @@ pub struct TableRow {
 /// Everything a reader took from one file.
 #[derive(Clone, Debug)]
 pub struct Doc {
+    /// The file's path as given on the command line.
     pub file: String,
+    /// The reader that read it.
     pub format: Format,
     /// Generations the whole document covers.
     pub gens: Vec<Target>,
+    /// The instructions the file describes, in file order.
     pub entries: Vec<Entry>,
+    /// The opcode table's rows (CLRX pages), empty when the file has none.
     pub table: Vec<TableRow>,
     /// The encoding field table (CLRX), if any.
     pub fields: Vec<Field>,
@@ -147,7 +171,9 @@ pub struct Doc {
 pub struct Finding {
     /// The check that found it (see [`check::KINDS`]).
     pub kind: &'static str,
+    /// The file the fault is in.
     pub file: String,
+    /// 1-based line of the faulty text.
     pub line: u32,
     /// The instruction, when the finding is about one.
     pub entry: Option<String>,
@@ -165,25 +191,36 @@ pub struct Finding {
 /// Something a check looked at but could not decide, with the reason.
 #[derive(Clone, Debug)]
 pub struct Unchecked {
+    /// The check kind that could not decide (see [`check::KINDS`]); readers use the kind of the
+    /// check the unreadable part was for (`"opcode-table"`).
     pub kind: &'static str,
+    /// The file the item is in.
     pub file: String,
+    /// 1-based line of the item.
     pub line: u32,
+    /// The instruction, when the item is about one.
     pub entry: Option<String>,
+    /// Why the item could not be checked (an unreadable construct, a solver timeout, ...).
     pub reason: String,
 }
 
 /// How many items one check covered in one file.
 #[derive(Clone, Debug, Default)]
 pub struct Count {
+    /// Items the check decided (with or without a finding).
     pub checked: usize,
+    /// Items it could not decide.
     pub unchecked: usize,
+    /// Findings it reported.
     pub findings: usize,
 }
 
 /// The result of checking a set of files.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// Faults found, in the order found (one per distinct claim and truth at one line).
     pub findings: Vec<Finding>,
+    /// Items that could not be read or decided, with reasons.
     pub unchecked: Vec<Unchecked>,
     /// (file, check kind) -> counts, in the order first seen.
     pub counts: Vec<(String, &'static str, Count)>,
@@ -234,13 +271,18 @@ impl Report {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{col}: {msg}")]
 pub struct SpecError {
+    /// The input file.
     pub file: String,
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column.
     pub col: u32,
+    /// What is wrong.
     pub msg: String,
 }
 
 impl SpecError {
+    /// An error at `file:line:col` with message `msg`.
     pub fn new(file: &str, line: u32, col: u32, msg: impl Into<String>) -> SpecError {
         SpecError {
             file: file.to_string(),

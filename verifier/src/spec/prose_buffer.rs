@@ -32,7 +32,9 @@ use regex::Regex;
 /// A description read as pseudocode, and the effect it states (`MEM = ...` or `VDATA... =
 /// ...`, for the report).
 pub struct Reading {
+    /// The description rewritten as AMD pseudocode, which [`gcnsmt_semantics::parse`] parses.
     pub pcode: String,
+    /// The effect the description states (`MEM = ...` or `VDATA... = ...`), quoted in reports.
     pub effect: String,
 }
 

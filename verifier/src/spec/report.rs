@@ -110,7 +110,7 @@ pub enum OutputFormat {
     /// The [`text`] report.
     #[default]
     Text,
-    /// The [`json`] object on one line (so also JSON Lines of one line).
+    /// The [`json()`] object on one line (so also JSON Lines of one line).
     Json,
     /// A SARIF 2.1.0 log ([`sarif`]).
     Sarif,

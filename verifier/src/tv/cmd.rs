@@ -18,7 +18,11 @@ use std::time::{Duration, Instant};
 /// Output format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum TvFormat {
+    /// One line per block (`FUNCTION bb.N TARGET: VERDICT`, then ` [TIME ms]` for a changed
+    /// block and `: REASON` if any), then a summary line.
     Text,
+    /// JSON Lines: one `{"type": "block", ...}` object per block, then a `{"type": "summary"}`
+    /// object with the count of each verdict.
     Json,
     /// SARIF 2.1.0: one result per block that is not proved or unchanged, at the block's line
     /// in the after-file.
@@ -72,18 +76,30 @@ pub struct TvArgs {
 /// One verdict line.
 #[derive(Clone, Debug)]
 pub struct BlockVerdict {
+    /// The machine function's name.
     pub function: String,
+    /// The block number `N` of `bb.N`.
     pub block: u32,
+    /// The target's -mcpu name (`gfx900`).
     pub target: String,
     /// proved, refuted, unknown, unsupported, inapplicable, error, unchanged.
     pub verdict: &'static str,
+    /// Whether the block's instructions differ between the files; an unchanged block is not
+    /// checked and gets the verdict `unchanged`.
     pub changed: bool,
+    /// Wall time of lowering and checking the block (zero when unchanged); printed in
+    /// milliseconds.
     pub time: Duration,
+    /// Why the verdict is not `proved`: the unsupported instruction, the solver's reason for
+    /// `unknown`, the error, or what a refutation rests on.
     pub reason: Option<String>,
+    /// The counterexample of a refutation, with rule variables renamed back to MIR registers.
     pub counterexample: Option<String>,
     /// The after-file and the block's position in it (for SARIF).
     pub file: String,
+    /// 1-based line of the block's `bb.N` label in the after-file.
     pub line: u32,
+    /// 1-based column of that label.
     pub col: u32,
 }
 

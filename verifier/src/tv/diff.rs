@@ -13,8 +13,11 @@ use std::collections::BTreeSet;
 /// One block present in both files.
 #[derive(Clone, Debug)]
 pub struct BlockPair<'a> {
+    /// The block number `N` of `bb.N`, the same in both files.
     pub num: u32,
+    /// The block in the before-file.
     pub before: &'a Block,
+    /// The block in the after-file.
     pub after: &'a Block,
     /// The instruction texts differ (ignoring `killed`/`dead`/`renamable` flags).
     pub changed: bool,
@@ -28,8 +31,11 @@ pub struct BlockPair<'a> {
 /// One function present in both files.
 #[derive(Clone, Debug)]
 pub struct FnPair<'a> {
+    /// The function in the before-file.
     pub before: &'a Function,
+    /// The function in the after-file.
     pub after: &'a Function,
+    /// Its blocks, paired by number, in the before-file's order.
     pub blocks: Vec<BlockPair<'a>>,
 }
 

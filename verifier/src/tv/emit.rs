@@ -20,8 +20,12 @@ fn renamed(p: &str, n: usize) -> Vec<String> {
 /// What one side of the pair needs from the function.
 #[derive(Clone)]
 pub struct Side<'a> {
+    /// The MIR file's path, for messages.
     pub file: &'a str,
+    /// The block to translate.
     pub block: &'a Block,
+    /// Its function's virtual-register classes (`%N` -> `vgpr_32`, `sreg_64`, ...), which give
+    /// each register's bank and width in dwords.
     pub classes: &'a BTreeMap<u32, String>,
     /// Physical registers the blocks write but do not leave live: they become rule variables
     /// `%phys_NAME_K` (declared dead), so a pass may add or drop such a write (a `vcc` carry).

@@ -13,10 +13,14 @@ use std::process::Command;
 /// The before and after MIR text of one target.
 #[derive(Clone, Debug)]
 pub struct Pair {
+    /// The MIR before the pass: `llc -run-pass none` of the MIR (for a `.ll` input, of its
+    /// `-stop-before=PASS` output).
     pub before: String,
+    /// The MIR after the pass: `llc -run-pass PASS` of the same MIR.
     pub after: String,
     /// Names to print for them (`FILE@gfx900.before.mir`).
     pub before_name: String,
+    /// The name to print for `after` (`FILE@gfx900.after.mir`).
     pub after_name: String,
 }
 

@@ -36,12 +36,16 @@ use std::collections::BTreeSet;
 pub struct How {
     /// `"amdgpu-lds-size"` in bytes.
     pub lds_size: Option<u32>,
+    /// `--unmodelled same`: an unmodelled instruction that reads no memory and has the same text
+    /// on both sides is dropped and its results are the same fresh inputs on both sides; `false`
+    /// makes such a block unsupported.
     pub assume_same: bool,
 }
 
 /// A lowered block pair.
 #[derive(Clone, Debug)]
 pub struct Lowered {
+    /// The rule the block pair becomes: the before-block on the left, the after-block on the right.
     pub rule: Rule,
     /// Rule variables that are inputs of dropped unmodelled instructions and nothing else
     /// makes observable: a counterexample differing only in them is not a confirmed

@@ -13,14 +13,18 @@ use std::collections::BTreeMap;
 /// One MIR file.
 #[derive(Clone, Debug, Default)]
 pub struct MirFile {
+    /// The path as given, for messages.
     pub path: String,
+    /// The machine functions, in file order.
     pub functions: Vec<Function>,
 }
 
 /// One machine function.
 #[derive(Clone, Debug, Default)]
 pub struct Function {
+    /// The function's name (`name:` of its YAML document).
     pub name: String,
+    /// Where its `name:` line is.
     pub loc: Loc,
     /// `"target-cpu"` of the IR function of the same name, if the file embeds IR.
     pub target_cpu: Option<String>,
@@ -29,30 +33,45 @@ pub struct Function {
     /// Virtual register number -> class name (`vgpr_32`, `sreg_64`), from `registers:` and
     /// from `%N:class` annotations in the body.
     pub classes: BTreeMap<u32, String>,
+    /// The basic blocks of `body:`, in file order.
     pub blocks: Vec<Block>,
 }
 
 /// One basic block `bb.N`.
 #[derive(Clone, Debug, Default)]
 pub struct Block {
+    /// The block number `N`.
     pub num: u32,
+    /// Where its `bb.N` label is.
     pub loc: Loc,
+    /// The numbers of the blocks in its `successors:` line.
     pub successors: Vec<u32>,
+    /// The physical registers of its `liveins:` line, without `$` (`vgpr0`, `sgpr4_sgpr5`).
     pub liveins: Vec<String>,
+    /// Its instructions, in order, without debug instructions.
     pub insts: Vec<Inst>,
 }
 
 /// Flags an operand may carry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpFlags {
+    /// `implicit`: an operand the instruction reads without it being written in its syntax.
     pub implicit: bool,
+    /// `implicit-def`: an implicit operand it writes.
     pub implicit_def: bool,
+    /// `killed`: the last use of the register.
     pub killed: bool,
+    /// `dead`: a definition whose value is never used.
     pub dead: bool,
+    /// `undef`: a use whose value does not matter.
     pub undef: bool,
+    /// `early-clobber`: a definition written before all uses are read.
     pub early_clobber: bool,
+    /// `renamable`: the register allocator may rename the physical register.
     pub renamable: bool,
+    /// `internal` (also set for `debug-use`): a use of a value defined inside the same bundle.
     pub internal: bool,
+    /// `def`: a definition although written after the opcode (as MIR prints INLINEASM outputs).
     pub def: bool,
 }
 
@@ -61,11 +80,14 @@ pub struct OpFlags {
 pub enum OpKind {
     /// `%N` with an optional sub-register index (`sub0`, `sub2_sub3`).
     VReg {
+        /// The virtual register number `N`.
         id: u32,
+        /// The sub-register index, if any (`sub0`, `sub2_sub3`).
         sub: Option<String>,
     },
     /// `$vgpr0`, `$sgpr4_sgpr5`, `$m0`, `$exec` (without the `$`).
     Phys(String),
+    /// An integer immediate, as MIR prints it (signed decimal).
     Imm(i64),
     /// `%subreg.sub1` (REG_SEQUENCE / INSERT_SUBREG index).
     SubIdx(String),
@@ -76,17 +98,22 @@ pub enum OpKind {
 /// One operand.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Operand {
+    /// What the operand is.
     pub kind: OpKind,
+    /// Its MIR flags.
     pub flags: OpFlags,
+    /// Where the operand is written.
     pub loc: Loc,
 }
 
 /// One instruction.
 #[derive(Clone, Debug)]
 pub struct Inst {
+    /// Where the instruction is written.
     pub loc: Loc,
     /// Explicit definitions (left of `=`).
     pub defs: Vec<Operand>,
+    /// The MIR opcode name (`DS_READ2_B32_gfx9`, `V_ADD_U32_e64`).
     pub opcode: String,
     /// Explicit and implicit operands after the opcode, in order.
     pub ops: Vec<Operand>,

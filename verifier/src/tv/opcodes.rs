@@ -26,24 +26,37 @@ use gcnsmt_semantics::target::Target;
 /// How a MUBUF op addresses memory (the MIR name's suffix).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AddrKind {
+    /// `_OFFSET`: no VADDR; the address comes from the V#, SOFFSET and the offset field.
     Offset,
+    /// `_OFFEN`: VADDR holds a byte offset.
     Offen,
+    /// `_IDXEN`: VADDR holds a record index.
     Idxen,
+    /// `_BOTHEN`: a 64-bit VADDR pair, index first, then byte offset.
     Bothen,
+    /// `_ADDR64` (gfx6/gfx7): VADDR is a 64-bit address.
     Addr64,
 }
 
 /// A modelled MIR opcode on one target.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MirOp {
+    /// A DS opcode (`DS_*`).
     Ds {
+        /// The llvm-mc mnemonic the target spells.
         mnemonic: &'static str,
+        /// Its operand layout from the lifter's DS table.
         shape: DsShape,
     },
+    /// A MUBUF/VBUFFER opcode (`BUFFER_*`).
     Mubuf {
+        /// The llvm-mc mnemonic the target spells.
         mnemonic: &'static str,
+        /// Its operand layout from the lifter's MUBUF table.
         shape: MubufShape,
+        /// How it addresses memory (the opcode's suffix).
         addr: AddrKind,
+        /// The `_LDS` form: the loaded dword goes to LDS at `M0`, there is no `vdata`.
         lds: bool,
         /// Atomic `_RTN`: vdst is defined and tied to vdata.
         rtn: bool,
@@ -52,11 +65,14 @@ pub enum MirOp {
     Global {
         /// The mnemonic (the pre-gfx11 name, which llvm-mc 22 accepts on every target).
         mnemonic: String,
+        /// The lifter's GLOBAL/SMEM op the mnemonic names.
         op: gcnsmt_lifter::GlobalOp,
         /// The `_SADDR` form: an SGPR-pair base and a 32-bit VGPR offset.
         saddr: bool,
     },
+    /// A VALU/SALU opcode of the subset `alu_lookup` knows.
     Alu {
+        /// The llvm-mc mnemonic the target spells.
         mnemonic: &'static str,
         /// Register/immediate sources.
         srcs: u8,

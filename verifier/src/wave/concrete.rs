@@ -11,17 +11,22 @@ use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 /// (`None` for inactive lanes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WaveResult {
+    /// The memory value at the shared address after the wave (the op's width in bits).
     pub mem: u128,
+    /// Each lane's returned value (RETURN_DATA), indexed by lane; `None` for an inactive lane.
     pub rets: Vec<Option<u128>>,
 }
 
 /// An op on concrete values.
 pub struct Conc<'a> {
+    /// The op.
     pub op: &'a AtomicOp,
     base: CMem,
 }
 
 impl<'a> Conc<'a> {
+    /// The op's concrete runner, over a zeroed memory (32-bit addresses for LDS, 64-bit for
+    /// global memory).
     pub fn new(op: &'a AtomicOp) -> Conc<'a> {
         // The bytes around the shared value are never read; LDS has 32-bit addresses, global
         // memory 64-bit ones.
@@ -138,6 +143,8 @@ impl<'a> Conc<'a> {
             })
     }
 
+    /// Whether two memory values or returns are equal as the op's data: equal bits, or for a
+    /// floating-point op both NaN (IEEE 754 does not fix which NaN an operation returns).
     pub fn same_value(&self, a: u128, b: u128) -> bool {
         a == b
             || self.op.fp.is_some_and(|fmt| {

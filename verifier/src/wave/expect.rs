@@ -8,8 +8,11 @@ use super::row::{Row, COLUMNS};
 /// One expectation and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expect {
+    /// 1-based line of the expectation in its file.
     pub line: usize,
+    /// The op's LLVM mnemonic (`ds_add_rtn_u32`).
     pub op: String,
+    /// The property column (`mem-uniform`, `mem-lanes`, ..., see [`COLUMNS`]).
     pub property: String,
     /// `proved`, `refuted`, `unknown` or `n/a`.
     pub verdict: String,

@@ -16,13 +16,16 @@ use std::collections::BTreeMap;
 /// Wave sizes: 64 lanes on every target, 32 as well from gfx10 on (RDNA runs both; AMD RDNA
 /// ISA guides, "Wave32 and Wave64").
 pub const WAVE32: u32 = 32;
+/// 64 lanes: the wave size of every target (GCN and CDNA only have it).
 pub const WAVE64: u32 = 64;
 
 /// A lane's operands: DATA0 and DATA1 (bits; 0 when the instruction has no such operand).
 /// For buffer atomics these are the halves of VDATA (see [`Space::Buffer`]).
 #[derive(Clone, Debug)]
 pub struct LaneData<B> {
+    /// DATA0's bits (for buffer atomics: VDATA, or its low half for compare-swap).
     pub data0: B,
+    /// DATA1's bits (for buffer compare-swap the high half of VDATA, the compare value).
     pub data1: B,
 }
 
@@ -35,6 +38,7 @@ pub enum Space {
     /// (MUBUF/VBUFFER atomics): base 0, stride 0, the largest num_records, VADDR, SOFFSET and
     /// OFFSET 0, no offen/idxen/addr64.
     Buffer {
+        /// The target whose V# layout the resource uses.
         target: Target,
         /// VDATA is `{DATA1, DATA0}`: the compare-swap forms, whose new value is the low half
         /// and compare value the high half (`src = DATA[31:0]; cmp = DATA[63:32]`, AMD MUBUF
@@ -48,9 +52,11 @@ pub struct LaneFn<'a> {
     /// The entry name the instruction lifts to (`DS_ADD_RTN_U32`, `BUFFER_ATOMIC_ADD`);
     /// selects operand aliases.
     pub entry: &'a str,
+    /// Its semantics entry.
     pub def: &'a Def,
     /// Width of the memory value in bits (32 or 64; the RETURN_DATA width).
     pub width: u32,
+    /// Where the shared address is: LDS, or global memory through a V#.
     pub space: Space,
 }
 

@@ -23,22 +23,28 @@ use std::time::{Duration, Instant};
 /// The outcome of one lemma.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
+    /// Holds for all values.
     Holds,
     /// A model: input names and values.
     Fails(Vec<(String, u128)>),
+    /// z3 gave up or hit the time limit, with the reason.
     Unknown(String),
 }
 
 /// One decided lemma.
 #[derive(Clone, Debug)]
 pub struct Lemma {
+    /// The lemma's name: `commute`, `compose`, `identity`, `assoc`, `comm` or `power`.
     pub name: &'static str,
+    /// Whether it holds.
     pub outcome: Outcome,
+    /// Solver wall time.
     pub time: Duration,
 }
 
 /// The z3 context of one op's lemmas: the lane function, the combine function, the memory base.
 pub struct Lemmas<'a> {
+    /// The op the lemmas are about.
     pub op: &'a AtomicOp,
     smt: Smt,
     base: Mem,
@@ -71,6 +77,7 @@ pub fn is_nan<D: Domain>(d: &mut D, fmt: FpFmt, x: &D::Bv) -> D::Bool {
 }
 
 impl<'a> Lemmas<'a> {
+    /// The context for `op`, with `timeout` bounding each z3 query.
     pub fn new(op: &'a AtomicOp, timeout: Duration) -> Lemmas<'a> {
         let mut smt = Smt;
         // The bytes around the shared value: LDS (32-bit addresses) or global memory (64-bit).

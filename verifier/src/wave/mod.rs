@@ -27,11 +27,16 @@ pub mod table;
 /// value, with what goes wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Witness {
+    /// The wave size: 32 or 64 lanes.
     pub lanes: u32,
+    /// The EXEC mask: bit `i` set when lane `i` is active (only the low `lanes` bits used).
     pub exec: u64,
     /// `(lane, data0, data1)` for the active lanes.
     pub data: Vec<(usize, u128, u128)>,
+    /// The memory value at the shared address before the wave runs (the op's width in bits).
     pub mem: u128,
+    /// What goes wrong, in words with the values (the orders compared and what each leaves or
+    /// returns).
     pub detail: String,
 }
 
@@ -40,7 +45,9 @@ pub struct Witness {
 pub enum Verdict {
     /// Holds for every order, EXEC mask and input, with the reason.
     Proved(String),
+    /// False: a concrete wave shows it, replayed on the interpreter.
     Refuted(Witness),
+    /// Not decided (z3 gave up or hit the time limit), with the reason.
     Unknown(String),
     /// The question does not arise (the optimizer leaves the op alone), with the reason.
     NotApplicable(String),

@@ -30,6 +30,7 @@ pub struct AtomicOp {
     pub mnemonic: &'static str,
     /// Its semantics entry name (`DS_ADD_RTN_U32`, `BUFFER_ATOMIC_ADD`).
     pub entry: String,
+    /// Its semantics entry.
     pub def: &'static Def,
     /// Memory value width in bits (32 or 64) = the returned tuple width.
     pub width: u32,
@@ -37,7 +38,9 @@ pub struct AtomicOp {
     /// tuple: DATA0 is all of it, or for compare-swap its low half (the new value) with DATA1
     /// the high half (the compare value).
     pub data0: u32,
+    /// DATA1 width in bits (0 = none; for buffer compare-swap the compare value's width).
     pub data1: u32,
+    /// Of the targets asked for, those whose DS or MUBUF table (the lifter's) has the mnemonic.
     pub targets: Vec<Target>,
     /// Where the lane step runs: LDS, or global memory through the V# layout of the first
     /// target (the access is in range on every layout, so the choice does not matter).
@@ -72,6 +75,7 @@ pub struct OptSpec {
     pub combine: &'static str,
     /// The identity the optimizer puts in inactive lanes and the first scan slot (bit pattern).
     pub identity: u128,
+    /// The closed form of the op applied with uniform data on k lanes (the `power` lemma).
     pub power: Power,
 }
 

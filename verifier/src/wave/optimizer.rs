@@ -18,6 +18,8 @@
 /// Which schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
+    /// The loop over the active lanes in increasing order (LLVM
+    /// `-amdgpu-atomic-optimizer-strategy=Iterative`).
     Iterative,
     /// DPP on gfx9/CDNA (row broadcasts; wave64 only).
     DppGfx9,
@@ -26,6 +28,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
+    /// The schedule's name in output (`iterative`, `dpp-gfx9`, `dpp-gfx10`).
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Iterative => "iterative",
@@ -39,7 +42,10 @@ impl Strategy {
 /// exclusive scan (meaningful for active lanes).
 #[derive(Clone, Debug)]
 pub struct Scan<T> {
+    /// The value the one atomic lane applies: the combine of every active lane's data.
     pub reduction: T,
+    /// Each lane's exclusive scan, indexed by lane (`lanes` values): the combine of the data of
+    /// the active lanes below it.
     pub exclusive: Vec<T>,
 }
 
@@ -156,23 +162,30 @@ fn run_mutated<T: Clone, E>(
 /// counted twice).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaneSet {
+    /// Bit `i` set when lane `i`'s data is in the value.
     pub lanes: u64,
+    /// Every combine that built it had its left operand's lanes all below its right one's.
     pub ordered: bool,
+    /// No combine that built it had a lane on both sides.
     pub disjoint: bool,
 }
 
 impl LaneSet {
+    /// The identity: no lanes, in order and disjoint.
     pub const EMPTY: LaneSet = LaneSet {
         lanes: 0,
         ordered: true,
         disjoint: true,
     };
+    /// Lane `i`'s own data (`i` below 64).
     pub fn lane(i: usize) -> LaneSet {
         LaneSet {
             lanes: 1 << i,
             ..LaneSet::EMPTY
         }
     }
+    /// `x (+) y` on lane sets: the union, in order when `x`'s lanes are all below `y`'s (or
+    /// either is empty), disjoint when they share no lane.
     pub fn combine(x: &LaneSet, y: &LaneSet) -> LaneSet {
         let in_order =
             x.lanes == 0 || y.lanes == 0 || 63 - x.lanes.leading_zeros() < y.lanes.trailing_zeros();

@@ -13,8 +13,12 @@ use std::time::{Duration, Instant};
 /// One decided property.
 #[derive(Clone, Debug)]
 pub struct PropReport {
+    /// The property as a sentence (`ds_add_rtn_u32, uniform d, full wave64: distinct returns <=>
+    /// ...`).
     pub name: String,
+    /// The verdict, with the reason or witness.
     pub verdict: Verdict,
+    /// Solver wall time.
     pub time: Duration,
 }
 

@@ -7,7 +7,9 @@ use super::Verdict;
 
 /// One analysed op with its cross-check.
 pub struct Row {
+    /// The op's verdicts.
     pub rep: OpReport,
+    /// The brute-force cross-check's counts, `None` when `--brute 0` skipped it.
     pub brute: Option<BruteCounts>,
 }
 

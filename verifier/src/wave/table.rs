@@ -16,6 +16,8 @@ pub struct AtomicsArgs {
     pub target: Option<String>,
     /// Only mnemonics containing this text.
     pub op: Option<String>,
+    /// `--json`: JSON Lines (one object per op x property x target, then the return-value
+    /// properties, then a summary) instead of the text tables.
     pub json: bool,
     /// Per z3 query, seconds.
     pub timeout: f64,

@@ -28,6 +28,7 @@ use gcnsmt_semantics::target::Target;
 
 /// One check kind: the name findings and unchecked items carry, and when it runs.
 pub struct Check {
+    /// The name the check's findings and unchecked items carry (one of [`KINDS`]).
     pub kind: &'static str,
     run: Run,
 }

@@ -6,7 +6,7 @@
 //! symbolic inputs, so a difference is a difference of the bodies and not of the address
 //! model. z3 is asked for inputs where the compared memory at some address, or a compared
 //! output's bits, differ. A model is replayed on [`Concrete`]; only a replayed difference is
-//! returned as one. What a [`Family`] brings (module [`family`]):
+//! returned as one. What a [`Family`] brings (module `family`):
 //!
 //! - DS: inputs ADDR, DATA0, DATA1, OFFSET, OFFSET0, OFFSET1, M0, LDS_SIZE, LANE_ID, the old
 //!   destination and LDS, with the target's default alignment and no LDS bound; LDS and the
@@ -50,6 +50,7 @@ use std::time::Duration;
 pub struct Side<'a> {
     /// How the report names this side ("document", "description", "gcnsmt").
     pub label: &'a str,
+    /// The statements of this side's body, in the semantics IR.
     pub body: &'a [Stmt],
     /// Operand aliases (`SRC = DATA1`) for this body.
     pub aliases: &'a [(String, String)],
