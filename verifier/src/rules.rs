@@ -21,15 +21,20 @@ use std::fmt;
 /// A position in a rule file: 1-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Loc {
+    /// Line, 1-based.
     pub line: u32,
+    /// Column in characters, 1-based.
     pub col: u32,
 }
 
 /// An input error: `file:line:col: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InputError {
+    /// The file as named on the command line (or `<argument>`).
     pub file: String,
+    /// Where the problem starts.
     pub loc: Loc,
+    /// What is wrong, without the position.
     pub msg: String,
 }
 
@@ -48,14 +53,18 @@ impl std::error::Error for InputError {}
 /// What a rule expects to be found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
+    /// `Expect: proved`.
     Proved,
+    /// `Expect: refuted`: a counterexample is the expected outcome.
     Refuted,
+    /// `Expect: inapplicable`: no input meets the precondition.
     Inapplicable,
     /// The rule is malformed on purpose (an input-error test kept beside the proofs).
     Error,
 }
 
 impl Expect {
+    /// The word as written after `Expect:`.
     pub fn name(self) -> &'static str {
         match self {
             Expect::Proved => "proved",
@@ -69,15 +78,20 @@ impl Expect {
 /// One instruction line with its position.
 #[derive(Clone, Debug)]
 pub struct Line {
+    /// The whole source line (columns count from its first character).
     pub text: String,
+    /// The line's position (column 1).
     pub loc: Loc,
 }
 
 /// A parsed rule, not yet checked against any target.
 #[derive(Clone, Debug)]
 pub struct Rule {
+    /// The file the rule came from, as named on the command line.
     pub file: String,
+    /// `Name:`.
     pub name: String,
+    /// Position of the `Name:` line.
     pub loc: Loc,
     /// Explicit targets, if given (`Targets:`); otherwise every target that has the instructions.
     pub targets: Option<(Vec<Target>, Loc)>,
@@ -87,8 +101,11 @@ pub struct Rule {
     pub pre: Option<Line>,
     /// `Dead:` variables (without `%`) with positions.
     pub dead: Vec<(String, Loc)>,
+    /// The instructions before `=>` (what the rewrite starts from).
     pub source: Vec<Line>,
+    /// The instructions after `=>` (what must refine the source).
     pub target: Vec<Line>,
+    /// `Expect:` and its position.
     pub expect: Option<(Expect, Loc)>,
     /// `Source:` citations.
     pub cites: Vec<String>,
@@ -99,6 +116,7 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// An input error of this rule's file at `loc`.
     pub fn error(&self, loc: Loc, msg: impl Into<String>) -> InputError {
         InputError {
             file: self.file.clone(),

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 /// Every verdict for one op.
 #[derive(Clone, Debug)]
 pub struct OpReport {
+    /// The atomic analysed.
     pub op: AtomicOp,
+    /// The lemmas z3 decided for it, in the order they were asked.
     pub lemmas: Vec<Lemma>,
     /// Final memory independent of the order, every lane with the same data.
     pub mem_uniform: Verdict,
@@ -34,6 +36,7 @@ pub struct OpReport {
     /// Time of the lemmas behind the optimizer verdicts (all lane counts up to 64) and of the
     /// commutation lemma.
     pub opt_proof_time: Duration,
+    /// Time of the commutation lemma alone.
     pub commute_time: Duration,
 }
 
