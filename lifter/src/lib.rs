@@ -32,7 +32,9 @@ pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
 pub use family::{family_of, Family, FamilyDef, FAMILIES};
-pub use global::{global_lookup, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs};
+pub use global::{
+    global_lookup, global_spelling, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs,
+};
 pub use holes::{HoleClass, Holes, NoHoles, Role};
 pub use inst::{DsInst, RegFile, RegTuple};
 pub use mubuf::{

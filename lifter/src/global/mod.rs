@@ -105,30 +105,51 @@ const OPS: &[(&str, &str, GlobalKind, u8)] = &[
     ("s_load_dword", "s_load_b32", GlobalKind::ScalarLoad, 4),
     ("s_load_dwordx2", "s_load_b64", GlobalKind::ScalarLoad, 8),
     ("s_load_dwordx4", "s_load_b128", GlobalKind::ScalarLoad, 16),
+    // gfx12 on only, and only under its new name (llvm-mc-22 has no `s_load_dwordx3`); the
+    // old name is LLVM's MIR opcode (`S_LOAD_DWORDX3_IMM`).
+    ("s_load_dwordx3", "s_load_b96", GlobalKind::ScalarLoad, 12),
 ];
+
+/// Whether llvm-mc 22 knows the op on `target` under its old and its new name.
+fn spellings(target: Target, old: &str) -> (bool, bool) {
+    let g = target.gen();
+    if old == "s_load_dwordx3" {
+        return (false, g >= Gen::Gfx12);
+    }
+    let exists = !old.starts_with("global_") || g >= Gen::Gfx9;
+    // From gfx11 the older names stay accepted as aliases (probed with llvm-mc-22).
+    (exists, exists && g >= Gen::Gfx11)
+}
 
 /// Look up a global-family mnemonic on a target: the opcode and the semantics entry name
 /// (upper case, as `semantics/pcode/global.pcode` lists it). `None` if the target lacks it
 /// (GLOBAL before gfx9; the gfx11 names before gfx11).
 pub fn global_lookup(target: Target, mnemonic: &str) -> Option<(GlobalOp, String)> {
-    let g = target.gen();
     let (old, new, kind, bytes) = OPS
         .iter()
         .find(|(old, new, _, _)| *old == mnemonic || *new == mnemonic)?;
-    if *kind != GlobalKind::ScalarLoad && g < Gen::Gfx9 {
+    let (old_ok, new_ok) = spellings(target, old);
+    if (mnemonic == *old && !old_ok) || (mnemonic == *new && !new_ok) {
         return None;
     }
-    if mnemonic == *new && g < Gen::Gfx11 {
-        return None;
+    let op = GlobalOp {
+        kind: *kind,
+        bytes: *bytes,
+    };
+    // Every entry of global.pcode lists the gfx11 name.
+    Some((op, new.to_ascii_uppercase()))
+}
+
+/// The target's own spelling of an op named by either generation's name or by LLVM's MIR
+/// opcode base (`s_load_dwordx3` for `S_LOAD_DWORDX3_IMM`): the gfx11 name from gfx11 on, the
+/// older one before. `None` where the target lacks the op.
+pub fn global_spelling(target: Target, name: &str) -> Option<&'static str> {
+    let (old, new, _, _) = OPS.iter().find(|(o, n, _, _)| *o == name || *n == name)?;
+    match spellings(target, old) {
+        (_, true) => Some(new),
+        (true, false) => Some(old),
+        (false, false) => None,
     }
-    let _ = old;
-    Some((
-        GlobalOp {
-            kind: *kind,
-            bytes: *bytes,
-        },
-        mnemonic.to_ascii_uppercase(),
-    ))
 }
 
 /// Whether some target has this mnemonic (to tell "unknown" from "not on this target").

@@ -126,7 +126,12 @@ impl Ctx<'_> {
                 format!("{mn} needs {count} SGPR(s) for {}, got {text}", role.name()),
             );
         }
-        let align = u16::from(count.min(4));
+        // Pairs even, three and more SGPRs 4-aligned (`s_load_b96 s[4:6]`, llvm-mc-22).
+        let align = match count {
+            1 => 1,
+            2 => 2,
+            _ => 4,
+        };
         if s.first % align != 0 {
             return err(
                 col,

@@ -116,7 +116,7 @@ fn global(target: Target, opcode: &str) -> Option<MirOp> {
     } else {
         base
     };
-    let mnemonic = base.to_ascii_lowercase();
+    let mnemonic = gcnsmt_lifter::global_spelling(target, &base.to_ascii_lowercase())?.to_string();
     let (op, _) = gcnsmt_lifter::global_lookup(target, &mnemonic)?;
     Some(MirOp::Global {
         mnemonic,
@@ -321,8 +321,14 @@ mod tests {
         );
         assert_eq!(
             g(Target::Gfx1100, "GLOBAL_STORE_DWORDX2"),
-            Some(("global_store_dwordx2".into(), false))
+            Some(("global_store_b64".into(), false))
         );
+        // S_LOAD_DWORDX3 exists from gfx12 on, spelled s_load_b96 only (llvm-mc-22).
+        assert_eq!(
+            g(Target::Gfx1200, "S_LOAD_DWORDX3_IMM"),
+            Some(("s_load_b96".into(), false))
+        );
+        assert_eq!(g(Target::Gfx1100, "S_LOAD_DWORDX3_IMM"), None);
         assert_eq!(
             g(Target::Gfx900, "S_LOAD_DWORDX2_IMM_ec"),
             Some(("s_load_dwordx2".into(), false))
