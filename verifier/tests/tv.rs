@@ -405,3 +405,53 @@ fn unmodelled_setting_names_the_assumption() {
         "{r}"
     );
 }
+
+/// With `--pass` on several targets, llc failing on one of them is that target's `error`
+/// (exit 2), and the other targets are still checked. The failing llc is a wrapper script
+/// around llc-22 that refuses `-mcpu=gfx1030`.
+#[test]
+fn llc_failing_on_one_target_keeps_the_others() {
+    if Command::new("llc-22").arg("--version").output().is_err() {
+        eprintln!("llc-22 not on PATH: skipped");
+        return;
+    }
+    let tmp = gcnsmt_testkit::TempDir::new("tv-llc-fail");
+    let llc = tmp.path().join("llc-picky");
+    std::fs::write(
+        &llc,
+        "#!/bin/sh\ncase \"$*\" in *mcpu=gfx1030*) echo 'LLVM ERROR: Cannot select' >&2; exit 1;; esac\nexec llc-22 \"$@\"\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", llc.to_str().unwrap()])
+        .status()
+        .unwrap();
+    let path = data().join("ds_merge.ll");
+    let (code, blocks, err) = tv_json(&[
+        "--pass",
+        "si-load-store-opt",
+        path.to_str().unwrap(),
+        "--target",
+        "gfx900,gfx1030",
+        "--llc",
+        llc.to_str().unwrap(),
+        "--function",
+        "read2_b32_adjacent",
+        "--",
+        "-amdgpu-load-store-vectorizer=0",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("Cannot select"), "{err}");
+    assert!(
+        blocks
+            .iter()
+            .any(|b| b["target"] == "gfx1030" && b["verdict"] == "error"),
+        "{blocks:?}"
+    );
+    assert!(
+        blocks
+            .iter()
+            .any(|b| b["target"] == "gfx900" && b["verdict"] == "proved"),
+        "{blocks:?}"
+    );
+}

@@ -131,6 +131,23 @@ pub fn exit_code(v: &[BlockVerdict]) -> ExitStatus {
     }
 }
 
+/// The record of a target on which llc failed: verdict `error`, exit 2.
+fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
+    BlockVerdict {
+        function: String::new(),
+        block: 0,
+        target: t.name().to_string(),
+        verdict: "error",
+        changed: false,
+        time: Duration::ZERO,
+        reason: Some(msg.to_string()),
+        counterexample: None,
+        file: file.display().to_string(),
+        line: 0,
+        col: 0,
+    }
+}
+
 fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
     Target::parse_list(s).map_err(|e| format!("error: --target: {e}"))
 }
@@ -149,8 +166,16 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 .as_deref()
                 .ok_or("error: --pass needs --target (comma-separated -mcpu names)")?;
             for t in parse_targets(ts)? {
-                let p = llc::before_after(&a.llc, pass, file, t, &a.extra)
-                    .map_err(|e| format!("error: {}", e.0))?;
+                // One target's llc failure (an intrinsic llc cannot select there) is that
+                // target's error, not the end of the others' checks.
+                let p = match llc::before_after(&a.llc, pass, file, t, &a.extra) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        eprintln!("error: {}", e.0);
+                        out.push(llc_error(file, t, &e.0));
+                        continue;
+                    }
+                };
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
                 out.extend(validate(
