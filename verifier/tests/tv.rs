@@ -455,3 +455,24 @@ fn llc_failing_on_one_target_keeps_the_others() {
         "{blocks:?}"
     );
 }
+
+/// Regression (found over LLVM's `ds_write2.ll`): two kernel-argument `S_LOAD_DWORDX2_IMM` at
+/// dword offsets 11 and 13 merged into one `S_LOAD_DWORDX4_IMM` at 11 are the same 16 bytes
+/// (44..59, worked by hand); scalar loads ignore only the two low address bits, so gfx6/gfx7's
+/// LDS alignment mode must not round them. The MIR is our own 10-instruction reduction.
+#[test]
+fn scalar_load_merge_on_gfx6_is_proved() {
+    let b = data().join("regress/smem_merge_gfx6.before.mir");
+    let a = data().join("regress/smem_merge_gfx6.after.mir");
+    let (code, blocks, err) = tv_json(&[
+        b.to_str().unwrap(),
+        a.to_str().unwrap(),
+        "--target",
+        "gfx600,gfx700",
+    ]);
+    assert_eq!(code, 0, "{err} {blocks:?}");
+    assert_eq!(
+        blocks.iter().filter(|r| r["verdict"] == "proved").count(),
+        2
+    );
+}
