@@ -1,0 +1,179 @@
+//! The evaluator's named functions (`CalcDsAddr`, `CalcBufferAddr`, the float classifiers) and
+//! the IEEE comparisons written on bit patterns.
+
+use super::*;
+
+impl<D: Domain> Ev<'_, '_, D> {
+    // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
+    pub(super) fn f_is_nan(&mut self, fmt: FpFmt, x: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let mag = self.d.extract(x, w - 2, 0);
+        let inf = self
+            .d
+            .bv(((1u128 << fmt.ebits()) - 1) << (fmt.sbits() - 1), w - 1);
+        self.d.cmp(CmpOp::Ult, &inf, &mag)
+    }
+
+    pub(super) fn f_is_zero(&mut self, fmt: FpFmt, x: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let mag = self.d.extract(x, w - 2, 0);
+        let z = self.d.bv(0, w - 1);
+        self.d.cmp(CmpOp::Eq, &mag, &z)
+    }
+
+    pub(super) fn f_eq(&mut self, fmt: FpFmt, x: &D::Bv, y: &D::Bv) -> D::Bool {
+        let nx = self.f_is_nan(fmt, x);
+        let ny = self.f_is_nan(fmt, y);
+        let any_nan = self.d.or(&nx, &ny);
+        let same = self.d.cmp(CmpOp::Eq, x, y);
+        let zx = self.f_is_zero(fmt, x);
+        let zy = self.f_is_zero(fmt, y);
+        let zz = self.d.and(&zx, &zy);
+        let eq = self.d.or(&same, &zz);
+        let ok = self.d.lnot(&any_nan);
+        self.d.and(&ok, &eq)
+    }
+
+    pub(super) fn f_lt(&mut self, fmt: FpFmt, x: &D::Bv, y: &D::Bv) -> D::Bool {
+        let w = fmt.width();
+        let nx = self.f_is_nan(fmt, x);
+        let ny = self.f_is_nan(fmt, y);
+        let any_nan = self.d.or(&nx, &ny);
+        let zx = self.f_is_zero(fmt, x);
+        let zy = self.f_is_zero(fmt, y);
+        let zz = self.d.and(&zx, &zy);
+        let sx = self.d.extract(x, w - 1, w - 1);
+        let sy = self.d.extract(y, w - 1, w - 1);
+        let one = self.d.bv(1, 1);
+        let xneg = self.d.cmp(CmpOp::Eq, &sx, &one);
+        let yneg = self.d.cmp(CmpOp::Eq, &sy, &one);
+        let mx = self.d.extract(x, w - 2, 0);
+        let my = self.d.extract(y, w - 2, 0);
+        let mag_lt = self.d.cmp(CmpOp::Ult, &mx, &my);
+        let mag_gt = self.d.cmp(CmpOp::Ult, &my, &mx);
+        // Signs differ: x < y iff x is the negative one. Same sign: compare magnitudes.
+        let t = self.d.boolean(true);
+        let both_neg = self.d.ite_bool(&yneg, &mag_gt, &t);
+        let xneg_case = both_neg;
+        let f = self.d.boolean(false);
+        let xpos_case = self.d.ite_bool(&yneg, &f, &mag_lt);
+        let lt = self.d.ite_bool(&xneg, &xneg_case, &xpos_case);
+        let bad = self.d.or(&any_nan, &zz);
+        let ok = self.d.lnot(&bad);
+        self.d.and(&ok, &lt)
+    }
+
+    pub(super) fn call(
+        &mut self,
+        f: &str,
+        args: &[Expr],
+        st: &mut St<D>,
+    ) -> Result<Val<D>, EvalError> {
+        let vals: Vec<Val<D>> = match f {
+            "CalcDsAddr" => {
+                let mut v = Vec::new();
+                for a in args {
+                    v.push(self.expr(a, Some(Ty::U32), st)?);
+                }
+                v
+            }
+            _ => {
+                let mut v = Vec::new();
+                for a in args {
+                    v.push(self.expr(a, None, st)?);
+                }
+                v
+            }
+        };
+        let arity = |n: usize| -> Result<(), EvalError> {
+            if vals.len() != n {
+                err(format!("{f} takes {n} argument(s), got {}", vals.len()))
+            } else {
+                Ok(())
+            }
+        };
+        match f {
+            // CalcDsAddr(ADDR, OFFSET) = ADDR + OFFSET mod 2^32 (AMD CDNA4 guide 11.1 "DS address";
+            // the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0).
+            "CalcDsAddr" => {
+                let mut it = vals.into_iter();
+                let (a, off) = match args.len() {
+                    2 => {
+                        let a = it.next().unwrap();
+                        let o = it.next().unwrap();
+                        (a, self.address(o)?)
+                    }
+                    3 => {
+                        let a = it.next().unwrap();
+                        let o0 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                        let o1 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                        let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else {
+                            unreachable!()
+                        };
+                        let o = self.d.concat(&o1, &o0);
+                        (a, self.d.zext(&o, 16))
+                    }
+                    n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
+                };
+                let a = self.address(a)?;
+                Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
+            }
+            // In buffer entries: the offset within the record (see `crate::buffer`).
+            "CalcBufferAddr" => {
+                arity(4)?;
+                let Some(mode) = self.frame.buffer else {
+                    return err("CalcBufferAddr is only defined for buffer instructions");
+                };
+                let mut it = vals.into_iter();
+                let (Some(Val::Bits(vaddr, _)), _, _, Some(off)) =
+                    (it.next(), it.next(), it.next(), it.next())
+                else {
+                    return err("CalcBufferAddr needs bit-vector operands");
+                };
+                let off = self.address(off)?;
+                Ok(Val::Bits(
+                    crate::buffer::aoffset(self.d, &mode, &vaddr, &off),
+                    Ty::U32,
+                ))
+            }
+            "isNAN" | "isSignalNAN" | "isQuietNAN" | "cvtToQuietNAN" | "signbit" => {
+                arity(1)?;
+                let v = vals.into_iter().next().unwrap();
+                let ty = v.ty();
+                let Some(fmt) = ty.fp() else {
+                    return err(format!("{f} needs a float, got .{ty}"));
+                };
+                let Val::Bits(x, _) = v else { unreachable!() };
+                let w = fmt.width();
+                let qbit = fmt.sbits() - 2;
+                match f {
+                    "isNAN" => Ok(Val::Bool(self.f_is_nan(fmt, &x))),
+                    "signbit" => {
+                        let s = self.d.extract(&x, w - 1, w - 1);
+                        let one = self.d.bv(1, 1);
+                        Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &s, &one)))
+                    }
+                    "cvtToQuietNAN" => {
+                        let nan = self.f_is_nan(fmt, &x);
+                        let q = self.d.bv(1u128 << qbit, w);
+                        let quiet = self.d.op(BvOp::Or, &x, &q);
+                        Ok(Val::Bits(self.d.ite(&nan, &quiet, &x), ty))
+                    }
+                    _ => {
+                        let nan = self.f_is_nan(fmt, &x);
+                        let q = self.d.extract(&x, qbit, qbit);
+                        let one = self.d.bv(1, 1);
+                        let quiet = self.d.cmp(CmpOp::Eq, &q, &one);
+                        let want = if f == "isQuietNAN" {
+                            quiet
+                        } else {
+                            self.d.lnot(&quiet)
+                        };
+                        Ok(Val::Bool(self.d.and(&nan, &want)))
+                    }
+                }
+            }
+            _ => err(format!("unknown function `{f}`")),
+        }
+    }
+}
