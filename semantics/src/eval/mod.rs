@@ -100,6 +100,20 @@ pub struct Frame<'a> {
     pub global: bool,
 }
 
+impl Frame<'static> {
+    /// A frame with no instruction operands: MEM is LDS, no operand aliases, no buffer or
+    /// global addressing (preconditions, immediates, the VALU/SALU entries).
+    pub fn plain(settings: Settings) -> Frame<'static> {
+        Frame {
+            settings,
+            gds: false,
+            aliases: &[],
+            buffer: None,
+            global: false,
+        }
+    }
+}
+
 struct St<D: Domain> {
     vars: BTreeMap<String, Val<D>>,
     mem: MemState<D>,

@@ -190,13 +190,7 @@ impl Inputs<Smt> {
 /// The frame a precondition is evaluated in: the rule's settings, LDS as MEM, no operand
 /// aliases, no buffer instruction.
 pub(super) fn pre_frame(settings: Settings) -> Frame<'static> {
-    Frame {
-        settings,
-        gds: false,
-        aliases: &[],
-        buffer: None,
-        global: false,
-    }
+    Frame::plain(settings)
 }
 
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial

@@ -76,13 +76,7 @@ pub(crate) fn imm_expr(
 /// Evaluate an immediate expression with no variables (for static range checks).
 pub fn const_value(e: &Expr) -> Option<u128> {
     let mut d = gcnsmt_semantics::interp::Concrete;
-    let frame = Frame {
-        settings: Settings::default_for(Target::Gfx900),
-        gds: false,
-        aliases: &[],
-        buffer: None,
-        global: false,
-    };
+    let frame = Frame::plain(Settings::default_for(Target::Gfx900));
     let mem = MemState {
         lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
         gds: gcnsmt_semantics::interp::CMem::new(|_| 0),

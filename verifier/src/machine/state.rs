@@ -69,13 +69,7 @@ pub fn eval_imm<D: Domain>(
     m: &Machine<D>,
     e: &Expr,
 ) -> Result<D::Bv, String> {
-    let frame = Frame {
-        settings: env.settings,
-        gds: false,
-        aliases: &[],
-        buffer: None,
-        global: false,
-    };
+    let frame = Frame::plain(env.settings);
     let v = eval_expr(
         d,
         &frame,

@@ -216,13 +216,7 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
     else {
         unreachable!("step passes only Op::Alu")
     };
-    let frame = Frame {
-        settings: env.settings,
-        gds: false,
-        aliases: &[],
-        buffer: None,
-        global: false,
-    };
+    let frame = Frame::plain(env.settings);
     let mut vars = BTreeMap::new();
     for (i, s) in srcs.iter().enumerate() {
         let v = match s {
