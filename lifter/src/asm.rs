@@ -14,14 +14,8 @@ use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{DsInst, RegFile, RegTuple};
 use crate::table::{self, GdsRule, OffsetKind};
 
+use crate::lex::err;
 pub use crate::lex::{parse_int, AsmError};
-
-fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
-    Err(AsmError {
-        col,
-        msg: msg.into(),
-    })
-}
 
 /// A syntactically split assembly line; text is kept raw, columns are 1-based.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,3 +31,11 @@ pub fn parse_int(s: &str) -> Option<i64> {
     };
     Some(if neg { -v } else { v })
 }
+
+/// `Err(AsmError { col, msg })`: how every family's parser reports a problem.
+pub(crate) fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
+    Err(AsmError {
+        col,
+        msg: msg.into(),
+    })
+}

@@ -11,6 +11,7 @@ use gcnsmt_semantics::target::{Gen, Target};
 use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
 use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
+use crate::lex::err;
 use crate::mubuf::{CachePolicy, MubufInst};
 use crate::mubuf_table::{
     self, mubuf_lookup, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
@@ -20,13 +21,6 @@ use crate::mubuf_table::{
 pub(crate) const MUBUF_FLAGS: &[&str] = &[
     "offen", "idxen", "addr64", "glc", "slc", "dlc", "scc", "sc0", "sc1", "nt", "tfe", "lds", "nv",
 ];
-
-fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
-    Err(AsmError {
-        col,
-        msg: msg.into(),
-    })
-}
 
 /// Split a MUBUF/VBUFFER line into mnemonic, operands and modifiers, with the MUBUF bare-word
 /// modifiers (`offen`, `idxen`, `glc`, ...) recognised. No validation beyond the syntax.

@@ -9,13 +9,7 @@ use super::{
 use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::{RegFile, RegTuple};
-
-fn err<T>(col: usize, msg: impl Into<String>) -> Result<T, AsmError> {
-    Err(AsmError {
-        col,
-        msg: msg.into(),
-    })
-}
+use crate::lex::err;
 
 /// `sN` or `s[N:M]`.
 fn parse_sgprs(text: &str) -> Option<Sgprs> {
