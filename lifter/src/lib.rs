@@ -23,6 +23,7 @@ pub mod lift;
 pub mod mubuf;
 pub mod mubuf_asm;
 pub mod mubuf_table;
+mod operand;
 pub mod print;
 pub mod swizzle;
 pub mod table;

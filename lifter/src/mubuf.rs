@@ -330,26 +330,12 @@ fn decode_inner(
         // Only the opcode and, on gfx942/gfx950, SC0/SC1 matter (flag masks above).
         let _ = (bit15, addr64, lds, tfe, acc, offen, idxen);
         return Ok(MubufInst {
-            target,
-            opcode,
-            mnemonic,
-            shape,
-            vdata: None,
-            vaddr: None,
-            srsrc: 0,
-            soffset: 0,
-            offset: 0,
-            offen: false,
-            idxen: false,
-            addr64: false,
-            lds: false,
-            tfe: false,
             cpol: CachePolicy {
                 glc: cpol.glc,
                 scc: cpol.scc,
                 ..CachePolicy::default()
             },
-            format: 0,
+            ..MubufInst::bare(target, opcode, mnemonic, shape)
         });
     }
 
@@ -552,6 +538,34 @@ pub fn encode_mubuf_bytes(inst: &MubufInst) -> Vec<u8> {
 }
 
 impl MubufInst {
+    /// The instruction with no operands and every flag, offset and format field zero (a
+    /// cache op as decoded; where a parser or decoder starts).
+    pub(crate) fn bare(
+        target: Target,
+        opcode: u8,
+        mnemonic: &'static str,
+        shape: MubufShape,
+    ) -> MubufInst {
+        MubufInst {
+            target,
+            opcode,
+            mnemonic,
+            shape,
+            vdata: None,
+            vaddr: None,
+            srsrc: 0,
+            soffset: 0,
+            offset: 0,
+            offen: false,
+            idxen: false,
+            addr64: false,
+            lds: false,
+            tfe: false,
+            cpol: CachePolicy::default(),
+            format: 0,
+        }
+    }
+
     /// Whether an atomic returns the pre-op value (GLC/SC0 before gfx12, TH bit 0 on gfx12).
     pub fn returns(&self) -> bool {
         match self.shape.class {
