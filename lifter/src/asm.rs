@@ -286,7 +286,10 @@ pub fn parse_asm_with(
         if role != Role::Addr {
             match data_file {
                 Some(f) if f != r.file => {
-                    return err(*col, "vdst and data operands must be all VGPRs or all AGPRs")
+                    return err(
+                        *col,
+                        "vdst and data operands must be all VGPRs or all AGPRs",
+                    )
                 }
                 _ => data_file = Some(r.file),
             }

@@ -15,7 +15,7 @@
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 use thiserror::Error;
 
-use crate::inst::{DsInst, RegFile, RegTuple};
+use crate::inst::{DsInst, RegFile, RegTuple, TupleFault};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
@@ -202,32 +202,26 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
     let data1_byte = bits(w, 55, 48) as u16;
     let vdst_byte = bits(w, 63, 56) as u16;
 
-    let tuple = |field: &'static str,
-                 file: RegFile,
-                 first: u16,
-                 count: u8|
-     -> Result<RegTuple, DecodeErrorKind> {
+    let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
         let t = RegTuple { file, first, count };
-        let fc = if file == RegFile::A { 'a' } else { 'v' };
-        if t.last() > 255 {
-            return Err(DecodeErrorKind::TupleOutOfRange {
+        let (file, last) = (t.letter(), t.last());
+        match t.fault(table::must_be_even(target, mnemonic, count)) {
+            None => Ok(t),
+            Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange {
                 mnemonic,
                 field,
-                file: fc,
+                file,
                 first,
-                last: t.last(),
-            });
-        }
-        if first % 2 == 1 && table::must_be_even(target, mnemonic, count) {
-            return Err(DecodeErrorKind::MisalignedTuple {
+                last,
+            }),
+            Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple {
                 mnemonic,
                 field,
-                file: fc,
+                file,
                 first,
                 target,
-            });
+            }),
         }
-        Ok(t)
     };
 
     let gws = data0_in_addr_field(mnemonic);

@@ -44,6 +44,37 @@ impl RegTuple {
     }
 }
 
+/// Why a decoded tuple is no operand llvm-mc-22's assembler accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TupleFault {
+    /// The tuple runs past register 255.
+    PastV255,
+    /// The tuple starts at an odd register where the target needs even alignment.
+    Odd,
+}
+
+impl RegTuple {
+    /// The file's letter in LLVM syntax: `'v'` or `'a'`.
+    pub(crate) fn letter(&self) -> char {
+        match self.file {
+            RegFile::V => 'v',
+            RegFile::A => 'a',
+        }
+    }
+
+    /// What is wrong with the tuple as a decoded operand, if anything; `even`: the target and
+    /// operand need an even first register.
+    pub(crate) fn fault(&self, even: bool) -> Option<TupleFault> {
+        if self.last() > 255 {
+            Some(TupleFault::PastV255)
+        } else if even && self.first % 2 == 1 {
+            Some(TupleFault::Odd)
+        } else {
+            None
+        }
+    }
+}
+
 /// One DS instruction for a given target: opcode, operands and modifiers.
 /// Operand fields are `Some` exactly when the shape has them.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
 use crate::mubuf::{CachePolicy, MubufInst};
-use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
 use crate::mubuf_table::{
     self, mubuf_lookup, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
 };
+use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
 
 /// Bare-word MUBUF modifiers.
 pub(crate) const MUBUF_FLAGS: &[&str] = &[
@@ -91,7 +91,15 @@ pub fn parse_mubuf_with(
         let (text, col) = ops.next().expect("counted");
         let count = shape.vdata + u8::from(inst.tfe);
         let agpr_ok = target.gen() == Gen::Gfx90a;
-        inst.vdata = Some(mubuf_vgprs(holes, &inst, Role::Vdata, text, col, count, agpr_ok)?);
+        inst.vdata = Some(mubuf_vgprs(
+            holes,
+            &inst,
+            Role::Vdata,
+            text,
+            col,
+            count,
+            agpr_ok,
+        )?);
     }
     if !shape.lds_only {
         let (text, col) = ops.next().expect("counted");

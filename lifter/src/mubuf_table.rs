@@ -36,6 +36,24 @@ pub enum MubufLayout {
     Vbuffer,
 }
 
+/// Bit positions (in the little-endian instruction word) of a layout's one-bit flags;
+/// `None` where the layout has no such bit. Named after [`crate::CachePolicy`] and
+/// [`crate::MubufInst`] fields; `acc` is the AGPR bit of vdata.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FlagBits {
+    pub offen: Option<u32>,
+    pub idxen: Option<u32>,
+    pub addr64: Option<u32>,
+    pub lds: Option<u32>,
+    pub tfe: Option<u32>,
+    pub acc: Option<u32>,
+    pub glc: Option<u32>,
+    pub slc: Option<u32>,
+    pub dlc: Option<u32>,
+    pub scc: Option<u32>,
+    pub nv: Option<u32>,
+}
+
 impl MubufLayout {
     /// The layout used by `target`.
     pub fn of(target: Target) -> MubufLayout {
@@ -47,6 +65,61 @@ impl MubufLayout {
             Target::Gfx1010 | Target::Gfx1030 => MubufLayout::Gfx10,
             Target::Gfx1100 | Target::Gfx1150 => MubufLayout::Gfx11,
             Target::Gfx1200 | Target::Gfx1250 => MubufLayout::Vbuffer,
+        }
+    }
+
+    /// Where this layout keeps each one-bit flag (the positions in the variant docs);
+    /// the decoder reads and the encoder writes through this one table.
+    pub(crate) fn flag_bits(self) -> FlagBits {
+        let none = FlagBits::default();
+        // OFFEN 12, IDXEN 13, GLC 14, LDS 16: every 64-bit layout before gfx11.
+        let classic = FlagBits {
+            offen: Some(12),
+            idxen: Some(13),
+            glc: Some(14),
+            lds: Some(16),
+            ..none
+        };
+        match self {
+            MubufLayout::Si => FlagBits {
+                addr64: Some(15),
+                slc: Some(54),
+                tfe: Some(55),
+                ..classic
+            },
+            MubufLayout::Vi => FlagBits {
+                slc: Some(17),
+                tfe: Some(55),
+                ..classic
+            },
+            MubufLayout::Gfx90a | MubufLayout::Gfx940 => FlagBits {
+                scc: Some(15),
+                slc: Some(17),
+                acc: Some(55),
+                ..classic
+            },
+            MubufLayout::Gfx10 => FlagBits {
+                dlc: Some(15),
+                slc: Some(54),
+                tfe: Some(55),
+                ..classic
+            },
+            MubufLayout::Gfx11 => FlagBits {
+                slc: Some(12),
+                dlc: Some(13),
+                glc: Some(14),
+                tfe: Some(53),
+                offen: Some(54),
+                idxen: Some(55),
+                ..none
+            },
+            MubufLayout::Vbuffer => FlagBits {
+                nv: Some(7),
+                tfe: Some(22),
+                offen: Some(62),
+                idxen: Some(63),
+                ..none
+            },
         }
     }
 

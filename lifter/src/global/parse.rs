@@ -6,10 +6,11 @@ use super::{
     global_lookup, global_offset_range, is_global_mnemonic, last_sgpr, smem_offset_range,
     GlobalInst, GlobalKind, Sgprs,
 };
-use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
+use crate::asm::{parse_reg, parse_syntax_with, AsmError};
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
+use crate::operand::{expect_operands, immediate, vector_hole, VecOperand};
 
 /// `sN` or `s[N:M]`.
 fn parse_sgprs(text: &str) -> Option<Sgprs> {
@@ -48,15 +49,17 @@ impl Ctx<'_> {
         col: usize,
         count: u8,
     ) -> Result<RegTuple, AsmError> {
-        let class = HoleClass {
-            dwords: count,
-            agpr_ok: false,
-        };
-        if let Some(accepted) = self.holes.reg(role, text, col, class) {
-            accepted?;
-            return Ok(RegTuple::v(0, count));
+        if let Some(stand_in) = vector_hole(self.holes, role, text, col, count, false) {
+            return stand_in;
         }
         let (mn, target) = (self.mn, self.target);
+        let op = VecOperand {
+            mn,
+            target,
+            role,
+            text,
+            col,
+        };
         let Some(r) = parse_reg(text) else {
             return err(
                 col,
@@ -72,27 +75,9 @@ impl Ctx<'_> {
                 ),
             );
         }
-        if r.last() > 255 {
-            return err(col, format!("register {text} is out of range (max 255)"));
-        }
-        if r.count != count {
-            return err(
-                col,
-                format!(
-                    "{mn} needs a {count}-register tuple for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
-        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
-            return err(
-                col,
-                format!(
-                    "{mn} on {target} needs an even-aligned tuple for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
+        op.in_range(&r)?;
+        op.width(&r, count)?;
+        op.aligned(&r, count > 1 && target.needs_aligned_vgpr_tuples(), "tuple")?;
         Ok(r)
     }
 
@@ -147,20 +132,7 @@ impl Ctx<'_> {
 
     /// A signed offset in `lo..=hi` (in units of `unit` bytes), or a hole (0).
     fn offset(&mut self, text: &str, col: usize, lo: i64, hi: i64) -> Result<i64, AsmError> {
-        if let Some(accepted) = self.holes.imm("offset", text, col, hi as u64) {
-            accepted?;
-            return Ok(0);
-        }
-        let Some(o) = parse_int(text) else {
-            return err(col, format!("expected an integer offset, got `{text}`"));
-        };
-        if !(lo..=hi).contains(&o) {
-            return err(
-                col,
-                format!("offset must be in [{lo}, {hi}], got {o} (out of range)"),
-            );
-        }
-        Ok(o)
+        immediate(self.holes, "offset", text, col, lo, hi, " (out of range)")
     }
 }
 
@@ -201,19 +173,12 @@ pub fn parse_global_with(
         offset: 0,
     };
     let ops = &syn.operands;
-    let want = 3;
-    if ops.len() != want {
-        let col = ops.get(want).map_or(syn.end_col, |o| o.1);
-        let names = match op.kind {
-            GlobalKind::Load => "vdst, vaddr, saddr",
-            GlobalKind::Store => "vaddr, vdata, saddr",
-            GlobalKind::ScalarLoad => "sdst, sbase, offset",
-        };
-        return err(
-            col,
-            format!("{mn} takes {want} operands ({names}), got {}", ops.len()),
-        );
-    }
+    let names = match op.kind {
+        GlobalKind::Load => ["vdst", "vaddr", "saddr"],
+        GlobalKind::Store => ["vaddr", "vdata", "saddr"],
+        GlobalKind::ScalarLoad => ["sdst", "sbase", "offset"],
+    };
+    expect_operands(&syn, mn, &names, "operands")?;
     if op.kind == GlobalKind::ScalarLoad {
         if let Some((name, _, col)) = syn.modifiers.first() {
             return err(*col, format!("`{name}` is not modelled for {mn}"));
