@@ -105,10 +105,19 @@ pub fn parse_mubuf_with(
         let (text, col) = ops.next().expect("counted");
         inst.vaddr = mubuf_vaddr(holes, &inst, text, col)?;
     }
-    let (text, col) = ops.next().expect("counted");
-    inst.srsrc = mubuf_srsrc(holes, target, text, col)?;
-    let (text, col) = ops.next().expect("counted");
-    inst.soffset = mubuf_soffset(holes, target, text, col)?;
+    let srsrc = ops.next().expect("counted");
+    // The first SGPR of a 4-aligned quad of SGPRs or trap registers that the target names.
+    let quad = |t: &str| {
+        (0..128u16)
+            .step_by(4)
+            .find(|s| srsrc_name(target, *s).as_deref() == Some(t))
+    };
+    let what = "a 4-SGPR resource tuple (s[4n:4n+3], ttmp[..])";
+    inst.srsrc = mubuf_scalar(holes, Role::Srsrc, 4, srsrc, "s[0:3]", quad, what)?;
+    let soffset = ops.next().expect("counted");
+    let what = "an SGPR, special register or inline constant for soffset";
+    let code = |t: &str| soffset_value(target, t);
+    inst.soffset = mubuf_scalar(holes, Role::Soffset, 1, soffset, "s0", code, what)?;
     check_flags(inst, syn.end_col)
 }
 
@@ -314,62 +323,27 @@ fn mubuf_vaddr(
     }
 }
 
-/// The srsrc operand `text` (at `col`): a 4-aligned quad of SGPRs or trap registers that
-/// `target` names, or a hole (stand-in `s[0:3]`); the first SGPR's number.
-fn mubuf_srsrc(
+/// The scalar operand (`text`, `col`) for `role`: what `lookup` makes of it, or a hole of
+/// `dwords` SGPRs, which stands in as the register `stand_in`; the error says it expected
+/// `what`.
+fn mubuf_scalar<T>(
     holes: &mut dyn Holes,
-    target: Target,
-    text: &str,
-    col: usize,
-) -> Result<u16, AsmError> {
-    let quad = HoleClass {
-        dwords: 4,
+    role: Role,
+    dwords: u8,
+    (text, col): (&str, usize),
+    stand_in: &str,
+    lookup: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Result<T, AsmError> {
+    let class = HoleClass {
+        dwords,
         agpr_ok: false,
     };
-    let srsrc = match holes.reg(Role::Srsrc, text, col, quad) {
-        Some(accepted) => accepted.map(|()| Some(0))?,
-        None => (0..128u16)
-            .step_by(4)
-            .find(|s| srsrc_name(target, *s).as_deref() == Some(text)),
+    let v = match holes.reg(role, text, col, class) {
+        Some(accepted) => accepted.map(|()| lookup(stand_in))?,
+        None => lookup(text),
     };
-    srsrc.map_or_else(
-        || {
-            err(
-                col,
-                format!("expected a 4-SGPR resource tuple (s[4n:4n+3], ttmp[..]), got `{text}`"),
-            )
-        },
-        Ok,
-    )
-}
-
-/// The soffset operand `text` (at `col`): an SGPR, special register or inline constant as
-/// [`soffset_value`] codes it, or a hole (stand-in `s0`).
-fn mubuf_soffset(
-    holes: &mut dyn Holes,
-    target: Target,
-    text: &str,
-    col: usize,
-) -> Result<u8, AsmError> {
-    let one = HoleClass {
-        dwords: 1,
-        agpr_ok: false,
-    };
-    let soff = match holes.reg(Role::Soffset, text, col, one) {
-        Some(accepted) => accepted.map(|()| soffset_value(target, "s0"))?,
-        None => soffset_value(target, text),
-    };
-    soff.map_or_else(
-        || {
-            err(
-                col,
-                format!(
-                    "expected an SGPR, special register or inline constant for soffset, got `{text}`"
-                ),
-            )
-        },
-        Ok,
-    )
+    v.map_or_else(|| err(col, format!("expected {what}, got `{text}`")), Ok)
 }
 
 /// Reject modifiers whose bit llvm-mc-22's decoder rejects or ignores for this op
