@@ -265,11 +265,11 @@ fn decode_inner(
         });
     }
     let w = w & !shape.ignored_bits;
-    let f = layout.flag_bits();
-    let get = |pos: Option<u32>| pos.is_some_and(|b| bit(w, b));
+    let [offen, idxen, addr64, lds, tfe, acc, glc, slc, dlc, scc, nv] = layout.flag_bits();
+    let get = |pos: u32| pos != 0 && bit(w, pos);
     let mut cpol = CachePolicy {
-        glc: get(f.glc),
-        scc: get(f.scc),
+        glc: get(glc),
+        scc: get(scc),
         ..CachePolicy::default()
     };
     let inst = MubufInst::bare(target, opcode, mnemonic, shape);
@@ -277,23 +277,23 @@ fn decode_inner(
         // Only the opcode and, on gfx942/gfx950, SC0/SC1 matter (flag masks above).
         return Ok(MubufInst { cpol, ..inst });
     }
-    cpol.slc = get(f.slc);
-    cpol.dlc = get(f.dlc);
-    cpol.nv = get(f.nv);
+    cpol.slc = get(slc);
+    cpol.dlc = get(dlc);
+    cpol.nv = get(nv);
     if vbuf {
         cpol.scope = bits(w, 51, 50) as u8;
         cpol.th = bits(w, 54, 52) as u8;
     }
     let mut inst = MubufInst {
-        offen: get(f.offen),
-        idxen: get(f.idxen),
-        addr64: get(f.addr64),
-        lds: get(f.lds),
-        tfe: get(f.tfe),
+        offen: get(offen),
+        idxen: get(idxen),
+        addr64: get(addr64),
+        lds: get(lds),
+        tfe: get(tfe),
         cpol,
         ..inst
     };
-    let acc = get(f.acc);
+    let acc = get(acc);
     check_decoded_flags(&inst, acc, w)?;
     decode_operands(&mut inst, acc, w)?;
     Ok(inst)
@@ -439,23 +439,29 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
 pub fn encode_mubuf(inst: &MubufInst) -> u128 {
     use MubufLayout as L;
     let layout = MubufLayout::of(inst.target);
-    let f = layout.flag_bits();
-    let put = |pos: Option<u32>, x: bool| pos.map_or(0, |b| u128::from(x) << b);
-    let op = u128::from(inst.opcode);
-    let reg = |r: Option<RegTuple>| r.map_or(0, |r| u128::from(r.first & 0xff));
+    let pos = layout.flag_bits();
     let acc = inst.vdata.is_some_and(|r| r.file == RegFile::A);
     let c = inst.cpol;
-    let flags = put(f.offen, inst.offen)
-        | put(f.idxen, inst.idxen)
-        | put(f.addr64, inst.addr64)
-        | put(f.lds, inst.lds)
-        | put(f.tfe, inst.tfe)
-        | put(f.acc, acc)
-        | put(f.glc, c.glc)
-        | put(f.slc, c.slc)
-        | put(f.dlc, c.dlc)
-        | put(f.scc, c.scc)
-        | put(f.nv, c.nv);
+    let set = [
+        inst.offen,
+        inst.idxen,
+        inst.addr64,
+        inst.lds,
+        inst.tfe,
+        acc,
+        c.glc,
+        c.slc,
+        c.dlc,
+        c.scc,
+        c.nv,
+    ];
+    let flags = pos
+        .iter()
+        .zip(set)
+        .filter(|&(&p, x)| p != 0 && x)
+        .fold(0u128, |w, (&p, _)| w | (1u128 << p));
+    let op = u128::from(inst.opcode);
+    let reg = |r: Option<RegTuple>| r.map_or(0, |r| u128::from(r.first & 0xff));
     if layout == L::Vbuffer {
         return flags
             | u128::from(inst.soffset & 0x7f)

@@ -38,24 +38,6 @@ pub enum MubufLayout {
     Vbuffer,
 }
 
-/// Bit positions (in the little-endian instruction word) of a layout's one-bit flags;
-/// `None` where the layout has no such bit. Named after [`crate::CachePolicy`] and
-/// [`crate::MubufInst`] fields; `acc` is the AGPR bit of vdata.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FlagBits {
-    pub offen: Option<u32>,
-    pub idxen: Option<u32>,
-    pub addr64: Option<u32>,
-    pub lds: Option<u32>,
-    pub tfe: Option<u32>,
-    pub acc: Option<u32>,
-    pub glc: Option<u32>,
-    pub slc: Option<u32>,
-    pub dlc: Option<u32>,
-    pub scc: Option<u32>,
-    pub nv: Option<u32>,
-}
-
 impl MubufLayout {
     /// The layout used by `target`.
     pub fn of(target: Target) -> MubufLayout {
@@ -70,12 +52,13 @@ impl MubufLayout {
         }
     }
 
-    /// Where this layout keeps each one-bit flag (the positions in the variant docs);
-    /// the decoder reads and the encoder writes through this one table.
-    pub(crate) fn flag_bits(self) -> FlagBits {
-        // 0: the layout has no such bit (bit 0 is always OFFSET or SOFFSET, never a flag).
-        #[rustfmt::skip]
-        let [offen, idxen, addr64, lds, tfe, acc, glc, slc, dlc, scc, nv] = match self {
+    /// Where this layout keeps each one-bit flag (the positions in the variant docs), in the
+    /// order of the column heads below: [`crate::MubufInst`] flags, ACC (vdata is AGPRs), then
+    /// [`crate::CachePolicy`] bits; 0 where the layout has no such bit (bit 0 is always OFFSET
+    /// or SOFFSET, never a flag). The decoder reads and the encoder writes through this table.
+    #[rustfmt::skip]
+    pub(crate) fn flag_bits(self) -> [u32; 11] {
+        match self {
             //                     offen idxen addr64 lds tfe acc glc slc dlc scc nv
             MubufLayout::Si =>      [12, 13, 15, 16, 55,  0, 14, 54,  0,  0, 0],
             MubufLayout::Vi =>      [12, 13,  0, 16, 55,  0, 14, 17,  0,  0, 0],
@@ -84,20 +67,6 @@ impl MubufLayout {
             MubufLayout::Gfx10 =>   [12, 13,  0, 16, 55,  0, 14, 54, 15,  0, 0],
             MubufLayout::Gfx11 =>   [54, 55,  0,  0, 53,  0, 14, 12, 13,  0, 0],
             MubufLayout::Vbuffer => [62, 63,  0,  0, 22,  0,  0,  0,  0,  0, 7],
-        };
-        let at = |b: u32| (b != 0).then_some(b);
-        FlagBits {
-            offen: at(offen),
-            idxen: at(idxen),
-            addr64: at(addr64),
-            lds: at(lds),
-            tfe: at(tfe),
-            acc: at(acc),
-            glc: at(glc),
-            slc: at(slc),
-            dlc: at(dlc),
-            scc: at(scc),
-            nv: at(nv),
         }
     }
 

@@ -9,17 +9,21 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `before`, `x` and `after` when there is an `x`, else nothing (an optional entry or target
+/// in a message).
+fn affix<T: std::fmt::Display>(x: &Option<T>, before: &str, after: &str) -> String {
+    x.as_ref()
+        .map(|v| format!("{before}{v}{after}"))
+        .unwrap_or_default()
+}
+
 /// The text report: one block per finding (`file:line: [kind] ENTRY (target)`, what the
 /// document says, what is true, the evidence), then the unchecked items and counts.
 pub fn text(r: &Report) -> String {
     let mut s = String::new();
     for f in &r.findings {
-        let entry = f
-            .entry
-            .as_deref()
-            .map(|e| format!(" {e}"))
-            .unwrap_or_default();
-        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        let entry = affix(&f.entry, " ", "");
+        let target = affix(&f.target, " (", ")");
         s.push_str(&format!(
             "{}:{}: [{}]{entry}{target}\n",
             f.file, f.line, f.kind
@@ -33,11 +37,7 @@ pub fn text(r: &Report) -> String {
     if !r.unchecked.is_empty() {
         s.push_str(&format!("unchecked ({}):\n", r.unchecked.len()));
         for u in &r.unchecked {
-            let entry = u
-                .entry
-                .as_deref()
-                .map(|e| format!(" {e}"))
-                .unwrap_or_default();
+            let entry = affix(&u.entry, " ", "");
             s.push_str(&format!(
                 "  {}:{}: [{}]{entry}: {}\n",
                 u.file, u.line, u.kind, u.reason
@@ -123,12 +123,8 @@ pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
     use crate::sarif::{Failure, Finding, Level};
     let mut results = Vec::new();
     for f in &r.findings {
-        let entry = f
-            .entry
-            .as_deref()
-            .map(|e| format!("{e}: "))
-            .unwrap_or_default();
-        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        let entry = affix(&f.entry, "", ": ");
+        let target = affix(&f.target, " (", ")");
         let mut text = format!("{entry}document: {}; true{target}: {}", f.claim, f.truth);
         for (k, v) in &f.evidence {
             text.push_str(&format!("; {k}: {v}"));
@@ -136,11 +132,7 @@ pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
         results.push((f.kind, Level::Error, text, &f.file, f.line));
     }
     for u in &r.unchecked {
-        let entry = u
-            .entry
-            .as_deref()
-            .map(|e| format!(" {e}"))
-            .unwrap_or_default();
+        let entry = affix(&u.entry, " ", "");
         let text = format!("unchecked{entry}: {}", u.reason);
         results.push((u.kind, Level::Note, text, &u.file, u.line));
     }
