@@ -15,7 +15,7 @@
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 use thiserror::Error;
 
-use crate::inst::{DsInst, RegFile, RegTuple, TupleFault};
+use crate::inst::{DsInst, RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
@@ -73,19 +73,8 @@ pub enum DecodeErrorKind {
         value: u64,
     },
     /// A tuple runs past register 255.
-    #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
-    TupleOutOfRange {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdst"`, `"data0"`, `"data1"` or `"addr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number (the field's 8-bit value).
-        first: u16,
-        /// Last register number of the tuple, above 255.
-        last: u16,
-    },
+    #[error(transparent)]
+    TupleOutOfRange(TuplePastEnd),
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
     #[error(
@@ -204,20 +193,15 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
 
     let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
         let t = RegTuple { file, first, count };
-        let (file, last) = (t.letter(), t.last());
         match t.fault(table::must_be_even(target, mnemonic, count)) {
             None => Ok(t),
-            Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange {
-                mnemonic,
-                field,
-                file,
-                first,
-                last,
-            }),
+            Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange(
+                t.past_end(mnemonic, field),
+            )),
             Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple {
                 mnemonic,
                 field,
-                file,
+                file: t.letter(),
                 first,
                 target,
             }),

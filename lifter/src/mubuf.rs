@@ -19,7 +19,7 @@ use std::fmt;
 use gcnsmt_semantics::target::{Gen, Target};
 use thiserror::Error;
 
-use crate::inst::{RegFile, RegTuple, TupleFault};
+use crate::inst::{RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_name, srsrc_name, MubufClass, MubufLayout, MubufShape,
 };
@@ -133,19 +133,8 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A tuple runs past register 255.
-    #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
-    TupleOutOfRange {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdata"` or `"vaddr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number (the field's 8-bit value).
-        first: u16,
-        /// Last register number of the tuple, above 255.
-        last: u16,
-    },
+    #[error(transparent)]
+    TupleOutOfRange(TuplePastEnd),
     /// A tuple starts at an odd register where the target needs even alignment.
     #[error(
         "{mnemonic}: {field} tuple {file}[{first}:{last}] is not even-aligned, as {target} requires"
@@ -345,22 +334,15 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
     let (mnemonic, target, shape) = (inst.mnemonic, inst.target, inst.shape);
     let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
         let t = RegTuple { file, first, count };
-        let (file, last) = (t.letter(), t.last());
         match t.fault(count > 1 && needs_even(target)) {
             None => Ok(t),
-            Some(TupleFault::PastV255) => Err(E::TupleOutOfRange {
-                mnemonic,
-                field,
-                file,
-                first,
-                last,
-            }),
+            Some(TupleFault::PastV255) => Err(E::TupleOutOfRange(t.past_end(mnemonic, field))),
             Some(TupleFault::Odd) => Err(E::MisalignedTuple {
                 mnemonic,
                 field,
-                file,
+                file: t.letter(),
                 first,
-                last,
+                last: t.last(),
                 target,
             }),
         }
