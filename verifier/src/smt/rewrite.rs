@@ -49,9 +49,9 @@ pub(super) fn aligned(a: &BV, b: &BV) -> Option<BV> {
     let inner = if lo == 0 {
         y
     } else {
-        y.bvadd(&BV::from_u64(lo, w))
+        y.bvadd(BV::from_u64(lo, w))
     };
-    Some(clear(&inner).bvadd(&BV::from_u64(hi, w)))
+    Some(clear(&inner).bvadd(BV::from_u64(hi, w)))
 }
 
 #[cfg(test)]
