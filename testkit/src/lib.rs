@@ -1,12 +1,16 @@
 //! Helpers shared by the test binaries of every gcnsmt crate, so that each test file does not
 //! carry its own copy: the proptest configuration (fixed seed, overridable case count), the
-//! switch between the default and the slow test tier, temporary directories, and running a
-//! binary with captured output.
+//! switch between the default and the slow test tier, temporary directories, running a
+//! binary with captured output, the redaction of times for snapshot tests ([`redact`]), and
+//! the documentation's console examples ([`doc`]).
 //!
 //! This crate depends on no gcnsmt crate, so any of them can take it as a dev-dependency.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+pub mod doc;
+pub mod redact;
 
 pub use proptest::test_runner::Config as ProptestConfig;
 
@@ -143,7 +147,25 @@ impl Run {
 /// `env` sets them), so a developer's shell cannot change what a test sees. Panics if the
 /// binary cannot be started.
 pub fn run(bin: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
+    run_at(None, bin, args, stdin, env)
+}
+
+/// [`run`] in the working directory `cwd` (`None`: the test's own, its crate's directory).
+///
+/// Doc examples and snapshots run in [`workspace_root`], so that the paths they name
+/// (`proofs/...`, `tests/data/...`) and the paths in the output read as a user at the
+/// repository's root would see them.
+pub fn run_at(
+    cwd: Option<&Path>,
+    bin: &str,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &str)],
+) -> Run {
     let mut cmd = Command::new(bin);
+    if let Some(d) = cwd {
+        cmd.current_dir(d);
+    }
     cmd.args(args)
         .env_remove("RUST_LOG")
         .env_remove("GCNSMT_BREAK_ENCODING")
