@@ -24,6 +24,7 @@ pub mod mubuf;
 pub mod mubuf_asm;
 pub mod mubuf_table;
 pub mod print;
+pub mod smem;
 pub mod swizzle;
 pub mod table;
 
@@ -45,4 +46,5 @@ pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax, parse_mubuf_with};
 pub use mubuf_table::{
     mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
 };
+pub use smem::{parse_smem_with, smem_lookup, smem_spelling, SOffset, SmemInst};
 pub use table::{ds_by_opcode, ds_lookup, ds_mnemonics, DsShape, GdsRule, OffsetKind};
