@@ -409,7 +409,9 @@ fn terminators(b: &Block) -> Vec<&str> {
         .collect()
 }
 
-fn defined(b: &Block) -> BTreeSet<u32> {
+/// The virtual registers an instruction of `b` defines (PHI results and IMPLICIT_DEFs are
+/// block inputs, not definitions).
+pub(super) fn defined(b: &Block) -> BTreeSet<u32> {
     b.insts
         .iter()
         .filter(|i| {
