@@ -35,6 +35,7 @@ mod mubuf_asm;
 pub mod mubuf_table;
 mod operand;
 mod print;
+mod smem;
 mod swizzle;
 pub mod table;
 
@@ -55,5 +56,8 @@ pub use mubuf::{
 pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax, parse_mubuf_with};
 pub use mubuf_table::{
     mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
+};
+pub use smem::{
+    parse_smem_with, smem_buffer_offset_range, smem_lookup, smem_spelling, SOffset, SmemInst,
 };
 pub use table::{ds_by_opcode, ds_lookup, ds_mnemonics, DsShape, GdsRule, OffsetKind};

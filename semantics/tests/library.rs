@@ -1135,6 +1135,42 @@ fn cmpstore_rtn_float_operand_order_by_hand() {
     assert_eq!(r as u32 as u128, two32);
 }
 
+/// S_ADD_I32 (alu.pcode) wraps at 32 bits like S_ADD_U32 (AMD Vega ISA guide: D = S0 + S1;
+/// only SCC, not modelled, differs). Expected values worked by hand.
+#[test]
+fn s_add_i32_wraps_by_hand() {
+    let def = Library::builtin().get("S_ADD_I32").expect("S_ADD_I32");
+    let frame = Frame {
+        settings: UNALIGNED,
+        gds: false,
+        aliases: &[],
+        buffer: None,
+        global: false,
+    };
+    for (a, b, want) in [
+        (5u32, 7u32, 12u32),
+        (0x7fff_ffff, 1, 0x8000_0000),
+        (0xffff_ffff, 0xffff_ffff, 0xffff_fffe),
+        (0x8000_0000, 0x8000_0000, 0),
+    ] {
+        let mut vars = BTreeMap::new();
+        vars.insert("S0".into(), bits(a as u128, 32));
+        vars.insert("S1".into(), bits(b as u128, 32));
+        vars.insert("D0".into(), bits(0, 32));
+        let mem = MemState {
+            lds: CMem::new(|_| 0),
+            gds: CMem::new(|_| 0),
+            global: CMem::new_wide(|_| 0),
+            ub: false,
+        };
+        let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        let Val::Bits(v, _) = &out["D0"] else {
+            panic!("D0 is not bits")
+        };
+        assert_eq!(v.value as u32, want, "S_ADD_I32 {a:#x} {b:#x}");
+    }
+}
+
 /// The three-operand VALU entries, the VOPC compares and V_CNDMASK_B32 (alu.pcode) against
 /// Rust arithmetic written from the AMD Vega/CDNA guides' text: V_LSHL_ADD_U32 is
 /// `(S0 << S1[4:0]) + S2`, V_ADD3_U32 `S0 + S1 + S2`, V_MAD_U32_U24 `S0[23:0] * S1[23:0] + S2`

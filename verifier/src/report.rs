@@ -3,7 +3,8 @@
 use crate::check::{Cex, Outcome, Verdict};
 use std::fmt::Write;
 
-fn num(v: u128, w: u32) -> String {
+/// A value of `w` bits as hex, decimal and (when negative) signed decimal.
+pub(crate) fn num(v: u128, w: u32) -> String {
     let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
     let s = gcnsmt_semantics::interp::sign_extend(v, w);
     if s < 0 {
@@ -13,7 +14,8 @@ fn num(v: u128, w: u32) -> String {
     }
 }
 
-fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
+/// Memory bytes as runs of up to 16 consecutive addresses, one line each.
+pub(crate) fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
     let mut i = 0;
     while i < bs.len() {
         let mut j = i;

@@ -11,7 +11,7 @@
 //! SGPR offsets of scalar loads and the 256/512-bit scalar loads are not modelled: such lines
 //! are errors here, never part of a proof. Encoding is not provided for this family yet.
 
-mod parse;
+pub(crate) mod parse;
 
 pub use parse::parse_global_with;
 

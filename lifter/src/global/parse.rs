@@ -13,7 +13,7 @@ use crate::lex::err;
 use crate::operand::{expect_operands, immediate, vector_hole, VecOperand};
 
 /// `sN` or `s[N:M]`.
-fn parse_sgprs(text: &str) -> Option<Sgprs> {
+pub(crate) fn parse_sgprs(text: &str) -> Option<Sgprs> {
     let rest = text.trim().strip_prefix('s')?;
     let num = |s: &str| -> Option<u16> {
         let s = s.trim();
@@ -34,10 +34,11 @@ fn parse_sgprs(text: &str) -> Option<Sgprs> {
     })
 }
 
-struct Ctx<'a> {
-    target: Target,
-    mn: &'a str,
-    holes: &'a mut dyn Holes,
+/// What the operand checks need: the target, the mnemonic (for messages) and the holes.
+pub(crate) struct Ctx<'a> {
+    pub(crate) target: Target,
+    pub(crate) mn: &'a str,
+    pub(crate) holes: &'a mut dyn Holes,
 }
 
 impl Ctx<'_> {
@@ -83,7 +84,13 @@ impl Ctx<'_> {
 
     /// An SGPR run of `count` registers for `role` (pairs even-aligned, 4 and more 4-aligned,
     /// as llvm-mc 22 requires), or a hole (stand-in `s0..`).
-    fn sgprs(&mut self, role: Role, text: &str, col: usize, count: u8) -> Result<Sgprs, AsmError> {
+    pub(crate) fn sgprs(
+        &mut self,
+        role: Role,
+        text: &str,
+        col: usize,
+        count: u8,
+    ) -> Result<Sgprs, AsmError> {
         let class = HoleClass {
             dwords: count,
             agpr_ok: false,
@@ -131,7 +138,13 @@ impl Ctx<'_> {
     }
 
     /// A signed offset in `lo..=hi` (in units of `unit` bytes), or a hole (0).
-    fn offset(&mut self, text: &str, col: usize, lo: i64, hi: i64) -> Result<i64, AsmError> {
+    pub(crate) fn offset(
+        &mut self,
+        text: &str,
+        col: usize,
+        lo: i64,
+        hi: i64,
+    ) -> Result<i64, AsmError> {
         immediate(self.holes, "offset", text, col, lo, hi, " (out of range)")
     }
 }

@@ -5,7 +5,7 @@ use crate::rules::Loc;
 use gcnsmt_lifter::lift::AluDef;
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_lifter::table::DsShape;
-use gcnsmt_semantics::buffer::BufferMode;
+use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::ir::{Def, Expr};
 
 /// What a bound instruction does.
@@ -372,6 +372,19 @@ pub enum MemIn {
     Zero(u32),
     /// An immediate, as a signed 32-bit value (offsets of the global family).
     Signed(Expr),
+    /// A 64-bit value decoded from the V# in these four registers (scalar buffer loads; see
+    /// [`super::smem::vsharp_input`]).
+    Vsharp(Vec<RegKey>, VsharpLayout, VsharpPart),
+}
+
+/// What a [`MemIn::Vsharp`] input decodes from the V#.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VsharpPart {
+    /// The base address, zero-extended to 64 bits.
+    Base,
+    /// The size in bytes the scalar range check uses, `(stride == 0 ? 1 : stride) *
+    /// num_records`.
+    Size,
 }
 
 /// A memory instruction as its frame: the semantics entry, each pseudocode variable bound to
@@ -405,7 +418,7 @@ impl MemOp {
             .inputs
             .iter()
             .filter_map(|(_, i)| match i {
-                MemIn::Regs(k) => Some(k.clone()),
+                MemIn::Regs(k) | MemIn::Vsharp(k, ..) => Some(k.clone()),
                 _ => None,
             })
             .flatten()
@@ -423,6 +436,7 @@ impl MemOp {
                 .map(|(n, i)| {
                     let i = match i {
                         MemIn::Regs(k) => MemIn::Regs(m(k)),
+                        MemIn::Vsharp(k, l, p) => MemIn::Vsharp(m(k), *l, *p),
                         other => other.clone(),
                     };
                     (*n, i)

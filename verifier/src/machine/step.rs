@@ -330,6 +330,10 @@ fn step_mem<D: Domain>(
                 let v = eval_imm(d, env, m, e)?;
                 Val::Bits(d.extract(&v, 31, 0), Ty::Bits(Kind::I, 32))
             }
+            MemIn::Vsharp(k, layout, part) => {
+                let rsrc = read(d, m, k);
+                bits(super::smem::vsharp_input(d, *layout, *part, &rsrc), d)
+            }
         };
         vars.insert(name.to_string(), v);
     }
