@@ -1,21 +1,23 @@
 //! Memory accesses of the evaluator: the effective address per the machine settings (alignment,
 //! LDS/GDS bounds, buffer range checks through [`crate::buffer`]), and byte-wise reads and
-//! writes of the memory space the frame selects.
+//! writes of the address space the frame's [`MemView`] selects.
 
 use super::*;
 
 impl<D: Domain> Ev<'_, '_, D> {
-    /// The effective address and whether the access is in range, per the settings.
-    pub(super) fn access(
+    /// The effective address in `space` and whether the access is in range, per the settings.
+    fn access(
         &mut self,
         st: &mut St<D>,
+        space: AddrSpace,
         addr: &D::Bv,
         size: u32,
     ) -> Result<(D::Bv, D::Bool), EvalError> {
         let natural = pow2_ceil(size);
         let mut a = addr.clone();
         let mut in_buffer_range = None;
-        if let Some(mode) = self.frame.buffer {
+        let buffer = self.frame.buffer.filter(|_| space == AddrSpace::Global);
+        if let Some(mode) = buffer {
             let inp = crate::buffer::BufferInputs {
                 vaddr: self.var_any(st, "VADDR")?,
                 srsrc: self.var_any(st, "SRSRC")?,
@@ -35,7 +37,8 @@ impl<D: Domain> Ev<'_, '_, D> {
         // GLOBAL accesses are byte addressed, and scalar loads drop the two low address bits
         // themselves (`global.pcode`): rounding a scalar load down to its access size would
         // misplace every 16-byte kernel argument at byte 36 (LLVM's SI test expectations).
-        let alignment = if self.frame.global {
+        let byte_addressed = space == AddrSpace::Global && buffer.is_none();
+        let alignment = if byte_addressed {
             Alignment::Unaligned
         } else {
             self.frame.settings.alignment
@@ -63,19 +66,21 @@ impl<D: Domain> Ev<'_, '_, D> {
         if let Some(ok) = in_buffer_range {
             return Ok((a, ok));
         }
-        if self.frame.global {
+        if byte_addressed {
             return Ok((a, self.d.boolean(true)));
         }
         // Bound check in 34 bits so `addr + size` cannot wrap.
-        let limit = if self.frame.gds {
-            let m0 = self.var_bits(st, "M0")?;
-            Some(self.d.extract(&m0, 15, 0))
-        } else {
-            match self.frame.settings.lds_limit {
+        let limit = match space {
+            AddrSpace::Gds => {
+                let m0 = self.var_bits(st, "M0")?;
+                Some(self.d.extract(&m0, 15, 0))
+            }
+            AddrSpace::Lds => match self.frame.settings.lds_limit {
                 LdsLimit::None => None,
                 LdsLimit::M0 => Some(self.var_bits(st, "M0")?),
                 LdsLimit::Alloc => Some(self.var_bits(st, "LDS_SIZE")?),
-            }
+            },
+            AddrSpace::Global | AddrSpace::Scratch => None,
         };
         let in_range = match limit {
             None => self.d.boolean(true),
@@ -88,7 +93,7 @@ impl<D: Domain> Ev<'_, '_, D> {
                 self.d.cmp(CmpOp::Ule, &end, &l34)
             }
         };
-        if self.frame.gds {
+        if space == AddrSpace::Gds {
             let m0 = self.var_bits(st, "M0")?;
             let base = self.d.extract(&m0, 31, 16);
             let base = self.d.zext(&base, 16);
@@ -104,16 +109,6 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    pub(super) fn mem_of(&self, st: &St<D>) -> D::Mem {
-        if self.frame.buffer.is_some() || self.frame.global {
-            st.mem.global.clone()
-        } else if self.frame.gds {
-            st.mem.gds.clone()
-        } else {
-            st.mem.lds.clone()
-        }
-    }
-
     pub(super) fn var_bits(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
         match st.vars.get(name) {
             Some(Val::Bits(b, t)) if t.width() == 32 => Ok(b.clone()),
@@ -121,14 +116,40 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
+    /// Read `size` bytes at `addr` of the memory the frame names.
     pub(super) fn mem_read(
         &mut self,
         st: &mut St<D>,
         addr: &D::Bv,
         size: u32,
     ) -> Result<D::Bv, EvalError> {
-        let (a, ok) = self.access(st, addr, size)?;
-        let mem = self.mem_of(st);
+        match self.frame.mem {
+            MemView::Space(space) => self.read_in(st, space, addr, size),
+        }
+    }
+
+    /// Write the `size` bytes of `v` at `addr` of the memory the frame names.
+    pub(super) fn mem_write(
+        &mut self,
+        st: &mut St<D>,
+        addr: &D::Bv,
+        size: u32,
+        v: &D::Bv,
+    ) -> Result<(), EvalError> {
+        match self.frame.mem {
+            MemView::Space(space) => self.write_in(st, space, addr, size, v),
+        }
+    }
+
+    fn read_in(
+        &mut self,
+        st: &mut St<D>,
+        space: AddrSpace,
+        addr: &D::Bv,
+        size: u32,
+    ) -> Result<D::Bv, EvalError> {
+        let (a, ok) = self.access(st, space, addr, size)?;
+        let mem = st.mem[space].clone();
         let aw = self.d.width(&a);
         let mut acc: Option<D::Bv> = None;
         for k in 0..size {
@@ -145,15 +166,16 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(self.d.ite(&ok, &v, &z))
     }
 
-    pub(super) fn mem_write(
+    fn write_in(
         &mut self,
         st: &mut St<D>,
+        space: AddrSpace,
         addr: &D::Bv,
         size: u32,
         v: &D::Bv,
     ) -> Result<(), EvalError> {
-        let (a, ok) = self.access(st, addr, size)?;
-        let old = self.mem_of(st);
+        let (a, ok) = self.access(st, space, addr, size)?;
+        let old = st.mem[space].clone();
         let aw = self.d.width(&a);
         let mut m = old.clone();
         for k in 0..size {
@@ -162,14 +184,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             let byte = self.d.extract(v, 8 * k + 7, 8 * k);
             m = self.d.store(&m, &ak, &byte);
         }
-        let new = self.d.ite_mem(&ok, &m, &old);
-        if self.frame.buffer.is_some() || self.frame.global {
-            st.mem.global = new;
-        } else if self.frame.gds {
-            st.mem.gds = new;
-        } else {
-            st.mem.lds = new;
-        }
+        st.mem[space] = self.d.ite_mem(&ok, &m, &old);
         Ok(())
     }
 }

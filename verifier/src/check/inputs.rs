@@ -111,7 +111,8 @@ impl<D: Domain> Inputs<D> {
 
 impl Inputs<Smt> {
     /// One solver variable per input of `table`, and the initial memories as uninterpreted
-    /// functions `LDS`, `GDS` (32-bit addresses) and `MEM` (64-bit), defined (`ub` false).
+    /// functions named by their space's label (`LDS`, `GDS`, `MEM`, `SCRATCH`) with
+    /// its address width, defined (`ub` false).
     pub fn declare(d: &mut Smt, table: &[Input], target: Target, settings: Settings) -> Self {
         // Registers are declared before the other inputs, as the query always did: z3's
         // search, and with it which model comes back, can depend on declaration order.
@@ -140,16 +141,10 @@ impl Inputs<Smt> {
             lds_size: lds_size.expect("the table has LDS_SIZE"),
             lane_id: lane_id.expect("the table has LANE_ID"),
         };
-        let (lds, gds, global) = (d.mem("LDS"), d.mem("GDS"), d.mem_wide("MEM", 64));
         let ub = d.boolean(false);
         let m0 = Machine {
             regs: regs_of,
-            mem: MemState {
-                lds,
-                gds,
-                global,
-                ub,
-            },
+            mem: MemState::new(|s| d.mem_wide(s.label(), s.addr_width()), ub),
         };
         Inputs { env, m0 }
     }

@@ -9,6 +9,7 @@ use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::asm::parse_syntax;
 use gcnsmt_lifter::{parse_global_with, GlobalKind, Role, Sgprs};
 use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::eval::{AddrSpace, MemView};
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
 
@@ -107,7 +108,7 @@ pub fn bind_global(
             entry: inst.entry.clone(),
             inputs,
             outputs,
-            global: true,
+            mem: MemView::Space(AddrSpace::Global),
             writes_memory: inst.op.kind == GlobalKind::Store,
             scalar: inst.op.kind == GlobalKind::ScalarLoad,
         })),
