@@ -13,6 +13,9 @@ pub enum Family {
     Mubuf,
     /// GLOBAL loads/stores and scalar loads: `lifter/src/global/`, `global.pcode`.
     Global,
+    /// FLAT loads/stores (LDS, scratch or global by aperture): `lifter/src/flat/`,
+    /// `flat.pcode`.
+    Flat,
     /// The VALU/SALU subset around memory code: `lifter/src/lift.rs`, `alu.pcode`.
     Alu,
 }
@@ -49,6 +52,12 @@ fn global_owns(m: &str) -> bool {
 }
 fn global_on(t: Target, m: &str) -> bool {
     crate::global::global_lookup(t, m).is_some()
+}
+fn flat_owns(m: &str) -> bool {
+    crate::flat::is_flat_mnemonic(m)
+}
+fn flat_on(t: Target, m: &str) -> bool {
+    crate::flat::flat_lookup(t, m).is_some()
 }
 fn alu_owns(m: &str) -> bool {
     crate::lift::alu_known_anywhere(m)
@@ -91,6 +100,13 @@ pub static FAMILIES: &[FamilyDef] = &[
         pcode_files: &["global.pcode"],
         owns: global_owns,
         on_target: global_on,
+    },
+    FamilyDef {
+        family: Family::Flat,
+        name: "FLAT",
+        pcode_files: &["flat.pcode"],
+        owns: flat_owns,
+        on_target: flat_on,
     },
     FamilyDef {
         family: Family::Alu,
@@ -153,6 +169,7 @@ mod tests {
         );
         assert_eq!(family_of("global_load_b32").unwrap().family, Family::Global);
         assert_eq!(family_of("s_load_dwordx2").unwrap().family, Family::Global);
+        assert_eq!(family_of("flat_load_dword").unwrap().family, Family::Flat);
         assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
         assert!(family_of("v_fma_f32").is_none());
     }

@@ -15,6 +15,7 @@ pub mod asm;
 pub mod decode;
 pub mod encode;
 pub mod family;
+pub mod flat;
 pub mod global;
 pub mod holes;
 pub mod inst;
@@ -32,6 +33,7 @@ pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
 pub use family::{family_of, Family, FamilyDef, FAMILIES};
+pub use flat::{flat_lookup, flat_spelling, parse_flat_with};
 pub use global::{
     global_lookup, global_spelling, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs,
 };

@@ -3,7 +3,8 @@
 //! inputs under `GCNSMT_SLOW=1` (200 in the default tier) through both domains, under random machine settings, and every output
 //! (RETURN_DATA / D0 / SDST, each memory byte touched, the undefined-behaviour flag) must agree.
 //! Buffer entries run the same way with random V#s (small NUM_RECORDS and strides, every
-//! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory.
+//! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory; FLAT entries with
+//! addresses in, beside and outside the shared and private apertures.
 //! The encoding is trusted because of this test.
 
 use gcnsmt_lifter::table::{ds_lookup, GdsRule, OffsetKind};
@@ -68,7 +69,8 @@ type Observed = (BTreeMap<String, u128>, PerSpace<BTreeMap<u64, u8>>, bool);
 struct Input {
     vars: Vec<(String, u128, u32, Kind)>,
     settings: Settings,
-    /// The memory MEM names (LDS, GDS, or the 64-bit global memory of `global.pcode`).
+    /// The memory MEM names (LDS, GDS, the 64-bit global memory of `global.pcode`, or the
+    /// FLAT view).
     mem: MemView,
     buffer: Option<BufferMode>,
     seed: u64,
@@ -336,6 +338,41 @@ fn buffer_inputs(rng: &mut StdRng, t: Target, vdata: u32, name: &str) -> Input {
     }
 }
 
+fn flat_inputs(rng: &mut StdRng, t: Target) -> Input {
+    let shared = rng.gen::<u32>() as u128;
+    let private = match rng.gen_range(0..8) {
+        0 => shared,
+        _ => rng.gen::<u32>() as u128,
+    };
+    let hi = match rng.gen_range(0..5) {
+        0 | 1 => shared,
+        2 => private,
+        3 => shared.wrapping_add(1) & 0xffff_ffff,
+        _ => rng.gen::<u32>() as u128,
+    };
+    let lo = small_or_any(rng, 32);
+    Input {
+        vars: vec![
+            ("VADDR".into(), hi << 32 | lo, 64, Kind::B),
+            (
+                "OFFSET".into(),
+                (rng.gen_range(-4096i32..4096) as u32) as u128,
+                32,
+                Kind::I,
+            ),
+            ("SHARED_BASE".into(), shared, 32, Kind::B),
+            ("PRIVATE_BASE".into(), private, 32, Kind::B),
+            ("VDATA".into(), interesting(rng, 128), 128, Kind::B),
+            ("RETURN_DATA".into(), interesting(rng, 128), 128, Kind::B),
+            ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+        ],
+        settings: random_settings(rng, t),
+        mem: MemView::Flat,
+        buffer: None,
+        seed: rng.gen(),
+    }
+}
+
 #[test]
 fn z3_encoding_agrees_with_the_interpreter() {
     let lib = Library::builtin();
@@ -417,6 +454,18 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
+                    checked += 1;
+                }
+                continue;
+            }
+            if file == "flat.pcode" {
+                // FLAT: the 64-bit address often in the shared or private aperture, or just
+                // outside one, or where the offset carries into the high half.
+                names += 1;
+                for i in 0..runs() {
+                    let t = [Target::Gfx802, Target::Gfx900][i % 2];
+                    let inp = flat_inputs(&mut rng, t);
+                    compare(name, t, i, &inp, def, aliases);
                     checked += 1;
                 }
                 continue;

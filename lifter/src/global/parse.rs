@@ -33,15 +33,16 @@ fn parse_sgprs(text: &str) -> Option<Sgprs> {
     })
 }
 
-struct Ctx<'a> {
-    target: Target,
-    mn: &'a str,
-    holes: &'a mut dyn Holes,
+/// The operand parsers the GLOBAL and FLAT assemblers share.
+pub(crate) struct Ctx<'a> {
+    pub(crate) target: Target,
+    pub(crate) mn: &'a str,
+    pub(crate) holes: &'a mut dyn Holes,
 }
 
 impl Ctx<'_> {
     /// A VGPR tuple of `count` registers for `role`, or a hole (stand-in `v0..`).
-    fn vgprs(
+    pub(crate) fn vgprs(
         &mut self,
         role: Role,
         text: &str,
@@ -146,7 +147,13 @@ impl Ctx<'_> {
     }
 
     /// A signed offset in `lo..=hi` (in units of `unit` bytes), or a hole (0).
-    fn offset(&mut self, text: &str, col: usize, lo: i64, hi: i64) -> Result<i64, AsmError> {
+    pub(crate) fn offset(
+        &mut self,
+        text: &str,
+        col: usize,
+        lo: i64,
+        hi: i64,
+    ) -> Result<i64, AsmError> {
         if let Some(accepted) = self.holes.imm("offset", text, col, hi as u64) {
             accepted?;
             return Ok(0);

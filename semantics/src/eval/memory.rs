@@ -4,6 +4,10 @@
 
 use super::*;
 
+/// One place a FLAT access may go: the space, the condition it goes there (given that no
+/// earlier path's holds), and the address within the space.
+type FlatPath<D> = (AddrSpace, <D as Domain>::Bool, <D as Domain>::Bv);
+
 impl<D: Domain> Ev<'_, '_, D> {
     /// The effective address in `space` and whether the access is in range, per the settings.
     fn access(
@@ -37,7 +41,10 @@ impl<D: Domain> Ev<'_, '_, D> {
         // GLOBAL accesses are byte addressed, and scalar loads drop the two low address bits
         // themselves (`global.pcode`): rounding a scalar load down to its access size would
         // misplace every 16-byte kernel argument at byte 36 (LLVM's SI test expectations).
-        let byte_addressed = space == AddrSpace::Global && buffer.is_none();
+        // Scratch reached through FLAT is byte addressed too (AMDGPUUsage "Memory Spaces":
+        // FLAT and scratch instructions support unaligned access).
+        let byte_addressed =
+            (space == AddrSpace::Global && buffer.is_none()) || space == AddrSpace::Scratch;
         let alignment = if byte_addressed {
             Alignment::Unaligned
         } else {
@@ -75,6 +82,9 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let m0 = self.var_bits(st, "M0")?;
                 Some(self.d.extract(&m0, 15, 0))
             }
+            // A FLAT access to LDS is assumed in range: its bound (the work-group's allocation,
+            // not M0) is not modelled.
+            AddrSpace::Lds if self.frame.mem == MemView::Flat => None,
             AddrSpace::Lds => match self.frame.settings.lds_limit {
                 LdsLimit::None => None,
                 LdsLimit::M0 => Some(self.var_bits(st, "M0")?),
@@ -123,9 +133,21 @@ impl<D: Domain> Ev<'_, '_, D> {
         addr: &D::Bv,
         size: u32,
     ) -> Result<D::Bv, EvalError> {
-        match self.frame.mem {
-            MemView::Space(space) => self.read_in(st, space, addr, size),
+        let paths = match self.frame.mem {
+            MemView::Space(space) => return self.read_in(st, space, addr, size),
+            MemView::Flat => self.flat_paths(st, addr)?,
+        };
+        let (last, rest) = paths.split_last().expect("the global path is always there");
+        let mut acc = st.clone();
+        let mut v = self.read_in(&mut acc, last.0, &last.2, size)?;
+        for (space, cond, a) in rest.iter().rev() {
+            let mut s = st.clone();
+            let pv = self.read_in(&mut s, *space, a, size)?;
+            v = self.d.ite(cond, &pv, &v);
+            acc = self.merge(cond, s, acc)?;
         }
+        *st = acc;
+        Ok(v)
     }
 
     /// Write the `size` bytes of `v` at `addr` of the memory the frame names.
@@ -136,9 +158,65 @@ impl<D: Domain> Ev<'_, '_, D> {
         size: u32,
         v: &D::Bv,
     ) -> Result<(), EvalError> {
-        match self.frame.mem {
-            MemView::Space(space) => self.write_in(st, space, addr, size, v),
+        let paths = match self.frame.mem {
+            MemView::Space(space) => return self.write_in(st, space, addr, size, v),
+            MemView::Flat => self.flat_paths(st, addr)?,
+        };
+        let (last, rest) = paths.split_last().expect("the global path is always there");
+        let mut acc = st.clone();
+        self.write_in(&mut acc, last.0, &last.2, size, v)?;
+        for (space, cond, a) in rest.iter().rev() {
+            let mut s = st.clone();
+            self.write_in(&mut s, *space, a, size, v)?;
+            acc = self.merge(cond, s, acc)?;
         }
+        *st = acc;
+        Ok(())
+    }
+
+    /// Where a FLAT access at the 64-bit `addr` goes, as (space, condition, address in the
+    /// space), first match wins, the last (global memory at `addr`) unconditional. A path whose
+    /// condition is known false is left out, and one known true ends the list (so the concrete
+    /// interpreter reads only the memory the access reaches).
+    ///
+    /// The apertures (LLVM AMDGPUUsage, "Address Spaces"): in 64-bit mode each is 2^32 bytes,
+    /// based at a multiple of 2^32, so an address is in the shared (LDS) aperture when its high
+    /// 32 bits equal `SHARED_BASE`, and in the private (scratch) aperture when they equal
+    /// `PRIVATE_BASE`; the segment address is then the low 32 bits (the flat-to-segment
+    /// `addrspacecast` of SIISelLowering `lowerADDRSPACECAST`). `SHARED_BASE` and
+    /// `PRIVATE_BASE` are the 32-bit high halves of the aperture bases (gfx9+
+    /// `src_shared_base`/`src_private_base`, gfx7/gfx8 the `amd_queue_t` aperture fields);
+    /// should they be equal, LDS wins.
+    ///
+    /// Errors: `addr` is not 64 bits, or an aperture variable is missing or not 32 bits.
+    fn flat_paths(&mut self, st: &St<D>, addr: &D::Bv) -> Result<Vec<FlatPath<D>>, EvalError> {
+        if self.d.width(addr) != 64 {
+            return err("a FLAT address must be 64 bits");
+        }
+        let hi = self.d.extract(addr, 63, 32);
+        let lo = self.d.extract(addr, 31, 0);
+        let mut paths = Vec::new();
+        for (space, base) in [
+            (AddrSpace::Lds, "SHARED_BASE"),
+            (AddrSpace::Scratch, "PRIVATE_BASE"),
+        ] {
+            let b = match st.vars.get(base) {
+                Some(Val::Bits(b, t)) if t.width() == 32 => b.clone(),
+                _ => return err(format!("a FLAT access needs the 32-bit input `{base}`")),
+            };
+            let cond = self.d.cmp(CmpOp::Eq, &hi, &b);
+            match self.d.known(&cond) {
+                Some(false) => {}
+                Some(true) => {
+                    paths.push((space, cond.clone(), lo.clone()));
+                    return Ok(paths);
+                }
+                None => paths.push((space, cond, lo.clone())),
+            }
+        }
+        let t = self.d.boolean(true);
+        paths.push((AddrSpace::Global, t, addr.clone()));
+        Ok(paths)
     }
 
     fn read_in(

@@ -112,6 +112,10 @@ pub enum MemView {
     /// guide, "Global instructions": the address is `SADDR + VADDR[31:0] + OFFSET` or
     /// `VADDR + OFFSET`).
     Space(AddrSpace),
+    /// A FLAT access: a 64-bit address that reaches LDS, scratch or global memory by the
+    /// aperture it lies in (see the evaluator's `flat_paths`); the variables `SHARED_BASE` and
+    /// `PRIVATE_BASE` (the apertures' 32-bit high halves) must be set.
+    Flat,
 }
 
 /// How one instruction runs: its settings, the memory it addresses, and the operand names it
@@ -142,10 +146,13 @@ impl Frame<'static> {
 }
 
 impl Frame<'_> {
-    /// Whether MEM is global memory at an address the entry computes in 64 bits (GLOBAL and
-    /// scalar loads), rather than through a V#.
-    fn global_segment(&self) -> bool {
-        self.mem == MemView::Space(AddrSpace::Global) && self.buffer.is_none()
+    /// Whether MEM is indexed by an address the entry computes in 64 bits (GLOBAL, scalar
+    /// loads and FLAT), rather than a 32-bit LDS/GDS address or a buffer offset.
+    fn wide_address(&self) -> bool {
+        match self.mem {
+            MemView::Space(s) => s == AddrSpace::Global && self.buffer.is_none(),
+            MemView::Flat => true,
+        }
     }
 }
 
@@ -369,7 +376,7 @@ impl<D: Domain> Ev<'_, '_, D> {
     /// The type of a MEM index: 64 bits for global-segment accesses, else 32 (an LDS/GDS
     /// address, or a buffer offset that [`crate::buffer`] maps to a 64-bit address).
     fn addr_ty(&self) -> Ty {
-        if self.frame.global_segment() {
+        if self.frame.wide_address() {
             Ty::Bits(Kind::U, 64)
         } else {
             Ty::U32

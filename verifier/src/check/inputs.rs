@@ -189,8 +189,9 @@ pub(super) fn pre_frame(settings: Settings) -> Frame<'static> {
 }
 
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial
-/// value, 32 bits per dword, `keys` being the registers in view), M0, LDS_SIZE, LANE_ID, and
-/// under `--lanes` EXEC (64 bits on wave64 targets, 32 on wave32).
+/// value, 32 bits per dword, `keys` being the registers in view), M0, LDS_SIZE, LANE_ID,
+/// SHARED_BASE and PRIVATE_BASE where a FLAT op reads them, and under `--lanes` EXEC (64 bits
+/// on wave64 targets, 32 on wave32).
 pub(super) fn pre_vars<D: Domain>(
     d: &mut D,
     env: &Env<D>,
@@ -225,6 +226,11 @@ pub(super) fn pre_vars<D: Domain>(
     );
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
+    for k in [RegKey::aperture(true), RegKey::aperture(false)] {
+        if let Some(b) = m.regs.get(&k) {
+            vars.insert(k.to_string(), Val::Bits(b.clone(), Ty::U32));
+        }
+    }
     if let Some(lo) = m.regs.get(&RegKey::exec_lo()) {
         let e = match m.regs.get(&RegKey::exec_hi()) {
             Some(hi) => d.concat(hi, lo),
