@@ -125,14 +125,14 @@ pub fn decode_any(target: Target, bytes: &[u8]) -> Result<Inst, InstDecodeError>
 
 /// Parse one line of DS (`ds_*`) or MUBUF/VBUFFER (`buffer_*`, `tbuffer_*`) assembly.
 ///
-/// Errors: a line of a family without an encoder (GLOBAL/SMEM, VALU/SALU) says so; anything
+/// Errors: a line of a family without an encoder (GLOBAL/SMEM, FLAT, VALU/SALU) says so; anything
 /// else is the DS or MUBUF parser's error.
 pub fn parse_any(target: Target, line: &str) -> Result<Inst, AsmError> {
     let t = line.trim_start();
     let mnemonic = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     match crate::family::family_of(&mnemonic.to_ascii_lowercase()).map(|f| (f.family, f.name)) {
         Some((Family::Mubuf, _)) => parse_mubuf(target, line).map(Inst::Mubuf),
-        Some((Family::Global | Family::Smem | Family::Alu, name)) => Err(AsmError {
+        Some((Family::Global | Family::Smem | Family::Flat | Family::Alu, name)) => Err(AsmError {
             col: line.len() - t.len() + 1,
             msg: format!(
                 "`{mnemonic}` is a {name} instruction: gcnsmt models its semantics (rules, tv) \

@@ -15,6 +15,9 @@ pub enum Family {
     Global,
     /// Scalar buffer loads (`s_buffer_load_*`): `lifter/src/smem/`, `smem.pcode`.
     Smem,
+    /// FLAT loads/stores (LDS, scratch or global by aperture): `lifter/src/flat/`,
+    /// `flat.pcode`.
+    Flat,
     /// The VALU/SALU subset around memory code: `lifter/src/lift.rs`, `alu.pcode`.
     Alu,
 }
@@ -57,6 +60,12 @@ fn smem_owns(m: &str) -> bool {
 }
 fn smem_on(t: Target, m: &str) -> bool {
     crate::smem::smem_lookup(t, m).is_some()
+}
+fn flat_owns(m: &str) -> bool {
+    crate::flat::is_flat_mnemonic(m)
+}
+fn flat_on(t: Target, m: &str) -> bool {
+    crate::flat::flat_lookup(t, m).is_some()
 }
 fn alu_owns(m: &str) -> bool {
     crate::lift::alu_known_anywhere(m)
@@ -106,6 +115,13 @@ pub static FAMILIES: &[FamilyDef] = &[
         pcode_files: &["smem.pcode"],
         owns: smem_owns,
         on_target: smem_on,
+    },
+    FamilyDef {
+        family: Family::Flat,
+        name: "FLAT",
+        pcode_files: &["flat.pcode"],
+        owns: flat_owns,
+        on_target: flat_on,
     },
     FamilyDef {
         family: Family::Alu,
@@ -172,6 +188,7 @@ mod tests {
             family_of("s_buffer_load_dwordx2").unwrap().family,
             Family::Smem
         );
+        assert_eq!(family_of("flat_load_dword").unwrap().family, Family::Flat);
         assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
         assert!(family_of("v_fma_f32").is_none());
     }

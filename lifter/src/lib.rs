@@ -25,6 +25,7 @@ pub mod asm;
 mod decode;
 mod encode;
 mod family;
+mod flat;
 mod global;
 pub mod holes;
 mod inst;
@@ -44,6 +45,7 @@ pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};
 pub use decode::{decode, decode_bytes, DecodeError, DecodeErrorKind};
 pub use encode::{encode, encode_bytes};
 pub use family::{family_of, family_of_file, Family, FamilyDef, FAMILIES};
+pub use flat::{flat_lookup, flat_spelling, parse_flat_with};
 pub use global::{
     global_lookup, global_spelling, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs,
 };

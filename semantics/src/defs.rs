@@ -24,6 +24,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
     ("global.pcode", include_str!("../pcode/global.pcode")),
     ("smem.pcode", include_str!("../pcode/smem.pcode")),
+    ("flat.pcode", include_str!("../pcode/flat.pcode")),
     (
         "buffer_load.pcode",
         include_str!("../pcode/buffer_load.pcode"),

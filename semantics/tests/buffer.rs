@@ -9,7 +9,7 @@
 
 use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::defs::Library;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 use gcnsmt_semantics::settings::{BufferOob, BufferSoffset, Settings};
 use gcnsmt_semantics::target::Target;
@@ -76,7 +76,7 @@ fn run_buf_in(
     let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
     let frame = Frame {
         settings: a.settings,
-        gds: false,
+        mem: MemView::Space(AddrSpace::Global),
         aliases: def.aliases_for(name).unwrap_or(&[]),
         buffer: Some(BufferMode {
             target: a.target,
@@ -84,7 +84,6 @@ fn run_buf_in(
             idxen: a.idxen,
             addr64: a.addr64,
         }),
-        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("VADDR".into(), bits(a.vaddr.0, a.vaddr.1));
@@ -95,12 +94,8 @@ fn run_buf_in(
     vars.insert("VDATA".into(), bits(a.data.0, a.data.1));
     vars.insert("DATA".into(), bits(a.data.0, a.data.1));
     vars.insert("RETURN_DATA".into(), bits(a.data.0, a.data.1));
-    let mem = MemState {
-        lds: CMem::new(|_| 0),
-        gds: CMem::new(|_| 0),
-        global,
-        ub: false,
-    };
+    let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+    mem[AddrSpace::Global] = global;
     let (out, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).expect("runs");
     let outs = out
         .into_iter()
@@ -109,7 +104,7 @@ fn run_buf_in(
             _ => None,
         })
         .collect();
-    (outs, mem.global)
+    (outs, mem[AddrSpace::Global].clone())
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! Operations").
 
 use gcnsmt_semantics::defs::Library;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 use gcnsmt_semantics::settings::Settings;
 use gcnsmt_semantics::target::Target;
@@ -23,28 +23,23 @@ fn run_global(name: &str, vars: &[(&str, u128, u32, Kind)], out: &str) -> (u128,
     let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
     let frame = Frame {
         settings: Settings::default_for(Target::Gfx900),
-        gds: false,
+        mem: MemView::Space(AddrSpace::Global),
         aliases: &[],
         buffer: None,
-        global: true,
     };
     let mut v = BTreeMap::new();
     for (n, x, w, k) in vars {
         v.insert(n.to_string(), bits(*x, *w, *k));
     }
     v.insert(out.to_string(), bits(0, 128, Kind::B));
-    let mem = MemState {
-        lds: CMem::new(|_| 0),
-        gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|a| (a as u8) ^ ((a >> 32) as u8) ^ 0x5a),
-        ub: false,
-    };
+    let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+    mem[AddrSpace::Global] = CMem::new_wide(|a| (a as u8) ^ ((a >> 32) as u8) ^ 0x5a);
     let (o, m) = run(&mut Concrete, &frame, &def.body, v, mem).unwrap();
     let r = match o.get(out) {
         Some(Val::Bits(b, _)) => b.value,
         _ => 0,
     };
-    (r, m.global)
+    (r, m[AddrSpace::Global].clone())
 }
 
 fn byte(a: u64) -> u128 {

@@ -2,7 +2,7 @@
 //! run on the concrete interpreter with hand-computed expected values.
 
 use gcnsmt_semantics::defs::Library;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 use gcnsmt_semantics::parse::parse_file;
 use gcnsmt_semantics::print::def_to_string;
@@ -61,10 +61,9 @@ fn run_mem(
     let aliases = def.aliases_for(name).unwrap();
     let frame = Frame {
         settings,
-        gds: false,
+        mem: MemView::Space(AddrSpace::Lds),
         aliases,
         buffer: None,
-        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -77,18 +76,14 @@ fn run_mem(
     vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
     vars.insert("LANE_ID".into(), bits(0, 32));
     vars.insert("RETURN_DATA".into(), bits(0xdead_beef_dead_beef, rd_width));
-    let mem = MemState {
-        lds: CMem::new(mem),
-        gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|_| 0),
-        ub: false,
-    };
+    let mut start = MemState::new(|_| CMem::new_wide(|_| 0), false);
+    start[AddrSpace::Lds] = CMem::new(mem);
     let mut d = Concrete;
-    let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).unwrap();
+    let (out, state) = run(&mut d, &frame, &def.body, vars, start).unwrap();
     let Val::Bits(r, _) = &out["RETURN_DATA"] else {
         panic!()
     };
-    (r.value, mem.lds)
+    (r.value, state[AddrSpace::Lds].clone())
 }
 
 const UNALIGNED: Settings = Settings {
@@ -322,10 +317,9 @@ fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
     let aliases = def.aliases_for(name).unwrap();
     let frame = Frame {
         settings: UNALIGNED,
-        gds: false,
+        mem: MemView::Space(AddrSpace::Lds),
         aliases,
         buffer: None,
-        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(0x10, 32));
@@ -338,25 +332,21 @@ fn at16(name: &str, m: u128, data0: u128, data1: u128) -> (u128, u128) {
     vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
     vars.insert("LANE_ID".into(), bits(0, 32));
     vars.insert("RETURN_DATA".into(), bits(0, 128));
-    let mem = MemState {
-        lds: CMem::new(move |a| {
-            if (0x10..0x20).contains(&a) {
-                (m >> (8 * (a - 0x10))) as u8
-            } else {
-                a as u8
-            }
-        }),
-        gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|_| 0),
-        ub: false,
-    };
+    let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+    mem[AddrSpace::Lds] = CMem::new(move |a| {
+        if (0x10..0x20).contains(&a) {
+            (m >> (8 * (a - 0x10))) as u8
+        } else {
+            a as u8
+        }
+    });
     let mut d = Concrete;
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).unwrap();
     let Val::Bits(r, _) = &out["RETURN_DATA"] else {
         panic!()
     };
     let after = (0..16u32).fold(0u128, |acc, i| {
-        acc | (mem.lds.get(0x10 + i) as u128) << (8 * i)
+        acc | (mem[AddrSpace::Lds].get(0x10 + i) as u128) << (8 * i)
     });
     (r.value, after)
 }
@@ -541,10 +531,9 @@ fn src2_forms_by_hand() {
         let def = lib.get(name).unwrap();
         let frame = Frame {
             settings: UNALIGNED,
-            gds: false,
+            mem: MemView::Space(AddrSpace::Lds),
             aliases: &[],
             buffer: None,
-            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x10, 32));
@@ -552,14 +541,13 @@ fn src2_forms_by_hand() {
         vars.insert("M0".into(), bits(0xffff_ffff, 32));
         vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
         vars.insert("RETURN_DATA".into(), bits(0, 128));
-        let mem = MemState {
-            lds: CMem::new(|a| a as u8),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        };
+        let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+        mem[AddrSpace::Lds] = CMem::new(|a| a as u8);
         let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
-        (word(&mem.lds, 0x10), word(&mem.lds, 0x14))
+        (
+            word(&mem[AddrSpace::Lds], 0x10),
+            word(&mem[AddrSpace::Lds], 0x14),
+        )
     };
     let a = 0x1312_1110u32;
     let b = 0x1b1a_1918u32;
@@ -782,10 +770,9 @@ fn every_src2_form_both_modes_by_hand() {
                 };
                 let frame = Frame {
                     settings: NO_BOUND,
-                    gds: false,
+                    mem: MemView::Space(AddrSpace::Lds),
                     aliases: &[],
                     buffer: None,
-                    global: false,
                 };
                 let mut vars = BTreeMap::new();
                 vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -793,16 +780,12 @@ fn every_src2_form_both_modes_by_hand() {
                 vars.insert("M0".into(), bits(0xffff_ffff, 32));
                 vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
                 vars.insert("RETURN_DATA".into(), bits(0, 128));
-                let mem = MemState {
-                    lds: CMem::new(byte),
-                    gds: CMem::new(|_| 0),
-                    global: CMem::new_wide(|_| 0),
-                    ub: false,
-                };
+                let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+                mem[AddrSpace::Lds] = CMem::new(byte);
                 let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
                 let n = w / 8;
                 let got = (0..n).fold(0u64, |acc, i| {
-                    acc | (mem.lds.get(addr + i) as u64) << (8 * i)
+                    acc | (mem[AddrSpace::Lds].get(addr + i) as u64) << (8 * i)
                 });
                 let want =
                     f(rd(addr, n), rd(b_addr, n), wide) & if wide { u64::MAX } else { 0xffff_ffff };
@@ -827,10 +810,9 @@ fn addtid_by_hand() {
         let def = lib.get(name).unwrap();
         let frame = Frame {
             settings: UNALIGNED,
-            gds: false,
+            mem: MemView::Space(AddrSpace::Lds),
             aliases: &[],
             buffer: None,
-            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("ADDR".into(), bits(0x999, 32));
@@ -840,12 +822,8 @@ fn addtid_by_hand() {
         vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
         vars.insert("LANE_ID".into(), bits(3, 32));
         vars.insert("RETURN_DATA".into(), bits(0, 32));
-        let mem = MemState {
-            lds: CMem::new(|a| a as u8),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        };
+        let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+        mem[AddrSpace::Lds] = CMem::new(|a| a as u8);
         let (out, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
         let a = 0x20 + 0x100 + 3 * 4; // 0x12c
         if name.starts_with("DS_READ") {
@@ -854,7 +832,11 @@ fn addtid_by_hand() {
             };
             assert_eq!(r.value, 0x2f2e_2d2c, "{name} reads at {a:#x}");
         } else {
-            assert_eq!(word(&mem.lds, a), 0xaabb_ccdd, "{name} writes at {a:#x}");
+            assert_eq!(
+                word(&mem[AddrSpace::Lds], a),
+                0xaabb_ccdd,
+                "{name} writes at {a:#x}"
+            );
         }
     }
 }
@@ -868,10 +850,9 @@ fn alu_by_hand() {
         let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
         let frame = Frame {
             settings: UNALIGNED,
-            gds: false,
+            mem: MemView::Space(AddrSpace::Lds),
             aliases: &[],
             buffer: None,
-            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("S0".into(), bits(s0 as u128, 32));
@@ -879,12 +860,7 @@ fn alu_by_hand() {
         vars.insert("D0".into(), bits(0xdead_beef, 32));
         vars.insert("SDST".into(), bits(sdst as u128, 64));
         vars.insert("LANE_ID".into(), bits(lane as u128, 32));
-        let mem = MemState {
-            lds: CMem::new(|_| 0),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        };
+        let mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
         let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
         let get = |k: &str| match &out[k] {
             Val::Bits(b, _) => b.value,
@@ -945,10 +921,9 @@ fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64
     let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
     let frame = Frame {
         settings: NO_BOUND,
-        gds: false,
+        mem: MemView::Space(AddrSpace::Lds),
         aliases: &[],
         buffer: None,
-        global: false,
     };
     let mut vars = BTreeMap::new();
     vars.insert("ADDR".into(), bits(addr as u128, 32));
@@ -957,23 +932,19 @@ fn src2_on(name: &str, addr: u32, offset: u16, cells: &[(u32, u64, u32)]) -> u64
     vars.insert("LDS_SIZE".into(), bits(0x10000, 32));
     vars.insert("RETURN_DATA".into(), bits(0, 128));
     let owned: Vec<(u32, u64, u32)> = cells.to_vec();
-    let mem = MemState {
-        lds: CMem::new(move |a| {
-            for &(at, v, n) in &owned {
-                if a.wrapping_sub(at) < n {
-                    return (v >> (8 * a.wrapping_sub(at))) as u8;
-                }
+    let mut mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+    mem[AddrSpace::Lds] = CMem::new(move |a| {
+        for &(at, v, n) in &owned {
+            if a.wrapping_sub(at) < n {
+                return (v >> (8 * a.wrapping_sub(at))) as u8;
             }
-            0
-        }),
-        gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|_| 0),
-        ub: false,
-    };
+        }
+        0
+    });
     let (_, mem) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
     let n = if name.ends_with("64") { 8 } else { 4 };
     (0..n).fold(0u64, |acc, i| {
-        acc | (mem.lds.get(addr.wrapping_add(i)) as u64) << (8 * i)
+        acc | (mem[AddrSpace::Lds].get(addr.wrapping_add(i)) as u64) << (8 * i)
     })
 }
 
@@ -1140,13 +1111,7 @@ fn cmpstore_rtn_float_operand_order_by_hand() {
 #[test]
 fn s_add_i32_wraps_by_hand() {
     let def = Library::builtin().get("S_ADD_I32").expect("S_ADD_I32");
-    let frame = Frame {
-        settings: UNALIGNED,
-        gds: false,
-        aliases: &[],
-        buffer: None,
-        global: false,
-    };
+    let frame = Frame::plain(UNALIGNED);
     for (a, b, want) in [
         (5u32, 7u32, 12u32),
         (0x7fff_ffff, 1, 0x8000_0000),
@@ -1157,12 +1122,7 @@ fn s_add_i32_wraps_by_hand() {
         vars.insert("S0".into(), bits(a as u128, 32));
         vars.insert("S1".into(), bits(b as u128, 32));
         vars.insert("D0".into(), bits(0, 32));
-        let mem = MemState {
-            lds: CMem::new(|_| 0),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        };
+        let mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
         let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
         let Val::Bits(v, _) = &out["D0"] else {
             panic!("D0 is not bits")
@@ -1183,10 +1143,9 @@ fn alu_three_operand_compare_and_cndmask_by_hand() {
         let def = lib.get(name).unwrap_or_else(|| panic!("{name}"));
         let frame = Frame {
             settings: UNALIGNED,
-            gds: false,
+            mem: MemView::Space(AddrSpace::Lds),
             aliases: &[],
             buffer: None,
-            global: false,
         };
         let mut vars = BTreeMap::new();
         vars.insert("S0".into(), bits(s[0] as u128, 32));
@@ -1198,12 +1157,7 @@ fn alu_three_operand_compare_and_cndmask_by_hand() {
         let d0w = if name.starts_with("V_CMP") { 64 } else { 32 };
         vars.insert("D0".into(), bits(d0 as u128, d0w));
         vars.insert("LANE_ID".into(), bits(lane as u128, 32));
-        let mem = MemState {
-            lds: CMem::new(|_| 0),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        };
+        let mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
         let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
         match &out["D0"] {
             Val::Bits(b, _) => b.value as u64,

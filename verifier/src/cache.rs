@@ -14,10 +14,11 @@
 //!
 //! Entry files (`<key>.verdict`): `proved` or `inapplicable` (one line), or a JSON object
 //! `{"verdict":"refuted","inputs":{NAME:"0x...",...},"lds":[[ADDR,BYTE],...],"gds":[...],
-//! "global":[[ADDR,BYTE],...]}` with the input names of the counterexample (`%a`, `%r[1]`,
-//! `m0`, `LDS_SIZE`, `LANE_ID`).
+//! "global":[[ADDR,BYTE],...],"scratch":[...]}` (one key per address space) with the input
+//! names of the counterexample (`%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`).
 
 use crate::rules::Rule;
+use gcnsmt_semantics::eval::{AddrSpace, PerSpace};
 use gcnsmt_semantics::target::Target;
 use std::path::{Path, PathBuf};
 
@@ -44,12 +45,8 @@ pub enum Cached {
 pub struct StoredCex {
     /// Input name (as printed: `%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`) and value.
     pub inputs: Vec<(String, u128)>,
-    /// Initial LDS, GDS and global-memory bytes the replay read (address, byte).
-    pub lds: Vec<(u32, u8)>,
-    /// Initial GDS bytes (address, byte).
-    pub gds: Vec<(u32, u8)>,
-    /// Initial global-memory bytes (64-bit address, byte).
-    pub global: Vec<(u64, u8)>,
+    /// Initial memory bytes the replay read (address, byte), per address space.
+    pub mem: PerSpace<Vec<(u64, u8)>>,
 }
 
 impl StoredCex {
@@ -59,17 +56,18 @@ impl StoredCex {
                 .map(|(a, b)| serde_json::json!([a, b]))
                 .collect()
         };
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "verdict": "refuted",
             "inputs": self
                 .inputs
                 .iter()
                 .map(|(n, v)| (n.clone(), serde_json::Value::from(format!("{v:#x}"))))
                 .collect::<serde_json::Map<_, _>>(),
-            "lds": pairs(self.lds.iter().map(|(a, b)| (*a as u64, *b)).collect()),
-            "gds": pairs(self.gds.iter().map(|(a, b)| (*a as u64, *b)).collect()),
-            "global": pairs(self.global.clone()),
-        })
+        });
+        for (space, bytes) in self.mem.iter() {
+            v[space.key()] = pairs(bytes.clone());
+        }
+        v
     }
 
     /// The stored form back; `None` if it is not one (the entry is then a miss).
@@ -99,17 +97,21 @@ impl StoredCex {
                 })
                 .collect()
         };
-        let narrow = |xs: Vec<(u64, u8)>| -> Option<Vec<(u32, u8)>> {
-            xs.into_iter()
-                .map(|(a, b)| Some((u32::try_from(a).ok()?, b)))
-                .collect()
-        };
-        Some(StoredCex {
-            inputs,
-            lds: narrow(pairs("lds")?)?,
-            gds: narrow(pairs("gds")?)?,
-            global: pairs("global")?,
-        })
+        let mut mem = PerSpace::default();
+        for space in AddrSpace::ALL {
+            // A space without a key read no bytes (entries written before it was modelled).
+            let bytes = match v.get(space.key()) {
+                None => Vec::new(),
+                Some(_) => pairs(space.key())?,
+            };
+            // An address wider than its space is no entry this build wrote.
+            let fits = |a: u64| space.addr_width() == 64 || a >> space.addr_width() == 0;
+            if !bytes.iter().all(|(a, _)| fits(*a)) {
+                return None;
+            }
+            mem[space] = bytes;
+        }
+        Some(StoredCex { inputs, mem })
     }
 }
 

@@ -13,7 +13,7 @@
 use crate::machine::{exec, Bound, Env, Machine, RegKey};
 use egg::{EGraph, Id, Symbol};
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
-use gcnsmt_semantics::eval::MemState;
+use gcnsmt_semantics::eval::{AddrSpace, MemState};
 use gcnsmt_semantics::settings::Settings;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::FpFmt;
@@ -224,12 +224,7 @@ pub fn egg_proves(
     let f = d.boolean(false);
     let m0 = Machine {
         regs,
-        mem: MemState {
-            lds: d.mem("LDS", 32),
-            gds: d.mem("GDS", 32),
-            global: d.mem("MEM", 64),
-            ub: f,
-        },
+        mem: MemState::new(|s| d.mem(s.label(), s.addr_width()), f),
     };
     let src_fields = fields_ok(&mut d, &env, &m0, r.src)?;
     let tgt_fields = fields_ok(&mut d, &env, &m0, r.tgt)?;
@@ -243,9 +238,7 @@ pub fn egg_proves(
         .filter(|k| !r.dead.contains(k))
         .map(|k| (ms.regs[k], mt.regs[k]))
         .collect();
-    pairs.push((ms.mem.lds, mt.mem.lds));
-    pairs.push((ms.mem.gds, mt.mem.gds));
-    pairs.push((ms.mem.global, mt.mem.global));
+    pairs.extend(AddrSpace::ALL.map(|s| (ms.mem[s], mt.mem[s])));
     let ub = (ms.mem.ub, mt.mem.ub);
     let fields = (src_fields, tgt_fields);
     let equal = move |eg: &EGraph<Term, Fold>| {

@@ -4,6 +4,7 @@
 
 use crate::check::{Cex, Verdict};
 use crate::record::{Record, Summary};
+use gcnsmt_semantics::eval::AddrSpace;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -15,12 +16,18 @@ fn step_json(s: &crate::check::Step) -> Value {
     })
 }
 
+/// The key of a space's initial bytes in a counterexample object: global memory is `memory`, as
+/// the format named it before address spaces were data; the others their [`AddrSpace::key`].
+fn space_key(s: AddrSpace) -> &'static str {
+    match s {
+        AddrSpace::Global => "memory",
+        _ => s.key(),
+    }
+}
+
 fn cex_json(c: &Cex) -> Value {
-    json!({
+    let mut v = json!({
         "inputs": c.inputs.iter().map(|(n, v, w)| json!({"name": n, "value": format!("0x{v:x}"), "width": w})).collect::<Vec<_>>(),
-        "lds": c.lds.iter().map(|(a, v)| json!({"addr": a, "byte": v})).collect::<Vec<_>>(),
-        "gds": c.gds.iter().map(|(a, v)| json!({"addr": a, "byte": v})).collect::<Vec<_>>(),
-        "memory": c.global.iter().map(|(a, v)| json!({"addr": a, "byte": v})).collect::<Vec<_>>(),
         "vsharp": c.vsharp.iter().map(|(n, fs)| json!({"name": n, "fields": fs.iter().map(|(f, v)| (f.to_string(), json!(format!("0x{v:x}")))).collect::<serde_json::Map<String, Value>>()})).collect::<Vec<_>>(),
         "registers": c.regs.iter().map(|(n, s, t)| json!({"name": n, "source": format!("0x{s:08x}"), "target": format!("0x{t:08x}")})).collect::<Vec<_>>(),
         "memory_differences": c.mem_diffs.iter().map(|(sp, a, s, t)| json!({"space": sp, "addr": a, "source": s, "target": t})).collect::<Vec<_>>(),
@@ -30,7 +37,14 @@ fn cex_json(c: &Cex) -> Value {
             "source": c.steps.0.iter().map(step_json).collect::<Vec<_>>(),
             "target": c.steps.1.iter().map(step_json).collect::<Vec<_>>(),
         },
-    })
+    });
+    for (space, bytes) in c.mem.iter() {
+        v[space_key(space)] = bytes
+            .iter()
+            .map(|(a, b)| json!({"addr": a, "byte": b}))
+            .collect();
+    }
+    v
 }
 
 /// One JSON object per record.

@@ -47,13 +47,12 @@ pub fn cex(c: &Cex) -> String {
             let _ = writeln!(out, "           {}", chunk.join(" "));
         }
     }
-    if !c.lds.is_empty() || !c.gds.is_empty() || !c.global.is_empty() {
+    if c.mem.values().any(|b| !b.is_empty()) {
         let _ = writeln!(out, "  memory (initial bytes):");
     }
-    let wide = |v: &[(u32, u8)]| v.iter().map(|(a, b)| (*a as u64, *b)).collect::<Vec<_>>();
-    bytes("LDS", &wide(&c.lds), &mut out);
-    bytes("GDS", &wide(&c.gds), &mut out);
-    bytes("MEM", &c.global, &mut out);
+    for (space, b) in c.mem.iter() {
+        bytes(space.label(), b, &mut out);
+    }
     for (label, steps) in [("source", &c.steps.0), ("target", &c.steps.1)] {
         if steps.is_empty() {
             continue;

@@ -3,14 +3,15 @@
 //! inputs under `GCNSMT_SLOW=1` (200 in the default tier) through both domains, under random machine settings, and every output
 //! (RETURN_DATA / D0 / SDST, each memory byte touched, the undefined-behaviour flag) must agree.
 //! Buffer entries run the same way with random V#s (small NUM_RECORDS and strides, every
-//! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory.
+//! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory; FLAT entries with
+//! addresses in, beside and outside the shared and private apertures.
 //! The encoding is trusted because of this test.
 
 use gcnsmt_lifter::table::{ds_lookup, GdsRule, OffsetKind};
 use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
 use gcnsmt_semantics::target::Target;
@@ -62,23 +63,28 @@ fn byte_at64(seed: u64, a: u64) -> u8 {
     [0x00, 0xff, 0x80, 0x7f, 0x7c, 0x01, 0x3f, h as u8][(h % 8) as usize]
 }
 
-/// Outputs, LDS bytes, GDS bytes, global bytes, undefined-behaviour flag.
-type Observed = (
-    BTreeMap<String, u128>,
-    BTreeMap<u64, u8>,
-    BTreeMap<u64, u8>,
-    BTreeMap<u64, u8>,
-    bool,
-);
+/// Outputs, the bytes of each address space, undefined-behaviour flag.
+type Observed = (BTreeMap<String, u128>, PerSpace<BTreeMap<u64, u8>>, bool);
 
 struct Input {
     vars: Vec<(String, u128, u32, Kind)>,
     settings: Settings,
-    gds: bool,
+    /// The memory MEM names (LDS, GDS, the 64-bit global memory of `global.pcode`, or the
+    /// FLAT view).
+    mem: MemView,
     buffer: Option<BufferMode>,
-    /// A global-segment access (`global.pcode`): 64-bit addresses into global memory.
-    global: bool,
     seed: u64,
+}
+
+/// The seed of a space's initial bytes: a different pattern per space, so an access that
+/// reaches the wrong space reads other bytes.
+fn space_seed(seed: u64, s: AddrSpace) -> u64 {
+    match s {
+        AddrSpace::Lds => seed,
+        AddrSpace::Gds => !seed,
+        AddrSpace::Global => seed ^ 0x55,
+        AddrSpace::Scratch => seed ^ 0xaa,
+    }
 }
 
 fn concrete(
@@ -104,18 +110,18 @@ fn concrete(
         })
         .collect();
     let seed = inp.seed;
-    let mem = MemState {
-        lds: CMem::new(move |a| byte_at(seed, a)),
-        gds: CMem::new(move |a| byte_at(!seed, a)),
-        global: CMem::new_wide(move |a| byte_at64(seed ^ 0x55, a)),
-        ub: false,
-    };
+    let mem = MemState::new(
+        |s| {
+            let seed = space_seed(seed, s);
+            CMem::new_wide(move |a| byte_at64(seed, a))
+        },
+        false,
+    );
     let frame = Frame {
         settings: inp.settings,
-        gds: inp.gds,
+        mem: inp.mem,
         aliases,
         buffer: inp.buffer,
-        global: inp.global,
     };
     let (out, mem) = run(&mut d, &frame, &def.body, vars, mem).expect("concrete run");
     let outs = out
@@ -125,22 +131,14 @@ fn concrete(
             Val::Bool(b) => (k, b as u128),
         })
         .collect();
-    (
-        outs,
-        mem.lds.written.clone(),
-        mem.gds.written.clone(),
-        mem.global.written.clone(),
-        mem.ub,
-    )
+    (outs, mem.spaces.map(|_, m| m.written.clone()), mem.ub)
 }
 
 fn symbolic(
     def: &gcnsmt_semantics::ir::Def,
     aliases: &[(String, String)],
     inp: &Input,
-    touched_lds: &BTreeSet<u64>,
-    touched_gds: &BTreeSet<u64>,
-    touched_global: &BTreeSet<u64>,
+    touched: &PerSpace<BTreeSet<u64>>,
 ) -> Observed {
     let mut d = Smt;
     let vars = inp
@@ -152,30 +150,25 @@ fn symbolic(
         })
         .collect();
     let seed = inp.seed;
-    let lds = d.table_mem(move |a| byte_at(seed, a));
-    let gds = d.table_mem(move |a| byte_at(!seed, a));
-    let global = d.table_mem_wide(move |a| byte_at64(seed ^ 0x55, a));
     let f = d.boolean(false);
+    let start = MemState::new(
+        |s| {
+            let seed = space_seed(seed, s);
+            if s.addr_width() == 64 {
+                d.table_mem_wide(move |a| byte_at64(seed, a))
+            } else {
+                d.table_mem(move |a| byte_at(seed, a))
+            }
+        },
+        f,
+    );
     let frame = Frame {
         settings: inp.settings,
-        gds: inp.gds,
+        mem: inp.mem,
         aliases,
         buffer: inp.buffer,
-        global: inp.global,
     };
-    let (out, mem) = run(
-        &mut d,
-        &frame,
-        &def.body,
-        vars,
-        MemState {
-            lds,
-            gds,
-            global,
-            ub: f,
-        },
-    )
-    .expect("symbolic run");
+    let (out, mem) = run(&mut d, &frame, &def.body, vars, start).expect("symbolic run");
     let outs = out
         .into_iter()
         .map(|(k, v)| match v {
@@ -201,13 +194,7 @@ fn symbolic(
             .collect()
     };
     let ub = Smt::ground_bool(&mem.ub).expect("ground ub");
-    (
-        outs,
-        bytes(&mem.lds, touched_lds),
-        bytes(&mem.gds, touched_gds),
-        bytes(&mem.global, touched_global),
-        ub,
-    )
+    (outs, mem.spaces.map(|s, m| bytes(m, &touched[s])), ub)
 }
 
 fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
@@ -253,11 +240,9 @@ fn compare(
     def: &gcnsmt_semantics::ir::Def,
     aliases: &[(String, String)],
 ) {
-    let (co, cl, cg, cm, cub) = concrete(def, aliases, inp);
-    let tl: BTreeSet<u64> = cl.keys().copied().collect();
-    let tg: BTreeSet<u64> = cg.keys().copied().collect();
-    let tm: BTreeSet<u64> = cm.keys().copied().collect();
-    let (so, sl, sg, sm, sub) = symbolic(def, aliases, inp, &tl, &tg, &tm);
+    let (co, cmem, cub) = concrete(def, aliases, inp);
+    let touched = cmem.map(|_, m| m.keys().copied().collect());
+    let (so, smem, sub) = symbolic(def, aliases, inp, &touched);
     let seed = inp.seed;
     let full = |w: &BTreeMap<u64, u8>,
                 s: &BTreeMap<u64, u8>,
@@ -268,16 +253,14 @@ fn compare(
             .map(|a| (*a, w.get(a).copied().unwrap_or_else(|| init(*a))))
             .collect()
     };
-    let cl = full(&cl, &sl, &|a| byte_at64(seed, a));
-    let cg = full(&cg, &sg, &|a| byte_at64(!seed, a));
-    let cm = full(&cm, &sm, &|a| byte_at64(seed ^ 0x55, a));
+    let cmem = cmem.map(|s, w| full(w, &smem[s], &|a| byte_at64(space_seed(seed, s), a)));
     let ctx = || {
         format!(
-            "{name} on {t}, run {i}: inputs {:x?}, {} {}, gds={}, buffer={:?}",
+            "{name} on {t}, run {i}: inputs {:x?}, {} {}, mem={:?}, buffer={:?}",
             inp.vars,
             inp.settings,
             inp.settings.buffer_text(),
-            inp.gds,
+            inp.mem,
             inp.buffer
         )
     };
@@ -285,9 +268,9 @@ fn compare(
     for k in ["RETURN_DATA", "D0", "SDST", "VDATA"] {
         assert_eq!(co.get(k), so.get(k), "{k} differs: {}", ctx());
     }
-    assert_eq!(cl, sl, "LDS differs: {}", ctx());
-    assert_eq!(cg, sg, "GDS differs: {}", ctx());
-    assert_eq!(cm, sm, "global memory differs: {}", ctx());
+    for (space, bytes) in cmem.iter() {
+        assert_eq!(bytes, &smem[space], "{} differs: {}", space.label(), ctx());
+    }
 }
 
 /// A V# with fields that make range checks bite: small NUM_RECORDS and strides, soffset-sized
@@ -344,14 +327,48 @@ fn buffer_inputs(rng: &mut StdRng, t: Target, vdata: u32, name: &str) -> Input {
             ("RETURN_DATA".into(), data, w, Kind::B),
         ],
         settings: random_settings(rng, t),
-        gds: false,
+        mem: MemView::Space(AddrSpace::Global),
         buffer: Some(BufferMode {
             target: t,
             offen,
             idxen,
             addr64,
         }),
-        global: false,
+        seed: rng.gen(),
+    }
+}
+
+fn flat_inputs(rng: &mut StdRng, t: Target) -> Input {
+    let shared = rng.gen::<u32>() as u128;
+    let private = match rng.gen_range(0..8) {
+        0 => shared,
+        _ => rng.gen::<u32>() as u128,
+    };
+    let hi = match rng.gen_range(0..5) {
+        0 | 1 => shared,
+        2 => private,
+        3 => shared.wrapping_add(1) & 0xffff_ffff,
+        _ => rng.gen::<u32>() as u128,
+    };
+    let lo = small_or_any(rng, 32);
+    Input {
+        vars: vec![
+            ("VADDR".into(), hi << 32 | lo, 64, Kind::B),
+            (
+                "OFFSET".into(),
+                (rng.gen_range(-4096i32..4096) as u32) as u128,
+                32,
+                Kind::I,
+            ),
+            ("SHARED_BASE".into(), shared, 32, Kind::B),
+            ("PRIVATE_BASE".into(), private, 32, Kind::B),
+            ("VDATA".into(), interesting(rng, 128), 128, Kind::B),
+            ("RETURN_DATA".into(), interesting(rng, 128), 128, Kind::B),
+            ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+        ],
+        settings: random_settings(rng, t),
+        mem: MemView::Flat,
+        buffer: None,
         seed: rng.gen(),
     }
 }
@@ -379,9 +396,8 @@ fn z3_encoding_agrees_with_the_interpreter() {
                             ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                         ],
                         settings: Settings::default_for(Target::Gfx900),
-                        gds: false,
+                        mem: MemView::Space(AddrSpace::Lds),
                         buffer: None,
-                        global: false,
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
@@ -433,9 +449,8 @@ fn z3_encoding_agrees_with_the_interpreter() {
                             ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                         ],
                         settings: random_settings(&mut rng, Target::Gfx900),
-                        gds: false,
+                        mem: MemView::Space(AddrSpace::Global),
                         buffer: None,
-                        global: true,
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
@@ -462,12 +477,23 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     let inp = Input {
                         vars,
                         settings: random_settings(&mut rng, Target::Gfx900),
-                        gds: false,
+                        mem: MemView::Space(AddrSpace::Global),
                         buffer: None,
-                        global: true,
                         seed: rng.gen(),
                     };
                     compare(name, Target::Gfx900, i, &inp, def, aliases);
+                    checked += 1;
+                }
+                continue;
+            }
+            if file == "flat.pcode" {
+                // FLAT: the 64-bit address often in the shared or private aperture, or just
+                // outside one, or where the offset carries into the high half.
+                names += 1;
+                for i in 0..runs() {
+                    let t = [Target::Gfx802, Target::Gfx900][i % 2];
+                    let inp = flat_inputs(&mut rng, t);
+                    compare(name, t, i, &inp, def, aliases);
                     checked += 1;
                 }
                 continue;
@@ -542,9 +568,14 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         ),
                     ],
                     settings,
-                    gds: shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0,
+                    mem: MemView::Space(
+                        if shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0 {
+                            AddrSpace::Gds
+                        } else {
+                            AddrSpace::Lds
+                        },
+                    ),
                     buffer: None,
-                    global: false,
                     seed: rng.gen(),
                 };
                 compare(name, t, i, &inp, def, aliases);

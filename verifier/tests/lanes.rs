@@ -2,6 +2,7 @@
 //! counterexample checked against an independent model written here, cross-lane ops, and
 //! input errors.
 
+use gcnsmt_semantics::eval::AddrSpace;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_verifier::check::{check, Cex, Options, Verdict};
 use gcnsmt_verifier::rules::parse_rules;
@@ -86,7 +87,10 @@ Pre: LDS_SIZE >= 4 && %a <= LDS_SIZE - 4
     let ids = [input(&c, "LANE_ID@lane0"), input(&c, "LANE_ID@lane1")];
     assert!(ids[0] < ids[1] && ids[1] < 64, "{ids:?}");
     let active = |l: usize| exec >> ids[l] & 1 == 1;
-    let init: BTreeMap<u32, u8> = c.lds.iter().copied().collect();
+    let init: BTreeMap<u32, u8> = c.mem[AddrSpace::Lds]
+        .iter()
+        .map(|(a, v)| (*a as u32, *v))
+        .collect();
     let run = |order: [usize; 2], forward: bool| -> (BTreeMap<u32, u8>, [u32; 2]) {
         let mut mem = init.clone();
         for l in order {

@@ -110,6 +110,14 @@ const OPS: &[(&str, &str, GlobalKind, u8)] = &[
     ("s_load_dwordx3", "s_load_b96", GlobalKind::ScalarLoad, 12),
 ];
 
+/// The GLOBAL loads and stores as (pre-gfx11 name, gfx11 name, kind, bytes): the FLAT family
+/// has the same ops under `flat_` names.
+pub(crate) fn vector_ops() -> impl Iterator<Item = (&'static str, &'static str, GlobalKind, u8)> {
+    OPS.iter()
+        .copied()
+        .filter(|(_, _, k, _)| *k != GlobalKind::ScalarLoad)
+}
+
 /// Whether llvm-mc 22 knows the op on `target` under its old and its new name.
 fn spellings(target: Target, old: &str) -> (bool, bool) {
     let g = target.gen();

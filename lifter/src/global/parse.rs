@@ -34,7 +34,8 @@ pub(crate) fn parse_sgprs(text: &str) -> Option<Sgprs> {
     })
 }
 
-/// What the operand checks need: the target, the mnemonic (for messages) and the holes.
+/// What the operand checks need: the target, the mnemonic (for messages) and the holes; the
+/// GLOBAL and FLAT assemblers share it.
 pub(crate) struct Ctx<'a> {
     pub(crate) target: Target,
     pub(crate) mn: &'a str,
@@ -43,7 +44,7 @@ pub(crate) struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// A VGPR tuple of `count` registers for `role`, or a hole (stand-in `v0..`).
-    fn vgprs(
+    pub(crate) fn vgprs(
         &mut self,
         role: Role,
         text: &str,

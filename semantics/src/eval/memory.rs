@@ -1,21 +1,27 @@
 //! Memory accesses of the evaluator: the effective address per the machine settings (alignment,
 //! LDS/GDS bounds, buffer range checks through [`crate::buffer`]), and byte-wise reads and
-//! writes of the memory space the frame selects.
+//! writes of the address space the frame's [`MemView`] selects.
 
 use super::*;
 
+/// One place a FLAT access may go: the space, the condition it goes there (given that no
+/// earlier path's holds), and the address within the space.
+type FlatPath<D> = (AddrSpace, <D as Domain>::Bool, <D as Domain>::Bv);
+
 impl<D: Domain> Ev<'_, '_, D> {
-    /// The effective address and whether the access is in range, per the settings.
-    pub(super) fn access(
+    /// The effective address in `space` and whether the access is in range, per the settings.
+    fn access(
         &mut self,
         st: &mut St<D>,
+        space: AddrSpace,
         addr: &D::Bv,
         size: u32,
     ) -> Result<(D::Bv, D::Bool), EvalError> {
         let natural = pow2_ceil(size);
         let mut a = addr.clone();
         let mut in_buffer_range = None;
-        if let Some(mode) = self.frame.buffer {
+        let buffer = self.frame.buffer.filter(|_| space == AddrSpace::Global);
+        if let Some(mode) = buffer {
             let inp = crate::buffer::BufferInputs {
                 vaddr: self.var_any(st, "VADDR")?,
                 srsrc: self.var_any(st, "SRSRC")?,
@@ -35,7 +41,11 @@ impl<D: Domain> Ev<'_, '_, D> {
         // GLOBAL accesses are byte addressed, and scalar loads drop the two low address bits
         // themselves (`global.pcode`): rounding a scalar load down to its access size would
         // misplace every 16-byte kernel argument at byte 36 (LLVM's SI test expectations).
-        let alignment = if self.frame.global {
+        // Scratch reached through FLAT is byte addressed too (AMDGPUUsage "Memory Spaces":
+        // FLAT and scratch instructions support unaligned access).
+        let byte_addressed =
+            (space == AddrSpace::Global && buffer.is_none()) || space == AddrSpace::Scratch;
+        let alignment = if byte_addressed {
             Alignment::Unaligned
         } else {
             self.frame.settings.alignment
@@ -63,19 +73,24 @@ impl<D: Domain> Ev<'_, '_, D> {
         if let Some(ok) = in_buffer_range {
             return Ok((a, ok));
         }
-        if self.frame.global {
+        if byte_addressed {
             return Ok((a, self.d.boolean(true)));
         }
         // Bound check in 34 bits so `addr + size` cannot wrap.
-        let limit = if self.frame.gds {
-            let m0 = self.var_bits(st, "M0")?;
-            Some(self.d.extract(&m0, 15, 0))
-        } else {
-            match self.frame.settings.lds_limit {
+        let limit = match space {
+            AddrSpace::Gds => {
+                let m0 = self.var_bits(st, "M0")?;
+                Some(self.d.extract(&m0, 15, 0))
+            }
+            // A FLAT access to LDS is assumed in range: its bound (the work-group's allocation,
+            // not M0) is not modelled.
+            AddrSpace::Lds if self.frame.mem == MemView::Flat => None,
+            AddrSpace::Lds => match self.frame.settings.lds_limit {
                 LdsLimit::None => None,
                 LdsLimit::M0 => Some(self.var_bits(st, "M0")?),
                 LdsLimit::Alloc => Some(self.var_bits(st, "LDS_SIZE")?),
-            }
+            },
+            AddrSpace::Global | AddrSpace::Scratch => None,
         };
         let in_range = match limit {
             None => self.d.boolean(true),
@@ -88,7 +103,7 @@ impl<D: Domain> Ev<'_, '_, D> {
                 self.d.cmp(CmpOp::Ule, &end, &l34)
             }
         };
-        if self.frame.gds {
+        if space == AddrSpace::Gds {
             let m0 = self.var_bits(st, "M0")?;
             let base = self.d.extract(&m0, 31, 16);
             let base = self.d.zext(&base, 16);
@@ -104,16 +119,6 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    pub(super) fn mem_of(&self, st: &St<D>) -> D::Mem {
-        if self.frame.buffer.is_some() || self.frame.global {
-            st.mem.global.clone()
-        } else if self.frame.gds {
-            st.mem.gds.clone()
-        } else {
-            st.mem.lds.clone()
-        }
-    }
-
     pub(super) fn var_bits(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
         match st.vars.get(name) {
             Some(Val::Bits(b, t)) if t.width() == 32 => Ok(b.clone()),
@@ -121,14 +126,108 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
+    /// Read `size` bytes at `addr` of the memory the frame names.
     pub(super) fn mem_read(
         &mut self,
         st: &mut St<D>,
         addr: &D::Bv,
         size: u32,
     ) -> Result<D::Bv, EvalError> {
-        let (a, ok) = self.access(st, addr, size)?;
-        let mem = self.mem_of(st);
+        let paths = match self.frame.mem {
+            MemView::Space(space) => return self.read_in(st, space, addr, size),
+            MemView::Flat => self.flat_paths(st, addr)?,
+        };
+        let (last, rest) = paths.split_last().expect("the global path is always there");
+        let mut acc = st.clone();
+        let mut v = self.read_in(&mut acc, last.0, &last.2, size)?;
+        for (space, cond, a) in rest.iter().rev() {
+            let mut s = st.clone();
+            let pv = self.read_in(&mut s, *space, a, size)?;
+            v = self.d.ite(cond, &pv, &v);
+            acc = self.merge(cond, s, acc)?;
+        }
+        *st = acc;
+        Ok(v)
+    }
+
+    /// Write the `size` bytes of `v` at `addr` of the memory the frame names.
+    pub(super) fn mem_write(
+        &mut self,
+        st: &mut St<D>,
+        addr: &D::Bv,
+        size: u32,
+        v: &D::Bv,
+    ) -> Result<(), EvalError> {
+        let paths = match self.frame.mem {
+            MemView::Space(space) => return self.write_in(st, space, addr, size, v),
+            MemView::Flat => self.flat_paths(st, addr)?,
+        };
+        let (last, rest) = paths.split_last().expect("the global path is always there");
+        let mut acc = st.clone();
+        self.write_in(&mut acc, last.0, &last.2, size, v)?;
+        for (space, cond, a) in rest.iter().rev() {
+            let mut s = st.clone();
+            self.write_in(&mut s, *space, a, size, v)?;
+            acc = self.merge(cond, s, acc)?;
+        }
+        *st = acc;
+        Ok(())
+    }
+
+    /// Where a FLAT access at the 64-bit `addr` goes, as (space, condition, address in the
+    /// space), first match wins, the last (global memory at `addr`) unconditional. A path whose
+    /// condition is known false is left out, and one known true ends the list (so the concrete
+    /// interpreter reads only the memory the access reaches).
+    ///
+    /// The apertures (LLVM AMDGPUUsage, "Address Spaces"): in 64-bit mode each is 2^32 bytes,
+    /// based at a multiple of 2^32, so an address is in the shared (LDS) aperture when its high
+    /// 32 bits equal `SHARED_BASE`, and in the private (scratch) aperture when they equal
+    /// `PRIVATE_BASE`; the segment address is then the low 32 bits (the flat-to-segment
+    /// `addrspacecast` of SIISelLowering `lowerADDRSPACECAST`). `SHARED_BASE` and
+    /// `PRIVATE_BASE` are the 32-bit high halves of the aperture bases (gfx9+
+    /// `src_shared_base`/`src_private_base`, gfx7/gfx8 the `amd_queue_t` aperture fields);
+    /// should they be equal, LDS wins.
+    ///
+    /// Errors: `addr` is not 64 bits, or an aperture variable is missing or not 32 bits.
+    fn flat_paths(&mut self, st: &St<D>, addr: &D::Bv) -> Result<Vec<FlatPath<D>>, EvalError> {
+        if self.d.width(addr) != 64 {
+            return err("a FLAT address must be 64 bits");
+        }
+        let hi = self.d.extract(addr, 63, 32);
+        let lo = self.d.extract(addr, 31, 0);
+        let mut paths = Vec::new();
+        for (space, base) in [
+            (AddrSpace::Lds, "SHARED_BASE"),
+            (AddrSpace::Scratch, "PRIVATE_BASE"),
+        ] {
+            let b = match st.vars.get(base) {
+                Some(Val::Bits(b, t)) if t.width() == 32 => b.clone(),
+                _ => return err(format!("a FLAT access needs the 32-bit input `{base}`")),
+            };
+            let cond = self.d.cmp(CmpOp::Eq, &hi, &b);
+            match self.d.known(&cond) {
+                Some(false) => {}
+                Some(true) => {
+                    paths.push((space, cond.clone(), lo.clone()));
+                    return Ok(paths);
+                }
+                None => paths.push((space, cond, lo.clone())),
+            }
+        }
+        let t = self.d.boolean(true);
+        paths.push((AddrSpace::Global, t, addr.clone()));
+        Ok(paths)
+    }
+
+    fn read_in(
+        &mut self,
+        st: &mut St<D>,
+        space: AddrSpace,
+        addr: &D::Bv,
+        size: u32,
+    ) -> Result<D::Bv, EvalError> {
+        let (a, ok) = self.access(st, space, addr, size)?;
+        let mem = st.mem[space].clone();
         let aw = self.d.width(&a);
         let mut acc: Option<D::Bv> = None;
         for k in 0..size {
@@ -145,15 +244,16 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(self.d.ite(&ok, &v, &z))
     }
 
-    pub(super) fn mem_write(
+    fn write_in(
         &mut self,
         st: &mut St<D>,
+        space: AddrSpace,
         addr: &D::Bv,
         size: u32,
         v: &D::Bv,
     ) -> Result<(), EvalError> {
-        let (a, ok) = self.access(st, addr, size)?;
-        let old = self.mem_of(st);
+        let (a, ok) = self.access(st, space, addr, size)?;
+        let old = st.mem[space].clone();
         let aw = self.d.width(&a);
         let mut m = old.clone();
         for k in 0..size {
@@ -162,14 +262,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             let byte = self.d.extract(v, 8 * k + 7, 8 * k);
             m = self.d.store(&m, &ak, &byte);
         }
-        let new = self.d.ite_mem(&ok, &m, &old);
-        if self.frame.buffer.is_some() || self.frame.global {
-            st.mem.global = new;
-        } else if self.frame.gds {
-            st.mem.gds = new;
-        } else {
-            st.mem.lds = new;
-        }
+        st.mem[space] = self.d.ite_mem(&ok, &m, &old);
         Ok(())
     }
 }

@@ -10,6 +10,9 @@ use crate::ty::{FpFmt, Kind, Ty};
 use std::collections::BTreeMap;
 use thiserror::Error;
 
+mod space;
+pub use space::{AddrSpace, PerSpace};
+
 /// A typed value in a domain.
 pub enum Val<D: Domain> {
     /// A bit-vector whose width is the type's width, read as the type says.
@@ -58,58 +61,97 @@ fn err<T>(msg: impl Into<String>) -> Result<T, EvalError> {
     Err(EvalError { msg: msg.into() })
 }
 
-/// The memory state an instruction reads and writes: LDS, GDS, global memory and the
+/// The memory state an instruction reads and writes: one memory per [`AddrSpace`] and the
 /// undefined-behaviour flag.
 pub struct MemState<D: Domain> {
-    /// 32-bit addresses.
-    pub lds: D::Mem,
-    /// 32-bit addresses.
-    pub gds: D::Mem,
-    /// Global memory (buffer instructions), 64-bit addresses.
-    pub global: D::Mem,
+    /// The memories, addresses of [`AddrSpace::addr_width`] bits each.
+    pub spaces: PerSpace<D::Mem>,
     /// True when some executed path hit `UNDEFINED` (e.g. a misaligned access under STRICT).
     pub ub: D::Bool,
+}
+
+impl<D: Domain> MemState<D> {
+    /// The state with memory `f(space)` for every space and the given `ub` flag.
+    pub fn new(f: impl FnMut(AddrSpace) -> D::Mem, ub: D::Bool) -> MemState<D> {
+        MemState {
+            spaces: PerSpace::from_fn(f),
+            ub,
+        }
+    }
 }
 
 impl<D: Domain> Clone for MemState<D> {
     fn clone(&self) -> Self {
         MemState {
-            lds: self.lds.clone(),
-            gds: self.gds.clone(),
-            global: self.global.clone(),
+            spaces: self.spaces.clone(),
             ub: self.ub.clone(),
         }
     }
 }
 
-/// How one instruction runs: its settings, its `gds` bit, and the operand names it may use.
+impl<D: Domain> std::ops::Index<AddrSpace> for MemState<D> {
+    type Output = D::Mem;
+    fn index(&self, s: AddrSpace) -> &D::Mem {
+        &self.spaces[s]
+    }
+}
+
+impl<D: Domain> std::ops::IndexMut<AddrSpace> for MemState<D> {
+    fn index_mut(&mut self, s: AddrSpace) -> &mut D::Mem {
+        &mut self.spaces[s]
+    }
+}
+
+/// What `MEM[...]` in an entry names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemView {
+    /// One address space: LDS (32-bit addresses, the LDS bound of the settings), GDS (based at
+    /// `M0[31:16]`, bounded by `M0[15:0]`, CLRX GcnInstrsDs "GDS"), or global memory: through
+    /// the V# when the frame has a [`BufferMode`], else at the 64-bit address the entry
+    /// computes with no range check and byte alignment (`global_*`, `s_load_*`: AMD CDNA3 ISA
+    /// guide, "Global instructions": the address is `SADDR + VADDR[31:0] + OFFSET` or
+    /// `VADDR + OFFSET`).
+    Space(AddrSpace),
+    /// A FLAT access: a 64-bit address that reaches LDS, scratch or global memory by the
+    /// aperture it lies in (see the evaluator's `flat_paths`); the variables `SHARED_BASE` and
+    /// `PRIVATE_BASE` (the apertures' 32-bit high halves) must be set.
+    Flat,
+}
+
+/// How one instruction runs: its settings, the memory it addresses, and the operand names it
+/// may use.
 pub struct Frame<'a> {
     /// Alignment, LDS bound and buffer range-check assumptions applied at every access.
     pub settings: Settings,
-    /// The instruction's `gds` bit: MEM is GDS (base `M0[31:16]`, size `M0[15:0]`, CLRX
-    /// GcnInstrsDs "GDS") instead of LDS.
-    pub gds: bool,
+    /// The memory `MEM[...]` names.
+    pub mem: MemView,
     /// Operand aliases of the entry name being run (`SRC = DATA1`).
     pub aliases: &'a [(String, String)],
     /// A buffer instruction: MEM is global memory addressed through the V# (see
     /// [`crate::buffer`]); the variables VADDR, SRSRC, SOFFSET and LANE_ID must be set.
     pub buffer: Option<BufferMode>,
-    /// A global-segment access (`global_*`, `s_load_*`): MEM is global memory at the 64-bit
-    /// address the entry computes, with no range check (AMD CDNA3 ISA guide, "Global
-    /// instructions": the address is `SADDR + VADDR[31:0] + OFFSET` or `VADDR + OFFSET`).
-    pub global: bool,
 }
 
 impl Frame<'static> {
-    /// A frame with no instruction operands: MEM is LDS, no operand aliases, no buffer or
-    /// global addressing (preconditions, immediates, the VALU/SALU entries).
+    /// A frame with no instruction operands: MEM is LDS, no operand aliases, no buffer
+    /// addressing (preconditions, immediates, the VALU/SALU entries).
     pub fn plain(settings: Settings) -> Frame<'static> {
         Frame {
             settings,
-            gds: false,
+            mem: MemView::Space(AddrSpace::Lds),
             aliases: &[],
             buffer: None,
-            global: false,
+        }
+    }
+}
+
+impl Frame<'_> {
+    /// Whether MEM is indexed by an address the entry computes in 64 bits (GLOBAL, scalar
+    /// loads and FLAT), rather than a 32-bit LDS/GDS address or a buffer offset.
+    fn wide_address(&self) -> bool {
+        match self.mem {
+            MemView::Space(s) => s == AddrSpace::Global && self.buffer.is_none(),
+            MemView::Flat => true,
         }
     }
 }
@@ -309,9 +351,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             vars.entry(k).or_insert(fv);
         }
         let mem = MemState {
-            lds: self.d.ite_mem(c, &t.mem.lds, &f.mem.lds),
-            gds: self.d.ite_mem(c, &t.mem.gds, &f.mem.gds),
-            global: self.d.ite_mem(c, &t.mem.global, &f.mem.global),
+            spaces: PerSpace::from_fn(|s| self.d.ite_mem(c, &t.mem[s], &f.mem[s])),
             ub: self.d.ite_bool(c, &t.mem.ub, &f.mem.ub),
         };
         Ok(St { vars, mem })
@@ -336,7 +376,7 @@ impl<D: Domain> Ev<'_, '_, D> {
     /// The type of a MEM index: 64 bits for global-segment accesses, else 32 (an LDS/GDS
     /// address, or a buffer offset that [`crate::buffer`] maps to a 64-bit address).
     fn addr_ty(&self) -> Ty {
-        if self.frame.global {
+        if self.frame.wide_address() {
             Ty::Bits(Kind::U, 64)
         } else {
             Ty::U32

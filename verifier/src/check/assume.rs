@@ -150,12 +150,7 @@ pub(super) fn holds(model: &Model, b: &Elaborated, sym: &Inputs<Smt>) -> bool {
             0
         })
     };
-    let mem = MemState {
-        lds: mem(),
-        gds: mem(),
-        global: mem(),
-        ub: false,
-    };
+    let mem = MemState::new(|_| mem(), false);
     let x = sym.concrete(model, mem);
     let mut d = Concrete;
     if !ranges(&mut d, b, &x).into_iter().all(|ok| ok) {

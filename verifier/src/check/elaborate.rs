@@ -248,12 +248,7 @@ fn precondition(
             .chain(&exec_keys)
             .map(|k| (k.clone(), zero(32)))
             .collect(),
-        mem: MemState {
-            lds: CMem::new(|_| 0),
-            gds: CMem::new(|_| 0),
-            global: CMem::new_wide(|_| 0),
-            ub: false,
-        },
+        mem: MemState::new(|_| CMem::new_wide(|_| 0), false),
     };
     let mut cd = Concrete;
     let vars = pre_vars(&mut cd, &cenv, &cm, keys);

@@ -111,7 +111,8 @@ impl<D: Domain> Inputs<D> {
 
 impl Inputs<Smt> {
     /// One solver variable per input of `table`, and the initial memories as uninterpreted
-    /// functions `LDS`, `GDS` (32-bit addresses) and `MEM` (64-bit), defined (`ub` false).
+    /// functions named by their space's label (`LDS`, `GDS`, `MEM`, `SCRATCH`) with
+    /// its address width, defined (`ub` false).
     pub fn declare(d: &mut Smt, table: &[Input], target: Target, settings: Settings) -> Self {
         // Registers are declared before the other inputs, as the query always did: z3's
         // search, and with it which model comes back, can depend on declaration order.
@@ -140,16 +141,10 @@ impl Inputs<Smt> {
             lds_size: lds_size.expect("the table has LDS_SIZE"),
             lane_id: lane_id.expect("the table has LANE_ID"),
         };
-        let (lds, gds, global) = (d.mem("LDS"), d.mem("GDS"), d.mem_wide("MEM", 64));
         let ub = d.boolean(false);
         let m0 = Machine {
             regs: regs_of,
-            mem: MemState {
-                lds,
-                gds,
-                global,
-                ub,
-            },
+            mem: MemState::new(|s| d.mem_wide(s.label(), s.addr_width()), ub),
         };
         Inputs { env, m0 }
     }
@@ -194,8 +189,9 @@ pub(super) fn pre_frame(settings: Settings) -> Frame<'static> {
 }
 
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial
-/// value, 32 bits per dword, `keys` being the registers in view), M0, LDS_SIZE, LANE_ID, and
-/// under `--lanes` EXEC (64 bits on wave64 targets, 32 on wave32).
+/// value, 32 bits per dword, `keys` being the registers in view), M0, LDS_SIZE, LANE_ID,
+/// SHARED_BASE and PRIVATE_BASE where a FLAT op reads them, and under `--lanes` EXEC (64 bits
+/// on wave64 targets, 32 on wave32).
 pub(super) fn pre_vars<D: Domain>(
     d: &mut D,
     env: &Env<D>,
@@ -230,6 +226,11 @@ pub(super) fn pre_vars<D: Domain>(
     );
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
+    for k in [RegKey::aperture(true), RegKey::aperture(false)] {
+        if let Some(b) = m.regs.get(&k) {
+            vars.insert(k.to_string(), Val::Bits(b.clone(), Ty::U32));
+        }
+    }
     if let Some(lo) = m.regs.get(&RegKey::exec_lo()) {
         let e = match m.regs.get(&RegKey::exec_hi()) {
             Some(hi) => d.concat(hi, lo),

@@ -13,6 +13,7 @@ use crate::crosscheck::{QueryKind, Sat};
 use crate::machine::{exec, Machine};
 use crate::rules::Rule;
 use crate::smt::{build, Answer, Model, Prop, Query, Smt, Term};
+use gcnsmt_semantics::eval::PerSpace;
 
 /// The verdict on an elaborated rule, and how it was reached when not by the usual query.
 pub(super) fn decide(
@@ -154,18 +155,17 @@ fn differs(
     let tgt_fields = fields_ok(d, &x.env, &x.m0, &run.b.tgt)?;
     // Differences are witnessed at one address per memory; with several source serializations
     // each needs its own witness (every source order must differ somewhere).
-    let witnesses: Vec<[Term; 3]> = (0..sides.src.len())
+    let witnesses: Vec<PerSpace<Term>> = (0..sides.src.len())
         .map(|i| {
             let sfx = if i == 0 {
                 String::new()
             } else {
                 format!("!s{i}")
             };
-            [
-                d.var(&format!("k!lds{sfx}"), 32),
-                d.var(&format!("k!gds{sfx}"), 32),
-                d.var(&format!("k!mem{sfx}"), 64),
-            ]
+            PerSpace::from_fn(|s| {
+                let name = format!("k!{}{sfx}", s.label().to_ascii_lowercase());
+                d.var(&name, s.addr_width())
+            })
         })
         .collect();
     let mut per_target = Vec::new();
@@ -175,16 +175,13 @@ fn differs(
         exec(d, &x.env, &mut mt, prog)?;
         let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
         let mut every_src = Vec::new();
-        for (ms, [k, kg, km]) in src_states.iter().zip(&witnesses) {
+        for (ms, ks) in src_states.iter().zip(&witnesses) {
             let mut diff = Vec::new();
             for key in sides.keys.iter().filter(|k| !sides.dead.contains(k)) {
                 diff.push(build::ne(&ms.regs[key], &mt.regs[key]));
             }
-            for (a, b, w) in [
-                (&ms.mem.lds, &mt.mem.lds, k),
-                (&ms.mem.gds, &mt.mem.gds, kg),
-                (&ms.mem.global, &mt.mem.global, km),
-            ] {
+            for (s, w) in ks.iter() {
+                let (a, b) = (&ms.mem[s], &mt.mem[s]);
                 diff.push(build::ne(&build::select(a, w), &build::select(b, w)));
             }
             every_src.push(diff);
@@ -243,10 +240,8 @@ fn counterexample(rule: &Rule, run: &Run, opts: &Options, q: &mut Query, model: 
             // Readable memory: every byte read equal to its address's low byte
             // (00 01 02 ...), keeping the solver's bytes if that loses the difference.
             let m = &x.m0.mem;
-            let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (cex.lds.iter())
-                .map(|(a, v)| (&m.lds, *a as u64, *v))
-                .chain(cex.gds.iter().map(|(a, v)| (&m.gds, *a as u64, *v)))
-                .chain(cex.global.iter().map(|(a, v)| (&m.global, *a, *v)))
+            let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (cex.mem.iter())
+                .flat_map(|(s, bs)| bs.iter().map(move |(a, v)| (&m[s], *a, *v)))
                 .collect();
             let nicer =
                 crate::shrink::readable_bytes(&model, &bytes, |m| replay_sides(m, run).ok());

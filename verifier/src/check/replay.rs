@@ -9,21 +9,12 @@ use super::inputs::{table, Input, Inputs};
 use super::verdict::{Cex, Step};
 use crate::machine::{eval_imm, step, Bound, Env, Machine, Op, RegKey};
 use crate::smt::{Model, Smt};
-use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::MemState;
+use gcnsmt_semantics::eval::{AddrSpace, MemState, PerSpace};
 use gcnsmt_semantics::interp::{CMem, Concrete};
 use gcnsmt_semantics::settings::LdsLimit;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-
-/// The memory spaces, as counterexamples name them, in [`spaces`] order.
-const SPACE_NAMES: [&str; 3] = ["LDS", "GDS", "MEM"];
-
-/// The memories of a state in [`SPACE_NAMES`] order.
-fn spaces<D: Domain>(m: &MemState<D>) -> [&D::Mem; 3] {
-    [&m.lds, &m.gds, &m.global]
-}
 
 /// What a check compares and its symbolic initial state: the one a solver query is built on
 /// and a model is read against.
@@ -50,8 +41,8 @@ impl<'a> Run<'a> {
     }
 }
 
-/// The initial bytes a replay read (address to byte), per space in [`SPACE_NAMES`] order.
-type InitialBytes = [BTreeMap<u64, u8>; 3];
+/// The initial bytes a replay read (address to byte), per space.
+type InitialBytes = PerSpace<BTreeMap<u64, u8>>;
 
 /// One side of a replay: its final state, whether its fields fit, and its trace.
 struct Side {
@@ -119,12 +110,7 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
         .iter()
         .filter_map(|i| Some((i.name.clone(), model.bv(run.sym.at(&i.slot)), i.shown?)))
         .collect();
-    let zeros = MemState {
-        lds: CMem::new(|_| 0),
-        gds: CMem::new(|_| 0),
-        global: CMem::new_wide(|_| 0),
-        ub: false,
-    };
+    let zeros = MemState::new(|_| CMem::new_wide(|_| 0), false);
     let x = run.sym.concrete(model, zeros);
     let (s, t, seen) = settle(model, run, &x, src, tgt)?;
     if !s.fields_ok || s.m.mem.ub {
@@ -142,13 +128,10 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
     let Some(first_difference) = first else {
         return Err("the concrete run shows no difference".into());
     };
-    let [lds, gds, global] = seen;
     let b = run.b;
     Ok(Cex {
         inputs,
-        lds: lds.into_iter().map(|(a, v)| (a as u32, v)).collect(),
-        gds: gds.into_iter().map(|(a, v)| (a as u32, v)).collect(),
-        global: global.into_iter().collect(),
+        mem: seen.map(|_, bytes| bytes.iter().map(|(a, v)| (*a, *v)).collect()),
         vsharp: crate::machine::buffer::vsharps(b.src.iter().chain(&b.tgt), &x.m0.regs, b.target),
         steps: (s.steps, t.steps),
         regs,
@@ -162,7 +145,7 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
 /// for it, until no run asks for a byte not yet fetched. The interpreter's memory function is
 /// 'static, so it cannot query the model: each round notes the addresses it asked for that
 /// were not fetched yet, fetches them, and runs again. Returns both sides and the initial
-/// bytes read, per space in [`SPACE_NAMES`] order.
+/// bytes read, per space.
 ///
 /// Errors: a step fails, or the reads do not settle in 8 rounds.
 fn settle(
@@ -172,55 +155,49 @@ fn settle(
     src: &[Bound],
     tgt: &[Bound],
 ) -> Result<(Side, Side, InitialBytes), String> {
-    let arrays = spaces(&run.sym.m0.mem);
-    let mut need: [BTreeSet<u64>; 3] = Default::default();
+    let arrays = &run.sym.m0.mem;
+    let mut need: PerSpace<BTreeSet<u64>> = PerSpace::default();
     for _round in 0..8 {
-        let missing: [Rc<RefCell<BTreeSet<u64>>>; 3] = Default::default();
-        let known: [BTreeMap<u64, u8>; 3] = std::array::from_fn(|i| {
-            need[i]
+        let missing: PerSpace<Rc<RefCell<BTreeSet<u64>>>> = PerSpace::default();
+        let known: InitialBytes = need.map(|s, addrs| {
+            addrs
                 .iter()
-                .map(|a| (*a, model.byte(arrays[i], *a)))
+                .map(|a| (*a, model.byte(&arrays[s], *a)))
                 .collect()
         });
-        let [lds, gds, global] = std::array::from_fn(|i| {
-            let (known, miss) = (known[i].clone(), missing[i].clone());
-            CMem::new_wide(move |a| {
-                known.get(&a).copied().unwrap_or_else(|| {
-                    miss.borrow_mut().insert(a);
-                    0
+        let mem = MemState::new(
+            |s| {
+                let (known, miss) = (known[s].clone(), missing[s].clone());
+                CMem::new_wide(move |a| {
+                    known.get(&a).copied().unwrap_or_else(|| {
+                        miss.borrow_mut().insert(a);
+                        0
+                    })
                 })
-            })
-        });
+            },
+            false,
+        );
         let start = Machine {
             regs: x.m0.regs.clone(),
-            mem: MemState {
-                lds,
-                gds,
-                global,
-                ub: false,
-            },
+            mem,
         };
         let mut d = Concrete;
         let s = run_side(&mut d, &x.env, &start, src)?;
         let t = run_side(&mut d, &x.env, &start, tgt)?;
         // Bytes stored by one side only are compared with the other side's initial byte, which
         // the interpreter never read: fetch those too.
-        let mut more: [BTreeSet<u64>; 3] = Default::default();
-        for (i, (ms, mt)) in spaces(&s.m.mem)
-            .into_iter()
-            .zip(spaces(&t.m.mem))
-            .enumerate()
-        {
-            more[i] = missing[i].borrow().clone();
-            for m in [ms, mt] {
-                more[i].extend(m.written.keys().filter(|a| !need[i].contains(a)));
+        let more: PerSpace<BTreeSet<u64>> = PerSpace::from_fn(|sp| {
+            let mut more = missing[sp].borrow().clone();
+            for m in [&s.m.mem[sp], &t.m.mem[sp]] {
+                more.extend(m.written.keys().filter(|a| !need[sp].contains(a)));
             }
-        }
-        if more.iter().all(|x| x.is_empty()) {
+            more
+        });
+        if more.values().all(|x| x.is_empty()) {
             return Ok((s, t, known));
         }
-        for i in 0..3 {
-            need[i].extend(more[i].iter().copied());
+        for (sp, addrs) in need.iter_mut() {
+            addrs.extend(more[sp].iter().copied());
         }
     }
     Err("memory reads did not settle".into())
@@ -260,18 +237,15 @@ fn run_side(
                 .collect()
         };
         let mut mem_writes = Vec::new();
-        for ((space, old), new) in SPACE_NAMES
-            .into_iter()
-            .zip(spaces(&before))
-            .zip(spaces(&m.mem))
-        {
+        for space in AddrSpace::ALL {
+            let (old, new) = (&before[space], &m.mem[space]);
             let n = new
                 .written
                 .iter()
                 .filter(|(a, v)| old.get64(**a) != **v)
                 .count();
             if n > 0 {
-                mem_writes.push((space, n));
+                mem_writes.push((space.label(), n));
             }
         }
         steps.push(Step {
@@ -346,11 +320,9 @@ fn memory_differences(
     first: &mut Option<String>,
 ) -> Vec<(&'static str, u64, u8, u8)> {
     let mut out = Vec::new();
-    for ((space, ms), mt) in SPACE_NAMES
-        .into_iter()
-        .zip(spaces(&s.m.mem))
-        .zip(spaces(&t.m.mem))
-    {
+    for space in AddrSpace::ALL {
+        let (ms, mt) = (&s.m.mem[space], &t.m.mem[space]);
+        let space = space.label();
         let addrs: BTreeSet<u64> = ms
             .written
             .keys()

@@ -43,10 +43,8 @@ pub fn replay_stored(
         values.push((run.sym.at(&i.slot).clone(), v));
     }
     let m = &run.sym.m0.mem;
-    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (stored.lds.iter())
-        .map(|(a, v)| (&m.lds, *a as u64, *v))
-        .chain(stored.gds.iter().map(|(a, v)| (&m.gds, *a as u64, *v)))
-        .chain(stored.global.iter().map(|(a, v)| (&m.global, *a, *v)))
+    let bytes: Vec<(&crate::smt::Mem, u64, u8)> = (stored.mem.iter())
+        .flat_map(|(s, bs)| bs.iter().map(move |(a, v)| (&m[s], *a, *v)))
         .collect();
     let model = Model::from_values(&values, &bytes);
     if !holds(&model, &b, &run.sym) {

@@ -3,6 +3,7 @@
 
 use crate::cache::StoredCex;
 use crate::rules::Expect;
+use gcnsmt_semantics::eval::PerSpace;
 use gcnsmt_semantics::settings::Settings;
 use gcnsmt_semantics::target::Target;
 use std::time::Duration;
@@ -20,12 +21,8 @@ pub const CACHED_REFUTATION_NOTE: &str =
 pub struct Cex {
     /// Input name, value, width in bits.
     pub inputs: Vec<(String, u128, u32)>,
-    /// Initial LDS bytes the two sides read (address, value).
-    pub lds: Vec<(u32, u8)>,
-    /// Initial GDS bytes the two sides read.
-    pub gds: Vec<(u32, u8)>,
-    /// Initial global-memory bytes (buffer instructions) the two sides read.
-    pub global: Vec<(u64, u8)>,
+    /// Initial memory bytes the two sides read (address, value), per address space.
+    pub mem: PerSpace<Vec<(u64, u8)>>,
     /// Each V# (buffer resource) a buffer instruction read: its registers and decoded fields.
     pub vsharp: Vec<(String, Vec<(&'static str, u128)>)>,
     /// The source's and the target's instructions with the values each produced.
@@ -51,9 +48,7 @@ impl Cex {
                 .iter()
                 .map(|(n, v, _)| (n.clone(), *v))
                 .collect(),
-            lds: self.lds.clone(),
-            gds: self.gds.clone(),
-            global: self.global.clone(),
+            mem: self.mem.clone(),
         }
     }
 }
@@ -67,8 +62,10 @@ pub struct Step {
     /// Each register it writes (`v1`, `%x[1]`, `v0@lane1`) and the 32-bit value written; empty
     /// for an inactive lane.
     pub writes: Vec<(String, u32)>,
-    /// For each memory space the instruction changed (`LDS`, `GDS`, `MEM`), how many bytes now
-    /// differ from before it.
+    /// For each memory space the instruction changed (its [`AddrSpace::label`]: `LDS`, `GDS`,
+    /// `MEM`, `SCRATCH`), how many bytes now differ from before it.
+    ///
+    /// [`AddrSpace::label`]: gcnsmt_semantics::eval::AddrSpace::label
     pub mem_writes: Vec<(&'static str, usize)>,
 }
 

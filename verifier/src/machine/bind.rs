@@ -33,6 +33,7 @@ pub fn bind(
         Some(Family::Ds) => bind_ds(rule, line, target, imms, &syn, &mn, mloc),
         Some(Family::Global) => super::global::bind_global(rule, line, target, imms, &mn),
         Some(Family::Smem) => super::smem::bind_smem(rule, line, target, imms, &mn),
+        Some(Family::Flat) => super::flat::bind_flat(rule, line, target, imms, &mn),
         Some(Family::Alu) => bind_alu(rule, line, target, imms, &syn, &mn, mloc),
         Some(Family::Mubuf) | None => {
             Err(rule.error(mloc, format!("unknown mnemonic `{}`", syn.mnemonic)))

@@ -16,7 +16,7 @@ use gcnsmt_lifter::Role;
 use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::{run, Frame, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemView, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
@@ -184,10 +184,9 @@ pub fn step<D: Domain>(
     let aliases = op.def.aliases_for(&op.entry).unwrap_or(&[]);
     let frame = Frame {
         settings: env.settings,
-        gds: false,
+        mem: MemView::Space(AddrSpace::Global),
         aliases,
         buffer: Some(op.mode),
-        global: false,
     };
     let mut vars = BTreeMap::new();
     let vaddr = if op.vaddr.is_empty() {
@@ -244,14 +243,14 @@ pub fn step<D: Domain>(
             let lane4 = d.op(gcnsmt_semantics::domain::BvOp::Mul, &env.lane_id, &four);
             let mut a = d.op(gcnsmt_semantics::domain::BvOp::Add, &base, &off);
             a = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &lane4);
-            let mut lds = m.mem.lds.clone();
+            let mut lds = m.mem[AddrSpace::Lds].clone();
             for k in 0..4u32 {
                 let kk = d.bv(k as u128, 32);
                 let ak = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &kk);
                 let byte = d.extract(v, 8 * k + 7, 8 * k);
                 lds = d.store(&lds, &ak, &byte);
             }
-            m.mem.lds = lds;
+            m.mem[AddrSpace::Lds] = lds;
         }
         MubufClass::Load => write(d, m, &op.vdata, &out["VDATA"])?,
         MubufClass::Atomic if op.returns => {

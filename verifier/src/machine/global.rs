@@ -2,13 +2,14 @@
 //! assembler ([`gcnsmt_lifter::parse_global_with`]) to a [`MemOp`] frame.
 
 use super::holes::{tuple_keys, RuleHoles};
-use super::op::{Bound, MemIn, MemOp, Op};
+use super::op::{Bound, Field, MemIn, MemOp, Op};
 use super::operands::{field, loc_at};
 use super::regkey::RegKey;
 use crate::rules::{InputError, Line, Rule};
-use gcnsmt_lifter::asm::parse_syntax;
+use gcnsmt_lifter::asm::{parse_syntax, AsmSyntax};
 use gcnsmt_lifter::{parse_global_with, GlobalKind, Role, Sgprs};
 use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::eval::{AddrSpace, MemView};
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
 
@@ -45,26 +46,12 @@ pub fn bind_global(
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();
     let mut fields = Vec::new();
-    // The offset: a symbolic one is a field like DS offsets; a constant one a literal.
     let off_text = match inst.op.kind {
         GlobalKind::ScalarLoad => syn.operands.get(2).map(|(t, c)| (t.clone(), *c)),
-        _ => syn
-            .modifiers
-            .iter()
-            .find(|m| m.0 == "offset")
-            .and_then(|(n, v, c)| v.clone().map(|v| (v, c + n.len() + 1))),
+        _ => offset_modifier(&syn),
     };
-    let offset = match off_text {
-        Some((t, c)) if gcnsmt_lifter::asm::parse_int(&t).is_none() => {
-            let f = field(rule, line, "offset", &t, c, i32::MAX as u64, imms)?;
-            let e = f.expr.clone();
-            fields.push(f);
-            e
-        }
-        _ => gcnsmt_semantics::parse::parse_expr(&format!("{}", inst.offset as i32 as u32))
-            .map_err(|e| rule.error(mloc, e.msg))?,
-    };
-    inputs.push(("OFFSET", MemIn::Signed(offset)));
+    let offset = offset_input(rule, line, off_text, inst.offset, imms, &mut fields)?;
+    inputs.push(("OFFSET", offset));
     match inst.op.kind {
         GlobalKind::ScalarLoad => {
             let sbase = match holes.keys(Role::Sbase, None) {
@@ -107,7 +94,7 @@ pub fn bind_global(
             entry: inst.entry.clone(),
             inputs,
             outputs,
-            global: true,
+            mem: MemView::Space(AddrSpace::Global),
             writes_memory: inst.op.kind == GlobalKind::Store,
             scalar: inst.op.kind == GlobalKind::ScalarLoad,
         })),
@@ -118,7 +105,45 @@ pub fn bind_global(
     })
 }
 
-fn holes_or(h: &mut RuleHoles, role: Role, t: Option<gcnsmt_lifter::RegTuple>) -> Vec<RegKey> {
+/// The text and column of an `offset:` modifier's value.
+pub(super) fn offset_modifier(syn: &AsmSyntax) -> Option<(String, usize)> {
+    syn.modifiers
+        .iter()
+        .find(|m| m.0 == "offset")
+        .and_then(|(n, v, c)| v.clone().map(|v| (v, c + n.len() + 1)))
+}
+
+/// The `OFFSET` input (signed 32 bits): a symbolic offset is a field like DS offsets (pushed
+/// to `fields`), a constant one the literal the assembler parsed (`parsed`, in bytes).
+///
+/// Errors: a malformed offset expression.
+pub(super) fn offset_input(
+    rule: &Rule,
+    line: &Line,
+    text: Option<(String, usize)>,
+    parsed: i64,
+    imms: &BTreeSet<String>,
+    fields: &mut Vec<Field>,
+) -> Result<MemIn, InputError> {
+    let e = match text {
+        Some((t, c)) if gcnsmt_lifter::asm::parse_int(&t).is_none() => {
+            let f = field(rule, line, "offset", &t, c, i32::MAX as u64, imms)?;
+            let e = f.expr.clone();
+            fields.push(f);
+            e
+        }
+        _ => gcnsmt_semantics::parse::parse_expr(&format!("{}", parsed as i32 as u32))
+            .map_err(|e| rule.error(loc_at(line, 1), e.msg))?,
+    };
+    Ok(MemIn::Signed(e))
+}
+
+/// The registers a role's operand names: the hole's keys, else the parsed tuple's.
+pub(super) fn holes_or(
+    h: &mut RuleHoles,
+    role: Role,
+    t: Option<gcnsmt_lifter::RegTuple>,
+) -> Vec<RegKey> {
     let k = h.keys(role, None);
     if !k.is_empty() {
         return k;

@@ -8,6 +8,7 @@ mod alu;
 mod bind;
 pub mod buffer;
 mod ds;
+mod flat;
 pub mod global;
 mod holes;
 mod op;

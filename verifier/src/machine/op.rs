@@ -6,6 +6,7 @@ use gcnsmt_lifter::lift::AluDef;
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_lifter::table::DsShape;
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
+use gcnsmt_semantics::eval::MemView;
 use gcnsmt_semantics::ir::{Def, Expr};
 
 /// What a bound instruction does.
@@ -404,8 +405,8 @@ pub struct MemOp {
     pub inputs: Vec<(&'static str, MemIn)>,
     /// Outputs: pseudocode variable and the registers it is written to (low dwords first).
     pub outputs: Vec<(&'static str, Vec<RegKey>)>,
-    /// MEM is global memory at a 64-bit address ([`gcnsmt_semantics::eval::Frame::global`]).
-    pub global: bool,
+    /// The memory MEM names: global memory at a 64-bit address for GLOBAL and scalar loads.
+    pub mem: MemView,
     /// Whether the instruction writes memory (stores): its lanes' order matters.
     pub writes_memory: bool,
     /// Scalar: runs once per wave (scalar loads).

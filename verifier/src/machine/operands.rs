@@ -77,12 +77,7 @@ pub(crate) fn imm_expr(
 pub fn const_value(e: &Expr) -> Option<u128> {
     let mut d = gcnsmt_semantics::interp::Concrete;
     let frame = Frame::plain(Settings::default_for(Target::Gfx900));
-    let mem = MemState {
-        lds: gcnsmt_semantics::interp::CMem::new(|_| 0),
-        gds: gcnsmt_semantics::interp::CMem::new(|_| 0),
-        global: gcnsmt_semantics::interp::CMem::new_wide(|_| 0),
-        ub: false,
-    };
+    let mem = MemState::new(|_| gcnsmt_semantics::interp::CMem::new_wide(|_| 0), false);
     match eval_expr(
         &mut d,
         &frame,

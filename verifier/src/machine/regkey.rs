@@ -61,6 +61,23 @@ impl RegKey {
             lane: Some(slot),
         }
     }
+    /// `SHARED_BASE` (`shared`) or `PRIVATE_BASE`: the high 32 bits of the shared (LDS) or
+    /// private (scratch) aperture base a FLAT access is tested against (gfx9+
+    /// `src_shared_base`/`src_private_base`; gfx7/gfx8 the `amd_queue_t` fields
+    /// `group_segment_aperture_base_hi`/`private_segment_aperture_base_hi`, LLVM
+    /// AMDGPUUsage "Address Spaces"). An input both sides share, like `m0`.
+    pub fn aperture(shared: bool) -> RegKey {
+        RegKey {
+            base: if shared {
+                "shared_base"
+            } else {
+                "private_base"
+            }
+            .into(),
+            idx: 0,
+            lane: None,
+        }
+    }
     /// Whether this is a dword of a rule variable (`%name`) rather than a concrete register.
     pub fn is_var(&self) -> bool {
         self.base.starts_with('%')
@@ -90,6 +107,8 @@ impl RegKey {
         match self.base.as_str() {
             "m0" => f.write_str("m0"),
             "lane_id" => f.write_str("LANE_ID"),
+            "shared_base" => f.write_str("SHARED_BASE"),
+            "private_base" => f.write_str("PRIVATE_BASE"),
             "vcc" | "exec" => write!(
                 f,
                 "{}_{}",

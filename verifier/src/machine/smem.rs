@@ -110,7 +110,7 @@ pub fn bind_smem(
             entry: inst.entry.clone(),
             inputs,
             outputs,
-            global: true,
+            mem: gcnsmt_semantics::eval::MemView::Space(gcnsmt_semantics::eval::AddrSpace::Global),
             writes_memory: false,
             scalar: true,
         })),

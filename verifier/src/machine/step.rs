@@ -5,7 +5,7 @@ use super::regkey::{RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
 use gcnsmt_lifter::lift::wave_size;
 use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,12 +49,12 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
         unreachable!("step passes only Op::Ds")
     };
     let aliases = def.aliases_for(entry).unwrap_or(&[]);
+    let space = if *gds { AddrSpace::Gds } else { AddrSpace::Lds };
     let frame = Frame {
         settings: env.settings,
-        gds: *gds,
+        mem: MemView::Space(space),
         aliases,
         buffer: None,
-        global: false,
     };
     let (o0, o1) = ds_offsets(d, env, m, offset, offset0, offset1)?;
     let off = d.concat(&o1, &o0);
@@ -286,9 +286,7 @@ pub(crate) fn merge<D: Domain>(
         regs.insert(k.clone(), d.ite(on, &x, &y));
     }
     let mem = MemState {
-        lds: d.ite_mem(on, &a.mem.lds, &b.mem.lds),
-        gds: d.ite_mem(on, &a.mem.gds, &b.mem.gds),
-        global: d.ite_mem(on, &a.mem.global, &b.mem.global),
+        spaces: PerSpace::from_fn(|s| d.ite_mem(on, &a.mem[s], &b.mem[s])),
         ub: d.ite_bool(on, &a.mem.ub, &b.mem.ub),
     };
     Machine { regs, mem }
@@ -316,10 +314,9 @@ fn step_mem<D: Domain>(
 ) -> Result<(), String> {
     let frame = Frame {
         settings: env.settings,
-        gds: false,
+        mem: op.mem,
         aliases: op.def.aliases_for(&op.entry).unwrap_or(&[]),
         buffer: None,
-        global: op.global,
     };
     let mut vars = BTreeMap::new();
     for (name, input) in &op.inputs {

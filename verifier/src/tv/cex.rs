@@ -155,17 +155,12 @@ pub fn render(c: &Cex, cx: &CexCtx) -> MirCex {
             let _ = writeln!(out, "           {}", chunk.join(" "));
         }
     }
-    let wide = |v: &[(u32, u8)]| v.iter().map(|(a, b)| (*a as u64, *b)).collect::<Vec<_>>();
     let mut memory = Vec::new();
-    for (space, bs) in [
-        ("LDS", wide(&c.lds)),
-        ("GDS", wide(&c.gds)),
-        ("MEM", c.global.clone()),
-    ] {
+    for (space, bs) in c.mem.iter().map(|(s, b)| (s.label(), b)) {
         if !bs.is_empty() && memory.is_empty() {
             let _ = writeln!(out, "  memory (initial bytes that matter):");
         }
-        bytes(space, &bs, &mut out);
+        bytes(space, bs, &mut out);
         memory.extend(
             bs.iter()
                 .map(|(a, b)| json!({"space": space, "addr": a, "byte": b})),

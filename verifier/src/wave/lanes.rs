@@ -6,7 +6,7 @@
 
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::{run, Frame, MemState, Val};
+use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
 use gcnsmt_semantics::ir::Def;
 use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
 use gcnsmt_semantics::target::Target;
@@ -98,8 +98,8 @@ impl LaneFn<'_> {
         data: &LaneData<D::Bv>,
     ) -> Result<(D::Bv, D::Bv), String> {
         let bytes = self.width / 8;
-        let (buffer, addr_bits) = match self.space {
-            Space::Lds => (None, 32),
+        let (buffer, space) = match self.space {
+            Space::Lds => (None, AddrSpace::Lds),
             Space::Buffer { target, .. } => (
                 Some(BufferMode {
                     target,
@@ -107,9 +107,10 @@ impl LaneFn<'_> {
                     idxen: false,
                     addr64: false,
                 }),
-                64,
+                AddrSpace::Global,
             ),
         };
+        let addr_bits = space.addr_width();
         let mut mem = base.clone();
         for i in 0..bytes {
             let a = d.bv(i as u128, addr_bits);
@@ -124,10 +125,9 @@ impl LaneFn<'_> {
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
             },
-            gds: false,
+            mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
             buffer,
-            global: false,
         };
         let mut vars = BTreeMap::new();
         let mut put = |name: &str, v: D::Bv, ty: Ty| {
@@ -167,22 +167,13 @@ impl LaneFn<'_> {
         let ub = d.boolean(false);
         // DS entries touch only LDS, buffer entries only global memory; the other spaces just
         // fill their slots.
-        let st = MemState {
-            lds: mem.clone(),
-            gds: mem.clone(),
-            global: mem,
-            ub,
-        };
+        let st = MemState::new(|_| mem.clone(), ub);
         let (out, st) = run(d, &frame, &self.def.body, vars, st)
             .map_err(|e| format!("{}: {}", self.entry, e.msg))?;
         if d.known(&st.ub) == Some(true) {
             return Err(format!("{}: the lane's access is undefined", self.entry));
         }
-        let after = if buffer.is_some() {
-            &st.global
-        } else {
-            &st.lds
-        };
+        let after = &st[space];
         let mut new = None;
         for i in 0..bytes {
             let a = d.bv(i as u128, addr_bits);

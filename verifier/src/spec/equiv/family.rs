@@ -9,7 +9,7 @@ use gcnsmt_lifter::mubuf_table::{mubuf_lookup, MubufClass};
 use gcnsmt_lifter::table::ds_lookup;
 use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::domain::{BvOp, Domain};
-use gcnsmt_semantics::eval::{MemState, Val};
+use gcnsmt_semantics::eval::{AddrSpace, MemState, Val};
 use gcnsmt_semantics::interp::CMem;
 use gcnsmt_semantics::settings::{Alignment, LdsLimit, Settings};
 use gcnsmt_semantics::target::Target;
@@ -149,14 +149,6 @@ impl Family {
         }
     }
 
-    /// The address width of the compared memory, and its name in evidence.
-    pub(super) fn space(self) -> (u32, &'static str) {
-        match self {
-            Family::Ds => (32, "LDS"),
-            Family::Buffer => (64, "MEM"),
-        }
-    }
-
     /// Inputs the evidence leaves out (they do not change the result shown).
     pub(super) fn hidden(self) -> &'static [&'static str] {
         match self {
@@ -201,28 +193,31 @@ impl Family {
         ub: D::Bool,
     ) -> MemState<D> {
         let other = other.unwrap_or_else(|| compared.clone());
+        let space = self.space();
+        MemState::new(
+            |s| {
+                if s == space {
+                    compared.clone()
+                } else {
+                    other.clone()
+                }
+            },
+            ub,
+        )
+    }
+
+    /// The address space the family's instructions access (the compared memory; evidence
+    /// names it by its [`AddrSpace::label`]).
+    pub(super) fn space(self) -> AddrSpace {
         match self {
-            Family::Ds => MemState {
-                lds: compared,
-                gds: other.clone(),
-                global: other,
-                ub,
-            },
-            Family::Buffer => MemState {
-                lds: other.clone(),
-                gds: other,
-                global: compared,
-                ub,
-            },
+            Family::Ds => AddrSpace::Lds,
+            Family::Buffer => AddrSpace::Global,
         }
     }
 
     /// The compared space of a final memory state.
     pub(super) fn compared<D: Domain>(self, m: MemState<D>) -> D::Mem {
-        match self {
-            Family::Ds => m.lds,
-            Family::Buffer => m.global,
-        }
+        m[self.space()].clone()
     }
 
     /// The pseudocode variables the inputs bind for `side`.

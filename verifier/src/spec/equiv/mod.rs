@@ -37,7 +37,7 @@ use crate::smt::{build, Answer, Query, Smt};
 use evidence::{prefer, ranges};
 use family::Setup;
 use gcnsmt_semantics::domain::Domain;
-use gcnsmt_semantics::eval::{run, Frame, Val};
+use gcnsmt_semantics::eval::{run, Frame, MemView, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
 use gcnsmt_semantics::ir::{Def, Stmt};
 use gcnsmt_semantics::target::Target;
@@ -121,10 +121,9 @@ fn run_side<D: Domain>(
 ) -> Result<Ran<D>, String> {
     let frame = Frame {
         settings: setup.settings,
-        gds: false,
+        mem: MemView::Space(setup.family.space()),
         aliases: side.aliases,
         buffer: setup.buffer,
-        global: false,
     };
     let vars = setup.family.bind(d, vals, side);
     let ub = d.boolean(false);
@@ -189,7 +188,7 @@ pub fn compare(
         Ok(r) => r,
         Err(e) => return Outcome::Unknown(e),
     };
-    let k = s.var("probe_address", family.space().0);
+    let k = s.var("probe_address", family.space().addr_width());
     let mut diffs = vec![build::ne(
         &build::select(&ra.mem, &k),
         &build::select(&rb.mem, &k),
@@ -279,7 +278,7 @@ impl Replayed<'_> {
     /// The evidence of the difference, or `None` when the replay shows none.
     fn evidence(&self) -> Option<Vec<(String, String)>> {
         let [(la, ca), (lb, cb)] = self.sides;
-        let (_, space) = self.setup.family.space();
+        let space = self.setup.family.space().label();
         let mut touched: BTreeSet<u64> = self.bytes.keys().copied().collect();
         touched.extend(ca.mem.written.keys().copied());
         touched.extend(cb.mem.written.keys().copied());
