@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Check every rule on each target it binds on (all targets, or those in `filter`), in
 /// parallel and without a result cache. Prints nothing but the progress bar on stderr; returns
-/// one [`Record`] per rule x target, in rule order (a rule that binds on no target gets one
+/// one record (`Record`: verdict, time, rule and target) per rule x target, in rule order (a rule that binds on no target gets one
 /// error record). Printing and the summary are the caller's.
 pub fn run_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Record> {
     run_rules_cached(rules, filter, opts, None)

@@ -164,7 +164,7 @@ impl Ctx<'_> {
     }
 }
 
-/// Parse one global-family line (see [`crate::global`]) for `target`, with operand holes.
+/// Parse one global-family line (GLOBAL_LOAD/STORE and S_LOAD: see [`GlobalInst`](crate::GlobalInst)) for `target`, with operand holes.
 ///
 /// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
 /// register widths, classes, alignment and range, offsets out of range, modifiers other than

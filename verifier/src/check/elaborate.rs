@@ -318,7 +318,7 @@ pub fn uses_buffer(rule: &Rule) -> bool {
     rule.source
         .iter()
         .chain(&rule.target)
-        .any(|l| crate::buffer_ops::is_buffer_line(&l.text))
+        .any(|l| crate::machine::buffer::is_buffer_line(&l.text))
 }
 
 /// The lanes a rule is checked with: `--lanes`, else the rule's `Lanes:` (its order replaced by

@@ -47,7 +47,7 @@ pub struct VerifyArgs {
     pub cache: Option<PathBuf>,
     /// `--no-matrix`: leave out the rule-by-target matrix of text output.
     pub no_matrix: bool,
-    /// `--lanes N`: check with N lanes (see [`crate::lanes`]).
+    /// `--lanes N`: check with N lanes (see [`LaneMode`](crate::LaneMode)).
     pub lanes: Option<u32>,
     /// `--lane-order any|ascending`.
     pub lane_order: Option<String>,

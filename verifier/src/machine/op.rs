@@ -59,7 +59,7 @@ pub enum Op {
         /// `v_cndmask_b32`).
         srcs: Vec<Src>,
     },
-    /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
+    /// A MUBUF/VBUFFER load, store or atomic (see [`crate::machine::buffer`]).
     Buf(Box<BufOp>),
     /// A memory instruction bound by its family's frame (GLOBAL and scalar loads, see
     /// [`crate::machine::global`]).
