@@ -26,18 +26,15 @@ fn arguments(ex: &Example, dir: &TempDir) -> Vec<String> {
         .iter()
         .map(|a| match a.as_str() {
             // docs/tv.md: the after-file with planted.txt's first miscompile (offset1 8 -> 9).
-            "far.after.mir" => {
-                let after = workspace_path("tests/data/tv/gen/ds_merge.gfx900.after.mir");
-                let text = std::fs::read_to_string(after).expect("the committed after-file");
-                let old = "DS_READ2_B32_gfx9 %12, 0, 8, 0";
-                assert_eq!(
-                    text.matches(old).count(),
-                    1,
-                    "planted.txt's OLD occurs once"
-                );
-                let planted = text.replace(old, "DS_READ2_B32_gfx9 %12, 0, 9, 0");
-                dir.write("far.after.mir", &planted).display().to_string()
-            }
+            "far.after.mir" => dir
+                .plant(
+                    "tests/data/tv/gen/ds_merge.gfx900.after.mir",
+                    "DS_READ2_B32_gfx9 %12, 0, 8, 0",
+                    "DS_READ2_B32_gfx9 %12, 0, 9, 0",
+                    "far.after.mir",
+                )
+                .display()
+                .to_string(),
             _ => a.clone(),
         })
         .collect()

@@ -14,7 +14,7 @@
 //! All commands run in the workspace root, as a user would type them there, on the one binary
 //! cargo builds for the integration tests; the whole file takes a few seconds.
 
-use gcnsmt_testkit::{redact::insta_settings, run_at, workspace_path, workspace_root, TempDir};
+use gcnsmt_testkit::{redact::insta_settings, run_at, workspace_root, TempDir};
 
 /// `$ gcnsmt ARGS`, then the exit code and both streams of running it in the workspace root.
 fn gcnsmt(args: &[&str]) -> String {
@@ -239,18 +239,12 @@ fn lift() {
 /// `tests/data/tv/gen/ds_merge.gfx900.after.mir` with the first miscompile of
 /// `tests/data/tv/planted.txt` planted (read2_b32_far's offset1 8 -> 9), in `dir`.
 fn planted_far(dir: &TempDir) -> String {
-    let after = workspace_path("tests/data/tv/gen/ds_merge.gfx900.after.mir");
-    let text = std::fs::read_to_string(after).expect("the committed after-file");
-    let (old, new) = (
+    let p = dir.plant(
+        "tests/data/tv/gen/ds_merge.gfx900.after.mir",
         "DS_READ2_B32_gfx9 %12, 0, 8, 0",
         "DS_READ2_B32_gfx9 %12, 0, 9, 0",
+        "far.after.mir",
     );
-    assert_eq!(
-        text.matches(old).count(),
-        1,
-        "planted.txt's OLD occurs once"
-    );
-    let p = dir.write("far.after.mir", &text.replace(old, new));
     p.to_str().expect("a UTF-8 temp path").to_string()
 }
 
