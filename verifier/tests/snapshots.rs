@@ -58,11 +58,11 @@ fn help() {
 
 #[test]
 fn verify_proved_and_refuted() {
-    // A proof and a counterexample. Hand computation: %o = 86 is not a multiple of 4, so the
-    // source reads LDS[86..89] = 56 57 58 59 (x = 0x59585756) and LDS[90..93] (y =
-    // 0x5d5c5b5a), while ds_read2_b32 with offset0 = 86/4 = 21 and offset1 = 22 reads
-    // LDS[84..87] (0x57565554) and LDS[88..91] (0x5b5a5958): the initial bytes are their
-    // addresses, as printed. The merge itself is SILoadStoreOptimizer's (mergeRead2Pair); the
+    // A proof and a counterexample. Hand computation: %o = 249 is not a multiple of 4, so the
+    // source reads LDS[249..252] = f9 fa fb fc (x = 0xfcfbfaf9) and LDS[253..256] (y =
+    // 0x00fffefd), while ds_read2_b32 with offset0 = 249/4 = 62 and offset1 = 63 reads
+    // LDS[248..251] (0xfbfaf9f8) and LDS[252..255] (0xfffefdfc): the initial bytes are the low
+    // bytes of their addresses, as printed. The merge itself is SILoadStoreOptimizer's (mergeRead2Pair); the
     // settings are gfx900's defaults (README, Targets).
     snap(
         "verify_proved_and_refuted",
