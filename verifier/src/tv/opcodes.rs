@@ -70,6 +70,13 @@ pub enum MirOp {
         /// The `_SADDR` form: an SGPR-pair base and a 32-bit VGPR offset.
         saddr: bool,
     },
+    /// FLAT loads/stores (`lifter/src/flat/`): the GLOBAL shape without saddr.
+    Flat {
+        /// The target's spelling of the mnemonic.
+        mnemonic: &'static str,
+        /// The lifter's op the mnemonic names.
+        op: gcnsmt_lifter::GlobalOp,
+    },
     /// A VALU/SALU opcode of the subset `alu_lookup` knows.
     Alu {
         /// The llvm-mc mnemonic the target spells.
@@ -96,6 +103,8 @@ pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
         mubuf(target, opcode)
     } else if opcode.starts_with("GLOBAL_") || opcode.starts_with("S_LOAD_") {
         global(target, opcode)
+    } else if opcode.starts_with("FLAT_") {
+        flat(target, opcode)
     } else {
         alu(target, opcode)
     }
@@ -123,6 +132,15 @@ fn global(target: Target, opcode: &str) -> Option<MirOp> {
         op,
         saddr,
     })
+}
+
+/// `FLAT_LOAD_DWORD`, `FLAT_STORE_DWORDX2` (`FLATInstructions.td`): the mnemonic is the
+/// lower-case name. The `_SADDR` forms (gfx12 FLAT with an SGPR base), D16 forms and atomics
+/// are not modelled.
+fn flat(target: Target, opcode: &str) -> Option<MirOp> {
+    let mnemonic = gcnsmt_lifter::flat_spelling(target, &opcode.to_ascii_lowercase())?;
+    let (op, _) = gcnsmt_lifter::flat_lookup(target, mnemonic)?;
+    Some(MirOp::Flat { mnemonic, op })
 }
 
 /// Whether the gfx6-8 DS form (no `_gfx9` suffix) is meant: it reads M0.
@@ -302,7 +320,7 @@ mod tests {
             MirOp::Ds { mnemonic, .. }
             | MirOp::Mubuf { mnemonic, .. }
             | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
-            MirOp::Global { .. } => None,
+            MirOp::Global { .. } | MirOp::Flat { .. } => None,
         }
     }
 
@@ -340,6 +358,31 @@ mod tests {
         // No GLOBAL on gfx8 (FLAT only); register-offset scalar loads are not modelled.
         assert_eq!(g(Target::Gfx802, "GLOBAL_LOAD_DWORD"), None);
         assert_eq!(g(Target::Gfx900, "S_LOAD_DWORD_SGPR"), None);
+    }
+
+    // FLATInstructions.td names as llc-22 prints them on gfx802 (tests/data/tv/gen), spelled
+    // as llvm-mc-22 accepts them per generation.
+    #[test]
+    fn flat_forms() {
+        let f = |t, op| match lookup(t, op) {
+            Some(MirOp::Flat { mnemonic, op }) => Some((mnemonic, op.bytes)),
+            _ => None,
+        };
+        assert_eq!(
+            f(Target::Gfx802, "FLAT_LOAD_DWORD"),
+            Some(("flat_load_dword", 4))
+        );
+        assert_eq!(
+            f(Target::Gfx802, "FLAT_STORE_DWORDX2"),
+            Some(("flat_store_dwordx2", 8))
+        );
+        assert_eq!(
+            f(Target::Gfx1100, "FLAT_LOAD_UBYTE"),
+            Some(("flat_load_u8", 1))
+        );
+        assert_eq!(f(Target::Gfx600, "FLAT_LOAD_DWORD"), None);
+        assert_eq!(f(Target::Gfx900, "FLAT_LOAD_DWORD_SADDR"), None);
+        assert_eq!(f(Target::Gfx900, "FLAT_ATOMIC_ADD"), None);
     }
 
     // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA guides:
