@@ -33,8 +33,8 @@ fn tv_json(args: &[&str]) -> (i32, Vec<Value>, String) {
     )
 }
 
-/// `expected.txt`: (function or function/bb.N, target or "") -> verdict; every other changed
-/// block is proved.
+/// `expected.txt`: (function or function/bb.N, target or "") -> verdict (or `A|B`, either
+/// verdict); every other changed block is proved.
 fn expected() -> BTreeMap<(String, String), String> {
     let text = std::fs::read_to_string(data().join("expected.txt")).unwrap();
     text.lines()
@@ -85,7 +85,13 @@ fn committed_pairs_give_the_expected_verdicts() {
             .find_map(|k| expect.get(k))
             .map(String::as_str)
             .unwrap_or("proved");
-            assert_eq!(r["verdict"], want, "{} {f}: {r}", b.display());
+            // `proved|unknown`: either (a proof near the time limit).
+            let got = r["verdict"].as_str().unwrap_or("");
+            assert!(
+                want.split('|').any(|w| w == got),
+                "{} {f}: want {want}: {r}",
+                b.display()
+            );
             functions.insert(f);
         }
     }

@@ -137,16 +137,19 @@ impl<D: Domain> Ev<'_, '_, D> {
             MemView::Space(space) => return self.read_in(st, space, addr, size),
             MemView::Flat => self.flat_paths(st, addr)?,
         };
+        // Reads change only the undefined-behaviour flag; variables stay as they are (merging
+        // them would wrap every one in an `ite` of equal arms).
         let (last, rest) = paths.split_last().expect("the global path is always there");
-        let mut acc = st.clone();
-        let mut v = self.read_in(&mut acc, last.0, &last.2, size)?;
+        let ub0 = st.mem.ub.clone();
+        let mut v = self.read_in(st, last.0, &last.2, size)?;
+        let mut ub = st.mem.ub.clone();
         for (space, cond, a) in rest.iter().rev() {
-            let mut s = st.clone();
-            let pv = self.read_in(&mut s, *space, a, size)?;
+            st.mem.ub = ub0.clone();
+            let pv = self.read_in(st, *space, a, size)?;
             v = self.d.ite(cond, &pv, &v);
-            acc = self.merge(cond, s, acc)?;
+            ub = self.d.ite_bool(cond, &st.mem.ub, &ub);
         }
-        *st = acc;
+        st.mem.ub = ub;
         Ok(v)
     }
 
@@ -162,15 +165,24 @@ impl<D: Domain> Ev<'_, '_, D> {
             MemView::Space(space) => return self.write_in(st, space, addr, size, v),
             MemView::Flat => self.flat_paths(st, addr)?,
         };
+        // Each path writes its own space: a path's condition guards its space, and keeps the
+        // spaces of the later paths as they were.
         let (last, rest) = paths.split_last().expect("the global path is always there");
-        let mut acc = st.clone();
-        self.write_in(&mut acc, last.0, &last.2, size, v)?;
+        let old = st.mem.clone();
+        self.write_in(st, last.0, &last.2, size, v)?;
+        let mut later = vec![last.0];
         for (space, cond, a) in rest.iter().rev() {
-            let mut s = st.clone();
+            let mut s = St {
+                vars: st.vars.clone(),
+                mem: old.clone(),
+            };
             self.write_in(&mut s, *space, a, size, v)?;
-            acc = self.merge(cond, s, acc)?;
+            for sp in later.iter().chain([space]) {
+                st.mem[*sp] = self.d.ite_mem(cond, &s.mem[*sp], &st.mem[*sp]);
+            }
+            st.mem.ub = self.d.ite_bool(cond, &s.mem.ub, &st.mem.ub);
+            later.push(*space);
         }
-        *st = acc;
         Ok(())
     }
 

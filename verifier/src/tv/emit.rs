@@ -298,8 +298,14 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
                 mnemonic,
                 op,
                 saddr,
-            } => global(side, i, &uses, target, &mnemonic, op, saddr),
+            } => {
+                let base = if saddr { Base::Saddr } else { Base::Off };
+                global(side, i, &uses, target, &mnemonic, op, base)
+            }
             MirOp::Smem { mnemonic, form } => smem(side, i, &uses, target, mnemonic, form),
+            MirOp::Flat { mnemonic, op } => {
+                global(side, i, &uses, target, mnemonic, op, Base::None)
+            }
             MirOp::Alu {
                 mnemonic,
                 srcs,
@@ -525,10 +531,21 @@ fn mubuf(
     Ok(out)
 }
 
-/// A GLOBAL load/store or scalar load. MIR operand orders (`FLATInstructions.td`,
+/// The base operand of a GLOBAL or FLAT line.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Base {
+    /// GLOBAL `_SADDR`: an SGPR pair.
+    Saddr,
+    /// GLOBAL with a 64-bit VADDR: the assembler's `off`.
+    Off,
+    /// FLAT: no base operand at all.
+    None,
+}
+
+/// A GLOBAL or FLAT load/store or scalar load. MIR operand orders (`FLATInstructions.td`,
 /// `SMInstructions.td`, checked against llc-22 output): loads `vdst = OP [saddr,] vaddr,
-/// offset, cpol`; stores `OP vaddr, vdata, [saddr,] offset, cpol`; scalar loads `sdst = OP
-/// sbase, offset, cpol`.
+/// offset, cpol`; stores `OP vaddr, vdata, [saddr,] offset, cpol` (FLAT as GLOBAL without
+/// saddr: `FLAT_STORE_DWORD %19, %16, 0, 0`); scalar loads `sdst = OP sbase, offset, cpol`.
 fn global(
     side: &Side,
     i: &Inst,
@@ -536,8 +553,10 @@ fn global(
     target: Target,
     mnemonic: &str,
     op: gcnsmt_lifter::GlobalOp,
-    saddr: bool,
+    base: Base,
 ) -> Result<Vec<String>, String> {
+    let saddr = base == Base::Saddr;
+    let off_op = if base == Base::None { "" } else { ", off" };
     use gcnsmt_lifter::GlobalKind;
     let reg = |k: usize, what: &str| -> Result<String, String> {
         let o = uses.get(k).ok_or_else(|| format!("missing {what}"))?;
@@ -576,7 +595,7 @@ fn global(
         }
         GlobalKind::Load => {
             let (v, o) = (reg(0, "vaddr")?, tail(1)?);
-            format!("{mnemonic} {}, {v}, off{}", def()?, off(o))
+            format!("{mnemonic} {}, {v}{off_op}{}", def()?, off(o))
         }
         GlobalKind::Store if saddr => {
             let (v, d, s, o) = (
@@ -589,7 +608,7 @@ fn global(
         }
         GlobalKind::Store => {
             let (v, d, o) = (reg(0, "vaddr")?, reg(1, "vdata")?, tail(2)?);
-            format!("{mnemonic} {v}, {d}, off{}", off(o))
+            format!("{mnemonic} {v}, {d}{off_op}{}", off(o))
         }
     };
     Ok(vec![line])

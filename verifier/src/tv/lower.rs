@@ -144,6 +144,11 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
         Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
         Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
         Some(MirOp::Global { op, .. }) => (op.kind == gcnsmt_lifter::GlobalKind::Store, false),
+        // A FLAT store may reach LDS or global memory (the aperture decides).
+        Some(MirOp::Flat { op, .. }) => {
+            let store = op.kind == gcnsmt_lifter::GlobalKind::Store;
+            (store, store)
+        }
         Some(MirOp::Alu { .. } | MirOp::Smem { .. }) => (false, false),
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {

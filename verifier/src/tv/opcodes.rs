@@ -91,6 +91,13 @@ pub enum MirOp {
         /// The MIR form: which offsets the operands hold.
         form: SmemForm,
     },
+    /// FLAT loads/stores (`lifter/src/flat/`): the GLOBAL shape without saddr.
+    Flat {
+        /// The target's spelling of the mnemonic.
+        mnemonic: &'static str,
+        /// The lifter's op the mnemonic names.
+        op: gcnsmt_lifter::GlobalOp,
+    },
     /// A VALU/SALU opcode of the subset `alu_lookup` knows.
     Alu {
         /// The llvm-mc mnemonic the target spells.
@@ -119,6 +126,8 @@ pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
         global(target, opcode)
     } else if opcode.starts_with("S_BUFFER_LOAD_") {
         smem(target, opcode)
+    } else if opcode.starts_with("FLAT_") {
+        flat(target, opcode)
     } else {
         alu(target, opcode)
     }
@@ -162,6 +171,15 @@ fn smem(target: Target, opcode: &str) -> Option<MirOp> {
     .find_map(|(suf, f)| base.strip_suffix(suf).map(|b| (b, *f)))?;
     let mnemonic = gcnsmt_lifter::smem_spelling(target, &base.to_ascii_lowercase())?;
     Some(MirOp::Smem { mnemonic, form })
+}
+
+/// `FLAT_LOAD_DWORD`, `FLAT_STORE_DWORDX2` (`FLATInstructions.td`): the mnemonic is the
+/// lower-case name. The `_SADDR` forms (gfx12 FLAT with an SGPR base), D16 forms and atomics
+/// are not modelled.
+fn flat(target: Target, opcode: &str) -> Option<MirOp> {
+    let mnemonic = gcnsmt_lifter::flat_spelling(target, &opcode.to_ascii_lowercase())?;
+    let (op, _) = gcnsmt_lifter::flat_lookup(target, mnemonic)?;
+    Some(MirOp::Flat { mnemonic, op })
 }
 
 /// Whether the gfx6-8 DS form (no `_gfx9` suffix) is meant: it reads M0.
@@ -343,7 +361,7 @@ mod tests {
             | MirOp::Mubuf { mnemonic, .. }
             | MirOp::Smem { mnemonic, .. }
             | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
-            MirOp::Global { .. } => None,
+            MirOp::Global { .. } | MirOp::Flat { .. } => None,
         }
     }
 
@@ -408,6 +426,31 @@ mod tests {
         );
         assert_eq!(f(Target::Gfx1100, "S_BUFFER_LOAD_DWORDX3_IMM"), None);
         assert_eq!(f(Target::Gfx700, "S_BUFFER_LOAD_DWORD_IMM_ci"), None);
+    }
+
+    // FLATInstructions.td names as llc-22 prints them on gfx802 (tests/data/tv/gen), spelled
+    // as llvm-mc-22 accepts them per generation.
+    #[test]
+    fn flat_forms() {
+        let f = |t, op| match lookup(t, op) {
+            Some(MirOp::Flat { mnemonic, op }) => Some((mnemonic, op.bytes)),
+            _ => None,
+        };
+        assert_eq!(
+            f(Target::Gfx802, "FLAT_LOAD_DWORD"),
+            Some(("flat_load_dword", 4))
+        );
+        assert_eq!(
+            f(Target::Gfx802, "FLAT_STORE_DWORDX2"),
+            Some(("flat_store_dwordx2", 8))
+        );
+        assert_eq!(
+            f(Target::Gfx1100, "FLAT_LOAD_UBYTE"),
+            Some(("flat_load_u8", 1))
+        );
+        assert_eq!(f(Target::Gfx600, "FLAT_LOAD_DWORD"), None);
+        assert_eq!(f(Target::Gfx900, "FLAT_LOAD_DWORD_SADDR"), None);
+        assert_eq!(f(Target::Gfx900, "FLAT_ATOMIC_ADD"), None);
     }
 
     // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA guides:
