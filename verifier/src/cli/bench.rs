@@ -4,13 +4,13 @@ use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
 use crate::rules::parse_rules;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `gcnsmt bench`.
 pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
-    if !(timeout > 0.0 && timeout.is_finite()) {
-        return usage_error("--timeout must be a positive number of seconds");
-    }
+    let timeout = match crate::limits::timeout(timeout) {
+        Ok(t) => t,
+        Err(e) => return usage_error(&e),
+    };
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
@@ -26,5 +26,5 @@ pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
             Err(e) => return usage_error(&e),
         }
     }
-    crate::bench::bench(&rules, Duration::from_secs_f64(timeout))
+    crate::bench::bench(&rules, timeout)
 }

@@ -10,7 +10,7 @@ use crate::run::run_rules_cached;
 use gcnsmt_semantics::target::Target;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Output format of `gcnsmt verify`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -147,9 +147,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         Ok(f) => f,
         Err(e) => return Err(format!("--target: {e}")),
     };
-    if !(timeout > 0.0 && timeout.is_finite()) {
-        return Err("--timeout must be a positive number of seconds".into());
-    }
+    let timeout = crate::limits::timeout(timeout)?;
     let mut settings = Vec::new();
     for s in set {
         match s.split_once('=') {
@@ -176,7 +174,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         }
     }
     let opts = Options {
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
         settings,
         memory_mb: args.memory,
         hooks: crate::crosscheck::Hooks {

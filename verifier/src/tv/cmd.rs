@@ -155,7 +155,7 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let opts = Options {
-        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+        timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: {e}"))?,
         ..Options::default()
     };
     let mut out = Vec::new();
