@@ -10,15 +10,16 @@ use std::time::Duration;
 /// 1.8e19 s, and no solver query is worth waiting longer than this for.
 pub const MAX_TIMEOUT_SECS: f64 = 7.0 * 24.0 * 3600.0;
 
-/// A `--timeout` in seconds as a [`Duration`]. Errors (the text of a usage error): zero, a
-/// negative number, NaN, infinity, or more than [`MAX_TIMEOUT_SECS`].
+/// A `--timeout` in seconds as a [`Duration`]. Errors (a usage error's text, without the
+/// flag's name, which callers print as `--timeout: TEXT`): zero, a negative number, NaN,
+/// infinity, or more than [`MAX_TIMEOUT_SECS`].
 pub fn timeout(secs: f64) -> Result<Duration, String> {
     if !(secs > 0.0 && secs.is_finite()) {
-        return Err("--timeout must be a positive number of seconds".into());
+        return Err(format!("{secs}: must be a positive number of seconds"));
     }
     if secs > MAX_TIMEOUT_SECS {
         return Err(format!(
-            "--timeout {secs}: at most {MAX_TIMEOUT_SECS} seconds (one week)"
+            "{secs}: at most {MAX_TIMEOUT_SECS} seconds (one week)"
         ));
     }
     Ok(Duration::from_secs_f64(secs))
@@ -42,14 +43,29 @@ pub fn init_worker_threads() {
         .build_global();
 }
 
+/// Make sure `dir` is a directory this process can create files in (`--cache`,
+/// `--emit-smt2`), creating it if needed: an output directory that silently takes nothing
+/// would make a run look cached or dumped when it is not. Errors: the path is a file, it
+/// cannot be created, or a probe file cannot be written there.
+pub fn writable_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err("exists and is not a directory".into());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let probe = dir.join(format!(".gcnsmt-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| format!("cannot write there: {e}"))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
 /// Why an input file could not be read: a 1-based line and column (1:1 unless the fault is at
 /// a byte, as for invalid UTF-8) and a message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadError {
     /// 1-based line.
-    pub line: usize,
-    /// 1-based column, in bytes.
-    pub col: usize,
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub col: u32,
     /// What is wrong.
     pub msg: String,
 }
@@ -62,12 +78,6 @@ impl ReadError {
             msg: msg.into(),
         }
     }
-}
-
-/// Whether `path` (symbolic links followed) is a regular file: FIFOs, devices and sockets
-/// are not read, since reading them may block forever or never end.
-pub fn is_regular_file(path: &Path) -> bool {
-    std::fs::metadata(path).is_ok_and(|m| m.is_file())
 }
 
 /// Read a text input: a regular file of at most [`MAX_INPUT_BYTES`], UTF-8, a leading byte
@@ -109,10 +119,12 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|b| **b == b'\n').count() + 1;
-        let col = good.len() - good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1) + 1;
+        let start = good.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        // Valid UTF-8 up to the bad byte, so the line's start is text: count its characters.
+        let col = std::str::from_utf8(&good[start..]).map_or(1, |t| t.chars().count() + 1);
         ReadError {
-            line,
-            col,
+            line: line as u32,
+            col: col as u32,
             msg: "invalid UTF-8 (input files are UTF-8 text)".into(),
         }
     })
@@ -137,6 +149,9 @@ mod tests {
         // Line 2 is "ab" then the stray continuation byte 0x80: column 3 (a hand count).
         let e = decode(b"first\nab\x80cd\n".to_vec()).unwrap_err();
         assert_eq!((e.line, e.col), (2, 3));
+        // Columns count characters: "é" (2 bytes) then 0xff is column 2.
+        let e = decode("x\né".bytes().chain([0xff]).collect()).unwrap_err();
+        assert_eq!((e.line, e.col), (2, 2));
         let e = decode(b"\xff".to_vec()).unwrap_err();
         assert_eq!((e.line, e.col), (1, 1));
     }

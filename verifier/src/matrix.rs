@@ -62,7 +62,7 @@ pub fn matrix(records: &[Record]) -> String {
     // and a rule name may be longer than that.
     let width = rows
         .iter()
-        .map(|r| r.chars().count())
+        .map(|r| crate::report::escape_controls(r).chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -81,7 +81,7 @@ pub fn matrix(records: &[Record]) -> String {
     }
     out.push('\n');
     for r in &rows {
-        pad(&mut out, r);
+        pad(&mut out, &crate::report::escape_controls(r));
         if let Some(e) = row_errors.get(r) {
             if !Target::ALL
                 .iter()

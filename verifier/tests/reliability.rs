@@ -185,3 +185,267 @@ fn nesting_within_the_bound_is_still_checked() {
     assert_eq!(r.code, 0, "{}", r.context());
     assert!(r.stdout.contains("PROVED"), "{}", r.context());
 }
+
+fn mkfifo(p: &std::path::Path) {
+    let ok = Command::new("mkfifo").arg(p).status().expect("run mkfifo");
+    assert!(ok.success(), "mkfifo {}", p.display());
+}
+
+/// A FIFO named `x.rules` in a directory used to block `verify DIR` forever: it is skipped
+/// with a warning; named on the command line it is an error (exit 2), not a wait.
+#[test]
+fn a_fifo_is_skipped_in_a_directory_and_an_error_when_named() {
+    let dir = TempDir::new("fifo");
+    dir.write("a.rules", &trivial_rule("a"));
+    let fifo = dir.path().join("x.rules");
+    mkfifo(&fifo);
+    let r = run_for(
+        &["verify", dir.path().to_str().unwrap(), "--no-matrix"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        r.stderr.contains("x.rules: skipped, not a regular file"),
+        "{}",
+        r.context()
+    );
+    for cmd in ["verify", "spec-check"] {
+        let r = run_for(&[cmd, fifo.to_str().unwrap()], Duration::from_secs(60));
+        assert_eq!(r.code, 2, "{cmd}\n{}", r.context());
+        assert!(
+            r.all().contains("not a regular file"),
+            "{cmd}\n{}",
+            r.context()
+        );
+    }
+}
+
+/// `verify /dev/zero` grew to gigabytes; devices are not read, and a regular file past the
+/// documented 64 MiB limit is an error before it is read.
+#[test]
+fn devices_and_oversized_files_are_errors() {
+    for cmd in ["verify", "spec-check"] {
+        let r = run_for(&[cmd, "/dev/zero"], Duration::from_secs(60));
+        assert_eq!(r.code, 2, "{cmd}\n{}", r.context());
+        assert!(
+            r.all().contains("not a regular file"),
+            "{cmd}\n{}",
+            r.context()
+        );
+    }
+    let dir = TempDir::new("big");
+    let big = dir.path().join("big.rules");
+    // Sparse: 64 MiB + 1 byte costs no disk.
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len((64 << 20) + 1)
+        .unwrap();
+    for cmd in ["verify", "spec-check"] {
+        let r = run_for(&[cmd, big.to_str().unwrap()], Duration::from_secs(60));
+        assert_eq!(r.code, 2, "{cmd}\n{}", r.context());
+        assert!(
+            r.all().contains("larger than the input limit of 64 MiB"),
+            "{cmd}\n{}",
+            r.context()
+        );
+    }
+}
+
+/// A symbolic link cycle (`sub/up -> ..`) made one rule run 41 times: each real directory and
+/// file is read once. A link loop on the command line is reported as a loop, not as missing.
+#[test]
+fn a_symlink_cycle_reads_each_file_once() {
+    let dir = TempDir::new("cycle");
+    dir.write("one.rules", &trivial_rule("one"));
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::os::unix::fs::symlink("..", dir.path().join("sub/up")).unwrap();
+    std::os::unix::fs::symlink("one.rules", dir.path().join("alias.rules")).unwrap();
+    let r = run(&["verify", dir.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let verdicts = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("\"type\":\"verdict\""))
+        .count();
+    assert_eq!(verdicts, 1, "one rule on one target\n{}", r.context());
+    let looped = dir.path().join("loop.rules");
+    std::os::unix::fs::symlink("loop.rules", &looped).unwrap();
+    let r = run(&["verify", looped.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        !r.stderr.contains("no such file") && r.stderr.contains("symbolic links"),
+        "{}",
+        r.context()
+    );
+}
+
+/// A UTF-8 byte order mark used to fail with "instruction before the first Name:"; invalid
+/// UTF-8 was reported at 1:1 instead of at the bad byte.
+#[test]
+fn a_bom_is_accepted_and_bad_utf8_is_located() {
+    let dir = TempDir::new("utf8");
+    let p = dir.path().join("bom.rules");
+    std::fs::write(&p, format!("\u{feff}{}", trivial_rule("bom"))).unwrap();
+    let r = run(&["verify", p.to_str().unwrap(), "--no-matrix"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let p = dir.path().join("bad.rules");
+    let mut bytes = trivial_rule("bad").into_bytes();
+    // After "Name: bad\nTargets: gfx900\n  ds_wr": line 3, after 7 characters (2 blanks and
+    // `ds_wr`), so column 8 (a hand count).
+    let at = "Name: bad\nTargets: gfx900\n  ds_wr".len();
+    bytes.insert(at, 0xff);
+    std::fs::write(&p, bytes).unwrap();
+    let r = run(&["verify", p.to_str().unwrap(), "--no-matrix"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let want = format!("{}:3:8: error: invalid UTF-8", p.display());
+    assert!(r.all().contains(&want), "want `{want}`\n{}", r.context());
+}
+
+/// A target set that selects nothing used to check nothing and exit 0 without a word.
+#[test]
+fn a_target_set_that_selects_nothing_is_a_usage_error() {
+    let dir = TempDir::new("no-target");
+    let p = dir.write("t.rules", &trivial_rule("t"));
+    for (t, msg) in [
+        ("gfx1100", "--target gfx1100: no selected rule runs"),
+        ("", "--target: names no target"),
+        (" , ", "--target: names no target"),
+    ] {
+        let r = run(&["verify", p.to_str().unwrap(), "--target", t]);
+        assert_eq!(r.code, 2, "--target `{t}`\n{}", r.context());
+        assert!(r.stderr.contains(msg), "--target `{t}`\n{}", r.context());
+    }
+    // The rule's own target still runs.
+    let r = run(&["verify", p.to_str().unwrap(), "--target", "gfx900"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+}
+
+/// An unwritable `--cache` (or `--emit-smt2`) directory was ignored silently; a regular file
+/// there said "File exists". `/proc` takes no new files, even for root.
+#[test]
+fn an_unusable_output_directory_is_an_error() {
+    let dir = TempDir::new("cache");
+    let p = dir.write("t.rules", &trivial_rule("t"));
+    let p = p.to_str().unwrap();
+    for flag in ["--cache", "--emit-smt2"] {
+        let r = run(&["verify", p, flag, "/proc"]);
+        assert_eq!(r.code, 2, "{flag}\n{}", r.context());
+        assert!(
+            r.stderr.contains("cannot write there"),
+            "{flag}\n{}",
+            r.context()
+        );
+        let r = run(&["verify", p, flag, p]);
+        assert_eq!(r.code, 2, "{flag}\n{}", r.context());
+        assert!(
+            r.stderr.contains("exists and is not a directory"),
+            "{flag}\n{}",
+            r.context()
+        );
+    }
+}
+
+/// A literal too wide for its type in `Pre:` is one error at its position, not one per target.
+#[test]
+fn a_too_wide_literal_is_one_located_error() {
+    // 2^70 (a hand computation: 1180591620717411303424) does not fit in 64 bits.
+    let text = "Name: wide\nPre: %c == 1180591620717411303424\n  ds_write_b32 %a, %x offset:%c\n=>\n  ds_write_b32 %a, %x offset:0\n";
+    let r = expect_error("wide", text, "does not fit in .u64");
+    assert_eq!(r.error_lines().len(), 1, "{}", r.context());
+    assert!(
+        r.error_lines()[0].contains("wide.rules:2:6: error:"),
+        "{}",
+        r.context()
+    );
+}
+
+/// Terminal escapes in a rule name were written raw to the terminal.
+#[test]
+fn control_characters_in_rule_names_are_escaped_in_text_output() {
+    let dir = TempDir::new("ctl");
+    let p = dir.write("c.rules", &trivial_rule("a\u{1b}[2Jb\u{7}c"));
+    let r = run(&["verify", p.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        !r.stdout.contains('\u{1b}') && !r.stdout.contains('\u{7}'),
+        "{}",
+        r.context()
+    );
+    // Verdict line and matrix row.
+    assert_eq!(
+        r.stdout.matches("a\\u{1b}[2Jb\\u{7}c").count(),
+        2,
+        "{}",
+        r.context()
+    );
+}
+
+/// `atomics --timeout 0` ran with unknown verdicts (exit 0) where `verify` rejects it (tested
+/// above with the other commands); `bench` on an empty directory exited 0 where `verify`
+/// exits 2; conflicting `--set` flags silently took the last.
+#[test]
+fn commands_agree_on_empty_inputs_and_conflicting_settings() {
+    let dir = TempDir::new("empty");
+    for cmd in ["verify", "bench"] {
+        let r = run(&[cmd, dir.path().to_str().unwrap()]);
+        assert_eq!(r.code, 2, "{cmd}\n{}", r.context());
+        assert!(
+            r.stderr.contains("no rules found"),
+            "{cmd}\n{}",
+            r.context()
+        );
+    }
+    let p = dir.write("t.rules", &trivial_rule("t"));
+    let p = p.to_str().unwrap();
+    let r = run(&[
+        "verify",
+        p,
+        "--set",
+        "alignment=DWORD",
+        "--set",
+        "alignment=STRICT",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("conflict"), "{}", r.context());
+    // The same value twice is no conflict.
+    let r = run(&[
+        "verify",
+        p,
+        "--set",
+        "alignment=DWORD",
+        "--set",
+        "alignment=DWORD",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+}
+
+/// In `--format json|sarif` a tool-level error was plain text on stderr with an empty
+/// stdout: stdout now holds an error record (JSON Lines, then a summary with exit code 2) or
+/// a SARIF log of a failed run.
+#[test]
+fn machine_formats_get_an_error_record_for_a_tool_error() {
+    let dir = TempDir::new("json-err");
+    let p = dir.write("t.rules", &trivial_rule("t"));
+    let p = p.to_str().unwrap();
+    let r = run(&["verify", p, "--format", "json", "--timeout", "0"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let lines: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON Lines"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", r.context());
+    assert_eq!(lines[0]["type"], "error");
+    assert!(lines[0]["message"].as_str().unwrap().contains("--timeout"));
+    assert_eq!(lines[1]["type"], "summary");
+    assert_eq!(lines[1]["exit_code"], 2);
+    let r = run(&["verify", p, "--format", "sarif", "--target", "gfx1100"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let log: serde_json::Value = serde_json::from_str(&r.stdout).expect("one SARIF document");
+    let inv = &log["runs"][0]["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false, "{}", r.context());
+    let note = inv["toolExecutionNotifications"][0]["message"]["text"]
+        .as_str()
+        .unwrap();
+    assert!(note.contains("--target gfx1100"), "{note}");
+}

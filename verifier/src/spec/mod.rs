@@ -349,14 +349,8 @@ pub fn run(paths: &[impl AsRef<Path>], opts: &Options) -> Result<Report, SpecErr
         let p = p.as_ref();
         let name = p.display().to_string();
         // Regular files only, within the size limit, UTF-8 (an error at the first bad byte).
-        let text = crate::limits::read_text(p).map_err(|e| {
-            SpecError::new(
-                &name,
-                e.line as u32,
-                e.col as u32,
-                format!("cannot read: {}", e.msg),
-            )
-        })?;
+        let text = crate::limits::read_text(p)
+            .map_err(|e| SpecError::new(&name, e.line, e.col, format!("cannot read: {}", e.msg)))?;
         docs.push(read(&name, &text, opts)?);
     }
     let mut report = Report::default();

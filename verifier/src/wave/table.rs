@@ -83,7 +83,7 @@ fn compute_for(args: &AtomicsArgs, only: Option<&[String]>) -> Result<Vec<Row>, 
     if ops.is_empty() {
         return Err("no DS or buffer atomic matches --op/--target".into());
     }
-    let timeout = crate::limits::timeout(args.timeout)?;
+    let timeout = crate::limits::timeout(args.timeout).map_err(|e| format!("--timeout: {e}"))?;
     ops.par_iter()
         .map(|op| {
             let rep = analyze(op, timeout)?;
@@ -331,7 +331,7 @@ pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
     let timeout = match crate::limits::timeout(args.timeout) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: --timeout: {e}");
             return ExitStatus::InputError;
         }
     };
@@ -339,8 +339,8 @@ pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
         None => None,
         Some(p) => {
             let file = p.display().to_string();
-            let parsed = std::fs::read_to_string(p)
-                .map_err(|e| format!("{file}: {e}"))
+            let parsed = crate::limits::read_text(p)
+                .map_err(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.msg))
                 .and_then(|text| super::expect::parse(&file, &text));
             match parsed {
                 Ok(x) => Some((file, x)),
