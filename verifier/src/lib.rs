@@ -46,6 +46,7 @@ pub mod egg_rules;
 pub mod exit;
 mod lane_mode;
 mod lanes;
+pub mod limits;
 mod machine;
 mod matrix;
 mod normalize;

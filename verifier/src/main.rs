@@ -210,6 +210,8 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    // Before any parallel work: worker threads get the stack deep (bounded) input needs.
+    gcnsmt_verifier::limits::init_worker_threads();
     let parse_target = |t: &str| -> Result<Target, String> {
         Target::parse(t).ok_or_else(|| format!("unknown target `{t}`"))
     };

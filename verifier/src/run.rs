@@ -50,7 +50,7 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
 
 /// Every rule x target to check, in rule order: the selected targets a rule binds on, or, for
 /// a rule that binds on none, one target to report its binding error on.
-fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Target)> {
+pub(crate) fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Target)> {
     let mut jobs: Vec<(usize, Target)> = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
         if let Some((ts, loc)) = &rule.targets {

@@ -7,7 +7,6 @@ use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `before`, `x` and `after` when there is an `x`, else nothing (an optional entry or target
 /// in a message).
@@ -186,6 +185,8 @@ pub fn main(
                 eprintln!("error: {e}");
                 print(format!("{:#}\n", sarif(&Report::default(), Some(&e))));
             }
+            // A flag's error names the flag, not a file position.
+            OutputFormat::Text if e.line == 0 => eprintln!("error: {}: {}", e.file, e.msg),
             OutputFormat::Text => eprintln!("error: {e}"),
         }
         ExitStatus::InputError
@@ -195,18 +196,11 @@ pub fn main(
         Some(Ok(t)) => Some(t),
         Some(Err(m)) => return fail(SpecError::new("--target", 0, 0, m)),
     };
-    if !(timeout.is_finite() && timeout > 0.0) {
-        return fail(SpecError::new(
-            "--timeout",
-            0,
-            0,
-            "must be a positive number of seconds",
-        ));
-    }
-    let opts = Options {
-        targets,
-        timeout: Duration::from_secs_f64(timeout),
+    let timeout = match crate::limits::timeout(timeout) {
+        Ok(t) => t,
+        Err(m) => return fail(SpecError::new("--timeout", 0, 0, m)),
     };
+    let opts = Options { targets, timeout };
     match run(paths, &opts) {
         Err(e) => fail(e),
         Ok(r) => {

@@ -159,7 +159,7 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let opts = Options {
-        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+        timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
         ..Options::default()
     };
     let mut out = Vec::new();
@@ -194,8 +194,9 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         }
         (None, [before, after]) => {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
-                let text = std::fs::read_to_string(p)
-                    .map_err(|e| format!("{}: error: {e}", p.display()))?;
+                let text = crate::limits::read_text(p).map_err(|e| {
+                    format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
+                })?;
                 mir::parse(&p.display().to_string(), &text).map_err(|e| e.to_string())
             };
             let (b, f) = (read(before)?, read(after)?);
