@@ -132,7 +132,7 @@ pub fn parse_any(target: Target, line: &str) -> Result<Inst, AsmError> {
     let mnemonic = t.split(|c: char| c.is_whitespace()).next().unwrap_or("");
     match crate::family::family_of(&mnemonic.to_ascii_lowercase()).map(|f| (f.family, f.name)) {
         Some((Family::Mubuf, _)) => parse_mubuf(target, line).map(Inst::Mubuf),
-        Some((Family::Global | Family::Flat | Family::Alu, name)) => Err(AsmError {
+        Some((Family::Global | Family::Smem | Family::Flat | Family::Alu, name)) => Err(AsmError {
             col: line.len() - t.len() + 1,
             msg: format!(
                 "`{mnemonic}` is a {name} instruction: gcnsmt models its semantics (rules, tv) \

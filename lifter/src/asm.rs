@@ -10,9 +10,10 @@
 
 use gcnsmt_semantics::target::{Gen, Target};
 
-use crate::holes::{HoleClass, Holes, NoHoles, Role};
+use crate::holes::{Holes, NoHoles, Role};
 use crate::inst::{DsInst, RegFile, RegTuple};
-use crate::table::{self, GdsRule, OffsetKind};
+use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
+use crate::table::{self, DsShape, GdsRule, OffsetKind};
 
 use crate::lex::err;
 pub use crate::lex::{parse_int, AsmError};
@@ -240,54 +241,14 @@ pub fn parse_asm_with(
     let syn = parse_syntax(line)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = table::ds_lookup(target, mn) else {
-        let elsewhere = table::targets_with(mn);
-        if elsewhere.is_empty() {
-            return err(syn.mnemonic_col, format!("unknown DS mnemonic `{mn}`"));
-        }
-        let list: Vec<&str> = elsewhere.iter().map(|t| t.name()).collect();
-        return err(
-            syn.mnemonic_col,
-            format!(
-                "{mn} is not available on {target} (it exists on {})",
-                list.join(", ")
-            ),
-        );
+        return not_on_target("DS", mn, target, &table::targets_with(mn), syn.mnemonic_col);
     };
     let mnemonic = table::ds_mnemonics(target)
         .find(|m| *m == mn)
         .expect("looked up above");
-
-    let mut roles: Vec<(Role, u8)> = Vec::new();
-    if shape.vdst > 0 {
-        roles.push((Role::Vdst, shape.vdst));
-    }
-    if shape.addr {
-        roles.push((Role::Addr, 1));
-    }
-    if shape.data0 > 0 {
-        roles.push((Role::Data0, shape.data0));
-    }
-    if shape.data1 > 0 {
-        roles.push((Role::Data1, shape.data1));
-    }
-    if syn.operands.len() != roles.len() {
-        let names: Vec<&str> = roles.iter().map(|r| r.0.name()).collect();
-        let col = syn.operands.get(roles.len()).map_or(syn.end_col, |o| o.1);
-        let what = if names.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", names.join(", "))
-        };
-        return err(
-            col,
-            format!(
-                "{mn} takes {} operand(s){what}, got {}",
-                roles.len(),
-                syn.operands.len()
-            ),
-        );
-    }
-
+    let roles = operand_roles(shape);
+    let names: Vec<&str> = roles.iter().map(|r| r.0.name()).collect();
+    expect_operands(&syn, mn, &names, "operand(s)")?;
     let mut inst = DsInst {
         target,
         opcode,
@@ -303,94 +264,105 @@ pub fn parse_asm_with(
     };
     let mut data_file: Option<RegFile> = None;
     for (&(role, count), (text, col)) in roles.iter().zip(&syn.operands) {
-        let col = *col;
-        let class = HoleClass {
-            dwords: count,
-            agpr_ok: role != Role::Addr && target.has_agpr_ds(),
+        let slot = match role {
+            Role::Vdst => &mut inst.vdst,
+            Role::Addr => &mut inst.addr,
+            Role::Data0 => &mut inst.data0,
+            _ => &mut inst.data1,
         };
-        if let Some(accepted) = holes.reg(role, text, col, class) {
-            accepted?;
-            let stand_in = Some(RegTuple::v(0, count));
-            match role {
-                Role::Vdst => inst.vdst = stand_in,
-                Role::Addr => inst.addr = stand_in,
-                Role::Data0 => inst.data0 = stand_in,
-                _ => inst.data1 = stand_in,
-            }
+        let agpr_ok = role != Role::Addr && target.has_agpr_ds();
+        if let Some(stand_in) = vector_hole(holes, role, text, *col, count, agpr_ok) {
+            *slot = Some(stand_in?);
             continue;
         }
-        let Some(r) = parse_reg(text) else {
-            return err(
-                col,
-                format!(
-                    "expected a register for {}, got `{text}`{}",
-                    role.name(),
-                    if looks_scalar(text) {
-                        format!(" ({mn} {} needs a vector register)", role.name())
-                    } else {
-                        String::new()
-                    }
-                ),
-            );
+        let op = VecOperand {
+            mn,
+            target,
+            role,
+            text,
+            col: *col,
         };
-        if r.last() > 255 {
-            return err(col, format!("register {text} is out of range (max 255)"));
-        }
-        if r.file == RegFile::A {
-            if role == Role::Addr {
-                return err(
-                    col,
-                    format!("the address of {mn} must be a VGPR, got {text} (an AGPR)"),
-                );
-            }
-            if !target.has_agpr_ds() {
-                return err(
-                    col,
-                    format!("AGPRs are not allowed as DS operands on {target}, got {text}"),
-                );
-            }
-        }
-        if r.count != count {
-            return err(
-                col,
-                format!(
-                    "{mn} needs a {count}-register tuple for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
-        if r.first % 2 == 1 && table::must_be_even(target, mn, count) {
-            return err(
-                col,
-                format!(
-                    "{mn} on {target} needs an even-aligned register for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
+        let r = ds_register(&op, count)?;
         if role != Role::Addr {
             match data_file {
                 Some(f) if f != r.file => {
-                    return err(col, "vdst and data operands must be all VGPRs or all AGPRs")
+                    return err(
+                        *col,
+                        "vdst and data operands must be all VGPRs or all AGPRs",
+                    )
                 }
                 _ => data_file = Some(r.file),
             }
         }
-        match role {
-            Role::Vdst => inst.vdst = Some(r),
-            Role::Addr => inst.addr = Some(r),
-            Role::Data0 => inst.data0 = Some(r),
-            _ => inst.data1 = Some(r),
+        *slot = Some(r);
+    }
+    ds_modifiers(&mut inst, &syn, holes)?;
+    if shape.gds == GdsRule::Required && !inst.gds {
+        return err(syn.end_col, format!("{mn} requires gds"));
+    }
+    Ok(inst)
+}
+
+/// The register operands of `shape` in assembly order, with their widths in dwords.
+fn operand_roles(shape: DsShape) -> Vec<(Role, u8)> {
+    [
+        (Role::Vdst, shape.vdst),
+        (Role::Addr, u8::from(shape.addr)),
+        (Role::Data0, shape.data0),
+        (Role::Data1, shape.data1),
+    ]
+    .into_iter()
+    .filter(|r| r.1 > 0)
+    .collect()
+}
+
+/// The concrete register `op` of `count` dwords, checked as llvm-mc-22 checks DS operands:
+/// a vector register, at most v255/a255, an AGPR only for data/vdst on AGPR targets, the
+/// width, and even alignment where [`table::must_be_even`] asks for it.
+fn ds_register(op: &VecOperand<'_>, count: u8) -> Result<RegTuple, AsmError> {
+    let (mn, target, role, text, col) = (op.mn, op.target, op.role, op.text, op.col);
+    let Some(r) = parse_reg(text) else {
+        return err(
+            col,
+            format!(
+                "expected a register for {}, got `{text}`{}",
+                role.name(),
+                if looks_scalar(text) {
+                    format!(" ({mn} {} needs a vector register)", role.name())
+                } else {
+                    String::new()
+                }
+            ),
+        );
+    };
+    op.in_range(&r)?;
+    if r.file == RegFile::A {
+        if role == Role::Addr {
+            return err(
+                col,
+                format!("the address of {mn} must be a VGPR, got {text} (an AGPR)"),
+            );
+        }
+        if !target.has_agpr_ds() {
+            return err(
+                col,
+                format!("AGPRs are not allowed as DS operands on {target}, got {text}"),
+            );
         }
     }
+    op.width(&r, count)?;
+    op.aligned(&r, table::must_be_even(target, mn, count), "register")?;
+    Ok(r)
+}
 
+/// Read the modifiers of `syn` (`gds`, `offset:`, `offset0:`/`offset1:`) into `inst`,
+/// checking each against the op's shape and range.
+fn ds_modifiers(inst: &mut DsInst, syn: &AsmSyntax, holes: &mut dyn Holes) -> Result<(), AsmError> {
+    let (mn, target, shape) = (inst.mnemonic, inst.target, inst.shape);
     let mut seen: Vec<&str> = Vec::new();
     for (name, value, col) in &syn.modifiers {
         let col = *col;
-        if seen.contains(&name.as_str()) {
-            return err(col, format!("duplicate modifier `{name}`"));
-        }
-        seen.push(name);
+        once(&mut seen, name, col)?;
         match (name.as_str(), value) {
             ("gds", None) => {
                 if shape.gds == GdsRule::Never {
@@ -407,36 +379,7 @@ pub fn parse_asm_with(
                     };
                     return err(col, format!("{mn} takes no offset:{why}"));
                 }
-                let vcol = col + "offset:".len();
-                let off = if let Some(inner) =
-                    v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')'))
-                {
-                    if mn != "ds_swizzle_b32" {
-                        return err(
-                            vcol,
-                            format!("swizzle(...) is only valid for ds_swizzle_b32, not {mn}"),
-                        );
-                    }
-                    let gfx9_plus = target.gen() >= Gen::Gfx9;
-                    match crate::swizzle::parse(inner, gfx9_plus) {
-                        Ok(o) => o,
-                        Err(e) => return err(vcol, e),
-                    }
-                } else if let Some(accepted) = holes.imm("offset", v, vcol, 0xffff) {
-                    accepted?;
-                    0
-                } else {
-                    let Some(o) = parse_int(v) else {
-                        return err(vcol, format!("expected an integer offset, got `{v}`"));
-                    };
-                    if !(0..=65535).contains(&o) {
-                        return err(
-                            vcol,
-                            format!("offset must be in [0, 65535], got {o} (out of range)"),
-                        );
-                    }
-                    o as u16
-                };
+                let off = ds_offset(target, mn, v, col + "offset:".len(), holes)?;
                 inst.offset0 = off as u8;
                 inst.offset1 = (off >> 8) as u8;
             }
@@ -449,34 +392,40 @@ pub fn parse_asm_with(
                     };
                     return err(col, format!("{mn} takes no {n}:{why}"));
                 }
-                let vcol = col + n.len() + 1;
-                let field = if n == "offset0" { "offset0" } else { "offset1" };
-                if let Some(accepted) = holes.imm(field, v, vcol, 0xff) {
-                    accepted?;
-                    continue;
-                }
-                let Some(o) = parse_int(v) else {
-                    return err(vcol, format!("expected an integer {n}, got `{v}`"));
-                };
-                if !(0..=255).contains(&o) {
-                    return err(
-                        vcol,
-                        format!("{n} must be in [0, 255], got {o} (out of range)"),
-                    );
-                }
-                if n == "offset0" {
-                    inst.offset0 = o as u8;
+                let (field, slot) = if n == "offset0" {
+                    ("offset0", &mut inst.offset0)
                 } else {
-                    inst.offset1 = o as u8;
-                }
+                    ("offset1", &mut inst.offset1)
+                };
+                let vcol = col + n.len() + 1;
+                *slot = immediate(holes, field, v, vcol, 0, 255, " (out of range)")? as u8;
             }
             ("gds", Some(_)) => return err(col, "gds takes no value"),
             (n, None) if n.starts_with("offset") => return err(col, format!("{n} needs a value")),
             (n, _) => return err(col, format!("unknown modifier `{n}`")),
         }
     }
-    if shape.gds == GdsRule::Required && !inst.gds {
-        return err(syn.end_col, format!("{mn} requires gds"));
+    Ok(())
+}
+
+/// The 16-bit `offset:` value `v` (at `vcol`): an integer, a hole, or `swizzle(...)` for
+/// `ds_swizzle_b32`.
+fn ds_offset(
+    target: Target,
+    mn: &str,
+    v: &str,
+    vcol: usize,
+    holes: &mut dyn Holes,
+) -> Result<u16, AsmError> {
+    let Some(inner) = v.strip_prefix("swizzle(").and_then(|s| s.strip_suffix(')')) else {
+        return Ok(immediate(holes, "offset", v, vcol, 0, 65535, " (out of range)")? as u16);
+    };
+    if mn != "ds_swizzle_b32" {
+        return err(
+            vcol,
+            format!("swizzle(...) is only valid for ds_swizzle_b32, not {mn}"),
+        );
     }
-    Ok(inst)
+    let gfx9_plus = target.gen() >= Gen::Gfx9;
+    crate::swizzle::parse(inner, gfx9_plus).or_else(|e| err(vcol, e))
 }

@@ -15,7 +15,7 @@
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 use thiserror::Error;
 
-use crate::inst::{DsInst, RegFile, RegTuple};
+use crate::inst::{DsInst, RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
@@ -73,19 +73,8 @@ pub enum DecodeErrorKind {
         value: u64,
     },
     /// A tuple runs past register 255.
-    #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
-    TupleOutOfRange {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdst"`, `"data0"`, `"data1"` or `"addr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number (the field's 8-bit value).
-        first: u16,
-        /// Last register number of the tuple, above 255.
-        last: u16,
-    },
+    #[error(transparent)]
+    TupleOutOfRange(TuplePastEnd),
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
     #[error(
@@ -202,32 +191,21 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
     let data1_byte = bits(w, 55, 48) as u16;
     let vdst_byte = bits(w, 63, 56) as u16;
 
-    let tuple = |field: &'static str,
-                 file: RegFile,
-                 first: u16,
-                 count: u8|
-     -> Result<RegTuple, DecodeErrorKind> {
+    let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
         let t = RegTuple { file, first, count };
-        let fc = if file == RegFile::A { 'a' } else { 'v' };
-        if t.last() > 255 {
-            return Err(DecodeErrorKind::TupleOutOfRange {
+        match t.fault(table::must_be_even(target, mnemonic, count)) {
+            None => Ok(t),
+            Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange(
+                t.past_end(mnemonic, field),
+            )),
+            Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple {
                 mnemonic,
                 field,
-                file: fc,
-                first,
-                last: t.last(),
-            });
-        }
-        if first % 2 == 1 && table::must_be_even(target, mnemonic, count) {
-            return Err(DecodeErrorKind::MisalignedTuple {
-                mnemonic,
-                field,
-                file: fc,
+                file: t.letter(),
                 first,
                 target,
-            });
+            }),
         }
-        Ok(t)
     };
 
     let gws = data0_in_addr_field(mnemonic);

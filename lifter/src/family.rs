@@ -13,6 +13,8 @@ pub enum Family {
     Mubuf,
     /// GLOBAL loads/stores and scalar loads: `lifter/src/global/`, `global.pcode`.
     Global,
+    /// Scalar buffer loads (`s_buffer_load_*`): `lifter/src/smem/`, `smem.pcode`.
+    Smem,
     /// FLAT loads/stores (LDS, scratch or global by aperture): `lifter/src/flat/`,
     /// `flat.pcode`.
     Flat,
@@ -52,6 +54,12 @@ fn global_owns(m: &str) -> bool {
 }
 fn global_on(t: Target, m: &str) -> bool {
     crate::global::global_lookup(t, m).is_some()
+}
+fn smem_owns(m: &str) -> bool {
+    crate::smem::is_smem_mnemonic(m)
+}
+fn smem_on(t: Target, m: &str) -> bool {
+    crate::smem::smem_lookup(t, m).is_some()
 }
 fn flat_owns(m: &str) -> bool {
     crate::flat::is_flat_mnemonic(m)
@@ -100,6 +108,13 @@ pub static FAMILIES: &[FamilyDef] = &[
         pcode_files: &["global.pcode"],
         owns: global_owns,
         on_target: global_on,
+    },
+    FamilyDef {
+        family: Family::Smem,
+        name: "SMEM buffer",
+        pcode_files: &["smem.pcode"],
+        owns: smem_owns,
+        on_target: smem_on,
     },
     FamilyDef {
         family: Family::Flat,
@@ -169,6 +184,10 @@ mod tests {
         );
         assert_eq!(family_of("global_load_b32").unwrap().family, Family::Global);
         assert_eq!(family_of("s_load_dwordx2").unwrap().family, Family::Global);
+        assert_eq!(
+            family_of("s_buffer_load_dwordx2").unwrap().family,
+            Family::Smem
+        );
         assert_eq!(family_of("flat_load_dword").unwrap().family, Family::Flat);
         assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
         assert!(family_of("v_fma_f32").is_none());

@@ -44,6 +44,66 @@ impl RegTuple {
     }
 }
 
+/// A decoded register tuple that runs past register 255: the same fault for the DS and the
+/// MUBUF decoders ([`crate::DecodeErrorKind::TupleOutOfRange`],
+/// [`crate::MubufDecodeErrorKind::TupleOutOfRange`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
+pub struct TuplePastEnd {
+    /// The op's LLVM mnemonic.
+    pub mnemonic: &'static str,
+    /// The operand: `"vdst"`, `"data0"`, `"data1"`, `"addr"` (DS), `"vdata"`, `"vaddr"` (MUBUF).
+    pub field: &'static str,
+    /// `'v'` for VGPRs, `'a'` for AGPRs.
+    pub file: char,
+    /// First register number (the field's 8-bit value).
+    pub first: u16,
+    /// Last register number of the tuple, above 255.
+    pub last: u16,
+}
+
+/// Why a decoded tuple is no operand llvm-mc-22's assembler accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TupleFault {
+    /// The tuple runs past register 255.
+    PastV255,
+    /// The tuple starts at an odd register where the target needs even alignment.
+    Odd,
+}
+
+impl RegTuple {
+    /// The file's letter in LLVM syntax: `'v'` or `'a'`.
+    pub(crate) fn letter(&self) -> char {
+        match self.file {
+            RegFile::V => 'v',
+            RegFile::A => 'a',
+        }
+    }
+
+    /// The [`TuplePastEnd`] fault of this tuple as operand `field` of `mnemonic`.
+    pub(crate) fn past_end(&self, mnemonic: &'static str, field: &'static str) -> TuplePastEnd {
+        TuplePastEnd {
+            mnemonic,
+            field,
+            file: self.letter(),
+            first: self.first,
+            last: self.last(),
+        }
+    }
+
+    /// What is wrong with the tuple as a decoded operand, if anything; `even`: the target and
+    /// operand need an even first register.
+    pub(crate) fn fault(&self, even: bool) -> Option<TupleFault> {
+        if self.last() > 255 {
+            Some(TupleFault::PastV255)
+        } else if even && self.first % 2 == 1 {
+            Some(TupleFault::Odd)
+        } else {
+            None
+        }
+    }
+}
+
 /// One DS instruction for a given target: opcode, operands and modifiers.
 /// Operand fields are `Some` exactly when the shape has them.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -118,6 +118,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_xor_b32" => v("V_XOR_B32", false, 2),
         "s_xor_b32" => s("S_XOR_B32", 2),
         "s_add_u32" => s("S_ADD_U32", 2),
+        "s_add_i32" => s("S_ADD_I32", 2),
         "s_lshl_b32" => s("S_LSHL_B32", 2),
         "v_add_i32" if gcn67 => v("V_ADD_I32", true, 2),
         "v_sub_i32" if gcn67 => v("V_SUB_I32", true, 2),

@@ -19,7 +19,7 @@ use std::fmt;
 use gcnsmt_semantics::target::{Gen, Target};
 use thiserror::Error;
 
-use crate::inst::{RegFile, RegTuple};
+use crate::inst::{RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_name, srsrc_name, MubufClass, MubufLayout, MubufShape,
 };
@@ -133,19 +133,8 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A tuple runs past register 255.
-    #[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
-    TupleOutOfRange {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdata"` or `"vaddr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number (the field's 8-bit value).
-        first: u16,
-        /// Last register number of the tuple, above 255.
-        last: u16,
-    },
+    #[error(transparent)]
+    TupleOutOfRange(TuplePastEnd),
     /// A tuple starts at an odd register where the target needs even alignment.
     #[error(
         "{mnemonic}: {field} tuple {file}[{first}:{last}] is not even-aligned, as {target} requires"
@@ -265,146 +254,100 @@ fn decode_inner(
         });
     }
     let w = w & !shape.ignored_bits;
-    let flag = |what: &'static str| E::FlagNotAllowed {
-        mnemonic,
-        what,
-        target,
+    let [offen, idxen, addr64, lds, tfe, acc, glc, slc, dlc, scc, nv] = layout.flag_bits();
+    let get = |pos: u32| pos != 0 && bit(w, pos);
+    let mut cpol = CachePolicy {
+        glc: get(glc),
+        scc: get(scc),
+        ..CachePolicy::default()
     };
-
-    // Raw fields per layout.
-    let (offen, idxen) = match layout {
-        L::Gfx11 => (bit(w, 54), bit(w, 55)),
-        L::Vbuffer => (bit(w, 62), bit(w, 63)),
-        _ => (bit(w, 12), bit(w, 13)),
-    };
-    let mut cpol = CachePolicy::default();
-    let mut addr64 = false;
-    let mut lds = false;
-    let mut tfe = false;
-    let mut acc = false;
-    let mut bit15 = false;
-    match layout {
-        L::Si => {
-            cpol.glc = bit(w, 14);
-            addr64 = bit(w, 15);
-            lds = bit(w, 16);
-            cpol.slc = bit(w, 54);
-            tfe = bit(w, 55);
-        }
-        L::Vi => {
-            cpol.glc = bit(w, 14);
-            bit15 = bit(w, 15);
-            lds = bit(w, 16);
-            cpol.slc = bit(w, 17);
-            tfe = bit(w, 55);
-        }
-        L::Gfx90a | L::Gfx940 => {
-            cpol.glc = bit(w, 14);
-            cpol.scc = bit(w, 15);
-            lds = bit(w, 16);
-            cpol.slc = bit(w, 17);
-            acc = bit(w, 55);
-        }
-        L::Gfx10 => {
-            cpol.glc = bit(w, 14);
-            cpol.dlc = bit(w, 15);
-            lds = bit(w, 16);
-            cpol.slc = bit(w, 54);
-            tfe = bit(w, 55);
-        }
-        L::Gfx11 => {
-            cpol.slc = bit(w, 12);
-            cpol.dlc = bit(w, 13);
-            cpol.glc = bit(w, 14);
-            tfe = bit(w, 53);
-        }
-        L::Vbuffer => {
-            cpol.nv = bit(w, 7);
-            tfe = bit(w, 22);
-            cpol.scope = bits(w, 51, 50) as u8;
-            cpol.th = bits(w, 54, 52) as u8;
-        }
-    }
-
+    let inst = MubufInst::bare(target, opcode, mnemonic, shape);
     if shape.class == MubufClass::Cache {
         // Only the opcode and, on gfx942/gfx950, SC0/SC1 matter (flag masks above).
-        let _ = (bit15, addr64, lds, tfe, acc, offen, idxen);
-        return Ok(MubufInst {
-            target,
-            opcode,
-            mnemonic,
-            shape,
-            vdata: None,
-            vaddr: None,
-            srsrc: 0,
-            soffset: 0,
-            offset: 0,
-            offen: false,
-            idxen: false,
-            addr64: false,
-            lds: false,
-            tfe: false,
-            cpol: CachePolicy {
-                glc: cpol.glc,
-                scc: cpol.scc,
-                ..CachePolicy::default()
-            },
-            format: 0,
-        });
+        return Ok(MubufInst { cpol, ..inst });
     }
+    cpol.slc = get(slc);
+    cpol.dlc = get(dlc);
+    cpol.nv = get(nv);
+    if vbuf {
+        cpol.scope = bits(w, 51, 50) as u8;
+        cpol.th = bits(w, 54, 52) as u8;
+    }
+    let mut inst = MubufInst {
+        offen: get(offen),
+        idxen: get(idxen),
+        addr64: get(addr64),
+        lds: get(lds),
+        tfe: get(tfe),
+        cpol,
+        ..inst
+    };
+    let acc = get(acc);
+    check_decoded_flags(&inst, acc, w)?;
+    decode_operands(&mut inst, acc, w)?;
+    Ok(inst)
+}
 
+/// The flag combinations of a decoded `inst` (with the ACC bit `acc`, from word `w`) that
+/// llvm-mc-22 rejects or whose text its assembler rejects.
+fn check_decoded_flags(inst: &MubufInst, acc: bool, w: u128) -> Result<(), MubufDecodeErrorKind> {
+    let (mnemonic, target, shape) = (inst.mnemonic, inst.target, inst.shape);
+    let flag = |what: &'static str| {
+        Err(MubufDecodeErrorKind::FlagNotAllowed {
+            mnemonic,
+            what,
+            target,
+        })
+    };
+    let vbuf = MubufLayout::of(target) == MubufLayout::Vbuffer;
+    let cpol = inst.cpol;
+    let (lds, tfe, offen, idxen) = (inst.lds, inst.tfe, inst.offen, inst.idxen);
     if cpol.nv && target == Target::Gfx1200 {
-        return Err(flag(
-            "nv (bit 7; llvm-mc prints it, but its assembler rejects it on gfx1200)",
-        ));
+        return flag("nv (bit 7; llvm-mc prints it, but its assembler rejects it on gfx1200)");
     }
     if shape.lds_only && (!lds || offen || idxen) {
-        return Err(flag("this op exists only as `lds` without vaddr;"));
+        return flag("this op exists only as `lds` without vaddr;");
     }
     let rtn_bit = if vbuf { cpol.th & 1 == 1 } else { cpol.glc };
     if shape.class == MubufClass::Atomic && rtn_bit && !shape.rtn {
-        return Err(flag("the returning form (glc/sc0/TH_ATOMIC_RETURN)"));
+        return flag("the returning form (glc/sc0/TH_ATOMIC_RETURN)");
     }
     if lds && (tfe || acc) {
-        return Err(flag("tfe/acc with lds"));
+        return flag("tfe/acc with lds");
     }
     if tfe && shape.class == MubufClass::Store {
-        return Err(flag(
-            "tfe on a store (llvm-mc prints it, but its assembler rejects it)",
-        ));
+        return flag("tfe on a store (llvm-mc prints it, but its assembler rejects it)");
     }
-    if addr64 && (offen || idxen) {
-        return Err(flag("addr64 with offen/idxen"));
+    if inst.addr64 && (offen || idxen) {
+        return flag("addr64 with offen/idxen");
     }
     if vbuf && bit(w, 95) {
-        return Err(E::OffsetSign { mnemonic });
+        return Err(MubufDecodeErrorKind::OffsetSign { mnemonic });
     }
+    Ok(())
+}
 
+/// Fill in the register operands, offset and format of `inst` (flags decoded) from word `w`
+/// (`acc`: vdata is AGPRs), checking tuples, SRSRC and SOFFSET.
+fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), MubufDecodeErrorKind> {
+    use MubufDecodeErrorKind as E;
+    let (mnemonic, target, shape) = (inst.mnemonic, inst.target, inst.shape);
     let tuple = |field: &'static str, file: RegFile, first: u16, count: u8| {
         let t = RegTuple { file, first, count };
-        let fc = if file == RegFile::A { 'a' } else { 'v' };
-        if t.last() > 255 {
-            return Err(E::TupleOutOfRange {
+        match t.fault(count > 1 && needs_even(target)) {
+            None => Ok(t),
+            Some(TupleFault::PastV255) => Err(E::TupleOutOfRange(t.past_end(mnemonic, field))),
+            Some(TupleFault::Odd) => Err(E::MisalignedTuple {
                 mnemonic,
                 field,
-                file: fc,
-                first,
-                last: t.last(),
-            });
-        }
-        if count > 1 && first % 2 == 1 && needs_even(target) {
-            return Err(E::MisalignedTuple {
-                mnemonic,
-                field,
-                file: fc,
+                file: t.letter(),
                 first,
                 last: t.last(),
                 target,
-            });
+            }),
         }
-        Ok(t)
     };
-
+    let vbuf = MubufLayout::of(target) == MubufLayout::Vbuffer;
     let (vdata_f, vaddr_f, soff, srsrc) = if vbuf {
         (
             bits(w, 39, 32) as u16,
@@ -424,22 +367,23 @@ fn decode_inner(
             (bits(w, 52, 48) * 4) as u16,
         )
     };
-    let vdata = if lds {
-        None
-    } else {
+    if !inst.lds {
         let file = if acc { RegFile::A } else { RegFile::V };
-        Some(tuple("vdata", file, vdata_f, shape.vdata + u8::from(tfe))?)
-    };
-    let naddr = if addr64 {
+        inst.vdata = Some(tuple(
+            "vdata",
+            file,
+            vdata_f,
+            shape.vdata + u8::from(inst.tfe),
+        )?);
+    }
+    let naddr = if inst.addr64 {
         2
     } else {
-        u8::from(offen) + u8::from(idxen)
+        u8::from(inst.offen) + u8::from(inst.idxen)
     };
-    let vaddr = if naddr > 0 {
-        Some(tuple("vaddr", RegFile::V, vaddr_f, naddr)?)
-    } else {
-        None
-    };
+    if naddr > 0 {
+        inst.vaddr = Some(tuple("vaddr", RegFile::V, vaddr_f, naddr)?);
+    }
     if srsrc_name(target, srsrc).is_none() {
         return Err(E::BadSrsrc {
             mnemonic,
@@ -454,36 +398,21 @@ fn decode_inner(
             target,
         });
     }
-    let offset = if vbuf {
+    inst.srsrc = srsrc;
+    inst.soffset = soff;
+    inst.offset = if vbuf {
         bits(w, 95, 72)
     } else {
         bits(w, 11, 0)
     };
-    let format = if vbuf && shape.typed {
+    inst.format = if vbuf && shape.typed {
         bits(w, 61, 55) as u8
     } else if vbuf {
         1
     } else {
         0
     };
-    Ok(MubufInst {
-        target,
-        opcode,
-        mnemonic,
-        shape,
-        vdata,
-        vaddr,
-        srsrc,
-        soffset: soff,
-        offset,
-        offen,
-        idxen,
-        addr64,
-        lds,
-        tfe,
-        cpol,
-        format,
-    })
+    Ok(())
 }
 
 /// Encode to the instruction's little-endian dwords packed in a `u128` (bits 63:0, or 95:0
@@ -492,56 +421,55 @@ fn decode_inner(
 pub fn encode_mubuf(inst: &MubufInst) -> u128 {
     use MubufLayout as L;
     let layout = MubufLayout::of(inst.target);
-    let b = |x: bool, pos: u32| u128::from(x) << pos;
-    let op = u128::from(inst.opcode);
-    let reg = |r: Option<RegTuple>| r.map_or(0, |r| u128::from(r.first & 0xff));
+    let pos = layout.flag_bits();
     let acc = inst.vdata.is_some_and(|r| r.file == RegFile::A);
     let c = inst.cpol;
+    let set = [
+        inst.offen,
+        inst.idxen,
+        inst.addr64,
+        inst.lds,
+        inst.tfe,
+        acc,
+        c.glc,
+        c.slc,
+        c.dlc,
+        c.scc,
+        c.nv,
+    ];
+    let flags = pos
+        .iter()
+        .zip(set)
+        .filter(|&(&p, x)| p != 0 && x)
+        .fold(0u128, |w, (&p, _)| w | (1u128 << p));
+    let op = u128::from(inst.opcode);
+    let reg = |r: Option<RegTuple>| r.map_or(0, |r| u128::from(r.first & 0xff));
     if layout == L::Vbuffer {
-        return u128::from(inst.soffset & 0x7f)
-            | b(c.nv, 7)
+        return flags
+            | u128::from(inst.soffset & 0x7f)
             | (op << 14)
-            | b(inst.tfe, 22)
             | (0x31 << 26)
             | (reg(inst.vdata) << 32)
             | (u128::from(inst.srsrc & 0x1ff) << 41)
             | (u128::from(c.scope & 3) << 50)
             | (u128::from(c.th & 7) << 52)
             | (u128::from(inst.format & 0x7f) << 55)
-            | b(inst.offen, 62)
-            | b(inst.idxen, 63)
             | (reg(inst.vaddr) << 64)
             | (u128::from(inst.offset & 0x7f_ffff) << 72);
     }
-    let mut w = u128::from(inst.offset & 0xfff)
+    let op_bits = match layout {
+        L::Gfx11 => op << 18,
+        L::Gfx10 => ((op & 0x7f) << 18) | ((op >> 7) << 25),
+        _ => (op & 0x7f) << 18,
+    };
+    flags
+        | op_bits
+        | u128::from(inst.offset & 0xfff)
         | (0x38 << 26)
         | (reg(inst.vaddr) << 32)
         | (reg(inst.vdata) << 40)
         | (u128::from((inst.srsrc / 4) & 0x1f) << 48)
         | (u128::from(inst.soffset) << 56)
-        | b(c.glc, 14);
-    w |= match layout {
-        L::Gfx11 => {
-            (op << 18)
-                | b(c.slc, 12)
-                | b(c.dlc, 13)
-                | b(inst.tfe, 53)
-                | b(inst.offen, 54)
-                | b(inst.idxen, 55)
-        }
-        _ => {
-            let common =
-                ((op & 0x7f) << 18) | b(inst.offen, 12) | b(inst.idxen, 13) | b(inst.lds, 16);
-            common
-                | match layout {
-                    L::Si => b(inst.addr64, 15) | b(c.slc, 54) | b(inst.tfe, 55),
-                    L::Vi => b(c.slc, 17) | b(inst.tfe, 55),
-                    L::Gfx90a | L::Gfx940 => b(c.scc, 15) | b(c.slc, 17) | b(acc, 55),
-                    _ => ((op >> 7) << 25) | b(c.dlc, 15) | b(c.slc, 54) | b(inst.tfe, 55),
-                }
-        }
-    };
-    w
 }
 
 /// Encode to little-endian bytes as llvm-mc's `encoding: [...]` lists them (8, or 12 on
@@ -552,6 +480,34 @@ pub fn encode_mubuf_bytes(inst: &MubufInst) -> Vec<u8> {
 }
 
 impl MubufInst {
+    /// The instruction with no operands and every flag, offset and format field zero (a
+    /// cache op as decoded; where a parser or decoder starts).
+    pub(crate) fn bare(
+        target: Target,
+        opcode: u8,
+        mnemonic: &'static str,
+        shape: MubufShape,
+    ) -> MubufInst {
+        MubufInst {
+            target,
+            opcode,
+            mnemonic,
+            shape,
+            vdata: None,
+            vaddr: None,
+            srsrc: 0,
+            soffset: 0,
+            offset: 0,
+            offen: false,
+            idxen: false,
+            addr64: false,
+            lds: false,
+            tfe: false,
+            cpol: CachePolicy::default(),
+            format: 0,
+        }
+    }
+
     /// Whether an atomic returns the pre-op value (GLC/SC0 before gfx12, TH bit 0 on gfx12).
     pub fn returns(&self) -> bool {
         match self.shape.class {

@@ -8,7 +8,7 @@
 
 use gcnsmt_semantics::target::{Gen, Target};
 
-use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
+use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError, AsmSyntax};
 use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
@@ -16,6 +16,7 @@ use crate::mubuf::{CachePolicy, MubufInst};
 use crate::mubuf_table::{
     self, mubuf_lookup, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
 };
+use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
 
 /// Bare-word MUBUF modifiers.
 pub(crate) const MUBUF_FLAGS: &[&str] = &[
@@ -53,64 +54,91 @@ pub fn parse_mubuf_with(
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = mubuf_lookup(target, mn) else {
         let elsewhere = mubuf_table::mubuf_targets_with(mn);
-        if elsewhere.is_empty() {
-            return err(syn.mnemonic_col, format!("unknown MUBUF mnemonic `{mn}`"));
-        }
-        let list: Vec<&str> = elsewhere.iter().map(|t| t.name()).collect();
-        return err(
-            syn.mnemonic_col,
-            format!(
-                "{mn} is not available on {target} (it exists on {})",
-                list.join(", ")
-            ),
-        );
+        return not_on_target("MUBUF", mn, target, &elsewhere, syn.mnemonic_col);
     };
     let mnemonic = mubuf_mnemonics(target)
         .find(|m| *m == mn)
         .expect("looked up above");
-    let layout = MubufLayout::of(target);
-    let vbuf = layout == MubufLayout::Vbuffer;
-    let gfx940 = layout == MubufLayout::Gfx940;
+    let vbuf = MubufLayout::of(target) == MubufLayout::Vbuffer;
     let mut inst = MubufInst {
-        target,
-        opcode,
-        mnemonic,
-        shape,
-        vdata: None,
-        vaddr: None,
-        srsrc: 0,
-        soffset: 0,
-        offset: 0,
-        offen: false,
-        idxen: false,
-        addr64: false,
-        lds: false,
-        tfe: false,
-        cpol: CachePolicy::default(),
         format: if vbuf { 1 } else { 0 },
+        ..MubufInst::bare(target, opcode, mnemonic, shape)
     };
     if shape.class == MubufClass::Cache {
         if let Some((t, c)) = syn.operands.first() {
             return err(*c, format!("{mn} takes no operands, got `{t}`"));
         }
     }
-
     // Modifiers first: `lds` and `tfe` decide the operand list.
+    mubuf_modifiers(&mut inst, &syn, holes)?;
+    if shape.class == MubufClass::Cache {
+        return check_flags(inst, syn.end_col);
+    }
+    check_combination(&inst, syn.end_col)?;
+    let names: &[&str] = if shape.lds_only {
+        &["srsrc", "soffset"]
+    } else if inst.lds {
+        &["vaddr", "srsrc", "soffset"]
+    } else {
+        &["vdata", "vaddr", "srsrc", "soffset"]
+    };
+    expect_operands(&syn, mn, names, "operands")?;
+    if shape.lds_only && inst.offen | inst.idxen | inst.addr64 {
+        return err(syn.end_col, format!("{mn} takes no vaddr (offen/idxen)"));
+    }
+    let mut ops = syn.operands.iter().map(|(t, c)| (t.as_str(), *c));
+    if !inst.lds {
+        let (text, col) = ops.next().expect("counted");
+        let count = shape.vdata + u8::from(inst.tfe);
+        let agpr_ok = target.gen() == Gen::Gfx90a;
+        inst.vdata = Some(mubuf_vgprs(
+            holes,
+            &inst,
+            Role::Vdata,
+            text,
+            col,
+            count,
+            agpr_ok,
+        )?);
+    }
+    if !shape.lds_only {
+        let (text, col) = ops.next().expect("counted");
+        inst.vaddr = mubuf_vaddr(holes, &inst, text, col)?;
+    }
+    let srsrc = ops.next().expect("counted");
+    // The first SGPR of a 4-aligned quad of SGPRs or trap registers that the target names.
+    let quad = |t: &str| {
+        (0..128u16)
+            .step_by(4)
+            .find(|s| srsrc_name(target, *s).as_deref() == Some(t))
+    };
+    let what = "a 4-SGPR resource tuple (s[4n:4n+3], ttmp[..])";
+    inst.srsrc = mubuf_scalar(holes, Role::Srsrc, 4, srsrc, "s[0:3]", quad, what)?;
+    let soffset = ops.next().expect("counted");
+    let what = "an SGPR, special register or inline constant for soffset";
+    let code = |t: &str| soffset_value(target, t);
+    inst.soffset = mubuf_scalar(holes, Role::Soffset, 1, soffset, "s0", code, what)?;
+    check_flags(inst, syn.end_col)
+}
+
+/// Read the modifiers of `syn` into `inst`: address flags, `lds`, `tfe`, `offset:`,
+/// `format:` and the cache policy (by the spelling of `inst.target`'s layout), each only
+/// where the generation and op have it.
+fn mubuf_modifiers(
+    inst: &mut MubufInst,
+    syn: &AsmSyntax,
+    holes: &mut dyn Holes,
+) -> Result<(), AsmError> {
+    let (mn, target, shape) = (inst.mnemonic, inst.target, inst.shape);
+    let layout = MubufLayout::of(target);
+    let vbuf = layout == MubufLayout::Vbuffer;
+    let gfx940 = layout == MubufLayout::Gfx940;
     let mut seen: Vec<&str> = Vec::new();
-    let mut th: Option<(String, usize)> = None;
+    let mut th: Option<(&str, usize)> = None;
     let mut cpol = CachePolicy::default();
     for (name, value, col) in &syn.modifiers {
         let col = *col;
-        if seen.contains(&name.as_str()) {
-            return err(col, format!("duplicate modifier `{name}`"));
-        }
-        seen.push(name);
-        let not_here = || {
-            err(
-                col,
-                format!("`{name}` is not a modifier of {mn} on {target}"),
-            )
-        };
+        once(&mut seen, name, col)?;
         match (name.as_str(), value) {
             ("offen", None) => inst.offen = true,
             ("idxen", None) => inst.idxen = true,
@@ -145,48 +173,35 @@ pub fn parse_mubuf_with(
                 inst.lds = true;
             }
             ("offset", Some(v)) => {
-                let vcol = col + "offset:".len();
-                let max = if vbuf { 0x7f_ffff } else { 4095 };
-                if let Some(accepted) = holes.imm("offset", v, vcol, max as u64) {
-                    accepted?;
-                    continue;
-                }
-                let Some(o) = parse_int(v) else {
-                    return err(vcol, format!("expected an integer offset, got `{v}`"));
+                let (max, why) = if vbuf {
+                    (0x7f_ffff, "")
+                } else {
+                    (
+                        4095,
+                        " (llvm-mc 22 silently keeps only the low 12 bits of larger values)",
+                    )
                 };
-                if !(0..=max).contains(&o) {
-                    let why = if vbuf {
-                        ""
-                    } else {
-                        " (llvm-mc 22 silently keeps only the low 12 bits of larger values)"
-                    };
-                    return err(vcol, format!("offset must be in [0, {max}], got {o}{why}"));
-                }
-                inst.offset = o as u32;
+                let vcol = col + "offset:".len();
+                inst.offset = immediate(holes, "offset", v, vcol, 0, max, why)? as u32;
             }
-            ("th", Some(v)) if vbuf => th = Some((v.clone(), col + 3)),
+            ("th", Some(v)) if vbuf => th = Some((v, col + 3)),
             ("scope", Some(v)) if vbuf => {
                 let Some(s) = mubuf_table::SCOPE_NAMES.iter().position(|n| n == v) else {
                     return err(col + 6, format!("unknown scope `{v}`"));
                 };
                 cpol.scope = s as u8;
             }
-            ("format", Some(v)) if vbuf && shape.typed => {
-                let inner = v.strip_prefix('[').and_then(|x| x.strip_suffix(']'));
-                let f = match inner {
-                    Some(n) => mubuf_table::BUF_FORMATS.iter().position(|x| *x == n),
-                    None => parse_int(v).and_then(|i| (0..=127).contains(&i).then_some(i as usize)),
-                };
-                let Some(f) = f else {
-                    return err(col + 7, format!("unknown format `{v}`"));
-                };
-                inst.format = f as u8;
+            ("format", Some(v)) if vbuf && shape.typed => inst.format = format(v, col + 7)?,
+            _ => {
+                return err(
+                    col,
+                    format!("`{name}` is not a modifier of {mn} on {target}"),
+                )
             }
-            _ => return not_here(),
         }
     }
-    if let Some((v, col)) = th {
-        let n = v.as_str();
+    if let Some((n, col)) = th {
+        // Read after the loop: the spelling of TH depends on the scope.
         let found = (0..8u8)
             .find(|t| mubuf_table::th_name(shape.class, *t, cpol.scope) == n)
             .or_else(|| match n {
@@ -199,167 +214,136 @@ pub fn parse_mubuf_with(
         cpol.th = t;
     }
     inst.cpol = cpol;
-    if shape.class == MubufClass::Cache {
-        return check_flags(inst, syn.end_col);
-    }
+    Ok(())
+}
+
+/// The gfx12 `format:` value `v` (at `vcol`): `[NAME]` from [`mubuf_table::BUF_FORMATS`] or
+/// a number in 0..=127.
+fn format(v: &str, vcol: usize) -> Result<u8, AsmError> {
+    let inner = v.strip_prefix('[').and_then(|x| x.strip_suffix(']'));
+    let f = match inner {
+        Some(n) => mubuf_table::BUF_FORMATS.iter().position(|x| *x == n),
+        None => parse_int(v).and_then(|i| (0..=127).contains(&i).then_some(i as usize)),
+    };
+    let Some(f) = f else {
+        return err(vcol, format!("unknown format `{v}`"));
+    };
+    Ok(f as u8)
+}
+
+/// Modifier combinations no MUBUF op accepts, and those `inst`'s op does not (reported at
+/// `col`, the end of the line).
+fn check_combination(inst: &MubufInst, col: usize) -> Result<(), AsmError> {
+    let (mn, target, shape) = (inst.mnemonic, inst.target, inst.shape);
     if inst.lds && inst.tfe {
-        return err(syn.end_col, "lds and tfe cannot be combined");
+        return err(col, "lds and tfe cannot be combined");
     }
     if inst.addr64 && (inst.offen || inst.idxen) {
-        return err(syn.end_col, "addr64 cannot be combined with offen/idxen");
+        return err(col, "addr64 cannot be combined with offen/idxen");
     }
-
     if shape.lds_only && !inst.lds {
-        return err(syn.end_col, format!("{mn} requires lds"));
+        return err(col, format!("{mn} requires lds"));
     }
     if shape.class == MubufClass::Atomic && !shape.rtn {
-        let rtn = if vbuf { cpol.th & 1 == 1 } else { cpol.glc };
+        let rtn = if MubufLayout::of(target) == MubufLayout::Vbuffer {
+            inst.cpol.th & 1 == 1
+        } else {
+            inst.cpol.glc
+        };
         if rtn {
-            return err(
-                syn.end_col,
-                format!("{mn} has no returning form on {target}"),
-            );
+            return err(col, format!("{mn} has no returning form on {target}"));
         }
     }
-    let want = if shape.lds_only {
-        2
-    } else if inst.lds {
-        3
-    } else {
-        4
+    Ok(())
+}
+
+/// The VGPR tuple `text` (at `col`) of `count` registers for `role` of `inst`'s op, or a hole
+/// (stand-in `v0..`): at most v255, AGPRs only where `agpr_ok`, even-aligned on gfx90a+ and
+/// gfx1250 when longer than one.
+fn mubuf_vgprs(
+    holes: &mut dyn Holes,
+    inst: &MubufInst,
+    role: Role,
+    text: &str,
+    col: usize,
+    count: u8,
+    agpr_ok: bool,
+) -> Result<RegTuple, AsmError> {
+    if let Some(stand_in) = vector_hole(holes, role, text, col, count, agpr_ok) {
+        return stand_in;
+    }
+    let target = inst.target;
+    let op = VecOperand {
+        mn: inst.mnemonic,
+        target,
+        role,
+        text,
+        col,
     };
-    if syn.operands.len() != want {
-        let col = syn.operands.get(want).map_or(syn.end_col, |o| o.1);
-        let names = if shape.lds_only {
-            "srsrc, soffset"
-        } else if inst.lds {
-            "vaddr, srsrc, soffset"
-        } else {
-            "vdata, vaddr, srsrc, soffset"
-        };
+    let role = role.name();
+    let Some(r) = parse_reg(text) else {
+        return err(col, format!("expected a register for {role}, got `{text}`"));
+    };
+    op.in_range(&r)?;
+    if r.file == RegFile::A && !agpr_ok {
         return err(
             col,
-            format!(
-                "{mn} takes {want} operands ({names}), got {}",
-                syn.operands.len()
-            ),
+            format!("AGPRs are not allowed for {role} on {target}, got {text}"),
         );
     }
-    let mut ops = syn.operands.iter();
-    let mut reg = |text: &str, col: usize, role: Role, count: u8, agpr_ok: bool| {
-        let class = HoleClass {
-            dwords: count,
-            agpr_ok,
-        };
-        if let Some(accepted) = holes.reg(role, text, col, class) {
-            accepted?;
-            return Ok(RegTuple::v(0, count));
-        }
-        let role = role.name();
-        let Some(r) = parse_reg(text) else {
-            return err(col, format!("expected a register for {role}, got `{text}`"));
-        };
-        if r.last() > 255 {
-            return err(col, format!("register {text} is out of range (max 255)"));
-        }
-        if r.file == RegFile::A && !agpr_ok {
-            return err(
-                col,
-                format!("AGPRs are not allowed for {role} on {target}, got {text}"),
-            );
-        }
-        if r.count != count {
-            return err(
-                col,
-                format!("{mn} needs a {count}-register tuple for {role}, got {text}"),
-            );
-        }
-        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
-            return err(
-                col,
-                format!("{mn} on {target} needs an even-aligned tuple for {role}, got {text}"),
-            );
-        }
-        Ok::<RegTuple, AsmError>(r)
-    };
-    if !inst.lds {
-        let (text, col) = ops.next().expect("counted");
-        let agpr_ok = target.gen() == Gen::Gfx90a;
-        inst.vdata = Some(reg(
-            text,
-            *col,
-            Role::Vdata,
-            shape.vdata + u8::from(inst.tfe),
-            agpr_ok,
-        )?);
-    }
+    op.width(&r, count)?;
+    op.aligned(&r, count > 1 && target.needs_aligned_vgpr_tuples(), "tuple")?;
+    Ok(r)
+}
+
+/// The vaddr operand `text` (at `col`): `off` without offen/idxen/addr64, else one VGPR per
+/// flag (two for addr64).
+fn mubuf_vaddr(
+    holes: &mut dyn Holes,
+    inst: &MubufInst,
+    text: &str,
+    col: usize,
+) -> Result<Option<RegTuple>, AsmError> {
     let naddr = if inst.addr64 {
         2
     } else {
         u8::from(inst.offen) + u8::from(inst.idxen)
     };
-    if shape.lds_only {
-        if naddr > 0 {
-            return err(syn.end_col, format!("{mn} takes no vaddr (offen/idxen)"));
-        }
-    } else {
-        let (text, col) = ops.next().expect("counted");
-        let col = *col;
-        if text == "off" {
-            if naddr > 0 {
-                return err(
-                    col,
-                    format!(
-                        "`off` is not allowed with offen/idxen/addr64; expected {naddr} VGPR(s)"
-                    ),
-                );
-            }
-        } else if naddr == 0 {
-            return err(
-                col,
-                format!("expected `off` (no offen/idxen/addr64), got `{text}`"),
-            );
-        } else {
-            inst.vaddr = Some(reg(text, col, Role::Vaddr, naddr, false)?);
-        }
+    match (text, naddr) {
+        ("off", 0) => Ok(None),
+        ("off", _) => err(
+            col,
+            format!("`off` is not allowed with offen/idxen/addr64; expected {naddr} VGPR(s)"),
+        ),
+        (_, 0) => err(
+            col,
+            format!("expected `off` (no offen/idxen/addr64), got `{text}`"),
+        ),
+        _ => mubuf_vgprs(holes, inst, Role::Vaddr, text, col, naddr, false).map(Some),
     }
-    let (text, col) = ops.next().expect("counted");
-    let quad = HoleClass {
-        dwords: 4,
+}
+
+/// The scalar operand (`text`, `col`) for `role`: what `lookup` makes of it, or a hole of
+/// `dwords` SGPRs, which stands in as the register `stand_in`; the error says it expected
+/// `what`.
+fn mubuf_scalar<T>(
+    holes: &mut dyn Holes,
+    role: Role,
+    dwords: u8,
+    (text, col): (&str, usize),
+    stand_in: &str,
+    lookup: impl Fn(&str) -> Option<T>,
+    what: &str,
+) -> Result<T, AsmError> {
+    let class = HoleClass {
+        dwords,
         agpr_ok: false,
     };
-    let srsrc = match holes.reg(Role::Srsrc, text, *col, quad) {
-        Some(accepted) => accepted.map(|()| Some(0))?,
-        None => (0..128u16)
-            .step_by(4)
-            .find(|s| srsrc_name(target, *s).as_deref() == Some(text.as_str())),
+    let v = match holes.reg(role, text, col, class) {
+        Some(accepted) => accepted.map(|()| lookup(stand_in))?,
+        None => lookup(text),
     };
-    let Some(srsrc) = srsrc else {
-        return err(
-            *col,
-            format!("expected a 4-SGPR resource tuple (s[4n:4n+3], ttmp[..]), got `{text}`"),
-        );
-    };
-    inst.srsrc = srsrc;
-    let (text, col) = ops.next().expect("counted");
-    let one = HoleClass {
-        dwords: 1,
-        agpr_ok: false,
-    };
-    let soff = match holes.reg(Role::Soffset, text, *col, one) {
-        Some(accepted) => accepted.map(|()| soffset_value(target, "s0"))?,
-        None => soffset_value(target, text),
-    };
-    let Some(soff) = soff else {
-        return err(
-            *col,
-            format!(
-                "expected an SGPR, special register or inline constant for soffset, got `{text}`"
-            ),
-        );
-    };
-    inst.soffset = soff;
-    check_flags(inst, syn.end_col)
+    v.map_or_else(|| err(col, format!("expected {what}, got `{text}`")), Ok)
 }
 
 /// Reject modifiers whose bit llvm-mc-22's decoder rejects or ignores for this op

@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 
 use gcnsmt_semantics::target::{Gen, Target};
 
+use crate::table::{opcode_cells, target_index, tsv_rows};
+
 /// The MUBUF word layout of a target (LLVM `MUBUF_Real_*` / `VBUFFER_Real_gfx12` classes).
 ///
 /// All 64-bit layouts: bits 31:26 = 0x38, OFFSET 11:0 (12-bit unsigned byte offset),
@@ -47,6 +49,24 @@ impl MubufLayout {
             Target::Gfx1010 | Target::Gfx1030 => MubufLayout::Gfx10,
             Target::Gfx1100 | Target::Gfx1150 => MubufLayout::Gfx11,
             Target::Gfx1200 | Target::Gfx1250 => MubufLayout::Vbuffer,
+        }
+    }
+
+    /// Where this layout keeps each one-bit flag (the positions in the variant docs), in the
+    /// order of the column heads below: [`crate::MubufInst`] flags, ACC (vdata is AGPRs), then
+    /// [`crate::CachePolicy`] bits; 0 where the layout has no such bit (bit 0 is always OFFSET
+    /// or SOFFSET, never a flag). The decoder reads and the encoder writes through this table.
+    #[rustfmt::skip]
+    pub(crate) fn flag_bits(self) -> [u32; 11] {
+        match self {
+            //                     offen idxen addr64 lds tfe acc glc slc dlc scc nv
+            MubufLayout::Si =>      [12, 13, 15, 16, 55,  0, 14, 54,  0,  0, 0],
+            MubufLayout::Vi =>      [12, 13,  0, 16, 55,  0, 14, 17,  0,  0, 0],
+            MubufLayout::Gfx90a | MubufLayout::Gfx940 =>
+                                    [12, 13,  0, 16,  0, 55, 14, 17,  0, 15, 0],
+            MubufLayout::Gfx10 =>   [12, 13,  0, 16, 55,  0, 14, 54, 15,  0, 0],
+            MubufLayout::Gfx11 =>   [54, 55,  0,  0, 53,  0, 14, 12, 13,  0, 0],
+            MubufLayout::Vbuffer => [62, 63,  0,  0, 22,  0,  0,  0,  0,  0, 7],
         }
     }
 
@@ -109,46 +129,22 @@ struct Tables {
     by_name: Vec<HashMap<&'static str, u8>>,
 }
 
-fn target_index(t: Target) -> usize {
-    Target::ALL
-        .iter()
-        .position(|x| *x == t)
-        .expect("Target::ALL is complete")
-}
-
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
         let mut by_opcode = vec![[None; 256]; Target::ALL.len()];
         let mut by_name = vec![HashMap::new(); Target::ALL.len()];
-        let mut csv_ops: HashMap<(usize, &str), u8> = HashMap::new();
-        let mut lines = OPCODES_CSV.lines();
-        let header: Vec<&str> = lines.next().expect("csv header").split(',').collect();
-        for line in lines.filter(|l| !l.trim().is_empty()) {
-            let cells: Vec<&'static str> = line.split(',').collect();
-            let op: u8 = cells[0].parse().expect("opcode_dec");
-            for t in Target::ALL {
-                let c = header
-                    .iter()
-                    .position(|h| *h == t.name())
-                    .expect("target column");
-                let name = cells.get(c).copied().unwrap_or("").trim();
-                if !name.is_empty() {
-                    csv_ops.insert((target_index(t), name), op);
-                }
-            }
-        }
-        for line in SHAPES_TSV
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            let f: Vec<&'static str> = line.split('\t').collect();
+        let csv_ops: HashMap<(usize, &str), u8> = opcode_cells(OPCODES_CSV)
+            .into_iter()
+            .map(|(op, ti, name)| ((ti, name), op))
+            .collect();
+        for f in tsv_rows(SHAPES_TSV) {
             let t = Target::parse(f[0]).expect("target");
             let ti = target_index(t);
             let op: u8 = f[2].parse().expect("opcode");
             let lds_only = f[8] == "1";
             if !lds_only {
-                assert_eq!(csv_ops.get(&(ti, f[1])), Some(&op), "{line}");
+                assert_eq!(csv_ops.get(&(ti, f[1])), Some(&op), "{f:?}");
             }
             let shape = MubufShape {
                 class: match f[3] {

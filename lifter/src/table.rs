@@ -91,46 +91,60 @@ struct Tables {
     shapes: HashMap<&'static str, DsShape>,
 }
 
-fn target_index(t: Target) -> usize {
+/// The position of `t` in [`Target::ALL`], the index of the per-target tables.
+pub(crate) fn target_index(t: Target) -> usize {
     Target::ALL
         .iter()
         .position(|x| *x == t)
         .expect("Target::ALL is complete")
 }
 
+/// The filled cells of an opcode CSV (header `opcode_dec,<target names>...`, one row per
+/// opcode value): (opcode, index of the target in [`Target::ALL`], mnemonic).
+pub(crate) fn opcode_cells(csv: &'static str) -> Vec<(u8, usize, &'static str)> {
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().expect("csv header").split(',').collect();
+    let cols: Vec<usize> = Target::ALL
+        .iter()
+        .map(|t| {
+            header
+                .iter()
+                .position(|h| *h == t.name())
+                .expect("target column")
+        })
+        .collect();
+    let mut out = Vec::new();
+    for line in lines.filter(|l| !l.trim().is_empty()) {
+        let cells: Vec<&'static str> = line.split(',').collect();
+        let op: u8 = cells[0].parse().expect("opcode_dec");
+        for (ti, &c) in cols.iter().enumerate() {
+            let name = cells.get(c).copied().unwrap_or("").trim();
+            if !name.is_empty() {
+                out.push((op, ti, name));
+            }
+        }
+    }
+    out
+}
+
+/// The rows of a tab-separated table, split into fields; `#` lines and blank lines skipped.
+pub(crate) fn tsv_rows(tsv: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    tsv.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
     T.get_or_init(|| {
-        let mut lines = OPCODES_CSV.lines();
-        let header: Vec<&str> = lines.next().expect("csv header").split(',').collect();
-        let cols: Vec<usize> = Target::ALL
-            .iter()
-            .map(|t| {
-                header
-                    .iter()
-                    .position(|h| *h == t.name())
-                    .expect("target column")
-            })
-            .collect();
         let mut by_opcode = vec![[None; 256]; Target::ALL.len()];
         let mut by_name = vec![HashMap::new(); Target::ALL.len()];
-        for line in lines.filter(|l| !l.trim().is_empty()) {
-            let cells: Vec<&'static str> = line.split(',').collect();
-            let op: u8 = cells[0].parse().expect("opcode_dec");
-            for (ti, &c) in cols.iter().enumerate() {
-                let name = cells.get(c).copied().unwrap_or("").trim();
-                if !name.is_empty() {
-                    by_opcode[ti][op as usize] = Some(name);
-                    by_name[ti].insert(name, op);
-                }
-            }
+        for (op, ti, name) in opcode_cells(OPCODES_CSV) {
+            by_opcode[ti][op as usize] = Some(name);
+            by_name[ti].insert(name, op);
         }
         let mut shapes = HashMap::new();
-        for line in SHAPES_TSV
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            let f: Vec<&'static str> = line.split('\t').collect();
+        for f in tsv_rows(SHAPES_TSV) {
             let n = |i: usize| -> u8 { f[i].parse().expect("shape count") };
             let shape = DsShape {
                 vdst: n(1),

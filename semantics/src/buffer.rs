@@ -201,30 +201,95 @@ pub fn access<D: Domain>(
     size: u32,
 ) -> BufferAccess<D> {
     let layout = VsharpLayout::of(mode.target);
-    let r = &inp.srsrc;
-    let base = field(d, layout, r, "base").expect("every layout has a base");
-    let stride = field(d, layout, r, "stride").expect("every layout has a stride");
-    let nr = field(d, layout, r, "num_records").expect("every layout has num_records");
+    let base = field(d, layout, &inp.srsrc, "base").expect("every layout has a base");
+    if mode.addr64 {
+        return addr64_access(d, &base, inp, a);
+    }
+    let t = terms(d, mode, layout, inp, a);
+    // Linear: BUFOFFSET = index * stride + AOFFSET; the ADD_TID term is added to the address
+    // but not range-checked (rocjitsu PR #10928). idx < 2^32, stride_eff < 2^18, lane < 64.
+    let istr = if mode.idxen {
+        mul_narrow(d, &t.idx, 32, &t.stride_eff, 18, t.w)
+    } else {
+        t.zero.clone()
+    };
+    let bufoff = d.op(BvOp::Add, &istr, &t.aw);
+    let tstr = mul_narrow(d, &t.tid, 6, &t.stride_eff, 18, t.w);
+    let linear = d.op(BvOp::Add, &bufoff, &tstr);
+    let (offset_all, unmodelled) = if mode.target.gen() <= Gen::Gfx8 {
+        let sw = swizzled_offset(d, layout, &inp.srsrc, &t);
+        let f = d.boolean(false);
+        (d.ite(&t.swizzled, &sw, &linear), f)
+    } else {
+        (linear, t.swizzled.clone())
+    };
+    let off_total = d.op(BvOp::Add, &t.soff, &offset_all);
+    let off64 = d.zext(&off_total, 64 - t.w);
+    let addr = d.op(BvOp::Add, &base, &off64);
+    let in_range = in_range(d, mode, settings, &inp.srsrc, &t, &bufoff, size);
+    BufferAccess {
+        addr,
+        in_range,
+        unmodelled,
+    }
+}
+
+/// ADDR64 (gfx6/gfx7): BASE + VGPR address + AOFFSET `a` + soffset, never range-checked.
+fn addr64_access<D: Domain>(
+    d: &mut D,
+    base: &D::Bv,
+    inp: &BufferInputs<D>,
+    a: &D::Bv,
+) -> BufferAccess<D> {
     let soff = d.zext(&inp.soffset, 32);
     let a64 = d.zext(a, 32);
-    let f = d.boolean(false);
-    if mode.addr64 {
-        // ADDR64: BASE + VGPR address + OFFSET + soffset, never range-checked.
-        let va = if d.width(&inp.vaddr) >= 64 {
-            d.extract(&inp.vaddr, 63, 0)
-        } else {
-            d.zext(&inp.vaddr, 64 - d.width(&inp.vaddr))
-        };
-        let mut x = d.op(BvOp::Add, &base, &va);
-        x = d.op(BvOp::Add, &x, &a64);
-        x = d.op(BvOp::Add, &x, &soff);
-        let t = d.boolean(true);
-        return BufferAccess {
-            addr: x,
-            in_range: t,
-            unmodelled: f,
-        };
+    let va = if d.width(&inp.vaddr) >= 64 {
+        d.extract(&inp.vaddr, 63, 0)
+    } else {
+        d.zext(&inp.vaddr, 64 - d.width(&inp.vaddr))
+    };
+    let mut x = d.op(BvOp::Add, base, &va);
+    x = d.op(BvOp::Add, &x, &a64);
+    x = d.op(BvOp::Add, &x, &soff);
+    BufferAccess {
+        addr: x,
+        in_range: d.boolean(true),
+        unmodelled: d.boolean(false),
     }
+}
+
+/// The terms of a range-checked access, all `w` bits wide (see [`terms`]).
+struct Terms<D: Domain> {
+    /// The width: enough that no sum or product below wraps.
+    w: u32,
+    zero: D::Bv,
+    /// The V# stride (bytes) and num_records.
+    stride: D::Bv,
+    nr: D::Bv,
+    /// soffset and AOFFSET.
+    soff: D::Bv,
+    aw: D::Bv,
+    /// The record index (VADDR with idxen, else 0).
+    idx: D::Bv,
+    /// The lane id when ADD_TID_ENABLE is set, else 0.
+    tid: D::Bv,
+    /// The stride the index and lane terms use ({data_format, stride} with ADD_TID on GCN).
+    stride_eff: D::Bv,
+    /// SWIZZLE_EN is set.
+    swizzled: D::Bool,
+}
+
+/// The V# fields and operands of an access at AOFFSET `a`, widened to W bits.
+fn terms<D: Domain>(
+    d: &mut D,
+    mode: &BufferMode,
+    layout: VsharpLayout,
+    inp: &BufferInputs<D>,
+    a: &D::Bv,
+) -> Terms<D> {
+    let r = &inp.srsrc;
+    let stride = field(d, layout, r, "stride").expect("every layout has a stride");
+    let nr = field(d, layout, r, "num_records").expect("every layout has num_records");
     // Offsets and bounds are computed in W bits, enough that nothing wraps: an index times
     // an 18-bit stride needs 50 bits, otherwise offset + soffset + lane * stride stays below
     // 2^34; num_records is 32 bits (45 on gfx1250). Narrow sums keep the solver fast.
@@ -234,6 +299,7 @@ pub fn access<D: Domain>(
     let w = (if mode.idxen { 54 } else { 36 } + swz_bits).max(nr_bits + 2);
     let fw = |d: &mut D, x: &D::Bv| d.extract(x, w - 1, 0);
     let zero = d.bv(0, w);
+    let f = d.boolean(false);
     let stride = fw(d, &stride);
     let nr = fw(d, &nr);
     let soff = d.zext(&inp.soffset, w - 32);
@@ -271,54 +337,69 @@ pub fn access<D: Domain>(
             let c = d.cmp(CmpOp::Eq, &s, &zero);
             d.lnot(&c)
         }
-        None => f.clone(),
+        None => f,
     };
-    // Linear: BUFOFFSET = index * stride + AOFFSET; the ADD_TID term is added to the address
-    // but not range-checked (rocjitsu PR #10928). idx < 2^32, stride_eff < 2^18, lane < 64.
-    let istr = if mode.idxen {
-        mul_narrow(d, &idx, 32, &stride_eff, 18, w)
-    } else {
-        zero.clone()
-    };
-    let bufoff = d.op(BvOp::Add, &istr, &aw);
-    let tstr = mul_narrow(d, &tid, 6, &stride_eff, 18, w);
-    let linear = d.op(BvOp::Add, &bufoff, &tstr);
-    let (offset_all, unmodelled) = if mode.target.gen() <= Gen::Gfx8 {
-        // CLRX: swizzled BUFOFFSET = AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE + (AOFFSET/ES)*ES)
-        // with ES = 2 << element_size, IS = 8 << index_stride: powers of two, so divisions are
-        // shifts and remainders masks.
-        let one = d.bv(1, w);
-        let esf = field(d, layout, r, "element_size").expect("gcn has element_size");
-        let isf = field(d, layout, r, "index_stride").expect("gcn has index_stride");
-        let esf = fw(d, &esf);
-        let isf = fw(d, &isf);
-        let es_log = d.op(BvOp::Add, &esf, &one);
-        let three = d.bv(3, w);
-        let is_log = d.op(BvOp::Add, &isf, &three);
-        let es = d.op(BvOp::Shl, &one, &es_log);
-        let is = d.op(BvOp::Shl, &one, &is_log);
-        let es_m = d.op(BvOp::Sub, &es, &one);
-        let is_m = d.op(BvOp::Sub, &is, &one);
-        let index = d.op(BvOp::Add, &idx, &tid);
-        let i_msb = d.op(BvOp::LShr, &index, &is_log);
-        let i_lsb = d.op(BvOp::And, &index, &is_m);
-        let o_lsb = d.op(BvOp::And, &aw, &es_m);
-        let o_hi = d.op(BvOp::Sub, &aw, &o_lsb); // (AOFFSET / ES) * ES
-        let t1 = mul_narrow(d, &i_msb, 33, &stride_eff, 18, w.max(51));
-        let t1 = fw(d, &t1);
-        let t3 = d.op(BvOp::Add, &t1, &o_hi);
-        let t4 = d.op(BvOp::Shl, &t3, &is_log);
-        let t5 = d.op(BvOp::Shl, &i_lsb, &es_log);
-        let t6 = d.op(BvOp::Add, &o_lsb, &t5);
-        let sw = d.op(BvOp::Add, &t6, &t4);
-        (d.ite(&swizzled, &sw, &linear), f.clone())
-    } else {
-        (linear, swizzled)
-    };
-    let off_total = d.op(BvOp::Add, &soff, &offset_all);
-    let off64 = d.zext(&off_total, 64 - w);
-    let addr = d.op(BvOp::Add, &base, &off64);
+    Terms {
+        w,
+        zero,
+        stride,
+        nr,
+        soff,
+        aw,
+        idx,
+        tid,
+        stride_eff,
+        swizzled,
+    }
+}
 
+/// The swizzled BUFOFFSET of gfx6-gfx8 (V# `r` in `layout`, which is GCN), from CLRX:
+/// `AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE + (AOFFSET/ES)*ES)` with
+/// ES = 2 << element_size, IS = 8 << index_stride: powers of two, so divisions are shifts
+/// and remainders masks.
+fn swizzled_offset<D: Domain>(d: &mut D, layout: VsharpLayout, r: &D::Bv, t: &Terms<D>) -> D::Bv {
+    let w = t.w;
+    let fw = |d: &mut D, x: &D::Bv| d.extract(x, w - 1, 0);
+    let one = d.bv(1, w);
+    let esf = field(d, layout, r, "element_size").expect("gcn has element_size");
+    let isf = field(d, layout, r, "index_stride").expect("gcn has index_stride");
+    let esf = fw(d, &esf);
+    let isf = fw(d, &isf);
+    let es_log = d.op(BvOp::Add, &esf, &one);
+    let three = d.bv(3, w);
+    let is_log = d.op(BvOp::Add, &isf, &three);
+    let es = d.op(BvOp::Shl, &one, &es_log);
+    let is = d.op(BvOp::Shl, &one, &is_log);
+    let es_m = d.op(BvOp::Sub, &es, &one);
+    let is_m = d.op(BvOp::Sub, &is, &one);
+    let index = d.op(BvOp::Add, &t.idx, &t.tid);
+    let i_msb = d.op(BvOp::LShr, &index, &is_log);
+    let i_lsb = d.op(BvOp::And, &index, &is_m);
+    let o_lsb = d.op(BvOp::And, &t.aw, &es_m);
+    let o_hi = d.op(BvOp::Sub, &t.aw, &o_lsb); // (AOFFSET / ES) * ES
+    let t1 = mul_narrow(d, &i_msb, 33, &t.stride_eff, 18, w.max(51));
+    let t1 = fw(d, &t1);
+    let t3 = d.op(BvOp::Add, &t1, &o_hi);
+    let t4 = d.op(BvOp::Shl, &t3, &is_log);
+    let t5 = d.op(BvOp::Shl, &i_lsb, &es_log);
+    let t6 = d.op(BvOp::Add, &o_lsb, &t5);
+    d.op(BvOp::Add, &t6, &t4)
+}
+
+/// Whether a `size`-byte access at linear BUFOFFSET `bufoff` is in range: by stride and idxen
+/// on GCN, by OOB_SELECT on RDNA and gfx1250; `settings` choose the end-or-start and soffset
+/// readings of the rule.
+fn in_range<D: Domain>(
+    d: &mut D,
+    mode: &BufferMode,
+    settings: &Settings,
+    r: &D::Bv,
+    t: &Terms<D>,
+    bufoff: &D::Bv,
+    size: u32,
+) -> D::Bool {
+    let layout = VsharpLayout::of(mode.target);
+    let (w, zero, nr, stride) = (t.w, &t.zero, &t.nr, &t.stride);
     let sz = d.bv(size as u128, w);
     let below = |d: &mut D, x: &D::Bv, bound: &D::Bv| -> D::Bool {
         match settings.buffer_oob {
@@ -334,17 +415,17 @@ pub fn access<D: Domain>(
     // nothing wraps (W bits guarantee it); the sum form is far easier for the solver than a
     // saturating difference.
     let raw_x = match settings.buffer_soffset {
-        BufferSoffset::Subtract => d.op(BvOp::Add, &bufoff, &soff),
+        BufferSoffset::Subtract => d.op(BvOp::Add, bufoff, &t.soff),
         BufferSoffset::Ignore => bufoff.clone(),
     };
-    let raw_ok = below(d, &raw_x, &nr);
-    let idx_ok = d.cmp(CmpOp::Ult, &idx, &nr);
-    let off_ok = below(d, &aw, &stride);
+    let raw_ok = below(d, &raw_x, nr);
+    let idx_ok = d.cmp(CmpOp::Ult, &t.idx, nr);
+    let off_ok = below(d, &t.aw, stride);
     let struct_ok = d.and(&idx_ok, &off_ok);
-    let in_range = match layout {
+    match layout {
         VsharpLayout::Gcn => {
             if mode.idxen {
-                let s0 = d.cmp(CmpOp::Eq, &stride, &zero);
+                let s0 = d.cmp(CmpOp::Eq, stride, zero);
                 let s_nz = d.lnot(&s0);
                 d.ite_bool(&s_nz, &struct_ok, &raw_ok)
             } else {
@@ -353,7 +434,7 @@ pub fn access<D: Domain>(
         }
         VsharpLayout::Rdna | VsharpLayout::Gfx1250 => {
             let sel = field(d, layout, r, "oob_select").expect("rdna has oob_select");
-            let sel = fw(d, &sel);
+            let sel = d.extract(&sel, w - 1, 0);
             let sel_is = |d: &mut D, v: u128| {
                 let c = d.bv(v, w);
                 d.cmp(CmpOp::Eq, &sel, &c)
@@ -361,16 +442,11 @@ pub fn access<D: Domain>(
             let s0 = sel_is(d, 0);
             let s1 = sel_is(d, 1);
             let s2 = sel_is(d, 2);
-            let nr0 = d.cmp(CmpOp::Eq, &nr, &zero);
+            let nr0 = d.cmp(CmpOp::Eq, nr, zero);
             let nr_nz = d.lnot(&nr0);
             let x = d.ite_bool(&s2, &nr_nz, &raw_ok);
             let y = d.ite_bool(&s1, &idx_ok, &x);
             d.ite_bool(&s0, &struct_ok, &y)
         }
-    };
-    BufferAccess {
-        addr,
-        in_range,
-        unmodelled,
     }
 }

@@ -23,6 +23,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ds_misc.pcode", include_str!("../pcode/ds_misc.pcode")),
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
     ("global.pcode", include_str!("../pcode/global.pcode")),
+    ("smem.pcode", include_str!("../pcode/smem.pcode")),
     ("flat.pcode", include_str!("../pcode/flat.pcode")),
     (
         "buffer_load.pcode",

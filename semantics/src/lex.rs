@@ -36,9 +36,10 @@ pub struct Token {
     pub pos: Pos,
 }
 
-const PUNCTS: [&str; 30] = [
+/// Operators and delimiters, each two-character one before its one-character prefix.
+const PUNCTS: [&str; 31] = [
     "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|",
-    "^", "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ";",
+    "^", "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ";", "=",
 ];
 
 /// Split `src` into tokens; `line0` is the line number of the first line of `src`.
@@ -52,139 +53,19 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
             Some(k) => &line[..k],
             None => line,
         };
-        let b = code.as_bytes();
         let mut j = 0;
-        while j < b.len() {
-            let c = b[j] as char;
+        while j < code.len() {
+            if (code.as_bytes()[j] as char).is_whitespace() {
+                j += 1;
+                continue;
+            }
             let pos = Pos {
                 line: lineno,
                 col: j as u32 + 1,
             };
-            if c.is_whitespace() {
-                j += 1;
-                continue;
-            }
-            let var = c == '%'
-                && j + 1 < b.len()
-                && ((b[j + 1] as char).is_ascii_alphabetic() || b[j + 1] == b'_');
-            if c.is_ascii_alphabetic() || c == '_' || var {
-                // `%name` is a rule variable (rule files reuse this lexer for preconditions).
-                let s = j;
-                if var {
-                    j += 1;
-                }
-                while j < b.len() && ((b[j] as char).is_ascii_alphanumeric() || b[j] == b'_') {
-                    j += 1;
-                }
-                out.push(Token {
-                    tok: Tok::Ident(code[s..j].to_string()),
-                    pos,
-                });
-                continue;
-            }
-            if c.is_ascii_digit() {
-                let s = j;
-                let hex = code[j..].starts_with("0x") || code[j..].starts_with("0X");
-                if hex {
-                    j += 2;
-                    while j < b.len() && ((b[j] as char).is_ascii_hexdigit() || b[j] == b'_') {
-                        j += 1;
-                    }
-                } else {
-                    while j < b.len() && (b[j] as char).is_ascii_digit() {
-                        j += 1;
-                    }
-                }
-                let digits: String = code[s..j].chars().filter(|c| *c != '_').collect();
-                let value = if hex {
-                    u128::from_str_radix(&digits[2..], 16)
-                } else {
-                    digits.parse::<u128>()
-                }
-                .map_err(|_| ParseError::at(pos, format!("bad number `{}`", &code[s..j])))?;
-                // A sized literal: 32'5 or 16'0xff.
-                if j < b.len() && b[j] == b'\'' && !hex {
-                    j += 1;
-                    let w = value as u32;
-                    if !(1..=128).contains(&w) {
-                        return Err(ParseError::at(
-                            pos,
-                            format!("literal width {w} outside 1..128"),
-                        ));
-                    }
-                    out.push(Token {
-                        tok: Tok::SizePrefix(w),
-                        pos,
-                    });
-                    continue;
-                }
-                let rest = &code[j..];
-                let (suffix, n) = if rest.starts_with("ULL") {
-                    (LitSuffix::Ull, 3)
-                } else if rest.starts_with("LL") {
-                    (LitSuffix::Ll, 2)
-                } else if rest.starts_with('U') {
-                    (LitSuffix::U, 1)
-                } else {
-                    (LitSuffix::None, 0)
-                };
-                j += n;
-                if j < b.len() && ((b[j] as char).is_ascii_alphanumeric() || b[j] == b'_') {
-                    return Err(ParseError::at(
-                        pos,
-                        format!("bad number `{}`", &code[s..=j]),
-                    ));
-                }
-                out.push(Token {
-                    tok: Tok::Num { value, suffix, hex },
-                    pos,
-                });
-                continue;
-            }
-            if c == '.' {
-                let s = j + 1;
-                j += 1;
-                while j < b.len() && (b[j] as char).is_ascii_alphanumeric() {
-                    j += 1;
-                }
-                if j == s {
-                    return Err(ParseError::at(pos, "expected a type suffix after `.`"));
-                }
-                out.push(Token {
-                    tok: Tok::Suffix(code[s..j].to_string()),
-                    pos,
-                });
-                continue;
-            }
-            if c == '=' {
-                if code[j..].starts_with("==") {
-                    out.push(Token {
-                        tok: Tok::Punct("=="),
-                        pos,
-                    });
-                    j += 2;
-                } else {
-                    out.push(Token {
-                        tok: Tok::Punct("="),
-                        pos,
-                    });
-                    j += 1;
-                }
-                continue;
-            }
-            match PUNCTS.iter().find(|p| code[j..].starts_with(**p)) {
-                Some(p) => {
-                    out.push(Token {
-                        tok: Tok::Punct(p),
-                        pos,
-                    });
-                    j += p.len();
-                }
-                None => {
-                    let ch = code[j..].chars().next().unwrap_or(c);
-                    return Err(ParseError::at(pos, format!("unexpected character `{ch}`")));
-                }
-            }
+            let (tok, next) = token(code, j, pos)?;
+            out.push(Token { tok, pos });
+            j = next;
         }
     }
     let last = Pos {
@@ -196,4 +77,100 @@ pub fn lex(src: &str, line0: u32) -> Result<Vec<Token>, ParseError> {
         pos: last,
     });
     Ok(out)
+}
+
+/// Whether byte `c` may continue a name.
+fn name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// The token that starts at byte `j` of `code` (at `pos`; not white space), and the byte
+/// just past it.
+fn token(code: &str, j: usize, pos: Pos) -> Result<(Tok, usize), ParseError> {
+    let b = code.as_bytes();
+    let c = b[j] as char;
+    let var = c == '%' && j + 1 < b.len() && (b[j + 1].is_ascii_alphabetic() || b[j + 1] == b'_');
+    if c.is_ascii_alphabetic() || c == '_' || var {
+        // `%name` is a rule variable (rule files reuse this lexer for preconditions).
+        let mut k = j + usize::from(var);
+        while k < b.len() && name_byte(b[k]) {
+            k += 1;
+        }
+        return Ok((Tok::Ident(code[j..k].to_string()), k));
+    }
+    if c.is_ascii_digit() {
+        return number(code, j, pos);
+    }
+    if c == '.' {
+        let mut k = j + 1;
+        while k < b.len() && b[k].is_ascii_alphanumeric() {
+            k += 1;
+        }
+        if k == j + 1 {
+            return Err(ParseError::at(pos, "expected a type suffix after `.`"));
+        }
+        return Ok((Tok::Suffix(code[j + 1..k].to_string()), k));
+    }
+    match PUNCTS.iter().find(|p| code[j..].starts_with(**p)) {
+        Some(p) => Ok((Tok::Punct(p), j + p.len())),
+        None => {
+            let ch = code[j..].chars().next().unwrap_or(c);
+            Err(ParseError::at(pos, format!("unexpected character `{ch}`")))
+        }
+    }
+}
+
+/// The number literal at byte `j` of `code` (decimal or `0x` hex, `_` separators, a
+/// `U`/`LL`/`ULL` suffix) or the width prefix `N'` of a sized literal, and the byte past it.
+fn number(code: &str, j: usize, pos: Pos) -> Result<(Tok, usize), ParseError> {
+    let b = code.as_bytes();
+    let s = j;
+    let mut j = j;
+    let hex = code[j..].starts_with("0x") || code[j..].starts_with("0X");
+    if hex {
+        j += 2;
+        while j < b.len() && (b[j].is_ascii_hexdigit() || b[j] == b'_') {
+            j += 1;
+        }
+    } else {
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+    }
+    let digits: String = code[s..j].chars().filter(|c| *c != '_').collect();
+    let value = if hex {
+        u128::from_str_radix(&digits[2..], 16)
+    } else {
+        digits.parse::<u128>()
+    }
+    .map_err(|_| ParseError::at(pos, format!("bad number `{}`", &code[s..j])))?;
+    // A sized literal: 32'5 or 16'0xff.
+    if j < b.len() && b[j] == b'\'' && !hex {
+        let w = value as u32;
+        if !(1..=128).contains(&w) {
+            return Err(ParseError::at(
+                pos,
+                format!("literal width {w} outside 1..128"),
+            ));
+        }
+        return Ok((Tok::SizePrefix(w), j + 1));
+    }
+    let rest = &code[j..];
+    let (suffix, n) = if rest.starts_with("ULL") {
+        (LitSuffix::Ull, 3)
+    } else if rest.starts_with("LL") {
+        (LitSuffix::Ll, 2)
+    } else if rest.starts_with('U') {
+        (LitSuffix::U, 1)
+    } else {
+        (LitSuffix::None, 0)
+    };
+    j += n;
+    if j < b.len() && name_byte(b[j]) {
+        return Err(ParseError::at(
+            pos,
+            format!("bad number `{}`", &code[s..=j]),
+        ));
+    }
+    Ok((Tok::Num { value, suffix, hex }, j))
 }

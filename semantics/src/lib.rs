@@ -22,7 +22,7 @@ pub mod domain;
 pub mod eval;
 pub mod interp;
 pub mod ir;
-pub mod lex;
+mod lex;
 pub mod parse;
 pub mod print;
 pub mod settings;
@@ -36,7 +36,7 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 #[error("{line}:{col}: {msg}")]
 pub struct ParseError {
-    /// 1-based line in the parsed text (counted from the `line0` given to [`lex::lex`]).
+    /// 1-based line in the parsed text (counted from the first line number the lexer is given).
     pub line: u32,
     /// 1-based column, in bytes from the start of the line.
     pub col: u32,

@@ -68,7 +68,7 @@ pub fn parse_file(src: &str) -> Result<Vec<Def>, ParseError> {
         // Trailing comment lines at column 0 belong to the next entry.
         let text = lines[start..j].join("\n");
         let toks = lex(&text, start as u32 + 1)?;
-        let mut p = Parser { toks, i: 0 };
+        let mut p = Parser::new(toks);
         let mut def = p.entry()?;
         def.comments = std::mem::take(&mut comments);
         defs.push(def);
@@ -80,7 +80,7 @@ pub fn parse_file(src: &str) -> Result<Vec<Def>, ParseError> {
 /// Parse a statement list (used by tests and by other front ends).
 pub fn parse_stmts(src: &str) -> Result<Vec<Stmt>, ParseError> {
     let toks = lex(src, 1)?;
-    let mut p = Parser { toks, i: 0 };
+    let mut p = Parser::new(toks);
     let s = p.stmts(&[])?;
     p.expect_eof()?;
     Ok(s)
@@ -89,20 +89,57 @@ pub fn parse_stmts(src: &str) -> Result<Vec<Stmt>, ParseError> {
 /// Parse one expression.
 pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
     let toks = lex(src, 1)?;
-    let mut p = Parser { toks, i: 0 };
+    let mut p = Parser::new(toks);
     let e = p.expr()?;
     p.expect_eof()?;
     Ok(e)
 }
 
+/// The deepest expression tree the parser builds (nodes on the longest root-to-leaf path), and
+/// the deepest nesting of parentheses, braces, calls and `if`s it follows. Everything after
+/// parsing (evaluation, the z3 encoding, printing, dropping) recurses over the tree, so a bound
+/// here keeps all of them within a thread's stack: 256 is far beyond any instruction's
+/// pseudocode (the deepest in AMD's guides is under 20) and a `||` chain of 256 terms.
+pub const MAX_DEPTH: usize = 256;
+
 struct Parser {
     toks: Vec<Token>,
     i: usize,
+    /// Height of the expression the last expression rule returned (for [`MAX_DEPTH`]).
+    h: usize,
+    /// Current nesting of `expr`/`stmts` calls (for [`MAX_DEPTH`]).
+    nest: usize,
 }
 
 const STOP_WORDS: [&str; 4] = ["elsif", "else", "endif", "then"];
 
 impl Parser {
+    fn new(toks: Vec<Token>) -> Parser {
+        Parser {
+            toks,
+            i: 0,
+            h: 0,
+            nest: 0,
+        }
+    }
+    /// Record `h` as the height of the expression being returned; an error past [`MAX_DEPTH`].
+    fn height(&mut self, h: usize) -> Result<(), ParseError> {
+        if h > MAX_DEPTH {
+            return Err(self.err(format!(
+                "expression nested too deeply (more than {MAX_DEPTH} levels)"
+            )));
+        }
+        self.h = h;
+        Ok(())
+    }
+    /// Enter one level of nesting; an error past [`MAX_DEPTH`]. Pair with `self.nest -= 1`.
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if self.nest >= MAX_DEPTH {
+            return Err(self.err(format!("nested too deeply (more than {MAX_DEPTH} levels)")));
+        }
+        self.nest += 1;
+        Ok(())
+    }
     fn peek(&self) -> &Tok {
         &self.toks[self.i].tok
     }
@@ -214,6 +251,13 @@ impl Parser {
     }
 
     fn stmts(&mut self, stops: &[&str]) -> Result<Vec<Stmt>, ParseError> {
+        self.enter()?;
+        let r = self.stmts_in(stops);
+        self.nest -= 1;
+        r
+    }
+
+    fn stmts_in(&mut self, stops: &[&str]) -> Result<Vec<Stmt>, ParseError> {
         let mut out = Vec::new();
         loop {
             while self.eat_punct(";") {}
@@ -302,11 +346,21 @@ impl Parser {
     }
 
     pub fn expr(&mut self) -> Result<Expr, ParseError> {
+        self.enter()?;
+        let r = self.expr_in();
+        self.nest -= 1;
+        r
+    }
+
+    fn expr_in(&mut self) -> Result<Expr, ParseError> {
         let c = self.binary(1)?;
         if self.eat_punct("?") {
+            let hc = self.h;
             let a = self.expr()?;
+            let ha = self.h;
             self.expect_punct(":")?;
             let b = self.expr()?;
+            self.height(1 + hc.max(ha).max(self.h))?;
             return Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)));
         }
         Ok(c)
@@ -346,8 +400,10 @@ impl Parser {
             if op.prec() < min {
                 break;
             }
+            let hl = self.h;
             self.bump();
             let rhs = self.binary(op.prec() + 1)?;
+            self.height(1 + hl.max(self.h))?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
         }
         Ok(lhs)
@@ -365,7 +421,9 @@ impl Parser {
         };
         if let Some(op) = op {
             self.bump();
+            // Each operator adds a node, so the height bound also bounds this recursion.
             let e = self.unary()?;
+            self.height(self.h + 1)?;
             return Ok(Expr::Unary(op, Box::new(e)));
         }
         self.postfix()
@@ -381,6 +439,7 @@ impl Parser {
                     let ty = Ty::parse_suffix(&s).ok_or_else(|| {
                         ParseError::at(pos, format!("unknown type suffix `.{s}`"))
                     })?;
+                    self.height(self.h + 1)?;
                     e = Expr::Field(Box::new(e), ty);
                 }
                 Tok::Punct("[") if !matches!(e, Expr::Var(ref n) if n == "MEM") => {
@@ -395,6 +454,7 @@ impl Parser {
                         return Err(self.err(format!("bad bit range [{hi}:{lo}]")));
                     }
                     self.expect_punct("]")?;
+                    self.height(self.h + 1)?;
                     e = Expr::Slice(Box::new(e), hi, lo);
                 }
                 _ => return Ok(e),
@@ -421,6 +481,7 @@ impl Parser {
         match self.peek().clone() {
             Tok::Num { value, suffix, hex } => {
                 self.bump();
+                self.h = 1;
                 Ok(Expr::Lit { value, suffix, hex })
             }
             Tok::SizePrefix(width) => {
@@ -438,6 +499,7 @@ impl Parser {
                                 format!("{value} does not fit in {width} bits"),
                             ));
                         }
+                        self.h = 1;
                         Ok(Expr::Sized { width, value })
                     }
                     _ => Err(self.err("expected a number after the width")),
@@ -452,10 +514,13 @@ impl Parser {
             Tok::Punct("{") => {
                 self.bump();
                 let mut parts = vec![self.expr()?];
+                let mut h = self.h;
                 while self.eat_punct(",") {
                     parts.push(self.expr()?);
+                    h = h.max(self.h);
                 }
                 self.expect_punct("}")?;
+                self.height(h + 1)?;
                 if parts.len() < 2 {
                     return Err(ParseError::at(
                         pos,
@@ -466,6 +531,7 @@ impl Parser {
             }
             Tok::Ident(name) => {
                 self.bump();
+                self.h = 1;
                 match name.as_str() {
                     "true" => return Ok(Expr::BoolLit(true)),
                     "false" => return Ok(Expr::BoolLit(false)),
@@ -474,6 +540,7 @@ impl Parser {
                 if name == "MEM" {
                     self.expect_punct("[")?;
                     let a = self.expr()?;
+                    let ha = self.h;
                     self.expect_punct("]")?;
                     let ty = match self.peek().clone() {
                         Tok::Suffix(s) => {
@@ -488,18 +555,23 @@ impl Parser {
                     if ty.width() % 8 != 0 {
                         return Err(ParseError::at(pos, "memory accesses are whole bytes"));
                     }
+                    self.height(ha + 1)?;
                     return Ok(Expr::Mem(Box::new(a), ty));
                 }
                 if self.is_punct("(") {
                     self.bump();
                     let mut args = Vec::new();
+                    let mut h = 0;
                     if !self.is_punct(")") {
                         args.push(self.expr()?);
+                        h = self.h;
                         while self.eat_punct(",") {
                             args.push(self.expr()?);
+                            h = h.max(self.h);
                         }
                     }
                     self.expect_punct(")")?;
+                    self.height(h + 1)?;
                     return Ok(Expr::Call(name, args));
                 }
                 if STOP_WORDS.contains(&name.as_str()) || name == "if" {

@@ -55,24 +55,67 @@ pub fn swizzle_source(offset: u16, lane: u32, gfx9_plus: bool) -> u32 {
     hi | (j & 0x1f)
 }
 
+/// A whole wave's operands of one cross-lane instruction: one 32-bit value per lane in
+/// `data` and `old` (the destination's value before), and the concrete EXEC mask.
+pub struct Wave<'a, D: Domain> {
+    /// The value each lane offers (32 or 64 lanes).
+    pub data: &'a [D::Bv],
+    /// The destination before the instruction, which inactive lanes keep.
+    pub old: &'a [D::Bv],
+    /// EXEC, lane 0 in bit 0.
+    pub exec: u64,
+}
+
+/// Some lanes of a `wave`-lane wave (the `*_lanes` forms): lane `ids[i]` (32-bit, increasing,
+/// below `wave`) holds `data[i]` and `old[i]` and runs when `active[i]`; absent lanes are
+/// inactive.
+pub struct Lanes<'a, D: Domain> {
+    /// The wave size, 32 or 64.
+    pub wave: u32,
+    /// The present lanes' ids.
+    pub ids: &'a [D::Bv],
+    /// The value each present lane offers.
+    pub data: &'a [D::Bv],
+    /// The destination before the instruction, which inactive lanes keep.
+    pub old: &'a [D::Bv],
+    /// Whether each present lane runs (its EXEC bit).
+    pub active: &'a [D::Bool],
+}
+
+/// The lane a permute reads or writes for lane i: `((addr[i] + offset) / 4) % wrap`.
+pub struct LaneIndex<'a, D: Domain> {
+    /// The byte address VGPR of each lane (of the whole wave or of the present lanes).
+    pub addr: &'a [D::Bv],
+    /// The instruction's 16-bit offset, bytes.
+    pub offset: u16,
+    /// Where the lane index wraps.
+    pub wrap: PermuteWrap,
+}
+
 /// `ds_swizzle_b32`: active lane i gets `data[j]` for its source lane j, or 0 when lane j is
 /// inactive; inactive lanes keep `old`.
-pub fn swizzle<D: Domain>(
-    d: &mut D,
-    data: &[D::Bv],
-    old: &[D::Bv],
-    exec: u64,
-    offset: u16,
-    gfx9_plus: bool,
-) -> Vec<D::Bv> {
-    let active = mask(d, exec, data.len());
-    (0..data.len())
+pub fn swizzle<D: Domain>(d: &mut D, w: &Wave<D>, offset: u16, gfx9_plus: bool) -> Vec<D::Bv> {
+    let active = mask(d, w.exec, w.data.len());
+    let got: Vec<D::Bv> = (0..w.data.len())
         .map(|i| {
             let j = swizzle_source(offset, i as u32, gfx9_plus) as usize;
             let zero = d.bv(0, 32);
-            let got = d.ite(&active[j], &data[j], &zero);
-            d.ite(&active[i], &got, &old[i])
+            d.ite(&active[j], &w.data[j], &zero)
         })
+        .collect();
+    keep_inactive(d, &active, got, w.old)
+}
+
+/// Lane i gets `got[i]` when `active[i]`, else `old[i]`.
+fn keep_inactive<D: Domain>(
+    d: &mut D,
+    active: &[D::Bool],
+    got: Vec<D::Bv>,
+    old: &[D::Bv],
+) -> Vec<D::Bv> {
+    got.iter()
+        .enumerate()
+        .map(|(i, g)| d.ite(&active[i], g, &old[i]))
         .collect()
 }
 
@@ -123,72 +166,54 @@ fn modulus(wrap: PermuteWrap, lanes: usize) -> u32 {
     }
 }
 
-/// `ds_bpermute_b32` (backward: each lane reads): active lane i gets `data[k]` with
-/// `k = ((addr[i] + offset) / 4) % wrap`, or 0 when lane k is inactive (EXEC applies to the
-/// source); inactive lanes keep `old`. An index at or above the wave size reads 0 (wave32 with
-/// a 64-lane wrap has no such lane).
-pub fn bpermute<D: Domain>(
-    d: &mut D,
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    exec: u64,
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
-    let active = mask(d, exec, data.len());
-    let n = data.len();
-    let modn = modulus(wrap, n);
+/// `ds_bpermute_b32` (backward: each lane reads): active lane i gets `data[k]` for its
+/// lane index k (`at`), or 0 when lane k is inactive (EXEC applies to the source); inactive
+/// lanes keep `old`. An index at or above the wave size reads 0 (wave32 with a 64-lane wrap
+/// has no such lane).
+pub fn bpermute<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    let n = w.data.len();
+    let active = mask(d, w.exec, n);
+    let modn = modulus(at.wrap, n);
     let src: Vec<D::Bv> = (0..modn as usize)
         .map(|k| {
             let zero = d.bv(0, 32);
             if k < n {
-                d.ite(&active[k], &data[k], &zero)
+                d.ite(&active[k], &w.data[k], &zero)
             } else {
                 zero
             }
         })
         .collect();
-    (0..n)
+    let got: Vec<D::Bv> = (0..n)
         .map(|i| {
-            let k = lane_index(d, &addr[i], offset, modn);
-            let got = select(d, &src, &k);
-            d.ite(&active[i], &got, &old[i])
+            let k = lane_index(d, &at.addr[i], at.offset, modn);
+            select(d, &src, &k)
         })
-        .collect()
+        .collect();
+    keep_inactive(d, &active, got, w.old)
 }
 
-/// `ds_permute_b32` (forward: each active lane writes): `tmp[((addr[i] + offset) / 4) % wrap]
-/// = data[i]` for active i in increasing order (the highest-numbered source wins), tmp
+/// `ds_permute_b32` (forward: each active lane writes): `tmp[k] = data[i]` for the lane index
+/// k of each active lane i (`at`) in increasing order (the highest-numbered source wins), tmp
 /// starting at 0; active lanes get tmp, inactive lanes keep `old`.
-pub fn permute<D: Domain>(
-    d: &mut D,
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    exec: u64,
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
-    let active = mask(d, exec, data.len());
-    let n = data.len();
-    let modn = modulus(wrap, n);
+pub fn permute<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    let n = w.data.len();
+    let active = mask(d, w.exec, n);
+    let modn = modulus(at.wrap, n);
     let mut tmp: Vec<D::Bv> = (0..n).map(|_| d.bv(0, 32)).collect();
-    for i in 0..n {
-        if d.known(&active[i]) == Some(false) {
+    for (i, on) in active.iter().enumerate() {
+        if d.known(on) == Some(false) {
             continue;
         }
-        let k = lane_index(d, &addr[i], offset, modn);
+        let k = lane_index(d, &at.addr[i], at.offset, modn);
         for (t, slot) in tmp.iter_mut().enumerate() {
             let kt = d.bv(t as u128, 32);
             let hit = d.cmp(CmpOp::Eq, &k, &kt);
-            let hit = d.and(&hit, &active[i]);
-            *slot = d.ite(&hit, &data[i], slot);
+            let hit = d.and(&hit, on);
+            *slot = d.ite(&hit, &w.data[i], slot);
         }
     }
-    (0..n)
-        .map(|i| d.ite(&active[i], &tmp[i], &old[i]))
-        .collect()
+    keep_inactive(d, &active, tmp, w.old)
 }
 
 fn select<D: Domain>(d: &mut D, v: &[D::Bv], k: &D::Bv) -> D::Bv {
@@ -218,104 +243,82 @@ pub fn append_consume<D: Domain>(
 
 /// The value of the present lane whose id is `src` if that lane is active, else 0 (an absent
 /// lane is inactive).
-fn read_lane<D: Domain>(
-    d: &mut D,
-    ids: &[D::Bv],
-    data: &[D::Bv],
-    active: &[D::Bool],
-    src: &D::Bv,
-) -> D::Bv {
+fn read_lane<D: Domain>(d: &mut D, l: &Lanes<D>, src: &D::Bv) -> D::Bv {
     let mut out = d.bv(0, 32);
-    for j in 0..ids.len() {
-        let hit = d.cmp(CmpOp::Eq, src, &ids[j]);
-        let hit = d.and(&hit, &active[j]);
-        out = d.ite(&hit, &data[j], &out);
+    for j in 0..l.ids.len() {
+        let hit = d.cmp(CmpOp::Eq, src, &l.ids[j]);
+        let hit = d.and(&hit, &l.active[j]);
+        out = d.ite(&hit, &l.data[j], &out);
     }
     out
 }
 
-/// [`swizzle`] on some lanes of a `wave`-lane wave: lane `ids[i]` (32-bit, increasing, below
-/// `wave`) holds `data[i]` and runs when `active[i]`; absent lanes are inactive.
-#[allow(clippy::too_many_arguments)]
+/// Present lane i gets the value of the lane whose id `source(d, i)` is (0 when that lane
+/// is inactive or absent) when it is active, else keeps its old value: the gather that
+/// [`swizzle_lanes`] and [`bpermute_lanes`] share.
+fn gather<D: Domain>(
+    d: &mut D,
+    l: &Lanes<D>,
+    mut source: impl FnMut(&mut D, usize) -> D::Bv,
+) -> Vec<D::Bv> {
+    let got: Vec<D::Bv> = (0..l.ids.len())
+        .map(|i| {
+            let src = source(d, i);
+            read_lane(d, l, &src)
+        })
+        .collect();
+    keep_inactive(d, l.active, got, l.old)
+}
+
+/// [`swizzle`] on some lanes of a wave.
 pub fn swizzle_lanes<D: Domain>(
     d: &mut D,
-    wave: u32,
-    ids: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
+    l: &Lanes<D>,
     offset: u16,
     gfx9_plus: bool,
 ) -> Vec<D::Bv> {
-    (0..ids.len())
-        .map(|i| {
-            // The source lane of a symbolic lane id: the swizzle function tabulated over the
-            // wave's lanes.
-            let mut src = d.bv(swizzle_source(offset, wave - 1, gfx9_plus) as u128, 32);
-            for v in (0..wave - 1).rev() {
-                let at = d.bv(v as u128, 32);
-                let here = d.cmp(CmpOp::Eq, &ids[i], &at);
-                let s = d.bv(swizzle_source(offset, v, gfx9_plus) as u128, 32);
-                src = d.ite(&here, &s, &src);
-            }
-            let got = read_lane(d, ids, data, active, &src);
-            d.ite(&active[i], &got, &old[i])
-        })
-        .collect()
+    let wave = l.wave;
+    gather(d, l, |d, i| {
+        // The source lane of a symbolic lane id: the swizzle function tabulated over the
+        // wave's lanes.
+        let mut src = d.bv(swizzle_source(offset, wave - 1, gfx9_plus) as u128, 32);
+        for v in (0..wave - 1).rev() {
+            let at = d.bv(v as u128, 32);
+            let here = d.cmp(CmpOp::Eq, &l.ids[i], &at);
+            let s = d.bv(swizzle_source(offset, v, gfx9_plus) as u128, 32);
+            src = d.ite(&here, &s, &src);
+        }
+        src
+    })
 }
 
-/// [`bpermute`] on some lanes of a `wave`-lane wave (see [`swizzle_lanes`]).
-#[allow(clippy::too_many_arguments)]
-pub fn bpermute_lanes<D: Domain>(
-    d: &mut D,
-    wave: u32,
-    ids: &[D::Bv],
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
-    let modn = modulus(wrap, wave as usize);
-    (0..ids.len())
-        .map(|i| {
-            // An index at or above the wave size matches no lane: 0.
-            let k = lane_index(d, &addr[i], offset, modn);
-            let got = read_lane(d, ids, data, active, &k);
-            d.ite(&active[i], &got, &old[i])
-        })
-        .collect()
+/// [`bpermute`] on some lanes of a wave; `at.addr` holds the present lanes' addresses.
+pub fn bpermute_lanes<D: Domain>(d: &mut D, l: &Lanes<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    let modn = modulus(at.wrap, l.wave as usize);
+    // An index at or above the wave size matches no lane: 0.
+    gather(d, l, |d, i| lane_index(d, &at.addr[i], at.offset, modn))
 }
 
-/// [`permute`] on some lanes of a `wave`-lane wave (see [`swizzle_lanes`]): the active lane
-/// with the highest id among those that write a lane wins.
-#[allow(clippy::too_many_arguments)]
-pub fn permute_lanes<D: Domain>(
-    d: &mut D,
-    wave: u32,
-    ids: &[D::Bv],
-    addr: &[D::Bv],
-    data: &[D::Bv],
-    old: &[D::Bv],
-    active: &[D::Bool],
-    offset: u16,
-    wrap: PermuteWrap,
-) -> Vec<D::Bv> {
-    let modn = modulus(wrap, wave as usize);
-    let dest: Vec<D::Bv> = (0..ids.len())
-        .map(|j| lane_index(d, &addr[j], offset, modn))
+/// [`permute`] on some lanes of a wave (`at.addr`: the present lanes' addresses): the active
+/// lane with the highest id among those that write a lane wins.
+pub fn permute_lanes<D: Domain>(d: &mut D, l: &Lanes<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    let modn = modulus(at.wrap, l.wave as usize);
+    let dest: Vec<D::Bv> = (0..l.ids.len())
+        .map(|j| lane_index(d, &at.addr[j], at.offset, modn))
         .collect();
-    (0..ids.len())
-        .map(|i| {
+    let got: Vec<D::Bv> = l
+        .ids
+        .iter()
+        .map(|id| {
             let mut tmp = d.bv(0, 32);
             // Ids increase with j, so the last hit is the highest-numbered writer.
-            for j in 0..ids.len() {
-                let hit = d.cmp(CmpOp::Eq, &dest[j], &ids[i]);
-                let hit = d.and(&hit, &active[j]);
-                tmp = d.ite(&hit, &data[j], &tmp);
+            for (j, to) in dest.iter().enumerate() {
+                let hit = d.cmp(CmpOp::Eq, to, id);
+                let hit = d.and(&hit, &l.active[j]);
+                tmp = d.ite(&hit, &l.data[j], &tmp);
             }
-            d.ite(&active[i], &tmp, &old[i])
+            tmp
         })
-        .collect()
+        .collect();
+    keep_inactive(d, l.active, got, l.old)
 }

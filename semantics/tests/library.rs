@@ -91,12 +91,14 @@ const UNALIGNED: Settings = Settings {
     lds_limit: LdsLimit::Alloc,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
     lds_limit: LdsLimit::M0,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -667,6 +669,7 @@ const NO_BOUND: Settings = Settings {
     lds_limit: LdsLimit::None,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :
@@ -1104,6 +1107,31 @@ fn cmpstore_rtn_float_operand_order_by_hand() {
     let (r, m) = at16("DS_CMPSTORE_RTN_F32", two32, seven32, two32);
     assert_eq!(m as u32 as u128, seven32);
     assert_eq!(r as u32 as u128, two32);
+}
+
+/// S_ADD_I32 (alu.pcode) wraps at 32 bits like S_ADD_U32 (AMD Vega ISA guide: D = S0 + S1;
+/// only SCC, not modelled, differs). Expected values worked by hand.
+#[test]
+fn s_add_i32_wraps_by_hand() {
+    let def = Library::builtin().get("S_ADD_I32").expect("S_ADD_I32");
+    let frame = Frame::plain(UNALIGNED);
+    for (a, b, want) in [
+        (5u32, 7u32, 12u32),
+        (0x7fff_ffff, 1, 0x8000_0000),
+        (0xffff_ffff, 0xffff_ffff, 0xffff_fffe),
+        (0x8000_0000, 0x8000_0000, 0),
+    ] {
+        let mut vars = BTreeMap::new();
+        vars.insert("S0".into(), bits(a as u128, 32));
+        vars.insert("S1".into(), bits(b as u128, 32));
+        vars.insert("D0".into(), bits(0, 32));
+        let mem = MemState::new(|_| CMem::new_wide(|_| 0), false);
+        let (out, _) = run(&mut Concrete, &frame, &def.body, vars, mem).unwrap();
+        let Val::Bits(v, _) = &out["D0"] else {
+            panic!("D0 is not bits")
+        };
+        assert_eq!(v.value as u32, want, "S_ADD_I32 {a:#x} {b:#x}");
+    }
 }
 
 /// The three-operand VALU entries, the VOPC compares and V_CNDMASK_B32 (alu.pcode) against

@@ -99,7 +99,12 @@ fn swizzle_inactive_source_reads_zero_inactive_destination_keeps_old() {
     let data: Vec<Bits> = (0..32).map(|i| b(100 + i)).collect();
     let old: Vec<Bits> = (0..32).map(|_| b(7)).collect();
     // SWAP,1 with lanes 0, 1, 2 active: lane 2 reads lane 3 (inactive) -> 0, lane 3 keeps 7.
-    let out = swizzle(&mut Concrete, &data, &old, 0b111, 0x041f, true);
+    let w = Wave {
+        data: &data,
+        old: &old,
+        exec: 0b111,
+    };
+    let out = swizzle(&mut Concrete, &w, 0x041f, true);
     assert_eq!(out[0].value, 101);
     assert_eq!(out[1].value, 100);
     assert_eq!(out[2].value, 0);
@@ -116,12 +121,16 @@ fn bpermute_and_permute_by_hand() {
     let all = u64::MAX;
     let out = bpermute(
         &mut Concrete,
-        &addr,
-        &data,
-        &old,
-        all,
-        0,
-        PermuteWrap::Lanes64,
+        &Wave {
+            data: &data,
+            old: &old,
+            exec: all,
+        },
+        &LaneIndex {
+            addr: &addr,
+            offset: 0,
+            wrap: PermuteWrap::Lanes64,
+        },
     );
     assert_eq!(out[0].value, 1001);
     assert_eq!(out[63].value, 1062);
@@ -129,36 +138,48 @@ fn bpermute_and_permute_by_hand() {
     let addr: Vec<Bits> = (0..n).map(|_| b(4 * 64 + 8 + 3)).collect();
     let out = bpermute(
         &mut Concrete,
-        &addr,
-        &data,
-        &old,
-        all,
-        4,
-        PermuteWrap::Lanes64,
+        &Wave {
+            data: &data,
+            old: &old,
+            exec: all,
+        },
+        &LaneIndex {
+            addr: &addr,
+            offset: 4,
+            wrap: PermuteWrap::Lanes64,
+        },
     );
     assert_eq!(out[17].value, 1003);
     // gfx10/11: modulo 32 even on wave64: (4*40)/4 % 32 = 8.
     let addr: Vec<Bits> = (0..n).map(|_| b(4 * 40)).collect();
     let out = bpermute(
         &mut Concrete,
-        &addr,
-        &data,
-        &old,
-        all,
-        0,
-        PermuteWrap::Lanes32,
+        &Wave {
+            data: &data,
+            old: &old,
+            exec: all,
+        },
+        &LaneIndex {
+            addr: &addr,
+            offset: 0,
+            wrap: PermuteWrap::Lanes32,
+        },
     );
     assert_eq!(out[50].value, 1008);
     // EXEC applies to the source: lane 8 inactive -> 0; inactive lane 8 keeps its old value.
     let exec = all & !(1 << 8);
     let out = bpermute(
         &mut Concrete,
-        &addr,
-        &data,
-        &old,
-        exec,
-        0,
-        PermuteWrap::Lanes32,
+        &Wave {
+            data: &data,
+            old: &old,
+            exec,
+        },
+        &LaneIndex {
+            addr: &addr,
+            offset: 0,
+            wrap: PermuteWrap::Lanes32,
+        },
     );
     assert_eq!(out[50].value, 0);
     assert_eq!(out[8].value, 9);
@@ -171,12 +192,16 @@ fn bpermute_and_permute_by_hand() {
     addr[7] = b(4 * 61);
     let out = permute(
         &mut Concrete,
-        &addr,
-        &data,
-        &old,
-        all,
-        0,
-        PermuteWrap::Lanes64,
+        &Wave {
+            data: &data,
+            old: &old,
+            exec: all,
+        },
+        &LaneIndex {
+            addr: &addr,
+            offset: 0,
+            wrap: PermuteWrap::Lanes64,
+        },
     );
     assert_eq!(out[5].value, 1001);
     assert_eq!(out[6].value, 0);

@@ -1,12 +1,16 @@
 //! Helpers shared by the test binaries of every gcnsmt crate, so that each test file does not
 //! carry its own copy: the proptest configuration (fixed seed, overridable case count), the
-//! switch between the default and the slow test tier, temporary directories, and running a
-//! binary with captured output.
+//! switch between the default and the slow test tier, temporary directories, running a
+//! binary with captured output, the redaction of times for snapshot tests ([`redact`]), and
+//! the documentation's console examples ([`doc`]).
 //!
 //! This crate depends on no gcnsmt crate, so any of them can take it as a dev-dependency.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+pub mod doc;
+pub mod redact;
 
 pub use proptest::test_runner::Config as ProptestConfig;
 
@@ -91,6 +95,21 @@ impl TempDir {
         std::fs::write(&p, text).expect("write a file in the temporary directory");
         p
     }
+
+    /// Copy the committed file `rel` (below the workspace root) to `name` inside the directory
+    /// with its one occurrence of `old` replaced by `new`, and return the copy's path: a
+    /// planted defect (`tests/data/tv/planted.txt` lists those of `tv`).
+    ///
+    /// Panics unless `old` occurs exactly once: a planted edit that misses its place, or lands
+    /// in two, would test something else.
+    pub fn plant(&self, rel: &str, old: &str, new: &str, name: &str) -> PathBuf {
+        let src = workspace_path(rel);
+        let text =
+            std::fs::read_to_string(&src).unwrap_or_else(|e| panic!("read {}: {e}", src.display()));
+        let n = text.matches(old).count();
+        assert_eq!(n, 1, "`{old}` occurs {n} times in {rel}, not once");
+        self.write(name, &text.replacen(old, new, 1))
+    }
 }
 
 /// What a finished process printed, and its exit code (-1 when killed by a signal).
@@ -143,7 +162,25 @@ impl Run {
 /// `env` sets them), so a developer's shell cannot change what a test sees. Panics if the
 /// binary cannot be started.
 pub fn run(bin: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
+    run_at(None, bin, args, stdin, env)
+}
+
+/// [`run`] in the working directory `cwd` (`None`: the test's own, its crate's directory).
+///
+/// Doc examples and snapshots run in [`workspace_root`], so that the paths they name
+/// (`proofs/...`, `tests/data/...`) and the paths in the output read as a user at the
+/// repository's root would see them.
+pub fn run_at(
+    cwd: Option<&Path>,
+    bin: &str,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &str)],
+) -> Run {
     let mut cmd = Command::new(bin);
+    if let Some(d) = cwd {
+        cmd.current_dir(d);
+    }
     cmd.args(args)
         .env_remove("RUST_LOG")
         .env_remove("GCNSMT_BREAK_ENCODING")
@@ -196,6 +233,31 @@ mod tests {
         let dir = d.path().to_path_buf();
         drop(d);
         assert!(!dir.exists());
+    }
+
+    #[test]
+    fn plant_replaces_the_one_occurrence() {
+        let d = TempDir::new("testkit-plant");
+        let rel = "proofs/ds_errors.rules";
+        let p = d.plant(
+            rel,
+            "Name: ds-read2-offset1-256\n",
+            "Name: planted\n",
+            "r.rules",
+        );
+        let text = std::fs::read_to_string(p).unwrap();
+        let orig = std::fs::read_to_string(workspace_path(rel)).unwrap();
+        assert!(text.contains("Name: planted\n") && !text.contains("offset1-256\n"));
+        assert_eq!(
+            text.len() + "ds-read2-offset1-256".len(),
+            orig.len() + "planted".len()
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "occurs 0 times")]
+    fn plant_refuses_a_missing_place() {
+        TempDir::new("testkit-plant").plant("proofs/ds_errors.rules", "no such text", "x", "r");
     }
 
     #[test]

@@ -339,7 +339,7 @@ pub fn available(solver: &str) -> bool {
 
 /// Check that `dir` can take emitted queries, creating it if needed.
 ///
-/// Errors: the directory cannot be created.
+/// Errors: the path is a file, the directory cannot be created, or nothing can be written there.
 pub fn prepare_dir(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("--emit-smt2 {}: {e}", dir.display()))
+    crate::limits::writable_dir(dir).map_err(|e| format!("--emit-smt2 {}: {e}", dir.display()))
 }

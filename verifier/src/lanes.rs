@@ -27,7 +27,7 @@
 //! Assumption, for want of a source at hand: a VOPC compare or carry-out leaves the mask bits
 //! of inactive lanes unchanged.
 
-pub use crate::lane_mode::{LaneMode, LaneOrder, MAX_LANES};
+pub use crate::lane_mode::{LaneMode, LaneOrder};
 use crate::machine::{Bound, Class, Op, RegKey};
 use std::collections::BTreeSet;
 

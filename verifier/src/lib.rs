@@ -3,6 +3,14 @@
 //! Rules (`proofs/*.rules`), their binding to targets, the z3 encoding, refinement checking
 //! with replayed counterexamples, and the `gcnsmt` command line.
 //!
+//! The public surface: [`rules`] (rule files), [`check`] (one rule on one target: verdict,
+//! counterexample), [`tv`] (translation validation of MIR), [`spec`] (spec-check), [`wave`]
+//! (wavefront atomics), [`smt`] (the z3 encoding, the only module that names `z3::`),
+//! [`crosscheck`] (cvc5), [`egg_rules`]/[`egg_domain`] (egg normalisation), [`exit`] (exit
+//! codes), [`LaneMode`], and [`cli`], the commands the binary dispatches to. The machine model
+//! (`machine`), the result cache, the output writers and the counterexample shrinker are
+//! internal.
+//!
 //! ```
 //! use gcnsmt_semantics::target::Target;
 //! use gcnsmt_verifier::check::{check, Options, Verdict};
@@ -27,31 +35,31 @@
 
 #![warn(missing_docs)]
 
-pub mod bench;
-pub mod cache;
+mod bench;
+mod cache;
 pub mod check;
 pub mod cli;
 pub mod crosscheck;
 pub mod egg_domain;
-pub mod egg_lang;
+mod egg_lang;
 pub mod egg_rules;
 pub mod exit;
-pub mod lane_mode;
-pub mod lanes;
-pub mod machine;
-pub mod matrix;
-pub mod normalize;
-pub mod output;
-pub mod record;
-pub mod report;
+mod lane_mode;
+mod lanes;
+pub mod limits;
+mod machine;
+mod matrix;
+mod normalize;
+mod output;
+mod record;
+mod report;
 pub mod rules;
-pub mod run;
-pub mod sarif;
-pub mod shrink;
+mod run;
+mod sarif;
+mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod tv;
 pub mod wave;
 
-/// MUBUF/VBUFFER instructions in rules (the old path of [`machine::buffer`]).
-pub use machine::buffer as buffer_ops;
+pub use lane_mode::{LaneMode, LaneOrder, MAX_LANES};

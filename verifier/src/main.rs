@@ -44,6 +44,77 @@ enum AtomicsFormat {
     Json,
 }
 
+/// The options of `gcnsmt verify` (see [`cli::VerifyArgs`]).
+#[derive(clap::Args)]
+struct VerifyOpts {
+    /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
+    #[arg(long)]
+    target: Option<String>,
+    /// Time limit per solver query, in seconds.
+    #[arg(long, default_value_t = 20.0)]
+    timeout: f64,
+    /// Override a machine setting for every rule: alignment=DWORD|UNALIGNED|STRICT,
+    /// lds_limit=M0|ALLOC|NONE.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
+    /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
+    #[arg(long, value_name = "PATTERN")]
+    filter: Vec<String>,
+    /// Reuse verdicts stored in DIR (created if needed); a rule whose text, target,
+    /// settings, semantics, tables and solver are unchanged is not re-proved, and a stored
+    /// refutation's counterexample is replayed on the interpreter instead of re-solved.
+    #[arg(long, value_name = "DIR")]
+    cache: Option<std::path::PathBuf>,
+    /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    format: VerifyFormat,
+    /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
+    #[arg(long, value_name = "DIR")]
+    emit_smt2: Option<std::path::PathBuf>,
+    /// Re-decide every query with a second solver (cvc5); a sat/unsat disagreement with
+    /// z3 is an internal error.
+    #[arg(long, value_name = "SOLVER")]
+    cross_check: Option<String>,
+    /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
+    #[arg(long, value_name = "MB")]
+    memory: Option<u32>,
+    /// Text output: leave out the rule-by-target matrix printed before the summary.
+    #[arg(long)]
+    no_matrix: bool,
+    /// Check every rule with N lanes per instruction (1..=8), overriding a rule's
+    /// `Lanes:`; vector registers per lane, EXEC an input, cross-lane ops allowed.
+    #[arg(long, value_name = "N")]
+    lanes: Option<u32>,
+    /// Serialization of the lanes of an instruction that writes memory: any (every order,
+    /// the default) or ascending (lane 0 first).
+    #[arg(long, value_name = "ORDER")]
+    lane_order: Option<String>,
+}
+
+impl VerifyOpts {
+    fn args(self) -> cli::VerifyArgs {
+        cli::VerifyArgs {
+            target: self.target,
+            timeout: self.timeout,
+            set: self.set,
+            filter: self.filter,
+            format: match self.format {
+                VerifyFormat::Text => cli::Format::Text,
+                VerifyFormat::Json => cli::Format::Json,
+                VerifyFormat::Sarif => cli::Format::Sarif,
+            },
+            cache: self.cache,
+            emit_smt2: self.emit_smt2,
+            cross_check: self.cross_check,
+            memory: self.memory,
+            no_matrix: self.no_matrix,
+            lanes: self.lanes,
+            lane_order: self.lane_order,
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Prove or refute each rule of rule files (directories are searched for *.rules).
@@ -51,49 +122,8 @@ enum Cmd {
         /// Rule files or directories.
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
-        /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
-        #[arg(long)]
-        target: Option<String>,
-        /// Time limit per solver query, in seconds.
-        #[arg(long, default_value_t = 20.0)]
-        timeout: f64,
-        /// Override a machine setting for every rule: alignment=DWORD|UNALIGNED|STRICT,
-        /// lds_limit=M0|ALLOC|NONE.
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-        /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
-        /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
-        #[arg(long, value_name = "PATTERN")]
-        filter: Vec<String>,
-        /// Reuse verdicts stored in DIR (created if needed); a rule whose text, target,
-        /// settings, semantics, tables and solver are unchanged is not re-proved, and a stored
-        /// refutation's counterexample is replayed on the interpreter instead of re-solved.
-        #[arg(long, value_name = "DIR")]
-        cache: Option<std::path::PathBuf>,
-        /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
-        #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
-        format: VerifyFormat,
-        /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
-        #[arg(long, value_name = "DIR")]
-        emit_smt2: Option<std::path::PathBuf>,
-        /// Re-decide every query with a second solver (cvc5); a sat/unsat disagreement with
-        /// z3 is an internal error.
-        #[arg(long, value_name = "SOLVER")]
-        cross_check: Option<String>,
-        /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
-        #[arg(long, value_name = "MB")]
-        memory: Option<u32>,
-        /// Text output: leave out the rule-by-target matrix printed before the summary.
-        #[arg(long)]
-        no_matrix: bool,
-        /// Check every rule with N lanes per instruction (1..=8), overriding a rule's
-        /// `Lanes:`; vector registers per lane, EXEC an input, cross-lane ops allowed.
-        #[arg(long, value_name = "N")]
-        lanes: Option<u32>,
-        /// Serialization of the lanes of an instruction that writes memory: any (every order,
-        /// the default) or ascending (lane 0 first).
-        #[arg(long, value_name = "ORDER")]
-        lane_order: Option<String>,
+        #[command(flatten)]
+        opts: VerifyOpts,
     },
     /// Benchmark (not a test): time the rules of the given paths with and without egg and the
     /// result cache; print wall time, median and p99 per rule x target, and peak memory.
@@ -180,48 +210,13 @@ fn main() -> ExitCode {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    // Before any parallel work: worker threads get the stack deep (bounded) input needs.
+    gcnsmt_verifier::limits::init_worker_threads();
     let parse_target = |t: &str| -> Result<Target, String> {
         Target::parse(t).ok_or_else(|| format!("unknown target `{t}`"))
     };
     let code = match cli.cmd {
-        Cmd::Verify {
-            paths,
-            target,
-            timeout,
-            set,
-            filter,
-            format,
-            cache,
-            emit_smt2,
-            cross_check,
-            memory,
-            no_matrix,
-            lanes,
-            lane_order,
-        } => {
-            let format = match format {
-                VerifyFormat::Text => cli::Format::Text,
-                VerifyFormat::Json => cli::Format::Json,
-                VerifyFormat::Sarif => cli::Format::Sarif,
-            };
-            cli::verify(
-                &paths,
-                &cli::VerifyArgs {
-                    target,
-                    timeout,
-                    set,
-                    filter,
-                    format,
-                    cache,
-                    emit_smt2,
-                    cross_check,
-                    memory,
-                    no_matrix,
-                    lanes,
-                    lane_order,
-                },
-            )
-        }
+        Cmd::Verify { paths, opts } => cli::verify(&paths, &opts.args()),
         Cmd::Bench { paths, timeout } => cli::bench(&paths, timeout),
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),

@@ -58,16 +58,30 @@ pub fn matrix(records: &[Record]) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let width = rows.iter().map(|r| r.len()).max().unwrap_or(4).max(4);
+    // Padding by hand: `{:<width$}` panics past 65,535 ("Formatting argument out of range"),
+    // and a rule name may be longer than that.
+    let width = rows
+        .iter()
+        .map(|r| crate::report::escape_controls(r).chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let pad = |out: &mut String, s: &str| {
+        out.push_str(s);
+        out.extend(std::iter::repeat_n(
+            ' ',
+            width.saturating_sub(s.chars().count()),
+        ));
+    };
     let short = |t: Target| t.name().trim_start_matches("gfx").to_string();
     let mut out = String::new();
-    let _ = write!(out, "{:<width$}", "rule x target");
+    pad(&mut out, "rule x target");
     for t in Target::ALL {
         let _ = write!(out, " {:>4}", short(t));
     }
     out.push('\n');
     for r in &rows {
-        let _ = write!(out, "{r:<width$}");
+        pad(&mut out, &crate::report::escape_controls(r));
         if let Some(e) = row_errors.get(r) {
             if !Target::ALL
                 .iter()

@@ -1,9 +1,31 @@
 //! Text output of verdicts and counterexamples.
 
 use crate::check::{Cex, Outcome, Verdict};
+use std::borrow::Cow;
 use std::fmt::Write;
 
-fn num(v: u128, w: u32) -> String {
+/// `s` with control characters other than newline written as Rust escapes (`\u{1b}`, `\t`),
+/// so a rule name or message holding terminal escapes (ESC[2J, BEL) cannot act on the
+/// terminal. JSON and SARIF escape them already.
+pub fn escape_controls(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(|c| c.is_control() && c != '\n') {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.chars()
+            .map(|c| {
+                if c.is_control() && c != '\n' {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
+/// A value of `w` bits as hex, decimal and (when negative) signed decimal.
+pub(crate) fn num(v: u128, w: u32) -> String {
     let hex = format!("0x{:0width$x}", v, width = (w as usize).div_ceil(4));
     let s = gcnsmt_semantics::interp::sign_extend(v, w);
     if s < 0 {
@@ -13,7 +35,8 @@ fn num(v: u128, w: u32) -> String {
     }
 }
 
-fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
+/// Memory bytes as runs of up to 16 consecutive addresses, one line each.
+pub(crate) fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
     let mut i = 0;
     while i < bs.len() {
         let mut j = i;
@@ -112,7 +135,7 @@ pub fn cex(c: &Cex) -> String {
     out
 }
 
-/// One verdict line (and details below it).
+/// One verdict line (and details below it), control characters escaped.
 pub fn outcome(o: &Outcome) -> String {
     let v = o.verdict.name().to_ascii_uppercase();
     let exp = match o.expect {
@@ -142,7 +165,8 @@ pub fn outcome(o: &Outcome) -> String {
         }
         _ => {}
     }
-    s
+    // The rule name, notes and error texts may echo input bytes.
+    escape_controls(&s).into_owned()
 }
 
 /// Print a run's records as text: one verdict block per rule x target, one line per input
@@ -155,8 +179,16 @@ pub fn print_text(records: &[crate::record::Record], out: &mut dyn std::io::Writ
                 rule,
                 error,
                 expected: true,
-            } => writeln!(out, "{rule:<40} {:<8} ERROR (as expected)  {error}", ""),
-            Record::Error { error, .. } => writeln!(out, "{error}"),
+            } => writeln!(
+                out,
+                "{:<40} {:<8} ERROR (as expected)  {}",
+                escape_controls(rule),
+                "",
+                escape_controls(&error.to_string())
+            ),
+            Record::Error { error, .. } => {
+                writeln!(out, "{}", escape_controls(&error.to_string()))
+            }
             Record::Verdict { outcome, .. } => write!(out, "{}", self::outcome(outcome)),
         };
     }

@@ -111,7 +111,7 @@ pub struct Rule {
     pub cites: Vec<String>,
     /// `Tags:` words (for `--filter tag:NAME`).
     pub tags: Vec<String>,
-    /// `Lanes: N [any|ascending]`: check with N lanes per instruction (see [`crate::lanes`]).
+    /// `Lanes: N [any|ascending]`: check with N lanes per instruction (see [`LaneMode`](crate::LaneMode)).
     pub lanes: Option<(crate::lane_mode::LaneMode, Loc)>,
 }
 

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 /// Check every rule on each target it binds on (all targets, or those in `filter`), in
 /// parallel and without a result cache. Prints nothing but the progress bar on stderr; returns
-/// one [`Record`] per rule x target, in rule order (a rule that binds on no target gets one
+/// one record (`Record`: verdict, time, rule and target) per rule x target, in rule order (a rule that binds on no target gets one
 /// error record). Printing and the summary are the caller's.
 pub fn run_rules(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Record> {
     run_rules_cached(rules, filter, opts, None)
@@ -44,13 +44,14 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         time: Duration::ZERO,
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
         buffer: crate::check::uses_buffer(rule),
+        sbuffer: crate::check::uses_sbuffer(rule),
         lanes: crate::check::lane_mode(rule, opts),
     }
 }
 
 /// Every rule x target to check, in rule order: the selected targets a rule binds on, or, for
 /// a rule that binds on none, one target to report its binding error on.
-fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Target)> {
+pub(crate) fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Target)> {
     let mut jobs: Vec<(usize, Target)> = Vec::new();
     for (i, rule) in rules.iter().enumerate() {
         if let Some((ts, loc)) = &rule.targets {

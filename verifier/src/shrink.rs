@@ -213,178 +213,178 @@ pub fn minimize(
     model: Model,
     inputs: &[Input],
     budget: &Budget,
-    mut valid: impl FnMut(&Model) -> bool,
+    valid: impl FnMut(&Model) -> bool,
 ) -> (Model, Stats) {
     let start = Instant::now();
-    let mut model = model;
-    let mut stats = Stats {
-        first_query: q.last_check_time(),
-        ..Stats::default()
+    let first_query = q.last_check_time();
+    let mut run = Shrink {
+        q,
+        inputs,
+        budget,
+        valid,
+        stats: Stats {
+            first_query,
+            ..Stats::default()
+        },
     };
-    // A solver model that is no counterexample on the interpreter is an encoding bug, which
-    // the caller reports: shrinking stops there and returns it, so that concrete tries do not
-    // paper over it. (The same holds for every model a shrinking query returns.)
-    stats.replays += 1;
-    if !valid(&model) {
-        stats.broken = true;
-        stats.time = start.elapsed();
-        return (model, stats);
-    }
-    // The index of the first goal the current model meets, per input (`goals.len()`: none).
-    let met = |m: &Model, i: &Input| {
-        let v = m.bv(&i.term);
-        i.goals
-            .iter()
-            .position(|g| g.holds(v))
-            .unwrap_or(i.goals.len())
-    };
-    // Every input at its first goal at once, unless the model already has them all.
-    let open: Vec<&Input> = inputs
+    let result = run.all_inputs(model);
+    let mut stats = run.stats;
+    stats.time = start.elapsed();
+    // A broken model (`Err`) is returned as it is, for the caller to report.
+    (result.unwrap_or_else(|m| m), stats)
+}
+
+/// One run of [`minimize`]: the query, the inputs, and what it has done so far. Every step
+/// returns `Err(model)` for a solver model that is no counterexample on the interpreter (an
+/// encoding bug, `stats.broken`): shrinking stops there and returns it, so that concrete tries
+/// do not paper over it.
+struct Shrink<'a, V> {
+    q: &'a mut Query,
+    inputs: &'a [Input],
+    budget: &'a Budget,
+    valid: V,
+    stats: Stats,
+}
+
+/// The index of the first goal `m` meets for input `i` (`goals.len()`: none).
+fn met(m: &Model, i: &Input) -> usize {
+    let v = m.bv(&i.term);
+    i.goals
         .iter()
-        .filter(|i| !i.goals.is_empty() && met(&model, i) > 0)
-        .collect();
-    if !open.is_empty() {
-        let candidate = open.iter().fold(model.clone(), |m, i| {
-            let v = i.goals[0].candidate(m.bv(&i.term));
-            m.with(&i.term, v)
-        });
-        stats.replays += 1;
-        if valid(&candidate) {
-            stats.all_at_once = true;
-            model = candidate;
-        } else if !budget.expired() {
-            let all: Vec<Prop> = open.iter().map(|i| i.goals[0].prop(&i.term)).collect();
-            q.push();
-            q.assert(&build::and(&all));
-            stats.queries += 1;
-            let answer = q.check_within(budget.limit());
-            tracing::trace!(inputs = open.len(), sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, every input at its first goal");
-            q.pop();
-            if let Answer::Sat(m) = answer {
-                stats.replays += 1;
-                if !valid(&m) {
-                    stats.broken = true;
-                    stats.time = start.elapsed();
-                    return (m, stats);
-                }
-                stats.all_at_once = true;
-                model = m;
-            }
+        .position(|g| g.holds(v))
+        .unwrap_or(i.goals.len())
+}
+
+impl<V: FnMut(&Model) -> bool> Shrink<'_, V> {
+    /// Whether `m` is still a counterexample (counted as a replay).
+    fn replay(&mut self, m: &Model) -> bool {
+        self.stats.replays += 1;
+        (self.valid)(m)
+    }
+
+    /// A solver model, replayed: `Err` with it when it does not replay.
+    fn checked(&mut self, m: Model) -> Result<Model, Model> {
+        if self.replay(&m) {
+            Ok(m)
+        } else {
+            self.stats.broken = true;
+            Err(m)
         }
     }
-    for input in inputs {
-        let mut first_met = met(&model, input);
-        let mut g = 0;
-        while g < first_met {
-            let goal = input.goals[g];
-            if let Some(m) = cheap_try(
-                q, &model, inputs, input, goal, budget, &mut valid, &mut stats,
-            ) {
-                if stats.broken {
-                    stats.time = start.elapsed();
-                    return (m, stats);
+
+    /// One shrinking query: `props` on top of the query's assertions (taken off again); its
+    /// model if satisfiable, checked. `what` names the query in the trace.
+    fn solve(&mut self, props: &[Prop], what: &str) -> Result<Option<Model>, Model> {
+        self.q.push();
+        for p in props {
+            self.q.assert(p);
+        }
+        self.stats.queries += 1;
+        let answer = self.q.check_within(self.budget.limit());
+        self.q.pop();
+        tracing::trace!(what, sat = matches!(answer, Answer::Sat(_)), time = ?self.q.last_check_time(), "shrinking query");
+        match answer {
+            Answer::Sat(m) => self.checked(m).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    /// Every input toward its goals, from the solver's `model`.
+    fn all_inputs(&mut self, model: Model) -> Result<Model, Model> {
+        let mut model = self.checked(model)?;
+        // Every input at its first goal at once, unless the model already has them all.
+        let inputs = self.inputs;
+        let open: Vec<&Input> = inputs
+            .iter()
+            .filter(|i| !i.goals.is_empty() && met(&model, i) > 0)
+            .collect();
+        if !open.is_empty() {
+            let candidate = open.iter().fold(model.clone(), |m, i| {
+                let v = i.goals[0].candidate(m.bv(&i.term));
+                m.with(&i.term, v)
+            });
+            if self.replay(&candidate) {
+                self.stats.all_at_once = true;
+                model = candidate;
+            } else if !self.budget.expired() {
+                let all: Vec<Prop> = open.iter().map(|i| i.goals[0].prop(&i.term)).collect();
+                let what = format!("{} inputs, every one at its first goal", open.len());
+                if let Some(m) = self.solve(&[build::and(&all)], &what)? {
+                    self.stats.all_at_once = true;
+                    model = m;
                 }
-                model = m;
-                first_met = g;
-                break;
+            }
+        }
+        for input in inputs {
+            let (m, first_met) = self.one_input(model, input)?;
+            model = m;
+            if first_met < input.goals.len() {
+                // The current model meets this goal: keep it for the inputs after this one.
+                self.q.assert(&input.goals[first_met].prop(&input.term));
+            }
+        }
+        Ok(model)
+    }
+
+    /// `input` toward the first of its goals it can reach from `model`: the new model and
+    /// the index of the goal it meets.
+    fn one_input(&mut self, model: Model, input: &Input) -> Result<(Model, usize), Model> {
+        let first_met = met(&model, input);
+        for g in 0..first_met {
+            let goal = input.goals[g];
+            if let Some(m) = self.cheap_try(&model, input, goal)? {
+                return Ok((m, g));
             }
             // The solver with the other inputs free only where it can do much better: for a
             // preferred largest value (M0, LDS_SIZE), and to bring an input above 0xff down
             // to at most 0xff or 0xffff (0 itself is left to the cheap tries, before and after).
             let free = (g == 0 && prefers_max(input))
                 || (model.bv(&input.term) > 0xff && matches!(goal, Goal::Le(_)));
-            if free && !budget.expired() {
-                q.push();
-                q.assert(&goal.prop(&input.term));
-                stats.queries += 1;
-                let answer = q.check_within(budget.limit());
-                q.pop();
-                tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query");
-                if let Answer::Sat(m) = answer {
-                    stats.replays += 1;
-                    if !valid(&m) {
-                        stats.broken = true;
-                        stats.time = start.elapsed();
-                        return (m, stats);
+            if !free || self.budget.expired() {
+                continue;
+            }
+            let what = format!("{} {goal:?}", input.term);
+            if let Some(m) = self.solve(&[goal.prop(&input.term)], &what)? {
+                // A second chance, cheaply, for the better goals from the new model.
+                for (g2, better) in input.goals[..g].iter().enumerate() {
+                    if let Some(m2) = self.cheap_try(&m, input, *better)? {
+                        return Ok((m2, g2));
                     }
-                    model = m;
-                    first_met = g;
-                    // A second chance, cheaply, for the better goals from the new model.
-                    for (g2, better) in input.goals[..g].iter().enumerate() {
-                        if let Some(m) = cheap_try(
-                            q, &model, inputs, input, *better, budget, &mut valid, &mut stats,
-                        ) {
-                            if stats.broken {
-                                stats.time = start.elapsed();
-                                return (m, stats);
-                            }
-                            model = m;
-                            first_met = g2;
-                            break;
-                        }
-                    }
-                    break;
                 }
+                return Ok((m, g));
             }
-            g += 1;
         }
-        if first_met < input.goals.len() {
-            // The current model meets this goal: keep it for the inputs after this one.
-            q.assert(&input.goals[first_met].prop(&input.term));
-        }
+        Ok((model, first_met))
     }
-    stats.time = start.elapsed();
-    (model, stats)
-}
 
-/// The cheap ways to bring `input` to `goal` from `model`: change only that input and replay
-/// (no solver), then, for an exact value, ask the solver with every other input at its
-/// current value, so that only this input and the memory contents may change (a small, fast
-/// query; not after the deadline). The new model, if either works; if the solver's does not
-/// replay, it is returned with `stats.broken` set.
-#[allow(clippy::too_many_arguments)]
-fn cheap_try(
-    q: &mut Query,
-    model: &Model,
-    inputs: &[Input],
-    input: &Input,
-    goal: Goal,
-    budget: &Budget,
-    valid: &mut impl FnMut(&Model) -> bool,
-    stats: &mut Stats,
-) -> Option<Model> {
-    for v in goal.candidates(model.bv(&input.term)) {
-        let candidate = model.with(&input.term, v);
-        stats.replays += 1;
-        if valid(&candidate) {
-            return Some(candidate);
-        }
-    }
-    // The query only for exact values: a bound is left to the free query.
-    if budget.expired() || matches!(goal, Goal::Le(_)) {
-        return None;
-    }
-    let others: Vec<Prop> = inputs
-        .iter()
-        .filter(|j| j.term != input.term)
-        .map(|j| build::eq_const(&j.term, model.bv(&j.term)))
-        .collect();
-    q.push();
-    q.assert(&goal.prop(&input.term));
-    q.assert(&build::and(&others));
-    stats.queries += 1;
-    let answer = q.check_within(budget.limit());
-    q.pop();
-    tracing::trace!(input = %input.term, ?goal, sat = matches!(answer, Answer::Sat(_)), time = ?q.last_check_time(), "shrinking query, others fixed");
-    match answer {
-        Answer::Sat(m) => {
-            stats.replays += 1;
-            if !valid(&m) {
-                stats.broken = true;
+    /// The cheap ways to bring `input` to `goal` from `model`: change only that input and
+    /// replay (no solver), then, for an exact value, ask the solver with every other input at
+    /// its current value, so that only this input and the memory contents may change (a
+    /// small, fast query; not after the deadline). The new model, if either works.
+    fn cheap_try(
+        &mut self,
+        model: &Model,
+        input: &Input,
+        goal: Goal,
+    ) -> Result<Option<Model>, Model> {
+        for v in goal.candidates(model.bv(&input.term)) {
+            let candidate = model.with(&input.term, v);
+            if self.replay(&candidate) {
+                return Ok(Some(candidate));
             }
-            Some(m)
         }
-        _ => None,
+        // The query only for exact values: a bound is left to the free query.
+        if self.budget.expired() || matches!(goal, Goal::Le(_)) {
+            return Ok(None);
+        }
+        let others: Vec<Prop> = self
+            .inputs
+            .iter()
+            .filter(|j| j.term != input.term)
+            .map(|j| build::eq_const(&j.term, model.bv(&j.term)))
+            .collect();
+        let what = format!("{} {goal:?}, others fixed", input.term);
+        self.solve(&[goal.prop(&input.term), build::and(&others)], &what)
     }
 }
 

@@ -13,7 +13,9 @@ use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
-use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
+use gcnsmt_semantics::settings::{
+    Alignment, BufferOob, BufferSoffset, LdsLimit, SbufferSize, Settings,
+};
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use gcnsmt_verifier::smt::Smt;
@@ -220,6 +222,11 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
             BufferOob::End
         } else {
             BufferOob::Start
+        },
+        sbuffer_size: if rng.gen() {
+            SbufferSize::Strided
+        } else {
+            SbufferSize::Records
         },
     }
 }
@@ -448,6 +455,34 @@ fn z3_encoding_agrees_with_the_interpreter() {
                             ("SDATA".into(), interesting(&mut rng, 128), 128, Kind::B),
                             ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                         ],
+                        settings: random_settings(&mut rng, Target::Gfx900),
+                        mem: MemView::Space(AddrSpace::Global),
+                        buffer: None,
+                        seed: rng.gen(),
+                    };
+                    compare(name, Target::Gfx900, i, &inp, def, aliases);
+                    checked += 1;
+                }
+                continue;
+            }
+            if file == "smem.pcode" {
+                // Scalar buffer loads: BASE and SIZE as the binder decodes them from the V#
+                // (sizes near the accessed offsets, so both range-check outcomes occur).
+                names += 1;
+                for i in 0..runs() {
+                    let off = rng.gen_range(0..256u128);
+                    let mut vars = vec![
+                        ("BASE".into(), rng.gen::<u64>() as u128 >> 16, 64, Kind::U),
+                        ("SIZE".into(), off + rng.gen_range(0..80), 64, Kind::U),
+                        ("OFFSET".into(), off, 32, Kind::I),
+                        ("SOFFSET".into(), small_or_any(&mut rng, 32), 32, Kind::B),
+                        ("LANE_ID".into(), 0, 32, Kind::B),
+                    ];
+                    for v in ["SDATA", "SDATA1", "SDATA2", "SDATA3"] {
+                        vars.push((v.into(), interesting(&mut rng, 128), 128, Kind::B));
+                    }
+                    let inp = Input {
+                        vars,
                         settings: random_settings(&mut rng, Target::Gfx900),
                         mem: MemView::Space(AddrSpace::Global),
                         buffer: None,

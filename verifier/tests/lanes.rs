@@ -5,8 +5,8 @@
 use gcnsmt_semantics::eval::AddrSpace;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_verifier::check::{check, Cex, Options, Verdict};
-use gcnsmt_verifier::lanes::{LaneMode, LaneOrder};
 use gcnsmt_verifier::rules::parse_rules;
+use gcnsmt_verifier::{LaneMode, LaneOrder};
 use std::collections::BTreeMap;
 
 fn verdict(text: &str, target: Target, lanes: Option<LaneMode>) -> Verdict {

@@ -67,7 +67,7 @@ fn committed_pairs_give_the_expected_verdicts() {
     let expect = expected();
     let mut functions = std::collections::BTreeSet::new();
     let ps = pairs();
-    assert_eq!(ps.len(), 9, "3 kernel files x 3 targets");
+    assert_eq!(ps.len(), 12, "4 kernel files x 3 targets");
     for (b, a) in &ps {
         let (code, blocks, err) = tv_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
         assert!(code == 0 || code == 3, "{}: {err}", b.display());

@@ -48,10 +48,25 @@ fn swizzle_permute_append_agree() {
         let exec: u64 = r.gen();
         let off: u16 = r.gen();
         let g9 = r.gen::<bool>();
-        let c = swizzle(&mut Concrete, &conc(&data), &conc(&old), exec, off, g9);
+        let (cd, co) = (conc(&data), conc(&old));
+        let cw = Wave {
+            data: &cd,
+            old: &co,
+            exec,
+        };
+        let c = swizzle(&mut Concrete, &cw, off, g9);
         let mut s = Smt;
         let (d, o) = (sym(&mut s, &data), sym(&mut s, &old));
-        let z = swizzle(&mut s, &d, &o, exec, off, g9);
+        let z = swizzle(
+            &mut s,
+            &Wave {
+                data: &d,
+                old: &o,
+                exec,
+            },
+            off,
+            g9,
+        );
         assert_eq!(values(&c), ground(&z), "swizzle run {run}");
 
         // Permutes on wave32 (the z3 side builds lanes x lanes ite chains).
@@ -68,11 +83,35 @@ fn swizzle_permute_append_agree() {
         let (ca, cd, co) = (conc(&addr), conc(&data), conc(&old));
         let mut s = Smt;
         let (za, zd, zo) = (sym(&mut s, &addr), sym(&mut s, &data), sym(&mut s, &old));
-        let c = bpermute(&mut Concrete, &ca, &cd, &co, exec, off, wrap);
-        let z = bpermute(&mut s, &za, &zd, &zo, exec, off, wrap);
+        let (cw, zw) = (
+            Wave {
+                data: &cd,
+                old: &co,
+                exec,
+            },
+            Wave {
+                data: &zd,
+                old: &zo,
+                exec,
+            },
+        );
+        let (cat, zat) = (
+            LaneIndex {
+                addr: &ca,
+                offset: off,
+                wrap,
+            },
+            LaneIndex {
+                addr: &za,
+                offset: off,
+                wrap,
+            },
+        );
+        let c = bpermute(&mut Concrete, &cw, &cat);
+        let z = bpermute(&mut s, &zw, &zat);
         assert_eq!(values(&c), ground(&z), "bpermute run {run}");
-        let c = permute(&mut Concrete, &ca, &cd, &co, exec, off, wrap);
-        let z = permute(&mut s, &za, &zd, &zo, exec, off, wrap);
+        let c = permute(&mut Concrete, &cw, &cat);
+        let z = permute(&mut s, &zw, &zat);
         assert_eq!(values(&c), ground(&z), "permute run {run}");
 
         let counter: u32 = r.gen();
@@ -162,8 +201,20 @@ fn lane_forms_agree_with_whole_wave_forms() {
         let (za, zd, zo) = (sym(&mut s, &addr), sym(&mut s, &data), sym(&mut s, &old));
         let (ca, cd, co) = (conc(&addr), conc(&data), conc(&old));
         let w = n as u32;
-        let c = swizzle(&mut Concrete, &cd, &co, exec, off, g9);
-        let z = swizzle_lanes(&mut s, w, &ids, &zd, &zo, &act, off, g9);
+        let cw = Wave {
+            data: &cd,
+            old: &co,
+            exec,
+        };
+        let zl = Lanes {
+            wave: w,
+            ids: &ids,
+            data: &zd,
+            old: &zo,
+            active: &act,
+        };
+        let c = swizzle(&mut Concrete, &cw, off, g9);
+        let z = swizzle_lanes(&mut s, &zl, off, g9);
         assert_eq!(values(&c), ground(&z), "swizzle_lanes run {run}");
         let off8 = off & 0xff;
         let wrap = [
@@ -171,11 +222,21 @@ fn lane_forms_agree_with_whole_wave_forms() {
             PermuteWrap::Lanes32,
             PermuteWrap::WaveSize,
         ][run % 3];
-        let c = bpermute(&mut Concrete, &ca, &cd, &co, exec, off8, wrap);
-        let z = bpermute_lanes(&mut s, w, &ids, &za, &zd, &zo, &act, off8, wrap);
+        let cat = LaneIndex {
+            addr: &ca,
+            offset: off8,
+            wrap,
+        };
+        let zat = LaneIndex {
+            addr: &za,
+            offset: off8,
+            wrap,
+        };
+        let c = bpermute(&mut Concrete, &cw, &cat);
+        let z = bpermute_lanes(&mut s, &zl, &zat);
         assert_eq!(values(&c), ground(&z), "bpermute_lanes run {run}");
-        let c = permute(&mut Concrete, &ca, &cd, &co, exec, off8, wrap);
-        let z = permute_lanes(&mut s, w, &ids, &za, &zd, &zo, &act, off8, wrap);
+        let c = permute(&mut Concrete, &cw, &cat);
+        let z = permute_lanes(&mut s, &zl, &zat);
         assert_eq!(values(&c), ground(&z), "permute_lanes run {run}");
     }
 }
@@ -203,53 +264,42 @@ fn lane_forms_on_a_subset_equal_the_wave_with_the_rest_inactive() {
             })
             .collect();
         let act: Vec<bool> = ids.iter().map(|i| exec >> i & 1 == 1).collect();
-        let full = swizzle(&mut c, &conc(&data), &conc(&old), exec, off, true);
-        let some = swizzle_lanes(&mut c, 64, &cid, &pick(&data), &pick(&old), &act, off, true);
+        let (cdata, cold, caddr) = (conc(&data), conc(&old), conc(&addr));
+        let whole = Wave {
+            data: &cdata,
+            old: &cold,
+            exec,
+        };
+        let (pdata, pold, paddr) = (pick(&data), pick(&old), pick(&addr));
+        let some_lanes = Lanes {
+            wave: 64,
+            ids: &cid,
+            data: &pdata,
+            old: &pold,
+            active: &act,
+        };
+        let full = swizzle(&mut c, &whole, off, true);
+        let some = swizzle_lanes(&mut c, &some_lanes, off, true);
         let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
         assert_eq!(want, values(&some), "swizzle run {run}");
         let off8 = off & 0xff;
-        let full = bpermute(
-            &mut c,
-            &conc(&addr),
-            &conc(&data),
-            &conc(&old),
-            exec,
-            off8,
-            PermuteWrap::Lanes64,
-        );
-        let some = bpermute_lanes(
-            &mut c,
-            64,
-            &cid,
-            &pick(&addr),
-            &pick(&data),
-            &pick(&old),
-            &act,
-            off8,
-            PermuteWrap::Lanes64,
-        );
+        let wrap = PermuteWrap::Lanes64;
+        let at_all = LaneIndex {
+            addr: &caddr,
+            offset: off8,
+            wrap,
+        };
+        let at_some = LaneIndex {
+            addr: &paddr,
+            offset: off8,
+            wrap,
+        };
+        let full = bpermute(&mut c, &whole, &at_all);
+        let some = bpermute_lanes(&mut c, &some_lanes, &at_some);
         let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
         assert_eq!(want, values(&some), "bpermute run {run}");
-        let full = permute(
-            &mut c,
-            &conc(&addr),
-            &conc(&data),
-            &conc(&old),
-            exec,
-            off8,
-            PermuteWrap::Lanes64,
-        );
-        let some = permute_lanes(
-            &mut c,
-            64,
-            &cid,
-            &pick(&addr),
-            &pick(&data),
-            &pick(&old),
-            &act,
-            off8,
-            PermuteWrap::Lanes64,
-        );
+        let full = permute(&mut c, &whole, &at_all);
+        let some = permute_lanes(&mut c, &some_lanes, &at_some);
         let want: Vec<u128> = ids.iter().map(|i| full[*i].value).collect();
         assert_eq!(want, values(&some), "permute run {run}");
     }

@@ -6,13 +6,14 @@ use super::{
     global_lookup, global_offset_range, is_global_mnemonic, last_sgpr, smem_offset_range,
     GlobalInst, GlobalKind, Sgprs,
 };
-use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError};
+use crate::asm::{parse_reg, parse_syntax_with, AsmError};
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
+use crate::operand::{expect_operands, immediate, vector_hole, VecOperand};
 
 /// `sN` or `s[N:M]`.
-fn parse_sgprs(text: &str) -> Option<Sgprs> {
+pub(crate) fn parse_sgprs(text: &str) -> Option<Sgprs> {
     let rest = text.trim().strip_prefix('s')?;
     let num = |s: &str| -> Option<u16> {
         let s = s.trim();
@@ -33,7 +34,8 @@ fn parse_sgprs(text: &str) -> Option<Sgprs> {
     })
 }
 
-/// The operand parsers the GLOBAL and FLAT assemblers share.
+/// What the operand checks need: the target, the mnemonic (for messages) and the holes; the
+/// GLOBAL and FLAT assemblers share it.
 pub(crate) struct Ctx<'a> {
     pub(crate) target: Target,
     pub(crate) mn: &'a str,
@@ -49,15 +51,17 @@ impl Ctx<'_> {
         col: usize,
         count: u8,
     ) -> Result<RegTuple, AsmError> {
-        let class = HoleClass {
-            dwords: count,
-            agpr_ok: false,
-        };
-        if let Some(accepted) = self.holes.reg(role, text, col, class) {
-            accepted?;
-            return Ok(RegTuple::v(0, count));
+        if let Some(stand_in) = vector_hole(self.holes, role, text, col, count, false) {
+            return stand_in;
         }
         let (mn, target) = (self.mn, self.target);
+        let op = VecOperand {
+            mn,
+            target,
+            role,
+            text,
+            col,
+        };
         let Some(r) = parse_reg(text) else {
             return err(
                 col,
@@ -73,33 +77,21 @@ impl Ctx<'_> {
                 ),
             );
         }
-        if r.last() > 255 {
-            return err(col, format!("register {text} is out of range (max 255)"));
-        }
-        if r.count != count {
-            return err(
-                col,
-                format!(
-                    "{mn} needs a {count}-register tuple for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
-        if count > 1 && r.first % 2 == 1 && target.needs_aligned_vgpr_tuples() {
-            return err(
-                col,
-                format!(
-                    "{mn} on {target} needs an even-aligned tuple for {}, got {text}",
-                    role.name()
-                ),
-            );
-        }
+        op.in_range(&r)?;
+        op.width(&r, count)?;
+        op.aligned(&r, count > 1 && target.needs_aligned_vgpr_tuples(), "tuple")?;
         Ok(r)
     }
 
     /// An SGPR run of `count` registers for `role` (pairs even-aligned, 4 and more 4-aligned,
     /// as llvm-mc 22 requires), or a hole (stand-in `s0..`).
-    fn sgprs(&mut self, role: Role, text: &str, col: usize, count: u8) -> Result<Sgprs, AsmError> {
+    pub(crate) fn sgprs(
+        &mut self,
+        role: Role,
+        text: &str,
+        col: usize,
+        count: u8,
+    ) -> Result<Sgprs, AsmError> {
         let class = HoleClass {
             dwords: count,
             agpr_ok: false,
@@ -154,24 +146,11 @@ impl Ctx<'_> {
         lo: i64,
         hi: i64,
     ) -> Result<i64, AsmError> {
-        if let Some(accepted) = self.holes.imm("offset", text, col, hi as u64) {
-            accepted?;
-            return Ok(0);
-        }
-        let Some(o) = parse_int(text) else {
-            return err(col, format!("expected an integer offset, got `{text}`"));
-        };
-        if !(lo..=hi).contains(&o) {
-            return err(
-                col,
-                format!("offset must be in [{lo}, {hi}], got {o} (out of range)"),
-            );
-        }
-        Ok(o)
+        immediate(self.holes, "offset", text, col, lo, hi, " (out of range)")
     }
 }
 
-/// Parse one global-family line (see [`crate::global`]) for `target`, with operand holes.
+/// Parse one global-family line (GLOBAL_LOAD/STORE and S_LOAD: see [`GlobalInst`](crate::GlobalInst)) for `target`, with operand holes.
 ///
 /// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
 /// register widths, classes, alignment and range, offsets out of range, modifiers other than
@@ -208,19 +187,12 @@ pub fn parse_global_with(
         offset: 0,
     };
     let ops = &syn.operands;
-    let want = 3;
-    if ops.len() != want {
-        let col = ops.get(want).map_or(syn.end_col, |o| o.1);
-        let names = match op.kind {
-            GlobalKind::Load => "vdst, vaddr, saddr",
-            GlobalKind::Store => "vaddr, vdata, saddr",
-            GlobalKind::ScalarLoad => "sdst, sbase, offset",
-        };
-        return err(
-            col,
-            format!("{mn} takes {want} operands ({names}), got {}", ops.len()),
-        );
-    }
+    let names = match op.kind {
+        GlobalKind::Load => ["vdst", "vaddr", "saddr"],
+        GlobalKind::Store => ["vaddr", "vdata", "saddr"],
+        GlobalKind::ScalarLoad => ["sdst", "sbase", "offset"],
+    };
+    expect_operands(&syn, mn, &names, "operands")?;
     if op.kind == GlobalKind::ScalarLoad {
         if let Some((name, _, col)) = syn.modifiers.first() {
             return err(*col, format!("`{name}` is not modelled for {mn}"));

@@ -20,7 +20,7 @@ pub struct Options {
     /// query (on by default; off only to measure what it saves).
     pub egg: bool,
     /// `--lanes N [--lane-order ...]`: check every rule with N lanes (overrides a rule's
-    /// `Lanes:`); see [`crate::lanes`].
+    /// `Lanes:`); see [`LaneMode`](crate::LaneMode).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// `--lane-order`: replaces the order of rules' `Lanes:` too.
     pub lane_order: Option<crate::lanes::LaneOrder>,

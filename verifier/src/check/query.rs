@@ -216,7 +216,7 @@ fn counterexample(rule: &Rule, run: &Run, opts: &Options, q: &mut Query, model: 
     let (model, stats) = crate::shrink::minimize(q, model, &inputs, &budget, |m| {
         holds(m, b, x) && replay_sides(m, run).is_ok()
     });
-    tracing::debug!(rule = %rule.name, target = %b.target, ?stats, "counterexample shrunk");
+    tracing::debug!(rule = %rule.name, target = %b.target, first_query = ?stats.first_query, ?stats, "counterexample shrunk");
     if q.interrupted() {
         if let Some(cex) = first {
             tracing::debug!(rule = %rule.name, "shrinking was interrupted; the solver's model is kept");

@@ -132,7 +132,7 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
     Ok(Cex {
         inputs,
         mem: seen.map(|_, bytes| bytes.iter().map(|(a, v)| (*a, *v)).collect()),
-        vsharp: crate::buffer_ops::vsharps(b.src.iter().chain(&b.tgt), &x.m0.regs, b.target),
+        vsharp: crate::machine::buffer::vsharps(b.src.iter().chain(&b.tgt), &x.m0.regs, b.target),
         steps: (s.steps, t.steps),
         regs,
         mem_diffs,

@@ -4,13 +4,13 @@ use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
 use crate::rules::parse_rules;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// `gcnsmt bench`.
 pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
-    if !(timeout > 0.0 && timeout.is_finite()) {
-        return usage_error("--timeout must be a positive number of seconds");
-    }
+    let timeout = match crate::limits::timeout(timeout) {
+        Ok(t) => t,
+        Err(e) => return usage_error(&format!("--timeout: {e}")),
+    };
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),
@@ -18,13 +18,19 @@ pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
     let mut rules = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        match std::fs::read_to_string(&f)
-            .map_err(|e| e.to_string())
+        match crate::limits::read_text(&f)
+            .map_err(|e| format!("{name}:{}:{}: error: {}", e.line, e.col, e.msg))
             .and_then(|t| parse_rules(&name, &t).map_err(|e| e.to_string()))
         {
             Ok(r) => rules.extend(r),
             Err(e) => return usage_error(&e),
         }
     }
-    crate::bench::bench(&rules, Duration::from_secs_f64(timeout))
+    if rules.is_empty() {
+        // As `verify`: nothing to time is an input error, not a benchmark of nothing.
+        return usage_error(
+            "no rules found (rule files end in .rules; each rule starts with `Name:`)",
+        );
+    }
+    crate::bench::bench(&rules, timeout)
 }

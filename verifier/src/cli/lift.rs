@@ -17,7 +17,7 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
             "lift takes one DS instruction: assembly (`ds_add_u32 v1, v2`) or its words",
         );
     }
-    let is_buf = crate::buffer_ops::is_buffer_line(first);
+    let is_buf = crate::machine::buffer::is_buffer_line(first);
     if is_buf || (!first.starts_with("ds_") && first.starts_with(|c: char| c.is_ascii_digit())) {
         // MUBUF/VBUFFER (assembly or words): decoded, then the buffer entry is printed.
         let inst = if is_buf {

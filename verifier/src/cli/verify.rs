@@ -6,6 +6,7 @@ use crate::check::Options;
 use crate::exit::ExitStatus;
 use crate::record::{Record, Summary};
 use crate::rules::parse_rules;
+use crate::rules::{InputError, Loc};
 use crate::run::run_rules_cached;
 use gcnsmt_semantics::target::Target;
 use std::io::Write;
@@ -47,7 +48,7 @@ pub struct VerifyArgs {
     pub cache: Option<PathBuf>,
     /// `--no-matrix`: leave out the rule-by-target matrix of text output.
     pub no_matrix: bool,
-    /// `--lanes N`: check with N lanes (see [`crate::lanes`]).
+    /// `--lanes N`: check with N lanes (see [`LaneMode`](crate::LaneMode)).
     pub lanes: Option<u32>,
     /// `--lane-order any|ascending`.
     pub lane_order: Option<String>,
@@ -66,17 +67,66 @@ pub fn name_matches(name: &str, pattern: &str) -> bool {
     true
 }
 
+/// A usage or tool error that stops the run before any rule is checked: `error: MSG` on
+/// stderr, and in `--format json|sarif` also a well-formed document on stdout (an error record
+/// and a summary; a SARIF log of a failed run), so a consumer sees why nothing came. The status
+/// is [`ExitStatus::InputError`].
+fn tool_error(format: Format, msg: &str) -> ExitStatus {
+    let status = usage_error(msg);
+    let rec = Record::Error {
+        rule: String::new(),
+        error: InputError {
+            file: String::new(),
+            loc: Loc { line: 0, col: 0 },
+            msg: msg.to_string(),
+        },
+        expected: false,
+    };
+    let text = match format {
+        Format::Text => return status,
+        Format::Json => {
+            let recs = [rec];
+            crate::output::json_lines(&recs, &Summary::of(&recs), Duration::ZERO)
+        }
+        Format::Sarif => {
+            let f = crate::sarif::Failure {
+                text: msg.to_string(),
+                file: None,
+                line: 0,
+                col: 0,
+            };
+            format!("{:#}\n", crate::sarif::log(&[], &[], Some(&f)))
+        }
+    };
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    status
+}
+
 /// `gcnsmt verify`.
 pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
     let start = Instant::now();
     let (filter, opts) = match options(args) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return tool_error(args.format, &e),
     };
     let (file_errors, rules) = match load(paths, &args.filter) {
         Ok(x) => x,
-        Err(e) => return usage_error(&e),
+        Err(e) => return tool_error(args.format, &e),
     };
+    // A target set that selects nothing would check nothing and exit 0: as with --filter,
+    // say so.
+    if !rules.is_empty() && crate::run::plan(&rules, filter.as_deref()).is_empty() {
+        let t = args.target.as_deref().unwrap_or("");
+        return tool_error(
+            args.format,
+            &format!("--target {t}: no selected rule runs on these targets"),
+        );
+    }
+    if let Some(dir) = &args.cache {
+        if let Err(e) = crate::limits::writable_dir(dir) {
+            return tool_error(args.format, &format!("--cache {}: {e}", dir.display()));
+        }
+    }
     let cache = match args
         .cache
         .as_deref()
@@ -84,7 +134,7 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         .transpose()
     {
         Ok(c) => c,
-        Err(e) => return usage_error(&format!("--cache: {e}")),
+        Err(e) => return tool_error(args.format, &format!("--cache: {e}")),
     };
     let mut records = file_errors;
     records.extend(run_rules_cached(
@@ -147,14 +197,23 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         Ok(f) => f,
         Err(e) => return Err(format!("--target: {e}")),
     };
-    if !(timeout > 0.0 && timeout.is_finite()) {
-        return Err("--timeout must be a positive number of seconds".into());
+    if filter.as_ref().is_some_and(|f| f.is_empty()) {
+        return Err(
+            "--target: names no target (give -mcpu names or ranges: gfx900,gfx11..)".into(),
+        );
     }
+    let timeout = crate::limits::timeout(timeout).map_err(|e| format!("--timeout: {e}"))?;
     let mut settings = Vec::new();
     for s in set {
         match s.split_once('=') {
             Some((n, v)) => settings.push((n.trim().to_string(), v.trim().to_string())),
             None => return Err(format!("--set expects NAME=VALUE, got `{s}`")),
+        }
+    }
+    // Two values for one setting would silently keep the last: refuse (a repeat is fine).
+    for (i, (n, v)) in settings.iter().enumerate() {
+        if let Some((_, w)) = settings[..i].iter().find(|(m, w)| m == n && w != v) {
+            return Err(format!("--set {n}={w} and --set {n}={v} conflict"));
         }
     }
     // An unknown name or value is one usage error, not one error per rule. (A value only some
@@ -176,7 +235,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         }
     }
     let opts = Options {
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
         settings,
         memory_mb: args.memory,
         hooks: crate::crosscheck::Hooks {
@@ -244,15 +303,18 @@ fn load(
     let mut rules = Vec::new();
     for f in files {
         let name = f.display().to_string();
-        let text = match std::fs::read_to_string(&f) {
+        let text = match crate::limits::read_text(&f) {
             Ok(t) => t,
             Err(e) => {
                 file_errors.push(Record::Error {
                     rule: String::new(),
                     error: crate::rules::InputError {
                         file: name,
-                        loc: crate::rules::Loc { line: 1, col: 1 },
-                        msg: e.to_string(),
+                        loc: crate::rules::Loc {
+                            line: e.line,
+                            col: e.col,
+                        },
+                        msg: e.msg,
                     },
                     expected: false,
                 });

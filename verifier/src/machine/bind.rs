@@ -1,4 +1,4 @@
-//! Binding one rule line: dispatch to the DS, MUBUF or VALU/SALU binder.
+//! Binding one rule line: dispatch to the DS, MUBUF, GLOBAL, SMEM or VALU/SALU binder.
 
 use super::alu::bind_alu;
 use super::ds::bind_ds;
@@ -32,6 +32,7 @@ pub fn bind(
     match gcnsmt_lifter::family_of(&mn).map(|f| f.family) {
         Some(Family::Ds) => bind_ds(rule, line, target, imms, &syn, &mn, mloc),
         Some(Family::Global) => super::global::bind_global(rule, line, target, imms, &mn),
+        Some(Family::Smem) => super::smem::bind_smem(rule, line, target, imms, &mn),
         Some(Family::Flat) => super::flat::bind_flat(rule, line, target, imms, &mn),
         Some(Family::Alu) => bind_alu(rule, line, target, imms, &syn, &mn, mloc),
         Some(Family::Mubuf) | None => {

@@ -13,7 +13,7 @@ use gcnsmt_semantics::eval::{AddrSpace, MemView};
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
 
-fn sgpr_keys(s: &Sgprs) -> Vec<RegKey> {
+pub(super) fn sgpr_keys(s: &Sgprs) -> Vec<RegKey> {
     (0..u32::from(s.count))
         .map(|i| RegKey {
             base: "s".into(),

@@ -14,6 +14,7 @@ mod holes;
 mod op;
 mod operands;
 mod regkey;
+mod smem;
 mod state;
 mod step;
 

@@ -5,7 +5,7 @@ use crate::rules::Loc;
 use gcnsmt_lifter::lift::AluDef;
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_lifter::table::DsShape;
-use gcnsmt_semantics::buffer::BufferMode;
+use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::eval::MemView;
 use gcnsmt_semantics::ir::{Def, Expr};
 
@@ -60,7 +60,7 @@ pub enum Op {
         /// `v_cndmask_b32`).
         srcs: Vec<Src>,
     },
-    /// A MUBUF/VBUFFER load, store or atomic (see [`crate::buffer_ops`]).
+    /// A MUBUF/VBUFFER load, store or atomic (see [`crate::machine::buffer`]).
     Buf(Box<BufOp>),
     /// A memory instruction bound by its family's frame (GLOBAL and scalar loads, see
     /// [`crate::machine::global`]).
@@ -373,6 +373,19 @@ pub enum MemIn {
     Zero(u32),
     /// An immediate, as a signed 32-bit value (offsets of the global family).
     Signed(Expr),
+    /// A 64-bit value decoded from the V# in these four registers (scalar buffer loads; see
+    /// [`super::smem::vsharp_input`]).
+    Vsharp(Vec<RegKey>, VsharpLayout, VsharpPart),
+}
+
+/// What a [`MemIn::Vsharp`] input decodes from the V#.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VsharpPart {
+    /// The base address, zero-extended to 64 bits.
+    Base,
+    /// The size in bytes the scalar range check uses, `(stride == 0 ? 1 : stride) *
+    /// num_records`.
+    Size,
 }
 
 /// A memory instruction as its frame: the semantics entry, each pseudocode variable bound to
@@ -406,7 +419,7 @@ impl MemOp {
             .inputs
             .iter()
             .filter_map(|(_, i)| match i {
-                MemIn::Regs(k) => Some(k.clone()),
+                MemIn::Regs(k) | MemIn::Vsharp(k, ..) => Some(k.clone()),
                 _ => None,
             })
             .flatten()
@@ -424,6 +437,7 @@ impl MemOp {
                 .map(|(n, i)| {
                     let i = match i {
                         MemIn::Regs(k) => MemIn::Regs(m(k)),
+                        MemIn::Vsharp(k, l, p) => MemIn::Vsharp(m(k), *l, *p),
                         other => other.clone(),
                     };
                     (*n, i)

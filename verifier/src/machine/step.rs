@@ -174,24 +174,38 @@ fn step_cross<D: Domain>(
             .collect()
     };
     let old = per_lane(d, vdst);
-    use gcnsmt_semantics::wave::{bpermute_lanes, permute_lanes, swizzle_lanes};
+    use gcnsmt_semantics::wave::{
+        bpermute_lanes, permute_lanes, swizzle_lanes, LaneIndex, Lanes, PermuteWrap,
+    };
+    // A swizzle's data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`); a
+    // permute reads its addresses first.
+    let (a, data) = match kind {
+        CrossKind::Swizzle => (Vec::new(), per_lane(d, addr)),
+        _ => (per_lane(d, addr), per_lane(d, data0)),
+    };
+    let l = Lanes {
+        wave,
+        ids: &ids,
+        data: &data,
+        old: &old,
+        active: &active,
+    };
     let out = match kind {
         CrossKind::Swizzle => {
-            // The data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`).
-            let data = per_lane(d, addr);
             let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-            swizzle_lanes(d, wave, &ids, &data, &old, &active, *offset, gfx9)
+            swizzle_lanes(d, &l, *offset, gfx9)
         }
         CrossKind::Permute | CrossKind::Bpermute => {
-            let a = per_lane(d, addr);
-            let data = per_lane(d, data0);
-            let wrap = gcnsmt_semantics::wave::PermuteWrap::of(env.target);
-            let f = if *kind == CrossKind::Permute {
-                permute_lanes::<D>
-            } else {
-                bpermute_lanes::<D>
+            let at = LaneIndex {
+                addr: &a,
+                offset: *offset,
+                wrap: PermuteWrap::of(env.target),
             };
-            f(d, wave, &ids, &a, &data, &old, &active, *offset, wrap)
+            if *kind == CrossKind::Permute {
+                permute_lanes(d, &l, &at)
+            } else {
+                bpermute_lanes(d, &l, &at)
+            }
         }
     };
     for l in 0..*lanes {
@@ -312,6 +326,11 @@ fn step_mem<D: Domain>(
             MemIn::Signed(e) => {
                 let v = eval_imm(d, env, m, e)?;
                 Val::Bits(d.extract(&v, 31, 0), Ty::Bits(Kind::I, 32))
+            }
+            MemIn::Vsharp(k, layout, part) => {
+                let rsrc = read(d, m, k);
+                let size = env.settings.sbuffer_size;
+                bits(super::smem::vsharp_input(d, *layout, *part, size, &rsrc), d)
             }
         };
         vars.insert(name.to_string(), v);

@@ -85,6 +85,19 @@ fn lex(s: &str) -> Result<Vec<T>, String> {
         }
         return Err(format!("unexpected character `{c}`"));
     }
+    // The translation recurses per parenthesis: bound it as the semantics parser does.
+    let mut depth = 0usize;
+    for t in &out {
+        match t {
+            T::P("(") => depth += 1,
+            T::P(")") => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > gcnsmt_semantics::parse::MAX_DEPTH {
+            let max = gcnsmt_semantics::parse::MAX_DEPTH;
+            return Err(format!("nested too deeply (more than {max} levels)"));
+        }
+    }
     Ok(out)
 }
 

@@ -9,6 +9,66 @@ use super::{gen_target, Doc, Entry, Field, Format, Located, SpecError};
 use roxmltree::{Document, Node};
 use std::collections::HashMap;
 
+/// The deepest element nesting read (AMD's ISA files nest about 10 deep); roxmltree needs
+/// well under 1 KiB of stack per level.
+pub const MAX_XML_DEPTH: usize = 1000;
+
+/// The 1-based line and column of the first start tag past [`MAX_XML_DEPTH`] levels, if any.
+/// A scan of tags only: comments, CDATA, processing instructions, declarations and quoted
+/// attribute values are skipped; malformed XML is left for the parser to report.
+fn too_deep(text: &str) -> Option<(u32, u32)> {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    let skip_to = |from: usize, end: &str| {
+        text[from..]
+            .find(end)
+            .map_or(b.len(), |k| from + k + end.len())
+    };
+    while i < b.len() {
+        if b[i] != b'<' {
+            i += 1;
+            continue;
+        }
+        let rest = &text[i..];
+        if rest.starts_with("<!--") {
+            i = skip_to(i, "-->");
+        } else if rest.starts_with("<![CDATA[") {
+            i = skip_to(i, "]]>");
+        } else if rest.starts_with("<?") {
+            i = skip_to(i, "?>");
+        } else if rest.starts_with("<!") {
+            i = skip_to(i, ">");
+        } else if rest.starts_with("</") {
+            depth = depth.saturating_sub(1);
+            i = skip_to(i, ">");
+        } else {
+            let start = i;
+            let mut quote = None;
+            i += 1;
+            while i < b.len() {
+                match (quote, b[i]) {
+                    (None, b'"' | b'\'') => quote = Some(b[i]),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            if b.get(i.wrapping_sub(1)) != Some(&b'/') {
+                depth += 1;
+                if depth > MAX_XML_DEPTH {
+                    let before = &text[..start];
+                    let line = before.matches('\n').count() + 1;
+                    let col = start - before.rfind('\n').map_or(0, |k| k + 1) + 1;
+                    return Some((line as u32, col as u32));
+                }
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
 fn child<'a>(n: Node<'a, 'a>, name: &str) -> Option<Node<'a, 'a>> {
     n.children().find(|c| c.has_tag_name(name))
 }
@@ -31,6 +91,15 @@ fn int(s: &str) -> Option<u64> {
 ///
 /// Errors: malformed XML (with its line and column), or no `Spec`/`ISA` element.
 pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
+    // roxmltree parses elements recursively: a deep document would overflow the stack.
+    if let Some((line, col)) = too_deep(text) {
+        return Err(SpecError::new(
+            file,
+            line,
+            col,
+            format!("elements nested too deeply (more than {MAX_XML_DEPTH} levels)"),
+        ));
+    }
     let d = Document::parse(text).map_err(|e| {
         let p = e.pos();
         SpecError::new(file, p.row, p.col, format!("invalid XML: {e}"))

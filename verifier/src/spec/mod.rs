@@ -341,16 +341,16 @@ pub fn read(file: &str, text: &str, opts: &Options) -> Result<Doc, SpecError> {
 
 /// Check every file: read it, run every check, collect findings and unchecked items.
 ///
-/// Errors: the first file that cannot be read (missing, not UTF-8, or rejected by its reader).
+/// Errors: the first file that cannot be read (missing, not a regular file, larger than
+/// [`crate::limits::MAX_INPUT_BYTES`], not UTF-8, or rejected by its reader).
 pub fn run(paths: &[impl AsRef<Path>], opts: &Options) -> Result<Report, SpecError> {
     let mut docs = Vec::new();
     for p in paths {
         let p = p.as_ref();
         let name = p.display().to_string();
-        let text = std::fs::read(p)
-            .map_err(|e| SpecError::new(&name, 0, 0, format!("cannot read: {e}")))?;
-        let text = String::from_utf8(text)
-            .map_err(|e| SpecError::new(&name, 0, 0, format!("not UTF-8: {e}")))?;
+        // Regular files only, within the size limit, UTF-8 (an error at the first bad byte).
+        let text = crate::limits::read_text(p)
+            .map_err(|e| SpecError::new(&name, e.line, e.col, format!("cannot read: {}", e.msg)))?;
         docs.push(read(&name, &text, opts)?);
     }
     let mut report = Report::default();

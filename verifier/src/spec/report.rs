@@ -7,19 +7,22 @@ use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
-use std::time::Duration;
+
+/// `before`, `x` and `after` when there is an `x`, else nothing (an optional entry or target
+/// in a message).
+fn affix<T: std::fmt::Display>(x: &Option<T>, before: &str, after: &str) -> String {
+    x.as_ref()
+        .map(|v| format!("{before}{v}{after}"))
+        .unwrap_or_default()
+}
 
 /// The text report: one block per finding (`file:line: [kind] ENTRY (target)`, what the
 /// document says, what is true, the evidence), then the unchecked items and counts.
 pub fn text(r: &Report) -> String {
     let mut s = String::new();
     for f in &r.findings {
-        let entry = f
-            .entry
-            .as_deref()
-            .map(|e| format!(" {e}"))
-            .unwrap_or_default();
-        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        let entry = affix(&f.entry, " ", "");
+        let target = affix(&f.target, " (", ")");
         s.push_str(&format!(
             "{}:{}: [{}]{entry}{target}\n",
             f.file, f.line, f.kind
@@ -33,11 +36,7 @@ pub fn text(r: &Report) -> String {
     if !r.unchecked.is_empty() {
         s.push_str(&format!("unchecked ({}):\n", r.unchecked.len()));
         for u in &r.unchecked {
-            let entry = u
-                .entry
-                .as_deref()
-                .map(|e| format!(" {e}"))
-                .unwrap_or_default();
+            let entry = affix(&u.entry, " ", "");
             s.push_str(&format!(
                 "  {}:{}: [{}]{entry}: {}\n",
                 u.file, u.line, u.kind, u.reason
@@ -123,12 +122,8 @@ pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
     use crate::sarif::{Failure, Finding, Level};
     let mut results = Vec::new();
     for f in &r.findings {
-        let entry = f
-            .entry
-            .as_deref()
-            .map(|e| format!("{e}: "))
-            .unwrap_or_default();
-        let target = f.target.map(|t| format!(" ({t})")).unwrap_or_default();
+        let entry = affix(&f.entry, "", ": ");
+        let target = affix(&f.target, " (", ")");
         let mut text = format!("{entry}document: {}; true{target}: {}", f.claim, f.truth);
         for (k, v) in &f.evidence {
             text.push_str(&format!("; {k}: {v}"));
@@ -136,11 +131,7 @@ pub fn sarif(r: &Report, failure: Option<&SpecError>) -> Value {
         results.push((f.kind, Level::Error, text, &f.file, f.line));
     }
     for u in &r.unchecked {
-        let entry = u
-            .entry
-            .as_deref()
-            .map(|e| format!(" {e}"))
-            .unwrap_or_default();
+        let entry = affix(&u.entry, " ", "");
         let text = format!("unchecked{entry}: {}", u.reason);
         results.push((u.kind, Level::Note, text, &u.file, u.line));
     }
@@ -194,6 +185,8 @@ pub fn main(
                 eprintln!("error: {e}");
                 print(format!("{:#}\n", sarif(&Report::default(), Some(&e))));
             }
+            // A flag's error names the flag, not a file position.
+            OutputFormat::Text if e.line == 0 => eprintln!("error: {}: {}", e.file, e.msg),
             OutputFormat::Text => eprintln!("error: {e}"),
         }
         ExitStatus::InputError
@@ -203,18 +196,11 @@ pub fn main(
         Some(Ok(t)) => Some(t),
         Some(Err(m)) => return fail(SpecError::new("--target", 0, 0, m)),
     };
-    if !(timeout.is_finite() && timeout > 0.0) {
-        return fail(SpecError::new(
-            "--timeout",
-            0,
-            0,
-            "must be a positive number of seconds",
-        ));
-    }
-    let opts = Options {
-        targets,
-        timeout: Duration::from_secs_f64(timeout),
+    let timeout = match crate::limits::timeout(timeout) {
+        Ok(t) => t,
+        Err(m) => return fail(SpecError::new("--timeout", 0, 0, m)),
     };
+    let opts = Options { targets, timeout };
     match run(paths, &opts) {
         Err(e) => fail(e),
         Ok(r) => {

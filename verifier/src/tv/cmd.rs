@@ -93,8 +93,11 @@ pub struct BlockVerdict {
     /// Why the verdict is not `proved`: the unsupported instruction, the solver's reason for
     /// `unknown`, the error, or what a refutation rests on.
     pub reason: Option<String>,
-    /// The counterexample of a refutation, with rule variables renamed back to MIR registers.
+    /// The counterexample of a refutation (or of an `unknown` that rests on uninterpreted
+    /// values) in MIR terms ([`super::cex`]).
     pub counterexample: Option<String>,
+    /// The same counterexample as JSON data (`counterexample_data` in `--format json`).
+    pub counterexample_data: Option<serde_json::Value>,
     /// The after-file and the block's position in it (for SARIF).
     pub file: String,
     /// 1-based line of the block's `bb.N` label in the after-file.
@@ -142,6 +145,7 @@ fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
         time: Duration::ZERO,
         reason: Some(msg.to_string()),
         counterexample: None,
+        counterexample_data: None,
         file: file.display().to_string(),
         line: 0,
         col: 0,
@@ -155,7 +159,7 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let opts = Options {
-        timeout: Duration::from_secs_f64(a.timeout.max(0.001)),
+        timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
         ..Options::default()
     };
     let mut out = Vec::new();
@@ -190,8 +194,9 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         }
         (None, [before, after]) => {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
-                let text = std::fs::read_to_string(p)
-                    .map_err(|e| format!("{}: error: {e}", p.display()))?;
+                let text = crate::limits::read_text(p).map_err(|e| {
+                    format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
+                })?;
                 mir::parse(&p.display().to_string(), &text).map_err(|e| e.to_string())
             };
             let (b, f) = (read(before)?, read(after)?);
@@ -303,6 +308,7 @@ fn block_verdict(
         time: Duration::ZERO,
         reason: None,
         counterexample: None,
+        counterexample_data: None,
         file: after.path.clone(),
         line: bp.after.loc.line,
         col: bp.after.loc.col,
@@ -359,7 +365,20 @@ fn block_verdict(
                     let (verdict, reason) = classify_refutation(&l, &c, fp);
                     v.verdict = verdict;
                     v.reason = Some(reason);
-                    v.counterexample = Some(mir_names(&crate::report::cex(&c), fp));
+                    let defined = lower::defined(bp.before)
+                        .union(&lower::defined(bp.after))
+                        .copied()
+                        .collect();
+                    let names = |t: &str| mir_names(t, fp);
+                    let cx = super::cex::CexCtx {
+                        rule: &l.rule,
+                        blocks: (bp.before, bp.after),
+                        defined: &defined,
+                        names: &names,
+                    };
+                    let m = super::cex::render(&c, &cx);
+                    v.counterexample = Some(m.text);
+                    v.counterexample_data = Some(m.data);
                 }
             },
         },
@@ -482,6 +501,7 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
                     "time_ms": b.time.as_secs_f64() * 1e3,
                     "reason": b.reason,
                     "counterexample": b.counterexample,
+                    "counterexample_data": b.counterexample_data,
                 });
                 println!("{line}");
             }

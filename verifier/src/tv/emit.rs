@@ -302,6 +302,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
                 let base = if saddr { Base::Saddr } else { Base::Off };
                 global(side, i, &uses, target, &mnemonic, op, base)
             }
+            MirOp::Smem { mnemonic, form } => smem(side, i, &uses, target, mnemonic, form),
             MirOp::Flat { mnemonic, op } => {
                 global(side, i, &uses, target, mnemonic, op, Base::None)
             }
@@ -613,6 +614,44 @@ fn global(
     Ok(vec![line])
 }
 
+/// An `S_BUFFER_LOAD_*`: `sdst = OP sbase, [soffset,] [offset,] cpol` (see
+/// [`opcodes::SmemForm`]); the offset as llc-22 prints it (dwords on gfx6/gfx7, bytes after).
+fn smem(
+    side: &Side,
+    i: &Inst,
+    uses: &[&Operand],
+    target: Target,
+    mnemonic: &str,
+    form: opcodes::SmemForm,
+) -> Result<Vec<String>, String> {
+    use opcodes::SmemForm;
+    let reg = |k: usize, what: &str| -> Result<String, String> {
+        let o = uses.get(k).ok_or_else(|| format!("missing {what}"))?;
+        Ok(tuple(&dwords(side, o, target)?))
+    };
+    let sdst = tuple(&dwords(
+        side,
+        i.defs.first().ok_or("missing sdst")?,
+        target,
+    )?);
+    let sbase = reg(0, "sbase")?;
+    let (off, k) = match form {
+        SmemForm::Imm => (imm(uses.get(1), "offset")?.to_string(), 2),
+        SmemForm::Sgpr => (reg(1, "soffset")?, 2),
+        SmemForm::SgprImm => match imm(uses.get(2), "offset")? {
+            0 => (reg(1, "soffset")?, 3),
+            o => (format!("{} offset:{o}", reg(1, "soffset")?), 3),
+        },
+    };
+    if imm(uses.get(k), "cpol")? != 0 {
+        return Err("cache policy bits are not modelled".into());
+    }
+    if uses.len() > k + 1 {
+        return Err("extra operands are not modelled".into());
+    }
+    Ok(vec![format!("{mnemonic} {sdst}, {sbase}, {off}")])
+}
+
 struct Alu<'a> {
     mnemonic: &'a str,
     srcs: u8,
@@ -667,7 +706,12 @@ fn alu(
             k += 1;
         }
         let o = uses.get(k).ok_or("missing source")?;
-        regs.push(src(side, o, target)?);
+        if mods && n == 2 {
+            // v_cndmask_b32's lane mask: one SGPR on wave32, a pair on wave64.
+            regs.push(tuple(&dwords(side, o, target)?));
+        } else {
+            regs.push(src(side, o, target)?);
+        }
         k += 1;
     }
     for _ in 0..trailing {
@@ -679,7 +723,18 @@ fn alu(
     if k != uses.len() {
         return Err(format!("expected {k} operands, found {}", uses.len()));
     }
+    if mnemonic == "s_add_i32" && scc_live(i) {
+        // SCC is S_ADD_I32's signed overflow, which the semantics do not compute.
+        return Err("S_ADD_I32 with a live SCC (signed overflow) is not modelled".into());
+    }
     Ok(vec![format!("{mnemonic} {}", regs.join(", "))])
+}
+
+/// Whether the instruction writes `$scc` without marking it `dead`.
+fn scc_live(i: &Inst) -> bool {
+    i.ops
+        .iter()
+        .any(|o| o.flags.implicit_def && !o.flags.dead && o.kind == OpKind::Phys("scc".into()))
 }
 
 #[cfg(test)]

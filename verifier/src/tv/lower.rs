@@ -14,8 +14,9 @@
 //!   with the same text on both sides is dropped from both; the registers it reads become
 //!   live-out (both sides must agree on them, so it computes the same results on both) and
 //!   its results are the same fresh inputs on both sides;
-//! - global-memory accesses (`S_LOAD_*`, `S_BUFFER_LOAD_*`, `GLOBAL_LOAD_*`, `GLOBAL_STORE_*`,
-//!   `GLOBAL_ATOMIC_*`, which never reach LDS) likewise, when they occur in the same order on
+//! - global-memory accesses outside the model (`S_LOAD_*_SGPR`, `S_BUFFER_LOAD_*_IMM_ci`,
+//!   `GLOBAL_ATOMIC_*` and other `S_LOAD_*`/`S_BUFFER_LOAD_*`/`GLOBAL_*` forms `opcodes.rs`
+//!   does not know, which never reach LDS) likewise, when they occur in the same order on
 //!   both sides and no buffer instruction (which reaches global memory too) is in the block:
 //!   equal inputs in the same order give the same memory and results; an unmodelled FLAT
 //!   load (D16, `_SADDR`; the plain forms are modelled) only when nothing in the block writes
@@ -149,7 +150,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
             let store = op.kind == gcnsmt_lifter::GlobalKind::Store;
             (store, store)
         }
-        Some(MirOp::Alu { .. }) => (false, false),
+        Some(MirOp::Alu { .. } | MirOp::Smem { .. }) => (false, false),
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {
             Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
@@ -414,7 +415,9 @@ fn terminators(b: &Block) -> Vec<&str> {
         .collect()
 }
 
-fn defined(b: &Block) -> BTreeSet<u32> {
+/// The virtual registers an instruction of `b` defines (PHI results and IMPLICIT_DEFs are
+/// block inputs, not definitions).
+pub(super) fn defined(b: &Block) -> BTreeSet<u32> {
     b.insts
         .iter()
         .filter(|i| {

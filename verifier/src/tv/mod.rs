@@ -4,9 +4,11 @@
 //! numbers correspond) is read ([`mir`]), paired function by function and block by block
 //! ([`diff`]); each changed block pair is lowered to a rule ([`lower`], through the opcode
 //! table [`opcodes`]) and decided by [`crate::check::check`]. [`llc`] runs llc for the
-//! `--pass` form; [`cmd`] is the command.
+//! `--pass` form; [`cmd`] is the command; [`cex`] prints
+//! counterexamples in MIR terms.
 
 pub mod canon;
+pub mod cex;
 pub mod cmd;
 pub mod diff;
 pub mod emit;

@@ -10,6 +10,7 @@
 //! - MUBUF/VBUFFER (`getMUBUFInsDA`): loads define `vdata`; stores and atomics take `vdata`
 //!   first; then `vaddr` (not for `_OFFSET`), `srsrc`, `soffset`, `offset`, `cpol`, and `swz`
 //!   for loads and stores. `_LDS` loads have no `vdata` and read `implicit $m0`.
+//! - SMEM (`SMInstructions.td`): `sdst = S_BUFFER_LOAD_* sbase, [soffset,] [offset,] cpol`.
 //! - VALU/SALU: defs `vdst` (and the carry-out for `_CO_`), uses `src0..srcN`, then `clamp`
 //!   where the VOP3 form has it.
 //!
@@ -36,6 +37,19 @@ pub enum AddrKind {
     Bothen,
     /// `_ADDR64` (gfx6/gfx7): VADDR is a 64-bit address.
     Addr64,
+}
+
+/// The offset operands of an `S_BUFFER_LOAD_*` MIR opcode (`SMInstructions.td`:
+/// `SM_Load_Pseudo` with `OffsetMode` IMM, SGPR or SGPR_IMM): after `sbase`, `offset` (`_IMM`),
+/// `soffset` (`_SGPR`) or `soffset, offset` (`_SGPR_IMM`), then `cpol`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmemForm {
+    /// `_IMM`: an immediate offset.
+    Imm,
+    /// `_SGPR`: an SGPR offset.
+    Sgpr,
+    /// `_SGPR_IMM` (gfx9+): an SGPR and an immediate offset.
+    SgprImm,
 }
 
 /// A modelled MIR opcode on one target.
@@ -70,6 +84,13 @@ pub enum MirOp {
         /// The `_SADDR` form: an SGPR-pair base and a 32-bit VGPR offset.
         saddr: bool,
     },
+    /// A scalar buffer load (`S_BUFFER_LOAD_*`, `lifter/src/smem/`).
+    Smem {
+        /// The target's spelling of the mnemonic.
+        mnemonic: &'static str,
+        /// The MIR form: which offsets the operands hold.
+        form: SmemForm,
+    },
     /// FLAT loads/stores (`lifter/src/flat/`): the GLOBAL shape without saddr.
     Flat {
         /// The target's spelling of the mnemonic.
@@ -103,6 +124,8 @@ pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
         mubuf(target, opcode)
     } else if opcode.starts_with("GLOBAL_") || opcode.starts_with("S_LOAD_") {
         global(target, opcode)
+    } else if opcode.starts_with("S_BUFFER_LOAD_") {
+        smem(target, opcode)
     } else if opcode.starts_with("FLAT_") {
         flat(target, opcode)
     } else {
@@ -132,6 +155,22 @@ fn global(target: Target, opcode: &str) -> Option<MirOp> {
         op,
         saddr,
     })
+}
+
+/// `S_BUFFER_LOAD_DWORDX2_IMM[_ec]`, `S_BUFFER_LOAD_DWORD_SGPR`, `..._SGPR_IMM`: the mnemonic
+/// is the lower-case name without the form suffixes (`_ec` is the early-clobber variant of
+/// the same instruction). The gfx7 literal-offset form (`_IMM_ci`) is not modelled.
+fn smem(target: Target, opcode: &str) -> Option<MirOp> {
+    let base = opcode.strip_suffix("_ec").unwrap_or(opcode);
+    let (base, form) = [
+        ("_SGPR_IMM", SmemForm::SgprImm),
+        ("_SGPR", SmemForm::Sgpr),
+        ("_IMM", SmemForm::Imm),
+    ]
+    .iter()
+    .find_map(|(suf, f)| base.strip_suffix(suf).map(|b| (b, *f)))?;
+    let mnemonic = gcnsmt_lifter::smem_spelling(target, &base.to_ascii_lowercase())?;
+    Some(MirOp::Smem { mnemonic, form })
 }
 
 /// `FLAT_LOAD_DWORD`, `FLAT_STORE_DWORDX2` (`FLATInstructions.td`): the mnemonic is the
@@ -251,6 +290,7 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("S_AND_B32", &["s_and_b32"], 2, 0),
     ("S_OR_B32", &["s_or_b32"], 2, 0),
     ("S_ADD_U32", &["s_add_u32"], 2, 0),
+    ("S_ADD_I32", &["s_add_i32"], 2, 0),
     ("S_LSHL_B32", &["s_lshl_b32"], 2, 0),
     ("V_ADD_U32", &["v_add_u32", "v_add_nc_u32"], 2, 1),
     ("V_SUB_U32", &["v_sub_u32", "v_sub_nc_u32"], 2, 1),
@@ -319,6 +359,7 @@ mod tests {
         match lookup(t, op)? {
             MirOp::Ds { mnemonic, .. }
             | MirOp::Mubuf { mnemonic, .. }
+            | MirOp::Smem { mnemonic, .. }
             | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
             MirOp::Global { .. } | MirOp::Flat { .. } => None,
         }
@@ -358,6 +399,33 @@ mod tests {
         // No GLOBAL on gfx8 (FLAT only); register-offset scalar loads are not modelled.
         assert_eq!(g(Target::Gfx802, "GLOBAL_LOAD_DWORD"), None);
         assert_eq!(g(Target::Gfx900, "S_LOAD_DWORD_SGPR"), None);
+    }
+
+    // SMInstructions.td forms as llc-22 prints them (tests/data/tv/smem_merge.ll, gen/).
+    #[test]
+    fn scalar_buffer_load_forms() {
+        let f = |t, op| match lookup(t, op) {
+            Some(MirOp::Smem { mnemonic, form }) => Some((mnemonic, form)),
+            _ => None,
+        };
+        assert_eq!(
+            f(Target::Gfx900, "S_BUFFER_LOAD_DWORDX2_IMM_ec"),
+            Some(("s_buffer_load_dwordx2", SmemForm::Imm))
+        );
+        assert_eq!(
+            f(Target::Gfx1100, "S_BUFFER_LOAD_DWORD_SGPR_IMM"),
+            Some(("s_buffer_load_b32", SmemForm::SgprImm))
+        );
+        assert_eq!(
+            f(Target::Gfx802, "S_BUFFER_LOAD_DWORDX4_SGPR"),
+            Some(("s_buffer_load_dwordx4", SmemForm::Sgpr))
+        );
+        assert_eq!(
+            f(Target::Gfx1200, "S_BUFFER_LOAD_DWORDX3_IMM"),
+            Some(("s_buffer_load_b96", SmemForm::Imm))
+        );
+        assert_eq!(f(Target::Gfx1100, "S_BUFFER_LOAD_DWORDX3_IMM"), None);
+        assert_eq!(f(Target::Gfx700, "S_BUFFER_LOAD_DWORD_IMM_ci"), None);
     }
 
     // FLATInstructions.td names as llc-22 prints them on gfx802 (tests/data/tv/gen), spelled

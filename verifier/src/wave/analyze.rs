@@ -175,33 +175,46 @@ fn fmt_hex(v: u128, w: u32) -> String {
     format!("{:#0width$x}", v, width = (w / 4) as usize + 2)
 }
 
+/// The values a search tries: up to six `seeds` (from the failing lemmas' models), then the
+/// type's edge values not among them.
+fn value_pool(op: &AtomicOp, seeds: &[u128]) -> Vec<u128> {
+    let mut pool: Vec<u128> = seeds.iter().copied().take(6).collect();
+    for v in edge_values(op) {
+        if !pool.contains(&v) {
+            pool.push(v);
+        }
+    }
+    pool
+}
+
+/// Every `k`-tuple of values from `pool` (`pool.len()^k` of them).
+fn all_tuples(pool: &[u128], k: usize) -> Vec<Vec<u128>> {
+    let mut tuples: Vec<Vec<u128>> = vec![vec![]];
+    for _ in 0..k {
+        tuples = tuples
+            .into_iter()
+            .flat_map(|p| {
+                pool.iter().map(move |&x| {
+                    let mut q = p.clone();
+                    q.push(x);
+                    q
+                })
+            })
+            .collect();
+    }
+    tuples
+}
+
 /// Search for an order in which some lane's return is not `f` applied with the exclusive scan
 /// (the `(+)`-fold of the lanes before it, from the identity): 2 or 3 active lanes, values from
 /// the failing lemmas' models and the type's edge values.
 fn search_scan(c: &Conc, seeds: &[u128]) -> Result<Option<Witness>, String> {
     let spec = c.op.opt.as_ref().ok_or("no optimizer spec")?;
-    let mut pool: Vec<u128> = seeds.iter().copied().take(6).collect();
-    for v in edge_values(c.op) {
-        if !pool.contains(&v) {
-            pool.push(v);
-        }
-    }
+    let pool = value_pool(c.op, seeds);
     let w = c.op.width;
     for k in 2..=3usize {
         let active: Vec<usize> = (0..k).collect();
-        let mut tuples: Vec<Vec<u128>> = vec![vec![]];
-        for _ in 0..k {
-            tuples = tuples
-                .into_iter()
-                .flat_map(|p| {
-                    pool.iter().map(move |&x| {
-                        let mut q = p.clone();
-                        q.push(x);
-                        q
-                    })
-                })
-                .collect();
-        }
+        let tuples = all_tuples(&pool, k);
         for tup in &tuples {
             let data: Vec<(u128, u128)> = tup.iter().map(|&x| (x, 0)).collect();
             for &m in &pool {
@@ -244,12 +257,7 @@ fn search_opt(
     uniform: bool,
     seeds: &[u128],
 ) -> Result<Option<Witness>, String> {
-    let mut pool: Vec<u128> = seeds.iter().copied().take(6).collect();
-    for v in edge_values(c.op) {
-        if !pool.contains(&v) {
-            pool.push(v);
-        }
-    }
+    let pool = value_pool(c.op, seeds);
     let w = c.op.width;
     for k in 1..=3usize {
         let active: Vec<usize> = (0..k).collect();
@@ -257,20 +265,7 @@ fn search_opt(
         let tuples: Vec<Vec<u128>> = if uniform {
             pool.iter().map(|&d| vec![d; k]).collect()
         } else {
-            let mut t: Vec<Vec<u128>> = vec![vec![]];
-            for _ in 0..k {
-                t = t
-                    .into_iter()
-                    .flat_map(|p| {
-                        pool.iter().map(move |&x| {
-                            let mut q = p.clone();
-                            q.push(x);
-                            q
-                        })
-                    })
-                    .collect();
-            }
-            t
+            all_tuples(&pool, k)
         };
         for tup in &tuples {
             for &m in &pool {

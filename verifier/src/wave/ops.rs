@@ -95,6 +95,7 @@ fn spec(base: &str, width: u32, space: Space) -> Option<OptSpec> {
         u32::MAX as u128
     };
     let sign = 1u128 << (width - 1);
+    let (nan32, nan64) = (FpFmt::F32.canonical_nan(), FpFmt::F64.canonical_nan());
     let (combine, identity, power): (&'static str, u128, Power) = match (base, width) {
         ("add_u32", _) | ("add_u64", _) => ("", 0, Power::Mul),
         ("sub_u32", _) if buffer => ("BUFFER_ATOMIC_ADD_U32", 0, Power::Mul),
@@ -113,26 +114,10 @@ fn spec(base: &str, width: u32, space: Space) -> Option<OptSpec> {
         // fmin/fmax: LLVM reduces with llvm.minnum/maxnum on the VALU (modelled by the
         // IEEE minimumNumber/maximumNumber entries) and uses a quiet NaN as the identity ("the
         // closest thing they have to an identity").
-        ("min_f32", 32) | ("min_num_f32", 32) => (
-            "DS_MIN_NUM_RTN_F32",
-            FpFmt::F32.canonical_nan(),
-            Power::Idempotent,
-        ),
-        ("max_f32", 32) | ("max_num_f32", 32) => (
-            "DS_MAX_NUM_RTN_F32",
-            FpFmt::F32.canonical_nan(),
-            Power::Idempotent,
-        ),
-        ("min_f64", 64) | ("min_num_f64", 64) => (
-            "DS_MIN_NUM_RTN_F64",
-            FpFmt::F64.canonical_nan(),
-            Power::Idempotent,
-        ),
-        ("max_f64", 64) | ("max_num_f64", 64) => (
-            "DS_MAX_NUM_RTN_F64",
-            FpFmt::F64.canonical_nan(),
-            Power::Idempotent,
-        ),
+        ("min_f32", 32) | ("min_num_f32", 32) => ("DS_MIN_NUM_RTN_F32", nan32, Power::Idempotent),
+        ("max_f32", 32) | ("max_num_f32", 32) => ("DS_MAX_NUM_RTN_F32", nan32, Power::Idempotent),
+        ("min_f64", 64) | ("min_num_f64", 64) => ("DS_MIN_NUM_RTN_F64", nan64, Power::Idempotent),
+        ("max_f64", 64) | ("max_num_f64", 64) => ("DS_MAX_NUM_RTN_F64", nan64, Power::Idempotent),
         _ => return None,
     };
     Some(OptSpec {
@@ -234,42 +219,52 @@ pub fn all_atomics(targets: &[Target]) -> Vec<AtomicOp> {
 /// given, opcodes in opcode order).
 pub fn ds_atomics(targets: &[Target]) -> Vec<AtomicOp> {
     let lib = Library::builtin();
+    per_mnemonic(targets, ds_mnemonics, |t, m| {
+        let (_, shape) = ds_lookup(t, m)?;
+        if shape.vdst == 0 || !shape.addr {
+            return None;
+        }
+        let (entry, def) = ds_semantics(m)?;
+        if !lib
+            .file_of(&entry)
+            .is_some_and(|f| ATOMIC_FILES.contains(&f))
+        {
+            return None;
+        }
+        let width = 32 * shape.vdst as u32;
+        let base = base_name(m);
+        Some(AtomicOp {
+            mnemonic: m,
+            entry,
+            def,
+            width,
+            data0: 32 * shape.data0 as u32,
+            data1: 32 * shape.data1 as u32,
+            targets: vec![t],
+            space: Space::Lds,
+            fp: fp_of(&base),
+            opt: spec(&base, width, Space::Lds),
+        })
+    })
+}
+
+/// The atomics `make` finds among the `mnemonics` of each target (in the order given): one
+/// per mnemonic in first-seen order, with every target it was found on.
+fn per_mnemonic<I: Iterator<Item = &'static str>>(
+    targets: &[Target],
+    mnemonics: impl Fn(Target) -> I,
+    mut make: impl FnMut(Target, &'static str) -> Option<AtomicOp>,
+) -> Vec<AtomicOp> {
     let mut out: Vec<AtomicOp> = Vec::new();
     for &t in targets {
-        for m in ds_mnemonics(t) {
-            let Some((_, shape)) = ds_lookup(t, m) else {
+        for m in mnemonics(t) {
+            let Some(op) = make(t, m) else {
                 continue;
             };
-            if shape.vdst == 0 || !shape.addr {
-                continue;
+            match out.iter_mut().find(|o| o.mnemonic == m) {
+                Some(seen) => seen.targets.push(t),
+                None => out.push(op),
             }
-            let Some((entry, def)) = ds_semantics(m) else {
-                continue;
-            };
-            if !lib
-                .file_of(&entry)
-                .is_some_and(|f| ATOMIC_FILES.contains(&f))
-            {
-                continue;
-            }
-            if let Some(op) = out.iter_mut().find(|o| o.mnemonic == m) {
-                op.targets.push(t);
-                continue;
-            }
-            let width = 32 * shape.vdst as u32;
-            let base = base_name(m);
-            out.push(AtomicOp {
-                mnemonic: m,
-                entry,
-                def,
-                width,
-                data0: 32 * shape.data0 as u32,
-                data1: 32 * shape.data1 as u32,
-                targets: vec![t],
-                space: Space::Lds,
-                fp: fp_of(&base),
-                opt: spec(&base, width, Space::Lds),
-            });
         }
     }
     out
@@ -287,42 +282,32 @@ pub const BUFFER_ATOMIC_FILE: &str = "buffer_atomic.pcode";
 /// {compare value, new value}).
 pub fn buffer_atomics(targets: &[Target]) -> Vec<AtomicOp> {
     let lib = Library::builtin();
-    let mut out: Vec<AtomicOp> = Vec::new();
-    for &t in targets {
-        for m in mubuf_mnemonics(t) {
-            let Some((_, shape)) = mubuf_lookup(t, m) else {
-                continue;
-            };
-            if shape.class != MubufClass::Atomic || !shape.rtn {
-                continue;
-            }
-            let entry = m.to_ascii_uppercase();
-            if lib.file_of(&entry) != Some(BUFFER_ATOMIC_FILE) {
-                continue;
-            }
-            let Some(def) = lib.get(&entry) else { continue };
-            if let Some(op) = out.iter_mut().find(|o| o.mnemonic == m) {
-                op.targets.push(t);
-                continue;
-            }
-            let pair = m.contains("cmpswap");
-            let vdata = 32 * shape.vdata as u32;
-            let width = if pair { vdata / 2 } else { vdata };
-            let base = buffer_base_name(m);
-            let space = Space::Buffer { target: t, pair };
-            out.push(AtomicOp {
-                mnemonic: m,
-                entry,
-                def,
-                width,
-                data0: width,
-                data1: if pair { width } else { 0 },
-                targets: vec![t],
-                space,
-                fp: fp_of(&base),
-                opt: spec(&base, width, space),
-            });
+    per_mnemonic(targets, mubuf_mnemonics, |t, m| {
+        let (_, shape) = mubuf_lookup(t, m)?;
+        if shape.class != MubufClass::Atomic || !shape.rtn {
+            return None;
         }
-    }
-    out
+        let entry = m.to_ascii_uppercase();
+        if lib.file_of(&entry) != Some(BUFFER_ATOMIC_FILE) {
+            return None;
+        }
+        let def = lib.get(&entry)?;
+        let pair = m.contains("cmpswap");
+        let vdata = 32 * shape.vdata as u32;
+        let width = if pair { vdata / 2 } else { vdata };
+        let base = buffer_base_name(m);
+        let space = Space::Buffer { target: t, pair };
+        Some(AtomicOp {
+            mnemonic: m,
+            entry,
+            def,
+            width,
+            data0: width,
+            data1: if pair { width } else { 0 },
+            targets: vec![t],
+            space,
+            fp: fp_of(&base),
+            opt: spec(&base, width, space),
+        })
+    })
 }

@@ -49,19 +49,21 @@ pub struct Scan<T> {
     pub exclusive: Vec<T>,
 }
 
-/// Run `strategy` on a wave of `lanes` lanes (32 or 64) with EXEC mask `exec` and per-lane
-/// `data` (`lanes` values). `op(x, y)` is `x (+) y`.
-///
-/// Errors: whatever `op` returns.
-pub fn run<T: Clone, E>(
+/// A strategy as [`run`] executes it: as written, or (in this module's tests of
+/// [`check_schedule`]) with one DPP step left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
     strategy: Strategy,
-    lanes: u32,
-    exec: u64,
-    data: &[T],
-    identity: &T,
-    op: &mut impl FnMut(&T, &T) -> Result<T, E>,
-) -> Result<Scan<T>, E> {
-    run_mutated(strategy, lanes, exec, data, identity, op, None)
+    skip: Option<Skip>,
+}
+
+impl From<Strategy> for Plan {
+    fn from(strategy: Strategy) -> Plan {
+        Plan {
+            strategy,
+            skip: None,
+        }
+    }
 }
 
 /// A DPP step left out on purpose, to show that [`check_schedule`] catches the mistake.
@@ -75,15 +77,22 @@ enum Skip {
     Half,
 }
 
-fn run_mutated<T: Clone, E>(
-    strategy: Strategy,
+/// Run `plan` (a [`Strategy`]) on a wave of `lanes` lanes (32 or 64) with EXEC mask `exec`
+/// and per-lane `data` (`lanes` values). `op(x, y)` is `x (+) y`.
+///
+/// Errors: whatever `op` returns.
+pub fn run<T: Clone, E>(
+    plan: impl Into<Plan>,
     lanes: u32,
     exec: u64,
     data: &[T],
     identity: &T,
     op: &mut impl FnMut(&T, &T) -> Result<T, E>,
-    mutation: Option<Skip>,
 ) -> Result<Scan<T>, E> {
+    let Plan {
+        strategy,
+        skip: mutation,
+    } = plan.into();
     let n = lanes as usize;
     let on = |i: usize| exec >> i & 1 == 1;
     if strategy == Strategy::Iterative {
@@ -220,14 +229,16 @@ fn check_mutated(strategy: Strategy, lanes: u32, mutation: Option<Skip>) -> Need
     let n = lanes as usize;
     let data: Vec<LaneSet> = (0..n).map(LaneSet::lane).collect();
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let s = run_mutated::<_, ()>(
-        strategy,
+    let s = run::<_, ()>(
+        Plan {
+            strategy,
+            skip: mutation,
+        },
         lanes,
         all,
         &data,
         &LaneSet::EMPTY,
         &mut |x, y| Ok(LaneSet::combine(x, y)),
-        mutation,
     )
     .expect("lane-set combine does not fail");
     let mut ordered = true;

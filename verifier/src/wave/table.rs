@@ -60,7 +60,8 @@ pub fn targets_text(ts: &[Target]) -> String {
 
 /// Analyse (and cross-check) the selected ops.
 ///
-/// Errors: an unknown target, no op selected, or an internal error of one op.
+/// Errors: a `timeout` that [`crate::limits::timeout`] rejects, an unknown target, no op
+/// selected, or an internal error of one op.
 pub fn compute(args: &AtomicsArgs) -> Result<Vec<Row>, String> {
     compute_for(args, None)
 }
@@ -82,7 +83,7 @@ fn compute_for(args: &AtomicsArgs, only: Option<&[String]>) -> Result<Vec<Row>, 
     if ops.is_empty() {
         return Err("no DS or buffer atomic matches --op/--target".into());
     }
-    let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
+    let timeout = crate::limits::timeout(args.timeout).map_err(|e| format!("--timeout: {e}"))?;
     ops.par_iter()
         .map(|op| {
             let rep = analyze(op, timeout)?;
@@ -326,12 +327,20 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
 /// verdict or an expectation is not met, an input error (2) on an input or internal error.
 pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
     use crate::exit::ExitStatus;
+    // Checked before any work, with the same rule as `verify`'s (0 is not "no limit").
+    let timeout = match crate::limits::timeout(args.timeout) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: --timeout: {e}");
+            return ExitStatus::InputError;
+        }
+    };
     let expects = match &args.expect {
         None => None,
         Some(p) => {
             let file = p.display().to_string();
-            let parsed = std::fs::read_to_string(p)
-                .map_err(|e| format!("{file}: {e}"))
+            let parsed = crate::limits::read_text(p)
+                .map_err(|e| format!("{file}:{}:{}: {}", e.line, e.col, e.msg))
                 .and_then(|text| super::expect::parse(&file, &text));
             match parsed {
                 Ok(x) => Some((file, x)),
@@ -352,7 +361,6 @@ pub fn atomics(args: &AtomicsArgs) -> crate::exit::ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
     let props = if args.op.is_none() && args.target.is_none() && args.expect.is_none() {
         props::all(timeout)
     } else {

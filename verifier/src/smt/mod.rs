@@ -3,6 +3,7 @@
 //! operands converted from their bit patterns; a NaN result is replaced by the canonical
 //! quiet NaN before converting back, so no verdict depends on z3's single-NaN abstraction.
 
+mod rewrite;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
 use std::collections::HashSet;
@@ -276,7 +277,7 @@ impl Domain for Smt {
             BvOp::And => a.bvand(b),
             BvOp::Or => a.bvor(b),
             BvOp::Xor => a.bvxor(b),
-            BvOp::Shl => a.bvshl(b),
+            BvOp::Shl => rewrite::aligned(a, b).unwrap_or_else(|| a.bvshl(b)),
             BvOp::LShr => a.bvlshr(b),
             BvOp::AShr => a.bvashr(b),
         }
