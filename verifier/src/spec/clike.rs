@@ -649,6 +649,20 @@ fn parse_amd(amd: String) -> Result<Vec<Stmt>, Untranslatable> {
 mod tests {
     use super::*;
 
+    // The translation recurses per parenthesis: past the bound it is an error, not a crash.
+    #[test]
+    fn deep_parentheses_are_untranslatable() {
+        let deep = format!(
+            "VDST = {}VDATA0{}",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let e = to_amd(&format!("UINT32* V = (UINT32*)(DS + ADDR)\n{deep}")).unwrap_err();
+        assert!(e.reason.contains("nested too deeply"), "{}", e.reason);
+        let ok = format!("VDST = {}VDATA0{}", "(".repeat(50), ")".repeat(50));
+        assert!(to_amd(&format!("UINT32* V = (UINT32*)(DS + ADDR)\n{ok}")).is_ok());
+    }
+
     // Expected texts written by hand from the CLRX listing's meaning.
     #[test]
     fn dec_u32_listing() {
