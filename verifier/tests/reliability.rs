@@ -516,3 +516,16 @@ fn an_error_quoting_a_huge_token_is_shortened_in_text_output() {
     assert!(line.len() < 2000, "{} characters", line.len());
     assert!(line.contains("big-token.rules:2:"), "{line}");
 }
+
+/// Division by zero in `Pre:` follows SMT-LIB, as docs/cli.md says: `x % 0 == x`, so
+/// `%c % 0 == 0` holds exactly when `%c` is 0, and the rewrite of `offset:%c` to `offset:0`
+/// is proved. (Were `x % 0` 0, the precondition would always hold and the rule be refuted.)
+#[test]
+fn remainder_by_zero_in_pre_is_the_dividend() {
+    let dir = TempDir::new("rem0");
+    let text = "Name: rem0\nTargets: gfx900\nPre: %c % 0 == 0\n  ds_write_b32 %a, %x offset:%c\n=>\n  ds_write_b32 %a, %x offset:0\n";
+    let p = dir.write("r.rules", text);
+    let r = run(&["verify", p.to_str().unwrap(), "--no-matrix"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("PROVED"), "{}", r.context());
+}
