@@ -3,14 +3,11 @@
 //! ([`MemView::Flat`]): LDS, scratch or global memory by the aperture of the address.
 
 use super::global::{holes_or, offset_input, offset_modifier};
-use super::holes::RuleHoles;
+use super::holes::parse_line;
 use super::op::{Bound, MemIn, MemOp, Op};
-use super::operands::loc_at;
 use super::regkey::RegKey;
 use crate::rules::{InputError, Line, Rule};
-use gcnsmt_lifter::asm::parse_syntax;
 use gcnsmt_lifter::{parse_flat_with, GlobalKind, Role};
-use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::eval::MemView;
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
@@ -27,14 +24,8 @@ pub fn bind_flat(
     imms: &BTreeSet<String>,
     mn: &str,
 ) -> Result<Bound, InputError> {
-    let mut holes = RuleHoles::new(rule, line, target, imms, mn);
-    let inst = parse_flat_with(target, &line.text, &mut holes)
-        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mloc = loc_at(line, syn.mnemonic_col);
-    let Some(def) = Library::builtin().get(&inst.entry) else {
-        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
-    };
+    let (inst, mut holes, syn, mloc, def) =
+        parse_line(rule, line, target, imms, mn, parse_flat_with, |i| &i.entry)?;
     let mut fields = Vec::new();
     let offset = offset_input(
         rule,

@@ -1,14 +1,13 @@
 //! GLOBAL loads/stores and scalar loads in rules: binding a line through the lifter's global
 //! assembler ([`gcnsmt_lifter::parse_global_with`]) to a [`MemOp`] frame.
 
-use super::holes::{tuple_keys, RuleHoles};
+use super::holes::{parse_line, tuple_keys, RuleHoles};
 use super::op::{Bound, Field, MemIn, MemOp, Op};
 use super::operands::{field, loc_at};
 use super::regkey::RegKey;
 use crate::rules::{InputError, Line, Rule};
-use gcnsmt_lifter::asm::{parse_syntax, AsmSyntax};
+use gcnsmt_lifter::asm::AsmSyntax;
 use gcnsmt_lifter::{parse_global_with, GlobalKind, Role, Sgprs};
-use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::eval::{AddrSpace, MemView};
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
@@ -34,14 +33,10 @@ pub fn bind_global(
     imms: &BTreeSet<String>,
     mn: &str,
 ) -> Result<Bound, InputError> {
-    let mut holes = RuleHoles::new(rule, line, target, imms, mn);
-    let inst = parse_global_with(target, &line.text, &mut holes)
-        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mloc = loc_at(line, syn.mnemonic_col);
-    let Some(def) = Library::builtin().get(&inst.entry) else {
-        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
-    };
+    let (inst, mut holes, syn, mloc, def) =
+        parse_line(rule, line, target, imms, mn, parse_global_with, |i| {
+            &i.entry
+        })?;
     let vec = |h: &mut RuleHoles, r: Role, t| holes_or(h, r, t);
     let mut inputs = Vec::new();
     let mut outputs = Vec::new();

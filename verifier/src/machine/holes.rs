@@ -5,13 +5,42 @@
 //! place of its variables. [`RuleHoles`] answers the parser for `%x`, `{%x, %y}` and symbolic
 //! immediates, and keeps the register keys each variable operand stands for.
 
-use super::operands::{field, regs};
+use super::operands::{field, loc_at, regs};
 use super::regkey::{Class, RegKey, VarUse};
-use crate::rules::{InputError, Line, Rule};
-use gcnsmt_lifter::asm::AsmError;
+use crate::rules::{InputError, Line, Loc, Rule};
+use gcnsmt_lifter::asm::{parse_syntax, AsmError, AsmSyntax};
 use gcnsmt_lifter::{HoleClass, Holes, RegFile, RegTuple, Role};
+use gcnsmt_semantics::defs::Library;
+use gcnsmt_semantics::ir::Def;
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeSet;
+
+/// Parse `line` with `parse` (a family's `parse_*_with`) and look up the semantics of the
+/// entry `entry` names. Returns what every memory binder needs next: the lifter's instruction,
+/// the holes (now holding the variables' keys), the line's syntax as written, the mnemonic's
+/// location (for errors about the instruction as a whole) and the entry's semantics.
+///
+/// Errors (file:line:col): what the assembler rejects for the target; a mnemonic without
+/// semantics (at the mnemonic).
+pub(crate) fn parse_line<'a, T>(
+    rule: &'a Rule,
+    line: &'a Line,
+    target: Target,
+    imms: &'a BTreeSet<String>,
+    mn: &'a str,
+    parse: impl FnOnce(Target, &str, &mut dyn Holes) -> Result<T, AsmError>,
+    entry: impl FnOnce(&T) -> &str,
+) -> Result<(T, RuleHoles<'a>, AsmSyntax, Loc, &'static Def), InputError> {
+    let mut holes = RuleHoles::new(rule, line, target, imms, mn);
+    let inst = parse(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let mloc = loc_at(line, syn.mnemonic_col);
+    let Some(def) = Library::builtin().get(entry(&inst)) else {
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
+    };
+    Ok((inst, holes, syn, mloc, def))
+}
 
 /// The holes of one rule line: register variables resolved to keys, by role.
 pub(crate) struct RuleHoles<'a> {

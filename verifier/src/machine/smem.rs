@@ -3,15 +3,13 @@
 //! `semantics/pcode/smem.pcode` reads (BASE, SIZE), decoded per target.
 
 use super::global::sgpr_keys;
-use super::holes::RuleHoles;
+use super::holes::parse_line;
 use super::op::{Bound, MemIn, MemOp, Op, VsharpPart};
 use super::operands::{field, loc_at};
 use super::regkey::RegKey;
 use crate::rules::{InputError, Line, Rule};
-use gcnsmt_lifter::asm::parse_syntax;
 use gcnsmt_lifter::{parse_smem_with, Role, SOffset};
 use gcnsmt_semantics::buffer::VsharpLayout;
-use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain};
 use gcnsmt_semantics::settings::SbufferSize;
 use gcnsmt_semantics::target::{Gen, Target};
@@ -31,14 +29,8 @@ pub fn bind_smem(
     imms: &BTreeSet<String>,
     mn: &str,
 ) -> Result<Bound, InputError> {
-    let mut holes = RuleHoles::new(rule, line, target, imms, mn);
-    let inst = parse_smem_with(target, &line.text, &mut holes)
-        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mloc = loc_at(line, syn.mnemonic_col);
-    let Some(def) = Library::builtin().get(&inst.entry) else {
-        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
-    };
+    let (inst, mut holes, syn, mloc, def) =
+        parse_line(rule, line, target, imms, mn, parse_smem_with, |i| &i.entry)?;
     // The immediate: the third operand, or `offset:` after a register offset.
     let off_text = match inst.soffset {
         None if !syn.modifiers.iter().any(|m| m.0 == "offset") => {
