@@ -421,8 +421,11 @@ impl Parser {
         };
         if let Some(op) = op {
             self.bump();
-            // Each operator adds a node, so the height bound also bounds this recursion.
-            let e = self.unary()?;
+            // Bounded before recursing: the height is only known on the way back.
+            self.enter()?;
+            let e = self.unary();
+            self.nest -= 1;
+            let e = e?;
             self.height(self.h + 1)?;
             return Ok(Expr::Unary(op, Box::new(e)));
         }

@@ -64,6 +64,22 @@ pub enum BufferOob {
     Start,
 }
 
+/// The size a scalar buffer load (`s_buffer_load_*`) range-checks each dword against.
+///
+/// The guides disagree by generation. STRIDED, `(stride == 0 ? 1 : stride) * num_records`
+/// bytes: AMD RDNA3 and RDNA4 ISA guides, section 8.1.2 (`m_size`), and RDNA3 section 8.4.1
+/// (out of range when `offset >= (stride == 0 ? 1 : stride) * num_records`). RECORDS,
+/// `num_records` bytes whatever the stride: the AMD RDNA2 ISA guide, section 7.2.1, prints
+/// `m_size = (m_stride == 0) ? 1 : m_num_records`, with no stride factor (quoted in
+/// mattias800/prosper issue #2528, which reads it as an omission).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SbufferSize {
+    /// `(stride == 0 ? 1 : stride) * num_records` bytes.
+    Strided,
+    /// `num_records` bytes; the stride plays no part.
+    Records,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -75,6 +91,8 @@ pub struct Settings {
     pub buffer_soffset: BufferSoffset,
     /// Buffer range checks: whole access or first byte (buffer instructions only).
     pub buffer_oob: BufferOob,
+    /// The size scalar buffer loads range-check against (`s_buffer_load_*` only).
+    pub sbuffer_size: SbufferSize,
 }
 
 impl Settings {
@@ -92,6 +110,7 @@ impl Settings {
                 lds_limit: LdsLimit::Alloc,
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                sbuffer_size: SbufferSize::Strided,
             }
         } else {
             Settings {
@@ -99,6 +118,7 @@ impl Settings {
                 lds_limit: LdsLimit::M0,
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                sbuffer_size: SbufferSize::Strided,
             }
         }
     }
@@ -153,9 +173,20 @@ impl Settings {
                     _ => return Err(format!("unknown buffer_oob `{value}` (END or START)")),
                 }
             }
+            "sbuffer_size" => {
+                self.sbuffer_size = match value.to_ascii_uppercase().as_str() {
+                    "STRIDED" => SbufferSize::Strided,
+                    "RECORDS" => SbufferSize::Records,
+                    _ => {
+                        return Err(format!(
+                            "unknown sbuffer_size `{value}` (STRIDED or RECORDS)"
+                        ))
+                    }
+                }
+            }
             _ => {
                 return Err(format!(
-                    "unknown setting `{name}` (alignment, lds_limit, buffer_soffset, buffer_oob)"
+                    "unknown setting `{name}` (alignment, lds_limit, buffer_soffset, buffer_oob, sbuffer_size)"
                 ))
             }
         }
@@ -192,5 +223,17 @@ impl Settings {
             BufferOob::Start => "START",
         };
         format!("buffer_soffset={s}, buffer_oob={o}")
+    }
+}
+
+impl Settings {
+    /// The scalar buffer-load setting as `sbuffer_size=...` (printed with verdicts of rules
+    /// that use `s_buffer_load_*`).
+    pub fn sbuffer_text(&self) -> String {
+        let v = match self.sbuffer_size {
+            SbufferSize::Strided => "STRIDED",
+            SbufferSize::Records => "RECORDS",
+        };
+        format!("sbuffer_size={v}")
     }
 }

@@ -91,12 +91,14 @@ const UNALIGNED: Settings = Settings {
     lds_limit: LdsLimit::Alloc,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
     lds_limit: LdsLimit::M0,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -667,6 +669,7 @@ const NO_BOUND: Settings = Settings {
     lds_limit: LdsLimit::None,
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
+    sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

@@ -188,7 +188,7 @@ pub struct EggRule<'a> {
 }
 
 /// Whether equality saturation shows the target equal to the source on every output the
-/// checker compares: each live register, LDS, GDS and global memory, and, given that the
+/// checker compares: each live register, the memory of every address space, and, given that the
 /// source is encodable and defined, that the target is too (its encodability condition is
 /// `true` or the source's, its UB flag `false` or the source's). The equalities hold for every
 /// input, so they imply refinement under any precondition; the caller must still establish

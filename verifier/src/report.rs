@@ -54,6 +54,25 @@ pub(crate) fn bytes(label: &str, bs: &[(u64, u8)], out: &mut String) {
     }
 }
 
+/// The longest error line text output prints whole, in characters; a longer one (a message
+/// quoting a 100 KB token) keeps its first and last 480 characters. JSON and SARIF keep it.
+const MAX_ERROR_LINE: usize = 1000;
+
+/// `s` shortened to about [`MAX_ERROR_LINE`] characters, the middle replaced by a note of how
+/// much was left out (the `FILE:LINE:COL:` start stays).
+fn elide(s: &str) -> Cow<'_, str> {
+    let n = s.chars().count();
+    if n <= MAX_ERROR_LINE {
+        return Cow::Borrowed(s);
+    }
+    let head: String = s.chars().take(480).collect();
+    let tail: String = s.chars().skip(n - 480).collect();
+    Cow::Owned(format!(
+        "{head} ... ({} characters left out) ... {tail}",
+        n - 960
+    ))
+}
+
 /// Render a counterexample, indented under its verdict line.
 pub fn cex(c: &Cex) -> String {
     let mut out = String::new();
@@ -184,10 +203,10 @@ pub fn print_text(records: &[crate::record::Record], out: &mut dyn std::io::Writ
                 "{:<40} {:<8} ERROR (as expected)  {}",
                 escape_controls(rule),
                 "",
-                escape_controls(&error.to_string())
+                escape_controls(&elide(&error.to_string()))
             ),
             Record::Error { error, .. } => {
-                writeln!(out, "{}", escape_controls(&error.to_string()))
+                writeln!(out, "{}", escape_controls(&elide(&error.to_string())))
             }
             Record::Verdict { outcome, .. } => write!(out, "{}", self::outcome(outcome)),
         };

@@ -44,6 +44,7 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         time: Duration::ZERO,
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
         buffer: crate::check::uses_buffer(rule),
+        sbuffer: crate::check::uses_sbuffer(rule),
         lanes: crate::check::lane_mode(rule, opts),
     }
 }

@@ -13,7 +13,9 @@ use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
-use gcnsmt_semantics::settings::{Alignment, BufferOob, BufferSoffset, LdsLimit, Settings};
+use gcnsmt_semantics::settings::{
+    Alignment, BufferOob, BufferSoffset, LdsLimit, SbufferSize, Settings,
+};
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use gcnsmt_verifier::smt::Smt;
@@ -220,6 +222,11 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
             BufferOob::End
         } else {
             BufferOob::Start
+        },
+        sbuffer_size: if rng.gen() {
+            SbufferSize::Strided
+        } else {
+            SbufferSize::Records
         },
     }
 }

@@ -449,3 +449,83 @@ fn machine_formats_get_an_error_record_for_a_tool_error() {
         .unwrap();
     assert!(note.contains("--target gfx1100"), "{note}");
 }
+
+/// Deep ISA XML (13,000 levels) overflowed the stack in spec-check; deep pseudocode in a
+/// JSON collection too. The XML is an input error, the pseudocode an unchecked item, both
+/// saying why. A flag error names the flag, not a `--timeout:0:0:` position.
+#[test]
+fn spec_check_bounds_deep_xml_and_pseudocode() {
+    let dir = TempDir::new("spec-deep");
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n{}{}",
+        "<a>".repeat(13_000),
+        "</a>".repeat(13_000)
+    );
+    let p = dir.write("deep.xml", &xml);
+    let r = run(&["spec-check", p.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    // The 1,001st `<a>` starts on line 2 after 1,000 three-character tags: column 3001.
+    let want = format!("{}:2:3001: elements nested too deeply", p.display());
+    assert!(r.stderr.contains(&want), "want `{want}`\n{}", r.context());
+    let pcode = format!(
+        "MEM[ADDR].b32 = {}DATA.u32{};",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    let json = serde_json::json!({"target": "gfx950", "PCODE": {"DSOp": {"DS_WRITE_B32": pcode}}});
+    let p = dir.write("deep.json", &json.to_string());
+    let r = run(&["spec-check", p.to_str().unwrap()]);
+    assert!(r.code == 0 || r.code == 1, "{}", r.context());
+    assert!(r.stdout.contains("nested too deeply"), "{}", r.context());
+    let r = run(&["spec-check", p.to_str().unwrap(), "--timeout", "0"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.starts_with("error: --timeout: "),
+        "{}",
+        r.context()
+    );
+}
+
+/// Duplicate rule names within one file were exit 2, across files exit 0: now both are an
+/// error at the second rule's `Name:` line.
+#[test]
+fn a_rule_name_used_in_two_files_is_an_error() {
+    let dir = TempDir::new("dup");
+    let a = dir.write("a.rules", &trivial_rule("same"));
+    let b = dir.write("b.rules", &format!("; second\n{}", trivial_rule("same")));
+    let r = run(&["verify", dir.path().to_str().unwrap(), "--no-matrix"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let want = format!(
+        "{}:2:1: error: rule `same` is already defined at {}:1",
+        b.display(),
+        a.display()
+    );
+    assert!(r.stdout.contains(&want), "want `{want}`\n{}", r.context());
+    assert_eq!(r.stdout.matches("PROVED").count(), 1, "{}", r.context());
+}
+
+/// Errors echoed 100 KB tokens in full; text output keeps a line's start (the position) and
+/// end, and says how much it left out.
+#[test]
+fn an_error_quoting_a_huge_token_is_shortened_in_text_output() {
+    let token = "x".repeat(100_000);
+    let text =
+        format!("Name: big\n  ds_write_b32 %a, %x offset:{token}\n=>\n  ds_write_b32 %a, %x\n");
+    let r = expect_error("big-token", &text, "characters left out");
+    let line = &r.error_lines()[0];
+    assert!(line.len() < 2000, "{} characters", line.len());
+    assert!(line.contains("big-token.rules:2:"), "{line}");
+}
+
+/// Division by zero in `Pre:` follows SMT-LIB, as docs/cli.md says: `x % 0 == x`, so
+/// `%c % 0 == 0` holds exactly when `%c` is 0, and the rewrite of `offset:%c` to `offset:0`
+/// is proved. (Were `x % 0` 0, the precondition would always hold and the rule be refuted.)
+#[test]
+fn remainder_by_zero_in_pre_is_the_dividend() {
+    let dir = TempDir::new("rem0");
+    let text = "Name: rem0\nTargets: gfx900\nPre: %c % 0 == 0\n  ds_write_b32 %a, %x offset:%c\n=>\n  ds_write_b32 %a, %x offset:0\n";
+    let p = dir.write("r.rules", text);
+    let r = run(&["verify", p.to_str().unwrap(), "--no-matrix"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("PROVED"), "{}", r.context());
+}

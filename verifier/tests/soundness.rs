@@ -361,7 +361,9 @@ fn broken_rule_is_an_error_under_target_filter() {
             r.context()
         );
     }
-    // A rule that is fine on other targets is still only skipped (ds_load_b32 is gfx11+).
+    // A rule that is fine on other targets is not an error of the rule (ds_load_b32 is
+    // gfx11+), but a target set that selects no rule at all is a usage error (issue 19: it
+    // used to check nothing and exit 0).
     let ok = dir.write(
         "ok.rules",
         "Name: ok\n  ds_load_b32 %x, %a\n=>\n  ds_load_b32 %x, %a offset:0\n",
@@ -370,7 +372,12 @@ fn broken_rule_is_an_error_under_target_filter() {
         &["verify", &ok.display().to_string(), "--target", "gfx900"],
         &[],
     );
-    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("no selected rule runs on these targets") && !r.stderr.contains(":2:"),
+        "{}",
+        r.context()
+    );
 }
 
 /// Vacuity: a rule whose two sides are the same instructions is proved without a refinement

@@ -316,6 +316,17 @@ pub fn uses_buffer(rule: &Rule) -> bool {
         .any(|l| crate::machine::buffer::is_buffer_line(&l.text))
 }
 
+/// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
+/// is then printed with its verdicts.
+pub fn uses_sbuffer(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        l.text
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("s_buffer_load")
+    })
+}
+
 /// The lanes a rule is checked with: `--lanes`, else the rule's `Lanes:` (its order replaced by
 /// `--lane-order` if given); `None` for a single-lane check.
 pub fn lane_mode(rule: &Rule, opts: &Options) -> Option<LaneMode> {

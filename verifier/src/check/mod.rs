@@ -24,7 +24,7 @@ mod stored;
 mod tests;
 mod verdict;
 
-pub use elaborate::{lane_mode, settings_for, targets_of, uses_buffer};
+pub use elaborate::{lane_mode, settings_for, targets_of, uses_buffer, uses_sbuffer};
 pub use options::Options;
 pub use stored::replay_stored;
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
@@ -50,6 +50,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         time: start.elapsed(),
         note,
         buffer: uses_buffer(rule),
+        sbuffer: uses_sbuffer(rule),
         lanes: lane_mode(rule, opts),
     })
 }

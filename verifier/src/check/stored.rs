@@ -61,6 +61,7 @@ pub fn replay_stored(
         time: start.elapsed(),
         note: Some(CACHED_REFUTATION_NOTE),
         buffer: uses_buffer(rule),
+        sbuffer: crate::check::uses_sbuffer(rule),
         lanes: lane_mode(rule, opts),
     })
 }

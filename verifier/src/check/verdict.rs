@@ -128,6 +128,8 @@ pub struct Outcome {
     pub note: Option<&'static str>,
     /// The rule uses buffer instructions (their settings are printed with the verdict).
     pub buffer: bool,
+    /// The rule uses scalar buffer loads (`sbuffer_size` is printed with the verdict).
+    pub sbuffer: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
 }
@@ -141,6 +143,9 @@ impl Outcome {
         } else {
             self.settings.to_string()
         };
+        if self.sbuffer {
+            t.push_str(&format!(", {}", self.settings.sbuffer_text()));
+        }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
         }

@@ -291,8 +291,8 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
 }
 
 /// The rules of `paths` whose name or tag matches a `--filter` pattern (all when none is
-/// given), and a record per file that cannot be read or parsed; an error is a usage error's
-/// text.
+/// given), and a record per file that cannot be read or parsed and per rule whose name an
+/// earlier file's rule has; an error is a usage error's text.
 fn load(
     paths: &[PathBuf],
     filter: &[String],
@@ -301,6 +301,7 @@ fn load(
     // File-level errors become records too, so JSON and SARIF output stay well-formed.
     let mut file_errors: Vec<Record> = Vec::new();
     let mut rules = Vec::new();
+    let mut names: std::collections::HashMap<String, (String, u32)> = Default::default();
     for f in files {
         let name = f.display().to_string();
         let text = match crate::limits::read_text(&f) {
@@ -322,7 +323,24 @@ fn load(
             }
         };
         match parse_rules(&name, &text) {
-            Ok(r) => rules.extend(r),
+            Ok(r) => {
+                for rule in r {
+                    // As within one file: one name, one rule (names key the matrix and the
+                    // cache's reports). The later rule is the error.
+                    if let Some((file, line)) = names.get(&rule.name) {
+                        let msg =
+                            format!("rule `{}` is already defined at {file}:{line}", rule.name);
+                        file_errors.push(Record::Error {
+                            rule: String::new(),
+                            error: rule.error(rule.loc, msg),
+                            expected: false,
+                        });
+                        continue;
+                    }
+                    names.insert(rule.name.clone(), (rule.file.clone(), rule.loc.line));
+                    rules.push(rule);
+                }
+            }
             Err(e) => file_errors.push(Record::Error {
                 rule: String::new(),
                 error: e,

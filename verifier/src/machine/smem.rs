@@ -13,6 +13,7 @@ use gcnsmt_lifter::{parse_smem_with, Role, SOffset};
 use gcnsmt_semantics::buffer::VsharpLayout;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain};
+use gcnsmt_semantics::settings::SbufferSize;
 use gcnsmt_semantics::target::{Gen, Target};
 use std::collections::BTreeSet;
 
@@ -122,13 +123,15 @@ pub fn bind_smem(
 }
 
 /// BASE or SIZE of a 128-bit V# `rsrc`, 64 bits, in `layout`'s fields
-/// ([`VsharpLayout::fields`]): SIZE is `(stride == 0 ? 1 : stride) * num_records` bytes
-/// (RDNA3/RDNA4 ISA guides, section 8.1.2; see `smem.pcode`), multiplied only as wide as the
-/// product can be (14 + 32 or 14 + 45 bits; a 64-bit multiplier slows every query).
+/// ([`VsharpLayout::fields`]): SIZE is `(stride == 0 ? 1 : stride) * num_records` bytes under
+/// `sbuffer_size=STRIDED` (RDNA3/RDNA4 ISA guides, section 8.1.2), `num_records` under
+/// RECORDS ([`SbufferSize`]); the product is only as wide as it can be (14 + 32 or 14 + 45
+/// bits; a 64-bit multiplier slows every query).
 pub(super) fn vsharp_input<D: Domain>(
     d: &mut D,
     layout: VsharpLayout,
     part: VsharpPart,
+    size: SbufferSize,
     rsrc: &D::Bv,
 ) -> D::Bv {
     let get = |d: &mut D, name: &str| {
@@ -141,6 +144,10 @@ pub(super) fn vsharp_input<D: Domain>(
         VsharpPart::Base => {
             let (b, w) = get(d, "base");
             d.zext(&b, 64 - w)
+        }
+        VsharpPart::Size if size == SbufferSize::Records => {
+            let (n, nw) = get(d, "num_records");
+            d.zext(&n, 64 - nw)
         }
         VsharpPart::Size => {
             let (s, sw) = get(d, "stride");

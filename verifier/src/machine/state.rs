@@ -42,7 +42,7 @@ impl<D: Domain> Env<D> {
 pub struct Machine<D: Domain> {
     /// Register values, 32 bits each, by register key; a register absent from the map reads as 0.
     pub regs: BTreeMap<RegKey, D::Bv>,
-    /// LDS, GDS and global memory.
+    /// One memory per address space (LDS, GDS, global, scratch).
     pub mem: MemState<D>,
 }
 

@@ -329,7 +329,8 @@ fn step_mem<D: Domain>(
             }
             MemIn::Vsharp(k, layout, part) => {
                 let rsrc = read(d, m, k);
-                bits(super::smem::vsharp_input(d, *layout, *part, &rsrc), d)
+                let size = env.settings.sbuffer_size;
+                bits(super::smem::vsharp_input(d, *layout, *part, size, &rsrc), d)
             }
         };
         vars.insert(name.to_string(), v);

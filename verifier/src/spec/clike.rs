@@ -649,6 +649,18 @@ fn parse_amd(amd: String) -> Result<Vec<Stmt>, Untranslatable> {
 mod tests {
     use super::*;
 
+    // The translation recurses per parenthesis: past the bound it is an error, not a crash.
+    #[test]
+    fn deep_parentheses_are_untranslatable() {
+        let ptr = "UINT32* V = (UINT32*)(DS + (ADDR+OFFSET)&~3)";
+        let deep = format!("*V = {}VDATA0{}", "(".repeat(100_000), ")".repeat(100_000));
+        let e = to_amd(&format!("{ptr}\n{deep}")).unwrap_err();
+        assert!(e.reason.contains("nested too deeply"), "{}", e.reason);
+        let ok = format!("*V = {}VDATA0{}", "(".repeat(50), ")".repeat(50));
+        let t = to_amd(&format!("{ptr}\n{ok}"));
+        assert!(t.is_ok(), "{t:?}");
+    }
+
     // Expected texts written by hand from the CLRX listing's meaning.
     #[test]
     fn dec_u32_listing() {

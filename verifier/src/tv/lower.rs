@@ -18,8 +18,9 @@
 //!   `GLOBAL_ATOMIC_*` and other `S_LOAD_*`/`S_BUFFER_LOAD_*`/`GLOBAL_*` forms `opcodes.rs`
 //!   does not know, which never reach LDS) likewise, when they occur in the same order on
 //!   both sides and no buffer instruction (which reaches global memory too) is in the block:
-//!   equal inputs in the same order give the same memory and results; `FLAT_LOAD_*` only when
-//!   nothing in the block writes memory;
+//!   equal inputs in the same order give the same memory and results; an unmodelled FLAT
+//!   load (D16, `_SADDR`; the plain forms are modelled) only when nothing in the block writes
+//!   memory;
 //! - anything else unmodelled (INLINEASM, barriers, stores the model lacks, a changed
 //!   unmodelled instruction) makes the block `unsupported`, naming the instruction.
 

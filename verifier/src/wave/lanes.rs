@@ -124,6 +124,7 @@ impl LaneFn<'_> {
                 // Both irrelevant: SOFFSET is 0 and the access ends far below num_records.
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
