@@ -32,7 +32,8 @@ pub struct AluDef {
     /// The destination is a wave-sized lane mask (`vcc`, `s[0:1]`; `vcc_lo`, `sN` on wave32):
     /// the VOPC compares.
     pub dmask: bool,
-    /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`).
+    /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`, the
+    /// carry-in of `v_addc_u32` and its kin).
     pub smask: bool,
 }
 
@@ -73,13 +74,24 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             smask: false,
         })
     };
+    let carry_in = |entry| {
+        Some(AluDef {
+            entry,
+            sdst: true,
+            srcs: 3,
+            scalar: false,
+            dmask: false,
+            smask: true,
+        })
+    };
     let gcn67 = g <= Gen::Gfx7;
     let gfx8 = g == Gen::Gfx8;
     let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
     let gfx10p = g >= Gen::Gfx10;
     let gfx11p = g >= Gen::Gfx11;
-    // VOPC and v_cndmask_b32 as llvm-mc 22 accepts them on every target, with or without the
-    // encoding suffix (it prints `_e32` with vcc / vcc_lo and `_e64` with other SGPRs).
+    // VOPC, v_cndmask_b32 and the carry-in ops as llvm-mc 22 accepts them on every target, with
+    // or without the encoding suffix (it prints `_e32` with vcc / vcc_lo and `_e64` with other
+    // SGPRs).
     let base = mnemonic
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
@@ -95,6 +107,19 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_cmp_le_i32" => return cmp("V_CMP_LE_I32"),
         "v_cmp_gt_i32" => return cmp("V_CMP_GT_I32"),
         "v_cmp_ge_i32" => return cmp("V_CMP_GE_I32"),
+        // Carry/borrow in (the mask S2) and out (SDST), VOP2 `_e32` with vcc / vcc_lo or VOP3b
+        // `_e64` with any SGPRs; names per generation as llvm-mc 22 accepts them (observed
+        // 2026-12 on every target): gfx6-gfx8 v_addc_u32, v_subb_u32, v_subbrev_u32; gfx9/CDNA
+        // the `_co_` names; gfx10+ v_add_co_ci_u32, v_sub_co_ci_u32, v_subrev_co_ci_u32.
+        "v_addc_u32" if gcn67 || gfx8 => return carry_in("V_ADDC_U32"),
+        "v_subb_u32" if gcn67 || gfx8 => return carry_in("V_SUBB_U32"),
+        "v_subbrev_u32" if gcn67 || gfx8 => return carry_in("V_SUBBREV_U32"),
+        "v_addc_co_u32" if gfx9 => return carry_in("V_ADDC_CO_U32"),
+        "v_subb_co_u32" if gfx9 => return carry_in("V_SUBB_CO_U32"),
+        "v_subbrev_co_u32" if gfx9 => return carry_in("V_SUBBREV_CO_U32"),
+        "v_add_co_ci_u32" if gfx10p => return carry_in("V_ADD_CO_CI_U32"),
+        "v_sub_co_ci_u32" if gfx10p => return carry_in("V_SUB_CO_CI_U32"),
+        "v_subrev_co_ci_u32" if gfx10p => return carry_in("V_SUBREV_CO_CI_U32"),
         "v_cndmask_b32" => {
             return Some(AluDef {
                 entry: "V_CNDMASK_B32",
@@ -170,5 +195,34 @@ mod tests {
         assert!(alu_lookup(Target::Gfx1030, "v_add_u32").is_none());
         assert!(alu_lookup(Target::Gfx1100, "v_add_u32").is_some());
         assert!(alu_lookup(Target::Gfx802, "v_add_nc_u32").is_none());
+    }
+
+    // llvm-mc-22: `v_addc_u32 v1, vcc, v2, v3, vcc` assembles on gfx802 and is "not supported"
+    // on gfx900, which takes `v_addc_co_u32`; gfx1030 spells it `v_add_co_ci_u32`.
+    #[test]
+    fn carry_in_names_follow_llvm_per_generation() {
+        let e = |t, m| alu_lookup(t, m).map(|d| (d.entry, d.sdst, d.srcs, d.smask));
+        assert_eq!(
+            e(Target::Gfx802, "v_addc_u32"),
+            Some(("V_ADDC_U32", true, 3, true))
+        );
+        assert_eq!(e(Target::Gfx900, "v_addc_u32"), None);
+        assert_eq!(
+            e(Target::Gfx900, "v_addc_co_u32_e64").map(|d| d.0),
+            Some("V_ADDC_CO_U32")
+        );
+        assert_eq!(e(Target::Gfx1030, "v_addc_co_u32"), None);
+        assert_eq!(
+            e(Target::Gfx1030, "v_add_co_ci_u32").map(|d| d.0),
+            Some("V_ADD_CO_CI_U32")
+        );
+        assert_eq!(
+            e(Target::Gfx600, "v_subbrev_u32").map(|d| d.0),
+            Some("V_SUBBREV_U32")
+        );
+        assert_eq!(
+            e(Target::Gfx1100, "v_subrev_co_ci_u32").map(|d| d.0),
+            Some("V_SUBREV_CO_CI_U32")
+        );
     }
 }

@@ -123,74 +123,71 @@ impl Settings {
         }
     }
 
-    /// Apply one `name=value` override.
+    /// Apply one `name=value` override (names and values as [`SETTINGS`] lists them; values
+    /// case-insensitive).
     ///
     /// Errors: unknown name or value, or a value the target does not have (UNALIGNED before gfx9).
     pub fn set(&mut self, t: Target, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "alignment" => {
-                self.alignment = match value.to_ascii_uppercase().as_str() {
-                    "DWORD" => Alignment::Dword,
-                    "UNALIGNED" => {
-                        if !t.has_unaligned_ds() {
-                            return Err(format!(
-                                "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
-                            ));
-                        }
-                        Alignment::Unaligned
-                    }
-                    "STRICT" => Alignment::Strict,
-                    _ => {
-                        return Err(format!(
-                            "unknown alignment `{value}` (DWORD, UNALIGNED or STRICT)"
-                        ))
-                    }
+        let Some((_, values)) = SETTINGS.iter().find(|(n, _)| *n == name) else {
+            let names: Vec<&str> = SETTINGS.iter().map(|(n, _)| *n).collect();
+            return Err(format!("unknown setting `{name}` ({})", names.join(", ")));
+        };
+        let upper = value.to_ascii_uppercase();
+        let Some(v) = values.iter().find(|v| **v == upper) else {
+            return Err(format!("unknown {name} `{value}` ({})", or_list(values)));
+        };
+        match (name, *v) {
+            ("alignment", "DWORD") => self.alignment = Alignment::Dword,
+            ("alignment", "UNALIGNED") => {
+                if !t.has_unaligned_ds() {
+                    return Err(format!(
+                        "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
+                    ));
                 }
+                self.alignment = Alignment::Unaligned
             }
-            "lds_limit" => {
-                self.lds_limit = match value.to_ascii_uppercase().as_str() {
-                    "M0" => LdsLimit::M0,
-                    "ALLOC" => LdsLimit::Alloc,
-                    "NONE" => LdsLimit::None,
-                    _ => return Err(format!("unknown lds_limit `{value}` (M0, ALLOC or NONE)")),
-                }
-            }
-            "buffer_soffset" => {
-                self.buffer_soffset = match value.to_ascii_uppercase().as_str() {
-                    "SUBTRACT" => BufferSoffset::Subtract,
-                    "IGNORE" => BufferSoffset::Ignore,
-                    _ => {
-                        return Err(format!(
-                            "unknown buffer_soffset `{value}` (SUBTRACT or IGNORE)"
-                        ))
-                    }
-                }
-            }
-            "buffer_oob" => {
-                self.buffer_oob = match value.to_ascii_uppercase().as_str() {
-                    "END" => BufferOob::End,
-                    "START" => BufferOob::Start,
-                    _ => return Err(format!("unknown buffer_oob `{value}` (END or START)")),
-                }
-            }
-            "sbuffer_size" => {
-                self.sbuffer_size = match value.to_ascii_uppercase().as_str() {
-                    "STRIDED" => SbufferSize::Strided,
-                    "RECORDS" => SbufferSize::Records,
-                    _ => {
-                        return Err(format!(
-                            "unknown sbuffer_size `{value}` (STRIDED or RECORDS)"
-                        ))
-                    }
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "unknown setting `{name}` (alignment, lds_limit, buffer_soffset, buffer_oob, sbuffer_size)"
-                ))
-            }
+            ("alignment", "STRICT") => self.alignment = Alignment::Strict,
+            ("lds_limit", "M0") => self.lds_limit = LdsLimit::M0,
+            ("lds_limit", "ALLOC") => self.lds_limit = LdsLimit::Alloc,
+            ("lds_limit", "NONE") => self.lds_limit = LdsLimit::None,
+            ("buffer_soffset", "SUBTRACT") => self.buffer_soffset = BufferSoffset::Subtract,
+            ("buffer_soffset", "IGNORE") => self.buffer_soffset = BufferSoffset::Ignore,
+            ("buffer_oob", "END") => self.buffer_oob = BufferOob::End,
+            ("buffer_oob", "START") => self.buffer_oob = BufferOob::Start,
+            ("sbuffer_size", "STRIDED") => self.sbuffer_size = SbufferSize::Strided,
+            ("sbuffer_size", "RECORDS") => self.sbuffer_size = SbufferSize::Records,
+            // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
+            _ => return Err(format!("{name}={v} is listed but not implemented")),
         }
         Ok(())
+    }
+}
+
+/// Every setting with its values, as `Settings:` lines and `--set` spell them: the one list the
+/// parser ([`Settings::set`]), its error messages and the command-line help use.
+pub const SETTINGS: &[(&str, &[&str])] = &[
+    ("alignment", &["DWORD", "UNALIGNED", "STRICT"]),
+    ("lds_limit", &["M0", "ALLOC", "NONE"]),
+    ("buffer_soffset", &["SUBTRACT", "IGNORE"]),
+    ("buffer_oob", &["END", "START"]),
+    ("sbuffer_size", &["STRIDED", "RECORDS"]),
+];
+
+/// Every setting as `name=A|B|C`, comma-separated (for help texts).
+pub fn settings_help() -> String {
+    let items: Vec<String> = SETTINGS
+        .iter()
+        .map(|(n, vs)| format!("{n}={}", vs.join("|")))
+        .collect();
+    items.join(", ")
+}
+
+/// `A, B or C`.
+fn or_list(values: &[&str]) -> String {
+    match values.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     }
 }
 
@@ -235,5 +232,43 @@ impl Settings {
             SbufferSize::Records => "RECORDS",
         };
         format!("sbuffer_size={v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_value_is_accepted() {
+        for (name, values) in SETTINGS {
+            for v in *values {
+                let mut s = Settings::default_for(Target::Gfx900);
+                assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
+                // The printed settings name the value just set.
+                let text = format!("{s}, {}, {}", s.buffer_text(), s.sbuffer_text());
+                assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_name_the_choices() {
+        let mut s = Settings::default_for(Target::Gfx900);
+        assert_eq!(
+            s.set(Target::Gfx900, "lds_limit", "x"),
+            Err("unknown lds_limit `x` (M0, ALLOC or NONE)".into())
+        );
+        assert_eq!(
+            s.set(Target::Gfx900, "colour", "RED"),
+            Err(
+                "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
+                 sbuffer_size)"
+                    .into()
+            )
+        );
+        assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
+        assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
+        assert!(settings_help().ends_with("sbuffer_size=STRIDED|RECORDS"));
     }
 }

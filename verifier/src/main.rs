@@ -53,9 +53,8 @@ struct VerifyOpts {
     /// Time limit per solver query, in seconds.
     #[arg(long, default_value_t = 20.0)]
     timeout: f64,
-    /// Override a machine setting for every rule: alignment=DWORD|UNALIGNED|STRICT,
-    /// lds_limit=M0|ALLOC|NONE.
-    #[arg(long = "set", value_name = "NAME=VALUE")]
+    // The help lists every setting from `gcnsmt_semantics::settings::SETTINGS`.
+    #[arg(long = "set", value_name = "NAME=VALUE", help = set_help())]
     set: Vec<String>,
     /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
     /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
@@ -90,6 +89,14 @@ struct VerifyOpts {
     /// the default) or ascending (lane 0 first).
     #[arg(long, value_name = "ORDER")]
     lane_order: Option<String>,
+}
+
+/// `--set`'s help: every setting and its values (repeatable).
+fn set_help() -> String {
+    format!(
+        "Override a machine setting for every rule (repeatable): {}",
+        gcnsmt_semantics::settings::settings_help()
+    )
 }
 
 impl VerifyOpts {

@@ -1127,6 +1127,23 @@ fn usage_verify_unknown_setting_value() {
     );
 }
 
+// Every setting docs/soundness.md describes, with its values (semantics/src/settings.rs docs).
+#[test]
+fn verify_help_lists_every_setting() {
+    let r = run(&["verify", "--help"], None);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let help = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    for s in [
+        "alignment=DWORD|UNALIGNED|STRICT",
+        "lds_limit=M0|ALLOC|NONE",
+        "buffer_soffset=SUBTRACT|IGNORE",
+        "buffer_oob=END|START",
+        "sbuffer_size=STRIDED|RECORDS",
+    ] {
+        assert!(help.contains(s), "`{s}` missing from: {help}");
+    }
+}
+
 #[test]
 fn usage_verify_setting_without_value() {
     let dir = TempDir::new("usage_setnv");

@@ -306,24 +306,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             MirOp::Flat { mnemonic, op } => {
                 global(side, i, &uses, target, mnemonic, op, Base::None)
             }
-            MirOp::Alu {
-                mnemonic,
-                srcs,
-                sdst,
-                trailing,
-                mods,
-                vcc,
-            } => {
-                let a = Alu {
-                    mnemonic,
-                    srcs,
-                    sdst,
-                    trailing,
-                    mods,
-                    vcc,
-                };
-                alu(side, i, &uses, target, &a)
-            }
+            a @ MirOp::Alu { .. } => alu(side, i, &uses, target, &a),
         },
     }
 }
@@ -652,30 +635,26 @@ fn smem(
     Ok(vec![format!("{mnemonic} {sdst}, {sbase}, {off}")])
 }
 
-struct Alu<'a> {
-    mnemonic: &'a str,
-    srcs: u8,
-    sdst: bool,
-    trailing: u8,
-    mods: bool,
-    vcc: bool,
-}
-
+/// Lower a [`MirOp::Alu`] (the caller passes no other kind).
 fn alu(
     side: &Side,
     i: &Inst,
     uses: &[&Operand],
     target: Target,
-    a: &Alu,
+    a: &MirOp,
 ) -> Result<Vec<String>, String> {
-    let Alu {
+    let MirOp::Alu {
         mnemonic,
         srcs,
         sdst,
         trailing,
         mods,
+        mask,
         vcc,
-    } = *a;
+    } = *a
+    else {
+        return Err("not a VALU/SALU op".into());
+    };
     let mut regs = vec![tuple(&dwords(
         side,
         i.defs.first().ok_or("missing vdst")?,
@@ -706,8 +685,9 @@ fn alu(
             k += 1;
         }
         let o = uses.get(k).ok_or("missing source")?;
-        if mods && n == 2 {
-            // v_cndmask_b32's lane mask: one SGPR on wave32, a pair on wave64.
+        if mask && n + 1 == srcs {
+            // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
+            // wave64.
             regs.push(tuple(&dwords(side, o, target)?));
         } else {
             regs.push(src(side, o, target)?);

@@ -11,8 +11,12 @@
 //!   first; then `vaddr` (not for `_OFFSET`), `srsrc`, `soffset`, `offset`, `cpol`, and `swz`
 //!   for loads and stores. `_LDS` loads have no `vdata` and read `implicit $m0`.
 //! - SMEM (`SMInstructions.td`): `sdst = S_BUFFER_LOAD_* sbase, [soffset,] [offset,] cpol`.
-//! - VALU/SALU: defs `vdst` (and the carry-out for `_CO_`), uses `src0..srcN`, then `clamp`
-//!   where the VOP3 form has it.
+//! - VALU/SALU: defs `vdst` (and the carry-out for `_CO_` and the carry-in ops), uses
+//!   `src0..srcN`, then `clamp` where the VOP3 form has it. The carry-in ops (`VOP2bInst`
+//!   V_ADDC_U32, V_SUBB_U32, V_SUBBREV_U32 in `VOP2Instructions.td`; one MIR name on every
+//!   generation, llc-22 prints `%d:vgpr_32, %c:sreg_64_xexec = V_ADDC_U32_e64 %a, %b,
+//!   killed %cin, 0, implicit $exec`, `sreg_32_xm0_xexec` masks on wave32) read the mask as
+//!   `src2`.
 //!
 //! The mnemonic comes from the lifter's tables (`ds_lookup`, `mubuf_lookup`, `alu_lookup`),
 //! choosing among the names of the op's semantics entry (`DS_READ_B32, DS_LOAD_B32`) the one
@@ -110,6 +114,9 @@ pub enum MirOp {
         trailing: u8,
         /// VOP3 source-modifier immediates before each source (`V_CNDMASK_B32_e64`).
         mods: bool,
+        /// The last source is a wave-sized lane mask (`V_CNDMASK_B32_e64`'s select, the
+        /// carry-in of `V_ADDC_U32_e64`): an SGPR pair on wave64, one SGPR on wave32.
+        mask: bool,
         /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR).
         vcc: bool,
     },
@@ -320,7 +327,28 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_CMP_GT_I32", &["v_cmp_gt_i32"], 2, 0),
     ("V_CMP_GE_I32", &["v_cmp_ge_i32"], 2, 0),
     ("V_CNDMASK_B32", &["v_cndmask_b32"], 3, 0),
+    (
+        "V_ADDC_U32",
+        &["v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32"],
+        3,
+        1,
+    ),
+    (
+        "V_SUBB_U32",
+        &["v_subb_u32", "v_subb_co_u32", "v_sub_co_ci_u32"],
+        3,
+        1,
+    ),
+    (
+        "V_SUBBREV_U32",
+        &["v_subbrev_u32", "v_subbrev_co_u32", "v_subrev_co_ci_u32"],
+        3,
+        1,
+    ),
 ];
+
+/// The ops with a carry-in mask as `src2` (and a carry-out).
+const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];
 
 fn alu(target: Target, opcode: &str) -> Option<MirOp> {
     let (base, e64) = if let Some(b) = opcode.strip_suffix("_e64") {
@@ -331,14 +359,15 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         (opcode, false)
     };
     let (_, names, srcs, trailing) = ALU.iter().find(|(n, ..)| *n == base)?;
-    let carry = base.contains("_CO_");
+    let carry_in = CARRY_IN.contains(&base);
+    let carry = base.contains("_CO_") || carry_in;
     let mnemonic = names
         .iter()
         .copied()
         .find(|m| alu_lookup(target, m).is_some_and(|d| d.sdst == carry && d.srcs == *srcs))?;
     let cnd = base == "V_CNDMASK_B32";
-    // VOPC and v_cndmask `_e32` forms read or write vcc implicitly: not lowered.
-    if !e64 && (base.starts_with("V_CMP") || cnd) {
+    // VOPC, v_cndmask and carry-in `_e32` forms read or write vcc implicitly: not lowered.
+    if !e64 && (base.starts_with("V_CMP") || cnd || carry_in) {
         return None;
     }
     Some(MirOp::Alu {
@@ -347,6 +376,7 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         sdst: carry,
         trailing: if e64 { *trailing } else { 0 },
         mods: cnd && e64,
+        mask: (cnd || carry_in) && e64,
         vcc: carry && !e64,
     })
 }
@@ -528,5 +558,38 @@ mod tests {
             Some("v_lshlrev_b32")
         );
         assert_eq!(mn(Target::Gfx900, "V_MUL_LO_U32_e64"), None);
+    }
+
+    // One MIR name per op (VOP2Instructions.td V_ADDC_U32), spelled per generation as
+    // llvm-mc-22 accepts it; llc-22 emits only the `_e64` form before register allocation.
+    #[test]
+    fn carry_in_forms() {
+        let f = |t, op| match lookup(t, op) {
+            Some(MirOp::Alu {
+                mnemonic,
+                srcs,
+                sdst,
+                trailing,
+                mask,
+                ..
+            }) => Some((mnemonic, srcs, sdst, trailing, mask)),
+            _ => None,
+        };
+        assert_eq!(
+            f(Target::Gfx802, "V_ADDC_U32_e64"),
+            Some(("v_addc_u32", 3, true, 1, true))
+        );
+        assert_eq!(mn(Target::Gfx900, "V_ADDC_U32_e64"), Some("v_addc_co_u32"));
+        assert_eq!(
+            mn(Target::Gfx1030, "V_ADDC_U32_e64"),
+            Some("v_add_co_ci_u32")
+        );
+        assert_eq!(mn(Target::Gfx600, "V_SUBB_U32_e64"), Some("v_subb_u32"));
+        assert_eq!(
+            mn(Target::Gfx1100, "V_SUBBREV_U32_e64"),
+            Some("v_subrev_co_ci_u32")
+        );
+        // The `_e32` form reads and writes vcc implicitly: not lowered.
+        assert_eq!(f(Target::Gfx900, "V_ADDC_U32_e32"), None);
     }
 }
