@@ -80,6 +80,23 @@ pub enum SbufferSize {
     Records,
 }
 
+/// Which memories a FLAT access may reach.
+///
+/// ANY is the machine: the address's high half picks LDS (the shared aperture), the lane's
+/// scratch (the private aperture) or global memory (AMDGPUUsage "Address Spaces"). GLOBAL
+/// assumes every FLAT address lies outside both apertures, as LLVM does when it merges a FLAT
+/// access with a GLOBAL one (SILoadStoreOptimizer, `merge-flat-with-global-load-store.mir`:
+/// the GLOBAL access's `addrspace(1)` pointer tells it the object is global, which the machine
+/// instructions do not say). A proof under GLOBAL holds only for programs whose FLAT pointers
+/// never point into LDS or scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FlatAperture {
+    /// LDS, scratch or global memory by the aperture of the address.
+    Any,
+    /// Global memory always.
+    Global,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -93,6 +110,8 @@ pub struct Settings {
     pub buffer_oob: BufferOob,
     /// The size scalar buffer loads range-check against (`s_buffer_load_*` only).
     pub sbuffer_size: SbufferSize,
+    /// The memories a FLAT access may reach (`flat_*` only).
+    pub flat_aperture: FlatAperture,
 }
 
 impl Settings {
@@ -111,6 +130,7 @@ impl Settings {
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
                 sbuffer_size: SbufferSize::Strided,
+                flat_aperture: FlatAperture::Any,
             }
         } else {
             Settings {
@@ -119,6 +139,7 @@ impl Settings {
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
                 sbuffer_size: SbufferSize::Strided,
+                flat_aperture: FlatAperture::Any,
             }
         }
     }
@@ -156,6 +177,8 @@ impl Settings {
             ("buffer_oob", "START") => self.buffer_oob = BufferOob::Start,
             ("sbuffer_size", "STRIDED") => self.sbuffer_size = SbufferSize::Strided,
             ("sbuffer_size", "RECORDS") => self.sbuffer_size = SbufferSize::Records,
+            ("flat_aperture", "ANY") => self.flat_aperture = FlatAperture::Any,
+            ("flat_aperture", "GLOBAL") => self.flat_aperture = FlatAperture::Global,
             // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
             _ => return Err(format!("{name}={v} is listed but not implemented")),
         }
@@ -171,6 +194,7 @@ pub const SETTINGS: &[(&str, &[&str])] = &[
     ("buffer_soffset", &["SUBTRACT", "IGNORE"]),
     ("buffer_oob", &["END", "START"]),
     ("sbuffer_size", &["STRIDED", "RECORDS"]),
+    ("flat_aperture", &["ANY", "GLOBAL"]),
 ];
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -233,6 +257,16 @@ impl Settings {
         };
         format!("sbuffer_size={v}")
     }
+
+    /// The FLAT setting as `flat_aperture=...` (printed with verdicts of rules that use
+    /// `flat_*`).
+    pub fn flat_text(&self) -> String {
+        let v = match self.flat_aperture {
+            FlatAperture::Any => "ANY",
+            FlatAperture::Global => "GLOBAL",
+        };
+        format!("flat_aperture={v}")
+    }
 }
 
 #[cfg(test)]
@@ -246,7 +280,12 @@ mod tests {
                 let mut s = Settings::default_for(Target::Gfx900);
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
-                let text = format!("{s}, {}, {}", s.buffer_text(), s.sbuffer_text());
+                let text = format!(
+                    "{s}, {}, {}, {}",
+                    s.buffer_text(),
+                    s.sbuffer_text(),
+                    s.flat_text()
+                );
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
         }
@@ -263,12 +302,12 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size)"
+                 sbuffer_size, flat_aperture)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
-        assert!(settings_help().ends_with("sbuffer_size=STRIDED|RECORDS"));
+        assert!(settings_help().ends_with("sbuffer_size=STRIDED|RECORDS, flat_aperture=ANY|GLOBAL"));
     }
 }

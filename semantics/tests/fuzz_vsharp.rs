@@ -137,6 +137,7 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                             buffer_soffset: soff_mode,
                             buffer_oob: oob,
                             sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+                            flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
                             ..Settings::default_for(target)
                         };
                         for size in [1u32, 2, 4, 8, 12, 16] {

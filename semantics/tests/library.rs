@@ -92,6 +92,7 @@ const UNALIGNED: Settings = Settings {
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+    flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -99,6 +100,7 @@ const DWORD: Settings = Settings {
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+    flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -670,6 +672,7 @@ const NO_BOUND: Settings = Settings {
     buffer_soffset: gcnsmt_semantics::settings::BufferSoffset::Subtract,
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+    flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

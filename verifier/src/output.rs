@@ -92,6 +92,7 @@ pub fn record_json(r: &Record) -> Value {
                     "buffer_soffset": o.buffer.then(|| format!("{:?}", o.settings.buffer_soffset).to_ascii_uppercase()),
                     "buffer_oob": o.buffer.then(|| format!("{:?}", o.settings.buffer_oob).to_ascii_uppercase()),
                     "sbuffer_size": o.sbuffer.then(|| format!("{:?}", o.settings.sbuffer_size).to_ascii_uppercase()),
+                    "flat_aperture": o.flat.then(|| format!("{:?}", o.settings.flat_aperture).to_ascii_uppercase()),
                     "lanes": o.lanes.map(|m| m.lanes),
                     "lane_order": o.lanes.map(|m| m.order.name())},
                 "time_ms": o.time.as_secs_f64() * 1000.0,

@@ -45,6 +45,7 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
         buffer: crate::check::uses_buffer(rule),
         sbuffer: crate::check::uses_sbuffer(rule),
+        flat: crate::check::uses_flat(rule),
         lanes: crate::check::lane_mode(rule, opts),
     }
 }

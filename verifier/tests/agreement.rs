@@ -228,6 +228,12 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             SbufferSize::Records
         },
+        // Both, so the solver's FLAT paths agree with the interpreter's under each.
+        flat_aperture: if rng.gen() {
+            gcnsmt_semantics::settings::FlatAperture::Any
+        } else {
+            gcnsmt_semantics::settings::FlatAperture::Global
+        },
     }
 }
 

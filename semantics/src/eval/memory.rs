@@ -205,9 +205,14 @@ impl<D: Domain> Ev<'_, '_, D> {
         if self.d.width(addr) != 64 {
             return err("a FLAT address must be 64 bits");
         }
+        let mut paths = Vec::new();
+        if self.frame.settings.flat_aperture == crate::settings::FlatAperture::Global {
+            let t = self.d.boolean(true);
+            paths.push((AddrSpace::Global, t, addr.clone()));
+            return Ok(paths);
+        }
         let hi = self.d.extract(addr, 63, 32);
         let lo = self.d.extract(addr, 31, 0);
-        let mut paths = Vec::new();
         for (space, base) in [
             (AddrSpace::Lds, "SHARED_BASE"),
             (AddrSpace::Scratch, "PRIVATE_BASE"),

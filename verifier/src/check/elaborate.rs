@@ -316,6 +316,17 @@ pub fn uses_buffer(rule: &Rule) -> bool {
         .any(|l| crate::machine::buffer::is_buffer_line(&l.text))
 }
 
+/// Whether a rule uses FLAT instructions (`flat_*`), whose `flat_aperture` setting is then
+/// printed with its verdicts.
+pub fn uses_flat(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        l.text
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("flat_")
+    })
+}
+
 /// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
 /// is then printed with its verdicts.
 pub fn uses_sbuffer(rule: &Rule) -> bool {

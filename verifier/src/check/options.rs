@@ -26,6 +26,26 @@ pub struct Options {
     pub lane_order: Option<crate::lanes::LaneOrder>,
 }
 
+/// `--set NAME=VALUE` arguments as (name, value) pairs, as `verify` and `tv` take them.
+///
+/// Errors: an argument without `=`, and two different values for one name (which would
+/// otherwise silently keep the last; a repeat of the same value is fine).
+pub fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
+    let mut settings: Vec<(String, String)> = Vec::new();
+    for s in set {
+        match s.split_once('=') {
+            Some((n, v)) => settings.push((n.trim().to_string(), v.trim().to_string())),
+            None => return Err(format!("--set expects NAME=VALUE, got `{s}`")),
+        }
+    }
+    for (i, (n, v)) in settings.iter().enumerate() {
+        if let Some((_, w)) = settings[..i].iter().find(|(m, w)| m == n && w != v) {
+            return Err(format!("--set {n}={w} and --set {n}={v} conflict"));
+        }
+    }
+    Ok(settings)
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {

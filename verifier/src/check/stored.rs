@@ -62,6 +62,7 @@ pub fn replay_stored(
         note: Some(CACHED_REFUTATION_NOTE),
         buffer: uses_buffer(rule),
         sbuffer: crate::check::uses_sbuffer(rule),
+        flat: crate::check::uses_flat(rule),
         lanes: lane_mode(rule, opts),
     })
 }

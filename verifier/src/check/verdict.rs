@@ -130,6 +130,8 @@ pub struct Outcome {
     pub buffer: bool,
     /// The rule uses scalar buffer loads (`sbuffer_size` is printed with the verdict).
     pub sbuffer: bool,
+    /// The rule uses FLAT instructions (`flat_aperture` is printed with the verdict).
+    pub flat: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
 }
@@ -145,6 +147,9 @@ impl Outcome {
         };
         if self.sbuffer {
             t.push_str(&format!(", {}", self.settings.sbuffer_text()));
+        }
+        if self.flat {
+            t.push_str(&format!(", {}", self.settings.flat_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));

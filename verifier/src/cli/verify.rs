@@ -203,19 +203,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         );
     }
     let timeout = crate::limits::timeout(timeout).map_err(|e| format!("--timeout: {e}"))?;
-    let mut settings = Vec::new();
-    for s in set {
-        match s.split_once('=') {
-            Some((n, v)) => settings.push((n.trim().to_string(), v.trim().to_string())),
-            None => return Err(format!("--set expects NAME=VALUE, got `{s}`")),
-        }
-    }
-    // Two values for one setting would silently keep the last: refuse (a repeat is fine).
-    for (i, (n, v)) in settings.iter().enumerate() {
-        if let Some((_, w)) = settings[..i].iter().find(|(m, w)| m == n && w != v) {
-            return Err(format!("--set {n}={w} and --set {n}={v} conflict"));
-        }
-    }
+    let settings = crate::check::parse_set(set)?;
     // An unknown name or value is one usage error, not one error per rule. (A value only some
     // targets have, like alignment=UNALIGNED, is checked per rule and target.)
     for (n, v) in &settings {

@@ -68,6 +68,11 @@ pub struct TvArgs {
     /// sides), `unsupported` gives up on its block.
     #[arg(long, value_enum, default_value_t = Unmodelled::Same)]
     pub unmodelled: Unmodelled,
+    /// Override a machine setting for every block (repeatable), as `verify --set` does; e.g.
+    /// `flat_aperture=GLOBAL` assumes FLAT pointers never point into LDS or scratch, as LLVM
+    /// does when it merges a FLAT with a GLOBAL access (docs/tv.md).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// Extra llc arguments (after `--`).
     #[arg(last = true)]
     pub extra: Vec<String>,
@@ -158,8 +163,23 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
+    let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    for (n, v) in &settings {
+        let t = gcnsmt_semantics::target::Target::Gfx900;
+        let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
+        if let Err(e) = s.set(t, n, v).or_else(|e| {
+            // A value only older targets have (alignment=DWORD is everywhere; UNALIGNED is
+            // gfx9+): the name and value are what is checked here, the target per block.
+            let t = gcnsmt_semantics::target::Target::Gfx802;
+            let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
+            s.set(t, n, v).map_err(|_| e)
+        }) {
+            return Err(format!("error: --set: {e}"));
+        }
+    }
     let opts = Options {
         timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
+        settings,
         ..Options::default()
     };
     let mut out = Vec::new();

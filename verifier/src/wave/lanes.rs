@@ -125,6 +125,7 @@ impl LaneFn<'_> {
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
                 sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+                flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
