@@ -70,6 +70,10 @@ enum Cmd {
         /// refutation's counterexample is replayed on the interpreter instead of re-solved.
         #[arg(long, value_name = "DIR")]
         cache: Option<std::path::PathBuf>,
+        /// With --cache: re-prove N randomly chosen proofs that came from the cache, without
+        /// it; a disagreement is an error (exit 2).
+        #[arg(long, value_name = "N")]
+        cache_audit: Option<usize>,
         /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
         #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
         format: VerifyFormat,
@@ -194,6 +198,7 @@ fn main() -> ExitCode {
             filter,
             format,
             cache,
+            cache_audit,
             emit_smt2,
             cross_check,
             memory,
@@ -221,6 +226,7 @@ fn main() -> ExitCode {
                     no_matrix,
                     lanes,
                     lane_order,
+                    cache_audit,
                 },
             )
         }
