@@ -37,7 +37,7 @@ pub(super) fn audit(records: &[Record], rules: &[Rule], opts: &Options, n: usize
         picks.push((rule, o.target, *h.finalize().as_bytes()));
     }
     // Sorting by a seeded hash is a shuffle.
-    picks.sort_by(|a, b| a.2.cmp(&b.2));
+    picks.sort_by_key(|p| p.2);
     let total = picks.len();
     picks.truncate(n);
     let mut errors = Vec::new();
