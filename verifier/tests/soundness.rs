@@ -361,16 +361,38 @@ fn broken_rule_is_an_error_under_target_filter() {
             r.context()
         );
     }
-    // A rule that is fine on other targets is still only skipped (ds_load_b32 is gfx11+).
+    // A rule that is fine on other targets is still only skipped (ds_load_b32 is gfx11+),
+    // beside one that runs on gfx900.
     let ok = dir.write(
         "ok.rules",
-        "Name: ok\n  ds_load_b32 %x, %a\n=>\n  ds_load_b32 %x, %a offset:0\n",
+        "Name: ok\n  ds_load_b32 %x, %a\n=>\n  ds_load_b32 %x, %a offset:0\n\
+         Name: runs\n  ds_read_b32 %x, %a\n=>\n  ds_read_b32 %x, %a offset:0\n",
     );
     let r = gcnsmt(
         &["verify", &ok.display().to_string(), "--target", "gfx900"],
         &[],
     );
     assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        !r.stdout.contains("ok "),
+        "`ok` is skipped\n{}",
+        r.context()
+    );
+    // Alone, it leaves nothing to check on gfx900: a usage error, not a silent exit 0.
+    let alone = dir.write(
+        "alone.rules",
+        "Name: ok\n  ds_load_b32 %x, %a\n=>\n  ds_load_b32 %x, %a offset:0\n",
+    );
+    let r = gcnsmt(
+        &["verify", &alone.display().to_string(), "--target", "gfx900"],
+        &[],
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("no selected rule runs on these targets"),
+        "{}",
+        r.context()
+    );
 }
 
 /// Vacuity: a rule whose two sides are the same instructions is proved without a refinement
