@@ -15,7 +15,9 @@
 //! Entry files (`<key>.verdict`): `proved` or `inapplicable` (one line), or a JSON object
 //! `{"verdict":"refuted","inputs":{NAME:"0x...",...},"lds":[[ADDR,BYTE],...],"gds":[...],
 //! "global":[[ADDR,BYTE],...],"scratch":[...]}` (one key per address space) with the input
-//! names of the counterexample (`%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`).
+//! names of the counterexample (`%a`, `%r[1]`, `m0`, `LDS_SIZE`, `LANE_ID`), then a line
+//! `check HEX`: BLAKE3 of the key and that text. An entry whose check does not match (a
+//! flipped byte, a truncation, an entry copied to another key) is a miss.
 
 use crate::rules::Rule;
 use gcnsmt_semantics::eval::{AddrSpace, PerSpace};
@@ -252,9 +254,15 @@ impl Cache {
         self.dir.join(format!("{key}.verdict"))
     }
 
-    /// A stored verdict, if any (an unreadable entry is none).
+    /// A stored verdict, if any: an unreadable entry, or one whose check line does not match
+    /// its key and verdict (damaged, truncated, hand-edited, or of the old format), is none.
     pub fn get(&self, key: &str) -> Option<Cached> {
-        match std::fs::read_to_string(self.path(key)).ok()?.trim() {
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        let (body, check) = text.strip_suffix('\n')?.rsplit_once("\ncheck ")?;
+        if check != entry_check(key, body) {
+            return None;
+        }
+        match body.trim() {
             "proved" => Some(Cached::Proved),
             "inapplicable" => Some(Cached::Inapplicable),
             text => {
@@ -265,17 +273,38 @@ impl Cache {
     }
 
     /// Store a verdict (best effort: a write failure only costs a re-check next time).
+    ///
+    /// Written to a file of its own (process id and a per-process counter: no two writers,
+    /// threads or processes, share one) and renamed into place, so a reader sees a whole old
+    /// or a whole new entry, never a mix.
     pub fn put(&self, key: &str, v: &Cached) {
-        let text = match v {
-            Cached::Proved => "proved\n".to_string(),
-            Cached::Inapplicable => "inapplicable\n".to_string(),
-            Cached::Refuted(c) => format!("{}\n", c.to_json()),
+        static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let body = match v {
+            Cached::Proved => "proved".to_string(),
+            Cached::Inapplicable => "inapplicable".to_string(),
+            Cached::Refuted(c) => c.to_json().to_string(),
         };
-        let tmp = self.dir.join(format!("{key}.tmp{}", std::process::id()));
-        if std::fs::write(&tmp, text).is_ok() {
-            let _ = std::fs::rename(&tmp, self.path(key));
+        let text = format!("{body}\ncheck {}\n", entry_check(key, &body));
+        let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = self
+            .dir
+            .join(format!("{key}.tmp{}.{n}", std::process::id()));
+        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, self.path(key)).is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
     }
+}
+
+/// The check line of an entry: BLAKE3 (hex) of the key and the verdict text. It detects damage
+/// and entries moved between keys; it is not a signature (whoever can write the directory can
+/// compute it), so the cache is trusted like the binary (README).
+fn entry_check(key: &str, body: &str) -> String {
+    let mut h = blake3::Hasher::new();
+    h.update(b"gcnsmt cache entry\0");
+    h.update(key.as_bytes());
+    h.update(b"\0");
+    h.update(body.as_bytes());
+    h.finalize().to_hex().to_string()
 }
 
 #[cfg(test)]
@@ -338,6 +367,39 @@ mod tests {
         // 256 bits of BLAKE3 in hex.
         assert_eq!(k.sources.len(), 64);
         assert!(k.sources.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+
+    #[test]
+    fn a_flipped_byte_a_truncation_or_a_moved_entry_is_a_miss() {
+        let r = rule();
+        let k = Cache::key(&r, Target::Gfx900, &[]);
+        let other = Cache::key(&r, Target::Gfx802, &[]);
+        let dir = std::env::temp_dir().join(format!("gcnsmt-cache-check-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = Cache::open(&dir).unwrap();
+        let path = dir.join(format!("{k}.verdict"));
+        for v in [Cached::Proved, Cached::Inapplicable] {
+            cache.put(&k, &v);
+            assert_eq!(cache.get(&k), Some(v.clone()));
+            let good = std::fs::read(&path).unwrap();
+            for i in 0..good.len() {
+                let mut bad = good.clone();
+                bad[i] ^= 0x01;
+                std::fs::write(&path, &bad).unwrap();
+                assert_eq!(cache.get(&k), None, "byte {i} flipped");
+            }
+            for n in 0..good.len() {
+                std::fs::write(&path, &good[..n]).unwrap();
+                assert_eq!(cache.get(&k), None, "truncated to {n} bytes");
+            }
+            // A whole entry copied under another key (another target's verdict).
+            std::fs::write(dir.join(format!("{other}.verdict")), &good).unwrap();
+            assert_eq!(cache.get(&other), None);
+        }
+        // The old format, or `proved` written by hand into an entry, is no hit.
+        std::fs::write(&path, "proved\n").unwrap();
+        assert_eq!(cache.get(&k), None);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

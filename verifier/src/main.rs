@@ -65,6 +65,10 @@ struct VerifyOpts {
     /// refutation's counterexample is replayed on the interpreter instead of re-solved.
     #[arg(long, value_name = "DIR")]
     cache: Option<std::path::PathBuf>,
+    /// With --cache: re-prove N randomly chosen proofs that came from the cache, without
+    /// it; a disagreement is an error (exit 2).
+    #[arg(long, value_name = "N")]
+    cache_audit: Option<usize>,
     /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
     #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
     format: VerifyFormat,
@@ -112,6 +116,7 @@ impl VerifyOpts {
                 VerifyFormat::Sarif => cli::Format::Sarif,
             },
             cache: self.cache,
+            cache_audit: self.cache_audit,
             emit_smt2: self.emit_smt2,
             cross_check: self.cross_check,
             memory: self.memory,

@@ -295,18 +295,40 @@ fn cache_replays_refutations() {
     // Entries that must not be believed: %v = 5 over LDS that already holds 5 at both
     // addresses shows no difference; %v = 7 differs but breaks `Pre: %v == 5`; a missing
     // input; text that is not an entry at all.
+    // Each entry carries the check line docs/cli.md specifies, so that what is tested here is
+    // the replay, not the check (a_flipped_byte... in cache.rs tests the check).
+    let key = entries[0]
+        .file_stem()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_string();
+    let signed = |body: &str| {
+        let mut h = blake3::Hasher::new();
+        h.update(b"gcnsmt cache entry\0");
+        h.update(key.as_bytes());
+        h.update(b"\0");
+        h.update(body.as_bytes());
+        format!("{body}\ncheck {}\n", h.finalize().to_hex())
+    };
     let entry = |v: u32, lds: &str| {
-        format!(
+        signed(&format!(
             "{{\"verdict\":\"refuted\",\"inputs\":{{\"%a\":\"0x0\",\"%v\":\"{v:#x}\",\"m0\":\"0xffffffff\",\
-             \"LDS_SIZE\":\"0x10000\",\"LANE_ID\":\"0x0\"}},\"lds\":[{lds}],\"gds\":[],\"global\":[]}}\n"
-        )
+             \"LDS_SIZE\":\"0x10000\",\"LANE_ID\":\"0x0\"}},\"lds\":[{lds}],\"gds\":[],\"global\":[]}}"
+        ))
     };
     let same = "[0,5],[1,0],[2,0],[3,0],[4,5],[5,0],[6,0],[7,0]";
     for bad in [
         entry(5, same),
         entry(7, ""),
-        entry(5, "").replace("\"%a\":\"0x0\",", ""),
-        "{\"verdict\":".to_string(),
+        signed(
+            &entry(5, "")
+                .lines()
+                .next()
+                .unwrap()
+                .replace("\"%a\":\"0x0\",", ""),
+        ),
+        signed("{\"verdict\":"),
     ] {
         std::fs::write(&entries[0], &bad).unwrap();
         let again = run();

@@ -529,3 +529,70 @@ fn remainder_by_zero_in_pre_is_the_dividend() {
     assert_eq!(r.code, 0, "{}", r.context());
     assert!(r.stdout.contains("PROVED"), "{}", r.context());
 }
+
+/// A cached `proved` is believed as it is: an entry forged with a valid check line (what
+/// anyone who can write the cache can do, README trust model) turns a refuted rule PROVED.
+/// `--cache-audit N` re-proves cached proofs without the cache and fails (exit 2) on it.
+#[test]
+fn cache_audit_catches_a_forged_proof() {
+    let dir = TempDir::new("audit");
+    let p = dir.write(
+        "r.rules",
+        "Name: moved\nTargets: gfx900\n  ds_write_b32 %a, %v\n=>\n  ds_write_b32 %a, %v offset:4\n",
+    );
+    let p = p.to_str().unwrap();
+    let cache = dir.path().join("cache");
+    let c = cache.to_str().unwrap();
+    let r = run(&["verify", p, "--cache", c, "--no-matrix"]);
+    assert_eq!(r.code, 1, "refuted\n{}", r.context());
+    let entry = std::fs::read_dir(&cache)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let key = entry.file_stem().unwrap().to_str().unwrap().to_string();
+    // The check line as docs/cli.md specifies it.
+    let mut h = blake3::Hasher::new();
+    h.update(b"gcnsmt cache entry\0");
+    h.update(key.as_bytes());
+    h.update(b"\0proved");
+    std::fs::write(&entry, format!("proved\ncheck {}\n", h.finalize().to_hex())).unwrap();
+    let r = run(&["verify", p, "--cache", c, "--no-matrix"]);
+    assert_eq!(r.code, 0, "the forged entry is believed\n{}", r.context());
+    assert!(
+        r.stdout.contains("from the result cache"),
+        "{}",
+        r.context()
+    );
+    let r = run(&[
+        "verify",
+        p,
+        "--cache",
+        c,
+        "--no-matrix",
+        "--cache-audit",
+        "5",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stdout.contains(
+            "cache audit: the cache says `moved` is proved on gfx900, a fresh check says refuted"
+        ),
+        "{}",
+        r.context()
+    );
+    assert!(
+        r.stderr
+            .contains("re-checked 1 of the run's 1 cached proofs, 1 disagree"),
+        "{}",
+        r.context()
+    );
+    let r = run(&["verify", p, "--cache-audit", "1"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("--cache-audit needs --cache"),
+        "{}",
+        r.context()
+    );
+}

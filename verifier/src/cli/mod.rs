@@ -2,6 +2,7 @@
 //! them), one file per command; `spec-check` and `atomics` live with their checks
 //! ([`crate::spec::report::main`], [`crate::wave::table::atomics`]).
 
+mod audit;
 mod bench;
 mod lift;
 mod verify;

@@ -52,6 +52,8 @@ pub struct VerifyArgs {
     pub lanes: Option<u32>,
     /// `--lane-order any|ascending`.
     pub lane_order: Option<String>,
+    /// `--cache-audit N`: re-prove N random proofs taken from the cache (needs `--cache`).
+    pub cache_audit: Option<usize>,
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -136,6 +138,9 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         Ok(c) => c,
         Err(e) => return tool_error(args.format, &format!("--cache: {e}")),
     };
+    if args.cache_audit.is_some() && args.cache.is_none() {
+        return tool_error(args.format, "--cache-audit needs --cache DIR");
+    }
     let mut records = file_errors;
     records.extend(run_rules_cached(
         &rules,
@@ -143,6 +148,10 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         &opts,
         cache.as_ref(),
     ));
+    if let Some(n) = args.cache_audit {
+        let disagreements = super::audit::audit(&records, &rules, &opts, n);
+        records.extend(disagreements);
+    }
     let all = Summary::of(&records);
     let cross = args
         .cross_check
