@@ -38,6 +38,7 @@ mod operand;
 mod print;
 mod smem;
 mod swizzle;
+mod syntax;
 pub mod table;
 
 pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError};

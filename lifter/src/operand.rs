@@ -5,10 +5,10 @@
 
 use gcnsmt_semantics::target::Target;
 
-use crate::asm::AsmSyntax;
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::RegTuple;
 use crate::lex::{err, parse_int, AsmError};
+use crate::syntax::AsmSyntax;
 
 /// The error for mnemonic `mn` (at `col`) that is not in `target`'s `family` table:
 /// "not available on `target` (it exists on ...)" when `elsewhere` lists targets that have it,

@@ -10,7 +10,7 @@ use crate::global::{GlobalInst, GlobalKind};
 use crate::holes::{Holes, Role};
 use crate::lex::err;
 
-/// Parse one FLAT line (see [`crate::flat`]) for `target`, with operand holes.
+/// Parse one FLAT line (`flat_load_*`, `flat_store_*`) for `target`, with operand holes.
 ///
 /// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
 /// register widths, classes, alignment and range, an offset out of the target's range (any

@@ -8,7 +8,7 @@ use crate::global::parse::{parse_sgprs, Ctx};
 use crate::holes::{Holes, Role};
 use crate::lex::err;
 
-/// Parse one `s_buffer_load_*` line (see [`crate::smem`]) for `target`, with operand holes.
+/// Parse one `s_buffer_load_*` line (see [`SmemInst`](crate::SmemInst)) for `target`, with operand holes.
 ///
 /// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
 /// SGPR widths, alignment and range, an offset out of range or of the wrong kind for the
