@@ -10,6 +10,30 @@ use crate::inst::RegTuple;
 use crate::lex::{err, parse_int, AsmError};
 use crate::syntax::AsmSyntax;
 
+/// The table entry of the line's mnemonic on `target` (`lookup`), for the GLOBAL, FLAT and
+/// SMEM parsers. Errors (at the mnemonic): "`mn` is not available on `target`" when `known`
+/// says the mnemonic exists elsewhere, else "unknown `family` mnemonic".
+pub(crate) fn lookup_mnemonic<T>(
+    syn: &AsmSyntax,
+    target: Target,
+    family: &str,
+    lookup: impl FnOnce(Target, &str) -> Option<T>,
+    known: impl FnOnce(&str) -> bool,
+) -> Result<T, AsmError> {
+    let mn = syn.mnemonic.as_str();
+    match lookup(target, mn) {
+        Some(x) => Ok(x),
+        None if known(mn) => err(
+            syn.mnemonic_col,
+            format!("{mn} is not available on {target}"),
+        ),
+        None => err(
+            syn.mnemonic_col,
+            format!("unknown {family} mnemonic `{mn}`"),
+        ),
+    }
+}
+
 /// The error for mnemonic `mn` (at `col`) that is not in `target`'s `family` table:
 /// "not available on `target` (it exists on ...)" when `elsewhere` lists targets that have it,
 /// else "unknown `family` mnemonic".

@@ -9,6 +9,7 @@ use crate::global::parse::Ctx;
 use crate::global::{GlobalInst, GlobalKind};
 use crate::holes::{Holes, Role};
 use crate::lex::err;
+use crate::operand::lookup_mnemonic;
 
 /// Parse one FLAT line (`flat_load_*`, `flat_store_*`) for `target`, with operand holes.
 ///
@@ -21,17 +22,8 @@ pub fn parse_flat_with(
     holes: &mut dyn Holes,
 ) -> Result<GlobalInst, AsmError> {
     let syn = parse_syntax_with(line, &[])?;
+    let (op, entry) = lookup_mnemonic(&syn, target, "FLAT", flat_lookup, is_flat_mnemonic)?;
     let mn = syn.mnemonic.as_str();
-    let Some((op, entry)) = flat_lookup(target, mn) else {
-        return if is_flat_mnemonic(mn) {
-            err(
-                syn.mnemonic_col,
-                format!("{mn} is not available on {target}"),
-            )
-        } else {
-            err(syn.mnemonic_col, format!("unknown FLAT mnemonic `{mn}`"))
-        };
-    };
     let ops = &syn.operands;
     let load = op.kind == GlobalKind::Load;
     if ops.len() != 2 {

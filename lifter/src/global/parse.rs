@@ -10,7 +10,7 @@ use crate::asm::{parse_reg, parse_syntax_with, AsmError};
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
-use crate::operand::{expect_operands, immediate, vector_hole, VecOperand};
+use crate::operand::{expect_operands, immediate, lookup_mnemonic, vector_hole, VecOperand};
 
 /// `sN` or `s[N:M]`.
 pub(crate) fn parse_sgprs(text: &str) -> Option<Sgprs> {
@@ -161,17 +161,8 @@ pub fn parse_global_with(
     holes: &mut dyn Holes,
 ) -> Result<GlobalInst, AsmError> {
     let syn = parse_syntax_with(line, &[])?;
+    let (op, entry) = lookup_mnemonic(&syn, target, "global", global_lookup, is_global_mnemonic)?;
     let mn = syn.mnemonic.as_str();
-    let Some((op, entry)) = global_lookup(target, mn) else {
-        return if is_global_mnemonic(mn) {
-            err(
-                syn.mnemonic_col,
-                format!("{mn} is not available on {target}"),
-            )
-        } else {
-            err(syn.mnemonic_col, format!("unknown global mnemonic `{mn}`"))
-        };
-    };
     let mut cx = Ctx { target, mn, holes };
     let mut inst = GlobalInst {
         target,

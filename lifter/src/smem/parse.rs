@@ -7,6 +7,7 @@ use crate::asm::{parse_syntax_with, AsmError};
 use crate::global::parse::{parse_sgprs, Ctx};
 use crate::holes::{Holes, Role};
 use crate::lex::err;
+use crate::operand::lookup_mnemonic;
 
 /// Parse one `s_buffer_load_*` line (see [`SmemInst`](crate::SmemInst)) for `target`, with operand holes.
 ///
@@ -19,17 +20,8 @@ pub fn parse_smem_with(
     holes: &mut dyn Holes,
 ) -> Result<SmemInst, AsmError> {
     let syn = parse_syntax_with(line, &[])?;
+    let (dwords, entry) = lookup_mnemonic(&syn, target, "scalar", smem_lookup, is_smem_mnemonic)?;
     let mn = syn.mnemonic.as_str();
-    let Some((dwords, entry)) = smem_lookup(target, mn) else {
-        return if is_smem_mnemonic(mn) {
-            err(
-                syn.mnemonic_col,
-                format!("{mn} is not available on {target}"),
-            )
-        } else {
-            err(syn.mnemonic_col, format!("unknown scalar mnemonic `{mn}`"))
-        };
-    };
     let ops = &syn.operands;
     if ops.len() != 3 {
         let col = ops.get(3).map_or(syn.end_col, |o| o.1);
