@@ -19,6 +19,7 @@ use gcnsmt_lifter::{decode_any, parse_any};
 use gcnsmt_semantics::defs::FILES;
 use gcnsmt_semantics::parse::{parse_expr, parse_file, parse_stmts};
 use gcnsmt_semantics::target::Target;
+use gcnsmt_testkit::stress::{apply, place, stress, Notation};
 use gcnsmt_verifier::rules::parse_rules;
 use gcnsmt_verifier::spec::{clrx, isa_xml, pcode_json, refpage};
 use gcnsmt_verifier::tv::mir;
@@ -95,6 +96,14 @@ impl Reader {
             Reader::Refpage => "refpage",
             Reader::PcodeJson => "pcode_json",
             Reader::IsaXml => "isa_xml",
+        }
+    }
+
+    /// The nesting and anchors of the reader's notation.
+    fn notation(self) -> Notation {
+        Notation {
+            nests: self.nests(),
+            anchors: self.anchors(),
         }
     }
 
@@ -256,148 +265,6 @@ fn load_seeds(r: Reader) -> Vec<String> {
     out
 }
 
-/// One structure-aware change to a seed.
-#[derive(Clone, Debug)]
-enum Stress {
-    /// `depth` copies of the notation's `pair`-th opener (and, if `balanced`, as many closers).
-    Nest {
-        pair: Index,
-        depth: usize,
-        balanced: bool,
-    },
-    /// A number of `digits` digits in one of several notations (decimal, hex, binary, float).
-    Literal { kind: u8, digits: usize },
-    /// A name of `len` characters (letters, digits, `_`, or a register or MIR name).
-    Name { kind: u8, len: usize },
-    /// A control or otherwise awkward character, `count` times.
-    Control { ch: char, count: usize },
-    /// Cut the text here.
-    Truncate,
-}
-
-const CONTROLS: &[char] = &[
-    '\0',
-    '\u{1}',
-    '\u{7}',
-    '\u{8}',
-    '\t',
-    '\r',
-    '\u{b}',
-    '\u{c}',
-    '\u{1b}',
-    '\u{7f}',
-    '\u{85}',
-    '\u{a0}',
-    '\u{2028}',
-    '\u{202e}',
-    '\u{feff}',
-    '\u{fffd}',
-    'é',
-    '\u{10ffff}',
-];
-
-/// Sizes spread over orders of magnitude: most cases small, some far past any sane input.
-fn size() -> impl Strategy<Value = usize> {
-    prop_oneof![
-        6 => 1usize..20,
-        3 => 20usize..400,
-        2 => 400usize..5_000,
-        1 => 5_000usize..60_000,
-    ]
-}
-
-fn stress() -> impl Strategy<Value = Stress> {
-    prop_oneof![
-        3 => (any::<Index>(), size(), any::<bool>())
-            .prop_map(|(pair, depth, balanced)| Stress::Nest { pair, depth, balanced }),
-        2 => (0u8..6, size()).prop_map(|(kind, digits)| Stress::Literal { kind, digits }),
-        2 => (0u8..4, size()).prop_map(|(kind, len)| Stress::Name { kind, len }),
-        2 => (prop::sample::select(CONTROLS), 1usize..4)
-            .prop_map(|(ch, count)| Stress::Control { ch, count }),
-        1 => Just(Stress::Truncate),
-    ]
-}
-
-/// Where a stress goes: after the `k`-th occurrence of an anchor, or at a random character.
-type Place = (bool, Index, Index);
-
-fn place() -> impl Strategy<Value = Place> {
-    (any::<bool>(), any::<Index>(), any::<Index>())
-}
-
-/// The byte offset a [`Place`] names in `text` (always a character boundary).
-fn offset(r: Reader, text: &str, (at_anchor, a, b): Place) -> usize {
-    if at_anchor && !r.anchors().is_empty() {
-        let anchor = r.anchors()[a.index(r.anchors().len())];
-        let hits: Vec<usize> = text.match_indices(anchor).map(|(i, _)| i).collect();
-        if !hits.is_empty() {
-            return hits[b.index(hits.len())] + anchor.len();
-        }
-    }
-    let bounds: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([text.len()])
-        .collect();
-    bounds[b.index(bounds.len())]
-}
-
-fn literal(kind: u8, n: usize) -> String {
-    match kind {
-        0 => "9".repeat(n),
-        1 => format!("0x{}", "f".repeat(n)),
-        2 => format!("-{}", "8".repeat(n)),
-        3 => format!("0b{}", "1".repeat(n)),
-        4 => format!("1.{}e{}", "5".repeat(n / 2), "9".repeat(n / 2 + 1)),
-        _ => format!("{}:{}", "4".repeat(n / 2 + 1), "2".repeat(n / 2 + 1)),
-    }
-}
-
-fn name(kind: u8, n: usize) -> String {
-    match kind {
-        0 => format!("a{}", "b_9".repeat(n / 3 + 1)),
-        1 => format!("DS_{}", "X".repeat(n)),
-        2 => format!("v[{}]", "1".repeat(n)),
-        _ => format!("%{}", "7".repeat(n)),
-    }
-}
-
-/// `text` with the stresses applied in order, each at its place.
-fn apply(r: Reader, text: &str, stresses: &[(Stress, Place)]) -> String {
-    let mut s = text.to_string();
-    for (st, p) in stresses {
-        let i = offset(r, &s, *p);
-        let piece = match st {
-            Stress::Nest {
-                pair,
-                depth,
-                balanced,
-            } => {
-                let nests = r.nests();
-                if nests.is_empty() {
-                    continue;
-                }
-                let (open, close) = nests[pair.index(nests.len())];
-                let inner = if *balanced {
-                    close.repeat(*depth)
-                } else {
-                    String::new()
-                };
-                format!("{}x{inner}", open.repeat(*depth))
-            }
-            Stress::Literal { kind, digits } => literal(*kind, *digits),
-            Stress::Name { kind, len } => name(*kind, *len),
-            Stress::Control { ch, count } => ch.to_string().repeat(*count),
-            Stress::Truncate => {
-                s.truncate(i);
-                continue;
-            }
-        };
-        s.insert_str(i, &piece);
-    }
-    s
-}
-
 /// Words get byte-level structure instead: fields set to all-zero or all-one runs, lengths
 /// from nothing to far past the longest encoding.
 fn stress_words(line: &str, runs: &[(Index, Index, bool)], len: usize) -> String {
@@ -437,7 +304,7 @@ fn fuzz(r: Reader) {
     let mut runner = proptest::test_runner::TestRunner::new(config());
     let result = runner.run(&strat, |(k, stresses)| {
         let seeds = r.seeds();
-        let text = apply(r, &seeds[k.index(seeds.len())], &stresses);
+        let text = apply(&r.notation(), &seeds[k.index(seeds.len())], &stresses);
         r.run(text).map_err(TestCaseError::fail)
     });
     eprintln!(
