@@ -178,3 +178,35 @@ pub fn apply(n: &Notation, text: &str, stresses: &[(Stress, Place)]) -> String {
     }
     s
 }
+
+/// Nesting of the rule, pseudocode and assembly notations (operators, brackets, blocks).
+const EXPR_NESTS: &[(&str, &str)] = &[
+    ("(", ")"),
+    ("[", "]"),
+    ("{", "}"),
+    ("-", ""),
+    ("!", ""),
+    ("~", ""),
+    ("if 1 then\n", "\nendif\n"),
+    ("for i in 0 : 1 do\n", "\nendfor\n"),
+];
+
+/// Rule files: `Pre:` conditions, immediates (`offset:`), register operands.
+pub const RULES: Notation = Notation {
+    nests: EXPR_NESTS,
+    anchors: &[
+        "Pre:", "->", "=", "offset:", "offset", "0x", "(", ",", "v[", "s[", "\n", ":",
+    ],
+};
+
+/// Instruction pages (CLRX and reference pages): tables, C-like operation listings.
+pub const PAGES: Notation = Notation {
+    nests: &[
+        ("(", ")"),
+        ("[", "]"),
+        ("{", "}"),
+        ("if (1) {\n", "\n}\n"),
+        ("| ", " |"),
+    ],
+    anchors: &["|", "Opcode", "Syntax", "=", "(", "\n", "0x"],
+};

@@ -19,7 +19,7 @@ use gcnsmt_lifter::{decode_any, parse_any};
 use gcnsmt_semantics::defs::FILES;
 use gcnsmt_semantics::parse::{parse_expr, parse_file, parse_stmts};
 use gcnsmt_semantics::target::Target;
-use gcnsmt_testkit::stress::{apply, place, stress, Notation};
+use gcnsmt_testkit::stress::{self, apply, place, Notation};
 use gcnsmt_verifier::rules::parse_rules;
 use gcnsmt_verifier::spec::{clrx, isa_xml, pcode_json, refpage};
 use gcnsmt_verifier::tv::mir;
@@ -101,53 +101,35 @@ impl Reader {
 
     /// The nesting and anchors of the reader's notation.
     fn notation(self) -> Notation {
-        Notation {
-            nests: self.nests(),
-            anchors: self.anchors(),
-        }
-    }
-
-    /// The notation's brackets and prefix operators, `(open, close)`, for nesting.
-    fn nests(self) -> &'static [(&'static str, &'static str)] {
-        match self {
-            Reader::Rules | Reader::Pcode | Reader::Asm => &[
-                ("(", ")"),
-                ("[", "]"),
-                ("{", "}"),
-                ("-", ""),
-                ("!", ""),
-                ("~", ""),
-                ("if 1 then\n", "\nendif\n"),
-                ("for i in 0 : 1 do\n", "\nendfor\n"),
-            ],
-            Reader::Mir => &[("(", ")"), ("[", "]"), ("{", "}"), ("<", ">"), ("- ", "")],
-            Reader::Clrx | Reader::Refpage => &[
-                ("(", ")"),
-                ("[", "]"),
-                ("{", "}"),
-                ("if (1) {\n", "\n}\n"),
-                ("| ", " |"),
-            ],
-            Reader::PcodeJson => &[("[", "]"), ("{\"a\":", "}"), ("\"", "\"")],
-            Reader::IsaXml => &[("<a>", "</a>"), ("<a x=\"", "\"/>"), ("<!--", "-->")],
-            Reader::Words => &[],
-        }
-    }
-
-    /// Places where a stress is most likely to reach deep into the reader.
-    fn anchors(self) -> &'static [&'static str] {
-        match self {
-            Reader::Rules => &[
-                "Pre:", "->", "=", "offset:", "offset", "0x", "(", ",", "v[", "s[", "\n", ":",
-            ],
-            Reader::Pcode => &["=", "(", "[", "if ", "for ", "\n", "0x", "."],
-            Reader::Asm => &["offset:", "v[", "s[", ",", " ", "0x", ":"],
-            Reader::Mir => &["= ", "%", "$", "::", "(", ",", "\n", "bb.", "name:", "---"],
-            Reader::Clrx | Reader::Refpage => &["|", "Opcode", "Syntax", "=", "(", "\n", "0x"],
-            Reader::PcodeJson => &["\"", ":", "[", "{", ","],
-            Reader::IsaXml => &["<", ">", "=\"", "</"],
-            Reader::Words => &[],
-        }
+        let (nests, anchors): (
+            &'static [(&'static str, &'static str)],
+            &'static [&'static str],
+        ) = match self {
+            Reader::Rules => return stress::RULES,
+            Reader::Clrx | Reader::Refpage => return stress::PAGES,
+            Reader::Pcode => (
+                stress::RULES.nests,
+                &["=", "(", "[", "if ", "for ", "\n", "0x", "."],
+            ),
+            Reader::Asm => (
+                stress::RULES.nests,
+                &["offset:", "v[", "s[", ",", " ", "0x", ":"],
+            ),
+            Reader::Mir => (
+                &[("(", ")"), ("[", "]"), ("{", "}"), ("<", ">"), ("- ", "")],
+                &["= ", "%", "$", "::", "(", ",", "\n", "bb.", "name:", "---"],
+            ),
+            Reader::PcodeJson => (
+                &[("[", "]"), ("{\"a\":", "}"), ("\"", "\"")],
+                &["\"", ":", "[", "{", ","],
+            ),
+            Reader::IsaXml => (
+                &[("<a>", "</a>"), ("<a x=\"", "\"/>"), ("<!--", "-->")],
+                &["<", ">", "=\"", "</"],
+            ),
+            Reader::Words => (&[], &[]),
+        };
+        Notation { nests, anchors }
     }
 
     fn seeds(self) -> &'static [String] {
@@ -299,7 +281,7 @@ fn fuzz(r: Reader) {
     let started = std::time::Instant::now();
     let strat = (
         any::<Index>(),
-        prop::collection::vec((stress(), place()), 1..4),
+        prop::collection::vec((stress::stress(), place()), 1..4),
     );
     let mut runner = proptest::test_runner::TestRunner::new(config());
     let result = runner.run(&strat, |(k, stresses)| {
