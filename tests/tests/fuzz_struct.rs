@@ -273,6 +273,7 @@ fn config() -> gcnsmt_testkit::ProptestConfig {
     gcnsmt_testkit::ProptestConfig {
         // A failing case is a huge string: shrinking it far is slow and not needed to see it.
         max_shrink_iters: 200,
+        failure_persistence: None,
         ..gcnsmt_testkit::proptest_config(cases(), 0x6663_7a31_3900)
     }
 }
