@@ -25,6 +25,7 @@ use gcnsmt_verifier::spec::{clrx, isa_xml, pcode_json, refpage};
 use gcnsmt_verifier::tv::mir;
 use proptest::prelude::*;
 use proptest::sample::Index;
+use proptest::strategy::ValueTree;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
@@ -393,4 +394,27 @@ fn crash_cases_replay() {
         n += 1;
     }
     eprintln!("replayed {n} crash cases");
+}
+
+/// The oracle itself: a panicking reader is reported, not swallowed, and a deep stress is as
+/// deep as asked (so the nesting limits are reached, not only approached).
+#[test]
+fn oracle_catches_a_panic_and_stresses_are_deep() {
+    assert!(guarded("planted", || panic!("planted panic")).is_err());
+    assert!(guarded("fine", || ()).is_ok());
+    // Any Index picks the only pair and, in a one-character text, one of its two boundaries.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let mut index = || any::<Index>().new_tree(&mut runner).unwrap().current();
+    let nest = stress::Stress::Nest {
+        pair: index(),
+        depth: 60_000,
+        balanced: false,
+    };
+    let any_place = (false, index(), index());
+    let parens = Notation {
+        nests: &[("(", ")")],
+        anchors: &[],
+    };
+    let text = apply(&parens, "x", &[(nest, any_place)]);
+    assert_eq!(text.matches('(').count(), 60_000);
 }
