@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 
 pub mod doc;
 pub mod redact;
+pub mod stress;
 
 pub use proptest::test_runner::Config as ProptestConfig;
 
