@@ -16,7 +16,7 @@ mod parse;
 
 pub use parse::parse_flat_with;
 
-use crate::global::{vector_ops, GlobalKind, GlobalOp};
+use crate::global::{renamed_lookup, vector_ops, GlobalKind, GlobalOp};
 use gcnsmt_semantics::target::{Gen, Target};
 use std::sync::OnceLock;
 
@@ -44,18 +44,7 @@ fn spellings(target: Target) -> (bool, bool) {
 /// Look up a FLAT mnemonic on a target: the op and the semantics entry name (upper case, the
 /// gfx11 name, as `semantics/pcode/flat.pcode` lists it). `None` if the target lacks it.
 pub fn flat_lookup(target: Target, mnemonic: &str) -> Option<(GlobalOp, String)> {
-    let (old, new, kind, bytes) = ops()
-        .iter()
-        .find(|(old, new, _, _)| *old == mnemonic || *new == mnemonic)?;
-    let (old_ok, new_ok) = spellings(target);
-    if (mnemonic == *old && !old_ok) || (mnemonic == *new && !new_ok) {
-        return None;
-    }
-    let op = GlobalOp {
-        kind: *kind,
-        bytes: *bytes,
-    };
-    Some((op, new.to_ascii_uppercase()))
+    renamed_lookup(ops(), mnemonic, |_| spellings(target))
 }
 
 /// The target's own spelling of a FLAT op named by either generation's name: the gfx11 name

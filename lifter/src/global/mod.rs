@@ -133,10 +133,22 @@ fn spellings(target: Target, old: &str) -> (bool, bool) {
 /// (upper case, as `semantics/pcode/global.pcode` lists it). `None` if the target lacks it
 /// (GLOBAL before gfx9; the gfx11 names before gfx11).
 pub fn global_lookup(target: Target, mnemonic: &str) -> Option<(GlobalOp, String)> {
-    let (old, new, kind, bytes) = OPS
+    renamed_lookup(OPS, mnemonic, |old| spellings(target, old))
+}
+
+/// The op `mnemonic` names in a rename table (older name, gfx11 name, kind, bytes), if the
+/// spelling used is one the target has (`ok(old)` gives whether the older and the gfx11 names
+/// exist there), with the semantics entry: the gfx11 name in upper case, as the pcode files
+/// list every entry. Shared by the GLOBAL/SMEM and FLAT tables.
+pub(crate) fn renamed_lookup(
+    ops: &[(&str, &str, GlobalKind, u8)],
+    mnemonic: &str,
+    ok: impl FnOnce(&str) -> (bool, bool),
+) -> Option<(GlobalOp, String)> {
+    let (old, new, kind, bytes) = ops
         .iter()
         .find(|(old, new, _, _)| *old == mnemonic || *new == mnemonic)?;
-    let (old_ok, new_ok) = spellings(target, old);
+    let (old_ok, new_ok) = ok(old);
     if (mnemonic == *old && !old_ok) || (mnemonic == *new && !new_ok) {
         return None;
     }
@@ -144,7 +156,6 @@ pub fn global_lookup(target: Target, mnemonic: &str) -> Option<(GlobalOp, String
         kind: *kind,
         bytes: *bytes,
     };
-    // Every entry of global.pcode lists the gfx11 name.
     Some((op, new.to_ascii_uppercase()))
 }
 
