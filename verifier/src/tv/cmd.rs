@@ -164,18 +164,12 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    // Names and values are checked once here (gfx900 has every value of every setting); a
+    // value only some targets have is checked per block, as `verify` does per rule.
     for (n, v) in &settings {
         let t = gcnsmt_semantics::target::Target::Gfx900;
         let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
-        if let Err(e) = s.set(t, n, v).or_else(|e| {
-            // A value only older targets have (alignment=DWORD is everywhere; UNALIGNED is
-            // gfx9+): the name and value are what is checked here, the target per block.
-            let t = gcnsmt_semantics::target::Target::Gfx802;
-            let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
-            s.set(t, n, v).map_err(|_| e)
-        }) {
-            return Err(format!("error: --set: {e}"));
-        }
+        s.set(t, n, v).map_err(|e| format!("error: --set: {e}"))?;
     }
     let opts = Options {
         timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
