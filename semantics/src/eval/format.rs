@@ -76,10 +76,9 @@ impl<D: Domain> Ev<'_, '_, D> {
             if self.d.width(&r) != 128 {
                 return err("SRSRC must be 128 bits");
             }
-            return bf::from_vsharp(self.d, mode.target, &r)
-                .ok_or_else(|| EvalError {
-                    msg: format!("{} has no format instructions", mode.target),
-                });
+            return bf::from_vsharp(self.d, mode.target, &r).ok_or_else(|| EvalError {
+                msg: format!("{} has no format instructions", mode.target),
+            });
         };
         let v = self.expr(e, None, st)?;
         let Val::Bits(v, _) = self.convert(v, Ty::Bits(Kind::B, 7))? else {

@@ -39,8 +39,11 @@ pub fn buffer_semantics(
 ) -> Result<(&'static gcnsmt_semantics::ir::Def, String), String> {
     let mn = inst.mnemonic.to_ascii_lowercase();
     let shape = inst.shape;
-    let unsupported =
-        |what: &str| Err(format!("{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"));
+    let unsupported = |what: &str| {
+        Err(format!(
+            "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
+        ))
+    };
     if shape.class == MubufClass::Cache {
         return unsupported("cache control (the memory model has one agent and no caches)");
     }
