@@ -385,7 +385,7 @@ mod tests {
     fn integer_components_extend() {
         assert_eq!(conv(nfmt::UINT, 0x80, 8, 32), Some(0x80));
         assert_eq!(conv(nfmt::SINT, 0x80, 8, 32), Some(0xffff_ff80));
-        assert_eq!(conv(nfmt::SINT, 0x1ff, 10, 32), Some(0xffff_ffff));
+        assert_eq!(conv(nfmt::SINT, 0x3ff, 10, 32), Some(0xffff_ffff));
         assert_eq!(conv(nfmt::SINT, 0x80, 8, 16), Some(0xff80));
     }
 
