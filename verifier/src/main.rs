@@ -93,6 +93,17 @@ struct VerifyOpts {
     /// the default) or ascending (lane 0 first).
     #[arg(long, value_name = "ORDER")]
     lane_order: Option<String>,
+    /// With --to: run every rule's source side on this target (instead of `Targets:`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        requires = "to",
+        conflicts_with = "target"
+    )]
+    from: Option<String>,
+    /// With --from: run every rule's target side on this target (docs/cross-target.md).
+    #[arg(long, value_name = "TARGET", requires = "from")]
+    to: Option<String>,
 }
 
 /// `--set`'s help: every setting and its values (repeatable).
@@ -123,6 +134,8 @@ impl VerifyOpts {
             no_matrix: self.no_matrix,
             lanes: self.lanes,
             lane_order: self.lane_order,
+            from: self.from,
+            to: self.to,
         }
     }
 }
