@@ -212,6 +212,9 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         expect: Option<std::path::PathBuf>,
     },
+    /// For every DS and MUBUF/VBUFFER opcode of one target, whether its counterpart on another
+    /// is provably the same (docs/cross-target.md); --all: every ordered pair of targets.
+    Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
@@ -280,6 +283,7 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),

@@ -69,6 +69,14 @@ pub fn cross_assumptions(rule: &Rule, from: Target, to: Target) -> Vec<String> {
     crate::xtarget::vsharp_assumptions(from, to)
 }
 
+/// Whether `rule` elaborates on `target` (binds, encodes, has valid settings), without any
+/// solver query.
+///
+/// Errors: the input error a check would report.
+pub fn elaborates(rule: &Rule, target: Target, opts: &Options) -> Result<(), InputError> {
+    elaborate::elaborate(rule, target, opts).map(|_| ())
+}
+
 /// Whether the e-graph pass alone shows the target equal to the source on every output
 /// (see [`crate::egg_domain::egg_proves`]), without any solver query and without looking at
 /// the precondition. For tests that compare the pass with the solver.
