@@ -61,5 +61,6 @@ pub mod smt;
 pub mod spec;
 pub mod tv;
 pub mod wave;
+pub mod xtarget;
 
 pub use lane_mode::{LaneMode, LaneOrder, MAX_LANES};

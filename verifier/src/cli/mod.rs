@@ -4,11 +4,13 @@
 
 mod audit;
 mod bench;
+mod equiv;
 mod lift;
 mod verify;
 mod words;
 
 pub use bench::bench;
+pub use equiv::{equiv, EquivArgs};
 pub use lift::lift;
 pub use verify::{name_matches, verify, Format, VerifyArgs};
 pub use words::{decode, encode};

@@ -269,6 +269,7 @@ pub fn lower(
                 col: before.block.loc.col,
             },
             targets: Some((vec![target], Loc::default())),
+            to: None,
             settings: Vec::new(),
             pre,
             dead,
