@@ -7,20 +7,20 @@
 //! check from `gcnsmt_semantics::buffer`.
 
 use super::op::{Bound, BufOp, Field, Op};
-use super::operands::{field, imm_expr, loc_at, regs};
+use super::operands::{loc_at, LineCx};
 use super::regkey::{Class, RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
-use crate::rules::{InputError, Line, Rule};
+use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
 use gcnsmt_lifter::Role;
-use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
+use gcnsmt_lifter::{parse_mubuf_with, AsmSyntax, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemView, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
 pub fn is_buffer_line(text: &str) -> bool {
@@ -67,17 +67,16 @@ pub fn buffer_semantics(
 /// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
 /// lifter's parser), register classes and widths, and instructions gcnsmt does not model
 /// ([`buffer_semantics`]).
-pub fn bind_buf(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    imms: &BTreeSet<String>,
-) -> Result<Bound, InputError> {
-    let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mn = syn.mnemonic.to_ascii_lowercase();
-    let mloc = loc_at(line, syn.mnemonic_col);
+pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
+    let LineCx {
+        rule,
+        line,
+        target,
+        mn,
+        ..
+    } = cx;
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
-    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, &mn);
+    let mut holes = super::holes::RuleHoles::new(cx);
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
         .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
@@ -118,22 +117,10 @@ pub fn bind_buf(
             hex: false,
         })
     } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-        Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
+        Src::Imm(cx.imm_expr(stt, *sc)?)
     } else {
         // A concrete scalar the assembler accepted (`s5`, `m0`, `vcc_lo`).
-        Src::Reg(regs(
-            rule,
-            line,
-            target,
-            stt,
-            *sc,
-            1,
-            "soffset",
-            &mn,
-            Class::Sgpr,
-            imms,
-            &mut var_uses,
-        )?)
+        Src::Reg(cx.regs(stt, *sc, 1, "soffset", Class::Sgpr, &mut var_uses)?)
     };
     let mut fields: Vec<Field> = Vec::new();
     let mut offset = None;
@@ -145,7 +132,7 @@ pub fn bind_buf(
                 } else {
                     4095
                 };
-                let f = field(rule, line, "offset", v, col + 7, max, imms)?;
+                let f = cx.field("offset", v, col + 7, max)?;
                 offset = Some(f.expr.clone());
                 fields.push(f);
             }
@@ -159,7 +146,7 @@ pub fn bind_buf(
         .map_or(shape.vdata as u32, |w| w.div_ceil(32));
     Ok(Bound {
         op: Op::Buf(Box::new(BufOp {
-            mnemonic: mn.clone(),
+            mnemonic: mn.to_string(),
             def,
             entry,
             class: shape.class,
