@@ -234,6 +234,13 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             gcnsmt_semantics::settings::FlatAperture::Global
         },
+        fp32_denorm: if rng.gen() {
+            gcnsmt_semantics::settings::Fp32Denorm::Preserve
+        } else {
+            gcnsmt_semantics::settings::Fp32Denorm::Flush
+        },
+        lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+        lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     }
 }
 
