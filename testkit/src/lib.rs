@@ -37,6 +37,20 @@ pub fn tiered<T>(fast: T, full: T) -> T {
     }
 }
 
+/// Assert `f(at, text) == want` for every `(at, text, want)` of a table of cases (a target
+/// and an instruction, say, with what llvm-mc answered), naming the case that fails.
+pub fn assert_cases<A, R, W>(f: impl Fn(A, &str) -> R, cases: &[(A, &str, W)])
+where
+    A: Copy + std::fmt::Display,
+    R: PartialEq<W> + std::fmt::Debug,
+    W: std::fmt::Debug,
+{
+    for (at, text, want) in cases {
+        let got = f(*at, text);
+        assert!(got == *want, "{at} `{text}`: got {got:?}, want {want:?}");
+    }
+}
+
 /// A proptest configuration with `cases` cases and the fixed seed `seed`, so a default run is
 /// reproducible; `PROPTEST_CASES=N` and `PROPTEST_RNG_SEED=S` override either for longer or
 /// different runs (proptest reads them into its default configuration).
