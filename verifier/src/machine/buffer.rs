@@ -28,11 +28,45 @@ pub fn is_buffer_line(text: &str) -> bool {
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
 }
 
+/// The semantics entry of a decoded MUBUF/VBUFFER instruction and its name, as `verify`
+/// runs it and `lift` prints it (one decision for both).
+///
+/// Errors: a sentence saying what is not modelled (cache control, the d16 format forms'
+/// unpacked register layout of gfx802, `lds` forms other than `buffer_load_dword`).
+pub fn buffer_semantics(
+    target: Target,
+    inst: &MubufInst,
+) -> Result<(&'static gcnsmt_semantics::ir::Def, String), String> {
+    let mn = inst.mnemonic.to_ascii_lowercase();
+    let shape = inst.shape;
+    let unsupported = |what: &str| {
+        Err(format!(
+            "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
+        ))
+    };
+    if shape.class == MubufClass::Cache {
+        return unsupported("cache control (the memory model has one agent and no caches)");
+    }
+    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
+    // pseudocode entries give the packed layout of gfx9+.
+    if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
+        return unsupported("the unpacked d16 register layout of gfx8.0");
+    }
+    if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
+        return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
+    }
+    let entry = mn.to_ascii_uppercase();
+    match gcnsmt_semantics::defs::Library::builtin().get(&entry) {
+        Some(def) => Ok((def, entry)),
+        None => unsupported("this operation"),
+    }
+}
+
 /// Bind one MUBUF/VBUFFER line.
 ///
 /// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
-/// lifter's parser), register classes and widths, and instructions gcnsmt does not model:
-/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`, cache-control ops.
+/// lifter's parser), register classes and widths, and instructions gcnsmt does not model
+/// ([`buffer_semantics`]).
 pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
     let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
@@ -40,28 +74,7 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
         .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
-    let unsupported = |what: &str| {
-        Err(rule.error(
-            mloc,
-            format!("{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"),
-        ))
-    };
-    if shape.class == MubufClass::Cache {
-        return unsupported("cache control (the memory model has one agent and no caches)");
-    }
-    if shape.typed || mn.contains("format") {
-        return unsupported("format conversion (V# data/number format and dst_sel)");
-    }
-    if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
-        return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
-    }
-    if inst.tfe {
-        return unsupported("`tfe` (texture fail enable)");
-    }
-    let entry = mn.to_ascii_uppercase();
-    let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
-        return unsupported("this operation");
-    };
+    let (def, entry) = buffer_semantics(target, &inst).map_err(|why| rule.error(mloc, why))?;
     let vdata = if inst.lds {
         Vec::new()
     } else {
@@ -145,6 +158,7 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             soffset,
             offset,
             lds: inst.lds,
+            format: shape.typed.then_some(inst.format),
         })),
         loc: mloc,
         text: line.text.trim().to_string(),
@@ -198,6 +212,10 @@ pub fn step<D: Domain>(
         Val::Bits(off.clone(), Ty::Bits(Kind::U, 32)),
     );
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    if let Some(f) = op.format {
+        let v = d.bv(u128::from(f), 7);
+        vars.insert("FORMAT".to_string(), Val::Bits(v, Ty::Bits(Kind::B, 7)));
+    }
     let vd = if op.vdata.is_empty() {
         d.bv(0, 32)
     } else {
