@@ -1,8 +1,8 @@
 //! Helpers shared by the test binaries of every gcnsmt crate, so that each test file does not
 //! carry its own copy: the proptest configuration (fixed seed, overridable case count), the
-//! switch between the default and the slow test tier, temporary directories, running a
-//! binary with captured output, the redaction of times for snapshot tests ([`redact`]), and
-//! the documentation's console examples ([`doc`]).
+//! switch between the default and the slow test tier, tables of cases ([`assert_cases`]),
+//! temporary directories, running a binary with captured output, the redaction of times for
+//! snapshot tests ([`redact`]), and the documentation's console examples ([`doc`]).
 //!
 //! This crate depends on no gcnsmt crate, so any of them can take it as a dev-dependency.
 
