@@ -65,13 +65,7 @@ pub fn buffer_semantics(
 /// lifter's parser), register classes and widths, and instructions gcnsmt does not model
 /// ([`buffer_semantics`]).
 pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
-    let LineCx {
-        rule,
-        line,
-        target,
-        mn,
-        ..
-    } = cx;
+    let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
     let mut holes = super::holes::RuleHoles::new(cx);
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
