@@ -53,6 +53,9 @@ pub struct EquivArgs {
     /// With --all: only these source targets (comma-separated or ranges), for sampling.
     #[arg(long, requires = "all")]
     pub sample: Option<String>,
+    /// Only mnemonics containing this text (ds_cmpst, buffer_atomic, _f32, ...).
+    #[arg(long, conflicts_with = "all")]
+    pub op: Option<String>,
     /// Time limit per solver query, in seconds.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
@@ -84,7 +87,13 @@ pub fn equiv(args: &EquivArgs) -> ExitStatus {
         (Ok(_), Ok(_)) => return super::usage_error("--from and --to name the same target"),
         (Err(e), _) | (_, Err(e)) => return super::usage_error(&e),
     };
-    let rows = table(from, to, by, &opts);
+    let rows = table(from, to, by, args.op.as_deref(), &opts);
+    if rows.is_empty() {
+        let op = args.op.as_deref().unwrap_or("");
+        return super::usage_error(&format!(
+            "--op {op}: no DS or buffer opcode of {from} matches"
+        ));
+    }
     match args.format {
         EquivFormat::Text => print!("{}", text(from, to, by, &rows)),
         EquivFormat::Json => println!("{:#}", pair_json(from, to, by, &rows, true)),
@@ -133,7 +142,10 @@ fn family_assumptions(rows: &[Row]) -> Vec<(Fam, Vec<String>)> {
 
 fn text(from: Target, to: Target, by: By, rows: &[Row]) -> String {
     use std::fmt::Write;
-    let mut s = format!("{from} -> {to}, by {}; every row assumes: {FORM}\n", by.name());
+    let mut s = format!(
+        "{from} -> {to}, by {}; every row assumes: {FORM}\n",
+        by.name()
+    );
     for (fam, a) in family_assumptions(rows) {
         for line in a {
             let _ = writeln!(s, "  {} assumes: {line}", fam.name());
@@ -157,7 +169,10 @@ fn text(from: Target, to: Target, by: By, rows: &[Row]) -> String {
             r.status.name()
         );
     }
-    let c: Vec<String> = counts(rows).iter().map(|(n, k)| format!("{k} {n}")).collect();
+    let c: Vec<String> = counts(rows)
+        .iter()
+        .map(|(n, k)| format!("{k} {n}"))
+        .collect();
     let _ = writeln!(s, "summary: {}", c.join(", "));
     s
 }
@@ -221,7 +236,7 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     // Pairs one after another; each pair's opcodes run in parallel (rayon).
     let tables: Vec<(Target, Target, Vec<Row>)> = pairs
         .iter()
-        .map(|(f, t)| (*f, *t, table(*f, *t, by, opts)))
+        .map(|(f, t)| (*f, *t, table(*f, *t, by, None, opts)))
         .collect();
     let doc = json!({
         "generated_by": format!("gcnsmt equiv --all --by {}", by.name()),

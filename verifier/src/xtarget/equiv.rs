@@ -68,11 +68,15 @@ pub struct Row {
 /// The fixed assumptions of every row (the form of the rule the table checks).
 pub const FORM: &str = "one lane, LDS not GDS, offen buffer addressing, no-return atomics";
 
-/// The table of `from` against `to`, in opcode order (DS first), computed in parallel.
-pub fn table(from: Target, to: Target, by: By, opts: &Options) -> Vec<Row> {
+/// The table of `from` against `to`, in opcode order (DS first), computed in parallel; `op`
+/// keeps only mnemonics containing it.
+pub fn table(from: Target, to: Target, by: By, op: Option<&str>, opts: &Options) -> Vec<Row> {
     use rayon::prelude::*;
-    opcodes(from)
-        .par_iter()
+    let ops: Vec<(Fam, &'static str)> = opcodes(from)
+        .into_iter()
+        .filter(|(_, m)| op.is_none_or(|o| m.contains(o)))
+        .collect();
+    ops.par_iter()
         .map(|(fam, m)| row(*fam, m, from, to, by, opts))
         .collect()
 }
@@ -107,7 +111,9 @@ pub fn row(fam: Fam, m: &'static str, from: Target, to: Target, by: By, opts: &O
 /// bind, or there is no rule form).
 fn unsupported_on_from(fam: Fam, m: &str, from: Target) -> Option<Status> {
     let Some(text) = rule_text(fam, m, from, m, from) else {
-        return Some(Status::Unsupported("no rule form (cache, lds-only or typed op)".into()));
+        return Some(Status::Unsupported(
+            "no rule form (cache, lds-only or typed op)".into(),
+        ));
     };
     let rules = parse_rules("<equiv>", &text).ok()?;
     let opts = Options::default();
