@@ -60,6 +60,7 @@ mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod tv;
+pub mod vectors;
 pub mod wave;
 pub mod xtarget;
 

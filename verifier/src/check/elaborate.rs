@@ -169,9 +169,11 @@ fn check_var_uses(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), Input
     Ok(())
 }
 
-/// The registers of the rule's `Dead:` variables (every dword of each).
+/// The registers of the rule's `Dead:` variables (every dword of each) and concrete registers
+/// (`vcc`: both halves on wave64).
 ///
-/// Errors: a dead immediate, or a name no instruction uses.
+/// Errors: a dead immediate, or a variable or register no instruction uses (`m0` is always in
+/// view: DS ops read it on some targets).
 fn dead_keys(
     rule: &Rule,
     imms: &BTreeSet<String>,
@@ -192,6 +194,13 @@ fn dead_keys(
             .collect();
         if ks.is_empty() {
             return Err(rule.error(*loc, format!("undefined variable %{v}")));
+        }
+        dead.extend(ks);
+    }
+    for (r, loc) in &rule.dead_regs {
+        let ks: Vec<RegKey> = keys.iter().filter(|k| k.named(r)).cloned().collect();
+        if ks.is_empty() {
+            return Err(rule.error(*loc, format!("no instruction of the rule names {r}")));
         }
         dead.extend(ks);
     }

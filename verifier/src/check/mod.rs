@@ -16,6 +16,7 @@ mod assume;
 mod elaborate;
 mod inputs;
 mod options;
+mod probe;
 mod query;
 mod replay;
 mod shortcut;
@@ -28,6 +29,7 @@ pub use elaborate::{
     lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
+pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
 pub use stored::replay_stored;
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
 

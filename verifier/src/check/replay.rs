@@ -47,10 +47,10 @@ impl<'a> Run<'a> {
 type InitialBytes = PerSpace<BTreeMap<u64, u8>>;
 
 /// One side of a replay: its final state, whether its fields fit, and its trace.
-struct Side {
-    m: Machine<Concrete>,
-    fields_ok: bool,
-    steps: Vec<Step>,
+pub(super) struct Side {
+    pub m: Machine<Concrete>,
+    pub fields_ok: bool,
+    pub steps: Vec<Step>,
 }
 
 /// Replay a model: without lanes, the one pair of programs; under `--lanes`, find a target
@@ -169,7 +169,7 @@ fn vsharps(
 /// bytes read, per space.
 ///
 /// Errors: a step fails, or the reads do not settle in 8 rounds.
-fn settle(
+pub(super) fn settle(
     model: &Model,
     run: &Run,
     x: &Inputs<Concrete>,

@@ -5,7 +5,7 @@ use super::{rule_files, usage_error};
 use crate::check::Options;
 use crate::exit::ExitStatus;
 use crate::record::{Record, Summary};
-use crate::rules::parse_rules;
+use crate::rules::parse_rules_each;
 use crate::rules::{InputError, Loc};
 use crate::run::run_rules_cached;
 use gcnsmt_semantics::target::Target;
@@ -345,30 +345,29 @@ fn load(
                 continue;
             }
         };
-        match parse_rules(&name, &text) {
-            Ok(r) => {
-                for rule in r {
-                    // As within one file: one name, one rule (names key the matrix and the
-                    // cache's reports). The later rule is the error.
-                    if let Some((file, line)) = names.get(&rule.name) {
-                        let msg =
-                            format!("rule `{}` is already defined at {file}:{line}", rule.name);
-                        file_errors.push(Record::Error {
-                            rule: String::new(),
-                            error: rule.error(rule.loc, msg),
-                            expected: false,
-                        });
-                        continue;
-                    }
-                    names.insert(rule.name.clone(), (rule.file.clone(), rule.loc.line));
-                    rules.push(rule);
-                }
-            }
-            Err(e) => file_errors.push(Record::Error {
-                rule: String::new(),
-                error: e,
+        // A malformed rule is one error record; the file's other rules still run.
+        let (parsed, errors) = parse_rules_each(&name, &text);
+        for (rule, error) in errors {
+            file_errors.push(Record::Error {
+                rule,
+                error,
                 expected: false,
-            }),
+            });
+        }
+        for rule in parsed {
+            // As within one file: one name, one rule (names key the matrix and the cache's
+            // reports). The later rule is the error.
+            if let Some((file, line)) = names.get(&rule.name) {
+                let msg = format!("rule `{}` is already defined at {file}:{line}", rule.name);
+                file_errors.push(Record::Error {
+                    rule: String::new(),
+                    error: rule.error(rule.loc, msg),
+                    expected: false,
+                });
+                continue;
+            }
+            names.insert(rule.name.clone(), (rule.file.clone(), rule.loc.line));
+            rules.push(rule);
         }
     }
     let parse_errors = file_errors.len();

@@ -273,6 +273,7 @@ pub fn lower(
             settings: Vec::new(),
             pre,
             dead,
+            dead_regs: Vec::new(),
             source,
             target: target_lines,
             expect: None,
