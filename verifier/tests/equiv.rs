@@ -63,6 +63,8 @@ fn gfx1030_to_gfx1100_matches_the_shipped_table() {
     let shipped = std::fs::read_to_string(gcnsmt_testkit::workspace_path("docs/generations.json"))
         .expect("docs/generations.json");
     let doc: Value = serde_json::from_str(&shipped).expect("generations.json parses");
+    let want = format!("gcnsmt equiv --all --by name {}", SHIPPED.join(" "));
+    assert_eq!(doc["generated_by"], want.as_str());
     let pairs = doc["pairs"].as_array().expect("pairs");
     assert_eq!(pairs.len(), 182, "every ordered pair of the 14 targets");
     let pair = pairs
@@ -71,6 +73,28 @@ fn gfx1030_to_gfx1100_matches_the_shipped_table() {
         .expect("the pair is in the table");
     assert_eq!(rows(pair), got, "regenerate with `gcnsmt equiv --all`");
     assert_eq!(pair["summary"], v["summary"]);
+}
+
+#[test]
+fn buffer_rename_by_name_is_the_same() {
+    let r = run(&[
+        "equiv",
+        "--from",
+        "gfx1030",
+        "--to",
+        "gfx1100",
+        "--op",
+        "buffer_load_dword",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let got = rows(&v);
+    assert_eq!(
+        status_of(&got, "buffer_load_dword"),
+        ("buffer_load_b32", "same")
+    );
 }
 
 #[test]
@@ -122,7 +146,9 @@ fn all_pairs_regenerate_identically() {
     }
     let dir = TempDir::new("equiv-all");
     let out = dir.path().to_str().unwrap().to_string();
-    let r = run(&["equiv", "--all", "--out", &out]);
+    let mut args = vec!["equiv", "--all", "--out", &out];
+    args.extend(SHIPPED);
+    let r = run(&args);
     assert!(r.code == 0 || r.code == 3, "{}", r.context());
     for f in ["generations.json", "generations.md"] {
         let got = std::fs::read_to_string(dir.path().join(f)).unwrap();

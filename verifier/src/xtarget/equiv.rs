@@ -68,13 +68,19 @@ pub struct Row {
 /// The fixed assumptions of every row (the form of the rule the table checks).
 pub const FORM: &str = "one lane, LDS not GDS, offen buffer addressing, no-return atomics";
 
-/// The table of `from` against `to`, in opcode order (DS first), computed in parallel; `op`
-/// keeps only mnemonics containing it.
-pub fn table(from: Target, to: Target, by: By, op: Option<&str>, opts: &Options) -> Vec<Row> {
+/// The table of `from` against `to`, in opcode order (DS first), computed in parallel, of the
+/// opcodes `keep` selects.
+pub fn table(
+    from: Target,
+    to: Target,
+    by: By,
+    keep: &(dyn Fn(Fam, &str) -> bool + Sync),
+    opts: &Options,
+) -> Vec<Row> {
     use rayon::prelude::*;
     let ops: Vec<(Fam, &'static str)> = opcodes(from)
         .into_iter()
-        .filter(|(_, m)| op.is_none_or(|o| m.contains(o)))
+        .filter(|(f, m)| keep(*f, m))
         .collect();
     ops.par_iter()
         .map(|(fam, m)| row(*fam, m, from, to, by, opts))
