@@ -68,11 +68,21 @@ pub struct Row {
 /// The fixed assumptions of every row (the form of the rule the table checks).
 pub const FORM: &str = "one lane, LDS not GDS, offen buffer addressing, no-return atomics";
 
-/// The table of `from` against `to`, in opcode order (DS first), computed in parallel.
-pub fn table(from: Target, to: Target, by: By, opts: &Options) -> Vec<Row> {
+/// The table of `from` against `to`, in opcode order (DS first), computed in parallel, of the
+/// opcodes `keep` selects.
+pub fn table(
+    from: Target,
+    to: Target,
+    by: By,
+    keep: &(dyn Fn(Fam, &str) -> bool + Sync),
+    opts: &Options,
+) -> Vec<Row> {
     use rayon::prelude::*;
-    opcodes(from)
-        .par_iter()
+    let ops: Vec<(Fam, &'static str)> = opcodes(from)
+        .into_iter()
+        .filter(|(f, m)| keep(*f, m))
+        .collect();
+    ops.par_iter()
         .map(|(fam, m)| row(*fam, m, from, to, by, opts))
         .collect()
 }
