@@ -62,5 +62,6 @@ pub mod spec;
 pub mod tv;
 pub mod vectors;
 pub mod wave;
+pub mod xtarget;
 
 pub use lane_mode::{LaneMode, LaneOrder, MAX_LANES};

@@ -99,6 +99,17 @@ struct VerifyOpts {
     /// the default) or ascending (lane 0 first).
     #[arg(long, value_name = "ORDER")]
     lane_order: Option<String>,
+    /// With --to: run every rule's source side on this target (instead of `Targets:`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        requires = "to",
+        conflicts_with = "target"
+    )]
+    from: Option<String>,
+    /// With --from: run every rule's target side on this target (docs/cross-target.md).
+    #[arg(long, value_name = "TARGET", requires = "from")]
+    to: Option<String>,
 }
 
 /// `--set`'s help: every setting and its values (repeatable).
@@ -129,6 +140,8 @@ impl VerifyOpts {
             no_matrix: self.no_matrix,
             lanes: self.lanes,
             lane_order: self.lane_order,
+            from: self.from,
+            to: self.to,
         }
     }
 }
@@ -205,6 +218,9 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         expect: Option<std::path::PathBuf>,
     },
+    /// For every DS and MUBUF/VBUFFER opcode of one target, whether its counterpart on another
+    /// is provably the same (docs/cross-target.md); --all: every ordered pair of targets.
+    Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
     /// Test vectors for emulators: solver-chosen inputs covering every branch and edge of each
@@ -309,6 +325,7 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Vectors {
             target,

@@ -126,10 +126,9 @@ fn coverage_statuses_by_hand() {
         row("ds_swizzle_b32")["depends_on"],
         serde_json::json!(["lanes"])
     );
-    // GWS, format conversions and cache control are not modelled (README).
+    // GWS and cache control are not modelled (README).
     for (m, why) in [
         ("ds_gws_init", "not modelled"),
-        ("buffer_load_format_x", "format conversion"),
         ("buffer_wbinvl1", "cache control"),
     ] {
         let r = row(m);

@@ -5,6 +5,7 @@
 mod audit;
 mod bench;
 mod coverage;
+mod equiv;
 mod lift;
 mod vectors;
 mod verify;
@@ -12,6 +13,7 @@ mod words;
 
 pub use bench::bench;
 pub use coverage::coverage;
+pub use equiv::{equiv, EquivArgs};
 pub use lift::lift;
 pub use vectors::{check as check_vectors, vectors, VectorsArgs};
 pub use verify::{name_matches, verify, Format, VerifyArgs};

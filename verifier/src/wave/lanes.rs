@@ -126,6 +126,10 @@ impl LaneFn<'_> {
                 buffer_oob: BufferOob::End,
                 sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
+                // Irrelevant: no VALU float arithmetic in a wave atomic.
+                fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+                lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+                lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
