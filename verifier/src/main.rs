@@ -241,6 +241,10 @@ enum Cmd {
         /// Time limit per solver query, in seconds (an undecided edge gets no vector).
         #[arg(long, default_value_t = 20.0)]
         timeout: f64,
+        /// Only the target's default settings (no vectors under the other alignment modes,
+        /// LDS bounds and buffer range-check settings).
+        #[arg(long)]
+        defaults_only: bool,
         /// Run the vectors of FILE (made by `gcnsmt vectors`) and compare their expected
         /// values; exit 1 when one differs.
         #[arg(long, value_name = "FILE")]
@@ -329,16 +333,20 @@ fn main() -> ExitCode {
             n,
             format,
             timeout,
+            defaults_only,
             check,
         } => match (check, target) {
             (Some(f), _) => cli::check_vectors(&f, &instr),
             (None, Some(t)) => match parse_target(&t) {
                 Ok(t) => cli::vectors(
                     t,
-                    &instr,
-                    n,
-                    matches!(format, VectorsFormat::TinygradPy),
-                    timeout,
+                    &cli::VectorsArgs {
+                        only: instr,
+                        n,
+                        python: matches!(format, VectorsFormat::TinygradPy),
+                        timeout,
+                        defaults_only,
+                    },
                 ),
                 Err(e) => cli::usage_error(&e),
             },

@@ -15,7 +15,7 @@ pub use bench::bench;
 pub use coverage::coverage;
 pub use equiv::{equiv, EquivArgs};
 pub use lift::lift;
-pub use vectors::{check as check_vectors, vectors};
+pub use vectors::{check as check_vectors, vectors, VectorsArgs};
 pub use verify::{name_matches, verify, Format, VerifyArgs};
 pub use words::{decode, encode};
 // The runner's entry points, where callers found them before they left this module.
