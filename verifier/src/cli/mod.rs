@@ -5,11 +5,15 @@
 mod audit;
 mod bench;
 mod lift;
+mod merge;
+mod shard_io;
 mod verify;
 mod words;
+mod words_input;
 
 pub use bench::bench;
 pub use lift::lift;
+pub use merge::{merge, MergeFormat};
 pub use verify::{name_matches, verify, Format, VerifyArgs};
 pub use words::{decode, encode};
 // The runner's entry points, where callers found them before they left this module.
