@@ -31,13 +31,17 @@ fn ray_driver_matches_unsharded_run() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !has_ray {
-        println!("NOTICE: ray not importable (python3 -m pip install ray); Ray driver test skipped");
+        println!(
+            "NOTICE: ray not importable (python3 -m pip install ray); Ray driver test skipped"
+        );
         return;
     }
     let bin = env!("CARGO_BIN_EXE_gcnsmt");
     let dir = TempDir::new("ray");
     let cache = dir.path().join("cache");
-    let rules = workspace_path("proofs/ds_split.rules").display().to_string();
+    let rules = workspace_path("proofs/ds_split.rules")
+        .display()
+        .to_string();
     let verify_args = [rules.as_str(), "--target", "gfx803,gfx900,gfx1100,gfx1200"];
     let out = Command::new("python3")
         .arg(workspace_path("scripts/ray_verify.py"))
@@ -63,5 +67,8 @@ fn ray_driver_matches_unsharded_run() {
         "{stderr}"
     );
     let entries = std::fs::read_dir(&cache).unwrap().count();
-    assert!(entries > 0, "the Ray tasks stored nothing in the shared cache");
+    assert!(
+        entries > 0,
+        "the Ray tasks stored nothing in the shared cache"
+    );
 }
