@@ -97,7 +97,7 @@ pub enum DecodeErrorKind {
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
 /// which re-assembles to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(".long {:#010x}, {:#010x} ; {kind}", *word as u32, (*word >> 32) as u32)]
+#[error(".long {} ; {kind}", crate::hex::Dwords(&[*word as u32, (*word >> 32) as u32]))]
 pub struct DecodeError {
     /// The 64-bit little-endian word.
     pub word: u64,
