@@ -25,7 +25,7 @@ pub enum DecodeErrorKind {
     #[error("not a DS instruction (bits 31:26 = {0:#x}, want 0x36)")]
     NotDs(u8),
     /// The OP field names no DS instruction on this target.
-    #[error("DS opcode {opcode:#04x} is not defined on {target}")]
+    #[error("DS opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (8 bits).
         opcode: u8,

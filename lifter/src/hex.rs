@@ -6,6 +6,22 @@ use std::fmt;
 /// Dwords as `0x%08x` separated by `, ` (llvm-mc's `.long` operands).
 pub(crate) struct Dwords<'a>(pub &'a [u32]);
 
+/// A byte as `0x%02x` (`{:#04x}`).
+pub(crate) struct Byte(pub u8);
+
+impl fmt::Display for Byte {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let h = [
+            b'0',
+            b'x',
+            DIGITS[usize::from(self.0 >> 4)],
+            DIGITS[usize::from(self.0 & 0xf)],
+        ];
+        f.write_str(std::str::from_utf8(&h).unwrap_or("0x??"))
+    }
+}
+
 /// `0x` and the 8 lowercase hex digits of `w`.
 fn hex32(w: u32) -> [u8; 10] {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
@@ -38,5 +54,8 @@ mod tests {
             assert_eq!(super::Dwords(&[w]).to_string(), format!("{w:#010x}"));
         }
         assert_eq!(super::Dwords(&[1, 2]).to_string(), "0x00000001, 0x00000002");
+        for b in [0u8, 9, 0x3a, 0xff] {
+            assert_eq!(super::Byte(b).to_string(), format!("{b:#04x}"));
+        }
     }
 }

@@ -95,7 +95,7 @@ pub enum MubufDecodeErrorKind {
         want: &'static str,
     },
     /// The opcode names nothing on this target.
-    #[error("MUBUF opcode {opcode:#04x} is not defined on {target}")]
+    #[error("MUBUF opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (7 or 8 bits, by layout).
         opcode: u8,
