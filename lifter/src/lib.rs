@@ -27,6 +27,7 @@ mod encode;
 mod family;
 mod flat;
 mod global;
+mod hex;
 pub mod holes;
 mod inst;
 mod lex;
