@@ -190,6 +190,6 @@ mod tests {
         );
         assert_eq!(family_of("flat_load_dword").unwrap().family, Family::Flat);
         assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
-        assert!(family_of("v_fma_f32").is_none());
+        assert!(family_of("v_sin_f32").is_none());
     }
 }

@@ -46,6 +46,7 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         buffer: crate::check::uses_buffer(rule),
         sbuffer: crate::check::uses_sbuffer(rule),
         flat: crate::check::uses_flat(rule),
+        float: crate::check::uses_float(rule),
         lanes: crate::check::lane_mode(rule, opts),
     }
 }

@@ -24,7 +24,9 @@ mod stored;
 mod tests;
 mod verdict;
 
-pub use elaborate::{lane_mode, settings_for, targets_of, uses_buffer, uses_flat, uses_sbuffer};
+pub use elaborate::{
+    lane_mode, settings_for, targets_of, uses_buffer, uses_flat, uses_float, uses_sbuffer,
+};
 pub use options::{parse_set, Options};
 pub use stored::replay_stored;
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
@@ -52,6 +54,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         buffer: uses_buffer(rule),
         sbuffer: uses_sbuffer(rule),
         flat: uses_flat(rule),
+        float: uses_float(rule),
         lanes: lane_mode(rule, opts),
     })
 }

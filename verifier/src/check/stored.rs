@@ -63,6 +63,7 @@ pub fn replay_stored(
         buffer: uses_buffer(rule),
         sbuffer: crate::check::uses_sbuffer(rule),
         flat: crate::check::uses_flat(rule),
+        float: crate::check::uses_float(rule),
         lanes: lane_mode(rule, opts),
     })
 }

@@ -132,6 +132,8 @@ pub struct Outcome {
     pub sbuffer: bool,
     /// The rule uses FLAT instructions (`flat_aperture` is printed with the verdict).
     pub flat: bool,
+    /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
+    pub float: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
 }
@@ -150,6 +152,9 @@ impl Outcome {
         }
         if self.flat {
             t.push_str(&format!(", {}", self.settings.flat_text()));
+        }
+        if self.float {
+            t.push_str(&format!(", {}", self.settings.float_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
