@@ -98,6 +98,7 @@ pub static FAMILIES: &[FamilyDef] = &[
             "buffer_load.pcode",
             "buffer_store.pcode",
             "buffer_atomic.pcode",
+            "buffer_cache.pcode",
         ],
         owns: mubuf_owns,
         on_target: mubuf_on,

@@ -28,11 +28,35 @@ pub fn is_buffer_line(text: &str) -> bool {
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
 }
 
+/// A cache-control op (`buffer_wbinvl1`, `buffer_gl0_inv`, ...; `buffer_cache.pcode`): its
+/// entry through the generic memory frame with no operands, so it changes nothing a single
+/// thread sees. `None` for another operand-less MUBUF mnemonic (no entry).
+fn cache_control(line: &Line, mn: &str, mloc: crate::rules::Loc) -> Option<Bound> {
+    let entry = mn.to_ascii_uppercase();
+    let def = gcnsmt_semantics::defs::Library::builtin().get(&entry)?;
+    Some(Bound {
+        op: Op::Mem(Box::new(super::op::MemOp {
+            mnemonic: mn.to_string(),
+            def,
+            entry,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            mem: gcnsmt_semantics::eval::MemView::Space(gcnsmt_semantics::eval::AddrSpace::Global),
+            writes_memory: false,
+            scalar: true,
+        })),
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields: Vec::new(),
+        var_uses: Vec::new(),
+    })
+}
+
 /// Bind one MUBUF/VBUFFER line.
 ///
 /// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
 /// lifter's parser), register classes and widths, and instructions gcnsmt does not model:
-/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`, cache-control ops.
+/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`.
 pub fn bind_buf(
     rule: &Rule,
     line: &Line,
@@ -54,7 +78,10 @@ pub fn bind_buf(
         ))
     };
     if shape.class == MubufClass::Cache {
-        return unsupported("cache control (the memory model has one agent and no caches)");
+        return match cache_control(line, &mn, mloc) {
+            Some(b) => Ok(b),
+            None => unsupported("this operation"),
+        };
     }
     if shape.typed || mn.contains("format") {
         return unsupported("format conversion (V# data/number format and dst_sel)");
