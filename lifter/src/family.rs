@@ -62,6 +62,7 @@ pub static FAMILIES: &[FamilyDef] = &[
             "buffer_store.pcode",
             "buffer_atomic.pcode",
             "buffer_format.pcode",
+            "buffer_cache.pcode",
         ],
         owns: |m| m.starts_with("buffer_") || m.starts_with("tbuffer_"),
         on_target: |t, m| crate::mubuf_table::mubuf_lookup(t, m).is_some(),
@@ -154,6 +155,6 @@ mod tests {
         );
         assert_eq!(family_of("flat_load_dword").unwrap().family, Family::Flat);
         assert_eq!(family_of("v_add_u32").unwrap().family, Family::Alu);
-        assert!(family_of("v_fma_f32").is_none());
+        assert!(family_of("v_sin_f32").is_none());
     }
 }

@@ -35,6 +35,11 @@ pub struct AluDef {
     /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`, the
     /// carry-in of `v_addc_u32` and its kin).
     pub smask: bool,
+    /// Dwords per source register: 2 for the 64-bit SOP1 sources (`s_bcnt1_i32_b64`), else 1.
+    pub src_dwords: u8,
+    /// A VALU result written to an SGPR (`v_readfirstlane_b32`): a cross-lane read, so only a
+    /// single-lane check models it.
+    pub to_sgpr: bool,
 }
 
 /// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
@@ -52,6 +57,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             scalar: false,
             dmask: false,
             smask: false,
+            src_dwords: 1,
+            to_sgpr: false,
         })
     };
     let cmp = |entry| {
@@ -62,6 +69,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             scalar: false,
             dmask: true,
             smask: false,
+            src_dwords: 1,
+            to_sgpr: false,
         })
     };
     let s = |entry, srcs| {
@@ -72,6 +81,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             scalar: true,
             dmask: false,
             smask: false,
+            src_dwords: 1,
+            to_sgpr: false,
         })
     };
     let carry_in = |entry| {
@@ -82,6 +93,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             scalar: false,
             dmask: false,
             smask: true,
+            src_dwords: 1,
+            to_sgpr: false,
         })
     };
     let gcn67 = g <= Gen::Gfx7;
@@ -128,11 +141,54 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
                 scalar: false,
                 dmask: false,
                 smask: true,
+                src_dwords: 1,
+                to_sgpr: false,
+            })
+        }
+        // VOP3 gfx9+ (llvm-mc 22 rejects them on gfx6-gfx8, observed 2026-12 on every target).
+        "v_lshl_or_b32" if g >= Gen::Gfx9 => return v("V_LSHL_OR_B32", false, 3),
+        "v_and_or_b32" if g >= Gen::Gfx9 => return v("V_AND_OR_B32", false, 3),
+        // Every target, with or without `_e32`/`_e64` (llvm-mc 22, observed 2026-12).
+        "v_add_f32" => return v("V_ADD_F32", false, 2),
+        "v_mul_f32" => return v("V_MUL_F32", false, 2),
+        "v_fma_f32" => return v("V_FMA_F32", false, 3),
+        "v_bfe_u32" => return v("V_BFE_U32", false, 3),
+        "v_mul_lo_u32" => return v("V_MUL_LO_U32", false, 2),
+        "v_readfirstlane_b32" => {
+            return Some(AluDef {
+                entry: "V_READFIRSTLANE_B32",
+                sdst: false,
+                srcs: 1,
+                scalar: false,
+                dmask: false,
+                smask: false,
+                src_dwords: 1,
+                to_sgpr: true,
             })
         }
         _ => {}
     }
+    // llvm-mc 22 takes `v_mbcnt_hi_u32_b32_e64` everywhere but `v_mbcnt_lo_u32_b32_e64` only
+    // from gfx11 on (observed 2026-12).
     match mnemonic {
+        "v_mbcnt_lo_u32_b32" => return v("V_MBCNT_LO_U32_B32", false, 2),
+        "v_mbcnt_lo_u32_b32_e64" if gfx11p => return v("V_MBCNT_LO_U32_B32", false, 2),
+        "v_mbcnt_hi_u32_b32" | "v_mbcnt_hi_u32_b32_e64" => {
+            return v("V_MBCNT_HI_U32_B32", false, 2)
+        }
+        _ => {}
+    }
+    let s64 = |entry| {
+        Some(AluDef {
+            src_dwords: 2,
+            ..s(entry, 1)?
+        })
+    };
+    match mnemonic {
+        "s_bcnt1_i32_b64" => s64("S_BCNT1_I32_B64"),
+        "s_ff1_i32_b64" => s64("S_FF1_I32_B64"),
+        // gfx11 renamed s_ff1 (llvm-mc 22 accepts both names there).
+        "s_ctz_i32_b64" if gfx11p => s64("S_CTZ_I32_B64"),
         "v_mov_b32" => v("V_MOV_B32", false, 1),
         "s_mov_b32" => s("S_MOV_B32", 1),
         "v_lshlrev_b32" => v("V_LSHLREV_B32", false, 2),

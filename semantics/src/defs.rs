@@ -41,6 +41,10 @@ pub const FILES: &[(&str, &str)] = &[
         "buffer_format.pcode",
         include_str!("../pcode/buffer_format.pcode"),
     ),
+    (
+        "buffer_cache.pcode",
+        include_str!("../pcode/buffer_cache.pcode"),
+    ),
 ];
 
 /// The environment variable naming a directory of replacement `*.pcode` files (see

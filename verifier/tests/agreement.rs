@@ -44,6 +44,8 @@ fn interesting(rng: &mut StdRng, width: u32) -> u128 {
             5 => rng.gen_range(0..16),
             6 => 0x3f80_0000 ^ rng.gen_range(0..2) << 31, // +-1.0
             7 => 0x7e00_7e00 | rng.gen_range(0..2) << 15, // f16 NaNs
+            // f32 denormals of either sign (the fp32_denorm setting), and the smallest normal.
+            8 if rng.gen_bool(0.5) => rng.gen_range(1..0x0080_0001) | rng.gen_range(0..2) << 31,
             _ => rng.gen(),
         };
         v |= (d as u128) << (32 * i);
@@ -418,17 +420,22 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         || n.name.starts_with("V_SUBB")
                 });
                 let s2w = if mask { 64 } else { 32 };
+                // The 64-bit SOP1 sources (S_BCNT1_I32_B64, S_FF1_I32_B64).
+                let s0w = if name.ends_with("_B64") { 64 } else { 32 };
                 for i in 0..runs() {
                     let inp = Input {
                         vars: vec![
-                            ("S0".into(), interesting(&mut rng, 32), 32, Kind::B),
+                            ("S0".into(), interesting(&mut rng, s0w), s0w, Kind::B),
                             ("S1".into(), interesting(&mut rng, 32), 32, Kind::B),
                             ("S2".into(), interesting(&mut rng, s2w), s2w, Kind::B),
                             ("D0".into(), interesting(&mut rng, 32), 32, Kind::B),
                             ("SDST".into(), interesting(&mut rng, 64), 64, Kind::B),
                             ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                         ],
-                        settings: Settings::default_for(Target::Gfx900),
+                        settings: Settings {
+                            fp32_denorm: random_denorm(&mut rng),
+                            ..Settings::default_for(Target::Gfx900)
+                        },
                         mem: MemView::Space(AddrSpace::Lds),
                         buffer: None,
                         seed: rng.gen(),

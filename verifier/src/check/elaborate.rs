@@ -109,6 +109,7 @@ pub(super) fn elaborate(
             None
         }
         Some(m) => {
+            lane_reads_modelled(rule, &src, &tgt)?;
             let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target))
                 .map_err(|msg| rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))?;
             Some((m, e))
@@ -302,6 +303,24 @@ fn precondition(
     Ok(e)
 }
 
+/// Under lanes, a VALU op that writes an SGPR from one lane's VGPR (`v_readfirstlane_b32`)
+/// would need the first active lane, which the per-lane run does not give.
+///
+/// Errors: the first such instruction, at its line.
+fn lane_reads_modelled(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), InputError> {
+    for c in src.iter().chain(tgt) {
+        if let Op::Alu { mnemonic, alu, .. } = &c.op {
+            if alu.to_sgpr {
+                return Err(rule.error(
+                    c.loc,
+                    format!("{mnemonic} reads the first active lane, which --lanes does not model"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A single-lane check models neither EXEC writes nor cross-lane instructions.
 ///
 /// Errors: the first instruction that needs lanes, at its line.
@@ -358,6 +377,17 @@ pub fn uses_lds_dma(rule: &Rule) -> bool {
         crate::machine::buffer::is_buffer_line(&t)
             && t.split(|c: char| c.is_whitespace() || c == ',')
                 .any(|w| w == "lds")
+    })
+}
+
+/// Whether a rule uses VALU f32 arithmetic (`v_add_f32`, `v_mul_f32`, `v_fma_f32`), whose
+/// `fp32_denorm` setting is then printed with its verdicts.
+pub fn uses_float(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.trim_start().to_ascii_lowercase();
+        ["v_add_f32", "v_mul_f32", "v_fma_f32"]
+            .iter()
+            .any(|m| t.starts_with(m))
     })
 }
 

@@ -136,6 +136,8 @@ pub struct Outcome {
     pub flat: bool,
     /// The rule uses an LDS DMA form (`... lds`; the `lds_dma_*` settings are printed).
     pub lds_dma: bool,
+    /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
+    pub float: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -162,6 +164,9 @@ impl Outcome {
         }
         if self.lds_dma {
             t.push_str(&format!(", {}", self.settings.lds_dma_text()));
+        }
+        if self.float {
+            t.push_str(&format!(", {}", self.settings.float_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));

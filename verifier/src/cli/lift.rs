@@ -30,6 +30,16 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
         match inst {
             Ok(gcnsmt_lifter::Inst::Mubuf(m)) => {
                 println!("// {target}: {m}");
+                let cache = gcnsmt_lifter::mubuf_table::MubufClass::Cache;
+                if m.shape.class == cache {
+                    if let Some(def) = gcnsmt_semantics::defs::Library::builtin()
+                        .get(&m.mnemonic.to_ascii_uppercase())
+                    {
+                        println!("// no operands; changes no architectural state of one thread");
+                        print!("{}", def_to_string(def));
+                        return ExitStatus::Proved;
+                    }
+                }
                 let mut binds = Vec::new();
                 if let Some(r) = m.vdata {
                     binds.push(format!("VDATA = {r}"));

@@ -32,7 +32,7 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
     let mut ops = syn.operands.iter();
     let (t, c) = ops.next().unwrap();
     let mut var_uses = Vec::new();
-    let dclass = if alu.scalar || alu.dmask {
+    let dclass = if alu.scalar || alu.dmask || alu.to_sgpr {
         Class::Sgpr
     } else {
         Class::Vgpr
@@ -71,6 +71,12 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         let is_imm = tt.starts_with('(')
             || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
+        if is_imm && alu.src_dwords == 2 {
+            return Err(rule.error(
+                loc_at(line, *c),
+                format!("{mn}: an immediate 64-bit source is not modelled; use registers"),
+            ));
+        }
         if is_imm {
             let e = cx.imm_expr(tt, *c)?;
             // A 32-bit operand takes a literal in [-2^31, 2^32 - 1]; llvm-mc 22 rejects others
@@ -88,11 +94,16 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             }
             srcs.push(Src::Imm(e));
         } else {
-            let sclass = if alu.scalar { Class::Sgpr } else { Class::Any };
+            // v_readfirstlane_b32 reads a VGPR only (llvm-mc 22 rejects an SGPR source).
+            let sclass = match (alu.scalar, alu.to_sgpr) {
+                (true, _) => Class::Sgpr,
+                (false, true) => Class::Vgpr,
+                (false, false) => Class::Any,
+            };
             srcs.push(Src::Reg(cx.regs(
                 tt,
                 *c,
-                1,
+                u32::from(alu.src_dwords),
                 "source",
                 sclass,
                 &mut var_uses,

@@ -28,10 +28,34 @@ pub fn is_buffer_line(text: &str) -> bool {
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
 }
 
+/// A cache-control op (`buffer_wbinvl1`, `buffer_gl0_inv`, ...; `buffer_cache.pcode`): its
+/// entry through the generic memory frame with no operands, so it changes nothing a single
+/// thread sees. `None` for another operand-less MUBUF mnemonic (no entry).
+fn cache_control(line: &crate::rules::Line, mn: &str, mloc: crate::rules::Loc) -> Option<Bound> {
+    let entry = mn.to_ascii_uppercase();
+    let def = gcnsmt_semantics::defs::Library::builtin().get(&entry)?;
+    Some(Bound {
+        op: Op::Mem(Box::new(super::op::MemOp {
+            mnemonic: mn.to_string(),
+            def,
+            entry,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            mem: gcnsmt_semantics::eval::MemView::Space(gcnsmt_semantics::eval::AddrSpace::Global),
+            writes_memory: false,
+            scalar: true,
+        })),
+        loc: mloc,
+        text: line.text.trim().to_string(),
+        fields: Vec::new(),
+        var_uses: Vec::new(),
+    })
+}
+
 /// The semantics entry of a decoded MUBUF/VBUFFER instruction and its name, as `verify`
 /// runs it and `lift` prints it (one decision for both).
 ///
-/// Errors: a sentence saying what is not modelled (cache control, the d16 format forms'
+/// Errors: a sentence saying what is not modelled (the d16 format forms'
 /// unpacked register layout of gfx802).
 pub fn buffer_semantics(
     target: Target,
@@ -44,9 +68,6 @@ pub fn buffer_semantics(
             "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
         ))
     };
-    if shape.class == MubufClass::Cache {
-        return unsupported("cache control (the memory model has one agent and no caches)");
-    }
     // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
     // pseudocode entries give the packed layout of gfx9+.
     if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
@@ -72,6 +93,11 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
     let (def, entry) = buffer_semantics(target, &inst).map_err(|why| rule.error(mloc, why))?;
+    if shape.class == MubufClass::Cache {
+        // No operands: bound through the generic memory frame (see `cache_control`).
+        return cache_control(line, &mn, mloc)
+            .ok_or_else(|| rule.error(mloc, format!("{mn}: no semantics entry {entry}")));
+    }
     let vdata = if inst.lds {
         Vec::new()
     } else {

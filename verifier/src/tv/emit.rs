@@ -643,6 +643,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         sdst,
         trailing,
         mods,
+        wide,
         mask,
         vcc,
     } = *a
@@ -672,14 +673,14 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     }
     let mut k = 0;
     for n in 0..srcs {
-        if mods && n < 2 {
+        if n < mods {
             if imm(uses.get(k), "source modifier")? != 0 {
                 return Err("source modifiers are not modelled".into());
             }
             k += 1;
         }
         let o = uses.get(k).ok_or("missing source")?;
-        if mask && n + 1 == srcs {
+        if (mask && n + 1 == srcs) || wide {
             // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
             // wave64.
             regs.push(tuple(&dwords(side, o, target)?));
@@ -697,9 +698,10 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if k != uses.len() {
         return Err(format!("expected {k} operands, found {}", uses.len()));
     }
-    if mnemonic == "s_add_i32" && scc_live(i) {
-        // SCC is S_ADD_I32's signed overflow, which the semantics do not compute.
-        return Err("S_ADD_I32 with a live SCC (signed overflow) is not modelled".into());
+    if matches!(mnemonic, "s_add_i32" | "s_bcnt1_i32_b64") && scc_live(i) {
+        // SCC is S_ADD_I32's signed overflow and S_BCNT1's `result != 0`, which the semantics
+        // do not compute.
+        return Err(format!("{mnemonic} with a live SCC is not modelled"));
     }
     Ok(vec![format!("{mnemonic} {}", regs.join(", "))])
 }

@@ -112,8 +112,11 @@ pub enum MirOp {
         sdst: bool,
         /// Trailing immediates after the sources that must be 0 (`clamp`).
         trailing: u8,
-        /// VOP3 source-modifier immediates before each source (`V_CNDMASK_B32_e64`).
-        mods: bool,
+        /// How many leading sources have a VOP3 source-modifier immediate before them, which
+        /// must be 0 (`V_CNDMASK_B32_e64`: 2; the f32 ops: every source).
+        mods: u8,
+        /// The sources are 64-bit SGPR pairs (`S_BCNT1_I32_B64`).
+        wide: bool,
         /// The last source is a wave-sized lane mask (`V_CNDMASK_B32_e64`'s select, the
         /// carry-in of `V_ADDC_U32_e64`): an SGPR pair on wave64, one SGPR on wave32.
         mask: bool,
@@ -327,6 +330,20 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_CMP_GT_I32", &["v_cmp_gt_i32"], 2, 0),
     ("V_CMP_GE_I32", &["v_cmp_ge_i32"], 2, 0),
     ("V_CNDMASK_B32", &["v_cndmask_b32"], 3, 0),
+    ("V_LSHL_OR_B32", &["v_lshl_or_b32"], 3, 0),
+    ("V_AND_OR_B32", &["v_and_or_b32"], 3, 0),
+    ("V_BFE_U32", &["v_bfe_u32"], 3, 0),
+    ("V_MUL_LO_U32", &["v_mul_lo_u32"], 2, 0),
+    ("V_MBCNT_LO_U32_B32", &["v_mbcnt_lo_u32_b32"], 2, 0),
+    ("V_MBCNT_HI_U32_B32", &["v_mbcnt_hi_u32_b32"], 2, 0),
+    ("V_READFIRSTLANE_B32", &["v_readfirstlane_b32"], 1, 0),
+    ("S_BCNT1_I32_B64", &["s_bcnt1_i32_b64"], 1, 0),
+    ("S_FF1_I32_B64", &["s_ff1_i32_b64"], 1, 0),
+    // `_e64`: a modifier before each source, then clamp and omod (llc-22 -stop-after=finalize-isel:
+    // `V_FMA_F32_e64 0, %a, 0, %b, 0, %c, 0, 0`).
+    ("V_ADD_F32", &["v_add_f32"], 2, 2),
+    ("V_MUL_F32", &["v_mul_f32"], 2, 2),
+    ("V_FMA_F32", &["v_fma_f32"], 3, 2),
     (
         "V_ADDC_U32",
         &["v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32"],
@@ -346,6 +363,9 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
         1,
     ),
 ];
+
+/// The f32 ops: every `_e64` source has a modifier (neg/abs), which must be 0.
+const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32"];
 
 /// The ops with a carry-in mask as `src2` (and a carry-out).
 const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];
@@ -375,7 +395,12 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         srcs: *srcs,
         sdst: carry,
         trailing: if e64 { *trailing } else { 0 },
-        mods: cnd && e64,
+        mods: match (e64, cnd, FLOAT.contains(&base)) {
+            (true, true, _) => 2,
+            (true, _, true) => *srcs,
+            _ => 0,
+        },
+        wide: base.ends_with("_B64"),
         mask: (cnd || carry_in) && e64,
         vcc: carry && !e64,
     })
