@@ -93,6 +93,7 @@ const UNALIGNED: Settings = Settings {
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
+    fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -101,6 +102,7 @@ const DWORD: Settings = Settings {
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
+    fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -673,6 +675,7 @@ const NO_BOUND: Settings = Settings {
     buffer_oob: gcnsmt_semantics::settings::BufferOob::End,
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
+    fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :
