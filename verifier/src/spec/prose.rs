@@ -318,9 +318,9 @@ mod tests {
     }
 
     #[test]
-    fn unknown_phrases_are_returned() {
+    fn unknown_phrases_are_returned_as_written() {
         let e = read("Swizzle the lanes of VDATA0.", "b32").unwrap_err();
-        assert_eq!(e, "swizzle the lanes of vdata0");
+        assert_eq!(e, "Swizzle the lanes of VDATA0");
     }
 
     #[test]
