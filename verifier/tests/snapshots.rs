@@ -283,9 +283,9 @@ fn tv() {
 
 #[test]
 fn spec_check() {
-    // Hand computation: LDS word 0 is 0, DATA0 = 0x2c, DATA1 = 0. The page's (ds_cmpst)
-    // semantics compare with DATA0: 0 != 0x2c, memory stays 0. ds_cmpstore on gfx11 compares
-    // with DATA1 (0 == 0) and stores DATA0: 0x2c. Exit code 1: something was found.
+    // Hand computation: LDS word 0 is 0, DATA0 = 0x8b, DATA1 = 0. The page's (ds_cmpst)
+    // semantics compare with DATA0: 0 != 0x8b, memory stays 0. ds_cmpstore on gfx11 compares
+    // with DATA1 (0 == 0) and stores DATA0: 0x8b. Exit code 1: something was found.
     snap(
         "spec_check_alias",
         "hand computation of ds_cmpst against ds_cmpstore operand orders; exit 1",
