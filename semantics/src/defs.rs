@@ -37,6 +37,10 @@ pub const FILES: &[(&str, &str)] = &[
         "buffer_atomic.pcode",
         include_str!("../pcode/buffer_atomic.pcode"),
     ),
+    (
+        "buffer_format.pcode",
+        include_str!("../pcode/buffer_format.pcode"),
+    ),
 ];
 
 /// The environment variable naming a directory of replacement `*.pcode` files (see

@@ -113,6 +113,10 @@ pub trait Domain {
     /// `a op b` on `fmt`'s bit patterns (see [`FpOp`]); operands and result are `fmt.width()`
     /// bits.
     fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &Self::Bv, b: &Self::Bv) -> Self::Bv;
+    /// `a * b + c` rounded once (IEEE 754 fusedMultiplyAdd, round to nearest even) on `fmt`'s
+    /// bit patterns; a NaN result is the canonical quiet NaN. Only [`FpFmt::F32`] and
+    /// [`FpFmt::F64`] (the evaluator rejects the 16-bit formats).
+    fn fma(&mut self, fmt: FpFmt, a: &Self::Bv, b: &Self::Bv, c: &Self::Bv) -> Self::Bv;
     /// One byte of memory at an address of the memory's width.
     fn load(&mut self, m: &Self::Mem, addr: &Self::Bv) -> Self::Bv;
     /// `m` with the 8-bit `byte` written at `addr` (an address of the memory's width); `m` itself

@@ -248,6 +248,12 @@ impl Domain for Concrete {
             width: fmt.width(),
         }
     }
+    fn fma(&mut self, fmt: FpFmt, a: &Bits, b: &Bits, c: &Bits) -> Bits {
+        Bits {
+            value: fma_concrete(fmt, a.value, b.value, c.value),
+            width: fmt.width(),
+        }
+    }
     fn load(&mut self, m: &CMem, addr: &Bits) -> Bits {
         Bits {
             value: m.get64(addr.value as u64) as u128,
@@ -258,6 +264,31 @@ impl Domain for Concrete {
         let mut n = m.clone();
         n.written.insert(addr.value as u64, byte.value as u8);
         n
+    }
+}
+
+/// Fused multiply-add on bit patterns with Rust's `mul_add` (one rounding, as IEEE 754
+/// fusedMultiplyAdd); NaN results become the canonical quiet NaN. f32 and f64 only: the 16-bit
+/// formats go through f64, which may round twice (the evaluator never asks for them).
+pub fn fma_concrete(fmt: FpFmt, a: u128, b: u128, c: u128) -> u128 {
+    let r = match fmt {
+        FpFmt::F32 => {
+            let f = |v: u128| f32::from_bits(v as u32);
+            let r = f(a).mul_add(f(b), f(c));
+            if r.is_nan() {
+                return fmt.canonical_nan();
+            }
+            return r.to_bits() as u128;
+        }
+        _ => {
+            let f = |v: u128| f64::from_bits(v as u64);
+            f(a).mul_add(f(b), f(c))
+        }
+    };
+    if r.is_nan() {
+        fmt.canonical_nan()
+    } else {
+        r.to_bits() as u128
     }
 }
 

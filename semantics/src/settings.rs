@@ -97,6 +97,23 @@ pub enum FlatAperture {
     Global,
 }
 
+/// How the VALU's f32 arithmetic (`v_add_f32`, `v_mul_f32`, `v_fma_f32`) treats denormals:
+/// the MODE register's FP_DENORM field for single precision, which the kernel descriptor sets
+/// from the function's `"denormal-fp-math-f32"` attribute (LLVM AMDGPUUsage, kernel descriptor
+/// `FLOAT_DENORM_MODE_32`). The default is what clang gives a kernel that states nothing:
+/// PRESERVE (LLVM's `ieee`) on targets with fast f32 denormals, FLUSH (`preserve-sign`) on the
+/// others. clang `AMDGPU.cpp`, `getDefaultDenormsAreZeroForTarget`: denormals are flushed
+/// unless the target has `FEATURE_FAST_DENORMAL_F32`, which LLVM's TargetParser
+/// (`AMDGPUTargetParser.cpp`) gives gfx9 and later but not gfx6-gfx8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fp32Denorm {
+    /// Denormal inputs and results are kept (IEEE 754).
+    Preserve,
+    /// Denormal inputs are read as zero of the same sign, and denormal results are written as
+    /// zero of the same sign.
+    Flush,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -112,6 +129,8 @@ pub struct Settings {
     pub sbuffer_size: SbufferSize,
     /// The memories a FLAT access may reach (`flat_*` only).
     pub flat_aperture: FlatAperture,
+    /// f32 denormal handling of VALU float arithmetic.
+    pub fp32_denorm: Fp32Denorm,
 }
 
 impl Settings {
@@ -131,6 +150,7 @@ impl Settings {
                 buffer_oob: BufferOob::End,
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
+                fp32_denorm: Fp32Denorm::Preserve,
             }
         } else {
             Settings {
@@ -140,6 +160,7 @@ impl Settings {
                 buffer_oob: BufferOob::End,
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
+                fp32_denorm: Fp32Denorm::Flush,
             }
         }
     }
@@ -179,6 +200,8 @@ impl Settings {
             ("sbuffer_size", "RECORDS") => self.sbuffer_size = SbufferSize::Records,
             ("flat_aperture", "ANY") => self.flat_aperture = FlatAperture::Any,
             ("flat_aperture", "GLOBAL") => self.flat_aperture = FlatAperture::Global,
+            ("fp32_denorm", "PRESERVE") => self.fp32_denorm = Fp32Denorm::Preserve,
+            ("fp32_denorm", "FLUSH") => self.fp32_denorm = Fp32Denorm::Flush,
             // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
             _ => return Err(format!("{name}={v} is listed but not implemented")),
         }
@@ -195,6 +218,7 @@ pub const SETTINGS: &[(&str, &[&str])] = &[
     ("buffer_oob", &["END", "START"]),
     ("sbuffer_size", &["STRIDED", "RECORDS"]),
     ("flat_aperture", &["ANY", "GLOBAL"]),
+    ("fp32_denorm", &["PRESERVE", "FLUSH"]),
 ];
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -267,6 +291,16 @@ impl Settings {
         };
         format!("flat_aperture={v}")
     }
+
+    /// The float setting as `fp32_denorm=...` (printed with verdicts of rules that use VALU
+    /// f32 arithmetic).
+    pub fn float_text(&self) -> String {
+        let v = match self.fp32_denorm {
+            Fp32Denorm::Preserve => "PRESERVE",
+            Fp32Denorm::Flush => "FLUSH",
+        };
+        format!("fp32_denorm={v}")
+    }
 }
 
 #[cfg(test)]
@@ -281,10 +315,11 @@ mod tests {
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
                 let text = format!(
-                    "{s}, {}, {}, {}",
+                    "{s}, {}, {}, {}, {}",
                     s.buffer_text(),
                     s.sbuffer_text(),
-                    s.flat_text()
+                    s.flat_text(),
+                    s.float_text()
                 );
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
@@ -302,12 +337,20 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture)"
+                 sbuffer_size, flat_aperture, fp32_denorm)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
-        assert!(settings_help().ends_with("sbuffer_size=STRIDED|RECORDS, flat_aperture=ANY|GLOBAL"));
+        assert!(settings_help().ends_with("flat_aperture=ANY|GLOBAL, fp32_denorm=PRESERVE|FLUSH"));
+        assert_eq!(
+            Settings::default_for(Target::Gfx802).fp32_denorm,
+            Fp32Denorm::Flush
+        );
+        assert_eq!(
+            Settings::default_for(Target::Gfx900).fp32_denorm,
+            Fp32Denorm::Preserve
+        );
     }
 }

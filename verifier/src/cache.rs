@@ -210,6 +210,10 @@ fn rule_key(
     for (d, _) in &rule.dead {
         field(d);
     }
+    // Registers are keyed apart from variables (`m0` here, `%m0` above).
+    for (d, _) in &rule.dead_regs {
+        field(&format!("reg {d}"));
+    }
     for l in &rule.source {
         field(l.text.trim());
     }

@@ -153,6 +153,11 @@ impl Domain for EggDomain {
         let (o, f) = (self.nat(o), self.nat(f));
         self.egraph.add(Term::Fp([o, f, *a, *b]))
     }
+    fn fma(&mut self, fmt: FpFmt, a: &Id, b: &Id, c: &Id) -> Id {
+        let f = FP_FMTS.iter().position(|x| *x == fmt).expect("listed") as u32;
+        let f = self.nat(f);
+        self.egraph.add(Term::Fma([f, *a, *b, *c]))
+    }
     fn load(&mut self, m: &Id, addr: &Id) -> Id {
         self.egraph.add(Term::Load([*m, *addr]))
     }

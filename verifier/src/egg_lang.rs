@@ -131,6 +131,7 @@ egg::define_language! {
         "zext" = ZExt([Id; 2]),
         "sext" = SExt([Id; 2]),
         "fp" = Fp([Id; 4]),
+        "fma" = Fma([Id; 4]),
         "load" = Load([Id; 2]),
         "store" = Store([Id; 3]),
         Nat(u32),
@@ -281,6 +282,14 @@ pub fn eval_node(node: &Term, child: &dyn Fn(Id) -> Option<Value>) -> Option<Val
             }
             Value::Bv(c.fp(op, fmt, &x, &y))
         }
+        Term::Fma([fmt, a, b, z]) => {
+            let fmt = *FP_FMTS.get(nat(*fmt)? as usize)?;
+            let (x, y, z) = (bv(*a)?, bv(*b)?, bv(*z)?);
+            if [&x, &y, &z].iter().any(|v| v.width != fmt.width()) {
+                return None;
+            }
+            Value::Bv(c.fma(fmt, &x, &y, &z))
+        }
         _ => return None,
     })
 }
@@ -318,7 +327,9 @@ fn sort_of(egraph: &EGraph<Term, Fold>, node: &Term) -> Sort {
         Term::Extract([h, l, _]) => Sort::Bv((k(h) + 1).saturating_sub(k(l))),
         Term::Concat([a, b]) => Sort::Bv(w(a) + w(b)),
         Term::ZExt([by, a]) | Term::SExt([by, a]) => Sort::Bv(w(a) + k(by)),
-        Term::Fp([_, fmt, _, _]) => Sort::Bv(FP_FMTS.get(k(fmt) as usize).map_or(0, |f| f.width())),
+        Term::Fp([_, fmt, _, _]) | Term::Fma([fmt, _, _, _]) => {
+            Sort::Bv(FP_FMTS.get(k(fmt) as usize).map_or(0, |f| f.width()))
+        }
         Term::Load(_) => Sort::Bv(8),
         Term::Store([m, _, _]) => s(m),
         _ => unreachable!("every node kind is covered above"),

@@ -60,6 +60,8 @@ mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod tv;
+pub mod vectors;
 pub mod wave;
+pub mod xtarget;
 
 pub use lane_mode::{LaneMode, LaneOrder, MAX_LANES};

@@ -39,6 +39,12 @@ enum SpecCheckFormat {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum VectorsFormat {
+    Json,
+    TinygradPy,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum AtomicsFormat {
     Text,
     Json,
@@ -93,6 +99,17 @@ struct VerifyOpts {
     /// the default) or ascending (lane 0 first).
     #[arg(long, value_name = "ORDER")]
     lane_order: Option<String>,
+    /// With --to: run every rule's source side on this target (instead of `Targets:`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        requires = "to",
+        conflicts_with = "target"
+    )]
+    from: Option<String>,
+    /// With --from: run every rule's target side on this target (docs/cross-target.md).
+    #[arg(long, value_name = "TARGET", requires = "from")]
+    to: Option<String>,
 }
 
 /// `--set`'s help: every setting and its values (repeatable).
@@ -123,6 +140,8 @@ impl VerifyOpts {
             no_matrix: self.no_matrix,
             lanes: self.lanes,
             lane_order: self.lane_order,
+            from: self.from,
+            to: self.to,
         }
     }
 }
@@ -199,8 +218,43 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         expect: Option<std::path::PathBuf>,
     },
+    /// For every DS and MUBUF/VBUFFER opcode of one target, whether its counterpart on another
+    /// is provably the same (docs/cross-target.md); --all: every ordered pair of targets.
+    Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
+    /// Test vectors for emulators: solver-chosen inputs covering every branch and edge of each
+    /// instruction's semantics, with the interpreter's expected registers and memory
+    /// (docs/vectors.md); or, with --check FILE, run a vector file on the current semantics.
+    Vectors {
+        /// The target (-mcpu name); with --check, the file's target is used.
+        #[arg(long, required_unless_present = "check")]
+        target: Option<String>,
+        /// Only these mnemonics (all DS and MUBUF/MTBUF/VBUFFER opcodes by default).
+        instr: Vec<String>,
+        /// At most N vectors per instruction line and settings variant.
+        #[arg(short = 'n', default_value_t = 32)]
+        n: usize,
+        /// Output: json or tinygrad-py (a Python module of test cases with an assert loop).
+        #[arg(long, value_enum, default_value_t = VectorsFormat::Json)]
+        format: VectorsFormat,
+        /// Time limit per solver query, in seconds (an undecided edge gets no vector).
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+        /// Run the vectors of FILE (made by `gcnsmt vectors`) and compare their expected
+        /// values; exit 1 when one differs.
+        #[arg(long, value_name = "FILE")]
+        check: Option<std::path::PathBuf>,
+    },
+    /// The fidelity report: every DS and MUBUF/MTBUF/VBUFFER opcode of a target as exact,
+    /// approximate (with the assumptions) or unsupported (with the reason).
+    Coverage {
+        #[arg(long)]
+        target: String,
+        /// Output: text or json.
+        #[arg(long, value_enum, default_value_t = AtomicsFormat::Text)]
+        format: AtomicsFormat,
+    },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
         #[arg(long)]
@@ -267,7 +321,20 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
+        Cmd::Vectors { target, instr, n, format, timeout, check } => match (check, target) {
+            (Some(f), _) => cli::check_vectors(&f, &instr),
+            (None, Some(t)) => match parse_target(&t) {
+                Ok(t) => cli::vectors(t, &instr, n, matches!(format, VectorsFormat::TinygradPy), timeout),
+                Err(e) => cli::usage_error(&e),
+            },
+            (None, None) => cli::usage_error("vectors needs --target or --check"),
+        },
+        Cmd::Coverage { target, format } => match parse_target(&target) {
+            Ok(t) => cli::coverage(t, matches!(format, AtomicsFormat::Json)),
+            Err(e) => cli::usage_error(&e),
+        },
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),

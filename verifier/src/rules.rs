@@ -95,12 +95,17 @@ pub struct Rule {
     pub loc: Loc,
     /// Explicit targets, if given (`Targets:`); otherwise every target that has the instructions.
     pub targets: Option<(Vec<Target>, Loc)>,
+    /// `Targets: T1 -> T2`: the target the rule's target side runs on (the source side runs on
+    /// each of `targets`); `None` when both sides run on the same target.
+    pub to: Option<(Target, Loc)>,
     /// `Settings: name=value, ...` with the position of each item.
     pub settings: Vec<(String, String, Loc)>,
     /// `Pre:` text and position.
     pub pre: Option<Line>,
     /// `Dead:` variables (without `%`) with positions.
     pub dead: Vec<(String, Loc)>,
+    /// `Dead:` concrete registers (`m0`, `vcc`, `v1`, `s2`, as written) with positions.
+    pub dead_regs: Vec<(String, Loc)>,
     /// The instructions before `=>` (what the rewrite starts from).
     pub source: Vec<Line>,
     /// The instructions after `=>` (what must refine the source).
@@ -162,11 +167,27 @@ struct Header<'t> {
     vcol: usize,
 }
 
-/// Parse a rule file. Errors: a malformed header, a rule without `=>` or without instructions,
-/// an unknown target or verdict, a duplicated rule name; each at its line and column.
+/// Parse a rule file. Errors: a malformed header, a rule without `=>` or without source
+/// instructions, an unknown target or verdict, a duplicated rule name; each at its line and
+/// column. The first error is returned; [`parse_rules_each`] keeps going past it.
 pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
+    let (rules, mut errors) = parse_rules_each(file, text);
+    if errors.is_empty() {
+        Ok(rules)
+    } else {
+        Err(errors.remove(0).1)
+    }
+}
+
+/// Parse a rule file, one error per malformed rule: a rule with an error is dropped with its
+/// error (and its name, empty before the first `Name:`), and reading resumes at the next
+/// `Name:` line, so one bad rule does not hide the others. Errors come in file order.
+pub fn parse_rules_each(file: &str, text: &str) -> (Vec<Rule>, Vec<(String, InputError)>) {
     let mut rules: Vec<Rule> = Vec::new();
+    let mut errors: Vec<(String, InputError)> = Vec::new();
     let mut cur: Option<(Rule, bool)> = None; // (rule, seen `=>`)
+                                              // After an error, the lines up to the next `Name:` belong to the dropped rule.
+    let mut skipping = false;
     for (i, raw) in text.lines().enumerate() {
         let at = At { file, line: i };
         let code = strip_comment(raw);
@@ -175,31 +196,65 @@ pub fn parse_rules(file: &str, text: &str) -> Result<Vec<Rule>, InputError> {
             continue;
         }
         let indent = code.len() - code.trim_start().len();
-        if let Some(h) = split_header(trimmed, indent) {
-            if h.key == "Name" {
-                if let Some((rule, arrow)) = cur.take() {
-                    finish(rule, arrow, &mut rules)?;
+        let header = split_header(trimmed, indent);
+        if let Some(h) = header.as_ref().filter(|h| h.key == "Name") {
+            if let Some((rule, arrow)) = cur.take() {
+                let name = rule.name.clone();
+                if let Err(e) = finish(rule, arrow, &mut rules) {
+                    errors.push((name, e));
                 }
-                cur = Some((new_rule(at, indent, &h)?, false));
-                continue;
             }
-            let Some((rule, _)) = cur.as_mut() else {
-                let k = h.key;
-                return Err(at.err(indent, format!("`{k}:` before the first `Name:`")));
-            };
-            check_header_place(rule, at, indent, h.key)?;
-            apply_header(rule, at, &h)?;
+            skipping = false;
+            match new_rule(at, indent, h) {
+                Ok(r) => cur = Some((r, false)),
+                Err(e) => {
+                    errors.push((h.value.to_string(), e));
+                    skipping = true;
+                }
+            }
             continue;
         }
-        let Some((rule, arrow)) = cur.as_mut() else {
-            return Err(at.err(indent, "instruction before the first `Name:`"));
-        };
-        instruction_line(rule, arrow, at, code, indent)?;
+        if skipping {
+            continue;
+        }
+        if let Err(e) = rule_line(&mut cur, at, code, indent, header.as_ref()) {
+            let name = cur.take().map(|(r, _)| r.name).unwrap_or_default();
+            errors.push((name, e));
+            skipping = true;
+        }
     }
     if let Some((rule, arrow)) = cur.take() {
-        finish(rule, arrow, &mut rules)?;
+        let name = rule.name.clone();
+        if let Err(e) = finish(rule, arrow, &mut rules) {
+            errors.push((name, e));
+        }
     }
-    Ok(rules)
+    (rules, errors)
+}
+
+/// One line after a rule's `Name:` (a header or an instruction) into the current rule.
+/// Errors: a line before the first `Name:`, a misplaced or malformed header, a bad instruction
+/// line.
+fn rule_line(
+    cur: &mut Option<(Rule, bool)>,
+    at: At,
+    code: &str,
+    indent: usize,
+    header: Option<&Header>,
+) -> Result<(), InputError> {
+    let Some((rule, arrow)) = cur.as_mut() else {
+        return Err(match header {
+            Some(h) => at.err(indent, format!("`{}:` before the first `Name:`", h.key)),
+            None => at.err(indent, "instruction before the first `Name:`"),
+        });
+    };
+    match header {
+        Some(h) => {
+            check_header_place(rule, at, indent, h.key)?;
+            apply_header(rule, at, h)
+        }
+        None => instruction_line(rule, arrow, at, code, indent),
+    }
 }
 
 /// The code part of a line: comments are `;` or `//` to the end of the line.
@@ -238,9 +293,11 @@ fn new_rule(at: At, indent: usize, h: &Header) -> Result<Rule, InputError> {
         name: h.value.to_string(),
         loc: at.loc(indent),
         targets: None,
+        to: None,
         settings: Vec::new(),
         pre: None,
         dead: Vec::new(),
+        dead_regs: Vec::new(),
         source: Vec::new(),
         target: Vec::new(),
         expect: None,
@@ -250,7 +307,8 @@ fn new_rule(at: At, indent: usize, h: &Header) -> Result<Rule, InputError> {
     })
 }
 
-/// Close a rule. Errors: no `=>`, no source or target instructions, a name already used.
+/// Close a rule. Errors: no `=>`, no source instructions, a name already used. An empty
+/// target side is a rule that deletes the source instructions.
 fn finish(rule: Rule, arrow: bool, rules: &mut Vec<Rule>) -> Result<(), InputError> {
     if !arrow {
         return Err(rule.error(rule.loc, format!("rule `{}` has no `=>` line", rule.name)));
@@ -259,12 +317,6 @@ fn finish(rule: Rule, arrow: bool, rules: &mut Vec<Rule>) -> Result<(), InputErr
         return Err(rule.error(
             rule.loc,
             format!("rule `{}` has no source instructions", rule.name),
-        ));
-    }
-    if rule.target.is_empty() {
-        return Err(rule.error(
-            rule.loc,
-            format!("rule `{}` has no target instructions", rule.name),
         ));
     }
     if let Some(prev) = rules.iter().find(|p| p.name == rule.name) {
@@ -293,7 +345,7 @@ fn check_header_place(rule: &Rule, at: At, indent: usize, k: &str) -> Result<(),
         "Targets" => rule.targets.is_some(),
         "Settings" => !rule.settings.is_empty(),
         "Pre" => rule.pre.is_some(),
-        "Dead" => !rule.dead.is_empty(),
+        "Dead" => !rule.dead.is_empty() || !rule.dead_regs.is_empty(),
         "Expect" => rule.expect.is_some(),
         "Lanes" => rule.lanes.is_some(),
         _ => false,
@@ -309,7 +361,18 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
     let (value, vcol) = (h.value, h.vcol);
     let vloc = at.loc(vcol);
     match h.key {
-        "Targets" => rule.targets = Some((parse_targets(at, value, vcol)?, vloc)),
+        "Targets" => match value.split_once("->") {
+            None => rule.targets = Some((parse_targets(at, value, vcol)?, vloc)),
+            Some((from, to)) => {
+                rule.targets = Some((parse_targets(at, from.trim_end(), vcol)?, vloc));
+                let tcol = vcol + from.len() + 2 + (to.len() - to.trim_start().len());
+                let ts = parse_targets(at, to.trim(), tcol)?;
+                let [t] = ts[..] else {
+                    return Err(at.err(tcol, "the target side of `->` names one target"));
+                };
+                rule.to = Some((t, at.loc(tcol)));
+            }
+        },
         "Settings" => {
             for (it, col) in list_items(value, vcol) {
                 let Some((n, v)) = it.split_once('=') else {
@@ -330,10 +393,21 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
         }
         "Dead" => {
             for (it, col) in list_items(value, vcol) {
-                let Some(v) = it.strip_prefix('%') else {
-                    return Err(at.err(col, format!("Dead lists %-variables, found `{it}`")));
-                };
-                rule.dead.push((v.to_string(), at.loc(col)));
+                match it.strip_prefix('%') {
+                    Some(v) => rule.dead.push((v.to_string(), at.loc(col))),
+                    None if is_register_name(it) => {
+                        rule.dead_regs.push((it.to_ascii_lowercase(), at.loc(col)))
+                    }
+                    None => {
+                        return Err(at.err(
+                            col,
+                            format!(
+                                "Dead lists %-variables and registers (m0, vcc, v1, s2), \
+                                 found `{it}`"
+                            ),
+                        ))
+                    }
+                }
             }
         }
         "Lanes" => {
@@ -351,6 +425,18 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
         _ => rule.cites.push(value.to_string()),
     }
     Ok(())
+}
+
+/// Whether `s` names one 32-bit register or `vcc` (`m0`, `vcc`, `vN`, `sN`, `aN`), any case.
+pub fn is_register_name(s: &str) -> bool {
+    let l = s.to_ascii_lowercase();
+    if l == "m0" || l == "vcc" {
+        return true;
+    }
+    let mut cs = l.chars();
+    matches!(cs.next(), Some('v' | 's' | 'a'))
+        && !cs.as_str().is_empty()
+        && cs.as_str().bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The comma-separated items of a header value, each trimmed, with its 0-based column.

@@ -47,6 +47,12 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         sbuffer: crate::check::uses_sbuffer(rule),
         flat: crate::check::uses_flat(rule),
         lanes: crate::check::lane_mode(rule, opts),
+        to: rule.to.map(|(to, _)| {
+            let s = crate::check::settings_for(rule, to, opts)
+                .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(to));
+            (to, s)
+        }),
+        assumptions: crate::check::cross_assumptions(rule, t, crate::check::to_target(rule, t)),
     }
 }
 
@@ -107,6 +113,10 @@ fn check_cached(
     let mut overrides = opts.settings.clone();
     if let Some(m) = crate::check::lane_mode(rule, opts) {
         overrides.push(("lanes".into(), m.describe()));
+    }
+    // `--to` rewrites the rule's target side (the `Targets:` text may say otherwise).
+    if let Some((to, _)) = rule.to {
+        overrides.push(("to".into(), to.name().into()));
     }
     let key = Cache::key(rule, t, &overrides);
     let hit = match c.get(&key) {

@@ -88,6 +88,7 @@ Expect: proved
     expect_input_error("no_arrow", text, ("Name:", 0), "no `=>`", &[]);
 }
 
+// A malformed rule is reported alone: the file's other rules still run (exit 2 overall).
 #[test]
 fn error_missing_arrow_in_first_of_two_rules() {
     let text = "\
@@ -95,23 +96,105 @@ Name: first
   ds_read_b32 %x, %a
   ds_read_b32 %x, %a
 Name: second
-  ds_read_b32 %x, %a
-=>
-  ds_read_b32 %x, %a
-";
-    expect_input_error("no_arrow2", text, ("Name: first", 0), "no `=>`", &[]);
-}
-
-#[test]
-fn error_no_target_instructions() {
-    let text = "\
-Name: empty-target
 Targets: gfx900
   ds_read_b32 %x, %a
 =>
-Expect: proved
+  ds_read_b32 %x, %a
+Name: third
+Targets: gfx900
+Dead: m0, %q
+  ds_read_b32 %x, %a
+=>
+  ds_read_b32 %x, %a
 ";
-    expect_input_error("no_tgt", text, ("Name:", 0), "no target instructions", &[]);
+    let dir = TempDir::new("no_arrow2");
+    let path = dir.write("no_arrow2.rules", text);
+    let r = verify(&path, &["--no-matrix"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let errs = r.error_lines();
+    assert_eq!(errs.len(), 2, "{}", r.context());
+    assert!(errs[0].starts_with(&format!("{}:1:1: error: ", path.display())));
+    assert!(errs[0].contains("no `=>`"), "{}", errs[0]);
+    let (l, c) = pos_of(text, "%q", 0);
+    assert!(errs[1].starts_with(&format!("{}:{l}:{c}: error: ", path.display())));
+    assert!(errs[1].contains("undefined variable %q"), "{}", errs[1]);
+    assert!(
+        r.stdout.contains("second") && r.stdout.contains("PROVED"),
+        "{}",
+        r.context()
+    );
+}
+
+// An empty target side deletes the source: a load whose result is dead goes away (on gfx900
+// nothing else observes it), one whose result is live does not.
+#[test]
+fn empty_target_side_deletes() {
+    let rule = |dead: &str| {
+        format!("Name: delete-load\nTargets: gfx900\n{dead}  ds_read_b32 %x, %a\n=>\n")
+    };
+    let dir = TempDir::new("empty_tgt");
+    let live = verify(&dir.write("live.rules", &rule("")), &["--no-matrix"]);
+    assert_eq!(live.code, 1, "{}", live.context());
+    assert!(live.stdout.contains("REFUTED"), "{}", live.context());
+    let dead = verify(
+        &dir.write("dead.rules", &rule("Dead: %x\n")),
+        &["--no-matrix"],
+    );
+    assert_eq!(dead.code, 0, "{}", dead.context());
+    assert!(dead.stdout.contains("PROVED"), "{}", dead.context());
+}
+
+// `Dead: m0`: setting M0 before a gfx9 DS read (which does not read it) is removable only
+// when M0's final value does not matter; on gfx802 the read is bounded by M0 (lds_limit=M0),
+// so the rewrite is refuted even then.
+#[test]
+fn dead_m0() {
+    let rule = |t: &str, dead: &str| {
+        format!(
+            "Name: drop-m0-init\nTargets: {t}\n{dead}  s_mov_b32 m0, -1\n  \
+             ds_read_b32 %x, %a\n=>\n  ds_read_b32 %x, %a\n"
+        )
+    };
+    let dir = TempDir::new("dead_m0");
+    let go = |name: &str, t: &str, dead: &str| {
+        verify(&dir.write(name, &rule(t, dead)), &["--no-matrix"])
+    };
+    let r = go("a.rules", "gfx900", "Dead: m0\n");
+    assert_eq!(r.code, 0, "{}", r.context());
+    let r = go("b.rules", "gfx900", "");
+    assert_eq!(r.code, 1, "{}", r.context());
+    let r = go("c.rules", "gfx802", "Dead: m0\n");
+    assert_eq!(r.code, 1, "{}", r.context());
+    let r = go("d.rules", "gfx900", "Dead: v7\n");
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stdout.contains("no instruction of the rule names v7"),
+        "{}",
+        r.context()
+    );
+}
+
+// `Pre:` names concrete registers: with v1 == 0, adding v1 is a move; M0 == 0 says nothing
+// about v1.
+#[test]
+fn pre_names_concrete_registers() {
+    let rule = |pre: &str| {
+        format!(
+            "Name: add-zero-reg\nTargets: gfx900\n{pre}  v_add_u32 v2, v1, %a\n=>\n  \
+             v_mov_b32 v2, %a\n"
+        )
+    };
+    let dir = TempDir::new("pre_regs");
+    let r = verify(
+        &dir.write("a.rules", &rule("Pre: v1 == 0\n")),
+        &["--no-matrix"],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    let r = verify(
+        &dir.write("b.rules", &rule("Pre: m0 == 0\n")),
+        &["--no-matrix"],
+    );
+    assert_eq!(r.code, 1, "{}", r.context());
 }
 
 #[test]

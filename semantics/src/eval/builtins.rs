@@ -1,7 +1,8 @@
-//! The evaluator's named functions (`CalcDsAddr`, `CalcBufferAddr`, the float classifiers) and
-//! the IEEE comparisons written on bit patterns.
+//! The evaluator's named functions (`CalcDsAddr`, `CalcBufferAddr`, the float classifiers,
+//! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
+use crate::settings::Fp32Denorm;
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -63,12 +64,39 @@ impl<D: Domain> Ev<'_, '_, D> {
         self.d.and(&ok, &lt)
     }
 
+    /// The number of set bits of `x`, as 32 bits.
+    fn count_ones(&mut self, x: &D::Bv) -> D::Bv {
+        let mut acc = self.d.bv(0, 32);
+        for i in 0..self.d.width(x) {
+            let bit = self.d.extract(x, i, i);
+            let bit = self.d.zext(&bit, 31);
+            acc = self.d.op(BvOp::Add, &acc, &bit);
+        }
+        acc
+    }
+
+    /// The index of the lowest set bit of `x`, or -1 (all ones) when none is, as 32 bits.
+    fn first_one(&mut self, x: &D::Bv) -> D::Bv {
+        let mut acc = self.d.bv(u32::MAX as u128, 32);
+        let one = self.d.bv(1, 1);
+        for i in (0..self.d.width(x)).rev() {
+            let bit = self.d.extract(x, i, i);
+            let set = self.d.cmp(CmpOp::Eq, &bit, &one);
+            let idx = self.d.bv(i as u128, 32);
+            acc = self.d.ite(&set, &idx, &acc);
+        }
+        acc
+    }
+
     pub(super) fn call(
         &mut self,
         f: &str,
         args: &[Expr],
         st: &mut St<D>,
     ) -> Result<Val<D>, EvalError> {
+        if let Some(v) = self.format_call(f, args, st)? {
+            return Ok(v);
+        }
         let vals: Vec<Val<D>> = match f {
             "CalcDsAddr" => {
                 let mut v = Vec::new();
@@ -172,6 +200,49 @@ impl<D: Domain> Ev<'_, '_, D> {
                         Ok(Val::Bool(self.d.and(&nan, &want)))
                     }
                 }
+            }
+            "CountOneBits" | "FindFirstOne" => {
+                arity(1)?;
+                let Some(Val::Bits(x, _)) = vals.into_iter().next() else {
+                    return err(format!("{f} needs a bit-vector"));
+                };
+                Ok(if f == "CountOneBits" {
+                    Val::Bits(self.count_ones(&x), Ty::U32)
+                } else {
+                    Val::Bits(self.first_one(&x), Ty::Bits(Kind::I, 32))
+                })
+            }
+            "fma" => {
+                arity(3)?;
+                let ty = vals[0].ty();
+                let fmt = ty.fp().filter(|f| matches!(f, FpFmt::F32 | FpFmt::F64));
+                let (Some(fmt), [Val::Bits(a, _), Val::Bits(b, _), Val::Bits(c, _)]) =
+                    (fmt, &vals[..])
+                else {
+                    return err(format!("fma needs three .f32 or .f64 values, got .{ty}"));
+                };
+                if vals.iter().any(|v| v.ty() != ty) {
+                    return err("fma needs three values of one type");
+                }
+                Ok(Val::Bits(self.d.fma(fmt, a, b, c), ty))
+            }
+            // The VALU's f32 denormal mode (settings `fp32_denorm`): identity when denormals
+            // are preserved, else a denormal becomes zero of its sign.
+            "FlushDenormF32" => {
+                arity(1)?;
+                let v = vals.into_iter().next().unwrap();
+                let Val::Bits(x, ty @ Ty::Bits(Kind::F, 32)) = v else {
+                    return err("FlushDenormF32 needs an .f32 value");
+                };
+                if self.frame.settings.fp32_denorm == Fp32Denorm::Preserve {
+                    return Ok(Val::Bits(x, ty));
+                }
+                let exp = self.d.extract(&x, 30, 23);
+                let zero8 = self.d.bv(0, 8);
+                let denorm_or_zero = self.d.cmp(CmpOp::Eq, &exp, &zero8);
+                let sign = self.d.bv(0x8000_0000, 32);
+                let signed_zero = self.d.op(BvOp::And, &x, &sign);
+                Ok(Val::Bits(self.d.ite(&denorm_or_zero, &signed_zero, &x), ty))
             }
             _ => err(format!("unknown function `{f}`")),
         }

@@ -189,7 +189,8 @@ pub(super) fn pre_frame(settings: Settings) -> Frame<'static> {
 }
 
 /// Variables a precondition can name: immediates (64-bit), register variables (their initial
-/// value, 32 bits per dword, `keys` being the registers in view), M0, LDS_SIZE, LANE_ID,
+/// value, 32 bits per dword, `keys` being the registers in view), the concrete registers in
+/// view (`v1`, `s2`, `a0`, `vcc_lo`: 32 bits), M0 (also `m0`), LDS_SIZE, LANE_ID,
 /// SHARED_BASE and PRIVATE_BASE where a FLAT op reads them, and under `--lanes` EXEC (64 bits
 /// on wave64 targets, 32 on wave32).
 pub(super) fn pre_vars<D: Domain>(
@@ -220,10 +221,24 @@ pub(super) fn pre_vars<D: Domain>(
         let w = d.width(&v);
         vars.insert(name, Val::Bits(v, Ty::Bits(Kind::U, w)));
     }
-    vars.insert(
-        "M0".into(),
-        Val::Bits(m.regs[&RegKey::m0()].clone(), Ty::U32),
-    );
+    // Concrete registers by their assembly names (`v1`, `s2`, `vcc_lo`), 32 bits each.
+    for k in keys
+        .iter()
+        .filter(|k| matches!(k.base.as_str(), "v" | "s" | "a" | "vcc"))
+    {
+        let name = RegKey {
+            lane: None,
+            ..k.clone()
+        }
+        .to_string();
+        vars.insert(name, Val::Bits(m.regs[k].clone(), Ty::U32));
+    }
+    for name in ["M0", "m0"] {
+        vars.insert(
+            name.into(),
+            Val::Bits(m.regs[&RegKey::m0()].clone(), Ty::U32),
+        );
+    }
     vars.insert("LDS_SIZE".into(), Val::Bits(env.lds_size.clone(), Ty::U32));
     vars.insert("LANE_ID".into(), Val::Bits(env.lane_id.clone(), Ty::U32));
     for k in [RegKey::aperture(true), RegKey::aperture(false)] {

@@ -64,5 +64,7 @@ pub fn replay_stored(
         sbuffer: crate::check::uses_sbuffer(rule),
         flat: crate::check::uses_flat(rule),
         lanes: lane_mode(rule, opts),
+        to: (b.to != target).then_some((b.to, b.to_settings)),
+        assumptions: crate::check::cross_assumptions(rule, target, b.to),
     })
 }

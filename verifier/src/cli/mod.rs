@@ -4,12 +4,18 @@
 
 mod audit;
 mod bench;
+mod equiv;
+mod coverage;
 mod lift;
+mod vectors;
 mod verify;
 mod words;
 
 pub use bench::bench;
+pub use equiv::{equiv, EquivArgs};
+pub use coverage::coverage;
 pub use lift::lift;
+pub use vectors::{check as check_vectors, vectors};
 pub use verify::{name_matches, verify, Format, VerifyArgs};
 pub use words::{decode, encode};
 // The runner's entry points, where callers found them before they left this module.

@@ -5,7 +5,7 @@ use super::{rule_files, usage_error};
 use crate::check::Options;
 use crate::exit::ExitStatus;
 use crate::record::{Record, Summary};
-use crate::rules::parse_rules;
+use crate::rules::parse_rules_each;
 use crate::rules::{InputError, Loc};
 use crate::run::run_rules_cached;
 use gcnsmt_semantics::target::Target;
@@ -54,6 +54,10 @@ pub struct VerifyArgs {
     pub lane_order: Option<String>,
     /// `--cache-audit N`: re-prove N random proofs taken from the cache (needs `--cache`).
     pub cache_audit: Option<usize>,
+    /// `--from T1` (with `--to`): every rule's source side runs on T1.
+    pub from: Option<String>,
+    /// `--to T2` (with `--from`): every rule's target side runs on T2.
+    pub to: Option<String>,
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -111,10 +115,13 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         Ok(x) => x,
         Err(e) => return tool_error(args.format, &e),
     };
-    let (file_errors, rules) = match load(paths, &args.filter) {
+    let (file_errors, mut rules) = match load(paths, &args.filter) {
         Ok(x) => x,
         Err(e) => return tool_error(args.format, &e),
     };
+    if let Err(e) = cross_targets(args, &mut rules) {
+        return tool_error(args.format, &e);
+    }
     // A target set that selects nothing would check nothing and exit 0: as with --filter,
     // say so.
     if !rules.is_empty() && crate::run::plan(&rules, filter.as_deref()).is_empty() {
@@ -197,6 +204,25 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         let _ = writeln!(std::io::stdout(), "{c}");
     }
     all.exit_code()
+}
+
+/// `--from T1 --to T2`: every rule's source side on T1 and its target side on T2, as if each
+/// rule said `Targets: T1 -> T2`. Errors (usage): a name that is not exactly one target.
+fn cross_targets(args: &VerifyArgs, rules: &mut [crate::rules::Rule]) -> Result<(), String> {
+    let one = |flag: &str, v: &str| match Target::parse_list(v).as_deref() {
+        Ok([t]) => Ok(*t),
+        Ok(_) => Err(format!("{flag} {v}: name exactly one target")),
+        Err(e) => Err(format!("{flag}: {e}")),
+    };
+    let (Some(f), Some(t)) = (&args.from, &args.to) else {
+        return Ok(());
+    };
+    let (from, to) = (one("--from", f)?, one("--to", t)?);
+    for r in rules {
+        r.targets = Some((vec![from], r.loc));
+        r.to = (from != to).then_some((to, r.loc));
+    }
+    Ok(())
 }
 
 /// The selected targets and the checking options of `args`; an error is a usage error's text.
@@ -319,30 +345,29 @@ fn load(
                 continue;
             }
         };
-        match parse_rules(&name, &text) {
-            Ok(r) => {
-                for rule in r {
-                    // As within one file: one name, one rule (names key the matrix and the
-                    // cache's reports). The later rule is the error.
-                    if let Some((file, line)) = names.get(&rule.name) {
-                        let msg =
-                            format!("rule `{}` is already defined at {file}:{line}", rule.name);
-                        file_errors.push(Record::Error {
-                            rule: String::new(),
-                            error: rule.error(rule.loc, msg),
-                            expected: false,
-                        });
-                        continue;
-                    }
-                    names.insert(rule.name.clone(), (rule.file.clone(), rule.loc.line));
-                    rules.push(rule);
-                }
-            }
-            Err(e) => file_errors.push(Record::Error {
-                rule: String::new(),
-                error: e,
+        // A malformed rule is one error record; the file's other rules still run.
+        let (parsed, errors) = parse_rules_each(&name, &text);
+        for (rule, error) in errors {
+            file_errors.push(Record::Error {
+                rule,
+                error,
                 expected: false,
-            }),
+            });
+        }
+        for rule in parsed {
+            // As within one file: one name, one rule (names key the matrix and the cache's
+            // reports). The later rule is the error.
+            if let Some((file, line)) = names.get(&rule.name) {
+                let msg = format!("rule `{}` is already defined at {file}:{line}", rule.name);
+                file_errors.push(Record::Error {
+                    rule: String::new(),
+                    error: rule.error(rule.loc, msg),
+                    expected: false,
+                });
+                continue;
+            }
+            names.insert(rule.name.clone(), (rule.file.clone(), rule.loc.line));
+            rules.push(rule);
         }
     }
     let parse_errors = file_errors.len();

@@ -7,20 +7,20 @@
 //! check from `gcnsmt_semantics::buffer`.
 
 use super::op::{Bound, BufOp, Field, Op};
-use super::operands::{field, imm_expr, loc_at, regs};
+use super::operands::{loc_at, LineCx};
 use super::regkey::{Class, RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
-use crate::rules::{InputError, Line, Rule};
+use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
 use gcnsmt_lifter::Role;
-use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
+use gcnsmt_lifter::{parse_mubuf_with, AsmSyntax, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemView, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
 pub fn is_buffer_line(text: &str) -> bool {
@@ -28,47 +28,59 @@ pub fn is_buffer_line(text: &str) -> bool {
     m.starts_with("buffer_") || m.starts_with("tbuffer_")
 }
 
-/// Bind one MUBUF/VBUFFER line.
+/// The semantics entry of a decoded MUBUF/VBUFFER instruction and its name, as `verify`
+/// runs it and `lift` prints it (one decision for both).
 ///
-/// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
-/// lifter's parser), register classes and widths, and instructions gcnsmt does not model:
-/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`, cache-control ops.
-pub fn bind_buf(
-    rule: &Rule,
-    line: &Line,
+/// Errors: a sentence saying what is not modelled (cache control, the d16 format forms'
+/// unpacked register layout of gfx802, `lds` forms other than `buffer_load_dword`).
+pub fn buffer_semantics(
     target: Target,
-    imms: &BTreeSet<String>,
-) -> Result<Bound, InputError> {
-    let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mn = syn.mnemonic.to_ascii_lowercase();
-    let mloc = loc_at(line, syn.mnemonic_col);
-    // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
-    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, &mn);
-    let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
-        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    inst: &MubufInst,
+) -> Result<(&'static gcnsmt_semantics::ir::Def, String), String> {
+    let mn = inst.mnemonic.to_ascii_lowercase();
     let shape = inst.shape;
     let unsupported = |what: &str| {
-        Err(rule.error(
-            mloc,
-            format!("{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"),
+        Err(format!(
+            "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
         ))
     };
     if shape.class == MubufClass::Cache {
         return unsupported("cache control (the memory model has one agent and no caches)");
     }
-    if shape.typed || mn.contains("format") {
-        return unsupported("format conversion (V# data/number format and dst_sel)");
+    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
+    // pseudocode entries give the packed layout of gfx9+.
+    if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
+        return unsupported("the unpacked d16 register layout of gfx8.0");
     }
     if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
         return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
     }
-    if inst.tfe {
-        return unsupported("`tfe` (texture fail enable)");
-    }
     let entry = mn.to_ascii_uppercase();
-    let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
-        return unsupported("this operation");
-    };
+    match gcnsmt_semantics::defs::Library::builtin().get(&entry) {
+        Some(def) => Ok((def, entry)),
+        None => unsupported("this operation"),
+    }
+}
+
+/// Bind one MUBUF/VBUFFER line.
+///
+/// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
+/// lifter's parser), register classes and widths, and instructions gcnsmt does not model
+/// ([`buffer_semantics`]).
+pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
+    let LineCx {
+        rule,
+        line,
+        target,
+        mn,
+        ..
+    } = cx;
+    // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
+    let mut holes = super::holes::RuleHoles::new(cx);
+    let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
+        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    let shape = inst.shape;
+    let (def, entry) = buffer_semantics(target, &inst).map_err(|why| rule.error(mloc, why))?;
     let vdata = if inst.lds {
         Vec::new()
     } else {
@@ -105,22 +117,10 @@ pub fn bind_buf(
             hex: false,
         })
     } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-        Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
+        Src::Imm(cx.imm_expr(stt, *sc)?)
     } else {
         // A concrete scalar the assembler accepted (`s5`, `m0`, `vcc_lo`).
-        Src::Reg(regs(
-            rule,
-            line,
-            target,
-            stt,
-            *sc,
-            1,
-            "soffset",
-            &mn,
-            Class::Sgpr,
-            imms,
-            &mut var_uses,
-        )?)
+        Src::Reg(cx.regs(stt, *sc, 1, "soffset", Class::Sgpr, &mut var_uses)?)
     };
     let mut fields: Vec<Field> = Vec::new();
     let mut offset = None;
@@ -132,7 +132,7 @@ pub fn bind_buf(
                 } else {
                     4095
                 };
-                let f = field(rule, line, "offset", v, col + 7, max, imms)?;
+                let f = cx.field("offset", v, col + 7, max)?;
                 offset = Some(f.expr.clone());
                 fields.push(f);
             }
@@ -146,7 +146,7 @@ pub fn bind_buf(
         .map_or(shape.vdata as u32, |w| w.div_ceil(32));
     Ok(Bound {
         op: Op::Buf(Box::new(BufOp {
-            mnemonic: mn.clone(),
+            mnemonic: mn.to_string(),
             def,
             entry,
             class: shape.class,
@@ -164,6 +164,7 @@ pub fn bind_buf(
             soffset,
             offset,
             lds: inst.lds,
+            format: shape.typed.then_some(inst.format),
         })),
         loc: mloc,
         text: line.text.trim().to_string(),
@@ -217,6 +218,10 @@ pub fn step<D: Domain>(
         Val::Bits(off.clone(), Ty::Bits(Kind::U, 32)),
     );
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    if let Some(f) = op.format {
+        let v = d.bv(u128::from(f), 7);
+        vars.insert("FORMAT".to_string(), Val::Bits(v, Ty::Bits(Kind::B, 7)));
+    }
     let vd = if op.vdata.is_empty() {
         d.bv(0, 32)
     } else {

@@ -318,6 +318,8 @@ pub struct BufOp {
     /// The `lds` form (LDS DMA): the loaded dword goes to LDS at `M0[15:0] + OFFSET +
     /// LANE_ID * 4` instead of VDATA.
     pub lds: bool,
+    /// `tbuffer_*`: the instruction's 7-bit FORMAT field (the V#'s format is not used).
+    pub format: Option<u8>,
 }
 
 impl BufOp {

@@ -78,6 +78,15 @@ impl RegKey {
             lane: None,
         }
     }
+    /// Whether this is the concrete register `name` as a rule writes it in `Dead:` or `Pre:`
+    /// (`m0`, `v1`, `s2`, `a3`; `vcc` is both halves), lower case.
+    pub fn named(&self, name: &str) -> bool {
+        match self.base.as_str() {
+            "m0" | "vcc" => name == self.base,
+            "v" | "s" | "a" => name.strip_prefix(self.base.as_str()) == Some(&self.idx.to_string()),
+            _ => false,
+        }
+    }
     /// Whether this is a dword of a rule variable (`%name`) rather than a concrete register.
     pub fn is_var(&self) -> bool {
         self.base.starts_with('%')

@@ -345,6 +345,13 @@ impl Domain for Smt {
         let nan = self.bv(fmt.canonical_nan(), fmt.width());
         r.is_nan().ite(&nan, &r.to_ieee_bv())
     }
+    fn fma(&mut self, fmt: FpFmt, a: &BV, b: &BV, c: &BV) -> BV {
+        let rm = RoundingMode::round_nearest_ties_to_even();
+        let (x, y, z) = (float_of(fmt, a), float_of(fmt, b), float_of(fmt, c));
+        let r = x.fma_with_rounding_mode(&y, &z, &rm);
+        let nan = self.bv(fmt.canonical_nan(), fmt.width());
+        r.is_nan().ite(&nan, &r.to_ieee_bv())
+    }
     fn load(&mut self, m: &Mem, addr: &BV) -> BV {
         m.load(addr)
     }

@@ -126,6 +126,8 @@ impl LaneFn<'_> {
                 buffer_oob: BufferOob::End,
                 sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
+                // Irrelevant: no VALU float arithmetic in a wave atomic.
+                fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
