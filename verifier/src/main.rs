@@ -323,10 +323,23 @@ fn main() -> ExitCode {
         }),
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
-        Cmd::Vectors { target, instr, n, format, timeout, check } => match (check, target) {
+        Cmd::Vectors {
+            target,
+            instr,
+            n,
+            format,
+            timeout,
+            check,
+        } => match (check, target) {
             (Some(f), _) => cli::check_vectors(&f, &instr),
             (None, Some(t)) => match parse_target(&t) {
-                Ok(t) => cli::vectors(t, &instr, n, matches!(format, VectorsFormat::TinygradPy), timeout),
+                Ok(t) => cli::vectors(
+                    t,
+                    &instr,
+                    n,
+                    matches!(format, VectorsFormat::TinygradPy),
+                    timeout,
+                ),
                 Err(e) => cli::usage_error(&e),
             },
             (None, None) => cli::usage_error("vectors needs --target or --check"),

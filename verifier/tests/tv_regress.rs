@@ -55,3 +55,37 @@ fn own_block_pairs_get_the_hand_worked_verdicts() {
         assert!(r.contains(reason), "{f}: {r}");
     }
 }
+
+/// Two FLAT dword stores at p and p + 4 merged into one FLAT x2 store at p
+/// (`regress/flat_straddle.*.mir`, the pattern of LLVM's merge-flat-load-store.mir): when p + 4
+/// crosses a 4 GiB boundary out of an aperture, the second dword lands in another memory (the
+/// machine picks the memory from each access's own high half), so the default must refute;
+/// with every FLAT pointer global (`flat_aperture=GLOBAL`) the bytes are the same 8.
+#[test]
+fn flat_stores_straddling_an_aperture_need_the_setting() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let run = |set: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .args(["tv", "--format", "json", "--target", "gfx90a"])
+            .args(set)
+            .arg(d.join("flat_straddle.before.mir"))
+            .arg(d.join("flat_straddle.after.mir"))
+            .output()
+            .unwrap();
+        let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| v["type"] == "block")
+            .collect();
+        assert_eq!(v.len(), 1, "{v:?}");
+        (
+            v[0]["verdict"].as_str().unwrap().to_string(),
+            out.status.code(),
+        )
+    };
+    assert_eq!(run(&[]), ("refuted".to_string(), Some(1)));
+    assert_eq!(
+        run(&["--set", "flat_aperture=GLOBAL"]),
+        ("proved".to_string(), Some(0))
+    );
+}

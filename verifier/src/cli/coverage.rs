@@ -25,8 +25,14 @@ pub fn coverage(target: Target, json: bool) -> ExitStatus {
             _ if !r.depends_on.is_empty() => format!("depends on {}", r.depends_on.join(", ")),
             _ => String::new(),
         };
-        println!("{:<32} {:<6} {:#04x}  {:<11} {why}", r.mnemonic, r.family, r.opcode, r.status);
+        println!(
+            "{:<32} {:<6} {:#04x}  {:<11} {why}",
+            r.mnemonic, r.family, r.opcode, r.status
+        );
     }
-    println!("summary: {e} exact, {a} approximate, {u} unsupported ({} opcodes on {target})", rows.len());
+    println!(
+        "summary: {e} exact, {a} approximate, {u} unsupported ({} opcodes on {target})",
+        rows.len()
+    );
     ExitStatus::Proved
 }

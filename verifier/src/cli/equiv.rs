@@ -133,7 +133,10 @@ fn family_assumptions(rows: &[Row]) -> Vec<(Fam, Vec<String>)> {
 
 fn text(from: Target, to: Target, by: By, rows: &[Row]) -> String {
     use std::fmt::Write;
-    let mut s = format!("{from} -> {to}, by {}; every row assumes: {FORM}\n", by.name());
+    let mut s = format!(
+        "{from} -> {to}, by {}; every row assumes: {FORM}\n",
+        by.name()
+    );
     for (fam, a) in family_assumptions(rows) {
         for line in a {
             let _ = writeln!(s, "  {} assumes: {line}", fam.name());
@@ -157,7 +160,10 @@ fn text(from: Target, to: Target, by: By, rows: &[Row]) -> String {
             r.status.name()
         );
     }
-    let c: Vec<String> = counts(rows).iter().map(|(n, k)| format!("{k} {n}")).collect();
+    let c: Vec<String> = counts(rows)
+        .iter()
+        .map(|(n, k)| format!("{k} {n}"))
+        .collect();
     let _ = writeln!(s, "summary: {}", c.join(", "));
     s
 }

@@ -4,16 +4,16 @@
 
 mod audit;
 mod bench;
-mod equiv;
 mod coverage;
+mod equiv;
 mod lift;
 mod vectors;
 mod verify;
 mod words;
 
 pub use bench::bench;
-pub use equiv::{equiv, EquivArgs};
 pub use coverage::coverage;
+pub use equiv::{equiv, EquivArgs};
 pub use lift::lift;
 pub use vectors::{check as check_vectors, vectors};
 pub use verify::{name_matches, verify, Format, VerifyArgs};

@@ -11,7 +11,13 @@ use std::time::Duration;
 
 /// `gcnsmt vectors --target T [INSTR...] [-n N] [--format json|tinygrad-py]`: print the
 /// vectors. Exit 0; 2 for an unknown instruction.
-pub fn vectors(target: Target, only: &[String], n: usize, python: bool, timeout: f64) -> ExitStatus {
+pub fn vectors(
+    target: Target,
+    only: &[String],
+    n: usize,
+    python: bool,
+    timeout: f64,
+) -> ExitStatus {
     let opts = Options {
         timeout: Duration::from_secs_f64(timeout),
         ..Options::default()
@@ -23,7 +29,10 @@ pub fn vectors(target: Target, only: &[String], n: usize, python: bool, timeout:
     if python {
         print!("{}", emit::to_python(&vs));
     } else {
-        println!("{}", serde_json::to_string_pretty(&emit::to_json(&vs)).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&emit::to_json(&vs)).unwrap_or_default()
+        );
     }
     eprintln!(
         "{} vectors for {} instructions on {target}; {} opcodes skipped; {} edges unreachable, {} undecided",

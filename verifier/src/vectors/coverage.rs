@@ -82,7 +82,10 @@ pub fn rows(target: Target) -> Vec<Row> {
                     } else if text.contains("MEM[") {
                         row.depends_on = vec!["alignment", "lds_limit"];
                     }
-                    if [".f16", ".f32", ".f64", ".bf16"].iter().any(|t| text.contains(t)) {
+                    if [".f16", ".f32", ".f64", ".bf16"]
+                        .iter()
+                        .any(|t| text.contains(t))
+                    {
                         row.assumptions.push(FLOAT_MODEL.into());
                     }
                     if !row.assumptions.is_empty() {

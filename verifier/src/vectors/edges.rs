@@ -66,7 +66,11 @@ pub fn edges(
             Tap::Cmp(op, a, b) => {
                 let before = out.len();
                 for (what, p) in compare_edges(&mut d, *op, a, b) {
-                    push(format!("cmp{nc} {}/{}:{what}", cmp_name(*op), d.width(a)), p, &mut out);
+                    push(
+                        format!("cmp{nc} {}/{}:{what}", cmp_name(*op), d.width(a)),
+                        p,
+                        &mut out,
+                    );
                 }
                 nc += usize::from(out.len() > before);
             }
@@ -89,7 +93,11 @@ pub fn edges(
                 let before = out.len();
                 for (side, x) in [("a", a), ("b", b)] {
                     for (what, p) in fp_edges(&mut d, *fmt, x) {
-                        push(format!("fp{nf} {}:{side}={what}", fp_name(*op, *fmt)), p, &mut out);
+                        push(
+                            format!("fp{nf} {}:{side}={what}", fp_name(*op, *fmt)),
+                            p,
+                            &mut out,
+                        );
                     }
                 }
                 nf += usize::from(out.len() > before);

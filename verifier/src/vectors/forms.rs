@@ -118,7 +118,10 @@ fn buffer_lines(target: Target, mnemonic: &'static str) -> Vec<String> {
         &[""]
     };
     let mut out = Vec::new();
-    for addr in ["v1, s[8:11], s3 offen offset:20", "v[2:3], s[8:11], s3 idxen offen offset:20"] {
+    for addr in [
+        "v1, s[8:11], s3 offen offset:20",
+        "v[2:3], s[8:11], s3 idxen offen offset:20",
+    ] {
         for ret in rets {
             let line = format!("{mnemonic} {vdata}{addr}{ret}");
             if let Ok(inst) = gcnsmt_lifter::parse_any(target, &line) {

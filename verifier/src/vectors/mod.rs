@@ -119,8 +119,15 @@ fn line_vectors(
         let mut o = opts.clone();
         o.settings.extend(v.clone());
         let p = match crate::smt::with_fresh_context(|| {
-            probe(&rule, target, &o, edges::edges, seed_of(&format!("{target} {line} {v:?}")), max)
-                .map_err(|e| e.msg)
+            probe(
+                &rule,
+                target,
+                &o,
+                edges::edges,
+                seed_of(&format!("{target} {line} {v:?}")),
+                max,
+            )
+            .map_err(|e| e.msg)
         }) {
             Ok(p) => p,
             // A value the target does not have (UNALIGNED before gfx9) is no variant.

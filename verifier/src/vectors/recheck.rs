@@ -76,7 +76,10 @@ fn stored(v: &Value) -> Option<Stored> {
 fn differences(s: &Stored, got: &Witness) -> Vec<String> {
     let mut out = Vec::new();
     if got.undefined != s.undefined {
-        out.push(format!("undefined: {} (expected {})", got.undefined, s.undefined));
+        out.push(format!(
+            "undefined: {} (expected {})",
+            got.undefined, s.undefined
+        ));
     }
     let want: BTreeMap<&str, u32> = s.regs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
     let have: BTreeMap<&str, u32> = got.regs.iter().map(|(n, v)| (n.as_str(), *v)).collect();
@@ -94,7 +97,10 @@ fn differences(s: &Stored, got: &Witness) -> Vec<String> {
         for a in want.keys().chain(have.keys()) {
             let (w, h) = (at(&want, a), at(&have, a));
             if w != h {
-                out.push(format!("{}[{a:#x}] = {h:#04x} (expected {w:#04x})", sp.key()));
+                out.push(format!(
+                    "{}[{a:#x}] = {h:#04x} (expected {w:#04x})",
+                    sp.key()
+                ));
                 break;
             }
         }

@@ -107,7 +107,9 @@ pub fn row(fam: Fam, m: &'static str, from: Target, to: Target, by: By, opts: &O
 /// bind, or there is no rule form).
 fn unsupported_on_from(fam: Fam, m: &str, from: Target) -> Option<Status> {
     let Some(text) = rule_text(fam, m, from, m, from) else {
-        return Some(Status::Unsupported("no rule form (cache, lds-only or typed op)".into()));
+        return Some(Status::Unsupported(
+            "no rule form (cache, lds-only or typed op)".into(),
+        ));
     };
     let rules = parse_rules("<equiv>", &text).ok()?;
     let opts = Options::default();
