@@ -17,8 +17,9 @@
 //! refuted.
 
 use super::diff::BlockPair;
-use super::lower::{defined, Unsupported};
+use super::lower::{defined, is_pure, Unsupported};
 use super::mir::{Block, Inst, OpKind};
+use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `op` is a workgroup barrier (the split points).
@@ -119,9 +120,14 @@ fn def_segments(segs: &[Block]) -> BTreeMap<u32, BTreeSet<usize>> {
 }
 
 /// Split a block pair with barriers into its segment pairs. Errors (`unsupported`): the two
-/// sides run different barriers, or the pass moved a register's definition across one.
+/// sides run different barriers, or the pass moved a register's definition across one that
+/// [`align_moved`] cannot undo.
 /// `files`: the before- and after-file paths, for messages.
-pub fn split(bp: &BlockPair, files: (&str, &str)) -> Result<Vec<Segment>, Unsupported> {
+pub fn split(
+    bp: &BlockPair,
+    files: (&str, &str),
+    target: Target,
+) -> Result<Vec<Segment>, Unsupported> {
     let (sb, bars_b) = cut(bp.before);
     let (sa, bars_a) = cut(bp.after);
     let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
@@ -132,6 +138,8 @@ pub fn split(bp: &BlockPair, files: (&str, &str)) -> Result<Vec<Segment>, Unsupp
             files.1, at.line, at.col
         )));
     }
+    let (mut sb, mut sa) = (sb, sa);
+    align_moved(&mut sb, &mut sa, target);
     let (db, da) = (def_segments(&sb), def_segments(&sa));
     for (r, kb) in &db {
         if let Some(ka) = da.get(r) {
@@ -173,4 +181,86 @@ pub fn split(bp: &BlockPair, files: (&str, &str)) -> Result<Vec<Segment>, Unsupp
         });
     }
     Ok(out)
+}
+
+/// A scheduler may move pure instructions across a barrier (llc-22 hoists the
+/// `V_READFIRSTLANE_B32`s of LLVM's schedule-barrier.mir above its `S_BARRIER`). For a register
+/// defined in different segments on the two sides, hoist its later definitions on either side
+/// to the end of the earliest segment, when that is the same computation there: each defining
+/// instruction is pure, every register it reads is defined by then, no physical register
+/// besides EXEC and MODE is involved, and nothing between reads the register. Otherwise the
+/// block stays as it is (and [`split`] reports the move).
+fn align_moved(sb: &mut [Block], sa: &mut [Block], target: Target) {
+    for _ in 0..64 {
+        let (db, da) = (def_segments(sb), def_segments(sa));
+        let moved = db.iter().find_map(|(r, kb)| {
+            let ka = da.get(r)?;
+            (ka != kb).then(|| (*r, (*kb.iter().chain(ka).min().expect("non-empty"))))
+        });
+        let Some((r, k)) = moved else { return };
+        let (mut b2, mut a2) = (sb.to_vec(), sa.to_vec());
+        if !(hoist(&mut b2, r, k, target) && hoist(&mut a2, r, k, target)) {
+            return;
+        }
+        sb.clone_from_slice(&b2);
+        sa.clone_from_slice(&a2);
+    }
+}
+
+fn reads(i: &Inst, r: u32) -> bool {
+    i.ops.iter().any(|o| {
+        matches!(o.kind, OpKind::VReg { id, .. } if id == r)
+            && !o.flags.def
+            && !o.flags.implicit_def
+    })
+}
+
+/// Move the instructions of segments after `k` that define `r` to the end of segment `k`, in
+/// order; `false` (nothing to trust) when that might change what they compute.
+fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
+    let tmpl = Block {
+        insts: Vec::new(),
+        ..segs[0].clone()
+    };
+    let defines = |i: &Inst| {
+        let one = Block {
+            insts: vec![i.clone()],
+            ..tmpl.clone()
+        };
+        defined(&one).contains(&r)
+    };
+    let mut moved = Vec::new();
+    // A reader of `r` before one of its later definitions would see that definition early.
+    let mut read = false;
+    for seg in segs.iter_mut().skip(k + 1) {
+        let mut keep = Vec::new();
+        for i in std::mem::take(&mut seg.insts) {
+            if !defines(&i) {
+                read |= reads(&i, r);
+                keep.push(i);
+                continue;
+            }
+            let phys_ok = i.defs.iter().chain(&i.ops).all(|o| match &o.kind {
+                OpKind::Phys(p) => matches!(p.as_str(), "exec" | "mode") && !o.flags.def,
+                _ => true,
+            });
+            if read || !phys_ok || !is_pure(&i.opcode, target) {
+                return false;
+            }
+            moved.push(i);
+        }
+        seg.insts = keep;
+    }
+    // Everything the moved instructions read (but `r`) must be defined by the end of segment k.
+    let later: BTreeSet<u32> = segs[k + 1..].iter().flat_map(defined).collect();
+    let ok = moved.iter().all(|i| {
+        i.ops.iter().all(|o| match o.kind {
+            OpKind::VReg { id, .. } if !o.flags.def && !o.flags.implicit_def => {
+                id == r || !later.contains(&id)
+            }
+            _ => true,
+        })
+    });
+    segs[k].insts.extend(moved);
+    ok
 }

@@ -345,7 +345,7 @@ fn block_verdict(
         how,
     };
     if barrier::has_barrier(bp.before) || barrier::has_barrier(bp.after) {
-        match barrier::split(bp, (&before.path, &after.path)) {
+        match barrier::split(bp, (&before.path, &after.path), t) {
             Err(u) => {
                 v.verdict = "unsupported";
                 v.reason = Some(u.0);

@@ -139,6 +139,17 @@ fn memory_of(op: &str) -> Mem {
     Mem::Effect
 }
 
+/// Whether an instruction touches no memory and no barrier: a copy pseudo, a modelled ALU op,
+/// or an unmodelled `V_*`/`S_*`/`SI_*` op outside the effect list (`V_READFIRSTLANE_B32`).
+pub(super) fn is_pure(op: &str, target: Target) -> bool {
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Alu { .. }) => true,
+        Some(_) => false,
+        None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
+        None => PSEUDO.contains(&op) || memory_of(op) == Mem::Pure,
+    }
+}
+
 /// Whether an instruction may write global / LDS memory (modelled or not).
 fn writes(i: &Inst, target: Target) -> (bool, bool) {
     let op = i.opcode.as_str();
