@@ -106,6 +106,9 @@ impl<D: Domain> Domain for Recorder<D> {
         self.taps.push(Tap::Fp(op, fmt, a.clone(), b.clone()));
         self.inner.fp(op, fmt, a, b)
     }
+    fn fma(&mut self, fmt: FpFmt, a: &D::Bv, b: &D::Bv, c: &D::Bv) -> D::Bv {
+        self.inner.fma(fmt, a, b, c)
+    }
     fn load(&mut self, m: &D::Mem, addr: &D::Bv) -> D::Bv {
         self.inner.load(m, addr)
     }
