@@ -4,7 +4,8 @@
 //! - barriers split a block into segments, each checked from arbitrary memory with memory
 //!   compared at the barrier (docs/tv.md "Barriers"): a merge inside a segment is proved; a
 //!   store sunk below the barrier leaves LDS[p..p+3] unwritten at the barrier (refuted, LDS);
-//!   a load hoisted above it and a dropped barrier are unsupported, never proved;
+//!   a load hoisted above it and a dropped barrier are unsupported, never proved; a pure add
+//!   hoisted above it computes the same from the same registers (proved);
 //! - `AV_MOV_B32_IMM_PSEUDO 7` is `v_mov_b32 7`: `DS_WRITE2_B32 %0, %6, %1, 0, 1` writes 7 at
 //!   byte 0 and %1 at byte 4 like the two writes (proved); offsets 1, 2 leave byte 0 alone
 //!   (refuted, LDS);
@@ -40,6 +41,7 @@ fn own_block_pairs_get_the_hand_worked_verdicts() {
         ("barrier_store_sunk", "refuted", "LDS["),
         ("barrier_load_hoisted", "unsupported", "across a barrier"),
         ("barrier_dropped", "unsupported", "barrier"),
+        ("barrier_add_hoisted", "proved", ""),
         ("avmov_write2", "proved", ""),
         ("avmov_write2_far", "refuted", "LDS["),
         ("agpr_read2", "proved", ""),
