@@ -2,6 +2,7 @@
 //! `verify` (0 all proved or unchanged, 1 something refuted, 2 input or tool error, 3 nothing
 //! refuted but something unknown or unsupported).
 
+use super::barrier;
 use super::canon;
 use super::diff::{self, FnPair};
 use super::emit::{class_dwords, Side};
@@ -353,30 +354,118 @@ fn block_verdict(
         return v;
     }
     let start = Instant::now();
-    let name = format!("{}/bb.{}", fp.before.name, bp.num);
-    let sb = Side {
-        file: &before.path,
-        block: bp.before,
-        classes: &fp.before.classes,
-        rename: Default::default(),
-    };
-    let sa = Side {
-        file: &after.path,
-        block: bp.after,
-        classes: &fp.after.classes,
-        rename: Default::default(),
-    };
     let lds = fp.before.lds_size.or(fp.after.lds_size);
     let how = lower::How {
         lds_size: lds,
         assume_same: unmodelled == Unmodelled::Same,
     };
-    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, how) {
+    let pair = Pair {
+        files: (before, after),
+        fp,
+        t,
+        opts,
+        how,
+    };
+    if barrier::has_barrier(bp.before) || barrier::has_barrier(bp.after) {
+        match barrier::split(bp, (&before.path, &after.path), t) {
+            Err(u) => {
+                v.verdict = "unsupported";
+                v.reason = Some(u.0);
+            }
+            // The block's verdict is its worst segment's (docs/tv.md, "Barriers"); segments
+            // left equal once moved pure definitions are aligned are proved without a query.
+            Ok(segs) => {
+                v.verdict = "proved";
+                for s in segs.iter().filter(|s| s.changed) {
+                    let mut sv = v.clone();
+                    sv.verdict = "proved";
+                    decide(
+                        &mut sv,
+                        &pair,
+                        bp.num,
+                        (&s.before, &s.after),
+                        (&s.liveout, &s.phys_live),
+                    );
+                    if let (Some(at), "refuted" | "unknown") = (s.barrier, sv.verdict) {
+                        let r = sv.reason.take().unwrap_or_default();
+                        sv.reason = Some(format!("{r} at the barrier of line {}", at.line));
+                    }
+                    if rank(sv.verdict) > rank(v.verdict) {
+                        v = sv;
+                    }
+                }
+            }
+        }
+    } else {
+        decide(
+            &mut v,
+            &pair,
+            bp.num,
+            (bp.before, bp.after),
+            (&bp.liveout, &bp.phys_live),
+        );
+    }
+    v.time = start.elapsed();
+    v
+}
+
+/// How bad a verdict is, for combining the segments of a block with barriers.
+fn rank(verdict: &str) -> u8 {
+    match verdict {
+        "unchanged" => 0,
+        "proved" => 1,
+        "inapplicable" => 2,
+        "unsupported" => 3,
+        "unknown" => 4,
+        "error" => 5,
+        _ => 6,
+    }
+}
+
+/// What every block pair of one function x target shares.
+struct Pair<'a> {
+    files: (&'a MirFile, &'a MirFile),
+    fp: &'a FnPair<'a>,
+    t: Target,
+    opts: &'a Options,
+    how: lower::How,
+}
+
+/// Lower and check one pair of (whole or barrier-free) blocks, writing the verdict into `v`.
+/// `live`: the virtual and physical registers that must end equal.
+fn decide(
+    v: &mut BlockVerdict,
+    p: &Pair,
+    num: u32,
+    blocks: (&mir::Block, &mir::Block),
+    live: (
+        &std::collections::BTreeSet<u32>,
+        &std::collections::BTreeSet<String>,
+    ),
+) {
+    let (before, after) = p.files;
+    let fp = p.fp;
+    let name = format!("{}/bb.{}", fp.before.name, num);
+    let uniform = lower::without_uniform_cpol(blocks.0, blocks.1, p.t);
+    let lowered = uniform.as_ref().map_or(blocks, |(b, a)| (b, a));
+    let sb = Side {
+        file: &before.path,
+        block: lowered.0,
+        classes: &fp.before.classes,
+        rename: Default::default(),
+    };
+    let sa = Side {
+        file: &after.path,
+        block: lowered.1,
+        classes: &fp.after.classes,
+        rename: Default::default(),
+    };
+    match lower::lower(&name, &sb, &sa, live.0, live.1, p.t, p.how) {
         Err(u) => {
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked(&l.rule, t, opts) {
+        Ok(l) => match checked(&l.rule, p.t, p.opts) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -401,14 +490,14 @@ fn block_verdict(
                     let (verdict, reason) = classify_refutation(&l, &c, fp);
                     v.verdict = verdict;
                     v.reason = Some(reason);
-                    let defined = lower::defined(bp.before)
-                        .union(&lower::defined(bp.after))
+                    let defined = lower::defined(blocks.0)
+                        .union(&lower::defined(blocks.1))
                         .copied()
                         .collect();
                     let names = |t: &str| mir_names(t, fp);
                     let cx = super::cex::CexCtx {
                         rule: &l.rule,
-                        blocks: (bp.before, bp.after),
+                        blocks,
                         defined: &defined,
                         names: &names,
                     };
@@ -419,8 +508,6 @@ fn block_verdict(
             },
         },
     }
-    v.time = start.elapsed();
-    v
 }
 
 /// One block's check in a z3 context of its own (as `verify` runs each rule x target: a

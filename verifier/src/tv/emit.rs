@@ -165,9 +165,16 @@ fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     }
 }
 
+/// A virtual AGPR holds the same 32 bits per lane as a VGPR, and its copies to and from VGPRs
+/// (`v_accvgpr_read_b32`, `v_accvgpr_write_b32`; gfx908's AGPR-to-AGPR copy goes through a
+/// VGPR) keep them: the lowering treats it as a VGPR. Physical AGPRs (`$agpr0`) are not
+/// modelled.
 fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
     match &o.kind {
-        OpKind::VReg { id, .. } => side.classes.get(id).is_some_and(|c| class_bank(c) == 'v'),
+        OpKind::VReg { id, .. } => side
+            .classes
+            .get(id)
+            .is_some_and(|c| matches!(class_bank(c), 'v' | 'a')),
         OpKind::Phys(p) => p.starts_with("vgpr"),
         _ => false,
     }
@@ -190,7 +197,11 @@ fn mov(side: &Side, dst: &Operand, d: &str, s: &str) -> Result<String, String> {
 /// Reject an SGPR destination fed from a VGPR (that needs v_readfirstlane).
 fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), String> {
     let bank = |o: &Operand| match &o.kind {
-        OpKind::VReg { id, .. } => side.classes.get(id).map(|c| class_bank(c)),
+        // A virtual AGPR is a VGPR here (see `is_vgpr_dest`).
+        OpKind::VReg { id, .. } => side.classes.get(id).map(|c| match class_bank(c) {
+            'a' => 'v',
+            b => b,
+        }),
         OpKind::Phys(p) if p.starts_with("vgpr") => Some('v'),
         OpKind::Phys(p) if p.starts_with("agpr") => Some('a'),
         OpKind::Phys(_) => Some('s'),
@@ -198,7 +209,7 @@ fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), Str
     };
     match (bank(dst), bank(src)) {
         (Some('s'), Some('v')) => Err("a VGPR to SGPR copy is not modelled".into()),
-        (Some('a'), _) | (_, Some('a')) => Err("AGPR copies are not modelled".into()),
+        (Some('a'), _) | (_, Some('a')) => Err("physical AGPR copies are not modelled".into()),
         _ => Ok(()),
     }
 }

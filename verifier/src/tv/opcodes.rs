@@ -291,6 +291,10 @@ fn mubuf(target: Target, opcode: &str) -> Option<MirOp> {
 /// the same carry-out is taken), source count, trailing zero immediates of the `_e64` form.
 const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_MOV_B32", &["v_mov_b32"], 1, 0),
+    // An immediate into a VGPR or AGPR, chosen by the allocator (`SIInstructions.td`
+    // `AV_MOV_B32_IMM_PSEUDO`, expanded to `v_mov_b32` or `v_accvgpr_write_b32`): the same 32
+    // bits either way, and `av_*` registers are VGPRs here (assumption 6 in docs/tv.md).
+    ("AV_MOV_B32_IMM_PSEUDO", &["v_mov_b32"], 1, 0),
     ("S_MOV_B32", &["s_mov_b32"], 1, 0),
     ("V_LSHLREV_B32", &["v_lshlrev_b32"], 2, 0),
     ("V_AND_B32", &["v_and_b32"], 2, 0),
