@@ -56,6 +56,7 @@ mod report;
 pub mod rules;
 mod run;
 mod sarif;
+pub mod shard;
 mod shrink;
 pub mod smt;
 pub mod spec;

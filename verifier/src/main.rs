@@ -39,6 +39,12 @@ enum SpecCheckFormat {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MergeFormat {
+    Json,
+    Text,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum VectorsFormat {
     Json,
     TinygradPy,
@@ -75,6 +81,18 @@ struct VerifyOpts {
     /// it; a disagreement is an error (exit 2).
     #[arg(long, value_name = "N")]
     cache_audit: Option<usize>,
+    /// With --cache: take verdicts from the cache only; a check it does not hold is an
+    /// error (exit 2) instead of being checked, and nothing is written (for CI that must not
+    /// re-prove).
+    #[arg(long)]
+    cache_read_only: bool,
+    /// Only the checks of shard K of N (1 <= K <= N), by each check's content hash; the
+    /// shards' `--format json` outputs combine with `gcnsmt merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Print the checks (rule, target, content hash) instead of running them.
+    #[arg(long)]
+    list: bool,
     /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
     #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
     format: VerifyFormat,
@@ -134,6 +152,9 @@ impl VerifyOpts {
             },
             cache: self.cache,
             cache_audit: self.cache_audit,
+            cache_read_only: self.cache_read_only,
+            shard: self.shard,
+            list: self.list,
             emit_smt2: self.emit_smt2,
             cross_check: self.cross_check,
             memory: self.memory,
@@ -165,8 +186,9 @@ enum Cmd {
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
     },
-    /// Decode DS, MUBUF and VBUFFER instruction words (hex dwords, hex bytes, or llvm-mc
-    /// -show-encoding / llvm-objdump text on stdin).
+    /// Decode DS, MUBUF and VBUFFER instruction words: hex dwords or bytes as arguments, or a
+    /// file (`-` or nothing: stdin) of llvm-mc --disassemble input (`0x..` bytes, `#` and `//`
+    /// comments), llvm-mc -show-encoding or llvm-objdump -d text.
     Decode {
         #[arg(long)]
         target: String,
@@ -223,6 +245,15 @@ enum Cmd {
     Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
+    /// Combine the JSON Lines of every shard of a `verify --shard K/N --format json` run into
+    /// the report, summary and exit code of the unsharded run.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Output: json (JSON Lines, as verify --format json) or text (the summary line).
+        #[arg(long, value_enum, default_value_t = MergeFormat::Json)]
+        format: MergeFormat,
+    },
     /// Test vectors for emulators: solver-chosen inputs covering every branch and edge of each
     /// instruction's semantics, with the interpreter's expected registers and memory
     /// (docs/vectors.md); or, with --check FILE, run a vector file on the current semantics.
@@ -241,6 +272,10 @@ enum Cmd {
         /// Time limit per solver query, in seconds (an undecided edge gets no vector).
         #[arg(long, default_value_t = 20.0)]
         timeout: f64,
+        /// Only the target's default settings (no vectors under the other alignment modes,
+        /// LDS bounds and buffer range-check settings).
+        #[arg(long)]
+        defaults_only: bool,
         /// Run the vectors of FILE (made by `gcnsmt vectors`) and compare their expected
         /// values; exit 1 when one differs.
         #[arg(long, value_name = "FILE")]
@@ -321,6 +356,13 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Merge { files, format } => cli::merge(
+            &files,
+            match format {
+                MergeFormat::Json => cli::MergeFormat::Json,
+                MergeFormat::Text => cli::MergeFormat::Text,
+            },
+        ),
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Vectors {
@@ -329,16 +371,20 @@ fn main() -> ExitCode {
             n,
             format,
             timeout,
+            defaults_only,
             check,
         } => match (check, target) {
             (Some(f), _) => cli::check_vectors(&f, &instr),
             (None, Some(t)) => match parse_target(&t) {
                 Ok(t) => cli::vectors(
                     t,
-                    &instr,
-                    n,
-                    matches!(format, VectorsFormat::TinygradPy),
-                    timeout,
+                    &cli::VectorsArgs {
+                        only: instr,
+                        n,
+                        python: matches!(format, VectorsFormat::TinygradPy),
+                        timeout,
+                        defaults_only,
+                    },
                 ),
                 Err(e) => cli::usage_error(&e),
             },

@@ -234,6 +234,18 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             gcnsmt_semantics::settings::FlatAperture::Global
         },
+        fp32_denorm: random_denorm(rng),
+        lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+        lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    }
+}
+
+/// Either f32 denormal mode, so the VALU float entries are compared under both.
+fn random_denorm(rng: &mut StdRng) -> gcnsmt_semantics::settings::Fp32Denorm {
+    if rng.gen() {
+        gcnsmt_semantics::settings::Fp32Denorm::Preserve
+    } else {
+        gcnsmt_semantics::settings::Fp32Denorm::Flush
     }
 }
 

@@ -350,6 +350,17 @@ pub fn uses_flat(rule: &Rule) -> bool {
     })
 }
 
+/// Whether a rule uses an LDS DMA form (a buffer line with the `lds` modifier, or
+/// `buffer_store_lds_dword`), whose `lds_dma_*` settings are then printed with its verdicts.
+pub fn uses_lds_dma(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.to_ascii_lowercase();
+        crate::machine::buffer::is_buffer_line(&t)
+            && t.split(|c: char| c.is_whitespace() || c == ',')
+                .any(|w| w == "lds")
+    })
+}
+
 /// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
 /// is then printed with its verdicts.
 pub fn uses_sbuffer(rule: &Rule) -> bool {

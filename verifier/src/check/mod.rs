@@ -26,7 +26,8 @@ mod tests;
 mod verdict;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_sbuffer,
+    lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_lds_dma,
+    uses_sbuffer,
 };
 pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
@@ -56,6 +57,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         buffer: uses_buffer(rule),
         sbuffer: uses_sbuffer(rule),
         flat: uses_flat(rule),
+        lds_dma: uses_lds_dma(rule),
         lanes: lane_mode(rule, opts),
         to: (b.to != target).then_some((b.to, b.to_settings)),
         assumptions: cross_assumptions(rule, target, b.to),

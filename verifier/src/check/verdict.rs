@@ -134,6 +134,8 @@ pub struct Outcome {
     pub sbuffer: bool,
     /// The rule uses FLAT instructions (`flat_aperture` is printed with the verdict).
     pub flat: bool,
+    /// The rule uses an LDS DMA form (`... lds`; the `lds_dma_*` settings are printed).
+    pub lds_dma: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -157,6 +159,9 @@ impl Outcome {
         }
         if self.flat {
             t.push_str(&format!(", {}", self.settings.flat_text()));
+        }
+        if self.lds_dma {
+            t.push_str(&format!(", {}", self.settings.lds_dma_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));

@@ -9,20 +9,29 @@ use gcnsmt_semantics::target::Target;
 use std::path::Path;
 use std::time::Duration;
 
+/// The options of `gcnsmt vectors` (without `--check`).
+pub struct VectorsArgs {
+    /// Only these mnemonics (all when empty).
+    pub only: Vec<String>,
+    /// At most this many vectors per line and settings variant.
+    pub n: usize,
+    /// `--format tinygrad-py`.
+    pub python: bool,
+    /// Per solver query, seconds.
+    pub timeout: f64,
+    /// `--defaults-only`: no settings variants.
+    pub defaults_only: bool,
+}
+
 /// `gcnsmt vectors --target T [INSTR...] [-n N] [--format json|tinygrad-py]`: print the
 /// vectors. Exit 0; 2 for an unknown instruction.
-pub fn vectors(
-    target: Target,
-    only: &[String],
-    n: usize,
-    python: bool,
-    timeout: f64,
-) -> ExitStatus {
+pub fn vectors(target: Target, a: &VectorsArgs) -> ExitStatus {
+    let (only, n, python, timeout) = (&a.only, a.n, a.python, a.timeout);
     let opts = Options {
         timeout: Duration::from_secs_f64(timeout),
         ..Options::default()
     };
-    let vs = match generate(target, only, n, &opts) {
+    let vs = match generate(target, only, n, !a.defaults_only, &opts) {
         Ok(v) => v,
         Err(e) => return usage_error(&e),
     };

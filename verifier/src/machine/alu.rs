@@ -8,13 +8,7 @@ use gcnsmt_lifter::lift::{alu_lookup, wave_size};
 use gcnsmt_lifter::AsmSyntax;
 
 pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
-    let LineCx {
-        rule,
-        line,
-        target,
-        imms,
-        mn,
-    } = cx;
+    let (rule, line, target, imms, mn) = (cx.rule, cx.line, cx.target, cx.imms, cx.mn);
     let Some(alu) = alu_lookup(target, mn) else {
         return Err(rule.error(mloc, format!("{mn} is not available on {target}")));
     };

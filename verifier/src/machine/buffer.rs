@@ -15,7 +15,7 @@ use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
 use gcnsmt_lifter::Role;
 use gcnsmt_lifter::{parse_mubuf_with, AsmSyntax, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
-use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::domain::{BvOp, Domain};
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemView, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
@@ -32,7 +32,7 @@ pub fn is_buffer_line(text: &str) -> bool {
 /// runs it and `lift` prints it (one decision for both).
 ///
 /// Errors: a sentence saying what is not modelled (cache control, the d16 format forms'
-/// unpacked register layout of gfx802, `lds` forms other than `buffer_load_dword`).
+/// unpacked register layout of gfx802).
 pub fn buffer_semantics(
     target: Target,
     inst: &MubufInst,
@@ -52,9 +52,6 @@ pub fn buffer_semantics(
     if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
         return unsupported("the unpacked d16 register layout of gfx8.0");
     }
-    if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
-        return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
-    }
     let entry = mn.to_ascii_uppercase();
     match gcnsmt_semantics::defs::Library::builtin().get(&entry) {
         Some(def) => Ok((def, entry)),
@@ -68,13 +65,7 @@ pub fn buffer_semantics(
 /// lifter's parser), register classes and widths, and instructions gcnsmt does not model
 /// ([`buffer_semantics`]).
 pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
-    let LineCx {
-        rule,
-        line,
-        target,
-        mn,
-        ..
-    } = cx;
+    let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
     let mut holes = super::holes::RuleHoles::new(cx);
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
@@ -87,6 +78,15 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         holes.keys(Role::Vdata, inst.vdata)
     };
     let vaddr = holes.keys(Role::Vaddr, inst.vaddr);
+    // Operands before SRSRC: vdata and vaddr, vaddr only for `lds` loads, none for
+    // buffer_store_lds_dword.
+    let skip = if shape.lds_only {
+        0
+    } else if inst.lds {
+        1
+    } else {
+        2
+    };
     let srsrc = match holes.keys(Role::Srsrc, None) {
         k if !k.is_empty() => k,
         _ if inst.srsrc < 104 => (0..4)
@@ -97,14 +97,14 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             })
             .collect(),
         _ => {
-            let (_, c) = &syn.operands[2 - usize::from(inst.lds)];
+            let (_, c) = &syn.operands[skip];
             return Err(rule.error(
                 loc_at(line, *c),
                 format!("{mn}: a V# in trap-handler registers is not modelled in rules"),
             ));
         }
     };
-    let (st, sc) = &syn.operands[3 - usize::from(inst.lds)];
+    let (st, sc) = &syn.operands[skip + 1];
     let stt = st.trim();
     let hole = holes.keys(Role::Soffset, None);
     let mut var_uses = std::mem::take(&mut holes.uses);
@@ -222,10 +222,27 @@ pub fn step<D: Domain>(
         let v = d.bv(u128::from(f), 7);
         vars.insert("FORMAT".to_string(), Val::Bits(v, Ty::Bits(Kind::B, 7)));
     }
-    let vd = if op.vdata.is_empty() {
-        d.bv(0, 32)
-    } else {
+    let vd = if !op.vdata.is_empty() {
         read(d, m, &op.vdata)
+    } else if op.lds && op.class == MubufClass::Store {
+        // buffer_store_lds_dword: the dword comes from LDS (CLRX GcnInstrsMubuf.md:
+        // `VAL = *(UINT32*)(LDS + (M0&0xffff) + OFFSET + LANEID*4)`).
+        let a = lds_dma_addr(d, env, m, &off, 4);
+        let lds = &m.mem[AddrSpace::Lds];
+        let mut v: Option<D::Bv> = None;
+        for k in 0..4u32 {
+            let kk = d.bv(k as u128, 32);
+            let ak = d.op(BvOp::Add, &a, &kk);
+            let byte = d.load(lds, &ak);
+            v = Some(match v {
+                None => byte,
+                Some(lo) => d.concat(&byte, &lo),
+            });
+        }
+        v.expect("four bytes")
+    } else {
+        let w = op.def.output_width("VDATA").unwrap_or(32).max(32);
+        d.bv(0, w)
     };
     vars.insert("VDATA".to_string(), bits(vd.clone(), d));
     vars.insert("DATA".to_string(), bits(vd.clone(), d));
@@ -235,27 +252,10 @@ pub fn step<D: Domain>(
     m.mem = mem;
     match op.class {
         MubufClass::Load if op.lds => {
-            // LDS DMA (CLRX GcnMemHandling.md: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4;
-            // the instruction offset applies to both addresses; an out-of-range lane writes 0,
-            // rocjitsu PR #10928). The dword is VDATA as the load computed it (0 out of range).
             let Val::Bits(v, _) = &out["VDATA"] else {
                 return Err("VDATA is a boolean".into());
             };
-            let m0 = read(d, m, &[RegKey::m0()]);
-            let lo = d.extract(&m0, 15, 0);
-            let base = d.zext(&lo, 16);
-            let four = d.bv(4, 32);
-            let lane4 = d.op(gcnsmt_semantics::domain::BvOp::Mul, &env.lane_id, &four);
-            let mut a = d.op(gcnsmt_semantics::domain::BvOp::Add, &base, &off);
-            a = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &lane4);
-            let mut lds = m.mem[AddrSpace::Lds].clone();
-            for k in 0..4u32 {
-                let kk = d.bv(k as u128, 32);
-                let ak = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &kk);
-                let byte = d.extract(v, 8 * k + 7, 8 * k);
-                lds = d.store(&lds, &ak, &byte);
-            }
-            m.mem[AddrSpace::Lds] = lds;
+            lds_dma_write(d, env, m, op, &off, v);
         }
         MubufClass::Load => write(d, m, &op.vdata, &out["VDATA"])?,
         MubufClass::Atomic if op.returns => {
@@ -274,6 +274,72 @@ pub fn step<D: Domain>(
         _ => {}
     }
     Ok(())
+}
+
+/// The LDS address of lane LANE_ID's part of an LDS DMA access of `size` bytes per lane:
+/// M0[15:0] (or M0[17:0], setting `lds_dma_m0`) + the instruction offset (unless
+/// `lds_dma_offset=GLOBAL`) + LANE_ID * 4, or * 16 for 12- and 16-byte accesses (LLVM
+/// AMDGPUDMAOperations, "GFX9 LDS DMA": "implicitly offset by 4 * lane_id bytes for sizes up
+/// to 4 bytes, and by 16 * lane_id bytes for larger sizes").
+fn lds_dma_addr<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    off: &D::Bv,
+    size: u32,
+) -> D::Bv {
+    use gcnsmt_semantics::settings::{LdsDmaM0, LdsDmaOffset};
+    let m0 = read(d, m, &[RegKey::m0()]);
+    let hi = match env.settings.lds_dma_m0 {
+        LdsDmaM0::Bits16 => 15,
+        LdsDmaM0::Bits18 => 17,
+    };
+    let lo = d.extract(&m0, hi, 0);
+    let mut a = d.zext(&lo, 31 - hi);
+    if env.settings.lds_dma_offset == LdsDmaOffset::Both {
+        a = d.op(BvOp::Add, &a, off);
+    }
+    let stride = d.bv(if size > 4 { 16 } else { 4 }, 32);
+    let lane = d.op(BvOp::Mul, &env.lane_id, &stride);
+    d.op(BvOp::Add, &a, &lane)
+}
+
+/// LDS DMA: the loaded value `v` (0 for an out-of-range lane, rocjitsu PR #10928) goes to LDS
+/// instead of VGPRs, unbounded. Sub-dword loads write a dword, zero-extended (CLRX
+/// GcnMemHandling.md: "If element size is smaller than 4-byte, then stored 4-byte value will
+/// be zero-extended"); dwordx3/x4 (gfx950) write 12/16 bytes.
+fn lds_dma_write<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &BufOp,
+    off: &D::Bv,
+    v: &D::Bv,
+) {
+    let mn = &op.mnemonic;
+    let data_bits = if mn.contains("byte") {
+        8
+    } else if mn.contains("short") {
+        16
+    } else {
+        d.width(v)
+    };
+    let low = d.extract(v, data_bits - 1, 0);
+    let bytes = data_bits.max(32) / 8;
+    let val = if data_bits < 32 {
+        d.zext(&low, 32 - data_bits)
+    } else {
+        low
+    };
+    let a = lds_dma_addr(d, env, m, off, bytes);
+    let mut lds = m.mem[AddrSpace::Lds].clone();
+    for k in 0..bytes {
+        let kk = d.bv(k as u128, 32);
+        let ak = d.op(BvOp::Add, &a, &kk);
+        let byte = d.extract(&val, 8 * k + 7, 8 * k);
+        lds = d.store(&lds, &ak, &byte);
+    }
+    m.mem[AddrSpace::Lds] = lds;
 }
 
 /// The V#s that buffer instructions of `prog` read, decoded from concrete register values:

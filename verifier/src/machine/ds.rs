@@ -20,13 +20,7 @@ pub(crate) fn name_of(modifier: &str) -> &'static str {
 }
 
 pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
-    let LineCx {
-        rule,
-        line,
-        target,
-        mn,
-        ..
-    } = cx;
+    let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     let Some((_, shape)) = ds_lookup(target, mn) else {
         let on: Vec<&str> = Target::ALL
             .iter()

@@ -10,7 +10,7 @@ use super::operands::{loc_at, LineCx};
 use super::regkey::{Class, RegKey, VarUse};
 use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::asm::{parse_syntax, AsmError, AsmSyntax};
-use gcnsmt_lifter::{HoleClass, Holes, RegFile, RegTuple, Role, Sgprs};
+use gcnsmt_lifter::{HoleAnswer, HoleClass, Holes, RegFile, RegTuple, Role, Sgprs};
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::eval::MemView;
 use gcnsmt_semantics::ir::Def;
@@ -158,13 +158,7 @@ pub(crate) fn tuple_keys(t: &RegTuple) -> Vec<RegKey> {
 }
 
 impl Holes for RuleHoles<'_> {
-    fn reg(
-        &mut self,
-        role: Role,
-        text: &str,
-        col: usize,
-        class: HoleClass,
-    ) -> Option<Result<(), AsmError>> {
+    fn reg(&mut self, role: Role, text: &str, col: usize, class: HoleClass) -> HoleAnswer {
         let t = text.trim();
         if !(t.starts_with('%') || t.starts_with('{')) {
             return None;
@@ -183,13 +177,7 @@ impl Holes for RuleHoles<'_> {
         Some(keys.map(|k| self.regs.push((role, k))).map_err(to_asm))
     }
 
-    fn imm(
-        &mut self,
-        name: &'static str,
-        text: &str,
-        col: usize,
-        max: u64,
-    ) -> Option<Result<(), AsmError>> {
+    fn imm(&mut self, name: &'static str, text: &str, col: usize, max: u64) -> HoleAnswer {
         if gcnsmt_lifter::asm::parse_int(text).is_some() {
             return None;
         }

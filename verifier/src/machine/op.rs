@@ -216,33 +216,22 @@ impl Bound {
     pub fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> Bound {
         let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
         let op = match &self.op {
-            Op::Ds {
-                mnemonic,
-                def,
-                entry,
-                shape,
-                vdst,
-                addr,
-                data0,
-                data1,
-                offset,
-                offset0,
-                offset1,
-                gds,
-            } => Op::Ds {
-                mnemonic: mnemonic.clone(),
-                def,
-                entry: entry.clone(),
-                shape: *shape,
-                vdst: m(vdst),
-                addr: m(addr),
-                data0: m(data0),
-                data1: m(data1),
-                offset: offset.clone(),
-                offset0: offset0.clone(),
-                offset1: offset1.clone(),
-                gds: *gds,
-            },
+            Op::Ds { .. } => {
+                let mut op = self.op.clone();
+                if let Op::Ds {
+                    vdst,
+                    addr,
+                    data0,
+                    data1,
+                    ..
+                } = &mut op
+                {
+                    for keys in [vdst, addr, data0, data1] {
+                        *keys = m(keys);
+                    }
+                }
+                op
+            }
             Op::Alu {
                 mnemonic,
                 def,

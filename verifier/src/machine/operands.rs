@@ -141,13 +141,14 @@ impl LineCx<'_> {
         class: Class,
         uses: &mut Vec<VarUse>,
     ) -> Result<Vec<RegKey>, InputError> {
-        let op = RegOperand {
+        let mut op = RegOperand {
             cx: *self,
             at: loc_at(self.line, col),
             role,
             class,
+            uses,
         };
-        op.parse(text.trim(), count, uses)
+        op.parse(text.trim(), count)
     }
 }
 
@@ -157,6 +158,8 @@ struct RegOperand<'a> {
     at: Loc,
     role: &'a str,
     class: Class,
+    /// Where register-variable uses are recorded.
+    uses: &'a mut Vec<VarUse>,
 }
 
 impl RegOperand<'_> {
@@ -166,17 +169,12 @@ impl RegOperand<'_> {
 
     /// `t` (trimmed) as `count` dword keys: a `{...}` tuple, a `%variable`, a special register,
     /// an SGPR, or a VGPR/AGPR (tuple).
-    fn parse(
-        &self,
-        t: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
+    fn parse(&mut self, t: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
         if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-            return self.tuple(inner, count, uses);
+            return self.tuple(inner, count);
         }
         if let Some(v) = t.strip_prefix('%') {
-            return self.variable(t, v, count, uses);
+            return self.variable(t, v, count);
         }
         if let Some(keys) = self.special(t, count)? {
             return Ok(keys);
@@ -201,12 +199,7 @@ impl RegOperand<'_> {
     }
 
     /// `{a, b, ...}`: parts of equal width that together make `count` dwords, no key twice.
-    fn tuple(
-        &self,
-        inner: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
+    fn tuple(&mut self, inner: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
         let (mn, role) = (self.cx.mn, self.role);
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         let n = parts.len() as u32;
@@ -217,7 +210,7 @@ impl RegOperand<'_> {
         }
         let mut out: Vec<RegKey> = Vec::new();
         for p in parts {
-            let keys = self.parse(p, count / n, uses)?;
+            let keys = self.parse(p, count / n)?;
             if keys.iter().any(|k| out.contains(k)) {
                 return Err(self.err(format!("{mn} {role}: `{p}` appears twice in one tuple")));
             }
@@ -226,14 +219,8 @@ impl RegOperand<'_> {
         Ok(out)
     }
 
-    /// `%v` (`t` with the `%`): a register variable of `count` dwords, recorded in `uses`.
-    fn variable(
-        &self,
-        t: &str,
-        v: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
+    /// `%v` (`t` with the `%`): a register variable of `count` dwords, recorded in `self.uses`.
+    fn variable(&mut self, t: &str, v: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
         if self.cx.imms.contains(v) {
             let (mn, role) = (self.cx.mn, self.role);
             return Err(self.err(format!(
@@ -243,7 +230,7 @@ impl RegOperand<'_> {
         if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(self.err(format!("bad variable `{t}`")));
         }
-        uses.push(VarUse {
+        self.uses.push(VarUse {
             name: v.to_string(),
             class: self.class,
             dwords: count,

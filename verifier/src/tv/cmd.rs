@@ -73,6 +73,10 @@ pub struct TvArgs {
     /// does when it merges a FLAT with a GLOBAL access (docs/tv.md).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Only the blocks of shard K of N (1 <= K <= N), by a hash of each block pair's content
+    /// and target; the exit status of the shards together is the unsharded run's.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Extra llc arguments (after `--`).
     #[arg(last = true)]
     pub extra: Vec<String>,
@@ -164,6 +168,12 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let shard = a
+        .shard
+        .as_deref()
+        .map(crate::shard::Shard::parse)
+        .transpose()
+        .map_err(|e| format!("error: --shard {e}"))?;
     // Names and values are checked once here (gfx900 has every value of every setting); a
     // value only some targets have is checked per block, as `verify` does per rule.
     for (n, v) in &settings {
@@ -203,6 +213,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     Some(&[t]),
                     &opts,
                     a.unmodelled,
+                    shard,
                 )?);
             }
         }
@@ -222,6 +233,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 ts.as_deref(),
                 &opts,
                 a.unmodelled,
+                shard,
             )?);
         }
         (Some(_), _) => return Err("error: --pass takes one input file".into()),
@@ -239,6 +251,7 @@ pub fn validate(
     fallback: Option<&[Target]>,
     opts: &Options,
     unmodelled: Unmodelled,
+    shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
     let canonical = |f: &MirFile| {
         let mut f = f.clone();
@@ -251,7 +264,9 @@ pub fn validate(
     for fp in &pairs {
         for t in targets_of(before, fp, fallback)? {
             for bp in &fp.blocks {
-                jobs.push((fp, bp, t));
+                if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
+                    jobs.push((fp, bp, t));
+                }
             }
         }
     }
@@ -282,6 +297,13 @@ pub fn validate(
         .collect();
     bar.finish_and_clear();
     Ok(out)
+}
+
+/// A block pair's content hash for `--shard`: BLAKE3 (hex) of the function's name, the
+/// target and both blocks as parsed.
+fn block_key(fp: &FnPair, bp: &diff::BlockPair, t: Target) -> String {
+    let text = format!("{}\0{t}\0{:?}\0{:?}", fp.before.name, bp.before, bp.after);
+    blake3::hash(text.as_bytes()).to_hex().to_string()
 }
 
 fn targets_of(

@@ -47,6 +47,13 @@ pub struct Row {
 pub fn rows(target: Target) -> Vec<Row> {
     let lib = Library::builtin();
     let opts = Options::default();
+    let lanes = Options {
+        lanes: Some(crate::LaneMode {
+            lanes: 2,
+            order: crate::LaneOrder::Any,
+        }),
+        ..Options::default()
+    };
     forms(target)
         .into_iter()
         .map(|f| {
@@ -55,9 +62,18 @@ pub fn rows(target: Target) -> Vec<Row> {
                 Family::Buffer => mubuf_lookup(target, f.mnemonic).map(|x| x.0),
             }
             .unwrap_or(0);
+            let mut cross_lane = false;
             let bound = match f.lines.first() {
                 None => Err("no operand form the assembler accepts".to_string()),
-                Some(l) => rule_for(l).and_then(|r| binds(&r, target, &opts).map_err(|e| e.msg)),
+                Some(l) => rule_for(l).and_then(|r| match binds(&r, target, &opts) {
+                    // Cross-lane ops bind only with lanes: modelled (semantics/src/wave.rs), in
+                    // a multi-lane check.
+                    Err(e) if e.msg.contains("cross-lane") => {
+                        cross_lane = true;
+                        binds(&r, target, &lanes).map_err(|e| e.msg)
+                    }
+                    x => x.map_err(|e| e.msg),
+                }),
             };
             let entry_name = entry_of(f.family, f.mnemonic);
             let def = entry_name.as_deref().and_then(|n| lib.get(n));
@@ -81,6 +97,12 @@ pub fn rows(target: Target) -> Vec<Row> {
                         row.assumptions.push("buffer_oob".into());
                     } else if text.contains("MEM[") {
                         row.depends_on = vec!["alignment", "lds_limit"];
+                    } else if f
+                        .lines
+                        .iter()
+                        .any(|l| rule_for(l).is_ok_and(|r| binds(&r, target, &opts).is_err()))
+                    {
+                        row.depends_on = vec!["lanes"];
                     }
                     if [".f16", ".f32", ".f64", ".bf16"]
                         .iter()
@@ -92,6 +114,13 @@ pub fn rows(target: Target) -> Vec<Row> {
                         row.status = "approximate";
                     }
                     row.entry = Some((name, file));
+                }
+                (Ok(()), None) if cross_lane => {
+                    row.depends_on = vec!["lanes"];
+                    row.entry = Some((
+                        f.mnemonic.to_ascii_uppercase(),
+                        "semantics/src/wave.rs".into(),
+                    ));
                 }
                 (Ok(()), None) => {
                     row.status = "unsupported";

@@ -107,11 +107,14 @@ fn buffer_lines(target: Target, mnemonic: &'static str) -> Vec<String> {
     if shape.class == MubufClass::Cache {
         return vec![mnemonic.to_string()];
     }
-    let vdata = if shape.lds_only {
-        String::new()
-    } else {
-        format!("{}, ", regs(10, shape.vdata))
-    };
+    if shape.lds_only {
+        let line = format!("{mnemonic} s[8:11], s3 offset:20 lds");
+        return match gcnsmt_lifter::parse_any(target, &line) {
+            Ok(inst) => vec![inst.to_string()],
+            Err(_) => Vec::new(),
+        };
+    }
+    let vdata = format!("{}, ", regs(10, shape.vdata));
     let rets: &[&str] = if shape.class == MubufClass::Atomic && shape.rtn {
         &[" glc", " sc0", " th:TH_ATOMIC_RETURN"]
     } else {

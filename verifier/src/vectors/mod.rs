@@ -109,13 +109,18 @@ fn line_vectors(
     form: &Form,
     line: &str,
     max: usize,
+    variants_too: bool,
     opts: &Options,
 ) -> Result<(Vec<Vector>, usize, usize), String> {
     let rule = rule_for(line)?;
     let mut out = Vec::new();
     let (mut unreachable, mut unknown) = (0, 0);
     let mut done: Vec<Settings> = Vec::new();
-    for v in variants(form.family) {
+    let mut vs = variants(form.family);
+    if !variants_too {
+        vs.truncate(1);
+    }
+    for v in vs {
         let mut o = opts.clone();
         o.settings.extend(v.clone());
         let p = match crate::smt::with_fresh_context(|| {
@@ -161,13 +166,15 @@ fn line_vectors(
 }
 
 /// Vectors for the opcodes of `target` whose mnemonic is in `only` (all when empty), at most
-/// `max` per instruction line and settings variant.
+/// `max` per instruction line and settings variant; `variants`: also under the other values
+/// of the settings the family reads (else the target's defaults only).
 ///
 /// Errors: a name in `only` that is no DS or buffer opcode of the target.
 pub fn generate(
     target: Target,
     only: &[String],
     max: usize,
+    variants: bool,
     opts: &Options,
 ) -> Result<Vectors, String> {
     let all = forms::forms(target);
@@ -187,7 +194,7 @@ pub fn generate(
         .map(|f| {
             let mut acc = (Vec::new(), 0, 0);
             for line in &f.lines {
-                match line_vectors(target, f, line, max, opts) {
+                match line_vectors(target, f, line, max, variants, opts) {
                     Ok((v, u, k)) => {
                         acc.0.extend(v);
                         acc.1 += u;
