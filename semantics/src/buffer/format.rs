@@ -280,8 +280,15 @@ fn uint_to_float<D: Domain>(d: &mut D, x: &D::Bv, out_e: u32, out_m: u32) -> D::
         let lead = d.extract(x, p, p);
         let set = is(d, &lead, 1);
         let f = d.zext(x, ow - w);
-        let s = d.bv((out_m - p) as u128, ow);
-        let f = d.op(BvOp::Shl, &f, &s);
+        // Above the mantissa width only a power of two reaches here (the callers' width
+        // bounds), so the right shift drops zeros.
+        let f = if p <= out_m {
+            let s = d.bv((out_m - p) as u128, ow);
+            d.op(BvOp::Shl, &f, &s)
+        } else {
+            let s = d.bv((p - out_m) as u128, ow);
+            d.op(BvOp::LShr, &f, &s)
+        };
         let mask = d.bv((1u128 << out_m) - 1, ow);
         let f = d.op(BvOp::And, &f, &mask);
         let ev = d.bv((obias + p as u128) << out_m, ow);
@@ -414,6 +421,8 @@ mod tests {
         assert_eq!(conv(nfmt::SSCALED, 0x80, 8, 32), Some(0xc300_0000));
         assert_eq!(conv(nfmt::USCALED, 0, 16, 32), Some(0));
         assert_eq!(conv(nfmt::USCALED, 255, 8, 16), Some(0x5bf8));
+        // -2048 as 12 bits (0x800) -> f16 -2^11: sign, exponent 15 + 11 = 26 (0xe800).
+        assert_eq!(conv(nfmt::SSCALED, 0x800, 12, 16), Some(0xe800));
         // Not exact or not documented: left undefined.
         assert_eq!(conv(nfmt::USCALED, 1, 32, 32), None);
         assert_eq!(conv(nfmt::UNORM, 255, 8, 32), None);
