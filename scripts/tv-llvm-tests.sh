@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run `gcnsmt tv --pass si-load-store-opt` over LLVM's own AMDGPU CodeGen tests for that pass,
+# Run `gcnsmt tv --pass PASS` over LLVM's own AMDGPU CodeGen tests for the memory passes
+# (si-load-store-opt, machine-scheduler, si-form-memory-clauses),
 # read from a local llvm-project checkout (never copied into this repository), and print the
 # verdicts by kind.  Usage: scripts/tv-llvm-tests.sh LLVM_DIR [GCNSMT] [LLC]
 # Record the checkout's commit (git -C LLVM_DIR rev-parse HEAD) with the numbers.
@@ -14,16 +15,35 @@ TARGETS=gfx600,gfx700,gfx802,gfx900,gfx90a,gfx942,gfx1030,gfx1100,gfx1200
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 git -C "$LLVM" rev-parse HEAD 2>/dev/null | sed 's/^/llvm-project commit: /' || true
-for f in ds_read2.ll ds_write2.ll ds_read2st64.ll ds_write2st64.ll ds-combine-large-stride.ll merge-stores.ll; do
+LSO="-mattr=+load-store-opt -amdgpu-load-store-vectorizer=0"
+# .ll files: the machine pass each exercises (the RUN lines run the whole pipeline).
+while read -r f pass extra; do
   [ -f "$T/$f" ] || { echo "missing $T/$f"; continue; }
-  "$G" tv --format json --llc "$LLC" --pass si-load-store-opt "$T/$f" --target "$TARGETS" \
-    -- -mattr=+load-store-opt -amdgpu-load-store-vectorizer=0 > "$out/$f.jsonl" 2> "$out/$f.err" || true
-done
-for f in $(grep -l 'run-pass[= ]si-load-store-opt' "$T"/*.mir 2>/dev/null); do
-  b=$(basename "$f")
-  cpus=$(grep -o 'mcpu=[a-z0-9]*' "$f" | sort -u | sed 's/mcpu=//' | paste -sd, -)
-  "$G" tv --format json --llc "$LLC" --pass si-load-store-opt "$f" --target "${cpus:-gfx900}" \
-    > "$out/$b.jsonl" 2> "$out/$b.err" || true
+  "$G" tv --format json --llc "$LLC" --pass "$pass" "$T/$f" --target "$TARGETS" \
+    -- $extra > "$out/$f.$pass.jsonl" 2> "$out/$f.$pass.err" || true
+done <<EOF
+ds_read2.ll si-load-store-opt $LSO
+ds_write2.ll si-load-store-opt $LSO
+ds_read2st64.ll si-load-store-opt $LSO
+ds_write2st64.ll si-load-store-opt $LSO
+ds-combine-large-stride.ll si-load-store-opt $LSO
+merge-stores.ll si-load-store-opt $LSO
+ds-combine-with-dependence.ll si-load-store-opt $LSO
+ds-combine-with-dependence.ll machine-scheduler $LSO
+ds_read2_offset_order.ll si-load-store-opt $LSO
+ds_read2_superreg.ll si-load-store-opt -mattr=+load-store-opt,-enable-ds128 -amdgpu-load-store-vectorizer=0
+ds-sub-offset.ll machine-scheduler $LSO
+lds-misaligned-bug.ll machine-scheduler $LSO
+si-triv-disjoint-mem-access.ll machine-scheduler -amdgpu-scalarize-global-loads=false -enable-amdgpu-aa=0 -enable-misched -enable-aa-sched-mi
+EOF
+# .mir files: the pass of their RUN line, on the RUN line's CPUs.
+for pass in si-load-store-opt machine-scheduler si-form-memory-clauses; do
+  for f in $(grep -l "run-pass[= ]$pass" "$T"/*.mir 2>/dev/null); do
+    b=$(basename "$f")
+    cpus=$(grep -o 'mcpu=[a-z0-9]*' "$f" | sort -u | sed 's/mcpu=//' | paste -sd, -)
+    "$G" tv --format json --llc "$LLC" --pass "$pass" "$f" --target "${cpus:-gfx900}" \
+      > "$out/$b.$pass.jsonl" 2> "$out/$b.$pass.err" || true
+  done
 done
 python3 - "$out" <<'PY'
 import json, os, sys, collections

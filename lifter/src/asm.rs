@@ -16,7 +16,7 @@ use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hol
 use crate::table::{self, DsShape, GdsRule, OffsetKind};
 
 use crate::lex::err;
-pub use crate::lex::{parse_int, AsmError};
+pub use crate::lex::{parse_int, AsmError, AsmResult};
 pub(crate) use crate::syntax::parse_syntax_with;
 pub use crate::syntax::{parse_syntax, AsmSyntax};
 
@@ -75,7 +75,7 @@ pub fn parse_reg(text: &str) -> Option<RegTuple> {
 /// wrong tuple size, register out of range, misaligned tuple (gfx90a+/gfx1250),
 /// AGPR where not allowed, mixed VGPR/AGPR data, offset kind or range, and
 /// `gds` present where not allowed or missing where required.
-pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
+pub fn parse_asm(target: Target, line: &str) -> AsmResult<DsInst> {
     parse_asm_with(target, line, &mut NoHoles)
 }
 
@@ -83,11 +83,7 @@ pub fn parse_asm(target: Target, line: &str) -> Result<DsInst, AsmError> {
 /// `v0` (or `v[0:n-1]`) or the immediate 0 in the returned instruction, after passing every
 /// check a concrete operand of its width and class would. Holes do not take part in the
 /// "all VGPRs or all AGPRs" check of vdst and data: a variable can be allocated in either file.
-pub fn parse_asm_with(
-    target: Target,
-    line: &str,
-    holes: &mut dyn Holes,
-) -> Result<DsInst, AsmError> {
+pub fn parse_asm_with(target: Target, line: &str, holes: &mut dyn Holes) -> AsmResult<DsInst> {
     let syn = parse_syntax(line)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = table::ds_lookup(target, mn) else {

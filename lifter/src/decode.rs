@@ -25,7 +25,7 @@ pub enum DecodeErrorKind {
     #[error("not a DS instruction (bits 31:26 = {0:#x}, want 0x36)")]
     NotDs(u8),
     /// The OP field names no DS instruction on this target.
-    #[error("DS opcode {opcode:#04x} is not defined on {target}")]
+    #[error("DS opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (8 bits).
         opcode: u8,
@@ -97,7 +97,7 @@ pub enum DecodeErrorKind {
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
 /// which re-assembles to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(".long {:#010x}, {:#010x} ; {kind}", *word as u32, (*word >> 32) as u32)]
+#[error(".long {} ; {kind}", crate::hex::Dwords(&[*word as u32, (*word >> 32) as u32]))]
 pub struct DecodeError {
     /// The 64-bit little-endian word.
     pub word: u64,

@@ -37,43 +37,6 @@ pub struct FamilyDef {
     pub on_target: fn(Target, &str) -> bool,
 }
 
-fn ds_owns(m: &str) -> bool {
-    m.starts_with("ds_")
-}
-fn ds_on(t: Target, m: &str) -> bool {
-    crate::table::ds_lookup(t, m).is_some()
-}
-fn mubuf_owns(m: &str) -> bool {
-    m.starts_with("buffer_") || m.starts_with("tbuffer_")
-}
-fn mubuf_on(t: Target, m: &str) -> bool {
-    crate::mubuf_table::mubuf_lookup(t, m).is_some()
-}
-fn global_owns(m: &str) -> bool {
-    crate::global::is_global_mnemonic(m)
-}
-fn global_on(t: Target, m: &str) -> bool {
-    crate::global::global_lookup(t, m).is_some()
-}
-fn smem_owns(m: &str) -> bool {
-    crate::smem::is_smem_mnemonic(m)
-}
-fn smem_on(t: Target, m: &str) -> bool {
-    crate::smem::smem_lookup(t, m).is_some()
-}
-fn flat_owns(m: &str) -> bool {
-    crate::flat::is_flat_mnemonic(m)
-}
-fn flat_on(t: Target, m: &str) -> bool {
-    crate::flat::flat_lookup(t, m).is_some()
-}
-fn alu_owns(m: &str) -> bool {
-    crate::lift::alu_known_anywhere(m)
-}
-fn alu_on(t: Target, m: &str) -> bool {
-    crate::lift::alu_lookup(t, m).is_some()
-}
-
 /// Every family, in dispatch order.
 pub static FAMILIES: &[FamilyDef] = &[
     FamilyDef {
@@ -88,8 +51,8 @@ pub static FAMILIES: &[FamilyDef] = &[
             "ds_2addr.pcode",
             "ds_misc.pcode",
         ],
-        owns: ds_owns,
-        on_target: ds_on,
+        owns: |m| m.starts_with("ds_"),
+        on_target: |t, m| crate::table::ds_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Mubuf,
@@ -98,38 +61,39 @@ pub static FAMILIES: &[FamilyDef] = &[
             "buffer_load.pcode",
             "buffer_store.pcode",
             "buffer_atomic.pcode",
+            "buffer_format.pcode",
             "buffer_cache.pcode",
         ],
-        owns: mubuf_owns,
-        on_target: mubuf_on,
+        owns: |m| m.starts_with("buffer_") || m.starts_with("tbuffer_"),
+        on_target: |t, m| crate::mubuf_table::mubuf_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Global,
         name: "GLOBAL/SMEM",
         pcode_files: &["global.pcode"],
-        owns: global_owns,
-        on_target: global_on,
+        owns: crate::global::is_global_mnemonic,
+        on_target: |t, m| crate::global::global_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Smem,
         name: "SMEM buffer",
         pcode_files: &["smem.pcode"],
-        owns: smem_owns,
-        on_target: smem_on,
+        owns: crate::smem::is_smem_mnemonic,
+        on_target: |t, m| crate::smem::smem_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Flat,
         name: "FLAT",
         pcode_files: &["flat.pcode"],
-        owns: flat_owns,
-        on_target: flat_on,
+        owns: crate::flat::is_flat_mnemonic,
+        on_target: |t, m| crate::flat::flat_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Alu,
         name: "VALU/SALU",
         pcode_files: &["alu.pcode"],
-        owns: alu_owns,
-        on_target: alu_on,
+        owns: crate::lift::alu_known_anywhere,
+        on_target: |t, m| crate::lift::alu_lookup(t, m).is_some(),
     },
 ];
 

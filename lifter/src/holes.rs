@@ -93,40 +93,32 @@ pub struct HoleClass {
     pub agpr_ok: bool,
 }
 
+/// A [`Holes`] answer: `None` if the operand is not a hole (the parser then reads it as
+/// concrete), `Some(Ok(()))` to accept it, `Some(Err(..))` to reject it.
+pub type HoleAnswer = Option<Result<(), AsmError>>;
+
 /// Resolves operands that are not concrete registers or integers.
 pub trait Holes {
     /// `text` at 1-based column `col` is the operand for `role`, which needs `class`. Return
     /// `None` if `text` is not a hole (the parser then reads a concrete register), `Some(Ok(()))`
     /// to accept it, `Some(Err(..))` to reject it (a wrong width, a bad variable name).
-    fn reg(
-        &mut self,
-        role: Role,
-        text: &str,
-        col: usize,
-        class: HoleClass,
-    ) -> Option<Result<(), AsmError>>;
+    fn reg(&mut self, role: Role, text: &str, col: usize, class: HoleClass) -> HoleAnswer;
 
     /// `text` at `col` is the value of the immediate field `name` (`offset`, `offset0`,
     /// `offset1`), whose values must lie in `0..=max` (a symbolic offset of a global or scalar
     /// load is taken as non-negative). Return `None` if it is not a hole; an
     /// accepted hole gets the stand-in value 0, and the caller owns the range condition.
-    fn imm(
-        &mut self,
-        name: &'static str,
-        text: &str,
-        col: usize,
-        max: u64,
-    ) -> Option<Result<(), AsmError>>;
+    fn imm(&mut self, name: &'static str, text: &str, col: usize, max: u64) -> HoleAnswer;
 }
 
 /// No holes: every operand must be concrete (plain assembly).
 pub struct NoHoles;
 
 impl Holes for NoHoles {
-    fn reg(&mut self, _: Role, _: &str, _: usize, _: HoleClass) -> Option<Result<(), AsmError>> {
+    fn reg(&mut self, _: Role, _: &str, _: usize, _: HoleClass) -> HoleAnswer {
         None
     }
-    fn imm(&mut self, _: &'static str, _: &str, _: usize, _: u64) -> Option<Result<(), AsmError>> {
+    fn imm(&mut self, _: &'static str, _: &str, _: usize, _: u64) -> HoleAnswer {
         None
     }
 }

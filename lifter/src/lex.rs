@@ -13,6 +13,9 @@ pub struct AsmError {
     pub msg: String,
 }
 
+/// What a parser returns: its value, or the first error.
+pub type AsmResult<T> = Result<T, AsmError>;
+
 /// Parse an integer as llvm-mc writes them: decimal, `0x` hex or `0b` binary, optional `-`.
 pub fn parse_int(s: &str) -> Option<i64> {
     let s = s.trim();

@@ -27,6 +27,7 @@ mod encode;
 mod family;
 mod flat;
 mod global;
+mod hex;
 pub mod holes;
 mod inst;
 mod lex;
@@ -50,7 +51,7 @@ pub use flat::{flat_lookup, flat_spelling, parse_flat_with};
 pub use global::{
     global_lookup, global_spelling, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs,
 };
-pub use holes::{HoleClass, Holes, NoHoles, Role};
+pub use holes::{HoleAnswer, HoleClass, Holes, NoHoles, Role};
 pub use inst::{DsInst, RegFile, RegTuple, TuplePastEnd};
 pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,

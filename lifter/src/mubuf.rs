@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use crate::inst::{RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::mubuf_table::{
-    self, mubuf_by_opcode, soffset_name, srsrc_name, MubufClass, MubufLayout, MubufShape,
+    self, mubuf_by_opcode, soffset_str, srsrc_str, MubufClass, MubufLayout, MubufShape,
 };
 
 /// Cache-policy bits, named after LLVM's `CPol` (word positions per [`MubufLayout`]).
@@ -95,7 +95,7 @@ pub enum MubufDecodeErrorKind {
         want: &'static str,
     },
     /// The opcode names nothing on this target.
-    #[error("MUBUF opcode {opcode:#04x} is not defined on {target}")]
+    #[error("MUBUF opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (7 or 8 bits, by layout).
         opcode: u8,
@@ -175,18 +175,21 @@ pub enum MubufDecodeErrorKind {
 /// A word that does not decode; displays as `.long 0x..., 0x...[, 0x...] ; reason`, which
 /// re-assembles to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(".long {} ; {kind}", self.dwords())]
+#[error(".long {} ; {kind}", crate::hex::Dwords(self.words()))]
 pub struct MubufDecodeError {
-    /// The instruction's little-endian dwords (2, or 3 on VBUFFER targets).
-    pub words: Vec<u32>,
+    /// The instruction's little-endian dwords (the first 2, or 3 on VBUFFER targets; a fixed
+    /// array so that a rejected word costs no allocation).
+    pub dwords: [u32; 3],
+    /// How many of `dwords` the instruction has (2 or 3).
+    pub len: u8,
     /// The reason.
     pub kind: MubufDecodeErrorKind,
 }
 
 impl MubufDecodeError {
-    fn dwords(&self) -> String {
-        let v: Vec<String> = self.words.iter().map(|w| format!("{w:#010x}")).collect();
-        v.join(", ")
+    /// The instruction's dwords.
+    pub fn words(&self) -> &[u32] {
+        &self.dwords[..usize::from(self.len).min(3)]
     }
 }
 
@@ -213,9 +216,9 @@ pub fn decode_mubuf(target: Target, bytes: &[u8]) -> Result<MubufInst, MubufDeco
     b[..k].copy_from_slice(&bytes[..k]);
     let w = u128::from_le_bytes(b);
     decode_inner(target, layout, w).map_err(|kind| MubufDecodeError {
-        words: (0..n / 4)
-            .map(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]]))
-            .collect(),
+        dwords: [0, 1, 2]
+            .map(|i| u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])),
+        len: (n / 4) as u8,
         kind,
     })
 }
@@ -384,14 +387,14 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
     if naddr > 0 {
         inst.vaddr = Some(tuple("vaddr", RegFile::V, vaddr_f, naddr)?);
     }
-    if srsrc_name(target, srsrc).is_none() {
+    if srsrc_str(target, srsrc).is_none() {
         return Err(E::BadSrsrc {
             mnemonic,
             sgpr: srsrc,
             target,
         });
     }
-    if soffset_name(target, soff).is_none() {
+    if soffset_str(target, soff).is_none() {
         return Err(E::BadSoffset {
             mnemonic,
             value: soff,
@@ -538,9 +541,9 @@ impl fmt::Display for MubufInst {
             None if self.shape.lds_only => {}
             None => f.write_str("off, ")?,
         }
-        let srsrc = srsrc_name(t, self.srsrc).unwrap_or_else(|| "<bad srsrc>".into());
-        let soff = soffset_name(t, self.soffset).unwrap_or_else(|| "<bad soffset>".into());
-        write!(f, "{srsrc}, {soff}")?;
+        f.write_str(srsrc_str(t, self.srsrc).unwrap_or("<bad srsrc>"))?;
+        f.write_str(", ")?;
+        f.write_str(soffset_str(t, self.soffset).unwrap_or("<bad soffset>"))?;
         if self.shape.typed && self.format != 1 {
             match mubuf_table::BUF_FORMATS.get(self.format as usize) {
                 Some(n) => write!(f, " format:[{n}]")?,

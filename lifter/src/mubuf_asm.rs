@@ -8,7 +8,7 @@
 
 use gcnsmt_semantics::target::{Gen, Target};
 
-use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError, AsmSyntax};
+use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError, AsmResult, AsmSyntax};
 use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
@@ -38,18 +38,14 @@ pub fn parse_mubuf_syntax(line: &str) -> Result<crate::asm::AsmSyntax, AsmError>
 /// `offen` or `idxen`, 2 with both or `addr64`, else `off`), alignment on gfx90a+/gfx1250,
 /// AGPRs outside gfx90a/gfx942/gfx950, unknown SRSRC/SOFFSET, modifiers the generation or
 /// op does not have, and offsets out of range (12 bits before gfx12, 23 bits on gfx12+).
-pub fn parse_mubuf(target: Target, line: &str) -> Result<MubufInst, AsmError> {
+pub fn parse_mubuf(target: Target, line: &str) -> AsmResult<MubufInst> {
     parse_mubuf_with(target, line, &mut NoHoles)
 }
 
 /// [`parse_mubuf`] with operand holes (see [`crate::holes`]): a hole stands in as `v0` /
 /// `v[0:n-1]` (vdata, vaddr), `s[0:3]` (srsrc), `s0` (soffset) or offset 0, after the checks a
 /// concrete operand of its width and class passes.
-pub fn parse_mubuf_with(
-    target: Target,
-    line: &str,
-    holes: &mut dyn Holes,
-) -> Result<MubufInst, AsmError> {
+pub fn parse_mubuf_with(target: Target, line: &str, holes: &mut dyn Holes) -> AsmResult<MubufInst> {
     let syn = parse_syntax_with(line, MUBUF_FLAGS)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = mubuf_lookup(target, mn) else {
@@ -348,7 +344,7 @@ fn mubuf_scalar<T>(
 
 /// Reject modifiers whose bit llvm-mc-22's decoder rejects or ignores for this op
 /// ([`crate::MubufShape::invalid_bits`] / `ignored_bits`).
-fn check_flags(inst: MubufInst, col: usize) -> Result<MubufInst, AsmError> {
+fn check_flags(inst: MubufInst, col: usize) -> AsmResult<MubufInst> {
     let w = crate::mubuf::encode_mubuf(&inst);
     let bad = w & (inst.shape.invalid_bits | inst.shape.ignored_bits);
     if bad != 0 {

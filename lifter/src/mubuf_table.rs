@@ -273,6 +273,33 @@ pub fn soffset_name(target: Target, v: u8) -> Option<String> {
     Some(s.to_string())
 }
 
+/// [`soffset_name`] without an allocation: every value's name, computed once per target
+/// (the decoder and printer ask for one per instruction word).
+pub fn soffset_str(target: Target, v: u8) -> Option<&'static str> {
+    static T: OnceLock<Vec<Vec<Option<String>>>> = OnceLock::new();
+    T.get_or_init(|| {
+        Target::ALL
+            .iter()
+            .map(|t| (0..=255u8).map(|v| soffset_name(*t, v)).collect())
+            .collect()
+    })[target_index(target)][v as usize]
+        .as_deref()
+}
+
+/// [`srsrc_name`] without an allocation, computed once per target (SGPRs 0 to 127; larger
+/// numbers have no name).
+pub fn srsrc_str(target: Target, sgpr: u16) -> Option<&'static str> {
+    static T: OnceLock<Vec<Vec<Option<String>>>> = OnceLock::new();
+    T.get_or_init(|| {
+        Target::ALL
+            .iter()
+            .map(|t| (0..128u16).map(|s| srsrc_name(*t, s)).collect())
+            .collect()
+    })[target_index(target)]
+    .get(sgpr as usize)?
+    .as_deref()
+}
+
 /// The SOFFSET value named `name` on `target` (inverse of [`soffset_name`]; integers may
 /// also be written in hex).
 pub fn soffset_value(target: Target, name: &str) -> Option<u8> {

@@ -7,22 +7,24 @@ use gcnsmt_semantics::target::Target;
 
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::RegTuple;
-use crate::lex::{err, parse_int, AsmError};
-use crate::syntax::AsmSyntax;
+use crate::lex::{err, parse_int, AsmError, AsmResult};
+use crate::syntax::{parse_syntax_with, AsmSyntax};
 
-/// The table entry of the line's mnemonic on `target` (`lookup`), for the GLOBAL, FLAT and
-/// SMEM parsers. Errors (at the mnemonic): "`mn` is not available on `target`" when `known`
-/// says the mnemonic exists elsewhere, else "unknown `family` mnemonic".
+/// The syntax of `line` and the table entry of its mnemonic on `target` (`lookup`), for the
+/// GLOBAL, FLAT and SMEM parsers, which take no flag modifiers. Errors: the syntax's; at the
+/// mnemonic, "`mn` is not available on `target`" when `known` says the mnemonic exists
+/// elsewhere, else "unknown `family` mnemonic".
 pub(crate) fn lookup_mnemonic<T>(
-    syn: &AsmSyntax,
+    line: &str,
     target: Target,
     family: &str,
     lookup: impl FnOnce(Target, &str) -> Option<T>,
     known: impl FnOnce(&str) -> bool,
-) -> Result<T, AsmError> {
+) -> AsmResult<(AsmSyntax, T)> {
+    let syn = parse_syntax_with(line, &[])?;
     let mn = syn.mnemonic.as_str();
     match lookup(target, mn) {
-        Some(x) => Ok(x),
+        Some(x) => Ok((syn, x)),
         None if known(mn) => err(
             syn.mnemonic_col,
             format!("{mn} is not available on {target}"),

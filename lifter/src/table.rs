@@ -89,6 +89,9 @@ struct Tables {
     by_name: Vec<HashMap<&'static str, u8>>,
     /// Mnemonic -> target-independent shape (GDS rule before target restrictions).
     shapes: HashMap<&'static str, DsShape>,
+    /// Per target index: opcode -> mnemonic and target shape, what the decoder looks up for
+    /// every word (no hashing on that path).
+    decoded: Vec<[Option<(&'static str, DsShape)>; 256]>,
 }
 
 /// The position of `t` in [`Target::ALL`], the index of the per-target tables.
@@ -164,10 +167,18 @@ fn tables() -> &'static Tables {
             };
             shapes.insert(f[0], shape);
         }
+        let decoded = by_opcode
+            .iter()
+            .zip(Target::ALL)
+            .map(|(ops, t)| {
+                ops.map(|n| n.and_then(|n| shapes.get(n).map(|s| (n, for_target(t, *s)))))
+            })
+            .collect();
         Tables {
             by_opcode,
             by_name,
             shapes,
+            decoded,
         }
     })
 }
@@ -198,8 +209,7 @@ pub fn ds_lookup(target: Target, mnemonic: &str) -> Option<(u8, DsShape)> {
 
 /// Mnemonic and shape of the 8-bit `opcode` on `target`, or `None` if undefined.
 pub fn ds_by_opcode(target: Target, opcode: u8) -> Option<(&'static str, DsShape)> {
-    let name = tables().by_opcode[target_index(target)][opcode as usize]?;
-    Some((name, for_target(target, base_shape(name)?)))
+    tables().decoded[target_index(target)][opcode as usize]
 }
 
 /// All DS mnemonics defined on `target`, in opcode order.

@@ -16,6 +16,8 @@
 //! (RDNA OOB_SELECT), LLVM's 45-bit-num-records targets (gfx1250: base 56:0, num_records
 //! 101:57, stride 121:108).
 
+pub mod format;
+
 use crate::domain::{BvOp, CmpOp, Domain};
 use crate::settings::{BufferOob, BufferSoffset, Settings};
 use crate::target::{Gen, Target};

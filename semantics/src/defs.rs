@@ -38,6 +38,10 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../pcode/buffer_atomic.pcode"),
     ),
     (
+        "buffer_format.pcode",
+        include_str!("../pcode/buffer_format.pcode"),
+    ),
+    (
         "buffer_cache.pcode",
         include_str!("../pcode/buffer_cache.pcode"),
     ),

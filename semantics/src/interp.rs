@@ -303,7 +303,12 @@ pub fn fp_concrete(op: FpOp, fmt: FpFmt, a: u128, b: u128) -> u128 {
             FpOp::Mul => x * y,
         }
     }
-    match fmt {
+    // f16 and bf16: `widen` reads a bit pattern as f64, `round` rounds the f64 result back.
+    let half = |widen: fn(u16) -> f64, round: fn(f64) -> u16| {
+        let r = ap(op, widen(a as u16), widen(b as u16));
+        (r.is_nan(), u128::from(round(r)))
+    };
+    let (nan, bits) = match fmt {
         FpFmt::F32 => {
             let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
             let r = match op {
@@ -311,39 +316,24 @@ pub fn fp_concrete(op: FpOp, fmt: FpFmt, a: u128, b: u128) -> u128 {
                 FpOp::Sub => x - y,
                 FpOp::Mul => x * y,
             };
-            if r.is_nan() {
-                fmt.canonical_nan()
-            } else {
-                r.to_bits() as u128
-            }
+            (r.is_nan(), u128::from(r.to_bits()))
         }
         FpFmt::F64 => {
             let r = ap(op, f64::from_bits(a as u64), f64::from_bits(b as u64));
-            if r.is_nan() {
-                fmt.canonical_nan()
-            } else {
-                r.to_bits() as u128
-            }
+            (r.is_nan(), u128::from(r.to_bits()))
         }
-        FpFmt::F16 => {
-            let x = half::f16::from_bits(a as u16).to_f64();
-            let y = half::f16::from_bits(b as u16).to_f64();
-            let r = ap(op, x, y);
-            if r.is_nan() {
-                fmt.canonical_nan()
-            } else {
-                half::f16::from_f64(r).to_bits() as u128
-            }
-        }
-        FpFmt::Bf16 => {
-            let x = half::bf16::from_bits(a as u16).to_f64();
-            let y = half::bf16::from_bits(b as u16).to_f64();
-            let r = ap(op, x, y);
-            if r.is_nan() {
-                fmt.canonical_nan()
-            } else {
-                half::bf16::from_f64(r).to_bits() as u128
-            }
-        }
+        FpFmt::F16 => half(
+            |h| half::f16::from_bits(h).to_f64(),
+            |r| half::f16::from_f64(r).to_bits(),
+        ),
+        FpFmt::Bf16 => half(
+            |h| half::bf16::from_bits(h).to_f64(),
+            |r| half::bf16::from_f64(r).to_bits(),
+        ),
+    };
+    if nan {
+        fmt.canonical_nan()
+    } else {
+        bits
     }
 }

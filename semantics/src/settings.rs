@@ -114,6 +114,27 @@ pub enum Fp32Denorm {
     Flush,
 }
 
+/// Which bits of M0 give the LDS address of LDS DMA (`buffer_load_* ... lds`,
+/// `buffer_store_lds_dword`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsDmaM0 {
+    /// `M0[15:0]` (CLRX GcnMemHandling.md: `LDS_ADDR = LDS_BASE + (M0&0xffff) + LANEID*4`).
+    Bits16,
+    /// `M0[17:0]` (tinygrad's CDNA emulator, as the audit in issue 15 reports it).
+    Bits18,
+}
+
+/// Whether the instruction offset of LDS DMA also moves the LDS address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsDmaOffset {
+    /// It does (LLVM AMDGPUDMAOperations "GFX9 LDS DMA": "offset (immediate) applied to both
+    /// src and LDS address"; a rocjitsu report; CLRX's BUFFER_STORE_LDS_DWORD pseudocode).
+    Both,
+    /// Only the global address (CLRX GcnMemHandling.md's load formula and tinygrad's
+    /// emulator have no OFFSET term on the LDS side).
+    Global,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -131,6 +152,10 @@ pub struct Settings {
     pub flat_aperture: FlatAperture,
     /// f32 denormal handling of VALU float arithmetic.
     pub fp32_denorm: Fp32Denorm,
+    /// LDS DMA: the M0 bits of the LDS address.
+    pub lds_dma_m0: LdsDmaM0,
+    /// LDS DMA: whether the instruction offset applies to the LDS address.
+    pub lds_dma_offset: LdsDmaOffset,
 }
 
 impl Settings {
@@ -151,6 +176,8 @@ impl Settings {
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Preserve,
+                lds_dma_m0: LdsDmaM0::Bits16,
+                lds_dma_offset: LdsDmaOffset::Both,
             }
         } else {
             Settings {
@@ -161,6 +188,8 @@ impl Settings {
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Flush,
+                lds_dma_m0: LdsDmaM0::Bits16,
+                lds_dma_offset: LdsDmaOffset::Both,
             }
         }
     }
@@ -202,6 +231,10 @@ impl Settings {
             ("flat_aperture", "GLOBAL") => self.flat_aperture = FlatAperture::Global,
             ("fp32_denorm", "PRESERVE") => self.fp32_denorm = Fp32Denorm::Preserve,
             ("fp32_denorm", "FLUSH") => self.fp32_denorm = Fp32Denorm::Flush,
+            ("lds_dma_m0", "BITS16") => self.lds_dma_m0 = LdsDmaM0::Bits16,
+            ("lds_dma_m0", "BITS18") => self.lds_dma_m0 = LdsDmaM0::Bits18,
+            ("lds_dma_offset", "BOTH") => self.lds_dma_offset = LdsDmaOffset::Both,
+            ("lds_dma_offset", "GLOBAL") => self.lds_dma_offset = LdsDmaOffset::Global,
             // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
             _ => return Err(format!("{name}={v} is listed but not implemented")),
         }
@@ -219,6 +252,8 @@ pub const SETTINGS: &[(&str, &[&str])] = &[
     ("sbuffer_size", &["STRIDED", "RECORDS"]),
     ("flat_aperture", &["ANY", "GLOBAL"]),
     ("fp32_denorm", &["PRESERVE", "FLUSH"]),
+    ("lds_dma_m0", &["BITS16", "BITS18"]),
+    ("lds_dma_offset", &["BOTH", "GLOBAL"]),
 ];
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -301,6 +336,20 @@ impl Settings {
         };
         format!("fp32_denorm={v}")
     }
+
+    /// The LDS DMA settings as `lds_dma_m0=..., lds_dma_offset=...` (printed with verdicts of
+    /// rules that use an `lds` buffer form).
+    pub fn lds_dma_text(&self) -> String {
+        let m = match self.lds_dma_m0 {
+            LdsDmaM0::Bits16 => "BITS16",
+            LdsDmaM0::Bits18 => "BITS18",
+        };
+        let o = match self.lds_dma_offset {
+            LdsDmaOffset::Both => "BOTH",
+            LdsDmaOffset::Global => "GLOBAL",
+        };
+        format!("lds_dma_m0={m}, lds_dma_offset={o}")
+    }
 }
 
 #[cfg(test)]
@@ -315,11 +364,12 @@ mod tests {
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
                 let text = format!(
-                    "{s}, {}, {}, {}, {}",
+                    "{s}, {}, {}, {}, {}, {}",
                     s.buffer_text(),
                     s.sbuffer_text(),
                     s.flat_text(),
-                    s.float_text()
+                    s.float_text(),
+                    s.lds_dma_text()
                 );
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
@@ -337,13 +387,15 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm)"
+                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
-        assert!(settings_help().ends_with("flat_aperture=ANY|GLOBAL, fp32_denorm=PRESERVE|FLUSH"));
+        assert!(settings_help().ends_with(
+            "fp32_denorm=PRESERVE|FLUSH, lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL"
+        ));
         assert_eq!(
             Settings::default_for(Target::Gfx802).fp32_denorm,
             Fp32Denorm::Flush

@@ -94,6 +94,8 @@ const UNALIGNED: Settings = Settings {
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+    lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+    lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -103,6 +105,8 @@ const DWORD: Settings = Settings {
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+    lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+    lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -676,6 +680,8 @@ const NO_BOUND: Settings = Settings {
     sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
     flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+    lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+    lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

@@ -1,8 +1,8 @@
 //! Helpers shared by the test binaries of every gcnsmt crate, so that each test file does not
 //! carry its own copy: the proptest configuration (fixed seed, overridable case count), the
-//! switch between the default and the slow test tier, temporary directories, running a
-//! binary with captured output, the redaction of times for snapshot tests ([`redact`]), and
-//! the documentation's console examples ([`doc`]).
+//! switch between the default and the slow test tier, tables of cases ([`assert_cases`]),
+//! temporary directories, running a binary with captured output, the redaction of times for
+//! snapshot tests ([`redact`]), and the documentation's console examples ([`doc`]).
 //!
 //! This crate depends on no gcnsmt crate, so any of them can take it as a dev-dependency.
 
@@ -34,6 +34,20 @@ pub fn tiered<T>(fast: T, full: T) -> T {
         full
     } else {
         fast
+    }
+}
+
+/// Assert `f(at, text) == want` for every `(at, text, want)` of a table of cases (a target
+/// and an instruction, say, with what llvm-mc answered), naming the case that fails.
+pub fn assert_cases<A, R, W>(f: impl Fn(A, &str) -> R, cases: &[(A, &str, W)])
+where
+    A: Copy + std::fmt::Display,
+    R: PartialEq<W> + std::fmt::Debug,
+    W: std::fmt::Debug,
+{
+    for (at, text, want) in cases {
+        let got = f(*at, text);
+        assert!(got == *want, "{at} `{text}`: got {got:?}, want {want:?}");
     }
 }
 

@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct Cache {
     dir: PathBuf,
+    /// Lookups only: [`Cache::put`] writes nothing (see [`Cache::open_read_only`]).
+    read_only: bool,
 }
 
 /// What a cache entry holds.
@@ -232,7 +234,27 @@ impl Cache {
         std::fs::create_dir_all(dir)?;
         Ok(Cache {
             dir: dir.to_path_buf(),
+            read_only: false,
         })
+    }
+
+    /// Use `dir` for lookups only (it may be on a read-only mount): nothing is stored, and the
+    /// runner reports a check the cache does not hold as an error instead of checking it.
+    ///
+    /// Errors: `dir` is not an existing directory.
+    pub fn open_read_only(dir: &Path) -> std::io::Result<Cache> {
+        if !std::fs::metadata(dir)?.is_dir() {
+            return Err(std::io::Error::other("not a directory"));
+        }
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+            read_only: true,
+        })
+    }
+
+    /// Whether this cache was opened with [`Cache::open_read_only`].
+    pub fn read_only(&self) -> bool {
+        self.read_only
     }
 
     /// The key of one rule x target under the given setting overrides (hex BLAKE3), with this
@@ -282,6 +304,9 @@ impl Cache {
     /// threads or processes, share one) and renamed into place, so a reader sees a whole old
     /// or a whole new entry, never a mix.
     pub fn put(&self, key: &str, v: &Cached) {
+        if self.read_only {
+            return;
+        }
         static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let body = match v {
             Cached::Proved => "proved".to_string(),

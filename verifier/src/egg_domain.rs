@@ -10,6 +10,7 @@
 //! domain, so a folded node means exactly what the interpreter computes (SMT-LIB division by
 //! zero, shifts past the width, IEEE rounding of the fp nodes).
 
+use crate::egg_lang::{bv_term, cmp_term};
 use crate::machine::{exec, Bound, Env, Machine, RegKey};
 use egg::{EGraph, Id, Symbol};
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
@@ -71,35 +72,13 @@ impl Domain for EggDomain {
         }
     }
     fn op(&mut self, op: BvOp, a: &Id, b: &Id) -> Id {
-        let c = [*a, *b];
-        self.egraph.add(match op {
-            BvOp::Add => Term::Add(c),
-            BvOp::Sub => Term::Sub(c),
-            BvOp::Mul => Term::Mul(c),
-            BvOp::UDiv => Term::UDiv(c),
-            BvOp::URem => Term::URem(c),
-            BvOp::SDiv => Term::SDiv(c),
-            BvOp::SRem => Term::SRem(c),
-            BvOp::And => Term::And(c),
-            BvOp::Or => Term::Or(c),
-            BvOp::Xor => Term::Xor(c),
-            BvOp::Shl => Term::Shl(c),
-            BvOp::LShr => Term::LShr(c),
-            BvOp::AShr => Term::AShr(c),
-        })
+        self.egraph.add(bv_term(op, [*a, *b]))
     }
     fn not(&mut self, a: &Id) -> Id {
         self.egraph.add(Term::Not([*a]))
     }
     fn cmp(&mut self, op: CmpOp, a: &Id, b: &Id) -> Id {
-        let c = [*a, *b];
-        self.egraph.add(match op {
-            CmpOp::Eq => Term::Eq(c),
-            CmpOp::Ult => Term::Ult(c),
-            CmpOp::Ule => Term::Ule(c),
-            CmpOp::Slt => Term::Slt(c),
-            CmpOp::Sle => Term::Sle(c),
-        })
+        self.egraph.add(cmp_term(op, [*a, *b]))
     }
     fn extract(&mut self, a: &Id, hi: u32, lo: u32) -> Id {
         let (h, l) = (self.nat(hi), self.nat(lo));

@@ -164,35 +164,28 @@ pub enum Value {
     Nat(u32),
 }
 
-fn bv_op(t: &Term) -> Option<(BvOp, [Id; 2])> {
-    Some(match t {
-        Term::Add(c) => (BvOp::Add, *c),
-        Term::Sub(c) => (BvOp::Sub, *c),
-        Term::Mul(c) => (BvOp::Mul, *c),
-        Term::UDiv(c) => (BvOp::UDiv, *c),
-        Term::URem(c) => (BvOp::URem, *c),
-        Term::SDiv(c) => (BvOp::SDiv, *c),
-        Term::SRem(c) => (BvOp::SRem, *c),
-        Term::And(c) => (BvOp::And, *c),
-        Term::Or(c) => (BvOp::Or, *c),
-        Term::Xor(c) => (BvOp::Xor, *c),
-        Term::Shl(c) => (BvOp::Shl, *c),
-        Term::LShr(c) => (BvOp::LShr, *c),
-        Term::AShr(c) => (BvOp::AShr, *c),
-        _ => return None,
-    })
+/// The terms of a two-operand operator enum (`BvOp`, `CmpOp`), whose variants have the names
+/// of their [`Term`]s: `$of` gives a term's operator and operands, `$term` the term of one.
+macro_rules! operator_terms {
+    ($op:ident, $term:ident, $of:ident: $($v:ident),+) => {
+        fn $of(t: &Term) -> Option<($op, [Id; 2])> {
+            Some(match t {
+                $(Term::$v(c) => ($op::$v, *c),)+
+                _ => return None,
+            })
+        }
+
+        /// The term of `op` on `c`.
+        pub(crate) fn $term(op: $op, c: [Id; 2]) -> Term {
+            match op {
+                $($op::$v => Term::$v(c),)+
+            }
+        }
+    };
 }
 
-fn cmp_op(t: &Term) -> Option<(CmpOp, [Id; 2])> {
-    Some(match t {
-        Term::Eq(c) => (CmpOp::Eq, *c),
-        Term::Ult(c) => (CmpOp::Ult, *c),
-        Term::Ule(c) => (CmpOp::Ule, *c),
-        Term::Slt(c) => (CmpOp::Slt, *c),
-        Term::Sle(c) => (CmpOp::Sle, *c),
-        _ => return None,
-    })
-}
+operator_terms!(BvOp, bv_term, bv_op: Add, Sub, Mul, UDiv, URem, SDiv, SRem, And, Or, Xor, Shl, LShr, AShr);
+operator_terms!(CmpOp, cmp_term, cmp_op: Eq, Ult, Ule, Slt, Sle);
 
 /// The concrete value of one node given its children's values, with the interpreter's
 /// semantics ([`Concrete`]). `None` for inputs, memory nodes, a child without a value, or

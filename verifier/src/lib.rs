@@ -56,10 +56,13 @@ mod report;
 pub mod rules;
 mod run;
 mod sarif;
+pub mod shard;
 mod shrink;
 pub mod smt;
 pub mod spec;
 pub mod tv;
+pub mod vectors;
 pub mod wave;
+pub mod xtarget;
 
 pub use lane_mode::{LaneMode, LaneOrder, MAX_LANES};

@@ -39,6 +39,18 @@ enum SpecCheckFormat {
 }
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MergeFormat {
+    Json,
+    Text,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum VectorsFormat {
+    Json,
+    TinygradPy,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum AtomicsFormat {
     Text,
     Json,
@@ -69,6 +81,18 @@ struct VerifyOpts {
     /// it; a disagreement is an error (exit 2).
     #[arg(long, value_name = "N")]
     cache_audit: Option<usize>,
+    /// With --cache: take verdicts from the cache only; a check it does not hold is an
+    /// error (exit 2) instead of being checked, and nothing is written (for CI that must not
+    /// re-prove).
+    #[arg(long)]
+    cache_read_only: bool,
+    /// Only the checks of shard K of N (1 <= K <= N), by each check's content hash; the
+    /// shards' `--format json` outputs combine with `gcnsmt merge`.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Print the checks (rule, target, content hash) instead of running them.
+    #[arg(long)]
+    list: bool,
     /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
     #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
     format: VerifyFormat,
@@ -93,6 +117,17 @@ struct VerifyOpts {
     /// the default) or ascending (lane 0 first).
     #[arg(long, value_name = "ORDER")]
     lane_order: Option<String>,
+    /// With --to: run every rule's source side on this target (instead of `Targets:`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        requires = "to",
+        conflicts_with = "target"
+    )]
+    from: Option<String>,
+    /// With --from: run every rule's target side on this target (docs/cross-target.md).
+    #[arg(long, value_name = "TARGET", requires = "from")]
+    to: Option<String>,
 }
 
 /// `--set`'s help: every setting and its values (repeatable).
@@ -117,12 +152,17 @@ impl VerifyOpts {
             },
             cache: self.cache,
             cache_audit: self.cache_audit,
+            cache_read_only: self.cache_read_only,
+            shard: self.shard,
+            list: self.list,
             emit_smt2: self.emit_smt2,
             cross_check: self.cross_check,
             memory: self.memory,
             no_matrix: self.no_matrix,
             lanes: self.lanes,
             lane_order: self.lane_order,
+            from: self.from,
+            to: self.to,
         }
     }
 }
@@ -146,8 +186,9 @@ enum Cmd {
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
     },
-    /// Decode DS, MUBUF and VBUFFER instruction words (hex dwords, hex bytes, or llvm-mc
-    /// -show-encoding / llvm-objdump text on stdin).
+    /// Decode DS, MUBUF and VBUFFER instruction words: hex dwords or bytes as arguments, or a
+    /// file (`-` or nothing: stdin) of llvm-mc --disassemble input (`0x..` bytes, `#` and `//`
+    /// comments), llvm-mc -show-encoding or llvm-objdump -d text.
     Decode {
         #[arg(long)]
         target: String,
@@ -199,8 +240,56 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         expect: Option<std::path::PathBuf>,
     },
+    /// For every DS and MUBUF/VBUFFER opcode of one target, whether its counterpart on another
+    /// is provably the same (docs/cross-target.md); --all: every ordered pair of targets.
+    Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
+    /// Combine the JSON Lines of every shard of a `verify --shard K/N --format json` run into
+    /// the report, summary and exit code of the unsharded run.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Output: json (JSON Lines, as verify --format json) or text (the summary line).
+        #[arg(long, value_enum, default_value_t = MergeFormat::Json)]
+        format: MergeFormat,
+    },
+    /// Test vectors for emulators: solver-chosen inputs covering every branch and edge of each
+    /// instruction's semantics, with the interpreter's expected registers and memory
+    /// (docs/vectors.md); or, with --check FILE, run a vector file on the current semantics.
+    Vectors {
+        /// The target (-mcpu name); with --check, the file's target is used.
+        #[arg(long, required_unless_present = "check")]
+        target: Option<String>,
+        /// Only these mnemonics (all DS and MUBUF/MTBUF/VBUFFER opcodes by default).
+        instr: Vec<String>,
+        /// At most N vectors per instruction line and settings variant.
+        #[arg(short = 'n', default_value_t = 32)]
+        n: usize,
+        /// Output: json or tinygrad-py (a Python module of test cases with an assert loop).
+        #[arg(long, value_enum, default_value_t = VectorsFormat::Json)]
+        format: VectorsFormat,
+        /// Time limit per solver query, in seconds (an undecided edge gets no vector).
+        #[arg(long, default_value_t = 20.0)]
+        timeout: f64,
+        /// Only the target's default settings (no vectors under the other alignment modes,
+        /// LDS bounds and buffer range-check settings).
+        #[arg(long)]
+        defaults_only: bool,
+        /// Run the vectors of FILE (made by `gcnsmt vectors`) and compare their expected
+        /// values; exit 1 when one differs.
+        #[arg(long, value_name = "FILE")]
+        check: Option<std::path::PathBuf>,
+    },
+    /// The fidelity report: every DS and MUBUF/MTBUF/VBUFFER opcode of a target as exact,
+    /// approximate (with the assumptions) or unsupported (with the reason).
+    Coverage {
+        #[arg(long)]
+        target: String,
+        /// Output: text or json.
+        #[arg(long, value_enum, default_value_t = AtomicsFormat::Text)]
+        format: AtomicsFormat,
+    },
     /// Print the semantics (AMD pseudocode notation) of an instruction given as assembly or words.
     Lift {
         #[arg(long)]
@@ -267,7 +356,44 @@ fn main() -> ExitCode {
             brute,
             expect,
         }),
+        Cmd::Merge { files, format } => cli::merge(
+            &files,
+            match format {
+                MergeFormat::Json => cli::MergeFormat::Json,
+                MergeFormat::Text => cli::MergeFormat::Text,
+            },
+        ),
+        Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
+        Cmd::Vectors {
+            target,
+            instr,
+            n,
+            format,
+            timeout,
+            defaults_only,
+            check,
+        } => match (check, target) {
+            (Some(f), _) => cli::check_vectors(&f, &instr),
+            (None, Some(t)) => match parse_target(&t) {
+                Ok(t) => cli::vectors(
+                    t,
+                    &cli::VectorsArgs {
+                        only: instr,
+                        n,
+                        python: matches!(format, VectorsFormat::TinygradPy),
+                        timeout,
+                        defaults_only,
+                    },
+                ),
+                Err(e) => cli::usage_error(&e),
+            },
+            (None, None) => cli::usage_error("vectors needs --target or --check"),
+        },
+        Cmd::Coverage { target, format } => match parse_target(&target) {
+            Ok(t) => cli::coverage(t, matches!(format, AtomicsFormat::Json)),
+            Err(e) => cli::usage_error(&e),
+        },
         Cmd::Lift { target, input } => match parse_target(&target) {
             Ok(t) => cli::lift(t, &input),
             Err(e) => cli::usage_error(&e),

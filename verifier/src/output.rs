@@ -38,6 +38,10 @@ fn cex_json(c: &Cex) -> Value {
             "target": c.steps.1.iter().map(step_json).collect::<Vec<_>>(),
         },
     });
+    // Only cross-target counterexamples have the key, so same-target output is unchanged.
+    if let Some((s, t)) = c.targets {
+        v["side_targets"] = json!({"source": s.name(), "target": t.name()});
+    }
     for (space, bytes) in c.mem.iter() {
         v[space_key(space)] = bytes
             .iter()
@@ -79,7 +83,7 @@ pub fn record_json(r: &Record) -> Value {
             let settings = o.settings.to_string();
             let mut parts = settings.split(", ").filter_map(|kv| kv.split_once('='));
             let (a, l) = (parts.next().map(|p| p.1), parts.next().map(|p| p.1));
-            json!({
+            let mut v = json!({
                 "type": "verdict",
                 "rule": o.rule,
                 "file": o.file,
@@ -99,7 +103,13 @@ pub fn record_json(r: &Record) -> Value {
                 "note": o.note,
                 "reason": reason,
                 "counterexample": cex,
-            })
+            });
+            if let Some((to, s)) = o.to {
+                v["to"] = json!(to.name());
+                v["to_settings"] = json!(s.to_string());
+                v["assumptions"] = json!(o.assumptions);
+            }
+            v
         }
     }
 }
@@ -168,7 +178,7 @@ pub fn sarif(records: &[Record]) -> Value {
                     (_, Some(false)) => Level::Error,
                     (_, None) => Level::Note,
                 };
-                let mut text = format!("{} on {}: {}", o.rule, o.target, o.verdict.name());
+                let mut text = format!("{} on {}: {}", o.rule, o.target_label(), o.verdict.name());
                 if let Some(e) = o.expect {
                     text.push_str(&format!(" (expected {})", e.name()));
                 }

@@ -93,11 +93,22 @@ pub fn cex(c: &Cex) -> String {
     for (space, b) in c.mem.iter() {
         bytes(space.label(), b, &mut out);
     }
-    for (label, steps) in [("source", &c.steps.0), ("target", &c.steps.1)] {
+    for (i, (label, steps)) in [("source", &c.steps.0), ("target", &c.steps.1)]
+        .into_iter()
+        .enumerate()
+    {
         if steps.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "  {label} steps:");
+        match c.targets {
+            Some(ts) => {
+                let on = if i == 0 { ts.0 } else { ts.1 };
+                let _ = writeln!(out, "  {label} steps (on {on}):");
+            }
+            None => {
+                let _ = writeln!(out, "  {label} steps:");
+            }
+        }
         let w = steps
             .iter()
             .map(|s| s.text.len())
@@ -165,7 +176,7 @@ pub fn outcome(o: &Outcome) -> String {
     let mut s = format!(
         "{:<40} {:<8} {}{}  [{}]  {:.0?}\n",
         o.rule,
-        o.target.name(),
+        o.target_label(),
         v,
         exp,
         o.settings_text(),
@@ -173,6 +184,9 @@ pub fn outcome(o: &Outcome) -> String {
     );
     if let Some(n) = o.note {
         let _ = writeln!(s, "  note: {n}");
+    }
+    for a in &o.assumptions {
+        let _ = writeln!(s, "  assumes: {a}");
     }
     match &o.verdict {
         Verdict::Refuted(c) => s.push_str(&cex(c)),

@@ -95,6 +95,9 @@ pub struct Rule {
     pub loc: Loc,
     /// Explicit targets, if given (`Targets:`); otherwise every target that has the instructions.
     pub targets: Option<(Vec<Target>, Loc)>,
+    /// `Targets: T1 -> T2`: the target the rule's target side runs on (the source side runs on
+    /// each of `targets`); `None` when both sides run on the same target.
+    pub to: Option<(Target, Loc)>,
     /// `Settings: name=value, ...` with the position of each item.
     pub settings: Vec<(String, String, Loc)>,
     /// `Pre:` text and position.
@@ -290,6 +293,7 @@ fn new_rule(at: At, indent: usize, h: &Header) -> Result<Rule, InputError> {
         name: h.value.to_string(),
         loc: at.loc(indent),
         targets: None,
+        to: None,
         settings: Vec::new(),
         pre: None,
         dead: Vec::new(),
@@ -357,7 +361,18 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
     let (value, vcol) = (h.value, h.vcol);
     let vloc = at.loc(vcol);
     match h.key {
-        "Targets" => rule.targets = Some((parse_targets(at, value, vcol)?, vloc)),
+        "Targets" => match value.split_once("->") {
+            None => rule.targets = Some((parse_targets(at, value, vcol)?, vloc)),
+            Some((from, to)) => {
+                rule.targets = Some((parse_targets(at, from.trim_end(), vcol)?, vloc));
+                let tcol = vcol + from.len() + 2 + (to.len() - to.trim_start().len());
+                let ts = parse_targets(at, to.trim(), tcol)?;
+                let [t] = ts[..] else {
+                    return Err(at.err(tcol, "the target side of `->` names one target"));
+                };
+                rule.to = Some((t, at.loc(tcol)));
+            }
+        },
         "Settings" => {
             for (it, col) in list_items(value, vcol) {
                 let Some((n, v)) = it.split_once('=') else {

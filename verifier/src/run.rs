@@ -46,8 +46,15 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         buffer: crate::check::uses_buffer(rule),
         sbuffer: crate::check::uses_sbuffer(rule),
         flat: crate::check::uses_flat(rule),
+        lds_dma: crate::check::uses_lds_dma(rule),
         float: crate::check::uses_float(rule),
         lanes: crate::check::lane_mode(rule, opts),
+        to: rule.to.map(|(to, _)| {
+            let s = crate::check::settings_for(rule, to, opts)
+                .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(to));
+            (to, s)
+        }),
+        assumptions: crate::check::cross_assumptions(rule, t, crate::check::to_target(rule, t)),
     }
 }
 
@@ -90,6 +97,48 @@ pub(crate) fn plan(rules: &[Rule], filter: Option<&[Target]>) -> Vec<(usize, Tar
     jobs
 }
 
+/// The content hash of one rule x target under `opts`: its result cache key, which also
+/// places it in a `--shard`.
+pub(crate) fn check_key(rule: &Rule, t: Target, opts: &Options) -> String {
+    // The lane mode changes the question: part of the key.
+    let mut overrides = opts.settings.clone();
+    if let Some(m) = crate::check::lane_mode(rule, opts) {
+        overrides.push(("lanes".into(), m.describe()));
+    }
+    // `--to` rewrites the rule's target side (the `Targets:` text may say otherwise).
+    if let Some((to, _)) = rule.to {
+        overrides.push(("to".into(), to.name().into()));
+    }
+    Cache::key(rule, t, &overrides)
+}
+
+/// One check of a run: its position in the unsharded plan ([`plan`]), the rule's index, the
+/// target and the content hash.
+pub(crate) struct Job {
+    /// Position in the whole run's plan (the order unsharded output has).
+    pub seq: usize,
+    /// Index of the rule in the run's rules.
+    pub rule: usize,
+    /// The target.
+    pub target: Target,
+    /// [`check_key`].
+    pub key: String,
+}
+
+/// The run's checks in plan order.
+pub(crate) fn jobs(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Job> {
+    plan(rules, filter)
+        .into_iter()
+        .enumerate()
+        .map(|(seq, (rule, target))| Job {
+            seq,
+            rule,
+            target,
+            key: check_key(&rules[rule], target, opts),
+        })
+        .collect()
+}
+
 /// One rule x target: from the cache when it holds a verdict (a stored refutation only if its
 /// replay reproduces), else checked and stored.
 fn check_cached(
@@ -104,12 +153,7 @@ fn check_cached(
     let Some(c) = cache else {
         return check(rule, t, opts);
     };
-    // The lane mode changes the question: part of the key.
-    let mut overrides = opts.settings.clone();
-    if let Some(m) = crate::check::lane_mode(rule, opts) {
-        overrides.push(("lanes".into(), m.describe()));
-    }
-    let key = Cache::key(rule, t, &overrides);
+    let key = check_key(rule, t, opts);
     let hit = match c.get(&key) {
         // The replay is the evidence; one that does not reproduce is a miss.
         Some(Cached::Refuted(s)) => crate::check::replay_stored(rule, t, opts, &s),
@@ -118,6 +162,20 @@ fn check_cached(
         None => None,
     };
     if let Some(o) = hit {
+        return Ok(o);
+    }
+    // A rule that expects an input error never has an entry (errors are not stored); its
+    // error is found before any solver query, so it is still checked.
+    if c.read_only() && rule.expect.map(|e| e.0) != Some(Expect::Error) {
+        let mut o = cached_outcome(
+            rule,
+            t,
+            opts,
+            Verdict::Error(format!(
+            "not in the read-only result cache (key {key}): --cache-read-only checks nothing afresh"
+        )),
+        );
+        o.note = None;
         return Ok(o);
     }
     let r = check(rule, t, opts);
@@ -140,10 +198,33 @@ pub fn run_rules_cached(
     opts: &Options,
     cache: Option<&Cache>,
 ) -> Vec<Record> {
+    let jobs: Vec<Job> = plan(rules, filter)
+        .into_iter()
+        .enumerate()
+        .map(|(seq, (rule, target))| Job {
+            seq,
+            rule,
+            target,
+            key: String::new(),
+        })
+        .collect();
+    run_jobs(rules, &jobs, opts, cache)
+        .into_iter()
+        .map(|(_, r)| r)
+        .collect()
+}
+
+/// Run `jobs` (in parallel, through the cache if given) and return their records in job
+/// order, each with its job's `seq`; a rule's input error is reported once, on its first job.
+pub(crate) fn run_jobs(
+    rules: &[Rule],
+    jobs: &[Job],
+    opts: &Options,
+    cache: Option<&Cache>,
+) -> Vec<(usize, Record)> {
     use rayon::prelude::*;
-    // Plan every rule x target first, run them in parallel (each worker thread has its own z3
-    // context; nothing z3 crosses threads), then print in rule order.
-    let jobs = plan(rules, filter);
+    // Every rule x target was planned first; run them in parallel (each worker thread has its
+    // own z3 context; nothing z3 crosses threads), then print in rule order.
     let bar = indicatif::ProgressBar::with_draw_target(
         Some(jobs.len() as u64),
         indicatif::ProgressDrawTarget::stderr(),
@@ -156,9 +237,9 @@ pub fn run_rules_cached(
     );
     let results: Vec<_> = jobs
         .par_iter()
-        .map(|(i, t)| {
-            let r = check_cached(&rules[*i], *t, opts, cache);
-            bar.set_message(format!("{} {t}", rules[*i].name));
+        .map(|j| {
+            let r = check_cached(&rules[j.rule], j.target, opts, cache);
+            bar.set_message(format!("{} {}", rules[j.rule].name, j.target));
             bar.inc(1);
             r
         })
@@ -167,26 +248,33 @@ pub fn run_rules_cached(
 
     let mut records = Vec::new();
     let mut errored: Vec<bool> = vec![false; rules.len()];
-    for ((i, _), r) in jobs.iter().zip(results) {
-        let rule = &rules[*i];
+    for (j, r) in jobs.iter().zip(results) {
+        let i = j.rule;
+        let rule = &rules[i];
         match r {
             Err(e) => {
                 // One report per rule: the same input error usually repeats on every target.
-                if errored[*i] {
+                if errored[i] {
                     continue;
                 }
-                errored[*i] = true;
+                errored[i] = true;
                 let expected = rule.expect.map(|e| e.0) == Some(Expect::Error);
-                records.push(Record::Error {
-                    rule: rule.name.clone(),
-                    error: e,
-                    expected,
-                });
+                records.push((
+                    j.seq,
+                    Record::Error {
+                        rule: rule.name.clone(),
+                        error: e,
+                        expected,
+                    },
+                ));
             }
-            Ok(o) => records.push(Record::Verdict {
-                outcome: o,
-                line: rule.loc.line,
-            }),
+            Ok(o) => records.push((
+                j.seq,
+                Record::Verdict {
+                    outcome: o,
+                    line: rule.loc.line,
+                },
+            )),
         }
     }
     records

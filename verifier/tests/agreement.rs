@@ -237,6 +237,8 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
             gcnsmt_semantics::settings::FlatAperture::Global
         },
         fp32_denorm: random_denorm(rng),
+        lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+        lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     }
 }
 

@@ -91,13 +91,12 @@ mod tests {
         assert!(flat_lookup(Target::Gfx1030, "flat_store_b32").is_none());
         assert!(flat_lookup(Target::Gfx1100, "flat_store_b32").is_some());
         assert!(flat_lookup(Target::Gfx1200, "flat_store_dword").is_some());
-        assert_eq!(
-            flat_spelling(Target::Gfx1100, "flat_load_ubyte"),
-            Some("flat_load_u8")
-        );
-        assert_eq!(
-            flat_spelling(Target::Gfx802, "flat_load_u8"),
-            Some("flat_load_ubyte")
+        gcnsmt_testkit::assert_cases(
+            flat_spelling,
+            &[
+                (Target::Gfx1100, "flat_load_ubyte", Some("flat_load_u8")),
+                (Target::Gfx802, "flat_load_u8", Some("flat_load_ubyte")),
+            ],
         );
         assert_eq!(flat_offset_range(Target::Gfx802), (0, 0));
         assert_eq!(flat_offset_range(Target::Gfx900), (0, 4095));

@@ -6,7 +6,7 @@ use super::{
     global_lookup, global_offset_range, is_global_mnemonic, last_sgpr, smem_offset_range,
     GlobalInst, GlobalKind, Sgprs,
 };
-use crate::asm::{parse_reg, parse_syntax_with, AsmError};
+use crate::asm::{parse_reg, AsmError, AsmResult};
 use crate::holes::{HoleClass, Holes, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
@@ -159,9 +159,9 @@ pub fn parse_global_with(
     target: Target,
     line: &str,
     holes: &mut dyn Holes,
-) -> Result<GlobalInst, AsmError> {
-    let syn = parse_syntax_with(line, &[])?;
-    let (op, entry) = lookup_mnemonic(&syn, target, "global", global_lookup, is_global_mnemonic)?;
+) -> AsmResult<GlobalInst> {
+    let (syn, (op, entry)) =
+        lookup_mnemonic(line, target, "global", global_lookup, is_global_mnemonic)?;
     let mn = syn.mnemonic.as_str();
     let mut cx = Ctx { target, mn, holes };
     let mut inst = GlobalInst {

@@ -112,6 +112,7 @@ pub struct SmemInst {
 mod tests {
     use super::*;
     use crate::holes::NoHoles;
+    use gcnsmt_testkit::assert_cases;
 
     fn parse(t: Target, line: &str) -> Result<SmemInst, String> {
         parse_smem_with(t, line, &mut NoHoles).map_err(|e| e.msg)
@@ -138,55 +139,135 @@ mod tests {
                 .offset,
             64
         );
-        assert!(parse(
-            Target::Gfx802,
-            "s_buffer_load_dword s5, s[8:11], s2 offset:0x10"
-        )
-        .is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], -4").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], 0x100000").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], 0xfffff").is_ok());
-        assert!(parse(Target::Gfx1200, "s_buffer_load_b32 s5, s[8:11], 0x7fffff").is_ok());
-        assert!(parse(Target::Gfx1200, "s_buffer_load_b32 s5, s[8:11], 0x800000").is_err());
-        assert!(parse(Target::Gfx1100, "s_buffer_load_b32 s5, s[8:11], 0x100000").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], m0").is_ok());
-        assert!(parse(Target::Gfx1030, "s_buffer_load_dword s5, s[8:11], null").is_ok());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], null").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:11], 0 glc").is_err());
+        let ok = |t, line: &str| parse(t, line).is_ok();
+        assert_cases(
+            ok,
+            &[
+                (
+                    Target::Gfx802,
+                    "s_buffer_load_dword s5, s[8:11], s2 offset:0x10",
+                    false,
+                ),
+                (Target::Gfx900, "s_buffer_load_dword s5, s[8:11], -4", false),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dword s5, s[8:11], 0x100000",
+                    false,
+                ),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dword s5, s[8:11], 0xfffff",
+                    true,
+                ),
+                (
+                    Target::Gfx1200,
+                    "s_buffer_load_b32 s5, s[8:11], 0x7fffff",
+                    true,
+                ),
+                (
+                    Target::Gfx1200,
+                    "s_buffer_load_b32 s5, s[8:11], 0x800000",
+                    false,
+                ),
+                (
+                    Target::Gfx1100,
+                    "s_buffer_load_b32 s5, s[8:11], 0x100000",
+                    false,
+                ),
+                (Target::Gfx900, "s_buffer_load_dword s5, s[8:11], m0", true),
+                (
+                    Target::Gfx1030,
+                    "s_buffer_load_dword s5, s[8:11], null",
+                    true,
+                ),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dword s5, s[8:11], null",
+                    false,
+                ),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dword s5, s[8:11], 0 glc",
+                    false,
+                ),
+            ],
+        );
     }
 
     #[test]
     fn widths_alignment_and_names() {
-        // "invalid register alignment" from llvm-mc-22 for each of these.
-        assert!(parse(Target::Gfx900, "s_buffer_load_dwordx2 s[1:2], s[4:7], 0").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[2:5], 0").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dwordx4 s[2:5], s[4:7], 4").is_err());
-        assert!(parse(Target::Gfx1200, "s_buffer_load_b96 s[5:7], s[8:11], 0x10").is_err());
-        // Wrong tuple widths.
-        assert!(parse(Target::Gfx900, "s_buffer_load_dwordx2 s0, s[4:7], 0").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dword s5, s[8:9], 0").is_err());
-        assert!(parse(Target::Gfx900, "s_buffer_load_dwordx16 s[0:15], s[4:7], 4").is_ok());
-        // b-names from gfx11; b96 from gfx12 only; no dwordx3 spelling anywhere.
-        assert!(parse(Target::Gfx1030, "s_buffer_load_b32 s5, s[8:11], 0x10").is_err());
-        assert!(parse(Target::Gfx1100, "s_buffer_load_b512 s[0:15], s[4:7], 4").is_ok());
-        assert!(parse(Target::Gfx1100, "s_buffer_load_b96 s[4:6], s[8:11], 0x10").is_err());
-        assert!(parse(Target::Gfx1200, "s_buffer_load_b96 s[4:6], s[8:11], 0x10").is_ok());
-        assert!(parse(
-            Target::Gfx1200,
-            "s_buffer_load_dwordx3 s[4:6], s[8:11], 0x10"
-        )
-        .is_err());
-        assert_eq!(
-            smem_spelling(Target::Gfx1100, "s_buffer_load_dwordx2"),
-            Some("s_buffer_load_b64")
+        let ok = |t, line: &str| parse(t, line).is_ok();
+        assert_cases(
+            ok,
+            &[
+                // "invalid register alignment" from llvm-mc-22 for each of these.
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dwordx2 s[1:2], s[4:7], 0",
+                    false,
+                ),
+                (Target::Gfx900, "s_buffer_load_dword s5, s[2:5], 0", false),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dwordx4 s[2:5], s[4:7], 4",
+                    false,
+                ),
+                (
+                    Target::Gfx1200,
+                    "s_buffer_load_b96 s[5:7], s[8:11], 0x10",
+                    false,
+                ),
+                // Wrong tuple widths.
+                (Target::Gfx900, "s_buffer_load_dwordx2 s0, s[4:7], 0", false),
+                (Target::Gfx900, "s_buffer_load_dword s5, s[8:9], 0", false),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dwordx16 s[0:15], s[4:7], 4",
+                    true,
+                ),
+                // b-names from gfx11; b96 from gfx12 only; no dwordx3 spelling anywhere.
+                (
+                    Target::Gfx1030,
+                    "s_buffer_load_b32 s5, s[8:11], 0x10",
+                    false,
+                ),
+                (
+                    Target::Gfx1100,
+                    "s_buffer_load_b512 s[0:15], s[4:7], 4",
+                    true,
+                ),
+                (
+                    Target::Gfx1100,
+                    "s_buffer_load_b96 s[4:6], s[8:11], 0x10",
+                    false,
+                ),
+                (
+                    Target::Gfx1200,
+                    "s_buffer_load_b96 s[4:6], s[8:11], 0x10",
+                    true,
+                ),
+                (
+                    Target::Gfx1200,
+                    "s_buffer_load_dwordx3 s[4:6], s[8:11], 0x10",
+                    false,
+                ),
+            ],
         );
-        assert_eq!(
-            smem_spelling(Target::Gfx900, "s_buffer_load_dwordx2"),
-            Some("s_buffer_load_dwordx2")
-        );
-        assert_eq!(
-            smem_spelling(Target::Gfx1100, "s_buffer_load_dwordx3"),
-            None
+        assert_cases(
+            smem_spelling,
+            &[
+                (
+                    Target::Gfx1100,
+                    "s_buffer_load_dwordx2",
+                    Some("s_buffer_load_b64"),
+                ),
+                (
+                    Target::Gfx900,
+                    "s_buffer_load_dwordx2",
+                    Some("s_buffer_load_dwordx2"),
+                ),
+                (Target::Gfx1100, "s_buffer_load_dwordx3", None),
+            ],
         );
     }
 }

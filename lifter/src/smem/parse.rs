@@ -3,36 +3,23 @@
 use gcnsmt_semantics::target::{Gen, Target};
 
 use super::{is_smem_mnemonic, smem_buffer_offset_range, smem_lookup, SOffset, SmemInst};
-use crate::asm::{parse_syntax_with, AsmError};
+use crate::asm::{AsmError, AsmResult};
 use crate::global::parse::{parse_sgprs, Ctx};
 use crate::holes::{Holes, Role};
 use crate::lex::err;
-use crate::operand::lookup_mnemonic;
+use crate::operand::{expect_operands, lookup_mnemonic};
 
 /// Parse one `s_buffer_load_*` line (see [`SmemInst`](crate::SmemInst)) for `target`, with operand holes.
 ///
 /// Errors (column and message): unknown mnemonic or one the target lacks, operand count,
 /// SGPR widths, alignment and range, an offset out of range or of the wrong kind for the
 /// target (`sN offset:N` before gfx9, `null` before gfx10), any other modifier.
-pub fn parse_smem_with(
-    target: Target,
-    line: &str,
-    holes: &mut dyn Holes,
-) -> Result<SmemInst, AsmError> {
-    let syn = parse_syntax_with(line, &[])?;
-    let (dwords, entry) = lookup_mnemonic(&syn, target, "scalar", smem_lookup, is_smem_mnemonic)?;
+pub fn parse_smem_with(target: Target, line: &str, holes: &mut dyn Holes) -> AsmResult<SmemInst> {
+    let (syn, (dwords, entry)) =
+        lookup_mnemonic(line, target, "scalar", smem_lookup, is_smem_mnemonic)?;
     let mn = syn.mnemonic.as_str();
     let ops = &syn.operands;
-    if ops.len() != 3 {
-        let col = ops.get(3).map_or(syn.end_col, |o| o.1);
-        return err(
-            col,
-            format!(
-                "{mn} takes 3 operands (sdst, sbase, offset), got {}",
-                ops.len()
-            ),
-        );
-    }
+    expect_operands(&syn, mn, &["sdst", "sbase", "offset"], "operands")?;
     let mut cx = Ctx { target, mn, holes };
     let sdst = cx.sgprs(Role::Sdst, &ops[0].0, ops[0].1, dwords)?;
     let sbase = cx.sgprs(Role::Sbase, &ops[1].0, ops[1].1, 4)?;

@@ -94,6 +94,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         args: &[Expr],
         st: &mut St<D>,
     ) -> Result<Val<D>, EvalError> {
+        if let Some(v) = self.format_call(f, args, st)? {
+            return Ok(v);
+        }
         let vals: Vec<Val<D>> = match f {
             "CalcDsAddr" => {
                 let mut v = Vec::new();

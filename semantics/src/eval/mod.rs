@@ -755,4 +755,5 @@ impl<D: Domain> Ev<'_, '_, D> {
 }
 
 mod builtins;
+mod format;
 mod memory;

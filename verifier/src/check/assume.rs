@@ -31,7 +31,9 @@ fn at_most<D: Domain>(d: &mut D, x: &D::Bv, c: u128) -> D::Bool {
 /// other lanes are inactive; a cross-lane read from one gives 0).
 pub(super) fn ranges<D: Domain>(d: &mut D, b: &Elaborated, x: &Inputs<D>) -> Vec<D::Bool> {
     let target = x.env.target;
-    let wave = wave_size(target) as u128;
+    // A cross-target rule's inputs must be valid on both targets: the smaller wave and LDS.
+    let wave = wave_size(target).min(wave_size(b.to)) as u128;
+    let max_lds = target.max_lds_bytes().min(b.to.max_lds_bytes());
     let mut out = Vec::new();
     for v in x.env.imms.values() {
         out.push(at_most(d, v, 0xffff_ffff));
@@ -57,8 +59,8 @@ pub(super) fn ranges<D: Domain>(d: &mut D, b: &Elaborated, x: &Inputs<D>) -> Vec
         let zero = d.bv(0, 64);
         out.push(d.cmp(CmpOp::Eq, &stray, &zero));
     }
-    if b.settings.lds_limit == LdsLimit::Alloc {
-        out.push(at_most(d, &x.env.lds_size, target.max_lds_bytes() as u128));
+    if b.settings.lds_limit == LdsLimit::Alloc || b.to_settings.lds_limit == LdsLimit::Alloc {
+        out.push(at_most(d, &x.env.lds_size, max_lds as u128));
     }
     out
 }

@@ -19,7 +19,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A rule elaborated on one target.
 pub(super) struct Elaborated {
+    /// The target the source side runs on.
     pub target: Target,
+    /// The target the target side runs on (`target` unless the rule is cross-target).
+    pub to: Target,
+    /// The target side's settings (`settings` unless the rule is cross-target).
+    pub to_settings: Settings,
     pub src: Vec<Bound>,
     pub tgt: Vec<Bound>,
     pub settings: Settings,
@@ -73,12 +78,14 @@ pub(super) fn elaborate(
     opts: &Options,
 ) -> Result<Elaborated, InputError> {
     let settings = settings_for(rule, target, opts)?;
+    let to = to_target(rule, target);
+    let to_settings = settings_for(rule, to, opts)?;
     let imms = immediate_vars(rule);
-    let bind_all = |ls: &[Line]| -> Result<Vec<Bound>, InputError> {
-        ls.iter().map(|l| bind(rule, l, target, &imms)).collect()
+    let bind_all = |ls: &[Line], t: Target| -> Result<Vec<Bound>, InputError> {
+        ls.iter().map(|l| bind(rule, l, t, &imms)).collect()
     };
-    let src = bind_all(&rule.source)?;
-    let tgt = bind_all(&rule.target)?;
+    let src = bind_all(&rule.source, target)?;
+    let tgt = bind_all(&rule.target, to)?;
     check_var_uses(rule, &src, &tgt)?;
     let mut keys: BTreeSet<RegKey> = BTreeSet::new();
     keys.insert(RegKey::m0());
@@ -91,6 +98,11 @@ pub(super) fn elaborate(
         None => None,
         Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
     };
+    if let (Some(_), Some((t, loc))) = (mode, rule.to) {
+        let at = rule.lanes.map_or(loc, |(_, l)| l);
+        let msg = format!("a cross-target rule (-> {t}) is checked on one lane only");
+        return Err(rule.error(at, msg));
+    }
     let lanes = match mode {
         None => {
             single_lane_only(rule, &src, &tgt)?;
@@ -105,6 +117,8 @@ pub(super) fn elaborate(
     };
     Ok(Elaborated {
         target,
+        to,
+        to_settings,
         src,
         tgt,
         settings,
@@ -355,6 +369,17 @@ pub fn uses_flat(rule: &Rule) -> bool {
     })
 }
 
+/// Whether a rule uses an LDS DMA form (a buffer line with the `lds` modifier, or
+/// `buffer_store_lds_dword`), whose `lds_dma_*` settings are then printed with its verdicts.
+pub fn uses_lds_dma(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.to_ascii_lowercase();
+        crate::machine::buffer::is_buffer_line(&t)
+            && t.split(|c: char| c.is_whitespace() || c == ',')
+                .any(|w| w == "lds")
+    })
+}
+
 /// Whether a rule uses VALU f32 arithmetic (`v_add_f32`, `v_mul_f32`, `v_fma_f32`), whose
 /// `fp32_denorm` setting is then printed with its verdicts.
 pub fn uses_float(rule: &Rule) -> bool {
@@ -415,6 +440,12 @@ pub fn settings_for(rule: &Rule, target: Target, opts: &Options) -> Result<Setti
     Ok(settings)
 }
 
+/// The target a rule's target side runs on when its source side runs on `from`: the rule's
+/// `Targets: ... -> T`, else `from` itself.
+pub fn to_target(rule: &Rule, from: Target) -> Target {
+    rule.to.map_or(from, |(t, _)| t)
+}
+
 /// The targets a rule runs on: its `Targets:` list (every instruction must exist there), or
 /// every target on which all its instructions bind, intersected with `filter`.
 pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
@@ -433,10 +464,9 @@ pub fn targets_of(rule: &Rule, filter: Option<&[Target]>) -> Vec<Target> {
                         .all(|(n, v, _)| s.set(*t, n, v).is_ok())
                 })
                 .filter(|t| {
-                    rule.source
-                        .iter()
-                        .chain(&rule.target)
-                        .all(|l| bind(rule, l, *t, &imms).is_ok())
+                    let to = to_target(rule, *t);
+                    (rule.source.iter()).all(|l| bind(rule, l, *t, &imms).is_ok())
+                        && (rule.target.iter()).all(|l| bind(rule, l, to, &imms).is_ok())
                 })
                 .collect()
         }

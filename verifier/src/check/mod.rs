@@ -16,6 +16,7 @@ mod assume;
 mod elaborate;
 mod inputs;
 mod options;
+mod probe;
 mod query;
 mod replay;
 mod shortcut;
@@ -25,9 +26,11 @@ mod tests;
 mod verdict;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, uses_buffer, uses_flat, uses_float, uses_sbuffer,
+    lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_float,
+    uses_lds_dma, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
+pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
 pub use stored::replay_stored;
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
 
@@ -54,9 +57,29 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         buffer: uses_buffer(rule),
         sbuffer: uses_sbuffer(rule),
         flat: uses_flat(rule),
+        lds_dma: uses_lds_dma(rule),
         float: uses_float(rule),
         lanes: lane_mode(rule, opts),
+        to: (b.to != target).then_some((b.to, b.to_settings)),
+        assumptions: cross_assumptions(rule, target, b.to),
     })
+}
+
+/// What a cross-target verdict on `from -> to` assumes: for a rule with buffer instructions,
+/// each V# field the two layouts do not map onto each other (see `docs/cross-target.md`).
+pub fn cross_assumptions(rule: &Rule, from: Target, to: Target) -> Vec<String> {
+    if from == to || !uses_buffer(rule) {
+        return Vec::new();
+    }
+    crate::xtarget::vsharp_assumptions(from, to)
+}
+
+/// Whether `rule` elaborates on `target` (binds, encodes, has valid settings), without any
+/// solver query.
+///
+/// Errors: the input error a check would report.
+pub fn elaborates(rule: &Rule, target: Target, opts: &Options) -> Result<(), InputError> {
+    elaborate::elaborate(rule, target, opts).map(|_| ())
 }
 
 /// Whether the e-graph pass alone shows the target equal to the source on every output

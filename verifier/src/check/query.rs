@@ -76,6 +76,11 @@ fn applicability(
 
 /// A proof without a refinement query (identical sides, or the e-graph pass), with its note.
 fn shortcut(rule: &Rule, b: &Elaborated, opts: &Options) -> Option<&'static str> {
+    // The same text means different things on two targets (ds_cmpst's operand order, the
+    // V# layout), and the e-graph pass evaluates both sides on one target.
+    if b.to != b.target {
+        return None;
+    }
     if opts.egg && identical(&b.src, &b.tgt) {
         return Some(
             "both sides are identical after egg normalisation of immediates; no refinement query",
@@ -152,7 +157,9 @@ fn differs(
     src_states: &[Machine<Smt>],
 ) -> Result<(Vec<Prop>, Vec<Prop>), String> {
     let (sides, x) = (&run.sides, &run.sym);
-    let tgt_fields = fields_ok(d, &x.env, &x.m0, &run.b.tgt)?;
+    // A cross-target rule's target side runs on its own target and settings.
+    let tenv = x.env.on(run.b.to, run.b.to_settings);
+    let tgt_fields = fields_ok(d, &tenv, &x.m0, &run.b.tgt)?;
     // Differences are witnessed at one address per memory; with several source serializations
     // each needs its own witness (every source order must differ somewhere).
     let witnesses: Vec<PerSpace<Term>> = (0..sides.src.len())
@@ -172,7 +179,7 @@ fn differs(
     let mut against_ascending = Vec::new();
     for prog in &sides.tgt {
         let mut mt = x.m0.clone();
-        exec(d, &x.env, &mut mt, prog)?;
+        exec(d, &tenv, &mut mt, prog)?;
         let mut bad = vec![build::not(&tgt_fields), mt.mem.ub.clone()];
         let mut every_src = Vec::new();
         for (ms, ks) in src_states.iter().zip(&witnesses) {

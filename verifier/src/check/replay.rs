@@ -29,7 +29,9 @@ impl<'a> Run<'a> {
     /// Declare the inputs of `b`'s comparison as solver variables.
     pub fn new(d: &mut Smt, b: &'a Elaborated) -> Run<'a> {
         let sides = Sides::of(b);
-        let alloc = b.settings.lds_limit == LdsLimit::Alloc;
+        let alloc = [b.settings, b.to_settings]
+            .iter()
+            .any(|s| s.lds_limit == LdsLimit::Alloc);
         let table = table(sides.keys, &b.imms, alloc, b.lanes.is_some());
         let sym = Inputs::declare(d, &table, b.target, b.settings);
         Run {
@@ -45,10 +47,10 @@ impl<'a> Run<'a> {
 type InitialBytes = PerSpace<BTreeMap<u64, u8>>;
 
 /// One side of a replay: its final state, whether its fields fit, and its trace.
-struct Side {
-    m: Machine<Concrete>,
-    fields_ok: bool,
-    steps: Vec<Step>,
+pub(super) struct Side {
+    pub m: Machine<Concrete>,
+    pub fields_ok: bool,
+    pub steps: Vec<Step>,
 }
 
 /// Replay a model: without lanes, the one pair of programs; under `--lanes`, find a target
@@ -116,8 +118,9 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
     if !s.fields_ok || s.m.mem.ub {
         return Err("the source is not valid on the replayed inputs".into());
     }
+    let tenv = x.env.on(run.b.to, run.b.to_settings);
     let mut first = if !t.fields_ok {
-        Some(encoding_failure(tgt, &x))
+        Some(encoding_failure(tgt, &tenv, &x.m0))
     } else if t.m.mem.ub {
         Some("the target is undefined where the source is defined".to_string())
     } else {
@@ -132,13 +135,31 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
     Ok(Cex {
         inputs,
         mem: seen.map(|_, bytes| bytes.iter().map(|(a, v)| (*a, *v)).collect()),
-        vsharp: crate::machine::buffer::vsharps(b.src.iter().chain(&b.tgt), &x.m0.regs, b.target),
+        vsharp: vsharps(b, &x.m0.regs),
         steps: (s.steps, t.steps),
         regs,
         mem_diffs,
         first_difference,
         lanes: None,
+        targets: (b.to != b.target).then_some((b.target, b.to)),
     })
+}
+
+/// Each V# the two sides read, decoded by the layout of the side that reads it; a cross-target
+/// rule's descriptor read by both sides is shown once per layout (`(on gfx1100)`).
+fn vsharps(
+    b: &Elaborated,
+    regs: &BTreeMap<RegKey, gcnsmt_semantics::interp::Bits>,
+) -> Vec<(String, Vec<(&'static str, u128)>)> {
+    use crate::machine::buffer::vsharps;
+    if b.to == b.target {
+        return vsharps(b.src.iter().chain(&b.tgt), regs, b.target);
+    }
+    let mut out = vsharps(b.src.iter(), regs, b.target);
+    for (name, fields) in vsharps(b.tgt.iter(), regs, b.to) {
+        out.push((format!("{name} (on {})", b.to), fields));
+    }
+    out
 }
 
 /// Run both programs with initial memory from the model, byte by byte as the interpreter asks
@@ -148,7 +169,7 @@ fn replay(model: &Model, run: &Run, src: &[Bound], tgt: &[Bound]) -> Result<Cex,
 /// bytes read, per space.
 ///
 /// Errors: a step fails, or the reads do not settle in 8 rounds.
-fn settle(
+pub(super) fn settle(
     model: &Model,
     run: &Run,
     x: &Inputs<Concrete>,
@@ -183,7 +204,8 @@ fn settle(
         };
         let mut d = Concrete;
         let s = run_side(&mut d, &x.env, &start, src)?;
-        let t = run_side(&mut d, &x.env, &start, tgt)?;
+        let tenv = x.env.on(run.b.to, run.b.to_settings);
+        let t = run_side(&mut d, &tenv, &start, tgt)?;
         // Bytes stored by one side only are compared with the other side's initial byte, which
         // the interpreter never read: fetch those too.
         let more: PerSpace<BTreeSet<u64>> = PerSpace::from_fn(|sp| {
@@ -266,13 +288,13 @@ fn run_side(
 }
 
 /// Why the target cannot be encoded on the replayed inputs: the first field out of range.
-fn encoding_failure(tgt: &[Bound], x: &Inputs<Concrete>) -> String {
+fn encoding_failure(tgt: &[Bound], env: &Env<Concrete>, m0: &Machine<Concrete>) -> String {
     let mut d = Concrete;
     let bad = tgt
         .iter()
         .flat_map(|i| i.fields.iter().map(move |f| (i, f)))
         .find_map(|(i, f)| {
-            let v = eval_imm(&mut d, &x.env, &x.m0, &f.expr).ok()?.value;
+            let v = eval_imm(&mut d, env, m0, &f.expr).ok()?.value;
             (v > f.max as u128).then(|| {
                 format!(
                     "the target cannot be encoded: {}:{} = {v} does not fit 0..={} (line {})",

@@ -36,6 +36,8 @@ pub struct Cex {
     /// Under `--lanes N`: the lane count and order, the target's serialization, and how many
     /// source serializations were all shown to differ.
     pub lanes: Option<String>,
+    /// A cross-target rule's (source target, target target); `None` when both sides ran on one.
+    pub targets: Option<(Target, Target)>,
 }
 
 impl Cex {
@@ -132,10 +134,17 @@ pub struct Outcome {
     pub sbuffer: bool,
     /// The rule uses FLAT instructions (`flat_aperture` is printed with the verdict).
     pub flat: bool,
+    /// The rule uses an LDS DMA form (`... lds`; the `lds_dma_*` settings are printed).
+    pub lds_dma: bool,
     /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
     pub float: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
+    /// A cross-target rule: the target its target side ran on, with that side's settings.
+    pub to: Option<(Target, Settings)>,
+    /// What a cross-target verdict assumes beyond the settings (V# fields the two layouts do
+    /// not map onto each other); empty otherwise.
+    pub assumptions: Vec<String>,
 }
 
 impl Outcome {
@@ -153,12 +162,31 @@ impl Outcome {
         if self.flat {
             t.push_str(&format!(", {}", self.settings.flat_text()));
         }
+        if self.lds_dma {
+            t.push_str(&format!(", {}", self.settings.lds_dma_text()));
+        }
         if self.float {
             t.push_str(&format!(", {}", self.settings.float_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
         }
+        if let Some((to, s)) = self.to.filter(|(_, s)| *s != self.settings) {
+            let other = Outcome {
+                settings: s,
+                to: None,
+                ..self.clone()
+            };
+            t.push_str(&format!("; on {to}: {}", other.settings_text()));
+        }
         t
+    }
+
+    /// The target column: `gfx900`, or `gfx1030->gfx1100` for a cross-target rule.
+    pub fn target_label(&self) -> String {
+        match self.to {
+            Some((to, _)) => format!("{}->{}", self.target, to),
+            None => self.target.name().to_string(),
+        }
     }
 }

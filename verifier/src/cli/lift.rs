@@ -48,6 +48,14 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
                     binds.push(format!("VADDR = {r}"));
                 }
                 binds.push(format!("OFFSET = {}", m.offset));
+                if m.shape.typed {
+                    binds.push(format!("FORMAT = {}", m.format));
+                }
+                if m.tfe {
+                    // LLVM D48826: the status register is written only on a fetch failure,
+                    // and gcnsmt's memory never fails (no partially resident pages).
+                    binds.push("tfe: the last VDATA dword (fail status) is left unchanged".into());
+                }
                 let mode: Vec<&str> =
                     [("offen", m.offen), ("idxen", m.idxen), ("addr64", m.addr64)]
                         .iter()
@@ -59,17 +67,14 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
                     mode.join(" ")
                 ));
                 println!("// {}", binds.join(", "));
-                let name = m.mnemonic.to_ascii_uppercase();
-                return match gcnsmt_semantics::defs::Library::builtin().get(&name) {
-                    Some(def) => {
+                // The same entry, or the same refusal, as `verify` (machine::buffer).
+                return match crate::machine::buffer::buffer_semantics(target, &m) {
+                    Ok((def, _)) => {
                         print!("{}", def_to_string(def));
                         ExitStatus::Proved
                     }
-                    None => {
-                        eprintln!(
-                            "error: semantics of {} are not modelled (format conversions are not)",
-                            m.mnemonic
-                        );
+                    Err(why) => {
+                        eprintln!("error: {why}");
                         ExitStatus::InputError
                     }
                 };

@@ -4,12 +4,22 @@
 
 mod audit;
 mod bench;
+mod coverage;
+mod equiv;
 mod lift;
+mod merge;
+mod shard_io;
+mod vectors;
 mod verify;
 mod words;
+mod words_input;
 
 pub use bench::bench;
+pub use coverage::coverage;
+pub use equiv::{equiv, EquivArgs};
 pub use lift::lift;
+pub use merge::{merge, MergeFormat};
+pub use vectors::{check as check_vectors, vectors, VectorsArgs};
 pub use verify::{name_matches, verify, Format, VerifyArgs};
 pub use words::{decode, encode};
 // The runner's entry points, where callers found them before they left this module.

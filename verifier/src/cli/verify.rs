@@ -7,7 +7,6 @@ use crate::exit::ExitStatus;
 use crate::record::{Record, Summary};
 use crate::rules::parse_rules_each;
 use crate::rules::{InputError, Loc};
-use crate::run::run_rules_cached;
 use gcnsmt_semantics::target::Target;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -54,6 +53,16 @@ pub struct VerifyArgs {
     pub lane_order: Option<String>,
     /// `--cache-audit N`: re-prove N random proofs taken from the cache (needs `--cache`).
     pub cache_audit: Option<usize>,
+    /// `--cache-read-only`: a check the cache does not hold is an error, not checked.
+    pub cache_read_only: bool,
+    /// `--shard K/N`: only the checks of shard K of N (see [`crate::shard`]).
+    pub shard: Option<String>,
+    /// `--list`: print the checks (rule x target and content hash) instead of running them.
+    pub list: bool,
+    /// `--from T1` (with `--to`): every rule's source side runs on T1.
+    pub from: Option<String>,
+    /// `--to T2` (with `--from`): every rule's target side runs on T2.
+    pub to: Option<String>,
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -111,10 +120,13 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         Ok(x) => x,
         Err(e) => return tool_error(args.format, &e),
     };
-    let (file_errors, rules) = match load(paths, &args.filter) {
+    let (file_errors, mut rules) = match load(paths, &args.filter) {
         Ok(x) => x,
         Err(e) => return tool_error(args.format, &e),
     };
+    if let Err(e) = cross_targets(args, &mut rules) {
+        return tool_error(args.format, &e);
+    }
     // A target set that selects nothing would check nothing and exit 0: as with --filter,
     // say so.
     if !rules.is_empty() && crate::run::plan(&rules, filter.as_deref()).is_empty() {
@@ -124,30 +136,49 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
             &format!("--target {t}: no selected rule runs on these targets"),
         );
     }
-    if let Some(dir) = &args.cache {
+    if args.cache_read_only && args.cache.is_none() {
+        return tool_error(args.format, "--cache-read-only needs --cache DIR");
+    }
+    if let Some(dir) = args.cache.as_ref().filter(|_| !args.cache_read_only) {
         if let Err(e) = crate::limits::writable_dir(dir) {
             return tool_error(args.format, &format!("--cache {}: {e}", dir.display()));
         }
     }
-    let cache = match args
-        .cache
-        .as_deref()
-        .map(crate::cache::Cache::open)
-        .transpose()
-    {
+    let open = |d: &Path| match args.cache_read_only {
+        true => crate::cache::Cache::open_read_only(d),
+        false => crate::cache::Cache::open(d),
+    };
+    let cache = match args.cache.as_deref().map(open).transpose() {
         Ok(c) => c,
         Err(e) => return tool_error(args.format, &format!("--cache: {e}")),
     };
     if args.cache_audit.is_some() && args.cache.is_none() {
         return tool_error(args.format, "--cache-audit needs --cache DIR");
     }
+    let shard = match args
+        .shard
+        .as_deref()
+        .map(crate::shard::Shard::parse)
+        .transpose()
+    {
+        Ok(s) => s,
+        Err(e) => return tool_error(args.format, &format!("--shard {e}")),
+    };
+    let jobs = crate::run::jobs(&rules, filter.as_deref(), &opts);
+    if args.list {
+        return super::shard_io::list(&rules, &jobs, shard, args.format);
+    }
+    let plan = super::shard_io::Plan::of(&jobs, shard);
+    let mine: Vec<_> = jobs
+        .into_iter()
+        .filter(|j| shard.is_none_or(|s| s.owns(&j.key)))
+        .collect();
+    let mut seqs: Vec<Option<usize>> = vec![None; file_errors.len()];
     let mut records = file_errors;
-    records.extend(run_rules_cached(
-        &rules,
-        filter.as_deref(),
-        &opts,
-        cache.as_ref(),
-    ));
+    for (seq, r) in crate::run::run_jobs(&rules, &mine, &opts, cache.as_ref()) {
+        seqs.push(Some(seq));
+        records.push(r);
+    }
     if let Some(n) = args.cache_audit {
         let disagreements = super::audit::audit(&records, &rules, &opts, n);
         records.extend(disagreements);
@@ -167,7 +198,10 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         Format::Text => crate::report::print_text(&records, &mut std::io::stdout()),
         // A closed pipe (`| head`) is not an error worth a panic: ignore write failures.
         Format::Json => {
-            let text = crate::output::json_lines(&records, &all, start.elapsed());
+            let text = match &plan {
+                Some(p) => p.json_lines(&records, &seqs, &all, start.elapsed()),
+                None => crate::output::json_lines(&records, &all, start.elapsed()),
+            };
             let _ = std::io::stdout().write_all(text.as_bytes());
             return all.exit_code();
         }
@@ -197,6 +231,25 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         let _ = writeln!(std::io::stdout(), "{c}");
     }
     all.exit_code()
+}
+
+/// `--from T1 --to T2`: every rule's source side on T1 and its target side on T2, as if each
+/// rule said `Targets: T1 -> T2`. Errors (usage): a name that is not exactly one target.
+fn cross_targets(args: &VerifyArgs, rules: &mut [crate::rules::Rule]) -> Result<(), String> {
+    let one = |flag: &str, v: &str| match Target::parse_list(v).as_deref() {
+        Ok([t]) => Ok(*t),
+        Ok(_) => Err(format!("{flag} {v}: name exactly one target")),
+        Err(e) => Err(format!("{flag}: {e}")),
+    };
+    let (Some(f), Some(t)) = (&args.from, &args.to) else {
+        return Ok(());
+    };
+    let (from, to) = (one("--from", f)?, one("--to", t)?);
+    for r in rules {
+        r.targets = Some((vec![from], r.loc));
+        r.to = (from != to).then_some((to, r.loc));
+    }
+    Ok(())
 }
 
 /// The selected targets and the checking options of `args`; an error is a usage error's text.

@@ -1,107 +1,117 @@
 //! `gcnsmt decode` and `gcnsmt encode`: instruction words to assembly and back.
 
 use super::usage_error;
+use super::words_input::{from_args, from_text, stdin_text, Bytes};
 use crate::exit::ExitStatus;
 use gcnsmt_lifter::encode_bytes;
 use gcnsmt_semantics::target::Target;
-use std::io::Read;
+use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// Bytes from hex arguments: 8-digit dwords (`0xd86c0000`, little-endian) or 2-digit bytes
 /// (`0x00`, `[0x00,0x00,...]`).
 pub(super) fn parse_words(args: &[String]) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    for a in args {
-        for tok in a
-            .split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace())
-            .filter(|t| !t.is_empty())
-        {
-            let h = tok.trim_start_matches("0x").trim_start_matches("0X");
-            let v =
-                u64::from_str_radix(h, 16).map_err(|_| format!("`{tok}` is not a hex number"))?;
-            match h.len() {
-                1 | 2 => bytes.push(v as u8),
-                3..=8 => bytes.extend_from_slice(&(v as u32).to_le_bytes()),
-                9..=16 => {
-                    return Err(format!(
-                        "`{tok}` is wider than a dword; give 32-bit words or bytes (as llvm-objdump and llvm-mc print them)"
-                    ))
-                }
-                _ => return Err(format!("`{tok}` is too long")),
-            }
-        }
-    }
-    Ok(bytes)
+    from_args(args).map(|b| b.bytes)
 }
 
-fn stdin_words() -> Vec<String> {
-    let mut s = String::new();
-    let _ = std::io::stdin().read_to_string(&mut s);
-    // llvm-mc -show-encoding: `; encoding: [0x..,...]`; llvm-objdump -d: `// 000000: D86C0000 02000014`.
-    let mut out = Vec::new();
-    for line in s.lines() {
-        if let Some(i) = line.find("encoding: [") {
-            let rest = &line[i + 11..];
-            if let Some(j) = rest.find(']') {
-                out.push(rest[..j].to_string());
-            }
-        } else if let Some(i) = line.find("// ") {
-            let rest = &line[i + 3..];
-            if let Some((_, words)) = rest.split_once(':') {
-                for w in words.split_whitespace() {
-                    out.push(format!("0x{w}"));
-                }
-            }
+/// The bytes `decode` was given: `-` or nothing reads standard input, an argument naming an
+/// existing file reads it, and anything else is hex bytes and dwords.
+fn input_bytes(words: &[String]) -> Result<Bytes, String> {
+    let text_input = |w: &String| w == "-" || std::path::Path::new(w).is_file();
+    match words {
+        [] => from_text("<stdin>", &stdin_text()?),
+        [w] if w == "-" => from_text("<stdin>", &stdin_text()?),
+        [w] if text_input(w) => {
+            let path = std::path::Path::new(w);
+            let text = crate::limits::read_text(path)
+                .map_err(|e| format!("{w}:{}:{}: error: {}", e.line, e.col, e.msg))?;
+            from_text(w, &text)
         }
+        _ if words.iter().any(text_input) => {
+            Err("give one file (or `-` for standard input), or hex words, not both".into())
+        }
+        _ => from_args(words),
     }
-    out
+}
+
+/// An input error: `FILE:LINE:COL: error: ...` as given when located, else `error: ...`.
+fn input_error(msg: &str) -> ExitStatus {
+    if msg.contains(": error: ") {
+        eprintln!("{msg}");
+        ExitStatus::InputError
+    } else {
+        usage_error(msg)
+    }
 }
 
 /// `gcnsmt decode`.
 pub fn decode(target: Target, words: &[String]) -> ExitStatus {
-    let args = if words.is_empty() {
-        stdin_words()
-    } else {
-        words.to_vec()
-    };
-    let bytes = match parse_words(&args) {
+    let input = match input_bytes(words) {
         Ok(b) => b,
-        Err(e) => return usage_error(&e),
+        Err(e) => return input_error(&e),
     };
+    let bytes = &input.bytes;
     if bytes.is_empty() {
         return usage_error(
             "no instruction words given (DS and MUBUF instructions are 8 bytes, VBUFFER 12)",
         );
     }
+    let located = |at: usize, msg: String| {
+        if input.located() {
+            input_error(&format!("{}: error: {msg}", input.at(at)))
+        } else {
+            usage_error(&msg)
+        }
+    };
     // DS and MUBUF words are 8 bytes, gfx12/gfx1250 VBUFFER words 12 (bits 31:26 of the
-    // first dword decide); an unknown first dword is reported and skipped.
+    // first dword decide); an unknown first dword is reported and skipped. Output goes into
+    // one buffer, written once, since a line-at-a-time `println!` locks stdout per line.
     let mut code = ExitStatus::Proved;
+    let mut out = String::new();
     let mut at = 0;
     while at < bytes.len() {
         let rest = &bytes[at..];
         if rest.len() < 4 {
-            return usage_error(&format!(
-                "instructions are 8 bytes (12 for gfx12 VBUFFER); got {} trailing byte(s)",
-                rest.len()
-            ));
+            flush(&out);
+            return located(
+                at,
+                format!(
+                    "instructions are 8 bytes (12 for gfx12 VBUFFER); got {} trailing byte(s)",
+                    rest.len()
+                ),
+            );
         }
         let first = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]);
         let len = gcnsmt_lifter::inst_len(target, first).unwrap_or(4);
         if rest.len() < len {
-            return usage_error(&format!(
-                "instruction at byte {at} needs {len} bytes; only {} left",
-                rest.len()
-            ));
+            flush(&out);
+            return located(
+                at,
+                format!(
+                    "instruction at byte {at} needs {len} bytes; only {} left",
+                    rest.len()
+                ),
+            );
         }
         match gcnsmt_lifter::decode_any(target, &rest[..len]) {
-            Ok(i) => println!("{i}"),
+            Ok(i) => {
+                let _ = writeln!(out, "{i}");
+            }
             Err(e) => {
-                println!("{e}");
+                let _ = writeln!(out, "{e}");
                 code = ExitStatus::InputError;
             }
         }
         at += len;
     }
+    flush(&out);
     code
+}
+
+fn flush(out: &str) {
+    let mut so = std::io::stdout().lock();
+    let _ = so.write_all(out.as_bytes());
+    let _ = so.flush();
 }
 
 /// `gcnsmt encode`.

@@ -1,23 +1,14 @@
 //! Binding a VALU/SALU line (`gcnsmt_lifter::lift::alu_lookup` gives the operand layout).
 
 use super::op::{Bound, Op};
-use super::operands::{const_value, imm_expr, loc_at, regs};
+use super::operands::{const_value, loc_at, LineCx};
 use super::regkey::{Class, Src};
-use crate::rules::{InputError, Line, Loc, Rule};
+use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::lift::{alu_lookup, wave_size};
-use gcnsmt_semantics::target::Target;
-use std::collections::BTreeSet;
+use gcnsmt_lifter::AsmSyntax;
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn bind_alu(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    imms: &BTreeSet<String>,
-    syn: &gcnsmt_lifter::AsmSyntax,
-    mn: &str,
-    mloc: Loc,
-) -> Result<Bound, InputError> {
+pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
+    let (rule, line, target, imms, mn) = (cx.rule, cx.line, cx.target, cx.imms, cx.mn);
     let Some(alu) = alu_lookup(target, mn) else {
         return Err(rule.error(mloc, format!("{mn} is not available on {target}")));
     };
@@ -47,35 +38,18 @@ pub(crate) fn bind_alu(
         Class::Vgpr
     };
     let mask_dwords = if wave_size(target) == 32 { 1 } else { 2 };
-    let d0 = regs(
-        rule,
-        line,
-        target,
+    let d0 = cx.regs(
         t,
         *c,
         if alu.dmask { mask_dwords } else { 1 },
         "destination",
-        mn,
         dclass,
-        imms,
         &mut var_uses,
     )?;
     let sdst = if alu.sdst {
         let (t, c) = ops.next().unwrap();
         let n = if wave_size(target) == 32 { 1 } else { 2 };
-        regs(
-            rule,
-            line,
-            target,
-            t,
-            *c,
-            n,
-            "carry-out",
-            mn,
-            Class::Sgpr,
-            imms,
-            &mut var_uses,
-        )?
+        cx.regs(t, *c, n, "carry-out", Class::Sgpr, &mut var_uses)?
     } else {
         Vec::new()
     };
@@ -84,17 +58,12 @@ pub(crate) fn bind_alu(
     for (i, (t, c)) in ops.enumerate() {
         let tt = t.trim();
         if alu.smask && i + 1 == nsrc {
-            srcs.push(Src::Reg(regs(
-                rule,
-                line,
-                target,
+            srcs.push(Src::Reg(cx.regs(
                 tt,
                 *c,
                 mask_dwords,
                 "lane mask",
-                mn,
                 Class::Sgpr,
-                imms,
                 &mut var_uses,
             )?));
             continue;
@@ -109,7 +78,7 @@ pub(crate) fn bind_alu(
             ));
         }
         if is_imm {
-            let e = imm_expr(rule, line, tt, *c, imms)?;
+            let e = cx.imm_expr(tt, *c)?;
             // A 32-bit operand takes a literal in [-2^31, 2^32 - 1]; llvm-mc 22 rejects others
             // ("invalid operand for instruction") rather than truncating them.
             let literal = gcnsmt_lifter::asm::parse_int(tt);
@@ -131,17 +100,12 @@ pub(crate) fn bind_alu(
                 (false, true) => Class::Vgpr,
                 (false, false) => Class::Any,
             };
-            srcs.push(Src::Reg(regs(
-                rule,
-                line,
-                target,
+            srcs.push(Src::Reg(cx.regs(
                 tt,
                 *c,
                 u32::from(alu.src_dwords),
                 "source",
-                mn,
                 sclass,
-                imms,
                 &mut var_uses,
             )?));
         }

@@ -3,7 +3,7 @@
 use super::alu::bind_alu;
 use super::ds::bind_ds;
 use super::op::Bound;
-use super::operands::{collect_vars, loc_at};
+use super::operands::{collect_vars, loc_at, LineCx};
 use crate::rules::{InputError, Line, Rule};
 use gcnsmt_lifter::asm::parse_syntax;
 use gcnsmt_lifter::Family;
@@ -23,18 +23,31 @@ pub fn bind(
     imms: &BTreeSet<String>,
 ) -> Result<Bound, InputError> {
     // MUBUF operand syntax (`off`, `offen`) is not DS syntax.
-    if super::buffer::is_buffer_line(&line.text) {
-        return super::buffer::bind_buf(rule, line, target, imms);
+    let buffer = super::buffer::is_buffer_line(&line.text);
+    let syn = if buffer {
+        gcnsmt_lifter::parse_mubuf_syntax(&line.text)
+    } else {
+        parse_syntax(&line.text)
     }
-    let syn = parse_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+    .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let mn = syn.mnemonic.to_ascii_lowercase();
     let mloc = loc_at(line, syn.mnemonic_col);
+    let cx = LineCx {
+        rule,
+        line,
+        target,
+        imms,
+        mn: &mn,
+    };
+    if buffer {
+        return super::buffer::bind_buf(cx, &syn, mloc);
+    }
     match gcnsmt_lifter::family_of(&mn).map(|f| f.family) {
-        Some(Family::Ds) => bind_ds(rule, line, target, imms, &syn, &mn, mloc),
-        Some(Family::Global) => super::global::bind_global(rule, line, target, imms, &mn),
-        Some(Family::Smem) => super::smem::bind_smem(rule, line, target, imms, &mn),
-        Some(Family::Flat) => super::flat::bind_flat(rule, line, target, imms, &mn),
-        Some(Family::Alu) => bind_alu(rule, line, target, imms, &syn, &mn, mloc),
+        Some(Family::Ds) => bind_ds(cx, &syn, mloc),
+        Some(Family::Global) => super::global::bind_global(cx),
+        Some(Family::Smem) => super::smem::bind_smem(cx),
+        Some(Family::Flat) => super::flat::bind_flat(cx),
+        Some(Family::Alu) => bind_alu(cx, &syn, mloc),
         Some(Family::Mubuf) | None => {
             Err(rule.error(mloc, format!("unknown mnemonic `{}`", syn.mnemonic)))
         }

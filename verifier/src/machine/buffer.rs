@@ -7,20 +7,20 @@
 //! check from `gcnsmt_semantics::buffer`.
 
 use super::op::{Bound, BufOp, Field, Op};
-use super::operands::{field, imm_expr, loc_at, regs};
+use super::operands::{loc_at, LineCx};
 use super::regkey::{Class, RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
-use crate::rules::{InputError, Line, Rule};
+use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::mubuf_table::{MubufClass, MubufLayout};
 use gcnsmt_lifter::Role;
-use gcnsmt_lifter::{parse_mubuf_syntax, parse_mubuf_with, MubufInst};
+use gcnsmt_lifter::{parse_mubuf_with, AsmSyntax, MubufInst};
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
-use gcnsmt_semantics::domain::Domain;
+use gcnsmt_semantics::domain::{BvOp, Domain};
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemView, Val};
 use gcnsmt_semantics::ir::Expr;
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Whether an instruction line (or mnemonic) is a MUBUF/VBUFFER one (`buffer_*`, `tbuffer_*`).
 pub fn is_buffer_line(text: &str) -> bool {
@@ -31,7 +31,7 @@ pub fn is_buffer_line(text: &str) -> bool {
 /// A cache-control op (`buffer_wbinvl1`, `buffer_gl0_inv`, ...; `buffer_cache.pcode`): its
 /// entry through the generic memory frame with no operands, so it changes nothing a single
 /// thread sees. `None` for another operand-less MUBUF mnemonic (no entry).
-fn cache_control(line: &Line, mn: &str, mloc: crate::rules::Loc) -> Option<Bound> {
+fn cache_control(line: &crate::rules::Line, mn: &str, mloc: crate::rules::Loc) -> Option<Bound> {
     let entry = mn.to_ascii_uppercase();
     let def = gcnsmt_semantics::defs::Library::builtin().get(&entry)?;
     Some(Bound {
@@ -52,56 +52,67 @@ fn cache_control(line: &Line, mn: &str, mloc: crate::rules::Loc) -> Option<Bound
     })
 }
 
+/// The semantics entry of a decoded MUBUF/VBUFFER instruction and its name, as `verify`
+/// runs it and `lift` prints it (one decision for both).
+///
+/// Errors: a sentence saying what is not modelled (the d16 format forms'
+/// unpacked register layout of gfx802).
+pub fn buffer_semantics(
+    target: Target,
+    inst: &MubufInst,
+) -> Result<(&'static gcnsmt_semantics::ir::Def, String), String> {
+    let mn = inst.mnemonic.to_ascii_lowercase();
+    let shape = inst.shape;
+    let unsupported = |what: &str| {
+        Err(format!(
+            "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
+        ))
+    };
+    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
+    // pseudocode entries give the packed layout of gfx9+.
+    if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
+        return unsupported("the unpacked d16 register layout of gfx8.0");
+    }
+    let entry = mn.to_ascii_uppercase();
+    match gcnsmt_semantics::defs::Library::builtin().get(&entry) {
+        Some(def) => Ok((def, entry)),
+        None => unsupported("this operation"),
+    }
+}
+
 /// Bind one MUBUF/VBUFFER line.
 ///
 /// Errors (file:line:col): anything llvm-mc's syntax rejects for the target (through the
-/// lifter's parser), register classes and widths, and instructions gcnsmt does not model:
-/// format conversions (`*_format_*`, `tbuffer_*`), `lds` (LDS DMA), `tfe`.
-pub fn bind_buf(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    imms: &BTreeSet<String>,
-) -> Result<Bound, InputError> {
-    let syn = parse_mubuf_syntax(&line.text).map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
-    let mn = syn.mnemonic.to_ascii_lowercase();
-    let mloc = loc_at(line, syn.mnemonic_col);
+/// lifter's parser), register classes and widths, and instructions gcnsmt does not model
+/// ([`buffer_semantics`]).
+pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
+    let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     // The lifter's assembler checks the line as llvm-mc does; variables are holes in it.
-    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, &mn);
+    let mut holes = super::holes::RuleHoles::new(cx);
     let inst: MubufInst = parse_mubuf_with(target, &line.text, &mut holes)
         .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
     let shape = inst.shape;
-    let unsupported = |what: &str| {
-        Err(rule.error(
-            mloc,
-            format!("{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"),
-        ))
-    };
+    let (def, entry) = buffer_semantics(target, &inst).map_err(|why| rule.error(mloc, why))?;
     if shape.class == MubufClass::Cache {
-        return match cache_control(line, &mn, mloc) {
-            Some(b) => Ok(b),
-            None => unsupported("this operation"),
-        };
+        // No operands: bound through the generic memory frame (see `cache_control`).
+        return cache_control(line, &mn, mloc)
+            .ok_or_else(|| rule.error(mloc, format!("{mn}: no semantics entry {entry}")));
     }
-    if shape.typed || mn.contains("format") {
-        return unsupported("format conversion (V# data/number format and dst_sel)");
-    }
-    if inst.lds && (shape.vdata != 1 || !mn.ends_with("dword")) {
-        return unsupported("the `lds` form (LDS DMA) of a load other than buffer_load_dword");
-    }
-    if inst.tfe {
-        return unsupported("`tfe` (texture fail enable)");
-    }
-    let entry = mn.to_ascii_uppercase();
-    let Some(def) = gcnsmt_semantics::defs::Library::builtin().get(&entry) else {
-        return unsupported("this operation");
-    };
     let vdata = if inst.lds {
         Vec::new()
     } else {
         holes.keys(Role::Vdata, inst.vdata)
     };
     let vaddr = holes.keys(Role::Vaddr, inst.vaddr);
+    // Operands before SRSRC: vdata and vaddr, vaddr only for `lds` loads, none for
+    // buffer_store_lds_dword.
+    let skip = if shape.lds_only {
+        0
+    } else if inst.lds {
+        1
+    } else {
+        2
+    };
     let srsrc = match holes.keys(Role::Srsrc, None) {
         k if !k.is_empty() => k,
         _ if inst.srsrc < 104 => (0..4)
@@ -112,14 +123,14 @@ pub fn bind_buf(
             })
             .collect(),
         _ => {
-            let (_, c) = &syn.operands[2 - usize::from(inst.lds)];
+            let (_, c) = &syn.operands[skip];
             return Err(rule.error(
                 loc_at(line, *c),
                 format!("{mn}: a V# in trap-handler registers is not modelled in rules"),
             ));
         }
     };
-    let (st, sc) = &syn.operands[3 - usize::from(inst.lds)];
+    let (st, sc) = &syn.operands[skip + 1];
     let stt = st.trim();
     let hole = holes.keys(Role::Soffset, None);
     let mut var_uses = std::mem::take(&mut holes.uses);
@@ -132,22 +143,10 @@ pub fn bind_buf(
             hex: false,
         })
     } else if stt.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
-        Src::Imm(imm_expr(rule, line, stt, *sc, imms)?)
+        Src::Imm(cx.imm_expr(stt, *sc)?)
     } else {
         // A concrete scalar the assembler accepted (`s5`, `m0`, `vcc_lo`).
-        Src::Reg(regs(
-            rule,
-            line,
-            target,
-            stt,
-            *sc,
-            1,
-            "soffset",
-            &mn,
-            Class::Sgpr,
-            imms,
-            &mut var_uses,
-        )?)
+        Src::Reg(cx.regs(stt, *sc, 1, "soffset", Class::Sgpr, &mut var_uses)?)
     };
     let mut fields: Vec<Field> = Vec::new();
     let mut offset = None;
@@ -159,7 +158,7 @@ pub fn bind_buf(
                 } else {
                     4095
                 };
-                let f = field(rule, line, "offset", v, col + 7, max, imms)?;
+                let f = cx.field("offset", v, col + 7, max)?;
                 offset = Some(f.expr.clone());
                 fields.push(f);
             }
@@ -173,7 +172,7 @@ pub fn bind_buf(
         .map_or(shape.vdata as u32, |w| w.div_ceil(32));
     Ok(Bound {
         op: Op::Buf(Box::new(BufOp {
-            mnemonic: mn.clone(),
+            mnemonic: mn.to_string(),
             def,
             entry,
             class: shape.class,
@@ -191,6 +190,7 @@ pub fn bind_buf(
             soffset,
             offset,
             lds: inst.lds,
+            format: shape.typed.then_some(inst.format),
         })),
         loc: mloc,
         text: line.text.trim().to_string(),
@@ -244,10 +244,31 @@ pub fn step<D: Domain>(
         Val::Bits(off.clone(), Ty::Bits(Kind::U, 32)),
     );
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
-    let vd = if op.vdata.is_empty() {
-        d.bv(0, 32)
-    } else {
+    if let Some(f) = op.format {
+        let v = d.bv(u128::from(f), 7);
+        vars.insert("FORMAT".to_string(), Val::Bits(v, Ty::Bits(Kind::B, 7)));
+    }
+    let vd = if !op.vdata.is_empty() {
         read(d, m, &op.vdata)
+    } else if op.lds && op.class == MubufClass::Store {
+        // buffer_store_lds_dword: the dword comes from LDS (CLRX GcnInstrsMubuf.md:
+        // `VAL = *(UINT32*)(LDS + (M0&0xffff) + OFFSET + LANEID*4)`).
+        let a = lds_dma_addr(d, env, m, &off, 4);
+        let lds = &m.mem[AddrSpace::Lds];
+        let mut v: Option<D::Bv> = None;
+        for k in 0..4u32 {
+            let kk = d.bv(k as u128, 32);
+            let ak = d.op(BvOp::Add, &a, &kk);
+            let byte = d.load(lds, &ak);
+            v = Some(match v {
+                None => byte,
+                Some(lo) => d.concat(&byte, &lo),
+            });
+        }
+        v.expect("four bytes")
+    } else {
+        let w = op.def.output_width("VDATA").unwrap_or(32).max(32);
+        d.bv(0, w)
     };
     vars.insert("VDATA".to_string(), bits(vd.clone(), d));
     vars.insert("DATA".to_string(), bits(vd.clone(), d));
@@ -257,27 +278,10 @@ pub fn step<D: Domain>(
     m.mem = mem;
     match op.class {
         MubufClass::Load if op.lds => {
-            // LDS DMA (CLRX GcnMemHandling.md: LDS_ADDR = LDS_BASE + (M0 & 0xffff) + LANEID*4;
-            // the instruction offset applies to both addresses; an out-of-range lane writes 0,
-            // rocjitsu PR #10928). The dword is VDATA as the load computed it (0 out of range).
             let Val::Bits(v, _) = &out["VDATA"] else {
                 return Err("VDATA is a boolean".into());
             };
-            let m0 = read(d, m, &[RegKey::m0()]);
-            let lo = d.extract(&m0, 15, 0);
-            let base = d.zext(&lo, 16);
-            let four = d.bv(4, 32);
-            let lane4 = d.op(gcnsmt_semantics::domain::BvOp::Mul, &env.lane_id, &four);
-            let mut a = d.op(gcnsmt_semantics::domain::BvOp::Add, &base, &off);
-            a = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &lane4);
-            let mut lds = m.mem[AddrSpace::Lds].clone();
-            for k in 0..4u32 {
-                let kk = d.bv(k as u128, 32);
-                let ak = d.op(gcnsmt_semantics::domain::BvOp::Add, &a, &kk);
-                let byte = d.extract(v, 8 * k + 7, 8 * k);
-                lds = d.store(&lds, &ak, &byte);
-            }
-            m.mem[AddrSpace::Lds] = lds;
+            lds_dma_write(d, env, m, op, &off, v);
         }
         MubufClass::Load => write(d, m, &op.vdata, &out["VDATA"])?,
         MubufClass::Atomic if op.returns => {
@@ -296,6 +300,72 @@ pub fn step<D: Domain>(
         _ => {}
     }
     Ok(())
+}
+
+/// The LDS address of lane LANE_ID's part of an LDS DMA access of `size` bytes per lane:
+/// M0[15:0] (or M0[17:0], setting `lds_dma_m0`) + the instruction offset (unless
+/// `lds_dma_offset=GLOBAL`) + LANE_ID * 4, or * 16 for 12- and 16-byte accesses (LLVM
+/// AMDGPUDMAOperations, "GFX9 LDS DMA": "implicitly offset by 4 * lane_id bytes for sizes up
+/// to 4 bytes, and by 16 * lane_id bytes for larger sizes").
+fn lds_dma_addr<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &Machine<D>,
+    off: &D::Bv,
+    size: u32,
+) -> D::Bv {
+    use gcnsmt_semantics::settings::{LdsDmaM0, LdsDmaOffset};
+    let m0 = read(d, m, &[RegKey::m0()]);
+    let hi = match env.settings.lds_dma_m0 {
+        LdsDmaM0::Bits16 => 15,
+        LdsDmaM0::Bits18 => 17,
+    };
+    let lo = d.extract(&m0, hi, 0);
+    let mut a = d.zext(&lo, 31 - hi);
+    if env.settings.lds_dma_offset == LdsDmaOffset::Both {
+        a = d.op(BvOp::Add, &a, off);
+    }
+    let stride = d.bv(if size > 4 { 16 } else { 4 }, 32);
+    let lane = d.op(BvOp::Mul, &env.lane_id, &stride);
+    d.op(BvOp::Add, &a, &lane)
+}
+
+/// LDS DMA: the loaded value `v` (0 for an out-of-range lane, rocjitsu PR #10928) goes to LDS
+/// instead of VGPRs, unbounded. Sub-dword loads write a dword, zero-extended (CLRX
+/// GcnMemHandling.md: "If element size is smaller than 4-byte, then stored 4-byte value will
+/// be zero-extended"); dwordx3/x4 (gfx950) write 12/16 bytes.
+fn lds_dma_write<D: Domain>(
+    d: &mut D,
+    env: &Env<D>,
+    m: &mut Machine<D>,
+    op: &BufOp,
+    off: &D::Bv,
+    v: &D::Bv,
+) {
+    let mn = &op.mnemonic;
+    let data_bits = if mn.contains("byte") {
+        8
+    } else if mn.contains("short") {
+        16
+    } else {
+        d.width(v)
+    };
+    let low = d.extract(v, data_bits - 1, 0);
+    let bytes = data_bits.max(32) / 8;
+    let val = if data_bits < 32 {
+        d.zext(&low, 32 - data_bits)
+    } else {
+        low
+    };
+    let a = lds_dma_addr(d, env, m, off, bytes);
+    let mut lds = m.mem[AddrSpace::Lds].clone();
+    for k in 0..bytes {
+        let kk = d.bv(k as u128, 32);
+        let ak = d.op(BvOp::Add, &a, &kk);
+        let byte = d.extract(&val, 8 * k + 7, 8 * k);
+        lds = d.store(&lds, &ak, &byte);
+    }
+    m.mem[AddrSpace::Lds] = lds;
 }
 
 /// The V#s that buffer instructions of `prog` read, decoded from concrete register values:

@@ -1,14 +1,14 @@
 //! Binding a DS line through the lifter's assembler.
 
 use super::op::{Bound, CrossKind, Op};
-use super::operands::{const_value, field, loc_at};
+use super::operands::{const_value, LineCx};
 use super::regkey::RegKey;
-use crate::rules::{InputError, Line, Loc, Rule};
+use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::lift::ds_semantics;
 use gcnsmt_lifter::table::ds_lookup;
-use gcnsmt_lifter::Role;
+use gcnsmt_lifter::{AsmSyntax, Role};
 use gcnsmt_semantics::target::Target;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// The static name of an offset modifier.
 pub(crate) fn name_of(modifier: &str) -> &'static str {
@@ -19,16 +19,8 @@ pub(crate) fn name_of(modifier: &str) -> &'static str {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn bind_ds(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    imms: &BTreeSet<String>,
-    syn: &gcnsmt_lifter::AsmSyntax,
-    mn: &str,
-    mloc: Loc,
-) -> Result<Bound, InputError> {
+pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
+    let (rule, line, target, mn) = (cx.rule, cx.line, cx.target, cx.mn);
     let Some((_, shape)) = ds_lookup(target, mn) else {
         let on: Vec<&str> = Target::ALL
             .iter()
@@ -70,9 +62,9 @@ pub(crate) fn bind_ds(
     }
     // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are
     // holes in it (crate::holes).
-    let mut holes = super::holes::RuleHoles::new(rule, line, target, imms, mn);
+    let mut holes = super::holes::RuleHoles::new(cx);
     let inst = gcnsmt_lifter::parse_asm_with(target, &line.text, &mut holes)
-        .map_err(|e| rule.error(loc_at(line, e.col), e.msg))?;
+        .map_err(|e| cx.err(e.col, e.msg))?;
     let mut got: BTreeMap<&str, Vec<RegKey>> = BTreeMap::new();
     for (role, t) in [
         (Role::Vdst, inst.vdst),
@@ -101,7 +93,7 @@ pub(crate) fn bind_ds(
         } else {
             v.clone()
         };
-        let f = field(rule, line, name_of(name), &text, vcol, max, imms)?;
+        let f = cx.field(name_of(name), &text, vcol, max)?;
         *slot = Some(f.expr.clone());
         fields.push(f);
     }

@@ -18,6 +18,9 @@ mod smem;
 mod state;
 mod step;
 
+#[cfg(test)]
+mod coverage;
+
 pub use bind::*;
 pub use op::*;
 pub use operands::*;

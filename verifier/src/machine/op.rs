@@ -216,33 +216,22 @@ impl Bound {
     pub fn map_regs(&self, f: &dyn Fn(&RegKey) -> RegKey) -> Bound {
         let m = |ks: &Vec<RegKey>| ks.iter().map(f).collect::<Vec<_>>();
         let op = match &self.op {
-            Op::Ds {
-                mnemonic,
-                def,
-                entry,
-                shape,
-                vdst,
-                addr,
-                data0,
-                data1,
-                offset,
-                offset0,
-                offset1,
-                gds,
-            } => Op::Ds {
-                mnemonic: mnemonic.clone(),
-                def,
-                entry: entry.clone(),
-                shape: *shape,
-                vdst: m(vdst),
-                addr: m(addr),
-                data0: m(data0),
-                data1: m(data1),
-                offset: offset.clone(),
-                offset0: offset0.clone(),
-                offset1: offset1.clone(),
-                gds: *gds,
-            },
+            Op::Ds { .. } => {
+                let mut op = self.op.clone();
+                if let Op::Ds {
+                    vdst,
+                    addr,
+                    data0,
+                    data1,
+                    ..
+                } = &mut op
+                {
+                    for keys in [vdst, addr, data0, data1] {
+                        *keys = m(keys);
+                    }
+                }
+                op
+            }
             Op::Alu {
                 mnemonic,
                 def,
@@ -318,6 +307,8 @@ pub struct BufOp {
     /// The `lds` form (LDS DMA): the loaded dword goes to LDS at `M0[15:0] + OFFSET +
     /// LANE_ID * 4` instead of VDATA.
     pub lds: bool,
+    /// `tbuffer_*`: the instruction's 7-bit FORMAT field (the V#'s format is not used).
+    pub format: Option<u8>,
 }
 
 impl BufOp {

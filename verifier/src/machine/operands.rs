@@ -40,39 +40,6 @@ pub(crate) fn loc_at(line: &Line, col: usize) -> Loc {
     }
 }
 
-pub(crate) fn imm_expr(
-    rule: &Rule,
-    line: &Line,
-    text: &str,
-    col: usize,
-    imms: &BTreeSet<String>,
-) -> Result<Expr, InputError> {
-    let mut vars = BTreeSet::new();
-    collect_vars(text, &mut vars);
-    for v in &vars {
-        if !imms.contains(v) {
-            return Err(rule.error(
-                loc_at(line, col),
-                format!("%{v} is a register, not an immediate"),
-            ));
-        }
-    }
-    parse_expr(text).map_err(|e| {
-        rule.error(
-            // Past the end (line 2 of a one-line text): point just after the text.
-            loc_at(
-                line,
-                col + if e.line > 1 {
-                    text.len()
-                } else {
-                    e.col as usize - 1
-                },
-            ),
-            format!("bad immediate: {}", e.msg),
-        )
-    })
-}
-
 /// Evaluate an immediate expression with no variables (for static range checks).
 pub fn const_value(e: &Expr) -> Option<u128> {
     let mut d = gcnsmt_semantics::interp::Concrete;
@@ -94,94 +61,120 @@ pub fn const_value(e: &Expr) -> Option<u128> {
     }
 }
 
-pub(crate) fn field(
-    rule: &Rule,
-    line: &Line,
-    name: &'static str,
-    text: &str,
-    col: usize,
-    max: u64,
-    imms: &BTreeSet<String>,
-) -> Result<Field, InputError> {
-    let expr = imm_expr(rule, line, text, col, imms)?;
-    let mut vars = BTreeSet::new();
-    collect_vars(text, &mut vars);
-    if vars.is_empty() {
-        match const_value(&expr) {
-            Some(v) if v <= max as u128 => {}
-            Some(_) => {
-                return Err(rule.error(
-                    loc_at(line, col),
-                    format!("{name}:{text} is out of range (0..={max})"),
-                ));
-            }
-            None => return Err(rule.error(loc_at(line, col), format!("bad immediate `{text}`"))),
-        }
+/// One rule line being bound for one target: what its operands are parsed and checked
+/// against, and where their errors point.
+#[derive(Clone, Copy)]
+pub(crate) struct LineCx<'a> {
+    pub rule: &'a Rule,
+    pub line: &'a Line,
+    pub target: Target,
+    /// The rule's immediate variables ([`super::immediate_vars`]).
+    pub imms: &'a BTreeSet<String>,
+    /// The mnemonic, lower case.
+    pub mn: &'a str,
+}
+
+impl LineCx<'_> {
+    /// An error at 1-based column `col` of the line.
+    pub(crate) fn err(&self, col: usize, msg: impl Into<String>) -> InputError {
+        self.rule.error(loc_at(self.line, col), msg)
     }
-    Ok(Field {
-        name,
-        expr,
-        max,
-        loc: loc_at(line, col),
-    })
+
+    /// The immediate expression `text` at column `col`. Errors: a register variable in it, a
+    /// malformed expression.
+    pub(crate) fn imm_expr(&self, text: &str, col: usize) -> Result<Expr, InputError> {
+        let mut vars = BTreeSet::new();
+        collect_vars(text, &mut vars);
+        for v in &vars {
+            if !self.imms.contains(v) {
+                return Err(self.err(col, format!("%{v} is a register, not an immediate")));
+            }
+        }
+        parse_expr(text).map_err(|e| {
+            // Past the end (line 2 of a one-line text): point just after the text.
+            let at = if e.line > 1 {
+                text.len()
+            } else {
+                e.col as usize - 1
+            };
+            self.err(col + at, format!("bad immediate: {}", e.msg))
+        })
+    }
+
+    /// The immediate field `name` (`offset`, values `0..=max`) written `text` at column `col`.
+    /// Errors: as [`LineCx::imm_expr`], and a constant out of range.
+    pub(crate) fn field(
+        &self,
+        name: &'static str,
+        text: &str,
+        col: usize,
+        max: u64,
+    ) -> Result<Field, InputError> {
+        let expr = self.imm_expr(text, col)?;
+        let mut vars = BTreeSet::new();
+        collect_vars(text, &mut vars);
+        if vars.is_empty() {
+            match const_value(&expr) {
+                Some(v) if v <= max as u128 => {}
+                Some(_) => {
+                    return Err(self.err(col, format!("{name}:{text} is out of range (0..={max})")))
+                }
+                None => return Err(self.err(col, format!("bad immediate `{text}`"))),
+            }
+        }
+        Ok(Field {
+            name,
+            expr,
+            max,
+            loc: loc_at(self.line, col),
+        })
+    }
+
+    /// The register operand `text` at column `col`, needing `count` dwords of `class`, for
+    /// the operand `role` (in messages); variable uses are pushed to `uses`.
+    pub(crate) fn regs(
+        &self,
+        text: &str,
+        col: usize,
+        count: u32,
+        role: &str,
+        class: Class,
+        uses: &mut Vec<VarUse>,
+    ) -> Result<Vec<RegKey>, InputError> {
+        let mut op = RegOperand {
+            cx: *self,
+            at: loc_at(self.line, col),
+            role,
+            class,
+            uses,
+        };
+        op.parse(text.trim(), count)
+    }
 }
 
-/// Parse a register operand needing `count` dwords.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn regs(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    text: &str,
-    col: usize,
-    count: u32,
-    role: &str,
-    mn: &str,
-    class: Class,
-    imms: &BTreeSet<String>,
-    uses: &mut Vec<VarUse>,
-) -> Result<Vec<RegKey>, InputError> {
-    let op = RegOperand {
-        rule,
-        target,
-        at: loc_at(line, col),
-        role,
-        mn,
-        class,
-        imms,
-    };
-    op.parse(text.trim(), count, uses)
-}
-
-/// What one register operand is parsed against: its instruction, role, position and class.
+/// What one register operand is parsed against: its line, role, position and class.
 struct RegOperand<'a> {
-    rule: &'a Rule,
-    target: Target,
+    cx: LineCx<'a>,
     at: Loc,
     role: &'a str,
-    mn: &'a str,
     class: Class,
-    imms: &'a BTreeSet<String>,
+    /// Where register-variable uses are recorded.
+    uses: &'a mut Vec<VarUse>,
 }
 
 impl RegOperand<'_> {
     fn err(&self, msg: String) -> InputError {
-        self.rule.error(self.at, msg)
+        self.cx.rule.error(self.at, msg)
     }
 
     /// `t` (trimmed) as `count` dword keys: a `{...}` tuple, a `%variable`, a special register,
     /// an SGPR, or a VGPR/AGPR (tuple).
-    fn parse(
-        &self,
-        t: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
+    fn parse(&mut self, t: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
         if let Some(inner) = t.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-            return self.tuple(inner, count, uses);
+            return self.tuple(inner, count);
         }
         if let Some(v) = t.strip_prefix('%') {
-            return self.variable(t, v, count, uses);
+            return self.variable(t, v, count);
         }
         if let Some(keys) = self.special(t, count)? {
             return Ok(keys);
@@ -195,7 +188,7 @@ impl RegOperand<'_> {
     /// Errors unless the class takes scalar registers (`what` names the one found).
     fn scalar_ok(&self, what: &str) -> Result<(), InputError> {
         if self.class.vector() {
-            let (mn, role) = (self.mn, self.role);
+            let (mn, role) = (self.cx.mn, self.role);
             Err(self.err(format!(
                 "{mn} {role} needs {}, got {what}",
                 self.class.name()
@@ -206,13 +199,8 @@ impl RegOperand<'_> {
     }
 
     /// `{a, b, ...}`: parts of equal width that together make `count` dwords, no key twice.
-    fn tuple(
-        &self,
-        inner: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
-        let (mn, role) = (self.mn, self.role);
+    fn tuple(&mut self, inner: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
+        let (mn, role) = (self.cx.mn, self.role);
         let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
         let n = parts.len() as u32;
         if n == 0 || !count.is_multiple_of(n) {
@@ -222,7 +210,7 @@ impl RegOperand<'_> {
         }
         let mut out: Vec<RegKey> = Vec::new();
         for p in parts {
-            let keys = self.parse(p, count / n, uses)?;
+            let keys = self.parse(p, count / n)?;
             if keys.iter().any(|k| out.contains(k)) {
                 return Err(self.err(format!("{mn} {role}: `{p}` appears twice in one tuple")));
             }
@@ -231,16 +219,10 @@ impl RegOperand<'_> {
         Ok(out)
     }
 
-    /// `%v` (`t` with the `%`): a register variable of `count` dwords, recorded in `uses`.
-    fn variable(
-        &self,
-        t: &str,
-        v: &str,
-        count: u32,
-        uses: &mut Vec<VarUse>,
-    ) -> Result<Vec<RegKey>, InputError> {
-        if self.imms.contains(v) {
-            let (mn, role) = (self.mn, self.role);
+    /// `%v` (`t` with the `%`): a register variable of `count` dwords, recorded in `self.uses`.
+    fn variable(&mut self, t: &str, v: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
+        if self.cx.imms.contains(v) {
+            let (mn, role) = (self.cx.mn, self.role);
             return Err(self.err(format!(
                 "%{v} is an immediate; {mn} needs a register for {role}"
             )));
@@ -248,7 +230,7 @@ impl RegOperand<'_> {
         if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(self.err(format!("bad variable `{t}`")));
         }
-        uses.push(VarUse {
+        self.uses.push(VarUse {
             name: v.to_string(),
             class: self.class,
             dwords: count,
@@ -259,7 +241,7 @@ impl RegOperand<'_> {
 
     /// `m0`, `vcc`, `exec` and their halves, or `None` for any other text.
     fn special(&self, t: &str, count: u32) -> Result<Option<Vec<RegKey>>, InputError> {
-        let (mn, role) = (self.mn, self.role);
+        let (mn, role) = (self.cx.mn, self.role);
         let keys = match t {
             "m0" | "M0" => {
                 self.scalar_ok("m0")?;
@@ -310,7 +292,7 @@ impl RegOperand<'_> {
             return Err(self.err(format!("bad SGPR `{t}`")));
         }
         if b - a + 1 != count {
-            let (mn, role) = (self.mn, self.role);
+            let (mn, role) = (self.cx.mn, self.role);
             return Err(self.err(format!(
                 "{mn} {role} needs {count} dword(s), got {t} ({})",
                 b - a + 1
@@ -322,7 +304,7 @@ impl RegOperand<'_> {
     /// A VGPR or AGPR (tuple) as the lifter's register parser reads it. Errors: not a register,
     /// the wrong class or width, AGPRs where not allowed, a misaligned tuple, out of range.
     fn vector(&self, t: &str, count: u32) -> Result<Vec<RegKey>, InputError> {
-        let (mn, role, target, class) = (self.mn, self.role, self.target, self.class);
+        let (mn, role, target, class) = (self.cx.mn, self.role, self.cx.target, self.class);
         let Some(tup) = parse_reg(t) else {
             return Err(self.err(format!("expected a register for {mn} {role}, found `{t}`")));
         };

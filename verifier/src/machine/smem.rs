@@ -1,19 +1,19 @@
 //! Scalar buffer loads (`s_buffer_load_*`) in rules: binding a line through the lifter's
-//! assembler ([`gcnsmt_lifter::parse_smem_with`]) to a [`MemOp`] frame, and the two V# values
+//! assembler ([`gcnsmt_lifter::parse_smem_with`]) to a [`super::op::MemOp`] frame, and the two V# values
 //! `semantics/pcode/smem.pcode` reads (BASE, SIZE), decoded per target.
 
-use super::global::sgpr_keys;
-use super::holes::parse_line;
-use super::op::{Bound, MemIn, MemOp, Op, VsharpPart};
-use super::operands::{field, loc_at};
+use super::global::offset_modifier;
+use super::holes::MemLine;
+use super::op::{Bound, MemIn, VsharpPart};
+use super::operands::LineCx;
 use super::regkey::RegKey;
-use crate::rules::{InputError, Line, Rule};
+use crate::rules::InputError;
 use gcnsmt_lifter::{parse_smem_with, Role, SOffset};
 use gcnsmt_semantics::buffer::VsharpLayout;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain};
+use gcnsmt_semantics::eval::{AddrSpace, MemView};
 use gcnsmt_semantics::settings::SbufferSize;
-use gcnsmt_semantics::target::{Gen, Target};
-use std::collections::BTreeSet;
+use gcnsmt_semantics::target::Gen;
 
 /// The output variables of smem.pcode, four dwords each (values are at most 128 bits).
 const SDATA: [&str; 4] = ["SDATA", "SDATA1", "SDATA2", "SDATA3"];
@@ -22,51 +22,38 @@ const SDATA: [&str; 4] = ["SDATA", "SDATA1", "SDATA2", "SDATA3"];
 ///
 /// Errors (file:line:col): whatever the lifter's assembler rejects for the target, a
 /// symbolic offset on gfx6/gfx7 (whose offsets count dwords), a mnemonic without semantics.
-pub fn bind_smem(
-    rule: &Rule,
-    line: &Line,
-    target: Target,
-    imms: &BTreeSet<String>,
-    mn: &str,
-) -> Result<Bound, InputError> {
-    let (inst, mut holes, syn, mloc, def) =
-        parse_line(rule, line, target, imms, mn, parse_smem_with, |i| &i.entry)?;
+pub fn bind_smem(cx: LineCx) -> Result<Bound, InputError> {
+    let mut m = MemLine::parse(cx, parse_smem_with, |i| &i.entry)?;
+    let (syn, target, mn) = (&m.syn, cx.target, cx.mn);
     // The immediate: the third operand, or `offset:` after a register offset.
-    let off_text = match inst.soffset {
+    let off_text = match m.inst.soffset {
         None if !syn.modifiers.iter().any(|m| m.0 == "offset") => {
             syn.operands.get(2).map(|(t, c)| (t.trim().to_string(), *c))
         }
-        _ => syn
-            .modifiers
-            .iter()
-            .find(|m| m.0 == "offset")
-            .and_then(|(n, v, c)| v.clone().map(|v| (v, c + n.len() + 1))),
+        _ => offset_modifier(syn),
     };
-    let mut fields = Vec::new();
     let offset = match off_text {
         Some((t, c)) if t != "null" && gcnsmt_lifter::asm::parse_int(&t).is_none() => {
             if target.gen() <= Gen::Gfx7 {
-                return Err(rule.error(
-                    loc_at(line, c),
+                return Err(cx.err(
+                    c,
                     format!(
                         "{mn}: a symbolic offset on {target} (counted in dwords) is not modelled"
                     ),
                 ));
             }
             let (_, hi, _) = gcnsmt_lifter::smem_buffer_offset_range(target);
-            let f = field(rule, line, "offset", &t, c, hi as u64, imms)?;
+            let f = cx.field("offset", &t, c, hi as u64)?;
             let e = f.expr.clone();
-            fields.push(f);
+            m.fields.push(f);
             e
         }
-        _ => gcnsmt_semantics::parse::parse_expr(&format!("{}", inst.offset))
-            .map_err(|e| rule.error(mloc, e.msg))?,
+        _ => gcnsmt_semantics::parse::parse_expr(&format!("{}", m.inst.offset))
+            .map_err(|e| cx.rule.error(m.mloc, e.msg))?,
     };
-    let sbase = match holes.keys(Role::Sbase, None) {
-        k if !k.is_empty() => k,
-        _ => sgpr_keys(&inst.sbase),
-    };
-    let soffset = match (holes.keys(Role::Soffset, None), inst.soffset) {
+    let holes = &mut m.holes;
+    let sbase = holes.sgprs(Role::Sbase, &m.inst.sbase);
+    let soffset = match (holes.keys(Role::Soffset, None), m.inst.soffset) {
         (k, _) if !k.is_empty() => MemIn::Regs(k),
         (_, Some(SOffset::Sgpr(n))) => MemIn::Regs(vec![RegKey {
             base: "s".into(),
@@ -76,12 +63,9 @@ pub fn bind_smem(
         (_, Some(SOffset::M0)) => MemIn::Regs(vec![RegKey::m0()]),
         (_, None) => MemIn::Zero(32),
     };
-    let sdst = match holes.keys(Role::Sdst, None) {
-        k if !k.is_empty() => k,
-        _ => sgpr_keys(&inst.sdst),
-    };
+    let sdst = holes.sgprs(Role::Sdst, &m.inst.sdst);
     let layout = VsharpLayout::of(target);
-    let inputs = vec![
+    m.inputs = vec![
         ("OFFSET", MemIn::Signed(offset)),
         ("SOFFSET", soffset),
         (
@@ -90,28 +74,12 @@ pub fn bind_smem(
         ),
         ("SIZE", MemIn::Vsharp(sbase, layout, VsharpPart::Size)),
     ];
-    let outputs = sdst
+    m.outputs = sdst
         .chunks(4)
         .zip(SDATA)
         .map(|(k, n)| (n, k.to_vec()))
         .collect();
-    let var_uses = std::mem::take(&mut holes.uses);
-    Ok(Bound {
-        op: Op::Mem(Box::new(MemOp {
-            mnemonic: mn.to_string(),
-            def,
-            entry: inst.entry.clone(),
-            inputs,
-            outputs,
-            mem: gcnsmt_semantics::eval::MemView::Space(gcnsmt_semantics::eval::AddrSpace::Global),
-            writes_memory: false,
-            scalar: true,
-        })),
-        loc: mloc,
-        text: line.text.trim().to_string(),
-        fields,
-        var_uses,
-    })
+    Ok(m.bound(MemView::Space(AddrSpace::Global), false, true))
 }
 
 /// BASE or SIZE of a 128-bit V# `rsrc`, 64 bits, in `layout`'s fields

@@ -36,6 +36,16 @@ impl<D: Domain> Env<D> {
             lane_id,
         }
     }
+
+    /// A copy on another target with its settings: the environment of a cross-target rule's
+    /// target side (the same immediates, LDS_SIZE and LANE_ID).
+    pub fn on(&self, target: Target, settings: Settings) -> Env<D> {
+        Env {
+            target,
+            settings,
+            ..self.clone_with_lane(self.lane_id.clone())
+        }
+    }
 }
 
 /// Register file and memory.

@@ -689,23 +689,22 @@ fn portable(assertions: &[Bool]) -> Vec<Bool> {
 /// Helpers the rest of the verifier uses to build constraints without naming z3.
 pub mod build {
     use super::*;
-    /// The conjunction of `xs` (`true` when empty).
-    pub fn and(xs: &[Bool]) -> Bool {
+    /// `join` of `xs`, or the constant `empty` when there are none.
+    fn join(xs: &[Bool], empty: bool, join: fn(&[&Bool]) -> Bool) -> Bool {
         let refs: Vec<&Bool> = xs.iter().collect();
         if refs.is_empty() {
-            Bool::from_bool(true)
+            Bool::from_bool(empty)
         } else {
-            Bool::and(&refs)
+            join(&refs)
         }
+    }
+    /// The conjunction of `xs` (`true` when empty).
+    pub fn and(xs: &[Bool]) -> Bool {
+        join(xs, true, |r| Bool::and(r))
     }
     /// The disjunction of `xs` (`false` when empty).
     pub fn or(xs: &[Bool]) -> Bool {
-        let refs: Vec<&Bool> = xs.iter().collect();
-        if refs.is_empty() {
-            Bool::from_bool(false)
-        } else {
-            Bool::or(&refs)
-        }
+        join(xs, false, |r| Bool::or(r))
     }
     /// `a != b` (same width).
     pub fn ne(a: &BV, b: &BV) -> Bool {

@@ -17,6 +17,7 @@
 pub mod check;
 pub mod clike;
 pub mod clrx;
+pub mod docpcode;
 pub mod equiv;
 pub mod isa_xml;
 pub mod pcode_json;
@@ -224,6 +225,8 @@ pub struct Report {
     pub unchecked: Vec<Unchecked>,
     /// (file, check kind) -> counts, in the order first seen.
     pub counts: Vec<(String, &'static str, Count)>,
+    /// Inputs that could not be read at all, in the order given (the others still ran).
+    pub errors: Vec<SpecError>,
 }
 
 impl Report {
@@ -342,22 +345,36 @@ pub fn read(file: &str, text: &str, opts: &Options) -> Result<Doc, SpecError> {
 /// Check every file: read it, run every check, collect findings and unchecked items.
 ///
 /// Errors: the first file that cannot be read (missing, not a regular file, larger than
-/// [`crate::limits::MAX_INPUT_BYTES`], not UTF-8, or rejected by its reader).
+/// [`crate::limits::MAX_INPUT_BYTES`], not UTF-8, or rejected by its reader); use
+/// [`run_batch`] to check the other files anyway.
 pub fn run(paths: &[impl AsRef<Path>], opts: &Options) -> Result<Report, SpecError> {
-    let mut docs = Vec::new();
+    let mut r = run_batch(paths, opts);
+    match r.errors.first() {
+        Some(e) => Err(e.clone()),
+        None => {
+            r.errors.clear();
+            Ok(r)
+        }
+    }
+}
+
+/// Check every file that can be read; each one that cannot is in [`Report::errors`] and the
+/// rest still run (one bad page in a batch does not hide the findings on the others).
+pub fn run_batch(paths: &[impl AsRef<Path>], opts: &Options) -> Report {
+    let mut report = Report::default();
     for p in paths {
         let p = p.as_ref();
         let name = p.display().to_string();
         // Regular files only, within the size limit, UTF-8 (an error at the first bad byte).
-        let text = crate::limits::read_text(p)
-            .map_err(|e| SpecError::new(&name, e.line, e.col, format!("cannot read: {}", e.msg)))?;
-        docs.push(read(&name, &text, opts)?);
+        let doc = crate::limits::read_text(p)
+            .map_err(|e| SpecError::new(&name, e.line, e.col, format!("cannot read: {}", e.msg)))
+            .and_then(|text| read(&name, &text, opts));
+        match doc {
+            Ok(doc) => check::check_doc(&doc, opts, &mut report),
+            Err(e) => report.errors.push(e),
+        }
     }
-    let mut report = Report::default();
-    for doc in &docs {
-        check::check_doc(doc, opts, &mut report);
-    }
-    Ok(report)
+    report
 }
 
 /// The target a generation name in a document stands for: CLRX's `GCN 1.0` .. `GCN 1.4`,

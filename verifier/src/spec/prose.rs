@@ -156,8 +156,38 @@ fn action(a: &str) -> Option<String> {
 
 /// Read a description for a single-address DS instruction of element type `ty` (`u32`).
 ///
-/// Errors: the first sentence outside the vocabulary (lower-cased, addresses removed).
+/// Errors: the first sentence outside the vocabulary, quoted as the document writes it (so a
+/// writer can search for it; only runs of white space are joined).
 pub fn read(description: &str, ty: &str) -> Result<Reading, String> {
+    read_normalised(description, ty).map_err(|s| verbatim(description, &s))
+}
+
+/// The sentence of `description` that reads as `normalised` (lower-cased, addresses and
+/// white-space runs removed), found by its position among the sentences; `normalised` itself
+/// when the sentences do not line up.
+fn verbatim(description: &str, normalised: &str) -> String {
+    let v = vocab();
+    let split = |t: &str| -> Vec<String> {
+        t.split(". ")
+            .map(|s| s.trim().trim_end_matches('.').trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
+    let joined = description.split_whitespace().collect::<Vec<_>>().join(" ");
+    let orig = split(&joined);
+    let lower = joined.to_ascii_lowercase().replace("lds/gds", "mem");
+    let norm = split(
+        &v.addr
+            .replace_all(&lower, "")
+            .replace("operatin ", "operation "),
+    );
+    match norm.iter().position(|s| s == normalised) {
+        Some(k) if norm.len() == orig.len() => orig[k].clone(),
+        _ => normalised.to_string(),
+    }
+}
+
+fn read_normalised(description: &str, ty: &str) -> Result<Reading, String> {
     let v = vocab();
     let lower = description.to_ascii_lowercase().replace("lds/gds", "mem");
     let text = v.space.replace_all(&lower, " ");
@@ -288,9 +318,9 @@ mod tests {
     }
 
     #[test]
-    fn unknown_phrases_are_returned() {
+    fn unknown_phrases_are_returned_as_written() {
         let e = read("Swizzle the lanes of VDATA0.", "b32").unwrap_err();
-        assert_eq!(e, "swizzle the lanes of vdata0");
+        assert_eq!(e, "Swizzle the lanes of VDATA0");
     }
 
     #[test]

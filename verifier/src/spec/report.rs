@@ -2,7 +2,7 @@
 //!
 //! Exit codes: 0 nothing found, 1 something found, 2 an input could not be read.
 
-use super::{run, Options, Report, SpecError};
+use super::{run_batch, Options, Report, SpecError};
 use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
@@ -50,17 +50,29 @@ pub fn text(r: &Report) -> String {
             c.checked, c.unchecked, c.findings
         ));
     }
+    for e in &r.errors {
+        s.push_str(&format!(
+            "{}:{}:{}: [error] {}\n",
+            e.file, e.line, e.col, e.msg
+        ));
+    }
     s.push_str(&format!(
-        "summary: {} finding(s), {} unchecked\n",
+        "summary: {} finding(s), {} unchecked{}\n",
         r.findings.len(),
-        r.unchecked.len()
+        r.unchecked.len(),
+        match r.errors.len() {
+            0 => String::new(),
+            n => format!(", {n} unreadable"),
+        }
     ));
     s
 }
 
 /// The JSON report: `{"findings": [{"kind","file","line","entry","target","claim","truth",
 /// "evidence": {name: text}}], "unchecked": [{"kind","file","line","entry","reason"}],
-/// "coverage": [{"file","check","checked","unchecked","findings"}], "exit_code"}`.
+/// "coverage": [{"file","check","checked","unchecked","findings"}], "exit_code"}`, and when
+/// some inputs could not be read `"error"` (the first: `{"file","line","col","message"}`) and
+/// `"errors"` (all).
 pub fn json(r: &Report) -> Value {
     let findings: Vec<Value> = r
         .findings
@@ -88,15 +100,29 @@ pub fn json(r: &Report) -> Value {
         .iter()
         .map(|(f, k, c)| json!({"file": f, "check": k, "checked": c.checked, "unchecked": c.unchecked, "findings": c.findings}))
         .collect();
-    json!({
+    let errors: Vec<Value> = r
+        .errors
+        .iter()
+        .map(|e| json!({"file": e.file, "line": e.line, "col": e.col, "message": e.msg}))
+        .collect();
+    let mut v = json!({
         "findings": findings, "unchecked": unchecked, "coverage": coverage,
         "exit_code": exit_code(r).code(),
-    })
+    });
+    // `error` (the first) as before, `errors` for all of a batch.
+    if let Some(first) = errors.first() {
+        v["error"] = first.clone();
+        v["errors"] = Value::Array(errors);
+    }
+    v
 }
 
-/// Refuted (exit 1) when something was found, else proved (0).
+/// Input error (exit 2) when an input could not be read, else refuted (1) when something was
+/// found, else proved (0).
 pub fn exit_code(r: &Report) -> ExitStatus {
-    if r.findings.is_empty() {
+    if !r.errors.is_empty() {
+        ExitStatus::InputError
+    } else if r.findings.is_empty() {
         ExitStatus::Proved
     } else {
         ExitStatus::Refuted
@@ -201,15 +227,16 @@ pub fn main(
         Err(m) => return fail(SpecError::new("--timeout", 0, 0, m)),
     };
     let opts = Options { targets, timeout };
-    match run(paths, &opts) {
-        Err(e) => fail(e),
-        Ok(r) => {
-            print(match format {
-                OutputFormat::Text => text(&r),
-                OutputFormat::Json => format!("{}\n", json(&r)),
-                OutputFormat::Sarif => format!("{:#}\n", sarif(&r, None)),
-            });
-            exit_code(&r)
+    let r = run_batch(paths, &opts);
+    if format != OutputFormat::Json {
+        for e in &r.errors {
+            eprintln!("error: {e}");
         }
     }
+    print(match format {
+        OutputFormat::Text => text(&r),
+        OutputFormat::Json => format!("{}\n", json(&r)),
+        OutputFormat::Sarif => format!("{:#}\n", sarif(&r, r.errors.first())),
+    });
+    exit_code(&r)
 }

@@ -2,6 +2,7 @@
 //! `verify` (0 all proved or unchanged, 1 something refuted, 2 input or tool error, 3 nothing
 //! refuted but something unknown or unsupported).
 
+use super::barrier;
 use super::canon;
 use super::diff::{self, FnPair};
 use super::emit::{class_dwords, Side};
@@ -73,6 +74,10 @@ pub struct TvArgs {
     /// does when it merges a FLAT with a GLOBAL access (docs/tv.md).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Only the blocks of shard K of N (1 <= K <= N), by a hash of each block pair's content
+    /// and target; the exit status of the shards together is the unsharded run's.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Extra llc arguments (after `--`).
     #[arg(last = true)]
     pub extra: Vec<String>,
@@ -164,6 +169,12 @@ fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let shard = a
+        .shard
+        .as_deref()
+        .map(crate::shard::Shard::parse)
+        .transpose()
+        .map_err(|e| format!("error: --shard {e}"))?;
     // Names and values are checked once here (gfx900 has every value of every setting); a
     // value only some targets have is checked per block, as `verify` does per rule.
     for (n, v) in &settings {
@@ -203,6 +214,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     Some(&[t]),
                     &opts,
                     a.unmodelled,
+                    shard,
                 )?);
             }
         }
@@ -222,6 +234,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 ts.as_deref(),
                 &opts,
                 a.unmodelled,
+                shard,
             )?);
         }
         (Some(_), _) => return Err("error: --pass takes one input file".into()),
@@ -239,6 +252,7 @@ pub fn validate(
     fallback: Option<&[Target]>,
     opts: &Options,
     unmodelled: Unmodelled,
+    shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
     let canonical = |f: &MirFile| {
         let mut f = f.clone();
@@ -251,7 +265,9 @@ pub fn validate(
     for fp in &pairs {
         for t in targets_of(before, fp, fallback)? {
             for bp in &fp.blocks {
-                jobs.push((fp, bp, t));
+                if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
+                    jobs.push((fp, bp, t));
+                }
             }
         }
     }
@@ -282,6 +298,13 @@ pub fn validate(
         .collect();
     bar.finish_and_clear();
     Ok(out)
+}
+
+/// A block pair's content hash for `--shard`: BLAKE3 (hex) of the function's name, the
+/// target and both blocks as parsed.
+fn block_key(fp: &FnPair, bp: &diff::BlockPair, t: Target) -> String {
+    let text = format!("{}\0{t}\0{:?}\0{:?}", fp.before.name, bp.before, bp.after);
+    blake3::hash(text.as_bytes()).to_hex().to_string()
 }
 
 fn targets_of(
@@ -331,30 +354,118 @@ fn block_verdict(
         return v;
     }
     let start = Instant::now();
-    let name = format!("{}/bb.{}", fp.before.name, bp.num);
-    let sb = Side {
-        file: &before.path,
-        block: bp.before,
-        classes: &fp.before.classes,
-        rename: Default::default(),
-    };
-    let sa = Side {
-        file: &after.path,
-        block: bp.after,
-        classes: &fp.after.classes,
-        rename: Default::default(),
-    };
     let lds = fp.before.lds_size.or(fp.after.lds_size);
     let how = lower::How {
         lds_size: lds,
         assume_same: unmodelled == Unmodelled::Same,
     };
-    match lower::lower(&name, &sb, &sa, &bp.liveout, &bp.phys_live, t, how) {
+    let pair = Pair {
+        files: (before, after),
+        fp,
+        t,
+        opts,
+        how,
+    };
+    if barrier::has_barrier(bp.before) || barrier::has_barrier(bp.after) {
+        match barrier::split(bp, (&before.path, &after.path), t) {
+            Err(u) => {
+                v.verdict = "unsupported";
+                v.reason = Some(u.0);
+            }
+            // The block's verdict is its worst segment's (docs/tv.md, "Barriers"); segments
+            // left equal once moved pure definitions are aligned are proved without a query.
+            Ok(segs) => {
+                v.verdict = "proved";
+                for s in segs.iter().filter(|s| s.changed) {
+                    let mut sv = v.clone();
+                    sv.verdict = "proved";
+                    decide(
+                        &mut sv,
+                        &pair,
+                        bp.num,
+                        (&s.before, &s.after),
+                        (&s.liveout, &s.phys_live),
+                    );
+                    if let (Some(at), "refuted" | "unknown") = (s.barrier, sv.verdict) {
+                        let r = sv.reason.take().unwrap_or_default();
+                        sv.reason = Some(format!("{r} at the barrier of line {}", at.line));
+                    }
+                    if rank(sv.verdict) > rank(v.verdict) {
+                        v = sv;
+                    }
+                }
+            }
+        }
+    } else {
+        decide(
+            &mut v,
+            &pair,
+            bp.num,
+            (bp.before, bp.after),
+            (&bp.liveout, &bp.phys_live),
+        );
+    }
+    v.time = start.elapsed();
+    v
+}
+
+/// How bad a verdict is, for combining the segments of a block with barriers.
+fn rank(verdict: &str) -> u8 {
+    match verdict {
+        "unchanged" => 0,
+        "proved" => 1,
+        "inapplicable" => 2,
+        "unsupported" => 3,
+        "unknown" => 4,
+        "error" => 5,
+        _ => 6,
+    }
+}
+
+/// What every block pair of one function x target shares.
+struct Pair<'a> {
+    files: (&'a MirFile, &'a MirFile),
+    fp: &'a FnPair<'a>,
+    t: Target,
+    opts: &'a Options,
+    how: lower::How,
+}
+
+/// Lower and check one pair of (whole or barrier-free) blocks, writing the verdict into `v`.
+/// `live`: the virtual and physical registers that must end equal.
+fn decide(
+    v: &mut BlockVerdict,
+    p: &Pair,
+    num: u32,
+    blocks: (&mir::Block, &mir::Block),
+    live: (
+        &std::collections::BTreeSet<u32>,
+        &std::collections::BTreeSet<String>,
+    ),
+) {
+    let (before, after) = p.files;
+    let fp = p.fp;
+    let name = format!("{}/bb.{}", fp.before.name, num);
+    let uniform = lower::without_uniform_cpol(blocks.0, blocks.1, p.t);
+    let lowered = uniform.as_ref().map_or(blocks, |(b, a)| (b, a));
+    let sb = Side {
+        file: &before.path,
+        block: lowered.0,
+        classes: &fp.before.classes,
+        rename: Default::default(),
+    };
+    let sa = Side {
+        file: &after.path,
+        block: lowered.1,
+        classes: &fp.after.classes,
+        rename: Default::default(),
+    };
+    match lower::lower(&name, &sb, &sa, live.0, live.1, p.t, p.how) {
         Err(u) => {
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked(&l.rule, t, opts) {
+        Ok(l) => match checked(&l.rule, p.t, p.opts) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -379,14 +490,14 @@ fn block_verdict(
                     let (verdict, reason) = classify_refutation(&l, &c, fp);
                     v.verdict = verdict;
                     v.reason = Some(reason);
-                    let defined = lower::defined(bp.before)
-                        .union(&lower::defined(bp.after))
+                    let defined = lower::defined(blocks.0)
+                        .union(&lower::defined(blocks.1))
                         .copied()
                         .collect();
                     let names = |t: &str| mir_names(t, fp);
                     let cx = super::cex::CexCtx {
                         rule: &l.rule,
-                        blocks: (bp.before, bp.after),
+                        blocks,
                         defined: &defined,
                         names: &names,
                     };
@@ -397,8 +508,6 @@ fn block_verdict(
             },
         },
     }
-    v.time = start.elapsed();
-    v
 }
 
 /// One block's check in a z3 context of its own (as `verify` runs each rule x target: a

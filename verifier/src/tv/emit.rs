@@ -5,7 +5,9 @@
 use super::mir::{Block, Inst, OpKind, Operand};
 use super::opcodes::{self, AddrKind, MirOp};
 use gcnsmt_lifter::mubuf_table::MubufClass;
+use gcnsmt_lifter::table::DsShape;
 use gcnsmt_lifter::table::OffsetKind;
+use gcnsmt_lifter::GlobalOp;
 use gcnsmt_semantics::target::{Gen, Target};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -163,9 +165,16 @@ fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     }
 }
 
+/// A virtual AGPR holds the same 32 bits per lane as a VGPR, and its copies to and from VGPRs
+/// (`v_accvgpr_read_b32`, `v_accvgpr_write_b32`; gfx908's AGPR-to-AGPR copy goes through a
+/// VGPR) keep them: the lowering treats it as a VGPR. Physical AGPRs (`$agpr0`) are not
+/// modelled.
 fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
     match &o.kind {
-        OpKind::VReg { id, .. } => side.classes.get(id).is_some_and(|c| class_bank(c) == 'v'),
+        OpKind::VReg { id, .. } => side
+            .classes
+            .get(id)
+            .is_some_and(|c| matches!(class_bank(c), 'v' | 'a')),
         OpKind::Phys(p) => p.starts_with("vgpr"),
         _ => false,
     }
@@ -188,7 +197,11 @@ fn mov(side: &Side, dst: &Operand, d: &str, s: &str) -> Result<String, String> {
 /// Reject an SGPR destination fed from a VGPR (that needs v_readfirstlane).
 fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), String> {
     let bank = |o: &Operand| match &o.kind {
-        OpKind::VReg { id, .. } => side.classes.get(id).map(|c| class_bank(c)),
+        // A virtual AGPR is a VGPR here (see `is_vgpr_dest`).
+        OpKind::VReg { id, .. } => side.classes.get(id).map(|c| match class_bank(c) {
+            'a' => 'v',
+            b => b,
+        }),
         OpKind::Phys(p) if p.starts_with("vgpr") => Some('v'),
         OpKind::Phys(p) if p.starts_with("agpr") => Some('a'),
         OpKind::Phys(_) => Some('s'),
@@ -196,7 +209,7 @@ fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), Str
     };
     match (bank(dst), bank(src)) {
         (Some('s'), Some('v')) => Err("a VGPR to SGPR copy is not modelled".into()),
-        (Some('a'), _) | (_, Some('a')) => Err("AGPR copies are not modelled".into()),
+        (Some('a'), _) | (_, Some('a')) => Err("physical AGPR copies are not modelled".into()),
         _ => Ok(()),
     }
 }
@@ -276,39 +289,60 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             }
             Ok(out)
         }
-        op => match opcodes::lookup(target, op).ok_or("not modelled")? {
-            MirOp::Ds { mnemonic, shape } => ds(side, i, &uses, target, mnemonic, &shape),
-            MirOp::Mubuf {
+        op => {
+            let cx = Lowering {
+                side,
+                i,
+                uses: &uses,
+                target,
+            };
+            lower_modelled(cx, opcodes::lookup(target, op).ok_or("not modelled")?)
+        }
+    }
+}
+
+/// Lower an instruction of one of the modelled families (`op`, its [`opcodes::lookup`]).
+fn lower_modelled(cx: Lowering, op: MirOp) -> Result<Vec<String>, String> {
+    match op {
+        MirOp::Ds { mnemonic, shape } => ds(cx, mnemonic, &shape),
+        MirOp::Mubuf {
+            mnemonic,
+            shape,
+            addr,
+            lds,
+            rtn,
+        } => {
+            let m = Mubuf {
                 mnemonic,
-                shape,
+                class: shape.class,
                 addr,
                 lds,
                 rtn,
-            } => {
-                let m = Mubuf {
-                    mnemonic,
-                    class: shape.class,
-                    addr,
-                    lds,
-                    rtn,
-                };
-                mubuf(side, i, &uses, target, &m)
-            }
-            MirOp::Global {
-                mnemonic,
-                op,
-                saddr,
-            } => {
-                let base = if saddr { Base::Saddr } else { Base::Off };
-                global(side, i, &uses, target, &mnemonic, op, base)
-            }
-            MirOp::Smem { mnemonic, form } => smem(side, i, &uses, target, mnemonic, form),
-            MirOp::Flat { mnemonic, op } => {
-                global(side, i, &uses, target, mnemonic, op, Base::None)
-            }
-            a @ MirOp::Alu { .. } => alu(side, i, &uses, target, &a),
-        },
+            };
+            mubuf(cx, &m)
+        }
+        MirOp::Global {
+            mnemonic,
+            op,
+            saddr,
+        } => {
+            let base = if saddr { Base::Saddr } else { Base::Off };
+            global(cx, &mnemonic, op, base)
+        }
+        MirOp::Smem { mnemonic, form } => smem(cx, mnemonic, form),
+        MirOp::Flat { mnemonic, op } => global(cx, mnemonic, op, Base::None),
+        a @ MirOp::Alu { .. } => alu(cx, &a),
     }
+}
+
+/// One MIR instruction being lowered: its side's register classes, the instruction, its use
+/// operands and the target.
+#[derive(Clone, Copy)]
+struct Lowering<'a> {
+    side: &'a Side<'a>,
+    i: &'a Inst,
+    uses: &'a [&'a Operand],
+    target: Target,
 }
 
 /// A `bits`-wide unsigned field as MIR may print it: its value, or the value sign-extended
@@ -328,14 +362,8 @@ fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
     }
 }
 
-fn ds(
-    side: &Side,
-    i: &Inst,
-    uses: &[&Operand],
-    target: Target,
-    mnemonic: &str,
-    shape: &gcnsmt_lifter::table::DsShape,
-) -> Result<Vec<String>, String> {
+fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, String> {
+    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     let mut regs = Vec::new();
     if shape.vdst > 0 {
         regs.push(tuple(&dwords(
@@ -432,13 +460,8 @@ fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> 
     Ok(out)
 }
 
-fn mubuf(
-    side: &Side,
-    i: &Inst,
-    uses: &[&Operand],
-    target: Target,
-    m: &Mubuf,
-) -> Result<Vec<String>, String> {
+fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
+    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     let mut out = Vec::new();
     let mut k = 0;
     let mut vdata: Option<String> = None;
@@ -529,15 +552,8 @@ enum Base {
 /// `SMInstructions.td`, checked against llc-22 output): loads `vdst = OP [saddr,] vaddr,
 /// offset, cpol`; stores `OP vaddr, vdata, [saddr,] offset, cpol` (FLAT as GLOBAL without
 /// saddr: `FLAT_STORE_DWORD %19, %16, 0, 0`); scalar loads `sdst = OP sbase, offset, cpol`.
-fn global(
-    side: &Side,
-    i: &Inst,
-    uses: &[&Operand],
-    target: Target,
-    mnemonic: &str,
-    op: gcnsmt_lifter::GlobalOp,
-    base: Base,
-) -> Result<Vec<String>, String> {
+fn global(cx: Lowering, mnemonic: &str, op: GlobalOp, base: Base) -> Result<Vec<String>, String> {
+    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     let saddr = base == Base::Saddr;
     let off_op = if base == Base::None { "" } else { ", off" };
     use gcnsmt_lifter::GlobalKind;
@@ -599,14 +615,8 @@ fn global(
 
 /// An `S_BUFFER_LOAD_*`: `sdst = OP sbase, [soffset,] [offset,] cpol` (see
 /// [`opcodes::SmemForm`]); the offset as llc-22 prints it (dwords on gfx6/gfx7, bytes after).
-fn smem(
-    side: &Side,
-    i: &Inst,
-    uses: &[&Operand],
-    target: Target,
-    mnemonic: &str,
-    form: opcodes::SmemForm,
-) -> Result<Vec<String>, String> {
+fn smem(cx: Lowering, mnemonic: &str, form: opcodes::SmemForm) -> Result<Vec<String>, String> {
+    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     use opcodes::SmemForm;
     let reg = |k: usize, what: &str| -> Result<String, String> {
         let o = uses.get(k).ok_or_else(|| format!("missing {what}"))?;
@@ -636,13 +646,8 @@ fn smem(
 }
 
 /// Lower a [`MirOp::Alu`] (the caller passes no other kind).
-fn alu(
-    side: &Side,
-    i: &Inst,
-    uses: &[&Operand],
-    target: Target,
-    a: &MirOp,
-) -> Result<Vec<String>, String> {
+fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
+    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     let MirOp::Alu {
         mnemonic,
         srcs,

@@ -21,8 +21,9 @@
 //!   equal inputs in the same order give the same memory and results; an unmodelled FLAT
 //!   load (D16, `_SADDR`; the plain forms are modelled) only when nothing in the block writes
 //!   memory;
-//! - anything else unmodelled (INLINEASM, barriers, stores the model lacks, a changed
-//!   unmodelled instruction) makes the block `unsupported`, naming the instruction.
+//! - anything else unmodelled (INLINEASM, stores the model lacks, a changed unmodelled
+//!   instruction) makes the block `unsupported`, naming the instruction. Barriers never reach
+//!   the lowering: [`super::barrier`] splits a block at them.
 
 use super::emit::{self, class_dwords, Side};
 use super::mir::{Block, Inst, OpKind};
@@ -136,6 +137,17 @@ fn memory_of(op: &str) -> Mem {
         return Mem::Pure;
     }
     Mem::Effect
+}
+
+/// Whether an instruction touches no memory and no barrier: a copy pseudo, a modelled ALU op,
+/// or an unmodelled `V_*`/`S_*`/`SI_*` op outside the effect list (`V_READFIRSTLANE_B32`).
+pub(super) fn is_pure(op: &str, target: Target) -> bool {
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Alu { .. }) => true,
+        Some(_) => false,
+        None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
+        None => PSEUDO.contains(&op) || memory_of(op) == Mem::Pure,
+    }
 }
 
 /// Whether an instruction may write global / LDS memory (modelled or not).
@@ -269,6 +281,7 @@ pub fn lower(
                 col: before.block.loc.col,
             },
             targets: Some((vec![target], Loc::default())),
+            to: None,
             settings: Vec::new(),
             pre,
             dead,
@@ -283,6 +296,57 @@ pub fn lower(
         uninterpreted,
         soft,
     })
+}
+
+/// The modelled GLOBAL and FLAT accesses of both blocks with their cache-policy operand (the
+/// last explicit one: `glc slc dlc`, gfx940 `sc0 sc1 nt`, gfx12 `th scope`) set to 0, when
+/// every such access on both sides has the same non-zero policy; `None` otherwise. The policy
+/// picks caches and coherence scope, not the bytes one lane reads or writes, so with one policy
+/// everywhere it cannot tell the sides apart; a pass that changes or mixes policies keeps
+/// them, and the lowering reports them as not modelled.
+pub fn without_uniform_cpol(
+    before: &Block,
+    after: &Block,
+    target: Target,
+) -> Option<(Block, Block)> {
+    let is_mem = |i: &Inst| {
+        matches!(
+            opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Global { .. } | MirOp::Flat { .. })
+        )
+    };
+    let cpol_at = |i: &Inst| {
+        let k = i
+            .ops
+            .iter()
+            .rposition(|o| !o.flags.implicit && !o.flags.implicit_def)?;
+        match i.ops[k].kind {
+            OpKind::Imm(c) => Some((k, c)),
+            _ => None,
+        }
+    };
+    let mut policies = BTreeSet::new();
+    for i in before
+        .insts
+        .iter()
+        .chain(&after.insts)
+        .filter(|i| is_mem(i))
+    {
+        policies.insert(cpol_at(i)?.1);
+    }
+    if policies.len() != 1 || policies.contains(&0) {
+        return None;
+    }
+    let strip = |b: &Block| {
+        let mut b = b.clone();
+        for i in b.insts.iter_mut().filter(|i| is_mem(i)) {
+            if let Some((k, _)) = cpol_at(i) {
+                i.ops[k].kind = OpKind::Imm(0);
+            }
+        }
+        b
+    };
+    Some((strip(before), strip(after)))
 }
 
 /// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the

@@ -291,6 +291,10 @@ fn mubuf(target: Target, opcode: &str) -> Option<MirOp> {
 /// the same carry-out is taken), source count, trailing zero immediates of the `_e64` form.
 const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_MOV_B32", &["v_mov_b32"], 1, 0),
+    // An immediate into a VGPR or AGPR, chosen by the allocator (`SIInstructions.td`
+    // `AV_MOV_B32_IMM_PSEUDO`, expanded to `v_mov_b32` or `v_accvgpr_write_b32`): the same 32
+    // bits either way, and `av_*` registers are VGPRs here (assumption 6 in docs/tv.md).
+    ("AV_MOV_B32_IMM_PSEUDO", &["v_mov_b32"], 1, 0),
     ("S_MOV_B32", &["s_mov_b32"], 1, 0),
     ("V_LSHLREV_B32", &["v_lshlrev_b32"], 2, 0),
     ("V_AND_B32", &["v_and_b32"], 2, 0),
@@ -409,6 +413,7 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gcnsmt_testkit::assert_cases;
 
     fn mn(t: Target, op: &str) -> Option<&'static str> {
         match lookup(t, op)? {
@@ -420,123 +425,86 @@ mod tests {
         }
     }
 
-    // FLATInstructions.td / SMInstructions.td names as llc-22 prints them (tests/data/tv).
-    #[test]
-    fn global_and_scalar_load_forms() {
-        let g = |t, op| match lookup(t, op) {
+    /// A `lookup` in short: the mnemonic, then `saddr` (GLOBAL's `_SADDR` form), the SMEM form
+    /// or the FLAT access size in bytes; `-` if the target has no such op.
+    fn form(t: Target, op: &str) -> String {
+        match lookup(t, op) {
             Some(MirOp::Global {
                 mnemonic, saddr, ..
-            }) => Some((mnemonic, saddr)),
-            _ => None,
-        };
-        assert_eq!(
-            g(Target::Gfx900, "GLOBAL_LOAD_DWORD_SADDR"),
-            Some(("global_load_dword".into(), true))
-        );
-        assert_eq!(
-            g(Target::Gfx1100, "GLOBAL_STORE_DWORDX2"),
-            Some(("global_store_b64".into(), false))
-        );
-        // S_LOAD_DWORDX3 exists from gfx12 on, spelled s_load_b96 only (llvm-mc-22).
-        assert_eq!(
-            g(Target::Gfx1200, "S_LOAD_DWORDX3_IMM"),
-            Some(("s_load_b96".into(), false))
-        );
-        assert_eq!(g(Target::Gfx1100, "S_LOAD_DWORDX3_IMM"), None);
-        assert_eq!(
-            g(Target::Gfx900, "S_LOAD_DWORDX2_IMM_ec"),
-            Some(("s_load_dwordx2".into(), false))
-        );
-        assert_eq!(
-            g(Target::Gfx600, "S_LOAD_DWORD_IMM"),
-            Some(("s_load_dword".into(), false))
-        );
-        // No GLOBAL on gfx8 (FLAT only); register-offset scalar loads are not modelled.
-        assert_eq!(g(Target::Gfx802, "GLOBAL_LOAD_DWORD"), None);
-        assert_eq!(g(Target::Gfx900, "S_LOAD_DWORD_SGPR"), None);
+            }) => format!("{mnemonic}{}", if saddr { " saddr" } else { "" }),
+            Some(MirOp::Smem { mnemonic, form }) => format!("{mnemonic} {form:?}"),
+            Some(MirOp::Flat { mnemonic, op }) => format!("{mnemonic} {}", op.bytes),
+            _ => mn(t, op).unwrap_or("-").into(),
+        }
     }
 
-    // SMInstructions.td forms as llc-22 prints them (tests/data/tv/smem_merge.ll, gen/).
     #[test]
-    fn scalar_buffer_load_forms() {
-        let f = |t, op| match lookup(t, op) {
-            Some(MirOp::Smem { mnemonic, form }) => Some((mnemonic, form)),
-            _ => None,
-        };
-        assert_eq!(
-            f(Target::Gfx900, "S_BUFFER_LOAD_DWORDX2_IMM_ec"),
-            Some(("s_buffer_load_dwordx2", SmemForm::Imm))
-        );
-        assert_eq!(
-            f(Target::Gfx1100, "S_BUFFER_LOAD_DWORD_SGPR_IMM"),
-            Some(("s_buffer_load_b32", SmemForm::SgprImm))
-        );
-        assert_eq!(
-            f(Target::Gfx802, "S_BUFFER_LOAD_DWORDX4_SGPR"),
-            Some(("s_buffer_load_dwordx4", SmemForm::Sgpr))
-        );
-        assert_eq!(
-            f(Target::Gfx1200, "S_BUFFER_LOAD_DWORDX3_IMM"),
-            Some(("s_buffer_load_b96", SmemForm::Imm))
-        );
-        assert_eq!(f(Target::Gfx1100, "S_BUFFER_LOAD_DWORDX3_IMM"), None);
-        assert_eq!(f(Target::Gfx700, "S_BUFFER_LOAD_DWORD_IMM_ci"), None);
+    fn names_and_forms_per_generation() {
+        #[rustfmt::skip] // one case a line
+        let cases = [
+            // FLATInstructions.td / SMInstructions.td names as llc-22 prints them (tests/data/tv).
+            (Target::Gfx900, "GLOBAL_LOAD_DWORD_SADDR", "global_load_dword saddr"),
+            (Target::Gfx1100, "GLOBAL_STORE_DWORDX2", "global_store_b64"),
+            // S_LOAD_DWORDX3 exists from gfx12 on, spelled s_load_b96 only (llvm-mc-22).
+            (Target::Gfx1200, "S_LOAD_DWORDX3_IMM", "s_load_b96"),
+            (Target::Gfx1100, "S_LOAD_DWORDX3_IMM", "-"),
+            (Target::Gfx900, "S_LOAD_DWORDX2_IMM_ec", "s_load_dwordx2"),
+            (Target::Gfx600, "S_LOAD_DWORD_IMM", "s_load_dword"),
+            // No GLOBAL on gfx8 (FLAT only); register-offset scalar loads are not modelled.
+            (Target::Gfx802, "GLOBAL_LOAD_DWORD", "-"),
+            (Target::Gfx900, "S_LOAD_DWORD_SGPR", "-"),
+            // SMInstructions.td forms as llc-22 prints them (tests/data/tv/smem_merge.ll, gen/).
+            (Target::Gfx900, "S_BUFFER_LOAD_DWORDX2_IMM_ec", "s_buffer_load_dwordx2 Imm"),
+            (Target::Gfx1100, "S_BUFFER_LOAD_DWORD_SGPR_IMM", "s_buffer_load_b32 SgprImm"),
+            (Target::Gfx802, "S_BUFFER_LOAD_DWORDX4_SGPR", "s_buffer_load_dwordx4 Sgpr"),
+            (Target::Gfx1200, "S_BUFFER_LOAD_DWORDX3_IMM", "s_buffer_load_b96 Imm"),
+            (Target::Gfx1100, "S_BUFFER_LOAD_DWORDX3_IMM", "-"),
+            (Target::Gfx700, "S_BUFFER_LOAD_DWORD_IMM_ci", "-"),
+            // FLATInstructions.td names as llc-22 prints them on gfx802 (tests/data/tv/gen),
+            // spelled as llvm-mc-22 accepts them per generation.
+            (Target::Gfx802, "FLAT_LOAD_DWORD", "flat_load_dword 4"),
+            (Target::Gfx802, "FLAT_STORE_DWORDX2", "flat_store_dwordx2 8"),
+            (Target::Gfx1100, "FLAT_LOAD_UBYTE", "flat_load_u8 1"),
+            (Target::Gfx600, "FLAT_LOAD_DWORD", "-"),
+            (Target::Gfx900, "FLAT_LOAD_DWORD_SADDR", "-"),
+            (Target::Gfx900, "FLAT_ATOMIC_ADD", "-"),
+            // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA
+            // guides: gfx11 renamed ds_read*/ds_write* to ds_load*/ds_store* and dword to b32).
+            (Target::Gfx900, "DS_READ2_B32_gfx9", "ds_read2_b32"),
+            (Target::Gfx802, "DS_READ2_B32", "ds_read2_b32"),
+            (Target::Gfx1100, "DS_READ2ST64_B64_gfx9", "ds_load_2addr_stride64_b64"),
+            (Target::Gfx1100, "DS_WRITE_B32_gfx9", "ds_store_b32"),
+            (Target::Gfx900, "DS_ADD_RTN_U32_gfx9", "ds_add_rtn_u32"),
+            (Target::Gfx900, "DS_ADD_U32_gfx9", "ds_add_u32"),
+            (Target::Gfx900, "DS_NOT_AN_OP", "-"),
+            (Target::Gfx1100, "BUFFER_LOAD_DWORD_OFFEN", "buffer_load_b32"),
+            (Target::Gfx1200, "BUFFER_LOAD_DWORDX4_VBUFFER_IDXEN", "buffer_load_b128"),
+            (Target::Gfx600, "BUFFER_LOAD_DWORD_ADDR64", "buffer_load_dword"),
+            (Target::Gfx900, "V_ADD_U32_e64", "v_add_u32"),
+            (Target::Gfx1030, "V_ADD_U32_e64", "v_add_nc_u32"),
+            (Target::Gfx802, "V_ADD_U32_e64", "-"), // gfx8 has only the carry form
+            (Target::Gfx802, "V_ADD_CO_U32_e64", "v_add_u32"),
+            (Target::Gfx600, "V_ADD_CO_U32_e64", "v_add_i32"),
+            (Target::Gfx900, "V_LSHLREV_B32_e32", "v_lshlrev_b32"),
+            (Target::Gfx900, "V_MUL_LO_U32_e64", "-"),
+            // One MIR name per carry-in op (VOP2Instructions.td V_ADDC_U32), spelled per
+            // generation as llvm-mc-22 accepts it.
+            (Target::Gfx900, "V_ADDC_U32_e64", "v_addc_co_u32"),
+            (Target::Gfx1030, "V_ADDC_U32_e64", "v_add_co_ci_u32"),
+            (Target::Gfx600, "V_SUBB_U32_e64", "v_subb_u32"),
+            (Target::Gfx1100, "V_SUBBREV_U32_e64", "v_subrev_co_ci_u32"),
+        ];
+        assert_cases(form, &cases);
     }
 
-    // FLATInstructions.td names as llc-22 prints them on gfx802 (tests/data/tv/gen), spelled
-    // as llvm-mc-22 accepts them per generation.
     #[test]
-    fn flat_forms() {
-        let f = |t, op| match lookup(t, op) {
-            Some(MirOp::Flat { mnemonic, op }) => Some((mnemonic, op.bytes)),
-            _ => None,
-        };
-        assert_eq!(
-            f(Target::Gfx802, "FLAT_LOAD_DWORD"),
-            Some(("flat_load_dword", 4))
-        );
-        assert_eq!(
-            f(Target::Gfx802, "FLAT_STORE_DWORDX2"),
-            Some(("flat_store_dwordx2", 8))
-        );
-        assert_eq!(
-            f(Target::Gfx1100, "FLAT_LOAD_UBYTE"),
-            Some(("flat_load_u8", 1))
-        );
-        assert_eq!(f(Target::Gfx600, "FLAT_LOAD_DWORD"), None);
-        assert_eq!(f(Target::Gfx900, "FLAT_LOAD_DWORD_SADDR"), None);
-        assert_eq!(f(Target::Gfx900, "FLAT_ATOMIC_ADD"), None);
-    }
-
-    // Expected names: llvm-mc-22's spelling per generation (proofs/README.md, AMD ISA guides:
-    // gfx11 renamed ds_read*/ds_write* to ds_load*/ds_store* and dword to b32).
-    #[test]
-    fn ds_names_per_generation() {
-        assert_eq!(
-            mn(Target::Gfx900, "DS_READ2_B32_gfx9"),
-            Some("ds_read2_b32")
-        );
-        assert_eq!(mn(Target::Gfx802, "DS_READ2_B32"), Some("ds_read2_b32"));
-        assert_eq!(
-            mn(Target::Gfx1100, "DS_READ2ST64_B64_gfx9"),
-            Some("ds_load_2addr_stride64_b64")
-        );
-        assert_eq!(
-            mn(Target::Gfx1100, "DS_WRITE_B32_gfx9"),
-            Some("ds_store_b32")
-        );
-        assert_eq!(
-            mn(Target::Gfx900, "DS_ADD_RTN_U32_gfx9"),
-            Some("ds_add_rtn_u32")
-        );
-        assert_eq!(mn(Target::Gfx900, "DS_ADD_U32_gfx9"), Some("ds_add_u32"));
-        assert_eq!(mn(Target::Gfx900, "DS_NOT_AN_OP"), None);
+    fn ds_m0_reads() {
         assert!(ds_reads_m0("DS_READ_B32"));
         assert!(!ds_reads_m0("DS_READ_B32_gfx9"));
     }
 
     #[test]
-    fn mubuf_names_and_forms() {
+    fn mubuf_forms() {
         let Some(MirOp::Mubuf {
             mnemonic,
             addr,
@@ -551,38 +519,12 @@ mod tests {
             (mnemonic, addr, lds, rtn),
             ("buffer_store_dwordx2", AddrKind::Offset, false, false)
         );
-        assert_eq!(
-            mn(Target::Gfx1100, "BUFFER_LOAD_DWORD_OFFEN"),
-            Some("buffer_load_b32")
-        );
-        assert_eq!(
-            mn(Target::Gfx1200, "BUFFER_LOAD_DWORDX4_VBUFFER_IDXEN"),
-            Some("buffer_load_b128")
-        );
         let Some(MirOp::Mubuf { lds, .. }) = lookup(Target::Gfx900, "BUFFER_LOAD_DWORD_LDS_OFFEN")
         else {
             panic!("lds form")
         };
         assert!(lds);
         assert!(lookup(Target::Gfx900, "BUFFER_LOAD_DWORD_TFE_OFFEN").is_none());
-        assert_eq!(
-            mn(Target::Gfx600, "BUFFER_LOAD_DWORD_ADDR64"),
-            Some("buffer_load_dword")
-        );
-    }
-
-    #[test]
-    fn alu_names_per_generation() {
-        assert_eq!(mn(Target::Gfx900, "V_ADD_U32_e64"), Some("v_add_u32"));
-        assert_eq!(mn(Target::Gfx1030, "V_ADD_U32_e64"), Some("v_add_nc_u32"));
-        assert_eq!(mn(Target::Gfx802, "V_ADD_U32_e64"), None); // gfx8 has only the carry form
-        assert_eq!(mn(Target::Gfx802, "V_ADD_CO_U32_e64"), Some("v_add_u32"));
-        assert_eq!(mn(Target::Gfx600, "V_ADD_CO_U32_e64"), Some("v_add_i32"));
-        assert_eq!(
-            mn(Target::Gfx900, "V_LSHLREV_B32_e32"),
-            Some("v_lshlrev_b32")
-        );
-        assert_eq!(mn(Target::Gfx900, "V_MUL_LO_U32_e64"), None);
     }
 
     // One MIR name per op (VOP2Instructions.td V_ADDC_U32), spelled per generation as
@@ -604,16 +546,7 @@ mod tests {
             f(Target::Gfx802, "V_ADDC_U32_e64"),
             Some(("v_addc_u32", 3, true, 1, true))
         );
-        assert_eq!(mn(Target::Gfx900, "V_ADDC_U32_e64"), Some("v_addc_co_u32"));
-        assert_eq!(
-            mn(Target::Gfx1030, "V_ADDC_U32_e64"),
-            Some("v_add_co_ci_u32")
-        );
-        assert_eq!(mn(Target::Gfx600, "V_SUBB_U32_e64"), Some("v_subb_u32"));
-        assert_eq!(
-            mn(Target::Gfx1100, "V_SUBBREV_U32_e64"),
-            Some("v_subrev_co_ci_u32")
-        );
+        // Their names per generation are in names_per_generation.
         // The `_e32` form reads and writes vcc implicitly: not lowered.
         assert_eq!(f(Target::Gfx900, "V_ADDC_U32_e32"), None);
     }

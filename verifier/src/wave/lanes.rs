@@ -128,6 +128,8 @@ impl LaneFn<'_> {
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
                 // Irrelevant: no VALU float arithmetic in a wave atomic.
                 fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+                lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
+                lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),

@@ -2,12 +2,11 @@
 //! parser (after rewriting AMD forms it writes otherwise), CLRX C-like listings through
 //! [`clike`]. A text outside what they read is an unchecked pcode-vs-semantics item.
 
-use super::{is_buffer, lower, pcode_vs_semantics, Ctx};
-use crate::spec::{clike, Entry, Notation};
+use super::{is_buffer, lower, pcode_syntax, pcode_vs_semantics, Ctx};
+use crate::spec::{clike, docpcode, Entry, Notation, Pcode};
 use gcnsmt_lifter::mubuf_table::{mubuf_lookup, MubufClass};
 use gcnsmt_semantics::ir::Stmt;
 use gcnsmt_semantics::parse::parse_stmts;
-use regex::Regex;
 
 /// An entry's operation, read on first use (`None` inside: absent, or outside the readers).
 #[derive(Default)]
@@ -24,88 +23,12 @@ impl Body {
     }
 }
 
-/// `X op= Y` is AMD shorthand for `X = X op (Y)`; comment lines carry no meaning, and
-/// declarations are dropped (see below).
-fn desugar(text: &str) -> String {
-    let re = Regex::new(r"^\s*([^=;]+?)\s*([-+|&^*])=\s*(.+?)\s*;?\s*$").expect("valid");
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with("//"))
-        // `declare x : 32'U;` only announces a variable that is assigned before use; the
-        // evaluator types it at that assignment.
-        .filter(|l| !l.trim_start().starts_with("declare "))
-        .map(|l| match re.captures(l) {
-            Some(m)
-                if !l.contains("==")
-                    && !l.contains("<=")
-                    && !l.contains(">=")
-                    && !l.contains("!=") =>
-            {
-                let semi = if l.trim_end().ends_with(';') { ";" } else { "" };
-                format!("{} = {} {} ({}){semi}", &m[1], &m[1], &m[2], &m[3])
-            }
-            _ => l.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-/// AMD's integer casts `32'I(x)`, `16'U(x)`, `32'B(x)` as `(x).i32` etc. Float casts
-/// (`64'F(x)`) convert values, which a field view does not; they are left to fail parsing.
-fn int_casts(text: &str) -> String {
-    let re = Regex::new(r"(\d+)'([IUB])\(").expect("valid");
-    let mut out = text.to_string();
-    while let Some(m) = re.captures(&out) {
-        let whole = m.get(0).expect("match");
-        let (w, k) = (m[1].to_string(), m[2].to_ascii_lowercase());
-        let open = whole.end() - 1;
-        let mut depth = 0;
-        let mut close = None;
-        for (i, ch) in out[open..].char_indices() {
-            match ch {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + i);
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        let Some(close) = close else { break };
-        let inner = out[open + 1..close].to_string();
-        out = format!(
-            "{}({inner}).{k}{w}{}",
-            &out[..whole.start()],
-            &out[close + 1..]
-        );
-    }
-    out
-}
-/// Two AMD forms the semantics parser writes otherwise: a sized literal with a suffix
-/// (`24'0U`, a 24-bit zero) loses the suffix, which the width already says; `signext(x)` of
-/// a signed view (`MEM[addr].i8`) is the view itself, since widening a signed value extends
-/// its sign. `signext` of anything else is left to fail parsing.
-fn amd_forms(text: &str) -> String {
-    let sized = Regex::new(r"(\d+)'(\d+)U\b").expect("valid");
-    let t = sized.replace_all(text, "$1'$2");
-    let sx = Regex::new(r"signext\((MEM\[[^\]]*\]\.i\d+)\)").expect("valid");
-    sx.replace_all(&t, "($1)").into_owned()
-}
 /// The document's operation parsed into the IR, or `None` (with an unchecked item) when it
 /// is absent or outside what the front ends read.
 fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
     let p = e.pcode.as_ref()?;
     let r = match p.notation {
-        Notation::Amd => parse_stmts(&int_casts(&amd_forms(&desugar(&p.text)))).map_err(|err| {
-            (
-                p.line + err.line.saturating_sub(1),
-                format!(
-                    "pseudocode outside what the semantics parser reads: {}",
-                    err.msg
-                ),
-            )
-        }),
+        Notation::Amd => amd(c, e, p),
         Notation::CLike if is_buffer(e) => {
             let name = lower(&e.name);
             let shape = c
@@ -147,4 +70,43 @@ fn doc_body(c: &mut Ctx, e: &Entry) -> Option<Vec<Stmt>> {
             None
         }
     }
+}
+
+/// AMD pseudocode: read by the document dialect's parser (a text cut short is a pcode-syntax
+/// finding; one it cannot read is unchecked), then lowered
+/// into the semantics notation and parsed by the semantics parser. The error carries the
+/// document line.
+fn amd(c: &mut Ctx, e: &Entry, p: &Pcode) -> Result<Vec<Stmt>, (u32, String)> {
+    let at = |l: u32| p.line + l.saturating_sub(1);
+    let doc = match docpcode::parse(&p.text) {
+        Ok(d) => d,
+        Err(err) => {
+            let line = at(err.line);
+            return Err((
+                line,
+                format!("pseudocode outside the document grammar: {}", err.msg),
+            ));
+        }
+    };
+    pcode_syntax::notes(c, e, p, &doc.notes);
+    let low = docpcode::lower(&doc.stmts).map_err(|o| {
+        (
+            at(o.line),
+            format!(
+                "pseudocode read, but outside the semantics IR: {}",
+                o.reason
+            ),
+        )
+    })?;
+    parse_stmts(&low.text).map_err(|err| {
+        let l = low.lines.get(err.line as usize - 1).copied().unwrap_or(1);
+        (
+            at(l),
+            format!(
+                "pseudocode read, but its lowering is outside the semantics parser: {} (lowered: `{}`)",
+                err.msg,
+                low.text.replace('\n', " ")
+            ),
+        )
+    })
 }

@@ -74,5 +74,6 @@ pub(super) fn check(c: &mut Ctx) {
                 c.ok(K);
             }
         }
+        super::fields::check_rows(c, t, &fields);
     }
 }

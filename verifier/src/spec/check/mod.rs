@@ -6,10 +6,12 @@
 mod alias;
 mod body;
 mod example;
+mod fields;
 mod identifier;
 mod layout;
 mod opcode;
 mod opcode_table;
+mod pcode_syntax;
 mod pcode_vs_semantics;
 mod prose_vs_pcode;
 mod prose_vs_semantics;
@@ -82,6 +84,10 @@ pub const KINDS: &[Check] = &[
     Check {
         kind: pcode_vs_semantics::KIND,
         run: Run::Entry(pcode_vs_semantics::check),
+    },
+    Check {
+        kind: pcode_syntax::KIND,
+        run: Run::By(pcode_vs_semantics::KIND),
     },
     Check {
         kind: prose_vs_semantics::KIND,

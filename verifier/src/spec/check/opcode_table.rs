@@ -74,6 +74,22 @@ pub(super) fn check(c: &mut Ctx) {
                         None => wrong.push((name.clone(), vec![*t], truth)),
                     }
                 }
+                // Nothing at this opcode, but the mnemonic is elsewhere: the row is wrong.
+                None if lookup(&n).is_some() => {
+                    let op = lookup(&n).expect("checked");
+                    let truth = format!(
+                        "LLVM 22 has no {} instruction at opcode {}; {n} is opcode {op}",
+                        if is_buf { "MUBUF" } else { "DS" },
+                        row.opcode
+                    );
+                    match wrong
+                        .iter_mut()
+                        .find(|(w, _, tr)| w == name && *tr == truth)
+                    {
+                        Some((_, ts, _)) => ts.push(*t),
+                        None => wrong.push((name.clone(), vec![*t], truth)),
+                    }
+                }
                 None => c.skip(
                     K,
                     row.line,

@@ -1,0 +1,266 @@
+//! Blocks with workgroup barriers (`S_BARRIER`; gfx12's `S_BARRIER_SIGNAL_IMM` and
+//! `S_BARRIER_WAIT`), checked as barrier-free segments.
+//!
+//! tv checks one lane with no other wave running, and a barrier changes nothing in that lane's
+//! registers or memory. It is where the other waves of the workgroup run: they read the LDS and
+//! global memory this wave wrote before the barrier and may write any of it before this wave
+//! goes on. A pass keeps that meaning only if (1) both sides run the same barriers in the same
+//! order, (2) memory is equal at each barrier (no store moved across one), and (3) the code
+//! after a barrier is correct for whatever memory the other waves left (no load moved across
+//! one). Checking each segment between barriers as a block pair of its own gives all three: a
+//! rule starts from arbitrary memory, the same on both sides, and must end with equal memory.
+//! Registers belong to the lane: a register one segment defines and another segment (or block)
+//! mentions is live-out of the segment, so it must be equal at the barrier.
+//!
+//! A definition the pass moved into another segment would be compared with an unrelated input
+//! (a scheduler may move pure ALU across a barrier): such a block is `unsupported`, never
+//! refuted.
+
+use super::diff::BlockPair;
+use super::lower::{defined, is_pure, Unsupported};
+use super::mir::{Block, Inst, OpKind};
+use gcnsmt_semantics::target::Target;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Whether `op` is a workgroup barrier (the split points).
+pub fn is_barrier(op: &str) -> bool {
+    matches!(op, "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT")
+}
+
+/// Whether the block has a barrier.
+pub fn has_barrier(b: &Block) -> bool {
+    b.insts.iter().any(|i| is_barrier(&i.opcode))
+}
+
+/// One segment pair of a block pair: the instructions between two barriers on each side.
+#[derive(Clone, Debug)]
+pub struct Segment {
+    /// The before-side instructions (the block's successors only on the last segment).
+    pub before: Block,
+    /// The after-side instructions.
+    pub after: Block,
+    /// Virtual registers that must end equal: the block's live-outs and every register another
+    /// segment of either side mentions.
+    pub liveout: BTreeSet<u32>,
+    /// Physical registers that must end equal: the block's and those later segments mention.
+    pub phys_live: BTreeSet<String>,
+    /// The instruction texts differ.
+    pub changed: bool,
+    /// The after-side barrier that ends the segment (`None` for the last one).
+    pub barrier: Option<crate::rules::Loc>,
+}
+
+fn cut(b: &Block) -> (Vec<Block>, Vec<&Inst>) {
+    let mut segs = vec![Vec::new()];
+    let mut bars = Vec::new();
+    for i in &b.insts {
+        if is_barrier(&i.opcode) {
+            bars.push(i);
+            segs.push(Vec::new());
+        } else {
+            segs.last_mut()
+                .expect("one segment at least")
+                .push(i.clone());
+        }
+    }
+    let n = segs.len();
+    let blocks = segs
+        .into_iter()
+        .enumerate()
+        .map(|(k, insts)| Block {
+            num: b.num,
+            loc: insts.first().map_or(b.loc, |i: &Inst| i.loc),
+            successors: if k + 1 == n {
+                b.successors.clone()
+            } else {
+                Vec::new()
+            },
+            liveins: if k == 0 {
+                b.liveins.clone()
+            } else {
+                Vec::new()
+            },
+            insts,
+        })
+        .collect();
+    (blocks, bars)
+}
+
+fn vregs(b: &Block) -> BTreeSet<u32> {
+    b.insts
+        .iter()
+        .flat_map(|i| i.defs.iter().chain(&i.ops))
+        .filter_map(|o| match o.kind {
+            OpKind::VReg { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
+fn phys(b: &Block) -> BTreeSet<String> {
+    b.insts
+        .iter()
+        .flat_map(|i| i.defs.iter().chain(&i.ops))
+        .filter_map(|o| match &o.kind {
+            OpKind::Phys(p) => Some(p.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// For each virtual register, the segments that define it.
+fn def_segments(segs: &[Block]) -> BTreeMap<u32, BTreeSet<usize>> {
+    let mut m: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
+    for (k, s) in segs.iter().enumerate() {
+        for r in defined(s) {
+            m.entry(r).or_default().insert(k);
+        }
+    }
+    m
+}
+
+/// Split a block pair with barriers into its segment pairs. Errors (`unsupported`): the two
+/// sides run different barriers, or the pass moved a register's definition across one that
+/// [`align_moved`] cannot undo.
+/// `files`: the before- and after-file paths, for messages.
+pub fn split(
+    bp: &BlockPair,
+    files: (&str, &str),
+    target: Target,
+) -> Result<Vec<Segment>, Unsupported> {
+    let (sb, bars_b) = cut(bp.before);
+    let (sa, bars_a) = cut(bp.after);
+    let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
+    if keys(&bars_b) != keys(&bars_a) {
+        let at = bars_a.first().map_or(bp.after.loc, |i| i.loc);
+        return Err(Unsupported(format!(
+            "{}:{}:{}: the pass added, removed or reordered a barrier",
+            files.1, at.line, at.col
+        )));
+    }
+    let (mut sb, mut sa) = (sb, sa);
+    align_moved(&mut sb, &mut sa, target);
+    let (db, da) = (def_segments(&sb), def_segments(&sa));
+    for (r, kb) in &db {
+        if let Some(ka) = da.get(r) {
+            if ka != kb {
+                return Err(Unsupported(format!(
+                    "{}:{}:{}: the pass moved the definition of %{r} across a barrier",
+                    files.1, bp.after.loc.line, bp.after.loc.col
+                )));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for k in 0..sb.len() {
+        let others = |segs: &[Block]| -> BTreeSet<u32> {
+            segs.iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .flat_map(|(_, s)| vregs(s))
+                .collect()
+        };
+        let later = |segs: &[Block]| -> BTreeSet<String> {
+            segs.iter().skip(k + 1).flat_map(phys).collect()
+        };
+        let mut liveout = bp.liveout.clone();
+        liveout.extend(others(&sb));
+        liveout.extend(others(&sa));
+        let mut phys_live = bp.phys_live.clone();
+        phys_live.extend(later(&sb));
+        phys_live.extend(later(&sa));
+        let changed = keys(&sb[k].insts.iter().collect::<Vec<_>>())
+            != keys(&sa[k].insts.iter().collect::<Vec<_>>());
+        out.push(Segment {
+            before: sb[k].clone(),
+            after: sa[k].clone(),
+            liveout,
+            phys_live,
+            changed,
+            barrier: bars_a.get(k).map(|i| i.loc),
+        });
+    }
+    Ok(out)
+}
+
+/// A scheduler may move pure instructions across a barrier (llc-22 hoists the
+/// `V_READFIRSTLANE_B32`s of LLVM's schedule-barrier.mir above its `S_BARRIER`). For a register
+/// defined in different segments on the two sides, hoist its later definitions on either side
+/// to the end of the earliest segment, when that is the same computation there: each defining
+/// instruction is pure, every register it reads is defined by then, no physical register
+/// besides EXEC and MODE is involved, and nothing between reads the register. Otherwise the
+/// block stays as it is (and [`split`] reports the move).
+fn align_moved(sb: &mut [Block], sa: &mut [Block], target: Target) {
+    for _ in 0..64 {
+        let (db, da) = (def_segments(sb), def_segments(sa));
+        let moved = db.iter().find_map(|(r, kb)| {
+            let ka = da.get(r)?;
+            (ka != kb).then(|| (*r, (*kb.iter().chain(ka).min().expect("non-empty"))))
+        });
+        let Some((r, k)) = moved else { return };
+        let (mut b2, mut a2) = (sb.to_vec(), sa.to_vec());
+        if !(hoist(&mut b2, r, k, target) && hoist(&mut a2, r, k, target)) {
+            return;
+        }
+        sb.clone_from_slice(&b2);
+        sa.clone_from_slice(&a2);
+    }
+}
+
+fn reads(i: &Inst, r: u32) -> bool {
+    i.ops.iter().any(|o| {
+        matches!(o.kind, OpKind::VReg { id, .. } if id == r)
+            && !o.flags.def
+            && !o.flags.implicit_def
+    })
+}
+
+/// Move the instructions of segments after `k` that define `r` to the end of segment `k`, in
+/// order; `false` (nothing to trust) when that might change what they compute.
+fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
+    let tmpl = Block {
+        insts: Vec::new(),
+        ..segs[0].clone()
+    };
+    let defines = |i: &Inst| {
+        let one = Block {
+            insts: vec![i.clone()],
+            ..tmpl.clone()
+        };
+        defined(&one).contains(&r)
+    };
+    let mut moved = Vec::new();
+    // A reader of `r` before one of its later definitions would see that definition early.
+    let mut read = false;
+    for seg in segs.iter_mut().skip(k + 1) {
+        let mut keep = Vec::new();
+        for i in std::mem::take(&mut seg.insts) {
+            if !defines(&i) {
+                read |= reads(&i, r);
+                keep.push(i);
+                continue;
+            }
+            let phys_ok = i.defs.iter().chain(&i.ops).all(|o| match &o.kind {
+                OpKind::Phys(p) => matches!(p.as_str(), "exec" | "mode") && !o.flags.def,
+                _ => true,
+            });
+            if read || !phys_ok || !is_pure(&i.opcode, target) {
+                return false;
+            }
+            moved.push(i);
+        }
+        seg.insts = keep;
+    }
+    // Everything the moved instructions read (but `r`) must be defined by the end of segment k.
+    let later: BTreeSet<u32> = segs[k + 1..].iter().flat_map(defined).collect();
+    let ok = moved.iter().all(|i| {
+        i.ops.iter().all(|o| match o.kind {
+            OpKind::VReg { id, .. } if !o.flags.def && !o.flags.implicit_def => {
+                id == r || !later.contains(&id)
+            }
+            _ => true,
+        })
+    });
+    segs[k].insts.extend(moved);
+    ok
+}

@@ -1,0 +1,174 @@
+//! Edge predicates of one instruction, derived from its semantics as evaluated: the source
+//! program runs symbolically under a [`Recorder`], and each decision point it passed becomes
+//! the predicates a test vector should make true, each with a label:
+//!
+//! - an `if` or `?:` condition: taken and not taken (`branchK:true`, `branchK:false`);
+//! - a comparison `a op b`: true and false, `a == b`, and for orderings `a == b + 1` and
+//!   `a + 1 == b` (off by one either way);
+//! - `a + b`: wraps (`a + b < a`, unsigned); `a - b`: borrows (`a < b`) and is zero;
+//! - a float `+ - *`: each operand NaN (quiet and signalling), +0 and -0, denormal, infinite.
+//!
+//! `K` counts decision points of one kind in evaluation order, so a label names the same
+//! point from run to run. Predicates that simplify to a constant are left out (no input can
+//! change them), as are repeats of one predicate.
+
+use super::record::{Recorder, Tap};
+use crate::machine::{exec, Bound, Env, Machine};
+use crate::smt::{build, Prop, Smt, Term};
+use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
+use gcnsmt_semantics::eval::MemState;
+use gcnsmt_semantics::ty::FpFmt;
+use std::collections::HashSet;
+
+/// Run `prog` from the symbolic state (`env`, `m`) and return its edge predicates, labelled.
+///
+/// Errors: a semantics entry fails to evaluate.
+pub fn edges(
+    env: &Env<Smt>,
+    m: &Machine<Smt>,
+    prog: &[Bound],
+) -> Result<Vec<(String, Prop)>, String> {
+    let mut r = Recorder::new(Smt);
+    let renv: Env<Recorder<Smt>> = Env {
+        target: env.target,
+        settings: env.settings,
+        imms: env.imms.clone(),
+        lds_size: env.lds_size.clone(),
+        lane_id: env.lane_id.clone(),
+    };
+    let mut rm: Machine<Recorder<Smt>> = Machine {
+        regs: m.regs.clone(),
+        mem: MemState {
+            spaces: m.mem.spaces.clone(),
+            ub: m.mem.ub.clone(),
+        },
+    };
+    exec(&mut r, &renv, &mut rm, prog)?;
+    let mut d = Smt;
+    let mut out = Vec::new();
+    let mut seen: HashSet<Prop> = HashSet::new();
+    let mut push = |label: String, p: Prop, out: &mut Vec<(String, Prop)>| {
+        if Smt.known(&p).is_none() && seen.insert(p.clone()) {
+            out.push((label, p));
+        }
+    };
+    let (mut nb, mut nc, mut na, mut nf) = (0, 0, 0, 0);
+    for tap in &r.taps {
+        match tap {
+            Tap::Branch(c) => {
+                if d.known(c).is_some() {
+                    continue;
+                }
+                push(format!("branch{nb}:true"), c.clone(), &mut out);
+                push(format!("branch{nb}:false"), build::not(c), &mut out);
+                nb += 1;
+            }
+            Tap::Cmp(op, a, b) => {
+                let before = out.len();
+                for (what, p) in compare_edges(&mut d, *op, a, b) {
+                    push(
+                        format!("cmp{nc} {}/{}:{what}", cmp_name(*op), d.width(a)),
+                        p,
+                        &mut out,
+                    );
+                }
+                nc += usize::from(out.len() > before);
+            }
+            Tap::Arith(op, a, b) => {
+                let before = out.len();
+                let w = d.width(a);
+                let sum = d.op(*op, a, b);
+                let (name, edge) = match op {
+                    BvOp::Add => ("add", d.cmp(CmpOp::Ult, &sum, a)),
+                    _ => ("sub", d.cmp(CmpOp::Ult, a, b)),
+                };
+                let what = if *op == BvOp::Add { "wrap" } else { "borrow" };
+                push(format!("{name}{na}/{w}:{what}"), edge, &mut out);
+                if *op == BvOp::Sub {
+                    push(format!("{name}{na}/{w}:zero"), build::eq(a, b), &mut out);
+                }
+                na += usize::from(out.len() > before);
+            }
+            Tap::Fp(op, fmt, a, b) => {
+                let before = out.len();
+                for (side, x) in [("a", a), ("b", b)] {
+                    for (what, p) in fp_edges(&mut d, *fmt, x) {
+                        push(
+                            format!("fp{nf} {}:{side}={what}", fp_name(*op, *fmt)),
+                            p,
+                            &mut out,
+                        );
+                    }
+                }
+                nf += usize::from(out.len() > before);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn cmp_name(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "eq",
+        CmpOp::Ult => "ult",
+        CmpOp::Ule => "ule",
+        CmpOp::Slt => "slt",
+        CmpOp::Sle => "sle",
+    }
+}
+
+fn fp_name(op: FpOp, fmt: FpFmt) -> String {
+    let op = match op {
+        FpOp::Add => "add",
+        FpOp::Sub => "sub",
+        FpOp::Mul => "mul",
+    };
+    format!("{op}.{fmt:?}").to_ascii_lowercase()
+}
+
+/// The comparison true and false, its operands equal, and off by one either way.
+fn compare_edges(d: &mut Smt, op: CmpOp, a: &Term, b: &Term) -> Vec<(&'static str, Prop)> {
+    let r = d.cmp(op, a, b);
+    let mut out = vec![
+        ("true", r.clone()),
+        ("false", build::not(&r)),
+        ("equal", build::eq(a, b)),
+    ];
+    if op != CmpOp::Eq {
+        let w = d.width(a);
+        let one = d.bv(1, w);
+        let b1 = d.op(BvOp::Add, b, &one);
+        let a1 = d.op(BvOp::Add, a, &one);
+        out.push(("a=b+1", build::eq(a, &b1)));
+        out.push(("a+1=b", build::eq(&a1, b)));
+    }
+    out
+}
+
+/// Special values of one float operand `x` of format `fmt`, as predicates on its bits.
+fn fp_edges(d: &mut Smt, fmt: FpFmt, x: &Term) -> Vec<(&'static str, Prop)> {
+    let w = fmt.width();
+    let frac = fmt.sbits() - 1;
+    let exp = d.extract(x, w - 2, frac);
+    let man = d.extract(x, frac - 1, 0);
+    let ones = d.bv((1u128 << fmt.ebits()) - 1, fmt.ebits());
+    let ezero = d.bv(0, fmt.ebits());
+    let mzero = d.bv(0, frac);
+    let quiet = d.extract(x, frac - 1, frac - 1);
+    let one = d.bv(1, 1);
+    let exp_ones = build::eq(&exp, &ones);
+    let exp_zero = build::eq(&exp, &ezero);
+    let man_zero = build::eq(&man, &mzero);
+    let man_nz = build::not(&man_zero);
+    let q = build::eq(&quiet, &one);
+    let nq = build::not(&q);
+    let sign = d.bv(1u128 << (w - 1), w);
+    vec![
+        ("qnan", build::and(&[exp_ones.clone(), q])),
+        ("snan", build::and(&[exp_ones.clone(), man_nz.clone(), nq])),
+        ("+0", build::eq_const(x, 0)),
+        ("-0", build::eq(x, &sign)),
+        ("denormal", build::and(&[exp_zero, man_nz])),
+        ("inf", build::and(&[exp_ones, man_zero])),
+    ]
+}

@@ -1,0 +1,118 @@
+//! A semantics [`Domain`] that runs another one and notes every decision point the evaluation
+//! passes: comparisons, additions and subtractions (their wrap), conditions of `if` and `?:`
+//! (the arms' merge), and floating-point operations. The vector generator turns each into edge
+//! predicates ([`super::edges`]); since it sits under the one evaluator, every branch of every
+//! semantics entry and of the buffer and LDS address rules in `semantics/src/eval` is seen,
+//! with no list of edges to keep by hand.
+
+use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
+use gcnsmt_semantics::ty::FpFmt;
+
+/// One decision point, with the operands as the inner domain's values.
+#[derive(Clone, Debug)]
+pub enum Tap<D: Domain> {
+    /// `a op b` compared.
+    Cmp(CmpOp, D::Bv, D::Bv),
+    /// `a + b` or `a - b` (bit-vector, modulo 2^width).
+    Arith(BvOp, D::Bv, D::Bv),
+    /// The condition of an `if` or `?:` whose arms were merged.
+    Branch(D::Bool),
+    /// A floating-point `+ - *` on `fmt`'s bit patterns.
+    Fp(FpOp, FpFmt, D::Bv, D::Bv),
+}
+
+/// `inner` with every [`Tap`] noted, in evaluation order.
+pub struct Recorder<D: Domain> {
+    /// The domain that computes.
+    pub inner: D,
+    /// What was noted so far.
+    pub taps: Vec<Tap<D>>,
+}
+
+impl<D: Domain> Recorder<D> {
+    /// A recorder over `inner`, with nothing noted.
+    pub fn new(inner: D) -> Self {
+        Recorder {
+            inner,
+            taps: Vec::new(),
+        }
+    }
+}
+
+impl<D: Domain> Domain for Recorder<D> {
+    type Bv = D::Bv;
+    type Bool = D::Bool;
+    type Mem = D::Mem;
+
+    fn bv(&mut self, value: u128, width: u32) -> D::Bv {
+        self.inner.bv(value, width)
+    }
+    fn boolean(&mut self, b: bool) -> D::Bool {
+        self.inner.boolean(b)
+    }
+    fn width(&self, x: &D::Bv) -> u32 {
+        self.inner.width(x)
+    }
+    fn op(&mut self, op: BvOp, a: &D::Bv, b: &D::Bv) -> D::Bv {
+        if matches!(op, BvOp::Add | BvOp::Sub) {
+            self.taps.push(Tap::Arith(op, a.clone(), b.clone()));
+        }
+        self.inner.op(op, a, b)
+    }
+    fn not(&mut self, a: &D::Bv) -> D::Bv {
+        self.inner.not(a)
+    }
+    fn cmp(&mut self, op: CmpOp, a: &D::Bv, b: &D::Bv) -> D::Bool {
+        self.taps.push(Tap::Cmp(op, a.clone(), b.clone()));
+        self.inner.cmp(op, a, b)
+    }
+    fn extract(&mut self, a: &D::Bv, hi: u32, lo: u32) -> D::Bv {
+        self.inner.extract(a, hi, lo)
+    }
+    fn concat(&mut self, hi: &D::Bv, lo: &D::Bv) -> D::Bv {
+        self.inner.concat(hi, lo)
+    }
+    fn zext(&mut self, a: &D::Bv, by: u32) -> D::Bv {
+        self.inner.zext(a, by)
+    }
+    fn sext(&mut self, a: &D::Bv, by: u32) -> D::Bv {
+        self.inner.sext(a, by)
+    }
+    fn ite(&mut self, c: &D::Bool, a: &D::Bv, b: &D::Bv) -> D::Bv {
+        self.taps.push(Tap::Branch(c.clone()));
+        self.inner.ite(c, a, b)
+    }
+    fn ite_bool(&mut self, c: &D::Bool, a: &D::Bool, b: &D::Bool) -> D::Bool {
+        self.taps.push(Tap::Branch(c.clone()));
+        self.inner.ite_bool(c, a, b)
+    }
+    fn ite_mem(&mut self, c: &D::Bool, a: &D::Mem, b: &D::Mem) -> D::Mem {
+        self.taps.push(Tap::Branch(c.clone()));
+        self.inner.ite_mem(c, a, b)
+    }
+    fn and(&mut self, a: &D::Bool, b: &D::Bool) -> D::Bool {
+        self.inner.and(a, b)
+    }
+    fn or(&mut self, a: &D::Bool, b: &D::Bool) -> D::Bool {
+        self.inner.or(a, b)
+    }
+    fn lnot(&mut self, a: &D::Bool) -> D::Bool {
+        self.inner.lnot(a)
+    }
+    fn known(&self, b: &D::Bool) -> Option<bool> {
+        self.inner.known(b)
+    }
+    fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &D::Bv, b: &D::Bv) -> D::Bv {
+        self.taps.push(Tap::Fp(op, fmt, a.clone(), b.clone()));
+        self.inner.fp(op, fmt, a, b)
+    }
+    fn fma(&mut self, fmt: FpFmt, a: &D::Bv, b: &D::Bv, c: &D::Bv) -> D::Bv {
+        self.inner.fma(fmt, a, b, c)
+    }
+    fn load(&mut self, m: &D::Mem, addr: &D::Bv) -> D::Bv {
+        self.inner.load(m, addr)
+    }
+    fn store(&mut self, m: &D::Mem, addr: &D::Bv, byte: &D::Bv) -> D::Mem {
+        self.inner.store(m, addr, byte)
+    }
+}

@@ -1,0 +1,171 @@
+//! The equivalence table: for every DS and MUBUF/VBUFFER opcode of one target, whether it and
+//! its counterpart on another target are provably the same over all operands.
+//!
+//! "The same" is a proved cross-target rule in both directions' sense that matters to a
+//! translator: the counterpart on the second target refines the opcode on the first (every
+//! register either names and every LDS/GDS/buffer byte end equal, the counterpart encodable and
+//! defined wherever the original is), for every register value, offset, memory content and V#,
+//! under each target's default settings, on one lane, without GDS, with offen addressing and
+//! the no-return atomic forms. Each row lists these assumptions and the V# fields that the two
+//! layouts do not map.
+
+use super::pairing::{counterpart, opcodes, rule_text, By, Fam};
+use crate::check::{check, Options, Verdict};
+use crate::rules::parse_rules;
+use gcnsmt_semantics::target::Target;
+
+/// What the table says of one opcode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Proved the same.
+    Same,
+    /// A counterexample: its inputs (in words) and the first difference.
+    Differ {
+        /// The witness inputs, `name=value` joined by spaces.
+        witness: String,
+        /// The first output that differs (`%d`, `LDS[0x0]`, an encoding failure).
+        first: String,
+    },
+    /// The counterpart cannot take the same operands (another shape or width): why.
+    Operands(String),
+    /// No counterpart on the second target: why.
+    NoCounterpart(String),
+    /// gcnsmt does not model the opcode on the first target (or it has no rule form): why.
+    Unsupported(String),
+    /// The solver gave no answer in time: why.
+    Unknown(String),
+}
+
+impl Status {
+    /// The status word of the text and JSON output.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Same => "same",
+            Status::Differ { .. } => "differ",
+            Status::Operands(_) => "operands_differ",
+            Status::NoCounterpart(_) => "no_counterpart",
+            Status::Unsupported(_) => "unsupported",
+            Status::Unknown(_) => "unknown",
+        }
+    }
+}
+
+/// One row of the table.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// DS or buffer.
+    pub fam: Fam,
+    /// The opcode's mnemonic on the first target.
+    pub mnemonic: &'static str,
+    /// Its counterpart on the second target, if there is one.
+    pub counterpart: Option<String>,
+    /// The finding.
+    pub status: Status,
+    /// What "the same" assumes here: the settings of each side, the V# fields left unmapped.
+    pub assumptions: Vec<String>,
+}
+
+/// The fixed assumptions of every row (the form of the rule the table checks).
+pub const FORM: &str = "one lane, LDS not GDS, offen buffer addressing, no-return atomics";
+
+/// The table of `from` against `to`, in opcode order (DS first), computed in parallel, of the
+/// opcodes `keep` selects.
+pub fn table(
+    from: Target,
+    to: Target,
+    by: By,
+    keep: &(dyn Fn(Fam, &str) -> bool + Sync),
+    opts: &Options,
+) -> Vec<Row> {
+    use rayon::prelude::*;
+    let ops: Vec<(Fam, &'static str)> = opcodes(from)
+        .into_iter()
+        .filter(|(f, m)| keep(*f, m))
+        .collect();
+    ops.par_iter()
+        .map(|(fam, m)| row(*fam, m, from, to, by, opts))
+        .collect()
+}
+
+/// One opcode's row.
+pub fn row(fam: Fam, m: &'static str, from: Target, to: Target, by: By, opts: &Options) -> Row {
+    let mut r = Row {
+        fam,
+        mnemonic: m,
+        counterpart: None,
+        status: Status::Same,
+        assumptions: Vec::new(),
+    };
+    let m2 = match counterpart(fam, m, from, to, by) {
+        Ok(m2) => m2,
+        Err(why) => {
+            r.status = unsupported_on_from(fam, m, from).unwrap_or(Status::NoCounterpart(why));
+            return r;
+        }
+    };
+    r.counterpart = Some(m2.clone());
+    let Some(text) = rule_text(fam, m, from, &m2, to) else {
+        r.status = unsupported_on_from(fam, m, from)
+            .unwrap_or_else(|| Status::NoCounterpart(format!("{m2} has no rule form")));
+        return r;
+    };
+    r.status = decide(&text, from, opts, &mut r.assumptions);
+    r
+}
+
+/// `Unsupported` when `m` has no checkable form on `from` alone (same-target rule fails to
+/// bind, or there is no rule form).
+fn unsupported_on_from(fam: Fam, m: &str, from: Target) -> Option<Status> {
+    let Some(text) = rule_text(fam, m, from, m, from) else {
+        return Some(Status::Unsupported(
+            "no rule form (cache, lds-only or typed op)".into(),
+        ));
+    };
+    let rules = parse_rules("<equiv>", &text).ok()?;
+    let opts = Options::default();
+    match crate::check::elaborates(&rules[0], from, &opts) {
+        Ok(()) => None,
+        Err(e) => Some(Status::Unsupported(e.msg)),
+    }
+}
+
+/// Check the generated rule and turn its verdict into a status.
+fn decide(text: &str, from: Target, opts: &Options, assumptions: &mut Vec<String>) -> Status {
+    let rules = match parse_rules("<equiv>", text) {
+        Ok(r) => r,
+        Err(e) => return Status::Unsupported(format!("internal: {e}")),
+    };
+    let rule = &rules[0];
+    let o = match crate::smt::with_fresh_context(|| check(rule, from, opts)) {
+        Ok(o) => o,
+        // An error on the source line: the opcode itself is not checkable here.
+        Err(e) if e.loc.line == 3 => return Status::Unsupported(e.msg),
+        Err(e) => return Status::Operands(e.msg),
+    };
+    assumptions.push(format!("{from}: {}", o.settings_text()));
+    if let Some((to, _)) = o.to {
+        let other = crate::check::Outcome {
+            settings: o.to.map(|t| t.1).unwrap_or(o.settings),
+            to: None,
+            ..o.clone()
+        };
+        assumptions.push(format!("{to}: {}", other.settings_text()));
+    }
+    assumptions.extend(o.assumptions.iter().cloned());
+    match o.verdict {
+        Verdict::Proved => Status::Same,
+        Verdict::Refuted(c) => Status::Differ {
+            witness: c
+                .inputs
+                .iter()
+                .map(|(n, v, _)| format!("{n}=0x{v:x}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            first: c.first_difference.clone(),
+        },
+        // No input meets the assumptions at all: nothing to compare.
+        Verdict::Inapplicable => Status::Unsupported("no valid input".into()),
+        Verdict::Unknown(r) => Status::Unknown(r),
+        Verdict::Error(e) => Status::Unknown(format!("error: {e}")),
+    }
+}

@@ -1,0 +1,11 @@
+//! Across targets: what a cross-target rule assumes about buffer descriptors ([`vsharp`]),
+//! which opcode of one target is the counterpart of another's ([`pairing`]), and the
+//! equivalence table of every DS and buffer opcode between two targets ([`equiv`]).
+
+mod equiv;
+mod pairing;
+mod vsharp;
+
+pub use equiv::{row, table, Row, Status, FORM};
+pub use pairing::{counterpart, opcodes, rule_text, By, Fam};
+pub use vsharp::vsharp_assumptions;

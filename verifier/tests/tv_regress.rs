@@ -1,0 +1,93 @@
+//! `gcnsmt tv` on gcnsmt's own block pairs for what the run over LLVM's tests needed
+//! (`tests/data/tv/regress/tvrun_features.{before,after}.mir`, written by hand, gfx90a; two-file
+//! form, no llc). Each function's expected verdict is worked out here, not taken from tv:
+//! - barriers split a block into segments, each checked from arbitrary memory with memory
+//!   compared at the barrier (docs/tv.md "Barriers"): a merge inside a segment is proved; a
+//!   store sunk below the barrier leaves LDS[p..p+3] unwritten at the barrier (refuted, LDS);
+//!   a load hoisted above it and a dropped barrier are unsupported, never proved; a pure add
+//!   hoisted above it computes the same from the same registers (proved);
+//! - `AV_MOV_B32_IMM_PSEUDO 7` is `v_mov_b32 7`: `DS_WRITE2_B32 %0, %6, %1, 0, 1` writes 7 at
+//!   byte 0 and %1 at byte 4 like the two writes (proved); offsets 1, 2 leave byte 0 alone
+//!   (refuted, LDS);
+//! - virtual AGPRs hold VGPR bits: the merged AGPR pair's sub0/sub1 are the loads at bytes 0 and
+//!   8 (proved); swapped, `a - b` becomes `b - a` (refuted, LDS at the store, byte 16);
+//! - two `glc` GLOBAL loads merged into one `glc` x2 load are proved; dropping the policy on the
+//!   merged load is unsupported (mixed policies are not modelled).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn verdicts() -> Vec<Value> {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(["tv", "--format", "json", "--target", "gfx90a"])
+        .arg(d.join("tvrun_features.before.mir"))
+        .arg(d.join("tvrun_features.after.mir"))
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "block")
+        .collect()
+}
+
+#[test]
+fn own_block_pairs_get_the_hand_worked_verdicts() {
+    let v = verdicts();
+    let expect = [
+        ("barrier_read2", "proved", ""),
+        ("barrier_store_sunk", "refuted", "LDS["),
+        ("barrier_load_hoisted", "unsupported", "across a barrier"),
+        ("barrier_dropped", "unsupported", "barrier"),
+        ("barrier_add_hoisted", "proved", ""),
+        ("avmov_write2", "proved", ""),
+        ("avmov_write2_far", "refuted", "LDS["),
+        ("agpr_read2", "proved", ""),
+        ("agpr_read2_swapped", "refuted", "LDS["),
+        ("glc_load2", "proved", ""),
+        ("glc_load2_dropped", "unsupported", "cache policy"),
+    ];
+    assert_eq!(v.len(), expect.len(), "{v:?}");
+    for (f, verdict, reason) in expect {
+        let b = v.iter().find(|b| b["function"] == f).expect(f);
+        assert_eq!(b["verdict"], verdict, "{f}: {b}");
+        let r = b["reason"].as_str().unwrap_or("");
+        assert!(r.contains(reason), "{f}: {r}");
+    }
+}
+
+/// Two FLAT dword stores at p and p + 4 merged into one FLAT x2 store at p
+/// (`regress/flat_straddle.*.mir`, the pattern of LLVM's merge-flat-load-store.mir): when p + 4
+/// crosses a 4 GiB boundary out of an aperture, the second dword lands in another memory (the
+/// machine picks the memory from each access's own high half), so the default must refute;
+/// with every FLAT pointer global (`flat_aperture=GLOBAL`) the bytes are the same 8.
+#[test]
+fn flat_stores_straddling_an_aperture_need_the_setting() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let run = |set: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .args(["tv", "--format", "json", "--target", "gfx90a"])
+            .args(set)
+            .arg(d.join("flat_straddle.before.mir"))
+            .arg(d.join("flat_straddle.after.mir"))
+            .output()
+            .unwrap();
+        let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| v["type"] == "block")
+            .collect();
+        assert_eq!(v.len(), 1, "{v:?}");
+        (
+            v[0]["verdict"].as_str().unwrap().to_string(),
+            out.status.code(),
+        )
+    };
+    assert_eq!(run(&[]), ("refuted".to_string(), Some(1)));
+    assert_eq!(
+        run(&["--set", "flat_aperture=GLOBAL"]),
+        ("proved".to_string(), Some(0))
+    );
+}
