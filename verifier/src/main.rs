@@ -270,7 +270,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = VectorsFormat::Json)]
         format: VectorsFormat,
         /// Time limit per solver query, in seconds (an undecided edge gets no vector).
-        #[arg(long, default_value_t = 20.0)]
+        #[arg(long, default_value_t = 5.0)]
         timeout: f64,
         /// Only the target's default settings (no vectors under the other alignment modes,
         /// LDS bounds and buffer range-check settings).
