@@ -486,7 +486,8 @@ mod tests {
             (Target::Gfx802, "V_ADD_CO_U32_e64", "v_add_u32"),
             (Target::Gfx600, "V_ADD_CO_U32_e64", "v_add_i32"),
             (Target::Gfx900, "V_LSHLREV_B32_e32", "v_lshlrev_b32"),
-            (Target::Gfx900, "V_MUL_LO_U32_e64", "-"),
+            (Target::Gfx900, "V_MUL_LO_U32_e64", "v_mul_lo_u32"),
+            (Target::Gfx90a, "AV_MOV_B32_IMM_PSEUDO", "v_mov_b32"),
             // One MIR name per carry-in op (VOP2Instructions.td V_ADDC_U32), spelled per
             // generation as llvm-mc-22 accepts it.
             (Target::Gfx900, "V_ADDC_U32_e64", "v_addc_co_u32"),
