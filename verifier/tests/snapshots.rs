@@ -57,6 +57,46 @@ fn help() {
 }
 
 #[test]
+fn equiv_cmpst_gfx1030_to_gfx1100() {
+    // LLVM DSInstructions.td: gfx11 renamed ds_cmpst_* to ds_cmpstore_* and swapped DATA0 and
+    // DATA1. Hand check of the witness (LDS word 0 is 0): gfx1030 compares with DATA0 = %x =
+    // 0x80, unequal, no store; gfx1100 compares with DATA1 = %y = 0, equal, and stores DATA0 =
+    // 0x80: LDS[0x0] differs.
+    snap(
+        "equiv_cmpst",
+        "ds_cmpst_rtn_b32 vs ds_cmpstore_rtn_b32 differ at LDS[0x0]; exit 0",
+        &[
+            "equiv",
+            "--from",
+            "gfx1030",
+            "--to",
+            "gfx1100",
+            "--op",
+            "ds_cmpst_rtn_b32",
+        ],
+    );
+}
+
+#[test]
+fn verify_cross_target_refuted() {
+    // Hand check: LDS word 0 is 0, v1 = 0, v2 = 0x40. gfx1030 ds_cmpst compares with DATA0 =
+    // v1 = 0, equal, stores DATA1 = 0x40; gfx1100 ds_cmpstore compares with DATA1 = 0x40,
+    // unequal, stores nothing. Both return the old value 0 in v0.
+    snap(
+        "verify_cross_target",
+        "the same word on gfx1030 and gfx1100: source steps on gfx1030, target steps on \
+         gfx1100; exit 0 (refuted as expected)",
+        &[
+            "verify",
+            "proofs/cross_target.rules",
+            "--filter",
+            "xt-ds-cmpst-same-word-gfx1030-gfx1100",
+            "--no-matrix",
+        ],
+    );
+}
+
+#[test]
 fn verify_proved_and_refuted() {
     // A proof and a counterexample. Hand computation: %o = 249 is not a multiple of 4, so the
     // source reads LDS[249..252] = f9 fa fb fc (x = 0xfcfbfaf9) and LDS[253..256] (y =
