@@ -1774,14 +1774,16 @@ fn buffer_lds_form_takes_no_vdata() {
 }
 
 #[test]
-fn buffer_cache_op_is_unsupported() {
-    // Format loads are modelled now (proofs/buffer_format.rules); cache control is not.
-    let text = BUF_RULE.replace("LINE", "buffer_wbinvl1");
+fn buffer_unpacked_d16_is_unsupported() {
+    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
+    // pseudocode gives the packed layout of gfx9+, so gfx802's d16 format loads are refused.
+    let line = "buffer_load_format_d16_xy %d, %v, %r, %s offen";
+    let text = format!("Name: b\nTargets: gfx802\n  {line}\n=>\n  {line}\n");
     expect_input_error(
-        "buf_cache",
+        "buf_d16",
         &text,
-        ("buffer_wbinvl1", 0),
-        "unsupported",
+        ("buffer_load_format_d16_xy", 0),
+        "unpacked d16",
         &[],
     );
 }
