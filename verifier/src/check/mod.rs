@@ -90,8 +90,9 @@ pub fn elaborates(rule: &Rule, target: Target, opts: &Options) -> Result<(), Inp
 /// evaluate is reported as `Ok(false)`.
 pub fn egg_only(rule: &Rule, target: Target, opts: &Options) -> Result<bool, InputError> {
     let b = elaborate::elaborate(rule, target, opts)?;
-    // Multi-lane checks never use the pass (it sees one lane).
-    if b.lanes.is_some() {
+    // Multi-lane checks never use the pass (it sees one lane), nor do cross-target ones (it
+    // reads both sides with one target's semantics).
+    if b.lanes.is_some() || b.to != target {
         return Ok(false);
     }
     Ok(shortcut::egg_proves(&b, target).unwrap_or(false))
