@@ -95,7 +95,7 @@ pub(crate) fn bind_buf(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
     let (def, entry) = buffer_semantics(target, &inst).map_err(|why| rule.error(mloc, why))?;
     if shape.class == MubufClass::Cache {
         // No operands: bound through the generic memory frame (see `cache_control`).
-        return cache_control(line, &mn, mloc)
+        return cache_control(line, mn, mloc)
             .ok_or_else(|| rule.error(mloc, format!("{mn}: no semantics entry {entry}")));
     }
     let vdata = if inst.lds {

@@ -165,6 +165,9 @@ fn line_vectors(
     Ok((out, unreachable, unknown))
 }
 
+/// One form's vectors with its unreachable and unknown edge counts, or why it has none.
+type FormResult = Result<(Vec<Vector>, usize, usize), String>;
+
 /// Vectors for the opcodes of `target` whose mnemonic is in `only` (all when empty), at most
 /// `max` per instruction line and settings variant; `variants`: also under the other values
 /// of the settings the family reads (else the target's defaults only).
@@ -189,7 +192,7 @@ pub fn generate(
         .iter()
         .filter(|f| only.is_empty() || only.iter().any(|n| n == f.mnemonic))
         .collect();
-    let results: Vec<(&Form, Result<(Vec<Vector>, usize, usize), String>)> = chosen
+    let results: Vec<(&Form, FormResult)> = chosen
         .par_iter()
         .map(|f| {
             let mut acc = (Vec::new(), 0, 0);
