@@ -127,6 +127,15 @@ pub(crate) struct Job {
 
 /// The run's checks in plan order.
 pub(crate) fn jobs(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) -> Vec<Job> {
+    jobs_keyed(rules, filter, |r, t| check_key(r, t, opts))
+}
+
+/// The run's checks in plan order, each keyed by `key` (an empty key: not needed).
+fn jobs_keyed(
+    rules: &[Rule],
+    filter: Option<&[Target]>,
+    key: impl Fn(&Rule, Target) -> String,
+) -> Vec<Job> {
     plan(rules, filter)
         .into_iter()
         .enumerate()
@@ -134,7 +143,7 @@ pub(crate) fn jobs(rules: &[Rule], filter: Option<&[Target]>, opts: &Options) ->
             seq,
             rule,
             target,
-            key: check_key(&rules[rule], target, opts),
+            key: key(&rules[rule], target),
         })
         .collect()
 }
@@ -198,16 +207,7 @@ pub fn run_rules_cached(
     opts: &Options,
     cache: Option<&Cache>,
 ) -> Vec<Record> {
-    let jobs: Vec<Job> = plan(rules, filter)
-        .into_iter()
-        .enumerate()
-        .map(|(seq, (rule, target))| Job {
-            seq,
-            rule,
-            target,
-            key: String::new(),
-        })
-        .collect();
+    let jobs = jobs_keyed(rules, filter, |_, _| String::new());
     run_jobs(rules, &jobs, opts, cache)
         .into_iter()
         .map(|(_, r)| r)
