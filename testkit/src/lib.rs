@@ -180,6 +180,14 @@ pub fn run(bin: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) 
     run_at(None, bin, args, stdin, env)
 }
 
+/// `bin ARGS` in the workspace root (no stdin, no extra environment), asserting it did not
+/// panic: how the CLI tests run `gcnsmt` as a user at the repository's root would.
+pub fn run_in_root(bin: &str, args: &[&str]) -> Run {
+    let r = run_at(Some(&workspace_root()), bin, args, None, &[]);
+    r.assert_no_panic();
+    r
+}
+
 /// [`run`] in the working directory `cwd` (`None`: the test's own, its crate's directory).
 ///
 /// Doc examples and snapshots run in [`workspace_root`], so that the paths they name

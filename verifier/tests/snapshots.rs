@@ -14,18 +14,11 @@
 //! All commands run in the workspace root, as a user would type them there, on the one binary
 //! cargo builds for the integration tests; the whole file takes a few seconds.
 
-use gcnsmt_testkit::{redact::insta_settings, run_at, workspace_root, TempDir};
+use gcnsmt_testkit::{redact::insta_settings, TempDir};
 
 /// `$ gcnsmt ARGS`, then the exit code and both streams of running it in the workspace root.
 fn gcnsmt(args: &[&str]) -> String {
-    let r = run_at(
-        Some(&workspace_root()),
-        env!("CARGO_BIN_EXE_gcnsmt"),
-        args,
-        None,
-        &[],
-    );
-    r.assert_no_panic();
+    let r = gcnsmt_testkit::run_in_root(env!("CARGO_BIN_EXE_gcnsmt"), args);
     let line: Vec<String> = args
         .iter()
         .map(|a| {

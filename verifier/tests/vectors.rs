@@ -5,20 +5,12 @@
 //! mutation measure (`scripts/vector_kill.py`): a small sample by default, all of gfx90a's DS
 //! and buffer mutants under `GCNSMT_SLOW=1`.
 
-use gcnsmt_testkit::{run_at, slow, workspace_path, workspace_root, TempDir};
+use gcnsmt_testkit::{slow, workspace_path, TempDir};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn gcnsmt(args: &[&str]) -> gcnsmt_testkit::Run {
-    let r = run_at(
-        Some(&workspace_root()),
-        env!("CARGO_BIN_EXE_gcnsmt"),
-        args,
-        None,
-        &[],
-    );
-    r.assert_no_panic();
-    r
+    gcnsmt_testkit::run_in_root(env!("CARGO_BIN_EXE_gcnsmt"), args)
 }
 
 fn json(r: &gcnsmt_testkit::Run) -> Value {
