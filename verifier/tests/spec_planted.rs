@@ -90,6 +90,24 @@ fn planted_faults_are_found_and_clean_pages_report_nothing() {
         if page["clean"].as_bool() == Some(true) {
             clean_pages += 1;
             clean_with_findings += usize::from(!found.is_empty());
+            // A clean page must be read, not passed over: its description, syntax or
+            // operand list is checked by some check that could have found a fault there.
+            let read = report.counts.iter().any(|(f, k, n)| {
+                *f == file
+                    && n.checked > 0
+                    && [
+                        "prose-vs-pcode",
+                        "prose-vs-semantics",
+                        "size",
+                        "syntax",
+                        "operand-names",
+                    ]
+                    .contains(k)
+            });
+            assert!(read, "{file}: nothing on the clean page was checked");
+            for u in report.unchecked.iter().filter(|u| u.file == file) {
+                println!("unchecked {}:{}: [{}] {}", u.file, u.line, u.kind, u.reason);
+            }
         }
         unexpected.extend(extra);
     }

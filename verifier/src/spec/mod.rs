@@ -168,6 +168,9 @@ pub struct Doc {
     pub table: Vec<TableRow>,
     /// The encoding field table (CLRX), if any.
     pub fields: Vec<Field>,
+    /// The general syntax lines a page gives for all its instructions, label included
+    /// (CLRX's `Syntax: INSTRUCTION ADDR, VDATA0 ...`, `VDST syntax: INSTRUCTION VDST, ADDR`).
+    pub syntax_forms: Vec<Located<String>>,
     /// Parts the reader saw but could not read.
     pub unreadable: Vec<Unchecked>,
 }

@@ -156,6 +156,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         entries: vec![e],
         table: Vec::new(),
         fields: Vec::new(),
+        syntax_forms: Vec::new(),
         unreadable: Vec::new(),
     })
 }

@@ -67,6 +67,10 @@ pub const KINDS: &[Check] = &[
         run: Run::Doc(opcode_table::check),
     },
     Check {
+        kind: syntax::KIND,
+        run: Run::Doc(syntax::forms),
+    },
+    Check {
         kind: opcode::KIND,
         run: Run::Entry(opcode::check),
     },

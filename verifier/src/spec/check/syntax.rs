@@ -148,3 +148,51 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
         c.find(K, s.line, Some(&e.name), None, claim, truth, ev);
     }
 }
+
+/// A page's general syntax lines: each names DS operands only, and a line whose label says
+/// which instructions it is for (`Write syntax:`, `VDST syntax:`, `Load syntax:`) has their
+/// operands: a store or write has data and no VDST, a load or read a VDST.
+pub(super) fn forms(c: &mut Ctx) {
+    const K: &str = KIND;
+    for f in c.doc.syntax_forms.clone() {
+        let (label, form) = f.value.split_once(':').unwrap_or(("", &f.value));
+        let label = label.trim().to_ascii_lowercase();
+        let ops = operands(form.trim());
+        let roles: Option<Vec<_>> = ops.iter().map(|t| role(t).map(|r| r.0)).collect();
+        let Some(roles) = roles else {
+            c.skip(
+                K,
+                f.line,
+                None,
+                format!("`{}` names an operand of no DS role", form.trim()),
+            );
+            continue;
+        };
+        let has = |r: &str| roles.contains(&r);
+        let data = has("DATA0") || has("DATA1");
+        let fault = if ["write", "store"].iter().any(|w| label.contains(w))
+            && (has("VDST") || !data)
+        {
+            Some("a DS write or store returns no VDST and takes its data in VDATA0 (and VDATA1): the operands given are those of a load (`VDST, ADDR`)")
+        } else if ["vdst", "read", "load"].iter().any(|w| label.contains(w)) && !has("VDST") {
+            Some("a DS read or load writes VDST: the operands given have none")
+        } else {
+            None
+        };
+        match fault {
+            Some(truth) => c.find(
+                K,
+                f.line,
+                None,
+                None,
+                f.value.clone(),
+                truth.to_string(),
+                vec![(
+                    "llvm-mc 22".into(),
+                    "ds_write_b32 v1, v2 (ADDR, VDATA0); ds_read_b32 v5, v1 (VDST, ADDR)".into(),
+                )],
+            ),
+            None => c.ok(K),
+        }
+    }
+}
