@@ -12,6 +12,7 @@
 //! ```
 //! An entry header starts in column 1; its body is the indented lines below it.
 
+use crate::cursor::Cursor;
 use crate::ir::*;
 use crate::lex::{lex, Tok, Token};
 use crate::ty::Ty;
@@ -103,8 +104,7 @@ pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
 pub const MAX_DEPTH: usize = 256;
 
 struct Parser {
-    toks: Vec<Token>,
-    i: usize,
+    c: Cursor<Token>,
     /// Height of the expression the last expression rule returned (for [`MAX_DEPTH`]).
     h: usize,
     /// Current nesting of `expr`/`stmts` calls (for [`MAX_DEPTH`]).
@@ -113,11 +113,23 @@ struct Parser {
 
 const STOP_WORDS: [&str; 4] = ["elsif", "else", "endif", "then"];
 
+// The token walk is the shared cursor's; the parser adds the grammar and the depth bound.
+impl std::ops::Deref for Parser {
+    type Target = Cursor<Token>;
+    fn deref(&self) -> &Cursor<Token> {
+        &self.c
+    }
+}
+impl std::ops::DerefMut for Parser {
+    fn deref_mut(&mut self) -> &mut Cursor<Token> {
+        &mut self.c
+    }
+}
+
 impl Parser {
     fn new(toks: Vec<Token>) -> Parser {
         Parser {
-            toks,
-            i: 0,
+            c: Cursor::new(toks),
             h: 0,
             nest: 0,
         }
@@ -140,32 +152,8 @@ impl Parser {
         self.nest += 1;
         Ok(())
     }
-    fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
-    }
     fn pos(&self) -> Pos {
-        self.toks[self.i].pos
-    }
-    fn bump(&mut self) -> Token {
-        let t = self.toks[self.i].clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
-    }
-    fn is_punct(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == w)
-    }
-    fn eat_punct(&mut self, p: &str) -> bool {
-        if self.is_punct(p) {
-            self.bump();
-            true
-        } else {
-            false
-        }
+        self.token().pos
     }
     fn expect_punct(&mut self, p: &str) -> Result<(), ParseError> {
         if self.eat_punct(p) {
@@ -183,7 +171,7 @@ impl Parser {
         }
     }
     fn expect_eof(&self) -> Result<(), ParseError> {
-        if matches!(self.peek(), Tok::Eof) {
+        if self.at_eof() {
             Ok(())
         } else {
             Err(self.err("unexpected text after the end"))

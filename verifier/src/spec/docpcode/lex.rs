@@ -46,6 +46,28 @@ pub struct Token {
     pub col: u32,
 }
 
+impl gcnsmt_semantics::cursor::Lexeme for Token {
+    type Kind = Tok;
+    fn kind(&self) -> &Tok {
+        &self.tok
+    }
+    fn punct(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Punct(p) => Some(p),
+            _ => None,
+        }
+    }
+    fn word(&self) -> Option<&str> {
+        match &self.tok {
+            Tok::Ident(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn is_eof(&self) -> bool {
+        matches!(self.tok, Tok::Eof)
+    }
+}
+
 /// Operators and delimiters, longest first so that a prefix never wins.
 const PUNCTS: [&str; 46] = [
     "<<=", ">>=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "++", "--", "..", "<<", ">>", "<=",

@@ -5,6 +5,7 @@
 
 use super::ast::{Expr, Stmt, StmtKind};
 use super::lex::{lex, Tok, Token};
+use gcnsmt_semantics::cursor::Cursor;
 
 /// A parse error: 1-based line and column within the entry's text, and what is wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +47,7 @@ pub fn parse(src: &str) -> Result<DocBody, DocError> {
         msg: e.msg,
     })?;
     let mut p = P {
-        toks,
-        i: 0,
+        c: Cursor::new(toks),
         nest: 0,
         notes: Vec::new(),
     };
@@ -82,55 +82,34 @@ fn table(src: &str) -> Option<StmtKind> {
 const ENDS: [&str; 6] = ["elsif", "else", "endif", "endfor", "endfunction", "then"];
 
 struct P {
-    toks: Vec<Token>,
-    i: usize,
+    c: Cursor<Token>,
     nest: usize,
     notes: Vec<(u32, String)>,
 }
 
-impl P {
-    fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
+// The token walk is the shared cursor's (the same one our own pcode parser uses).
+impl std::ops::Deref for P {
+    type Target = Cursor<Token>;
+    fn deref(&self) -> &Cursor<Token> {
+        &self.c
     }
+}
+impl std::ops::DerefMut for P {
+    fn deref_mut(&mut self) -> &mut Cursor<Token> {
+        &mut self.c
+    }
+}
+
+impl P {
     fn line(&self) -> u32 {
-        self.toks[self.i].line
+        self.token().line
     }
     /// Line of the token before the current one.
     fn prev_line(&self) -> u32 {
-        self.toks[self.i.saturating_sub(1)].line
-    }
-    fn at_eof(&self) -> bool {
-        matches!(self.peek(), Tok::Eof)
-    }
-    fn bump(&mut self) -> Tok {
-        let t = self.toks[self.i].tok.clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
-    }
-    fn is(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == w)
-    }
-    fn eat(&mut self, p: &str) -> bool {
-        let y = self.is(p);
-        if y {
-            self.bump();
-        }
-        y
-    }
-    fn eat_word(&mut self, w: &str) -> bool {
-        let y = self.is_word(w);
-        if y {
-            self.bump();
-        }
-        y
+        self.prev().line
     }
     fn expect(&mut self, p: &str) -> Result<(), DocError> {
-        if self.eat(p) {
+        if self.eat_punct(p) {
             Ok(())
         } else {
             Err(self.err(&format!("expected `{p}`")))
@@ -144,7 +123,7 @@ impl P {
         }
     }
     fn err(&self, msg: &str) -> DocError {
-        let t = &self.toks[self.i];
+        let t = self.token();
         let found = match &t.tok {
             Tok::Ident(s) | Tok::Dot(s) => format!("`{s}`"),
             Tok::Int { value, .. } => format!("`{value}`"),
@@ -181,8 +160,8 @@ impl P {
         self.enter()?;
         let mut out = Vec::new();
         loop {
-            while self.eat(";") || self.eat(".") {}
-            if self.at_eof() || self.is("}") || self.is(")") {
+            while self.eat_punct(";") || self.eat_punct(".") {}
+            if self.at_eof() || self.is_punct("}") || self.is_punct(")") {
                 break;
             }
             if let Tok::Ident(w) = self.peek() {
@@ -204,7 +183,7 @@ impl P {
 
     fn stmt_kind(&mut self) -> Result<StmtKind, DocError> {
         if let Tok::Ident(w) = self.peek().clone() {
-            let next_same_line = self.toks[self.i + 1].line == self.line();
+            let next_same_line = self.ahead(1).line == self.line();
             match w.as_str() {
                 "if" => return self.if_stmt(),
                 "for" => return self.for_stmt(),
@@ -216,7 +195,8 @@ impl P {
                 "return" => {
                     self.bump();
                     let same = self.line() == self.prev_line();
-                    let e = if same && !self.at_eof() && !self.is(";") && !self.is(")") {
+                    let e = if same && !self.at_eof() && !self.is_punct(";") && !self.is_punct(")")
+                    {
                         Some(self.expr()?)
                     } else {
                         None
@@ -235,7 +215,7 @@ impl P {
         }
         let lhs = self.lhs()?;
         for op in ["+", "-", "*", "/", "|", "&", "^", "<<", ">>"] {
-            if self.is(&format!("{op}=")) {
+            if self.is_punct(&format!("{op}=")) {
                 self.bump();
                 let rhs = self.rhs()?;
                 return Ok(StmtKind::Assign {
@@ -245,17 +225,17 @@ impl P {
                 });
             }
         }
-        if self.eat("=") {
+        if self.eat_punct("=") {
             let rhs = self.rhs()?;
             return Ok(StmtKind::Assign { lhs, op: None, rhs });
         }
-        if self.eat("++") {
+        if self.eat_punct("++") {
             return Ok(StmtKind::Step {
                 target: lhs,
                 delta: 1,
             });
         }
-        if self.eat("--") {
+        if self.eat_punct("--") {
             return Ok(StmtKind::Step {
                 target: lhs,
                 delta: -1,
@@ -275,7 +255,7 @@ impl P {
     /// An assigned value; `a:b` (RDNA's `offset1:offset0`) is the concatenation `{a, b}`.
     fn rhs(&mut self) -> Result<Expr, DocError> {
         let e = self.expr()?;
-        if self.is(":") && self.line() == self.prev_line() {
+        if self.is_punct(":") && self.line() == self.prev_line() {
             self.bump();
             let lo = self.expr()?;
             return Ok(Expr::Concat(vec![e, lo]));
@@ -287,7 +267,7 @@ impl P {
     fn if_stmt(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
         let c = self.expr()?;
-        if self.is("{") {
+        if self.is_punct("{") {
             return self.c_if(c);
         }
         let mut arms = vec![(c, self.then_block()?)];
@@ -353,13 +333,13 @@ impl P {
     /// `for (v = a; v < b; v++) { }`.
     fn for_stmt(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
-        if self.eat("(") {
+        if self.eat_punct("(") {
             let var = self.ident()?;
             self.expect("=")?;
             let from = self.expr()?;
             self.expect(";")?;
             self.expect_word(&var)?;
-            let inclusive = if self.eat("<") {
+            let inclusive = if self.eat_punct("<") {
                 false
             } else {
                 self.expect("<=")?;
@@ -414,7 +394,7 @@ impl P {
             return Err(self.err("expected a type such as `32'U`"));
         };
         self.bump();
-        let count = if self.eat("[") {
+        let count = if self.eat_punct("[") {
             let n = self.const_int()?;
             self.expect("]")?;
             Some(n)
@@ -439,7 +419,7 @@ impl P {
         self.bump();
         let name = self.ident()?;
         let params = self.params()?;
-        self.eat(":");
+        self.eat_punct(":");
         let body = self.stmts(&[])?;
         self.expect_word("endfunction")?;
         Ok(StmtKind::Function(name, params, body))
@@ -448,9 +428,9 @@ impl P {
     fn params(&mut self) -> Result<Vec<String>, DocError> {
         self.expect("(")?;
         let mut ps = Vec::new();
-        if !self.is(")") {
+        if !self.is_punct(")") {
             ps.push(self.ident()?);
-            while self.eat(",") {
+            while self.eat_punct(",") {
                 ps.push(self.ident()?);
             }
         }
@@ -461,7 +441,7 @@ impl P {
     fn expr(&mut self) -> Result<Expr, DocError> {
         self.enter()?;
         let c = self.binary(1)?;
-        let r = if self.eat("?") {
+        let r = if self.eat_punct("?") {
             let a = self.expr()?;
             self.expect(":")?;
             let b = self.expr()?;
@@ -510,7 +490,7 @@ impl P {
 
     fn unary(&mut self) -> Result<Expr, DocError> {
         for op in ["-", "~", "!"] {
-            if self.is(op) {
+            if self.is_punct(op) {
                 self.bump();
                 self.enter()?;
                 let e = self.unary();
@@ -533,7 +513,7 @@ impl P {
                 Tok::Punct("[") if same => {
                     self.bump();
                     let a = self.expr()?;
-                    e = if self.eat(":") {
+                    e = if self.eat_punct(":") {
                         let b = self.expr()?;
                         Expr::Range(Box::new(e), Box::new(a), Box::new(b))
                     } else {
@@ -580,7 +560,7 @@ impl P {
             Tok::Punct("(") => {
                 self.bump();
                 let mut parts = vec![self.expr()?];
-                while self.eat(",") {
+                while self.eat_punct(",") {
                     parts.push(self.expr()?);
                 }
                 self.expect(")")?;
@@ -593,7 +573,7 @@ impl P {
             Tok::Punct("{") => {
                 self.bump();
                 let mut parts = vec![self.expr()?];
-                while self.eat(",") {
+                while self.eat_punct(",") {
                     parts.push(self.expr()?);
                 }
                 self.expect("}")?;
@@ -610,12 +590,12 @@ impl P {
             Tok::Ident(name) if !ENDS.contains(&name.as_str()) && name != "if" => {
                 self.bump();
                 let same = self.line() == self.prev_line();
-                if same && self.is("(") {
+                if same && self.is_punct("(") {
                     self.bump();
                     let mut args = Vec::new();
-                    if !self.is(")") {
+                    if !self.is_punct(")") {
                         args.push(self.expr()?);
-                        while self.eat(",") {
+                        while self.eat_punct(",") {
                             args.push(self.expr()?);
                         }
                     }
