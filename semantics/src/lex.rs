@@ -36,27 +36,7 @@ pub struct Token {
     pub pos: Pos,
 }
 
-impl crate::cursor::Lexeme for Token {
-    type Kind = Tok;
-    fn kind(&self) -> &Tok {
-        &self.tok
-    }
-    fn punct(&self) -> Option<&str> {
-        match &self.tok {
-            Tok::Punct(p) => Some(p),
-            _ => None,
-        }
-    }
-    fn word(&self) -> Option<&str> {
-        match &self.tok {
-            Tok::Ident(s) => Some(s),
-            _ => None,
-        }
-    }
-    fn is_eof(&self) -> bool {
-        matches!(self.tok, Tok::Eof)
-    }
-}
+crate::impl_lexeme!(Token, Tok);
 
 /// Operators and delimiters, each two-character one before its one-character prefix.
 const PUNCTS: [&str; 31] = [

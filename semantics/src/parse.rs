@@ -12,7 +12,7 @@
 //! ```
 //! An entry header starts in column 1; its body is the indented lines below it.
 
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Grammar};
 use crate::ir::*;
 use crate::lex::{lex, Tok, Token};
 use crate::ty::Ty;
@@ -114,17 +114,7 @@ struct Parser {
 const STOP_WORDS: [&str; 4] = ["elsif", "else", "endif", "then"];
 
 // The token walk is the shared cursor's; the parser adds the grammar and the depth bound.
-impl std::ops::Deref for Parser {
-    type Target = Cursor<Token>;
-    fn deref(&self) -> &Cursor<Token> {
-        &self.c
-    }
-}
-impl std::ops::DerefMut for Parser {
-    fn deref_mut(&mut self) -> &mut Cursor<Token> {
-        &mut self.c
-    }
-}
+crate::cursor_parser!(Parser, c, Token, ParseError, err);
 
 impl Parser {
     fn new(toks: Vec<Token>) -> Parser {
@@ -154,21 +144,6 @@ impl Parser {
     }
     fn pos(&self) -> Pos {
         self.token().pos
-    }
-    fn expect_punct(&mut self, p: &str) -> Result<(), ParseError> {
-        if self.eat_punct(p) {
-            Ok(())
-        } else {
-            Err(self.err(format!("expected `{p}`")))
-        }
-    }
-    fn expect_word(&mut self, w: &str) -> Result<(), ParseError> {
-        if self.is_word(w) {
-            self.bump();
-            Ok(())
-        } else {
-            Err(self.err(format!("expected `{w}`")))
-        }
     }
     fn expect_eof(&self) -> Result<(), ParseError> {
         if self.at_eof() {

@@ -388,62 +388,78 @@ mod tests {
         to_reg(&mut d, nf, &b, out).map(|v| v.value)
     }
 
-    /// Each row: (nfmt, component bits, component width, register width, expected value).
-    fn check(rows: &[(u8, u128, u32, u32, Option<u128>)]) {
-        for &(nf, x, w, out, want) in rows {
-            assert_eq!(
-                conv(nf, x, w, out),
-                want,
-                "nfmt {nf}, {x:#x} as {w} bits -> {out}"
-            );
+    /// Runs a table of conversions, one per line: `NFMT bits width register_width expected`
+    /// (`-` for undefined); `#` starts a comment.
+    fn check(table: &str) {
+        for line in table.lines().map(|l| l.split('#').next().unwrap().trim()) {
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let nf = match f[0] {
+                "UINT" => nfmt::UINT,
+                "SINT" => nfmt::SINT,
+                "FLOAT" => nfmt::FLOAT,
+                "USCALED" => nfmt::USCALED,
+                "SSCALED" => nfmt::SSCALED,
+                "UNORM" => nfmt::UNORM,
+                other => panic!("nfmt {other}"),
+            };
+            let num = |t: &str| match t.strip_prefix("0x") {
+                Some(h) => u128::from_str_radix(h, 16).unwrap(),
+                None => t.parse().unwrap(),
+            };
+            let want = (f[4] != "-").then(|| num(f[4]));
+            let (x, w, out) = (num(f[1]), num(f[2]) as u32, num(f[3]) as u32);
+            assert_eq!(conv(nf, x, w, out), want, "{line}");
         }
     }
 
     #[test]
     fn integer_components_extend() {
-        check(&[
-            (nfmt::UINT, 0x80, 8, 32, Some(0x80)),
-            (nfmt::SINT, 0x80, 8, 32, Some(0xffff_ff80)),
-            (nfmt::SINT, 0x3ff, 10, 32, Some(0xffff_ffff)),
-            (nfmt::SINT, 0x80, 8, 16, Some(0xff80)),
-        ]);
+        check(
+            "UINT 0x80 8 32 0x80
+             SINT 0x80 8 32 0xffffff80
+             SINT 0x3ff 10 32 0xffffffff
+             SINT 0x80 8 16 0xff80",
+        );
     }
 
     #[test]
     fn float_components_convert_exactly() {
-        // f16 1.0 = 0x3c00 -> f32 0x3f800000; -2.0 = 0xc000 -> 0xc0000000; the smallest f16
-        // denormal 2^-24 -> f32 exponent 127 - 24 = 103 (0x33800000); f16 Inf -> f32 Inf.
-        check(&[
-            (nfmt::FLOAT, 0x3c00, 16, 32, Some(0x3f80_0000)),
-            (nfmt::FLOAT, 0xc000, 16, 32, Some(0xc000_0000)),
-            (nfmt::FLOAT, 0x0001, 16, 32, Some(0x3380_0000)),
-            (nfmt::FLOAT, 0x7c00, 16, 32, Some(0x7f80_0000)),
-            // f11 (e5m6) 1.0 = 15 << 6 = 0x3c0 -> 0x3f800000; f10 0.5 = 14 << 5 = 0x1c0 -> 0x3f000000.
-            (nfmt::FLOAT, 0x3c0, 11, 32, Some(0x3f80_0000)),
-            (nfmt::FLOAT, 0x1c0, 10, 32, Some(0x3f00_0000)),
-            // f11 denormal 1 = 2^-20 -> f32 exponent 107 (0x35800000); as f16 the denormal 1 << 4.
-            (nfmt::FLOAT, 0x001, 11, 32, Some(0x3580_0000)),
-            (nfmt::FLOAT, 0x001, 11, 16, Some(0x0010)),
-            (nfmt::FLOAT, 0x3c0, 11, 16, Some(0x3c00)),
-        ]);
+        check(
+            "# f16 1.0 = 0x3c00 -> f32 0x3f800000; -2.0 = 0xc000 -> 0xc0000000; the smallest f16
+             # denormal 2^-24 -> f32 exponent 127 - 24 = 103 (0x33800000); f16 Inf -> f32 Inf.
+             FLOAT 0x3c00 16 32 0x3f800000
+             FLOAT 0xc000 16 32 0xc0000000
+             FLOAT 0x0001 16 32 0x33800000
+             FLOAT 0x7c00 16 32 0x7f800000
+             # f11 (e5m6) 1.0 = 15 << 6 = 0x3c0 -> 0x3f800000; f10 0.5 = 14 << 5 = 0x1c0.
+             FLOAT 0x3c0 11 32 0x3f800000
+             FLOAT 0x1c0 10 32 0x3f000000
+             # f11 denormal 1 = 2^-20 -> f32 exponent 107 (0x35800000); as f16 1 << 4.
+             FLOAT 0x001 11 32 0x35800000
+             FLOAT 0x001 11 16 0x0010
+             FLOAT 0x3c0 11 16 0x3c00",
+        );
     }
 
     #[test]
     fn scaled_components_are_exact_floats() {
-        // 255 = 0x437f0000, 3 = 0x40400000, -128 = 0xc3000000, 0 = 0; as f16 255 = 0x5bf8.
-        check(&[
-            (nfmt::USCALED, 255, 8, 32, Some(0x437f_0000)),
-            (nfmt::USCALED, 3, 2, 32, Some(0x4040_0000)),
-            (nfmt::SSCALED, 0x80, 8, 32, Some(0xc300_0000)),
-            (nfmt::USCALED, 0, 16, 32, Some(0)),
-            (nfmt::USCALED, 255, 8, 16, Some(0x5bf8)),
-            // -2048 as 12 bits (0x800) -> f16 -2^11: sign, exponent 15 + 11 = 26 (0xe800).
-            (nfmt::SSCALED, 0x800, 12, 16, Some(0xe800)),
-            // Not exact or not documented: left undefined.
-            (nfmt::USCALED, 1, 32, 32, None),
-            (nfmt::UNORM, 255, 8, 32, None),
-            (nfmt::USCALED, 1, 16, 16, None),
-        ]);
+        check(
+            "# 255 = 0x437f0000, 3 = 0x40400000, -128 = 0xc3000000, 0 = 0; as f16 255 = 0x5bf8.
+             USCALED 255 8 32 0x437f0000
+             USCALED 3 2 32 0x40400000
+             SSCALED 0x80 8 32 0xc3000000
+             USCALED 0 16 32 0
+             USCALED 255 8 16 0x5bf8
+             # -2048 as 12 bits (0x800) -> f16 -2^11: sign, exponent 15 + 11 = 26 (0xe800).
+             SSCALED 0x800 12 16 0xe800
+             # Not exact or not documented: left undefined.
+             USCALED 1 32 32 -
+             UNORM 255 8 32 -
+             USCALED 1 16 16 -",
+        );
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! still open at the end of the text is closed there with a note (a truncated entry).
 
 use super::ast::{Expr, Stmt, StmtKind};
-use super::lex::{lex, Tok, Token};
-use gcnsmt_semantics::cursor::Cursor;
+use super::lex::{lex, FloatLit, IntLit, Tok, Token};
+use gcnsmt_semantics::cursor::{Cursor, Grammar};
 
 /// A parse error: 1-based line and column within the entry's text, and what is wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,17 +88,7 @@ struct P {
 }
 
 // The token walk is the shared cursor's (the same one our own pcode parser uses).
-impl std::ops::Deref for P {
-    type Target = Cursor<Token>;
-    fn deref(&self) -> &Cursor<Token> {
-        &self.c
-    }
-}
-impl std::ops::DerefMut for P {
-    fn deref_mut(&mut self) -> &mut Cursor<Token> {
-        &mut self.c
-    }
-}
+gcnsmt_semantics::cursor_parser!(P, c, Token, DocError, err);
 
 impl P {
     fn line(&self) -> u32 {
@@ -108,26 +98,12 @@ impl P {
     fn prev_line(&self) -> u32 {
         self.prev().line
     }
-    fn expect(&mut self, p: &str) -> Result<(), DocError> {
-        if self.eat_punct(p) {
-            Ok(())
-        } else {
-            Err(self.err(&format!("expected `{p}`")))
-        }
-    }
-    fn expect_word(&mut self, w: &str) -> Result<(), DocError> {
-        if self.eat_word(w) {
-            Ok(())
-        } else {
-            Err(self.err(&format!("expected `{w}`")))
-        }
-    }
     fn err(&self, msg: &str) -> DocError {
         let t = self.token();
         let found = match &t.tok {
             Tok::Ident(s) | Tok::Dot(s) => format!("`{s}`"),
-            Tok::Int { value, .. } => format!("`{value}`"),
-            Tok::Float { value, .. } => format!("`{value}`"),
+            Tok::Int(IntLit { value, .. }) => format!("`{value}`"),
+            Tok::Float(FloatLit { value, .. }) => format!("`{value}`"),
             Tok::Sized(w, _) => format!("`{w}'`"),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Eof => "the end of the text".into(),
@@ -316,7 +292,7 @@ impl P {
     /// `{ stmts }`; a text that ends before the `}` is noted, not refused.
     fn c_block(&mut self) -> Result<Vec<Stmt>, DocError> {
         let open = self.line();
-        self.expect("{")?;
+        self.expect_punct("{")?;
         let body = self.stmts(&[])?;
         if self.at_eof() {
             self.notes.push((
@@ -324,7 +300,7 @@ impl P {
                 "the text ends inside the block opened here (no closing `}`): the entry is cut short".into(),
             ));
         } else {
-            self.expect("}")?;
+            self.expect_punct("}")?;
         }
         Ok(body)
     }
@@ -335,21 +311,21 @@ impl P {
         self.bump();
         if self.eat_punct("(") {
             let var = self.ident()?;
-            self.expect("=")?;
+            self.expect_punct("=")?;
             let from = self.expr()?;
-            self.expect(";")?;
+            self.expect_punct(";")?;
             self.expect_word(&var)?;
             let inclusive = if self.eat_punct("<") {
                 false
             } else {
-                self.expect("<=")?;
+                self.expect_punct("<=")?;
                 true
             };
             let bound = self.expr()?;
-            self.expect(";")?;
+            self.expect_punct(";")?;
             self.expect_word(&var)?;
-            self.expect("++")?;
-            self.expect(")")?;
+            self.expect_punct("++")?;
+            self.expect_punct(")")?;
             let body = self.c_block()?;
             let to = if inclusive {
                 bound
@@ -366,12 +342,12 @@ impl P {
         let var = self.ident()?;
         let (from, to) = if self.eat_word("in") {
             let a = self.expr()?;
-            self.expect(":")?;
+            self.expect_punct(":")?;
             (a, self.expr()?)
         } else {
-            self.expect("=")?;
+            self.expect_punct("=")?;
             let a = self.expr()?;
-            self.expect("..")?;
+            self.expect_punct("..")?;
             (a, self.expr()?)
         };
         self.expect_word("do")?;
@@ -389,14 +365,14 @@ impl P {
     fn declare(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
         let name = self.ident()?;
-        self.expect(":")?;
+        self.expect_punct(":")?;
         let Tok::Sized(width, Some(_)) = self.peek().clone() else {
             return Err(self.err("expected a type such as `32'U`"));
         };
         self.bump();
         let count = if self.eat_punct("[") {
             let n = self.const_int()?;
-            self.expect("]")?;
+            self.expect_punct("]")?;
             Some(n)
         } else {
             None
@@ -406,7 +382,7 @@ impl P {
 
     fn const_int(&mut self) -> Result<u32, DocError> {
         match self.peek().clone() {
-            Tok::Int { value, .. } if value <= u32::MAX as u128 => {
+            Tok::Int(IntLit { value, .. }) if value <= u32::MAX as u128 => {
                 self.bump();
                 Ok(value as u32)
             }
@@ -426,7 +402,7 @@ impl P {
     }
 
     fn params(&mut self) -> Result<Vec<String>, DocError> {
-        self.expect("(")?;
+        self.expect_punct("(")?;
         let mut ps = Vec::new();
         if !self.is_punct(")") {
             ps.push(self.ident()?);
@@ -434,7 +410,7 @@ impl P {
                 ps.push(self.ident()?);
             }
         }
-        self.expect(")")?;
+        self.expect_punct(")")?;
         Ok(ps)
     }
 
@@ -443,7 +419,7 @@ impl P {
         let c = self.binary(1)?;
         let r = if self.eat_punct("?") {
             let a = self.expr()?;
-            self.expect(":")?;
+            self.expect_punct(":")?;
             let b = self.expr()?;
             Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
         } else {
@@ -519,7 +495,7 @@ impl P {
                     } else {
                         Expr::Index(Box::new(e), Box::new(a))
                     };
-                    self.expect("]")?;
+                    self.expect_punct("]")?;
                 }
                 _ => return Ok(e),
             }
@@ -528,18 +504,18 @@ impl P {
 
     fn primary(&mut self) -> Result<Expr, DocError> {
         match self.peek().clone() {
-            Tok::Int { value, hex, suffix } => {
+            Tok::Int(l) => {
                 self.bump();
-                Ok(Expr::Int { value, hex, suffix })
+                Ok(Expr::Int(l))
             }
-            Tok::Float { value, single } => {
+            Tok::Float(l) => {
                 self.bump();
-                Ok(Expr::Float { value, single })
+                Ok(Expr::Float(l))
             }
             Tok::Sized(width, None) => {
                 self.bump();
                 match self.peek().clone() {
-                    Tok::Int { value, .. } => {
+                    Tok::Int(IntLit { value, .. }) => {
                         self.bump();
                         Ok(Expr::Sized { width, value })
                     }
@@ -548,9 +524,9 @@ impl P {
             }
             Tok::Sized(width, Some(kind)) => {
                 self.bump();
-                self.expect("(")?;
+                self.expect_punct("(")?;
                 let e = self.expr()?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 Ok(Expr::Cast {
                     width,
                     kind,
@@ -563,7 +539,7 @@ impl P {
                 while self.eat_punct(",") {
                     parts.push(self.expr()?);
                 }
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 Ok(if parts.len() == 1 {
                     parts.remove(0)
                 } else {
@@ -576,15 +552,15 @@ impl P {
                 while self.eat_punct(",") {
                     parts.push(self.expr()?);
                 }
-                self.expect("}")?;
+                self.expect_punct("}")?;
                 Ok(Expr::Concat(parts))
             }
             Tok::Ident(name) if name == "lambda" => {
                 self.bump();
                 let params = self.params()?;
-                self.expect("(")?;
+                self.expect_punct("(")?;
                 let body = self.stmts(&[])?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 Ok(Expr::Lambda(params, body))
             }
             Tok::Ident(name) if !ENDS.contains(&name.as_str()) && name != "if" => {
@@ -599,7 +575,7 @@ impl P {
                             args.push(self.expr()?);
                         }
                     }
-                    self.expect(")")?;
+                    self.expect_punct(")")?;
                     return Ok(Expr::Call(name, args));
                 }
                 // Prose operands: `valid mask` (two words naming one value).
@@ -617,11 +593,7 @@ impl P {
 }
 
 fn int(v: u128) -> Expr {
-    Expr::Int {
-        value: v,
-        hex: false,
-        suffix: String::new(),
-    }
+    Expr::Int(IntLit::dec(v, ""))
 }
 
 #[cfg(test)]
