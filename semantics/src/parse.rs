@@ -163,15 +163,6 @@ impl Parser {
         };
         ParseError::at(self.pos(), format!("{}, found {found}", msg.into()))
     }
-    fn ident(&mut self) -> Result<String, ParseError> {
-        match self.peek().clone() {
-            Tok::Ident(s) => {
-                self.bump();
-                Ok(s)
-            }
-            _ => Err(self.err("expected a name")),
-        }
-    }
 
     fn entry(&mut self) -> Result<Def, ParseError> {
         let pos = self.pos();

@@ -121,15 +121,6 @@ impl P {
         }
         Ok(())
     }
-    fn ident(&mut self) -> Result<String, DocError> {
-        match self.peek().clone() {
-            Tok::Ident(s) => {
-                self.bump();
-                Ok(s)
-            }
-            _ => Err(self.err("expected a name")),
-        }
-    }
 
     /// Statements up to one of `ENDS`, a `}` or `)` (block ends), or the end of the text.
     fn stmts(&mut self, stop: &[&str]) -> Result<Vec<Stmt>, DocError> {
