@@ -228,31 +228,13 @@ impl Parser {
     }
 
     fn stmt(&mut self) -> Result<Stmt, ParseError> {
-        if self.is_word("if") {
-            self.bump();
-            let mut arms = Vec::new();
+        if self.eat_word("if") {
             let c = self.expr()?;
-            self.expect_word("then")?;
-            let b = self.stmts(&[])?;
-            arms.push((c, b));
-            let mut els = Vec::new();
-            loop {
-                if self.is_word("elsif") {
-                    self.bump();
-                    let c = self.expr()?;
-                    self.expect_word("then")?;
-                    let b = self.stmts(&[])?;
-                    arms.push((c, b));
-                } else if self.is_word("else") {
-                    self.bump();
-                    els = self.stmts(&[])?;
-                    self.expect_word("endif")?;
-                    break;
-                } else {
-                    self.expect_word("endif")?;
-                    break;
-                }
-            }
+            let then = |p: &mut Self| {
+                p.expect_word("then")?;
+                p.stmts(&[])
+            };
+            let (arms, els) = self.if_chain(c, Self::expr, then, |p| p.stmts(&[]))?;
             return Ok(Stmt::If(arms, els));
         }
         if self.is_word("UNDEFINED") {

@@ -237,21 +237,7 @@ impl P {
         if self.is_punct("{") {
             return self.c_if(c);
         }
-        let mut arms = vec![(c, self.then_block()?)];
-        let mut els = Vec::new();
-        loop {
-            if self.eat_word("elsif") {
-                let c = self.expr()?;
-                arms.push((c, self.then_block()?));
-            } else if self.eat_word("else") {
-                els = self.stmts(&[])?;
-                self.expect_word("endif")?;
-                break;
-            } else {
-                self.expect_word("endif")?;
-                break;
-            }
-        }
+        let (arms, els) = self.if_chain(c, Self::expr, Self::then_block, |p| p.stmts(&[]))?;
         Ok(StmtKind::If(arms, els))
     }
 
