@@ -207,54 +207,84 @@ impl Settings {
         let Some(v) = values.iter().find(|v| **v == upper) else {
             return Err(format!("unknown {name} `{value}` ({})", or_list(values)));
         };
-        match (name, *v) {
-            ("alignment", "DWORD") => self.alignment = Alignment::Dword,
-            ("alignment", "UNALIGNED") => {
-                if !t.has_unaligned_ds() {
-                    return Err(format!(
-                        "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
-                    ));
-                }
-                self.alignment = Alignment::Unaligned
-            }
-            ("alignment", "STRICT") => self.alignment = Alignment::Strict,
-            ("lds_limit", "M0") => self.lds_limit = LdsLimit::M0,
-            ("lds_limit", "ALLOC") => self.lds_limit = LdsLimit::Alloc,
-            ("lds_limit", "NONE") => self.lds_limit = LdsLimit::None,
-            ("buffer_soffset", "SUBTRACT") => self.buffer_soffset = BufferSoffset::Subtract,
-            ("buffer_soffset", "IGNORE") => self.buffer_soffset = BufferSoffset::Ignore,
-            ("buffer_oob", "END") => self.buffer_oob = BufferOob::End,
-            ("buffer_oob", "START") => self.buffer_oob = BufferOob::Start,
-            ("sbuffer_size", "STRIDED") => self.sbuffer_size = SbufferSize::Strided,
-            ("sbuffer_size", "RECORDS") => self.sbuffer_size = SbufferSize::Records,
-            ("flat_aperture", "ANY") => self.flat_aperture = FlatAperture::Any,
-            ("flat_aperture", "GLOBAL") => self.flat_aperture = FlatAperture::Global,
-            ("fp32_denorm", "PRESERVE") => self.fp32_denorm = Fp32Denorm::Preserve,
-            ("fp32_denorm", "FLUSH") => self.fp32_denorm = Fp32Denorm::Flush,
-            ("lds_dma_m0", "BITS16") => self.lds_dma_m0 = LdsDmaM0::Bits16,
-            ("lds_dma_m0", "BITS18") => self.lds_dma_m0 = LdsDmaM0::Bits18,
-            ("lds_dma_offset", "BOTH") => self.lds_dma_offset = LdsDmaOffset::Both,
-            ("lds_dma_offset", "GLOBAL") => self.lds_dma_offset = LdsDmaOffset::Global,
-            // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
-            _ => return Err(format!("{name}={v} is listed but not implemented")),
+        if name == "alignment" && *v == "UNALIGNED" && !t.has_unaligned_ds() {
+            return Err(format!(
+                "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
+            ));
         }
+        let assigned = self.assign(name, v);
+        debug_assert!(assigned, "SETTINGS and assign come from one table");
         Ok(())
+    }
+
+    /// The settings `names` as `name=VALUE`, comma-separated, in the order given (what
+    /// verdicts print for the settings a rule's instructions read).
+    pub fn text(&self, names: &[&str]) -> String {
+        let items: Vec<String> = names
+            .iter()
+            .filter_map(|n| Some(format!("{n}={}", self.get(n)?)))
+            .collect();
+        items.join(", ")
     }
 }
 
-/// Every setting with its values, as `Settings:` lines and `--set` spell them: the one list the
-/// parser ([`Settings::set`]), its error messages and the command-line help use.
-pub const SETTINGS: &[(&str, &[&str])] = &[
-    ("alignment", &["DWORD", "UNALIGNED", "STRICT"]),
-    ("lds_limit", &["M0", "ALLOC", "NONE"]),
-    ("buffer_soffset", &["SUBTRACT", "IGNORE"]),
-    ("buffer_oob", &["END", "START"]),
-    ("sbuffer_size", &["STRIDED", "RECORDS"]),
-    ("flat_aperture", &["ANY", "GLOBAL"]),
-    ("fp32_denorm", &["PRESERVE", "FLUSH"]),
-    ("lds_dma_m0", &["BITS16", "BITS18"]),
-    ("lds_dma_offset", &["BOTH", "GLOBAL"]),
-];
+/// A setting's values as rule files and `--set` spell them.
+pub trait SettingValue: Copy + PartialEq + 'static {
+    /// Every value with its name, in the order help texts list them.
+    const VALUES: &'static [(&'static str, Self)];
+    /// This value's name.
+    fn name(self) -> &'static str {
+        let named = Self::VALUES.iter().find(|(_, v)| *v == self);
+        named.map_or("?", |(n, _)| n)
+    }
+}
+
+/// The one table of settings: each `field: Type { "NAME" => Variant, ... }` gives the
+/// type's [`SettingValue`] names, a row of [`SETTINGS`], and the field's arms of
+/// [`Settings::get`] and `Settings::assign`.
+macro_rules! settings_table {
+    ($($field:ident: $ty:ident { $($name:literal => $variant:ident),+ $(,)? }),+ $(,)?) => {
+        $(impl SettingValue for $ty {
+            const VALUES: &'static [(&'static str, $ty)] = &[$(($name, $ty::$variant)),+];
+        })+
+
+        /// Every setting with its values, as `Settings:` lines and `--set` spell them: the one
+        /// list the parser ([`Settings::set`]), its error messages and the command-line help use.
+        pub const SETTINGS: &[(&str, &[&str])] = &[$((stringify!($field), &[$($name),+])),+];
+
+        impl Settings {
+            /// The value of setting `name`, as [`SETTINGS`] spells it (`None`: no such setting).
+            pub fn get(&self, name: &str) -> Option<&'static str> {
+                match name {
+                    $(stringify!($field) => Some(self.$field.name()),)+
+                    _ => None,
+                }
+            }
+            /// Set setting `name` to the value spelled `value` (upper case); whether both exist.
+            fn assign(&mut self, name: &str, value: &str) -> bool {
+                match name {
+                    $(stringify!($field) => {
+                        let v = $ty::VALUES.iter().find(|(n, _)| *n == value);
+                        v.map(|(_, v)| self.$field = *v).is_some()
+                    })+
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+settings_table! {
+    alignment: Alignment { "DWORD" => Dword, "UNALIGNED" => Unaligned, "STRICT" => Strict },
+    lds_limit: LdsLimit { "M0" => M0, "ALLOC" => Alloc, "NONE" => None },
+    buffer_soffset: BufferSoffset { "SUBTRACT" => Subtract, "IGNORE" => Ignore },
+    buffer_oob: BufferOob { "END" => End, "START" => Start },
+    sbuffer_size: SbufferSize { "STRIDED" => Strided, "RECORDS" => Records },
+    flat_aperture: FlatAperture { "ANY" => Any, "GLOBAL" => Global },
+    fp32_denorm: Fp32Denorm { "PRESERVE" => Preserve, "FLUSH" => Flush },
+    lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
+    lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
+}
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
 pub fn settings_help() -> String {
@@ -276,17 +306,7 @@ fn or_list(values: &[&str]) -> String {
 
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = match self.alignment {
-            Alignment::Dword => "DWORD",
-            Alignment::Unaligned => "UNALIGNED",
-            Alignment::Strict => "STRICT",
-        };
-        let l = match self.lds_limit {
-            LdsLimit::M0 => "M0",
-            LdsLimit::Alloc => "ALLOC",
-            LdsLimit::None => "NONE",
-        };
-        write!(f, "alignment={a}, lds_limit={l}")
+        f.write_str(&self.text(&["alignment", "lds_limit"]))
     }
 }
 
@@ -294,61 +314,27 @@ impl Settings {
     /// The buffer settings as `buffer_soffset=..., buffer_oob=...` (printed with verdicts of
     /// rules that use buffer instructions).
     pub fn buffer_text(&self) -> String {
-        let s = match self.buffer_soffset {
-            BufferSoffset::Subtract => "SUBTRACT",
-            BufferSoffset::Ignore => "IGNORE",
-        };
-        let o = match self.buffer_oob {
-            BufferOob::End => "END",
-            BufferOob::Start => "START",
-        };
-        format!("buffer_soffset={s}, buffer_oob={o}")
+        self.text(&["buffer_soffset", "buffer_oob"])
     }
-}
-
-impl Settings {
     /// The scalar buffer-load setting as `sbuffer_size=...` (printed with verdicts of rules
     /// that use `s_buffer_load_*`).
     pub fn sbuffer_text(&self) -> String {
-        let v = match self.sbuffer_size {
-            SbufferSize::Strided => "STRIDED",
-            SbufferSize::Records => "RECORDS",
-        };
-        format!("sbuffer_size={v}")
+        self.text(&["sbuffer_size"])
     }
-
     /// The FLAT setting as `flat_aperture=...` (printed with verdicts of rules that use
     /// `flat_*`).
     pub fn flat_text(&self) -> String {
-        let v = match self.flat_aperture {
-            FlatAperture::Any => "ANY",
-            FlatAperture::Global => "GLOBAL",
-        };
-        format!("flat_aperture={v}")
+        self.text(&["flat_aperture"])
     }
-
     /// The float setting as `fp32_denorm=...` (printed with verdicts of rules that use VALU
     /// f32 arithmetic).
     pub fn float_text(&self) -> String {
-        let v = match self.fp32_denorm {
-            Fp32Denorm::Preserve => "PRESERVE",
-            Fp32Denorm::Flush => "FLUSH",
-        };
-        format!("fp32_denorm={v}")
+        self.text(&["fp32_denorm"])
     }
-
     /// The LDS DMA settings as `lds_dma_m0=..., lds_dma_offset=...` (printed with verdicts of
     /// rules that use an `lds` buffer form).
     pub fn lds_dma_text(&self) -> String {
-        let m = match self.lds_dma_m0 {
-            LdsDmaM0::Bits16 => "BITS16",
-            LdsDmaM0::Bits18 => "BITS18",
-        };
-        let o = match self.lds_dma_offset {
-            LdsDmaOffset::Both => "BOTH",
-            LdsDmaOffset::Global => "GLOBAL",
-        };
-        format!("lds_dma_m0={m}, lds_dma_offset={o}")
+        self.text(&["lds_dma_m0", "lds_dma_offset"])
     }
 }
 
