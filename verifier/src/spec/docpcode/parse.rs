@@ -379,16 +379,7 @@ impl P {
     }
 
     fn params(&mut self) -> Result<Vec<String>, DocError> {
-        self.expect_punct("(")?;
-        let mut ps = Vec::new();
-        if !self.is_punct(")") {
-            ps.push(self.ident()?);
-            while self.eat_punct(",") {
-                ps.push(self.ident()?);
-            }
-        }
-        self.expect_punct(")")?;
-        Ok(ps)
+        self.paren_list(Self::ident)
     }
 
     fn expr(&mut self) -> Result<Expr, DocError> {
@@ -511,27 +502,18 @@ impl P {
                 })
             }
             Tok::Punct("(") => {
-                self.bump();
-                let mut parts = vec![self.expr()?];
-                while self.eat_punct(",") {
-                    parts.push(self.expr()?);
-                }
-                self.expect_punct(")")?;
+                let mut parts = self.delimited(["(", ")"], true, Self::expr)?;
                 Ok(if parts.len() == 1 {
                     parts.remove(0)
                 } else {
                     Expr::Tuple(parts)
                 })
             }
-            Tok::Punct("{") => {
-                self.bump();
-                let mut parts = vec![self.expr()?];
-                while self.eat_punct(",") {
-                    parts.push(self.expr()?);
-                }
-                self.expect_punct("}")?;
-                Ok(Expr::Concat(parts))
-            }
+            Tok::Punct("{") => Ok(Expr::Concat(self.delimited(
+                ["{", "}"],
+                true,
+                Self::expr,
+            )?)),
             Tok::Ident(name) if name == "lambda" => {
                 self.bump();
                 let params = self.params()?;
@@ -544,15 +526,7 @@ impl P {
                 self.bump();
                 let same = self.line() == self.prev_line();
                 if same && self.is_punct("(") {
-                    self.bump();
-                    let mut args = Vec::new();
-                    if !self.is_punct(")") {
-                        args.push(self.expr()?);
-                        while self.eat_punct(",") {
-                            args.push(self.expr()?);
-                        }
-                    }
-                    self.expect_punct(")")?;
+                    let args = self.paren_list(Self::expr)?;
                     return Ok(Expr::Call(name, args));
                 }
                 // Prose operands: `valid mask` (two words naming one value).
