@@ -24,6 +24,7 @@ mod stored;
 #[cfg(test)]
 mod tests;
 mod verdict;
+mod vsharp;
 
 pub use elaborate::{
     lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_float,
@@ -33,6 +34,7 @@ pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
 pub use stored::replay_stored;
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
+pub use vsharp::vsharp_assumptions;
 
 use crate::rules::{InputError, Rule};
 use gcnsmt_semantics::target::Target;
@@ -71,7 +73,7 @@ pub fn cross_assumptions(rule: &Rule, from: Target, to: Target) -> Vec<String> {
     if from == to || !uses_buffer(rule) {
         return Vec::new();
     }
-    crate::xtarget::vsharp_assumptions(from, to)
+    vsharp_assumptions(from, to)
 }
 
 /// Whether `rule` elaborates on `target` (binds, encodes, has valid settings), without any
