@@ -135,6 +135,24 @@ pub enum LdsDmaOffset {
     Global,
 }
 
+/// Where `ds_append`/`ds_consume` without `gds` keep their counter.
+///
+/// The guides disagree. OFFSET, the instruction offset into the work-group's LDS: the AMD RDNA4
+/// ISA guide (`addr = offset; // offset by LDS HWBASE`) and CLRX GcnInstrsDs.md for GCN 1.0-1.4
+/// (`DS + (OFFSET&~3)`). M0_BASE, `M0[31:16] + offset`, in range only when the counter lies
+/// below `M0[15:0]`: the AMD RDNA3.5 ISA guide (`addr = M0.base + offset; // offset by LDS
+/// HWBASE, limit to M.size`), and gem5's Vega source comments ("at (M0.base + instr_offset)",
+/// quoted in shared/notes/isa-facts.md). Default M0_BASE on gfx11 (the RDNA3 guides), OFFSET on
+/// every other target (RDNA4, CLRX for gfx6-gfx9; gfx10 and CDNA follow CLRX for want of their
+/// own text at hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AppendAddr {
+    /// The counter is at the instruction offset.
+    Offset,
+    /// The counter is at `M0[31:16] + offset`, bounded by `M0[15:0]`.
+    M0Base,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -156,6 +174,8 @@ pub struct Settings {
     pub lds_dma_m0: LdsDmaM0,
     /// LDS DMA: whether the instruction offset applies to the LDS address.
     pub lds_dma_offset: LdsDmaOffset,
+    /// `ds_append`/`ds_consume` on LDS: where the counter is.
+    pub append_addr: AppendAddr,
 }
 
 impl Settings {
@@ -167,6 +187,11 @@ impl Settings {
     /// CodeGen/AMDGPU tests) is why gfx6-gfx8 default to DWORD even though the kernel also
     /// writes UNALIGNED there (`radeon/cik.c`).
     pub fn default_for(t: Target) -> Settings {
+        let append_addr = if t.gen() == crate::target::Gen::Gfx11 {
+            AppendAddr::M0Base
+        } else {
+            AppendAddr::Offset
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -178,6 +203,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Preserve,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         } else {
             Settings {
@@ -190,6 +216,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Flush,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         }
     }
@@ -235,6 +262,8 @@ impl Settings {
             ("lds_dma_m0", "BITS18") => self.lds_dma_m0 = LdsDmaM0::Bits18,
             ("lds_dma_offset", "BOTH") => self.lds_dma_offset = LdsDmaOffset::Both,
             ("lds_dma_offset", "GLOBAL") => self.lds_dma_offset = LdsDmaOffset::Global,
+            ("append_addr", "OFFSET") => self.append_addr = AppendAddr::Offset,
+            ("append_addr", "M0_BASE") => self.append_addr = AppendAddr::M0Base,
             // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
             _ => return Err(format!("{name}={v} is listed but not implemented")),
         }
@@ -254,6 +283,7 @@ pub const SETTINGS: &[(&str, &[&str])] = &[
     ("fp32_denorm", &["PRESERVE", "FLUSH"]),
     ("lds_dma_m0", &["BITS16", "BITS18"]),
     ("lds_dma_offset", &["BOTH", "GLOBAL"]),
+    ("append_addr", &["OFFSET", "M0_BASE"]),
 ];
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -350,6 +380,16 @@ impl Settings {
         };
         format!("lds_dma_m0={m}, lds_dma_offset={o}")
     }
+
+    /// The append/consume setting as `append_addr=...` (printed with verdicts of rules that
+    /// use `ds_append`/`ds_consume`).
+    pub fn append_text(&self) -> String {
+        let v = match self.append_addr {
+            AppendAddr::Offset => "OFFSET",
+            AppendAddr::M0Base => "M0_BASE",
+        };
+        format!("append_addr={v}")
+    }
 }
 
 #[cfg(test)]
@@ -364,12 +404,13 @@ mod tests {
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
                 let text = format!(
-                    "{s}, {}, {}, {}, {}, {}",
+                    "{s}, {}, {}, {}, {}, {}, {}",
                     s.buffer_text(),
                     s.sbuffer_text(),
                     s.flat_text(),
                     s.float_text(),
-                    s.lds_dma_text()
+                    s.lds_dma_text(),
+                    s.append_text()
                 );
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
@@ -387,15 +428,24 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset)"
+                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
+                 append_addr)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "fp32_denorm=PRESERVE|FLUSH, lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL"
+            "lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL, append_addr=OFFSET|M0_BASE"
         ));
+        assert_eq!(
+            Settings::default_for(Target::Gfx1100).append_addr,
+            AppendAddr::M0Base
+        );
+        assert_eq!(
+            Settings::default_for(Target::Gfx1200).append_addr,
+            AppendAddr::Offset
+        );
         assert_eq!(
             Settings::default_for(Target::Gfx802).fp32_denorm,
             Fp32Denorm::Flush
