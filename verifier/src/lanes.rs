@@ -124,12 +124,6 @@ fn per_wave(b: &Bound) -> bool {
     }
 }
 
-/// Whether `b` is a wave-level DS instruction (GWS, append/consume): it runs in the
-/// single-lane check only.
-fn wave_level(b: &Bound) -> bool {
-    matches!(&b.op, Op::Ds { shape, .. } if shape.scope != gcnsmt_lifter::table::DsScope::Lane)
-}
-
 fn permutations(n: u32) -> Vec<Vec<u32>> {
     let mut out = vec![vec![]];
     for _ in 0..n {
@@ -153,14 +147,6 @@ fn expand_side(
     mode: LaneMode,
     vars: &BTreeSet<String>,
 ) -> Result<Vec<Variant>, String> {
-    if let Some(b) = prog.iter().find(|b| wave_level(b)) {
-        return Err(format!(
-            "`{}` is a wave-level instruction (one update of shared state for the wave, \
-             docs/lanes.md \"Wave-level DS instructions\"); the multi-lane check does not model \
-             it: check it without --lanes",
-            b.text
-        ));
-    }
     let ascending: Vec<u32> = (0..mode.lanes).collect();
     let choices: Vec<Vec<Vec<u32>>> = prog
         .iter()
