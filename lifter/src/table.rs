@@ -47,6 +47,9 @@ pub enum DsScope {
     /// One update of a GWS resource for the whole wave (`ds_gws_*`: the AMD Vega/CDNA guides
     /// describe a resource state machine, not a memory access).
     WaveGws,
+    /// One update of a GS register for the whole wave (`ds_add_gs_reg_rtn`,
+    /// `ds_sub_gs_reg_rtn`: the RDNA3.5 guide's `GS_REGS(addr)`).
+    WaveGsReg,
 }
 
 /// Operand shape of one DS mnemonic. Register counts are in dwords (32-bit registers);
@@ -100,6 +103,7 @@ pub fn must_be_even(target: Target, mnemonic: &str, count: u8) -> bool {
 fn scope_of(mnemonic: &str) -> DsScope {
     match mnemonic {
         "ds_append" | "ds_consume" => DsScope::WaveMemory,
+        "ds_add_gs_reg_rtn" | "ds_sub_gs_reg_rtn" => DsScope::WaveGsReg,
         m if data0_in_addr_field(m) => DsScope::WaveGws,
         _ => DsScope::Lane,
     }
@@ -281,7 +285,8 @@ mod tests {
         assert_eq!(scope("ds_append"), DsScope::WaveMemory);
         assert_eq!(scope("ds_add_u32"), DsScope::Lane);
         let wave = ds_mnemonics(t).filter(|m| ds_lookup(t, m).unwrap().1.scope != DsScope::Lane);
-        assert_eq!(wave.count(), 8);
+        assert_eq!(wave.count(), 10);
+        assert_eq!(scope("ds_add_gs_reg_rtn"), DsScope::WaveGsReg);
     }
 
     #[test]

@@ -89,6 +89,7 @@ fn space_seed(seed: u64, s: AddrSpace) -> u64 {
         AddrSpace::Global => seed ^ 0x55,
         AddrSpace::Scratch => seed ^ 0xaa,
         AddrSpace::Gws => seed ^ 0x33,
+        AddrSpace::GsReg => seed ^ 0xcc,
     }
 }
 
@@ -627,6 +628,8 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     settings,
                     mem: MemView::Space(if shape.scope == DsScope::WaveGws {
                         AddrSpace::Gws
+                    } else if shape.scope == DsScope::WaveGsReg {
+                        AddrSpace::GsReg
                     } else if shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0 {
                         AddrSpace::Gds
                     } else {

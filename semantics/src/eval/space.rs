@@ -22,6 +22,8 @@ use std::ops::{Index, IndexMut};
 ///   per resource: a 32-bit counter and a state byte; `semantics/pcode/ds_wave.pcode` gives
 ///   the layout). Not memory on the machine: the resources' state, kept as data so that the
 ///   solver, counterexamples and caches treat it like every other state.
+/// - [`AddrSpace::GsReg`]: the GS registers of `ds_{add,sub}_gs_reg_rtn` (gfx11), 32 bits each
+///   at 4*index (the RDNA3.5 guide's `GS_REGS(addr)`; indices up to 23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AddrSpace {
     /// The local data share of the work-group.
@@ -34,10 +36,12 @@ pub enum AddrSpace {
     Scratch,
     /// The GWS resource state (`ds_gws_*`).
     Gws,
+    /// The GS registers (`ds_add_gs_reg_rtn`, `ds_sub_gs_reg_rtn`).
+    GsReg,
 }
 
 /// Number of address spaces.
-const N: usize = 5;
+const N: usize = 6;
 
 impl AddrSpace {
     /// Every space, in the order counterexamples, solver variables and caches list them.
@@ -47,19 +51,24 @@ impl AddrSpace {
         AddrSpace::Global,
         AddrSpace::Scratch,
         AddrSpace::Gws,
+        AddrSpace::GsReg,
     ];
 
     /// Width in bits of an address of this space (see the type's documentation).
     pub const fn addr_width(self) -> u32 {
         match self {
             AddrSpace::Global => 64,
-            AddrSpace::Lds | AddrSpace::Gds | AddrSpace::Scratch | AddrSpace::Gws => 32,
+            AddrSpace::Lds
+            | AddrSpace::Gds
+            | AddrSpace::Scratch
+            | AddrSpace::Gws
+            | AddrSpace::GsReg => 32,
         }
     }
 
     /// The name counterexamples print and the solver's memory variable has: `LDS`, `GDS`,
     /// `MEM` (global memory is what `MEM[...]` names in buffer and GLOBAL entries), `SCRATCH`,
-    /// `GWS`.
+    /// `GWS`, `GS_REG`.
     pub const fn label(self) -> &'static str {
         match self {
             AddrSpace::Lds => "LDS",
@@ -67,11 +76,12 @@ impl AddrSpace {
             AddrSpace::Global => "MEM",
             AddrSpace::Scratch => "SCRATCH",
             AddrSpace::Gws => "GWS",
+            AddrSpace::GsReg => "GS_REG",
         }
     }
 
     /// The lower-case key of this space in stored data (the result cache): `lds`, `gds`,
-    /// `global`, `scratch`, `gws`.
+    /// `global`, `scratch`, `gws`, `gs_reg`.
     pub const fn key(self) -> &'static str {
         match self {
             AddrSpace::Lds => "lds",
@@ -79,6 +89,7 @@ impl AddrSpace {
             AddrSpace::Global => "global",
             AddrSpace::Scratch => "scratch",
             AddrSpace::Gws => "gws",
+            AddrSpace::GsReg => "gs_reg",
         }
     }
 

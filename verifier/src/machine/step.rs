@@ -53,6 +53,7 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
     let aliases = def.aliases_for(entry).unwrap_or(&[]);
     let space = match (shape.scope, *gds) {
         (DsScope::WaveGws, _) => AddrSpace::Gws,
+        (DsScope::WaveGsReg, _) => AddrSpace::GsReg,
         (_, true) => AddrSpace::Gds,
         (_, false) => AddrSpace::Lds,
     };

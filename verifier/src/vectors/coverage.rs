@@ -25,7 +25,8 @@ pub const FLOAT_MODEL: &str = "float: IEEE 754 round to nearest even with denorm
 /// The wave-level model's assumption text (`ds_wave.pcode`; docs/lanes.md, "Wave-level DS
 /// instructions").
 pub const WAVE_MODEL: &str = "wave: one wave runs, none other queued or signalling; an \
-    instruction that would wait for another wave is undefined; GWS data from the modelled lane";
+    instruction that would wait for another wave is undefined; GWS and GS-register data from the \
+    modelled lane";
 
 /// One opcode's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
