@@ -11,7 +11,8 @@ use gcnsmt_semantics::target::{Gen, Target};
 /// The semantics entry of a DS mnemonic, with the entry's name for it.
 ///
 /// Returns `None` for ops whose semantics are not modelled in this release (cross-lane,
-/// GWS, append/consume, ordered_count, BVH stack, transpose loads, barrier arrive).
+/// ordered_count, GS registers, BVH stack, transpose loads, barrier arrive). The wave-level
+/// GWS and append/consume entries are in `ds_wave.pcode` ([`crate::table::DsScope`]).
 pub fn ds_semantics(mnemonic: &str) -> Option<(String, &'static Def)> {
     let name = mnemonic.to_ascii_uppercase();
     let def = Library::builtin().get(&name)?;

@@ -135,6 +135,24 @@ pub enum LdsDmaOffset {
     Global,
 }
 
+/// Where `ds_append`/`ds_consume` without `gds` keep their counter.
+///
+/// The guides disagree. OFFSET, the instruction offset into the work-group's LDS: the AMD RDNA4
+/// ISA guide (`addr = offset; // offset by LDS HWBASE`) and CLRX GcnInstrsDs.md for GCN 1.0-1.4
+/// (`DS + (OFFSET&~3)`). M0_BASE, `M0[31:16] + offset`, in range only when the counter lies
+/// below `M0[15:0]`: the AMD RDNA3.5 ISA guide (`addr = M0.base + offset; // offset by LDS
+/// HWBASE, limit to M.size`), and gem5's Vega source comments ("at (M0.base + instr_offset)",
+/// quoted in shared/notes/isa-facts.md). Default M0_BASE on gfx11 (the RDNA3 guides), OFFSET on
+/// every other target (RDNA4, CLRX for gfx6-gfx9; gfx10 and CDNA follow CLRX for want of their
+/// own text at hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AppendAddr {
+    /// The counter is at the instruction offset.
+    Offset,
+    /// The counter is at `M0[31:16] + offset`, bounded by `M0[15:0]`.
+    M0Base,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -156,6 +174,8 @@ pub struct Settings {
     pub lds_dma_m0: LdsDmaM0,
     /// LDS DMA: whether the instruction offset applies to the LDS address.
     pub lds_dma_offset: LdsDmaOffset,
+    /// `ds_append`/`ds_consume` on LDS: where the counter is.
+    pub append_addr: AppendAddr,
 }
 
 impl Settings {
@@ -167,6 +187,11 @@ impl Settings {
     /// CodeGen/AMDGPU tests) is why gfx6-gfx8 default to DWORD even though the kernel also
     /// writes UNALIGNED there (`radeon/cik.c`).
     pub fn default_for(t: Target) -> Settings {
+        let append_addr = if t.gen() == crate::target::Gen::Gfx11 {
+            AppendAddr::M0Base
+        } else {
+            AppendAddr::Offset
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -178,6 +203,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Preserve,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         } else {
             Settings {
@@ -190,6 +216,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Flush,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         }
     }
@@ -284,6 +311,7 @@ settings_table! {
     fp32_denorm: Fp32Denorm { "PRESERVE" => Preserve, "FLUSH" => Flush },
     lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
     lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
+    append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
 }
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -336,6 +364,12 @@ impl Settings {
     pub fn lds_dma_text(&self) -> String {
         self.text(&["lds_dma_m0", "lds_dma_offset"])
     }
+
+    /// The append/consume setting as `append_addr=...` (printed with verdicts of rules that
+    /// use `ds_append`/`ds_consume`).
+    pub fn append_text(&self) -> String {
+        self.text(&["append_addr"])
+    }
 }
 
 #[cfg(test)]
@@ -350,12 +384,13 @@ mod tests {
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
                 let text = format!(
-                    "{s}, {}, {}, {}, {}, {}",
+                    "{s}, {}, {}, {}, {}, {}, {}",
                     s.buffer_text(),
                     s.sbuffer_text(),
                     s.flat_text(),
                     s.float_text(),
-                    s.lds_dma_text()
+                    s.lds_dma_text(),
+                    s.append_text()
                 );
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
@@ -373,15 +408,24 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset)"
+                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
+                 append_addr)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "fp32_denorm=PRESERVE|FLUSH, lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL"
+            "lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL, append_addr=OFFSET|M0_BASE"
         ));
+        assert_eq!(
+            Settings::default_for(Target::Gfx1100).append_addr,
+            AppendAddr::M0Base
+        );
+        assert_eq!(
+            Settings::default_for(Target::Gfx1200).append_addr,
+            AppendAddr::Offset
+        );
         assert_eq!(
             Settings::default_for(Target::Gfx802).fp32_denorm,
             Fp32Denorm::Flush

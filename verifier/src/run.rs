@@ -48,6 +48,7 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         flat: crate::check::uses_flat(rule),
         lds_dma: crate::check::uses_lds_dma(rule),
         float: crate::check::uses_float(rule),
+        append: crate::check::uses_append(rule),
         lanes: crate::check::lane_mode(rule, opts),
         to: rule.to.map(|(to, _)| {
             let s = crate::check::settings_for(rule, to, opts)

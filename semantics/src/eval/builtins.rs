@@ -2,7 +2,7 @@
 //! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
-use crate::settings::Fp32Denorm;
+use crate::settings::{AppendAddr, Fp32Denorm};
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -66,13 +66,29 @@ impl<D: Domain> Ev<'_, '_, D> {
 
     /// The number of set bits of `x`, as 32 bits.
     fn count_ones(&mut self, x: &D::Bv) -> D::Bv {
-        let mut acc = self.d.bv(0, 32);
-        for i in 0..self.d.width(x) {
-            let bit = self.d.extract(x, i, i);
-            let bit = self.d.zext(&bit, 31);
-            acc = self.d.op(BvOp::Add, &acc, &bit);
+        // A tree of adds one bit wider per level (64 bits: 6 levels of narrow adds), not a
+        // chain of 32-bit adds: the solver bit-blasts far fewer adders (ds_append's count).
+        let mut terms: Vec<D::Bv> = (0..self.d.width(x))
+            .map(|i| self.d.extract(x, i, i))
+            .collect();
+        let mut w = 1;
+        while terms.len() > 1 {
+            w += 1;
+            let mut next = Vec::with_capacity(terms.len().div_ceil(2));
+            for pair in terms.chunks(2) {
+                let a = self.d.zext(&pair[0], 1);
+                next.push(match pair.get(1) {
+                    Some(b) => {
+                        let b = self.d.zext(b, 1);
+                        self.d.op(BvOp::Add, &a, &b)
+                    }
+                    None => a,
+                });
+            }
+            terms = next;
         }
-        acc
+        let sum = terms.pop().expect("a value has at least one bit");
+        self.d.zext(&sum, 32 - w)
     }
 
     /// The index of the lowest set bit of `x`, or -1 (all ones) when none is, as 32 bits.
@@ -172,6 +188,14 @@ impl<D: Domain> Ev<'_, '_, D> {
             "FlushDenormF32" => {
                 arity(1)?;
                 self.flush_denorm_f32(vals.into_iter().next().unwrap())
+            }
+            // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
+            // only on LDS, since with `gds` the GDS window applies them already.
+            "AppendM0Base" => {
+                arity(0)?;
+                let on = self.frame.settings.append_addr == AppendAddr::M0Base
+                    && self.frame.mem == MemView::Space(AddrSpace::Lds);
+                Ok(Val::Bool(self.d.boolean(on)))
             }
             _ => err(format!("unknown function `{f}`")),
         }

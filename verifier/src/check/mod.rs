@@ -27,8 +27,8 @@ mod verdict;
 mod vsharp;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_float,
-    uses_lds_dma, uses_sbuffer,
+    lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_flat,
+    uses_float, uses_lds_dma, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
@@ -61,6 +61,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         flat: uses_flat(rule),
         lds_dma: uses_lds_dma(rule),
         float: uses_float(rule),
+        append: uses_append(rule),
         lanes: lane_mode(rule, opts),
         to: (b.to != target).then_some((b.to, b.to_settings)),
         assumptions: cross_assumptions(rule, target, b.to),

@@ -65,6 +65,7 @@ pub fn replay_stored(
         flat: crate::check::uses_flat(rule),
         lds_dma: crate::check::uses_lds_dma(rule),
         float: crate::check::uses_float(rule),
+        append: crate::check::uses_append(rule),
         lanes: lane_mode(rule, opts),
         to: (b.to != target).then_some((b.to, b.to_settings)),
         assumptions: crate::check::cross_assumptions(rule, target, b.to),

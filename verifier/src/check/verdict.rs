@@ -138,6 +138,8 @@ pub struct Outcome {
     pub lds_dma: bool,
     /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
     pub float: bool,
+    /// The rule uses `ds_append`/`ds_consume` (`append_addr` is printed with the verdict).
+    pub append: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -167,6 +169,9 @@ impl Outcome {
         }
         if self.float {
             t.push_str(&format!(", {}", self.settings.float_text()));
+        }
+        if self.append {
+            t.push_str(&format!(", {}", self.settings.append_text()));
         }
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
