@@ -13,7 +13,8 @@ are left out of the rate, as mutate.py leaves them out.
 Usage:
   scripts/vector_kill.py --target gfx90a [--vectors FILE] [--binary PATH] [--files F.pcode ...]
                          [--sample N] [--min-rate 95] [--json OUT] [--jobs 2] [--defaults-only]
-                         [--instr MNEMONIC ...]
+                         [--instr MNEMONIC ...] [--one-per-entry] [--buffer-defaults-only]
+                         [--keep FILE] [--timeout S]
 
 Without --vectors the vectors are generated first (`gcnsmt vectors --target T M...`), for the
 mnemonics whose semantics entry some mutant changes: a mutant only ever meets the vectors of
@@ -167,6 +168,9 @@ def main() -> int:
                     "where there is one): every entry's mutants still meet vectors, at less cost")
     ap.add_argument("--defaults-only", action="store_true",
                     help="generate the vectors under the target's default settings only (faster)")
+    ap.add_argument("--buffer-defaults-only", action="store_true",
+                    help="the buffer vectors under the default settings only (a subset of the "
+                    "full set, made with the same seeds: the rate is then a lower bound)")
     ap.add_argument("--keep", help="write the generated vectors to this file too")
     ap.add_argument("--timeout", help="per solver query, in seconds (`gcnsmt vectors --timeout`)")
     args = ap.parse_args()
@@ -183,21 +187,33 @@ def main() -> int:
             vfile = Path(args.vectors)
         else:
             vfile = Path(args.keep) if args.keep else work / "vectors.json"
-            with open(vfile, "w") as f:
-                extra = ["--defaults-only"] if args.defaults_only else []
-                if args.timeout:
-                    extra += ["--timeout", args.timeout]
-                instr = list(args.instr)
-                if args.one_per_entry and not instr:
-                    instr = one_per_entry(gcnsmt, args.target, mutate)
-                if not instr:
-                    instr = affected(gcnsmt, args.target, {n for m in all_m for n in m.names})
+            extra = ["--timeout", args.timeout] if args.timeout else []
+            instr = list(args.instr)
+            if args.one_per_entry and not instr:
+                instr = one_per_entry(gcnsmt, args.target, mutate)
+            if not instr:
+                instr = affected(gcnsmt, args.target, {n for m in all_m for n in m.names})
+            # (mnemonics, defaults only?) per `gcnsmt vectors` run.
+            runs = [(instr, args.defaults_only)]
+            if args.buffer_defaults_only and not args.defaults_only:
+                ds = [i for i in instr if i.startswith("ds_")]
+                runs = [(ds, False), ([i for i in instr if i not in ds], True)]
+            doc = None
+            for names, only in [(n, o) for n, o in runs if n]:
                 r = subprocess.run(
-                    [str(gcnsmt), "vectors", "--target", args.target, *extra, *instr], stdout=f
-                )
-            if r.returncode != 0:
-                print("error: gcnsmt vectors failed", file=sys.stderr)
-                return 2
+                    [str(gcnsmt), "vectors", "--target", args.target, *extra,
+                     *(["--defaults-only"] if only else []), *names],
+                    stdout=subprocess.PIPE, text=True)
+                if r.returncode != 0:
+                    print("error: gcnsmt vectors failed", file=sys.stderr)
+                    return 2
+                part = json.loads(r.stdout)
+                if doc is None:
+                    doc = part
+                else:
+                    doc["vectors"] += part["vectors"]
+                    doc["skipped"] += part["skipped"]
+            vfile.write_text(json.dumps(doc, indent=1) + "\n")
         gen_seconds = time.time() - start
         doc = json.loads(vfile.read_text())
         if doc.get("target") != args.target:
