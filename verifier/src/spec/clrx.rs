@@ -82,6 +82,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         entries: Vec::new(),
         table: Vec::new(),
         fields: Vec::new(),
+        syntax_forms: Vec::new(),
         unreadable: Vec::new(),
     };
     let mut header: Option<Vec<Col>> = None;
@@ -90,6 +91,16 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
     while i < n {
         let l = lines[i].trim();
         if doc.entries.is_empty() {
+            if let Some(rest) = l.split_once("yntax:").map(|x| x.1.trim()) {
+                if rest.starts_with("INSTRUCTION") {
+                    doc.syntax_forms.push(Located {
+                        value: l.to_string(),
+                        line: i as u32 + 1,
+                    });
+                    i += 1;
+                    continue;
+                }
+            }
             if let Some(f) = field_row(l, i) {
                 doc.fields.push(f);
                 i += 1;

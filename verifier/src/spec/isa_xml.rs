@@ -222,6 +222,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         entries,
         table: Vec::new(),
         fields: Vec::new(),
+        syntax_forms: Vec::new(),
         unreadable: Vec::new(),
     })
 }

@@ -112,6 +112,7 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
         entries,
         table: Vec::new(),
         fields: Vec::new(),
+        syntax_forms: Vec::new(),
         unreadable: Vec::new(),
     })
 }
