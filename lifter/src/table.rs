@@ -126,10 +126,10 @@ struct Tables {
 
 /// The position of `t` in [`Target::ALL`], the index of the per-target tables.
 pub(crate) fn target_index(t: Target) -> usize {
-    Target::ALL
-        .iter()
-        .position(|x| *x == t)
-        .expect("Target::ALL is complete")
+    // `Target::ALL` lists the variants in declaration order (the test
+    // `target_index_is_the_position_in_all`), so the discriminant is the index; a search of
+    // `ALL` here was a tenth of the decoder's time per word.
+    t as usize
 }
 
 /// The filled cells of an opcode CSV (header `opcode_dec,<target names>...`, one row per
@@ -261,6 +261,13 @@ pub(crate) fn targets_with(mnemonic: &str) -> Vec<Target> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn target_index_is_the_position_in_all() {
+        for (i, t) in Target::ALL.into_iter().enumerate() {
+            assert_eq!(target_index(t), i, "{t}");
+        }
+    }
 
     #[test]
     fn every_opcode_has_a_shape() {
