@@ -14,6 +14,7 @@
 
 mod assume;
 mod elaborate;
+mod identity;
 mod inputs;
 mod options;
 mod probe;
@@ -32,8 +33,8 @@ pub use elaborate::{
 };
 pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
-pub use stored::replay_stored;
-pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
+pub use stored::{known, replay_stored};
+pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE, IDENTITY_NOTE};
 pub use vsharp::vsharp_assumptions;
 
 use crate::rules::{InputError, Rule};
@@ -75,6 +76,24 @@ pub fn cross_assumptions(rule: &Rule, from: Target, to: Target) -> Vec<String> {
         return Vec::new();
     }
     vsharp_assumptions(from, to)
+}
+
+/// A fingerprint of the solver queries a check of `rule` on `target` would make (BLAKE3 of
+/// their SMT-LIB text), built without asking the solver: two checks with one fingerprint
+/// have the same proof or inapplicability, and a refutation of one replays on the other's own
+/// targets or not at all ([`replay_stored`]). `Ok(None)` when a side fails to evaluate (the
+/// check reports that itself).
+///
+/// Errors: the input error a check would report.
+pub fn fingerprint(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+) -> Result<Option<String>, InputError> {
+    let b = elaborate::elaborate(rule, target, opts)?;
+    Ok(query::query_text(&b, opts)
+        .ok()
+        .map(|t| identity::fingerprint(&t)))
 }
 
 /// Whether `rule` elaborates on `target` (binds, encodes, has valid settings), without any

@@ -8,6 +8,11 @@ use gcnsmt_semantics::settings::Settings;
 use gcnsmt_semantics::target::Target;
 use std::time::Duration;
 
+/// How a cross-target proof by identity of the lifted terms is noted (see `check/identity.rs`).
+pub const IDENTITY_NOTE: &str = "proved by identity: both sides, each lifted on its own target \
+     with its own settings, leave the same terms in every live register, memory store, \
+     definedness and field check (the same semantics entry, the settings and V# bits it reads \
+     read alike); no refinement query";
 /// The verdict note of a rule proved by [`crate::egg_domain::egg_proves`].
 pub const EGG_NOTE: &str = "proved by egg e-graph rewriting (rules: bv-identity, address, \
 extract-concat, ite, memory), no refinement query";
