@@ -334,42 +334,29 @@ fn or_list(values: &[&str]) -> String {
 
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text(&["alignment", "lds_limit"]))
+        f.write_str(&self.text(groups::LDS))
     }
 }
 
-impl Settings {
-    /// The buffer settings as `buffer_soffset=..., buffer_oob=...` (printed with verdicts of
-    /// rules that use buffer instructions).
-    pub fn buffer_text(&self) -> String {
-        self.text(&["buffer_soffset", "buffer_oob"])
-    }
-    /// The scalar buffer-load setting as `sbuffer_size=...` (printed with verdicts of rules
-    /// that use `s_buffer_load_*`).
-    pub fn sbuffer_text(&self) -> String {
-        self.text(&["sbuffer_size"])
-    }
-    /// The FLAT setting as `flat_aperture=...` (printed with verdicts of rules that use
-    /// `flat_*`).
-    pub fn flat_text(&self) -> String {
-        self.text(&["flat_aperture"])
-    }
-    /// The float setting as `fp32_denorm=...` (printed with verdicts of rules that use VALU
-    /// f32 arithmetic).
-    pub fn float_text(&self) -> String {
-        self.text(&["fp32_denorm"])
-    }
-    /// The LDS DMA settings as `lds_dma_m0=..., lds_dma_offset=...` (printed with verdicts of
-    /// rules that use an `lds` buffer form).
-    pub fn lds_dma_text(&self) -> String {
-        self.text(&["lds_dma_m0", "lds_dma_offset"])
-    }
-
-    /// The append/consume setting as `append_addr=...` (printed with verdicts of rules that
-    /// use `ds_append`/`ds_consume`).
-    pub fn append_text(&self) -> String {
-        self.text(&["append_addr"])
-    }
+/// The settings printed with a verdict, by what the rule's instructions read (each group is
+/// printed only when some instruction reads it; the LDS ones always).
+pub mod groups {
+    /// LDS and GDS accesses.
+    pub const LDS: &[&str] = &["alignment", "lds_limit"];
+    /// Buffer range checks.
+    pub const BUFFER: &[&str] = &["buffer_soffset", "buffer_oob"];
+    /// `s_buffer_load_*`.
+    pub const SBUFFER: &[&str] = &["sbuffer_size"];
+    /// `flat_*`.
+    pub const FLAT: &[&str] = &["flat_aperture"];
+    /// VALU f32 arithmetic.
+    pub const FLOAT: &[&str] = &["fp32_denorm"];
+    /// The `lds` buffer forms (LDS DMA).
+    pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
+    /// `ds_append` / `ds_consume`.
+    pub const APPEND: &[&str] = &["append_addr"];
+    /// Every group (each setting is in exactly one).
+    pub const ALL: [&[&str]; 7] = [LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND];
 }
 
 #[cfg(test)]
@@ -383,18 +370,25 @@ mod tests {
                 let mut s = Settings::default_for(Target::Gfx900);
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
-                let text = format!(
-                    "{s}, {}, {}, {}, {}, {}, {}",
-                    s.buffer_text(),
-                    s.sbuffer_text(),
-                    s.flat_text(),
-                    s.float_text(),
-                    s.lds_dma_text(),
-                    s.append_text()
-                );
+                let all: Vec<&str> = SETTINGS.iter().map(|(n, _)| *n).collect();
+                let text = s.text(&all);
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
         }
+    }
+
+    #[test]
+    fn every_setting_is_printed_by_one_group() {
+        for (name, _) in SETTINGS {
+            let n = groups::ALL.iter().filter(|g| g.contains(name)).count();
+            assert_eq!(n, 1, "{name} is in {n} groups");
+        }
+        let grouped: usize = groups::ALL.iter().map(|g| g.len()).sum();
+        assert_eq!(
+            grouped,
+            SETTINGS.len(),
+            "a group names a setting that does not exist"
+        );
     }
 
     #[test]

@@ -294,7 +294,8 @@ fn compare(
             "{name} on {t}, run {i}: inputs {:x?}, {} {}, mem={:?}, buffer={:?}",
             inp.vars,
             inp.settings,
-            inp.settings.buffer_text(),
+            inp.settings
+                .text(gcnsmt_semantics::settings::groups::BUFFER),
             inp.mem,
             inp.buffer
         )

@@ -158,26 +158,22 @@ impl Outcome {
     /// The settings as printed with the verdict: the LDS ones, and the buffer ones when the
     /// rule uses buffer instructions.
     pub fn settings_text(&self) -> String {
-        let mut t = if self.buffer {
-            format!("{}, {}", self.settings, self.settings.buffer_text())
-        } else {
-            self.settings.to_string()
-        };
-        if self.sbuffer {
-            t.push_str(&format!(", {}", self.settings.sbuffer_text()));
-        }
-        if self.flat {
-            t.push_str(&format!(", {}", self.settings.flat_text()));
-        }
-        if self.lds_dma {
-            t.push_str(&format!(", {}", self.settings.lds_dma_text()));
-        }
-        if self.float {
-            t.push_str(&format!(", {}", self.settings.float_text()));
-        }
-        if self.append {
-            t.push_str(&format!(", {}", self.settings.append_text()));
-        }
+        use gcnsmt_semantics::settings::groups;
+        let read = [
+            (true, groups::LDS),
+            (self.buffer, groups::BUFFER),
+            (self.sbuffer, groups::SBUFFER),
+            (self.flat, groups::FLAT),
+            (self.lds_dma, groups::LDS_DMA),
+            (self.float, groups::FLOAT),
+            (self.append, groups::APPEND),
+        ];
+        let names: Vec<&str> = read
+            .iter()
+            .filter(|(used, _)| *used)
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect();
+        let mut t = self.settings.text(&names);
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
         }
