@@ -48,14 +48,33 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let start = Instant::now();
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
+    let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
+        time: start.elapsed(),
+        ..outcome_of(rule, target, b.settings, to, opts, verdict, note)
+    })
+}
+
+/// The outcome of `rule` on `target` under `settings` (and, for a cross-target rule, the
+/// target side's target and settings `to`) with `verdict`: what the rule's instructions read
+/// (the settings printed with it), its lane mode and cross-target assumptions. Time zero.
+pub fn outcome_of(
+    rule: &Rule,
+    target: Target,
+    settings: gcnsmt_semantics::settings::Settings,
+    to: Option<(Target, gcnsmt_semantics::settings::Settings)>,
+    opts: &Options,
+    verdict: Verdict,
+    note: Option<&'static str>,
+) -> Outcome {
+    Outcome {
         rule: rule.name.clone(),
         file: rule.file.clone(),
         target,
-        settings: b.settings,
+        settings,
         verdict,
         expect: rule.expect.map(|e| e.0),
-        time: start.elapsed(),
+        time: std::time::Duration::ZERO,
         note,
         buffer: uses_buffer(rule),
         sbuffer: uses_sbuffer(rule),
@@ -64,9 +83,9 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
         float: uses_float(rule),
         append: uses_append(rule),
         lanes: lane_mode(rule, opts),
-        to: (b.to != target).then_some((b.to, b.to_settings)),
-        assumptions: cross_assumptions(rule, target, b.to),
-    })
+        to,
+        assumptions: cross_assumptions(rule, target, to.map_or(target, |(t, _)| t)),
+    }
 }
 
 /// What a cross-target verdict on `from -> to` assumes: for a rule with buffer instructions,
