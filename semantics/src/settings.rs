@@ -412,21 +412,17 @@ mod tests {
         assert!(settings_help().ends_with(
             "lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL, append_addr=OFFSET|M0_BASE"
         ));
+        let d = Settings::default_for;
         assert_eq!(
-            Settings::default_for(Target::Gfx1100).append_addr,
-            AppendAddr::M0Base
+            (
+                d(Target::Gfx1100).append_addr,
+                d(Target::Gfx1200).append_addr
+            ),
+            (AppendAddr::M0Base, AppendAddr::Offset)
         );
         assert_eq!(
-            Settings::default_for(Target::Gfx1200).append_addr,
-            AppendAddr::Offset
-        );
-        assert_eq!(
-            Settings::default_for(Target::Gfx802).fp32_denorm,
-            Fp32Denorm::Flush
-        );
-        assert_eq!(
-            Settings::default_for(Target::Gfx900).fp32_denorm,
-            Fp32Denorm::Preserve
+            (d(Target::Gfx802).fp32_denorm, d(Target::Gfx900).fp32_denorm),
+            (Fp32Denorm::Flush, Fp32Denorm::Preserve)
         );
     }
 }
