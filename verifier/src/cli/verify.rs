@@ -295,6 +295,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         egg: true,
         lanes: None,
         lane_order: None,
+        identity: false,
     };
     let mut opts = opts;
     if let Some(o) = &args.lane_order {

@@ -75,16 +75,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         .lines()
         .map(|l| l.trim_end().replace("\\*", "*").replace("\\_", "_"))
         .collect();
-    let mut doc = Doc {
-        file: file.to_string(),
-        format: Format::Clrx,
-        gens: Vec::new(),
-        entries: Vec::new(),
-        table: Vec::new(),
-        fields: Vec::new(),
-        syntax_forms: Vec::new(),
-        unreadable: Vec::new(),
-    };
+    let mut doc = Doc::new(file, Format::Clrx, Vec::new(), Vec::new());
     let mut header: Option<Vec<Col>> = None;
     let mut i = 0;
     let n = lines.len();

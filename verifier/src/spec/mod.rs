@@ -175,6 +175,23 @@ pub struct Doc {
     pub unreadable: Vec<Unchecked>,
 }
 
+impl Doc {
+    /// A document of `entries` covering `gens`, with no tables, syntax lines or unread parts
+    /// yet (readers add those they find).
+    pub fn new(file: &str, format: Format, gens: Vec<Target>, entries: Vec<Entry>) -> Doc {
+        Doc {
+            file: file.to_string(),
+            format,
+            gens,
+            entries,
+            table: Vec::new(),
+            fields: Vec::new(),
+            syntax_forms: Vec::new(),
+            unreadable: Vec::new(),
+        }
+    }
+}
+
 /// A fault found in a document, with the evidence that proves it.
 #[derive(Clone, Debug)]
 pub struct Finding {

@@ -149,14 +149,5 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         }
         i += 1;
     }
-    Ok(Doc {
-        file: file.to_string(),
-        format: Format::RefPage,
-        gens: e.gens.clone(),
-        entries: vec![e],
-        table: Vec::new(),
-        fields: Vec::new(),
-        syntax_forms: Vec::new(),
-        unreadable: Vec::new(),
-    })
+    Ok(Doc::new(file, Format::RefPage, e.gens.clone(), vec![e]))
 }
