@@ -321,14 +321,10 @@ fn new_value(op: Op, tags: &[(usize, Tag)]) -> Option<String> {
         Op::Inc | Op::Dec => {
             let step = if op == Op::Inc { "tmp + 1" } else { "tmp - 1" };
             // The wrap test and value as stated, else the guides' own for the operation.
-            let test = if has(Tag::ZeroOrAbove) {
+            let test = if has(Tag::ZeroOrAbove) || !has(Tag::AtLeast) && op == Op::Dec {
                 format!("tmp == 0 || tmp > {d}")
-            } else if has(Tag::AtLeast) {
-                format!("tmp >= {d}")
-            } else if op == Op::Inc {
-                format!("tmp >= {d}")
             } else {
-                format!("tmp == 0 || tmp > {d}")
+                format!("tmp >= {d}")
             };
             let wrap_pos = tags.iter().position(|(_, t)| *t == Tag::Wrap);
             let wrap_to = wrap_pos.and_then(|p| {
