@@ -7,7 +7,8 @@
 //! (`tests/data/spec/good_*`) must report nothing. Readers are fuzzed with proptest.
 
 use gcnsmt_verifier::spec::{
-    self, clike, clrx, isa_xml, pcode_json, prose, prose_buffer, refpage, Finding, Options,
+    self, clike, clrx, isa_xml, paraphrase, pcode_json, prose, prose_buffer, refpage, Finding,
+    Options,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -426,8 +427,28 @@ proptest::proptest! {
         }
         let _ = clike::to_amd(&text);
         let _ = prose::read(&text, "u32");
+        let _ = paraphrase::read(&text, "u32");
         let _ = clike::parse_buffer(&text, 64, true);
         let _ = prose_buffer::read(&text);
+    }
+
+    #[test]
+    fn paraphrase_on_mutated_descriptions(which in 0usize..4, edits in proptest::collection::vec((0usize..100_000, 0u8..3, proptest::sample::select(PIECES)), 1..12)) {
+        // Descriptions of the planted pages, mutated: the grammar answers, never panics, and
+        // what it reads is pseudocode the semantics parser takes.
+        let texts = [
+            "Compare the dword in memory with DATA0; if they are equal, store DATA1 in its place, otherwise leave memory unchanged.",
+            "Subtract the unsigned value in the data share from DATA0 and write the difference back to the same location.",
+            "Add one to the unsigned dword in memory, wrapping around to zero once it is greater than or equal to DATA0.",
+            "Choose the largest of two signed integers: the value in memory and DATA0. Whichever is greater is stored back into memory. The old value is returned in VDST.",
+        ];
+        let text = mutate(texts[which], &edits);
+        for ty in ["u32", "i64", "b32"] {
+            if let Ok(p) = paraphrase::read(&text, ty) {
+                let parsed = gcnsmt_semantics::parse::parse_stmts(&p.reading.pcode);
+                proptest::prop_assert!(parsed.is_ok(), "{}", p.reading.pcode);
+            }
+        }
     }
 
     #[test]
