@@ -74,6 +74,17 @@ def centry(name, op, syntax, desc, oper, op_mark='', syn_mark=''):
     return (f"#### {name}\n\nOpcode: {op} ({op:#x}){op_mark}  \nSyntax: {syntax}{syn_mark}  \n"
             f"Description: {desc}  \nOperation:  \n```\n{oper}\n```\n")
 
+def refbuf(name, op, sem, operands=None):
+    """A CDNA 4 MUBUF reference page (the layout as seed004 draws it)."""
+    rows = [('SOFFSET','63:56'),('ACC','55'),('unassigned','54:53'),('SRSRC','52:48'),('VDATA','47:40'),('VADDR','39:32'),('111000','31:26'),('unassigned','25'),(format(op,'07b'),'24:18'),('NT','17'),('LDS','16'),('SC1','15'),('SC0','14'),('IDXEN','13'),('OFFEN','12'),('OFFSET','11:0')]
+    ident = 0xE0000000 | (op << 18)
+    s = f"{name} GPU Native ISA AMD Vector\n\nBuffer Memory\n\n{name}\n\nEncoding\n\nBinary Layout (AMD CDNA 4)\n"
+    s += "".join(f"{a}\n{b}\n" for a, b in rows)
+    s += f"\nFormat MUBUF\nWidth 64 bits\nOpcode {op}\nIdentifier 0x{ident:016X}\n\n"
+    if operands:
+        s += "Operands\n\n" + "".join(f"  \u2022 {o}\n    {r}.\n" for o, r in operands) + "\n"
+    return s + f"Semantics\n\n{sem}\n"
+
 C = 'CDNA 4'; R = 'RDNA 4'
 CD = "addr = CalcDsAddr(ADDR.b32, OFFSET0.b32, OFFSET1.b32); "
 RD = "addr = CalcDsAddr(vgpr_a.b32, offset.b32); "
@@ -172,6 +183,13 @@ pages['p48_alias_rsub'] = ref('ds_rsub_u32', C, 2, alias='ds_sub_u32' + mk('alia
 pages['p49_two_op_and_alias'] = ref('ds_or_b32', C, 10, alias='ds_xor_b32' + mk('alias-name','alias'), sem=CD + "tmp = MEM[addr].b32; MEM[addr].b32 = (tmp ^ DATA.b32); RETURN_DATA.b32 = tmp" + mk('pcode-wrong-op','pcode-vs-semantics'))
 pages['p50_two_syntax_and_names'] = ref('ds_store_2addr_b32', R, 14, syntax="ds_store_2addr_b32 ADDR, DATA0 offset0:OFFSET0 offset1:OFFSET1" + mk('syntax-operands','syntax'), operands=OPS_W2, sem="addr = CalcDsAddr(vgpr_a.b32, 0x0); MEM[addr + OFFSET0.u32 * 4U].b32 = DATA0[31 : 0]; addr = CalcDsAddr(vgpr_a.b32, 0x0); MEM[addr + OFFSET1.u32 * 4U].b32 = DATA2[31 : 0]" + mk('operand-names','operand-names'))
 
+# --- buffer pseudocode against semantics --------------------------------------------------
+BA = "addr = CalcBufferAddr(VADDR.b32, SRSRC.b32, SOFFSET.b32, OFFSET.b32); "
+pages['p52_buffer_op_add'] = refbuf('buffer_atomic_add', 66, BA + "tmp = MEM[addr].u32; MEM[addr].u32 -= DATA.u32; RETURN_DATA.u32 = tmp" + mk('pcode-wrong-op','pcode-vs-semantics'))
+pages['p53_buffer_operand_cmpswap'] = refbuf('buffer_atomic_cmpswap', 65, BA + "tmp = MEM[addr].u32; src = DATA[63 : 32].u32; cmp = DATA[31 : 0].u32; MEM[addr].u32 = tmp == cmp ? src : tmp; RETURN_DATA.u32 = tmp" + mk('pcode-wrong-operand','pcode-vs-semantics'))
+pages['p54_buffer_width_store_short'] = refbuf('buffer_store_short', 26, BA + "MEM[addr].b32 = VDATA[31 : 0]" + mk('pcode-width-signedness','pcode-vs-semantics'))
+pages['p55_buffer_sign_smax'] = refbuf('buffer_atomic_smax', 70, BA + "tmp = MEM[addr].u32; src = DATA.u32; MEM[addr].u32 = src >= tmp ? src : tmp; RETURN_DATA.u32 = tmp" + mk('pcode-width-signedness','pcode-vs-semantics'))
+
 # --- clean pages that paraphrase -------------------------------------------------------------
 OPS_1 = [('ADDR','Read'),('DATA0','Read')]
 OPS_R1 = [('VDST','Written'),('ADDR','Read'),('DATA0','Read')]
@@ -186,7 +204,7 @@ pages['c08_read2st64'] = ref('ds_read2st64_b64', C, 120, desc="Load two 64-bit v
 pages['c09_store2'] = ref('ds_store_2addr_b32', R, 14, syntax="ds_store_2addr_b32 ADDR, DATA0, DATA1 offset0:OFFSET0 offset1:OFFSET1", operands=OPS_W2, desc="Store two dwords into LDS at two locations; each offset is in units of 4 bytes (4-byte elements).", sem="addr = CalcDsAddr(vgpr_a.b32, 0x0); MEM[addr + OFFSET0.u32 * 4U].b32 = DATA0[31 : 0]; addr = CalcDsAddr(vgpr_a.b32, 0x0); MEM[addr + OFFSET1.u32 * 4U].b32 = DATA1[31 : 0]")
 XOR_E = centry('DS_XOR_B32', 11, 'DS_XOR_B32 ADDR, VDATA0 [OFFSET:OFFSET]', "Exclusive-OR the 32-bit value in LDS/GDS with VDATA0, bit by bit, and\nwrite the result back to the same location. Operation is atomic.", "UINT32* V = (UINT32*)(DS + ((ADDR+OFFSET)&~3))\n*V = *V ^ VDATA0  // atomic operation")
 DEC_E = centry('DS_DEC_RTN_U32', 36, 'DS_DEC_RTN_U32 VDST, ADDR, VDATA0 [OFFSET:OFFSET]', "Decrement the unsigned value in LDS/GDS, wrapping to VDATA0 when the value\nis zero or greater than VDATA0. The old value is returned in VDST. Operation is atomic.", "UINT32* V = (UINT32*)(DS + ((ADDR+OFFSET)&~3))\nVDST = *V; *V = (VDATA0 >= *V && *V!=0) ? *V-1 : VDATA0  // atomic operation")
-pages['c10_clrx'] = clrx('clean', [(0,'DS_ADD_U32'),(11,'DS_XOR_B32'),(36,'DS_DEC_RTN_U32')], [ADD_E, XOR_E, DEC_E])
+pages['c11_buffer_load'] = refbuf('buffer_load_dword', 20, BA + "VDATA[31 : 0] = MEM[addr].b32", operands=[('VDATA','Written'),('VADDR','Read'),('SRSRC','Read'),('SOFFSET','Read')])
 
 pages['p51_syntax_general_write'] = clrx('planted', STD_R, STD_E, forms="\nSyntax: INSTRUCTION ADDR, VDATA0 [offset:OFFSET] [GDS]  \nWrite syntax: INSTRUCTION VDST, ADDR [offset:OFFSET] [GDS]" + mk('syntax-operands','syntax') + "  \n")
 pages['c10_clrx'] = clrx('clean', [(0,'DS_ADD_U32'),(11,'DS_XOR_B32'),(36,'DS_DEC_RTN_U32')], [ADD_E, XOR_E, DEC_E], forms="\nSyntax: INSTRUCTION ADDR, VDATA0 [offset:OFFSET] [GDS]  \nVDST syntax: INSTRUCTION VDST, ADDR [offset:OFFSET] [GDS]  \n")
@@ -211,6 +229,7 @@ EXPECT = {
  'p46': ['ds_min_u32 is opcode 7'], 'p47': ['ds_read_b64 is opcode 118'], 'p48': ['ds_sub_u32 is opcode 1'],
  'p49': ['ds_xor_b32 is opcode 11', WRONG], 'p50': ['takes ADDR, DATA0, DATA1', 'DATA2 is none'],
  'p51': ['those of a load'],
+ 'p52': [WRONG], 'p53': [WRONG], 'p54': [WRONG], 'p55': [WRONG],
 }
 
 manifest = []
