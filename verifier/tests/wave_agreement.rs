@@ -316,7 +316,7 @@ fn bpermute_fi_lanes_agree() {
     for run in 0..RUNS {
         let n = 1 + run % 4;
         let mut ids: Vec<u32> = (0..32).collect();
-        ids.sort_by_key(|_| r.gen::<u32>());
+        rand::seq::SliceRandom::shuffle(&mut ids[..], &mut r);
         let mut ids = ids[..n].to_vec();
         ids.sort();
         // Small addresses so readers often hit present lanes and each other's sources.
