@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod buffer;
+pub mod cursor;
 pub mod defs;
 pub mod domain;
 pub mod eval;

@@ -28,8 +28,21 @@ fn group(label: &str) -> Vec<Target> {
     }
 }
 
+/// `value` may be `A (gfx11: B)`: B on the targets whose name starts with `gfx11`, A on the
+/// others.
 fn assert_default(name: &str, value: &str, targets: &[Target], whence: &str) {
+    let (base, except) = match value.split_once(" (") {
+        Some((a, rest)) => {
+            let (g, b) = rest.trim_end_matches(')').split_once(": ").expect("(gfxN: V)");
+            (a, Some((g, b)))
+        }
+        None => (value, None),
+    };
     for &t in targets {
+        let value = match except {
+            Some((g, b)) if t.name().starts_with(g) => b,
+            _ => base,
+        };
         let mut s = Settings::default_for(t);
         s.set(t, name, value)
             .unwrap_or_else(|e| panic!("{whence}: {name}={value} on {t}: {e}"));

@@ -132,6 +132,28 @@ fn verify_refuted_cmpstore() {
 }
 
 #[test]
+fn verify_gws_wait_refuted() {
+    // Hand computation (AMD Vega ISA guide DS_GWS_SEMA_P, LLVM SelectDS_GWS): with M0[21:16] =
+    // 63 and offset 0 the resource is 63, its counter GWS[0x1f8..0x1fb]; the initial bytes are
+    // the low bytes of their addresses, so the counter is 0xfbfaf9f8, negative: SEMA_P waits,
+    // and a lone wave never resumes (undefined), while the source's SEMA_BR of 0 completes
+    // and leaves the counter as it was.
+    snap(
+        "verify_gws_wait_refuted",
+        "hand computation of the GWS resource id and counter (docs/lanes.md, wave-level DS)",
+        &[
+            "verify",
+            "proofs/ds_wave.rules",
+            "--filter",
+            "gws-sema-p-may-wait",
+            "--target",
+            "gfx900",
+            "--no-matrix",
+        ],
+    );
+}
+
+#[test]
 fn verify_json() {
     // The same counterexample as verify_refuted_cmpstore, as JSON Lines (docs/cli.md).
     snap(

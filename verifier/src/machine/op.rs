@@ -181,6 +181,7 @@ impl Bound {
                 addr,
                 data0,
                 data1,
+                shape,
                 ..
             } => {
                 let mut v: Vec<RegKey> = vdst
@@ -191,6 +192,11 @@ impl Bound {
                     .cloned()
                     .collect();
                 v.push(RegKey::m0());
+                // A wave-level op reads the wave's EXEC (ds_append counts its bits).
+                if shape.scope != gcnsmt_lifter::table::DsScope::Lane {
+                    v.push(RegKey::exec_lo());
+                    v.push(RegKey::exec_hi());
+                }
                 v
             }
             Op::Alu { d0, sdst, srcs, .. } => {

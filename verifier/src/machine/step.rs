@@ -3,6 +3,8 @@
 use super::op::{Bound, CrossKind, MemIn, MemOp, Op};
 use super::regkey::{RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
+use gcnsmt_lifter::lift::wave_size;
+use gcnsmt_lifter::table::DsScope;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::ir::Expr;
@@ -42,13 +44,19 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
         offset0,
         offset1,
         gds,
+        shape,
         ..
     } = op
     else {
         unreachable!("step passes only Op::Ds")
     };
     let aliases = def.aliases_for(entry).unwrap_or(&[]);
-    let space = if *gds { AddrSpace::Gds } else { AddrSpace::Lds };
+    let space = match (shape.scope, *gds) {
+        (DsScope::WaveGws, _) => AddrSpace::Gws,
+        (DsScope::WaveGsReg, _) => AddrSpace::GsReg,
+        (_, true) => AddrSpace::Gds,
+        (_, false) => AddrSpace::Lds,
+    };
     let frame = Frame {
         settings: env.settings,
         mem: MemView::Space(space),
@@ -71,6 +79,9 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
     vars.insert("M0".to_string(), bits(m0, d));
     vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    if shape.scope != DsScope::Lane {
+        vars.insert("EXEC".to_string(), bits(wave_exec(d, env, m), d));
+    }
     let rd = if vdst.is_empty() {
         d.bv(0, 128)
     } else {
@@ -84,6 +95,17 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
         write(d, m, vdst, &out["RETURN_DATA"])?;
     }
     Ok(())
+}
+
+/// The wave's EXEC mask, 64 bits: `exec_hi:exec_lo` on wave64 targets, `exec_lo` zero-extended
+/// on wave32 ones (their `exec_hi` is no part of the mask).
+fn wave_exec<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>) -> D::Bv {
+    if wave_size(env.target) == 64 {
+        read(d, m, &[RegKey::exec_lo(), RegKey::exec_hi()])
+    } else {
+        let lo = read(d, m, &[RegKey::exec_lo()]);
+        d.zext(&lo, 32)
+    }
 }
 
 /// A DS instruction's two 8-bit offset bytes `(OFFSET0, OFFSET1)`: the low and high bytes of
