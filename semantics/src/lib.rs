@@ -28,6 +28,7 @@ pub mod parse;
 pub mod print;
 pub mod settings;
 pub mod target;
+pub mod text;
 pub mod ty;
 pub mod wave;
 

@@ -289,6 +289,20 @@ fn lift() {
             "ds_cmpstore_rtn_b32 v1, v2, v3, v4 offset:16",
         ],
     );
+    // Reviewed by hand against the RDNA4 guide's DS_BPERMUTE_FI_B32 pseudocode: lane index
+    // (ADDR + OFFSET) / 4 % 32 on wave32, the source read whatever its EXEC bit, a reader
+    // outside EXEC keeping its VDST; L0's read of an absent lane its own free value, L1's
+    // the same as L0's when both read one absent lane.
+    snap(
+        "lift_bpermute_fi_gfx1200",
+        "AMD RDNA4 ISA guide, DS_BPERMUTE_FI_B32 pseudocode",
+        &[
+            "lift",
+            "--target",
+            "gfx1200",
+            "ds_bpermute_fi_b32 v1, v2, v3 offset:4",
+        ],
+    );
 }
 
 /// `tests/data/tv/gen/ds_merge.gfx900.after.mir` with the first miscompile of

@@ -181,7 +181,6 @@ fn step_cross<D: Domain>(
             "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
         ));
     }
-    let wave = wave_size(env.target);
     let ids: Vec<D::Bv> = (0..*lanes)
         .map(|l| read(d, m, &[RegKey::lane_id(l)]))
         .collect();
@@ -195,40 +194,33 @@ fn step_cross<D: Domain>(
             .collect()
     };
     let old = per_lane(d, vdst);
-    use gcnsmt_semantics::wave::{
-        bpermute_lanes, permute_lanes, swizzle_lanes, LaneIndex, Lanes, PermuteWrap,
+    let (a, data) = (per_lane(d, addr), per_lane(d, data0));
+    // bpermute_fi reads lanes outside the check too: lane `lanes + i` of DATA0 is what present
+    // lane i fetches from one (free inputs, crate::lanes::expand declares them).
+    let absent: Vec<D::Bv> = if *kind == CrossKind::BpermuteFi {
+        (0..*lanes)
+            .map(|i| {
+                let ks: Vec<RegKey> = data0.iter().map(|k| k.in_lane(lanes + i)).collect();
+                read(d, m, &ks)
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    // A swizzle's data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`); a
-    // permute reads its addresses first.
-    let (a, data) = match kind {
-        CrossKind::Swizzle => (Vec::new(), per_lane(d, addr)),
-        _ => (per_lane(d, addr), per_lane(d, data0)),
-    };
-    let l = Lanes {
-        wave,
-        ids: &ids,
-        data: &data,
-        old: &old,
-        active: &active,
-    };
-    let out = match kind {
-        CrossKind::Swizzle => {
-            let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-            swizzle_lanes(d, &l, *offset, gfx9)
-        }
-        CrossKind::Permute | CrossKind::Bpermute => {
-            let at = LaneIndex {
-                addr: &a,
-                offset: *offset,
-                wrap: PermuteWrap::of(env.target),
-            };
-            if *kind == CrossKind::Permute {
-                permute_lanes(d, &l, &at)
-            } else {
-                bpermute_lanes(d, &l, &at)
-            }
-        }
-    };
+    let out = super::cross::run_cross(
+        d,
+        &super::cross::CrossArgs {
+            kind: *kind,
+            target: env.target,
+            ids: &ids,
+            active: &active,
+            old: &old,
+            addr: &a,
+            data0: &data,
+            absent: &absent,
+            offset: *offset,
+        },
+    );
     for l in 0..*lanes {
         let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
         let v = bits(out[l as usize].clone(), d);
