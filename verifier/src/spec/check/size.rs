@@ -104,78 +104,82 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     }
 }
 
-/// Stated element sizes ("element size (4 bytes)", "4-byte elements", "elements of 8 bytes")
-/// against the mnemonic's element of `eb` bytes.
-fn element_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, eb: u32) {
-    let re = Regex::new(
-        r"(?i)element size(?: of| is)?\s*\(?\s*(\d+)[ -]bytes?\)?|(\d+)-byte elements?|elements? of (\d+) bytes|each element (?:is|holds|occupies) (\d+) bytes",
-    )
-    .expect("valid");
-    for m in re.captures_iter(&d.value) {
-        let n: u32 = (1..=4)
-            .find_map(|k| m.get(k))
-            .and_then(|g| g.as_str().parse().ok())
-            .unwrap_or(0);
-        if n == eb {
-            c.ok(KIND);
-            continue;
-        }
-        c.find(
-            KIND,
-            d.line,
-            Some(&e.name),
-            None,
-            format!("\"{}\"", &m[0]),
-            format!("the element of {} is {eb} bytes", e.name),
-            vec![(
-                "element".into(),
-                format!(
-                    "{} bits ({} suffix)",
-                    eb * 8,
-                    e.name.rsplit('_').next().unwrap_or("")
-                ),
-            )],
-        );
-    }
+/// Each match of `pattern` in `text`, quoted as written, with the number its matching group
+/// holds (0 if it does not parse).
+fn stated(pattern: &str, text: &str) -> Vec<(String, u32)> {
+    let re = Regex::new(pattern).expect("valid");
+    re.captures_iter(text)
+        .map(|m| {
+            let n = m
+                .iter()
+                .skip(1)
+                .flatten()
+                .find_map(|g| g.as_str().parse().ok());
+            (m[0].to_string(), n.unwrap_or(0))
+        })
+        .collect()
 }
 
-/// Stated offset units ("in units of 128 bytes", "a 256-byte stride", "a stride of 512
-/// bytes") against the scale of the offsets, `scale` bytes (gcnsmt's semantics, else the
-/// page's own Semantics); unchecked without one.
-fn unit_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, scale: Option<u32>) {
-    let re = Regex::new(
-        r"(?i)units of (\d+) bytes|(\d+)-byte (?:stride|steps?|units?)|stride of (\d+) bytes",
-    )
-    .expect("valid");
-    for m in re.captures_iter(&d.value) {
-        let n: u32 = (1..=3)
-            .find_map(|k| m.get(k))
-            .and_then(|g| g.as_str().parse().ok())
-            .unwrap_or(0);
-        let Some(x) = scale else {
-            c.skip(
-                KIND,
-                d.line,
-                Some(&e.name),
-                format!("\"{}\": no offset scale to hold it against", &m[0]),
-            );
+/// Each number `pattern` finds in `d` against `want` (unchecked when `None`): equal is
+/// checked, different a finding whose truth and evidence `explain(want)` gives.
+fn check_stated(
+    c: &mut Ctx,
+    e: &Entry,
+    d: &crate::spec::Located<String>,
+    pattern: &str,
+    want: Option<u32>,
+    explain: impl Fn(u32) -> (String, (String, String)),
+) {
+    for (quote, n) in stated(pattern, &d.value) {
+        let Some(x) = want else {
+            let why = format!("\"{quote}\": no offset scale to hold it against");
+            c.skip(KIND, d.line, Some(&e.name), why);
             continue;
         };
         if n == x {
             c.ok(KIND);
             continue;
         }
+        let (truth, evidence) = explain(x);
+        let claim = format!("\"{quote}\"");
         c.find(
             KIND,
             d.line,
             Some(&e.name),
             None,
-            format!("\"{}\"", &m[0]),
-            format!("{} scales each offset by {x} bytes", e.name),
-            vec![(
-                "gcnsmt semantics".into(),
-                format!("OFFSET * {x} bytes (semantics/pcode/ds_2addr.pcode)"),
-            )],
+            claim,
+            truth,
+            vec![evidence],
         );
     }
+}
+
+/// Stated element sizes ("element size (4 bytes)", "4-byte elements", "elements of 8 bytes")
+/// against the mnemonic's element of `eb` bytes.
+fn element_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, eb: u32) {
+    const SAID: &str = r"(?i)element size(?: of| is)?\s*\(?\s*(\d+)[ -]bytes?\)?|(\d+)-byte elements?|elements? of (\d+) bytes|each element (?:is|holds|occupies) (\d+) bytes";
+    let suffix = e.name.rsplit('_').next().unwrap_or("");
+    check_stated(c, e, d, SAID, Some(eb), |eb| {
+        let truth = format!("the element of {} is {eb} bytes", e.name);
+        (
+            truth,
+            (
+                "element".into(),
+                format!("{} bits ({suffix} suffix)", eb * 8),
+            ),
+        )
+    });
+}
+
+/// Stated offset units ("in units of 128 bytes", "a 256-byte stride", "a stride of 512
+/// bytes") against the scale of the offsets, `scale` bytes (gcnsmt's semantics, else the
+/// page's own Semantics); unchecked without one.
+fn unit_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, scale: Option<u32>) {
+    const SAID: &str =
+        r"(?i)units of (\d+) bytes|(\d+)-byte (?:stride|steps?|units?)|stride of (\d+) bytes";
+    check_stated(c, e, d, SAID, scale, |x| {
+        let truth = format!("{} scales each offset by {x} bytes", e.name);
+        let source = format!("OFFSET * {x} bytes (semantics/pcode/ds_2addr.pcode)");
+        (truth, ("gcnsmt semantics".into(), source))
+    });
 }
