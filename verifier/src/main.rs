@@ -67,6 +67,10 @@ enum Cmd {
         /// Time limit per solver query, in seconds.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
+        /// Instead: measure how cost grows (memory instructions, lanes, atomics on one
+        /// address, corpus size, decoder vs llvm-mc-22) and write DIR/growth.svg and .json.
+        #[arg(long, value_name = "DIR")]
+        plots: Option<std::path::PathBuf>,
     },
     /// Decode DS, MUBUF and VBUFFER instruction words: hex dwords or bytes as arguments, or a
     /// file (`-` or nothing: stdin) of llvm-mc --disassemble input (`0x..` bytes, `#` and `//`
@@ -200,7 +204,11 @@ fn main() -> ExitCode {
     };
     let code = match cli.cmd {
         Cmd::Verify { paths, opts } => cli::verify(&paths, &opts),
-        Cmd::Bench { paths, timeout } => cli::bench(&paths, timeout),
+        Cmd::Bench {
+            paths,
+            timeout,
+            plots,
+        } => cli::bench(&paths, timeout, plots.as_deref()),
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),
             Err(e) => cli::usage_error(&e),

@@ -3,10 +3,11 @@
 use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
 use crate::rules::parse_rules;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `gcnsmt bench`.
-pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
+/// `plots`: write the growth curves there instead of timing the corpus four ways.
+pub fn bench(paths: &[PathBuf], timeout: f64, plots: Option<&Path>) -> ExitStatus {
     let timeout = match crate::limits::timeout(timeout) {
         Ok(t) => t,
         Err(e) => return usage_error(&format!("--timeout: {e}")),
@@ -32,5 +33,8 @@ pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
             "no rules found (rule files end in .rules; each rule starts with `Name:`)",
         );
     }
-    crate::bench::bench(&rules, timeout)
+    match plots {
+        Some(dir) => crate::bench::growth_plots(&rules, timeout, dir),
+        None => crate::bench::bench(&rules, timeout),
+    }
 }

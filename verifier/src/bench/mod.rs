@@ -2,7 +2,12 @@
 //! on every target they apply to, several ways, and reports wall time, the median and 99th
 //! percentile per rule x target, how many verdicts egg settled without a refinement query,
 //! the CPU time of the run (all threads; steadier than wall time on a shared machine) and the
-//! process's peak resident memory.
+//! process's peak resident memory. With `--plots DIR`, the growth curves instead
+//! ([`growth`]).
+
+mod families;
+mod growth;
+mod plot;
 
 use crate::check::Options;
 use crate::exit::ExitStatus;
@@ -145,4 +150,41 @@ pub fn bench(rules: &[Rule], timeout: Duration) -> ExitStatus {
         None => println!("peak RSS unknown"),
     }
     code
+}
+
+/// `gcnsmt bench --plots DIR`: measure the growth curves, print them, and write
+/// `DIR/growth.svg` and `DIR/growth.json`. Exit 2 when a generated rule fails or DIR cannot
+/// be written.
+pub fn growth_plots(rules: &[Rule], timeout: Duration, dir: &std::path::Path) -> ExitStatus {
+    let series = match growth::measure(rules, timeout) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: growth family: {e}");
+            return ExitStatus::InputError;
+        }
+    };
+    print!("{}", growth::table(&series));
+    let caption = format!(
+        "gcnsmt bench --plots: cost growth as ratios in one run ({} s per query; {} corpus rules)",
+        timeout.as_secs_f64(),
+        rules.len()
+    );
+    let written = std::fs::create_dir_all(dir)
+        .map_err(|e| e.to_string())
+        .and_then(|()| plot::svg(&dir.join("growth.svg"), &caption, &series))
+        .and_then(|()| {
+            let text =
+                serde_json::to_string_pretty(&growth::json(&series)).map_err(|e| e.to_string())?;
+            std::fs::write(dir.join("growth.json"), text + "\n").map_err(|e| e.to_string())
+        });
+    match written {
+        Ok(()) => {
+            println!("wrote {0}/growth.svg and {0}/growth.json", dir.display());
+            ExitStatus::Proved
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", dir.display());
+            ExitStatus::InputError
+        }
+    }
 }
