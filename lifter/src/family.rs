@@ -50,6 +50,7 @@ pub static FAMILIES: &[FamilyDef] = &[
             "ds_store.pcode",
             "ds_2addr.pcode",
             "ds_misc.pcode",
+            "ds_wave.pcode",
         ],
         owns: |m| m.starts_with("ds_"),
         on_target: |t, m| crate::table::ds_lookup(t, m).is_some(),
@@ -129,7 +130,10 @@ mod tests {
         for (file, d) in &Library::builtin().defs {
             let fam = family_of_file(file).expect("registered file");
             for n in &d.names {
+                // `_UNPACKED` entries are gfx802's one-component-per-VGPR forms of the d16
+                // mnemonic without the suffix (verifier/src/machine/buffer.rs picks them there).
                 let m = n.name.to_ascii_lowercase();
+                let m = m.strip_suffix("_unpacked").unwrap_or(&m).to_string();
                 assert!(
                     Target::ALL.iter().any(|t| (fam.on_target)(*t, &m)),
                     "{file}: {} is not a {} mnemonic on any target",

@@ -10,19 +10,47 @@ use crate::inst::TuplePastEnd;
 use crate::mubuf::{MubufDecodeError, MubufDecodeErrorKind};
 use crate::text::{display_via_text, push_all, WriteText};
 
-fn push_char(out: &mut String, c: char) {
-    out.push(c);
+/// `v[FIRST:LAST]` (or `a[...]`, `s[...]` by `file`).
+fn push_tuple(out: &mut String, file: char, first: u16, last: u16) {
+    out.push(file);
+    out.push('[');
+    push_dec(out, first.into());
+    out.push(':');
+    push_dec(out, last.into());
+    out.push(']');
+}
+
+/// `FAMILY opcode 0xNN is not defined on TARGET`.
+fn push_unknown_opcode(out: &mut String, family: &str, opcode: u8, target: &str) {
+    push_all(out, &[family, " opcode "]);
+    push_byte(out, opcode);
+    push_all(out, &[" is not defined on ", target]);
+}
+
+/// `MNEMONIC: FIELD register vN` (one register) or `... tuple v[N:M]`, then ` is not
+/// even-aligned, as TARGET requires`.
+fn push_misaligned(out: &mut String, at: [&str; 3], file: char, first: u16, last: Option<u16>) {
+    let [mnemonic, field, target] = at;
+    push_all(out, &[mnemonic, ": ", field]);
+    match last {
+        None => {
+            out.push_str(" register ");
+            out.push(file);
+            push_dec(out, first.into());
+        }
+        Some(last) => {
+            out.push_str(" tuple ");
+            push_tuple(out, file, first, last);
+        }
+    }
+    push_all(out, &[" is not even-aligned, as ", target, " requires"]);
 }
 
 impl WriteText for TuplePastEnd {
     fn write_text(&self, out: &mut String) {
         push_all(out, &[self.mnemonic, ": ", self.field, " tuple "]);
-        push_char(out, self.file);
-        out.push('[');
-        push_dec(out, self.first.into());
-        out.push(':');
-        push_dec(out, self.last.into());
-        out.push_str("] runs past register 255");
+        push_tuple(out, self.file, self.first, self.last);
+        out.push_str(" runs past register 255");
     }
 }
 
@@ -36,9 +64,7 @@ impl WriteText for DecodeErrorKind {
                 out.push_str(", want 0x36)");
             }
             K::UnknownOpcode { opcode, target } => {
-                out.push_str("DS opcode ");
-                push_byte(out, *opcode);
-                push_all(out, &[" is not defined on ", target.name()]);
+                push_unknown_opcode(out, "DS", *opcode, target.name())
             }
             K::GdsBitOnVds { mnemonic, target } => push_all(
                 out,
@@ -66,15 +92,7 @@ impl WriteText for DecodeErrorKind {
                 file,
                 first,
                 target,
-            } => {
-                push_all(out, &[mnemonic, ": ", field, " register "]);
-                push_char(out, *file);
-                push_dec(out, (*first).into());
-                push_all(
-                    out,
-                    &[" is not even-aligned, as ", target.name(), " requires"],
-                );
-            }
+            } => push_misaligned(out, [mnemonic, field, target.name()], *file, *first, None),
         }
     }
 }
@@ -98,9 +116,7 @@ impl WriteText for MubufDecodeErrorKind {
                 out.push(')');
             }
             K::UnknownOpcode { opcode, target } => {
-                out.push_str("MUBUF opcode ");
-                push_byte(out, *opcode);
-                push_all(out, &[" is not defined on ", target.name()]);
+                push_unknown_opcode(out, "MUBUF", *opcode, target.name())
             }
             K::FlagNotAllowed {
                 mnemonic,
@@ -137,16 +153,8 @@ impl WriteText for MubufDecodeErrorKind {
                 last,
                 target,
             } => {
-                push_all(out, &[mnemonic, ": ", field, " tuple "]);
-                push_char(out, *file);
-                out.push('[');
-                push_dec(out, (*first).into());
-                out.push(':');
-                push_dec(out, (*last).into());
-                push_all(
-                    out,
-                    &["] is not even-aligned, as ", target.name(), " requires"],
-                );
+                let at = [*mnemonic, *field, target.name()];
+                push_misaligned(out, at, *file, *first, Some(*last))
             }
             K::FlagBit {
                 mnemonic,
