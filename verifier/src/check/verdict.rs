@@ -183,7 +183,12 @@ impl Outcome {
                 to: None,
                 ..self.clone()
             };
-            t.push_str(&format!("; on {to}: {}", other.settings_text()));
+            // Settings the rule's instructions do not use may differ unprinted (append_addr
+            // on gfx11): only a different printed text is worth a second list.
+            let other = other.settings_text();
+            if other != t {
+                t.push_str(&format!("; on {to}: {other}"));
+            }
         }
         t
     }

@@ -189,6 +189,8 @@ fn tag(ws: &[String]) -> Vec<(usize, Tag)> {
                 "memory" | "lds" | "gds" | "lds/gds" | "location" | "address" | "dword"
                 | "qword" => one(Tag::Mem),
                 "data" if at(i, 1) == "share" => (2, Some(Tag::Mem)),
+                // AMD's "a value in the data register" for the one data operand.
+                "data" if at(i, 1) == "register" => (2, Some(Tag::Data(0))),
                 "from" => one(Tag::From),
                 "return" | "returns" | "returned" | "receives" | "receive" => one(Tag::Ret),
                 "signed" => one(Tag::Signed),
@@ -290,21 +292,19 @@ fn operation(tags: &[(usize, Tag)]) -> Result<Option<Op>, ()> {
     }
 }
 
-/// The data operand a sentence names (the first), `DATA0` when it names none ("the value
-/// in the data register").
-fn operand(tags: &[(usize, Tag)]) -> u8 {
-    tags.iter()
-        .find_map(|(_, t)| match t {
-            Tag::Data(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap_or(0)
+/// The data operand a sentence names (the first): a register name, or "the data register"
+/// for the one data operand; `None` when it names none (another memory value, for one).
+fn operand(tags: &[(usize, Tag)]) -> Option<u8> {
+    tags.iter().find_map(|(_, t)| match t {
+        Tag::Data(d) => Some(*d),
+        _ => None,
+    })
 }
 
 /// The new memory value of `op` as one sentence states it, over `tmp` and `DATAk.T`.
 fn new_value(op: Op, tags: &[(usize, Tag)]) -> Option<String> {
     let has = |t: Tag| tags.iter().any(|(_, x)| *x == t);
-    let d = format!("DATA{}.T", operand(tags));
+    let d = format!("DATA{}.T", operand(tags)?);
     Some(match op {
         Op::Add => format!("tmp + {d}"),
         Op::Sub => sub_order(tags).unwrap_or(format!("tmp - {d}")),
@@ -349,10 +349,22 @@ fn new_value(op: Op, tags: &[(usize, Tag)]) -> Option<String> {
 /// Errors: no sentence names an operation the grammar reads, or two sentences name
 /// different ones; the error quotes the sentences as written.
 pub fn read(description: &str, ty: &str) -> Result<Paraphrase, String> {
+    // The reading is of one element at ADDR + OFFSET; a description of another address
+    // (`SRC2`'s "address A and B", ADDTID's `M0` and lane id) says something else.
+    let other_address = ["address A", "address B", "M0", "LANEID", "LANE_ID", "lane"]
+        .iter()
+        .find(|w| description.contains(*w));
+    if let Some(w) = other_address {
+        return Err(format!(
+            "the address is not ADDR + OFFSET (the description names `{w}`)"
+        ));
+    }
     let mut unread = Vec::new();
     let mut value: Option<(String, String)> = None;
+    let mut last_op: Option<Op> = None;
     let mut returns = false;
     let mut signed: Option<bool> = None;
+    let mut role_only: Option<String> = None;
     for s in sentences(description) {
         let ws = words(&s);
         let tags = tag(&ws);
@@ -366,12 +378,29 @@ pub fn read(description: &str, ty: &str) -> Result<Paraphrase, String> {
         match operation(&tags) {
             Err(()) => return Err(format!("two operations in one sentence: \"{s}\"")),
             Ok(Some(op)) => {
-                let nv = new_value(op, &tags)
-                    .ok_or_else(|| format!("the operands' roles are not clear: \"{s}\""))?;
+                // Float arithmetic and min/max follow IEEE rules (NaN, signed zero) that no
+                // wording here states; only moves are read for floats.
+                if ty.starts_with('f') && !matches!(op, Op::Swap | Op::Store) {
+                    return Err(format!("a float operation other than a move: \"{s}\""));
+                }
+                let Some(nv) = new_value(op, &tags) else {
+                    // "Whichever is greater is stored": the operation again, without its
+                    // operands, after a sentence that named them.
+                    if last_op == Some(op) {
+                        continue;
+                    }
+                    return Err(format!("the operands' roles are not clear: \"{s}\""));
+                };
+                last_op = Some(op);
                 if value.as_ref().is_some_and(|(v, _)| *v != nv) {
                     return Err(format!("a second operation: \"{s}\""));
                 }
                 value = Some((nv, s));
+            }
+            Ok(None) if has(Tag::Cmp) && value.is_none() => {
+                // A compare-and-store whose operands are named by role ("the data comparison
+                // register"), which leaves open which register is which.
+                role_only = Some(s);
             }
             Ok(None) => {
                 let read_elsewhere = has(Tag::Ret) || has(Tag::Size) || has(Tag::Atomic);
@@ -382,6 +411,11 @@ pub fn read(description: &str, ty: &str) -> Result<Paraphrase, String> {
         }
     }
     let Some((nv, _)) = value else {
+        if let Some(s) = role_only {
+            return Err(format!(
+                "the compared and the stored value are not named by register: \"{s}\""
+            ));
+        }
         return Err(format!(
             "no sentence names an operation: {}",
             unread

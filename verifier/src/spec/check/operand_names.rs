@@ -8,14 +8,18 @@ use regex::Regex;
 
 pub(super) const KIND: &str = "operand-names";
 
-/// What AMD's pseudocode means by a name the list lacks, to say what to write instead.
-fn meaning(name: &str) -> &'static str {
-    match name {
-        "DATA" | "VDATA" => "the first data operand",
-        "DATA2" => "the second data operand",
-        "DATA0" => "the first data operand",
-        "DATA1" => "the second data operand",
-        _ => "an operand",
+/// What AMD's pseudocode means by a name the list lacks, and the list's name for it when
+/// the list has one (`DATA2` is the second data operand, the list's `DATA1`).
+fn meaning(name: &str, listed: &[&str]) -> String {
+    let (what, list_name) = match name {
+        "DATA" | "VDATA" | "DATA0" => ("the first data operand", "DATA0"),
+        "DATA2" | "DATA1" => ("the second data operand", "DATA1"),
+        _ => return "an operand the list does not give".into(),
+    };
+    if listed.contains(&list_name) {
+        format!("AMD's pseudocode uses it for {what}, the list's {list_name}")
+    } else {
+        format!("AMD's pseudocode uses it for {what}")
     }
 }
 
@@ -44,9 +48,9 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             None,
             format!("Semantics name {n}"),
             format!(
-                "the operand list names {}; {n} is none of them (AMD's pseudocode uses it for {})",
+                "the operand list names {}; {n} is none of them ({})",
                 listed.join(", "),
-                meaning(n)
+                meaning(n, &listed)
             ),
             vec![("operand list".into(), format!("line {list_line}"))],
         );
