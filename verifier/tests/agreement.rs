@@ -550,8 +550,14 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 continue;
             }
             if file.starts_with("buffer_") {
+                // gfx8.0's unpacked d16 entries run there only (machine::buffer picks them).
+                let (mn, only) = match mn.strip_suffix("_unpacked") {
+                    Some(m) => (m.to_string(), Some(Target::Gfx802)),
+                    None => (mn, None),
+                };
                 let ts: Vec<Target> = Target::ALL
                     .into_iter()
+                    .filter(|t| only.is_none_or(|o| o == *t))
                     .filter(|t| gcnsmt_lifter::mubuf_lookup(*t, &mn).is_some())
                     .collect();
                 assert!(!ts.is_empty(), "{name}: no target has this mnemonic");
