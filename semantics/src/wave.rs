@@ -172,26 +172,7 @@ fn modulus(wrap: PermuteWrap, lanes: usize) -> u32 {
 /// lanes keep `old`. An index at or above the wave size reads 0 (wave32 with a 64-lane wrap
 /// has no such lane).
 pub fn bpermute<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
-    let n = w.data.len();
-    let active = mask(d, w.exec, n);
-    let modn = modulus(at.wrap, n);
-    let src: Vec<D::Bv> = (0..modn as usize)
-        .map(|k| {
-            let zero = d.bv(0, 32);
-            if k < n {
-                d.ite(&active[k], &w.data[k], &zero)
-            } else {
-                zero
-            }
-        })
-        .collect();
-    let got: Vec<D::Bv> = (0..n)
-        .map(|i| {
-            let k = lane_index(d, &at.addr[i], at.offset, modn);
-            select(d, &src, &k)
-        })
-        .collect();
-    keep_inactive(d, &active, got, w.old)
+    backward(d, w, at, false)
 }
 
 /// `ds_bpermute_fi_b32` (gfx12, "fetch inactive"): as [`bpermute`] but the source lane's
@@ -199,11 +180,30 @@ pub fn bpermute<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::
 /// src_lane is invalid in EXEC mask"); inactive lanes keep `old`. An index at or above the
 /// wave size (only with a wrap wider than the wave) reads 0.
 pub fn bpermute_fi<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    backward(d, w, at, true)
+}
+
+/// The backward permutes: active lane i reads lane k = its lane index of `at`, as the wave
+/// holds it (`fetch_inactive`) or 0 where lane k is inactive; 0 past the wave's lanes.
+fn backward<D: Domain>(
+    d: &mut D,
+    w: &Wave<D>,
+    at: &LaneIndex<D>,
+    fetch_inactive: bool,
+) -> Vec<D::Bv> {
     let n = w.data.len();
     let active = mask(d, w.exec, n);
     let modn = modulus(at.wrap, n);
-    let mut src = w.data.to_vec();
-    src.resize(modn as usize, d.bv(0, 32));
+    let src: Vec<D::Bv> = (0..modn as usize)
+        .map(|k| {
+            let zero = d.bv(0, 32);
+            match (k < n, fetch_inactive) {
+                (false, _) => zero,
+                (true, true) => w.data[k].clone(),
+                (true, false) => d.ite(&active[k], &w.data[k], &zero),
+            }
+        })
+        .collect();
     let got: Vec<D::Bv> = (0..n)
         .map(|i| {
             let k = lane_index(d, &at.addr[i], at.offset, modn);
