@@ -14,7 +14,7 @@
 
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 
-use crate::inst::{DsInst, RegFile, RegTuple, TupleFault, TuplePastEnd};
+use crate::inst::{DsInst, OddTuple, RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
@@ -69,18 +69,7 @@ pub enum DecodeErrorKind {
     TupleOutOfRange(TuplePastEnd),
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
-    MisalignedTuple {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdst"`, `"data0"`, `"data1"` or `"addr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number, odd.
-        first: u16,
-        /// The target that requires the even alignment.
-        target: Target,
-    },
+    MisalignedTuple(OddTuple),
 }
 
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
@@ -189,13 +178,9 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
             Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange(
                 t.past_end(mnemonic, field),
             )),
-            Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple {
-                mnemonic,
-                field,
-                file: t.letter(),
-                first,
-                target,
-            }),
+            Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple(
+                t.odd((mnemonic, field, target), false),
+            )),
         }
     };
 

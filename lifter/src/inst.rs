@@ -62,6 +62,26 @@ pub struct TuplePastEnd {
     pub last: u16,
 }
 
+/// A decoded register operand that starts at an odd register where the target needs even
+/// alignment ([`crate::DecodeErrorKind::MisalignedTuple`],
+/// [`crate::MubufDecodeErrorKind::MisalignedTuple`]). Its text: `lifter/src/reason.rs`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OddTuple {
+    /// The op's LLVM mnemonic.
+    pub mnemonic: &'static str,
+    /// The operand: `"vdst"`, `"data0"`, `"data1"`, `"addr"` (DS), `"vdata"`, `"vaddr"` (MUBUF).
+    pub field: &'static str,
+    /// `'v'` for VGPRs, `'a'` for AGPRs.
+    pub file: char,
+    /// First register number, odd.
+    pub first: u16,
+    /// Last register number of the tuple; `None` where the message names the first register
+    /// only (DS).
+    pub last: Option<u16>,
+    /// The target that requires the even alignment.
+    pub target: Target,
+}
+
 /// Why a decoded tuple is no operand llvm-mc-22's assembler accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum TupleFault {
@@ -88,6 +108,20 @@ impl RegTuple {
             file: self.letter(),
             first: self.first,
             last: self.last(),
+        }
+    }
+
+    /// The [`OddTuple`] fault of this tuple as operand `field` of `mnemonic` on `target`
+    /// (`whole`: the message shows the whole tuple, else its first register).
+    pub(crate) fn odd(&self, at: (&'static str, &'static str, Target), whole: bool) -> OddTuple {
+        let (mnemonic, field, target) = at;
+        OddTuple {
+            mnemonic,
+            field,
+            file: self.letter(),
+            first: self.first,
+            last: whole.then(|| self.last()),
+            target,
         }
     }
 

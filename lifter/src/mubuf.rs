@@ -17,7 +17,7 @@
 use gcnsmt_semantics::target::{Gen, Target};
 
 use crate::hex::push_dec;
-use crate::inst::{RegFile, RegTuple, TupleFault, TuplePastEnd};
+use crate::inst::{OddTuple, RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_str, srsrc_str, MubufClass, MubufLayout, MubufShape,
 };
@@ -129,22 +129,9 @@ pub enum MubufDecodeErrorKind {
     },
     /// A tuple runs past register 255.
     TupleOutOfRange(TuplePastEnd),
-    /// A tuple starts at an odd register where the target needs even alignment.
-    MisalignedTuple {
-        /// The op's LLVM mnemonic.
-        mnemonic: &'static str,
-        /// The operand: `"vdata"` or `"vaddr"`.
-        field: &'static str,
-        /// `'v'` for VGPRs, `'a'` for AGPRs.
-        file: char,
-        /// First register number, odd.
-        first: u16,
-        /// Last register number of the tuple.
-        last: u16,
-        /// The target that requires the even alignment (gfx90a, gfx942, gfx950, gfx1250:
-        /// [`Target::needs_aligned_vgpr_tuples`]).
-        target: Target,
-    },
+    /// A tuple starts at an odd register where the target needs even alignment (gfx90a,
+    /// gfx942, gfx950, gfx1250: [`Target::needs_aligned_vgpr_tuples`]).
+    MisalignedTuple(OddTuple),
     /// A flag bit llvm-mc-22 rejects for this op (see [`MubufShape::invalid_bits`]).
     FlagBit {
         /// The op's LLVM mnemonic.
@@ -330,14 +317,9 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
         match t.fault(count > 1 && needs_even(target)) {
             None => Ok(t),
             Some(TupleFault::PastV255) => Err(E::TupleOutOfRange(t.past_end(mnemonic, field))),
-            Some(TupleFault::Odd) => Err(E::MisalignedTuple {
-                mnemonic,
-                field,
-                file: t.letter(),
-                first,
-                last: t.last(),
-                target,
-            }),
+            Some(TupleFault::Odd) => {
+                Err(E::MisalignedTuple(t.odd((mnemonic, field, target), true)))
+            }
         }
     };
     let vbuf = MubufLayout::of(target) == MubufLayout::Vbuffer;

@@ -6,7 +6,7 @@
 use crate::any::InstDecodeError;
 use crate::decode::{DecodeError, DecodeErrorKind};
 use crate::hex::{push_byte, push_dec, push_dwords, push_hex, push_hex32};
-use crate::inst::TuplePastEnd;
+use crate::inst::{OddTuple, TuplePastEnd};
 use crate::mubuf::{MubufDecodeError, MubufDecodeErrorKind};
 use crate::text::{display_via_text, push_all, WriteText};
 
@@ -29,21 +29,25 @@ fn push_unknown_opcode(out: &mut String, family: &str, opcode: u8, target: &str)
 
 /// `MNEMONIC: FIELD register vN` (one register) or `... tuple v[N:M]`, then ` is not
 /// even-aligned, as TARGET requires`.
-fn push_misaligned(out: &mut String, at: [&str; 3], file: char, first: u16, last: Option<u16>) {
-    let [mnemonic, field, target] = at;
-    push_all(out, &[mnemonic, ": ", field]);
-    match last {
-        None => {
-            out.push_str(" register ");
-            out.push(file);
-            push_dec(out, first.into());
+impl WriteText for OddTuple {
+    fn write_text(&self, out: &mut String) {
+        push_all(out, &[self.mnemonic, ": ", self.field]);
+        match self.last {
+            None => {
+                out.push_str(" register ");
+                out.push(self.file);
+                push_dec(out, self.first.into());
+            }
+            Some(last) => {
+                out.push_str(" tuple ");
+                push_tuple(out, self.file, self.first, last);
+            }
         }
-        Some(last) => {
-            out.push_str(" tuple ");
-            push_tuple(out, file, first, last);
-        }
+        push_all(
+            out,
+            &[" is not even-aligned, as ", self.target.name(), " requires"],
+        );
     }
-    push_all(out, &[" is not even-aligned, as ", target, " requires"]);
 }
 
 impl WriteText for TuplePastEnd {
@@ -86,13 +90,7 @@ impl WriteText for DecodeErrorKind {
                 push_hex(out, *value);
             }
             K::TupleOutOfRange(t) => t.write_text(out),
-            K::MisalignedTuple {
-                mnemonic,
-                field,
-                file,
-                first,
-                target,
-            } => push_misaligned(out, [mnemonic, field, target.name()], *file, *first, None),
+            K::MisalignedTuple(t) => t.write_text(out),
         }
     }
 }
@@ -145,17 +143,7 @@ impl WriteText for MubufDecodeErrorKind {
                 push_all(out, &[" is not a valid scalar operand on ", target.name()]);
             }
             K::TupleOutOfRange(t) => t.write_text(out),
-            K::MisalignedTuple {
-                mnemonic,
-                field,
-                file,
-                first,
-                last,
-                target,
-            } => {
-                let at = [*mnemonic, *field, target.name()];
-                push_misaligned(out, at, *file, *first, Some(*last))
-            }
+            K::MisalignedTuple(t) => t.write_text(out),
             K::FlagBit {
                 mnemonic,
                 bit,
@@ -206,6 +194,7 @@ impl WriteText for InstDecodeError {
 
 display_via_text!(
     TuplePastEnd,
+    OddTuple,
     DecodeErrorKind,
     DecodeError,
     MubufDecodeErrorKind,

@@ -271,7 +271,7 @@ fn decode_errors() {
             matches!(k, TupleOutOfRange { .. })
         }),
         (Target::Gfx90a, 0x0300_0014_d8ec_0000, |k| {
-            matches!(k, MisalignedTuple { .. })
+            matches!(k, MisalignedTuple(..))
         }),
     ];
     for (t, w, pred) in cases {
