@@ -14,7 +14,7 @@
 
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
 
-use crate::inst::{DsInst, OddTuple, RegFile, RegTuple, TupleFault, TuplePastEnd};
+use crate::inst::{BadTuple, DsInst, RegFile, RegTuple, TupleFault};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
@@ -66,10 +66,10 @@ pub enum DecodeErrorKind {
         value: u64,
     },
     /// A tuple runs past register 255.
-    TupleOutOfRange(TuplePastEnd),
+    TupleOutOfRange(BadTuple),
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
-    MisalignedTuple(OddTuple),
+    MisalignedTuple(BadTuple),
 }
 
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
@@ -176,10 +176,10 @@ fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
         match t.fault(table::must_be_even(target, mnemonic, count)) {
             None => Ok(t),
             Some(TupleFault::PastV255) => Err(DecodeErrorKind::TupleOutOfRange(
-                t.past_end(mnemonic, field),
+                t.bad((mnemonic, field, target), false),
             )),
             Some(TupleFault::Odd) => Err(DecodeErrorKind::MisalignedTuple(
-                t.odd((mnemonic, field, target), false),
+                t.bad((mnemonic, field, target), false),
             )),
         }
     };

@@ -44,12 +44,14 @@ impl RegTuple {
     }
 }
 
-/// A decoded register tuple that runs past register 255: the same fault for the DS and the
-/// MUBUF decoders ([`crate::DecodeErrorKind::TupleOutOfRange`],
-/// [`crate::MubufDecodeErrorKind::TupleOutOfRange`]).
-/// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
+/// A decoded register tuple that is no operand llvm-mc-22 accepts, the same fault for the
+/// DS and the MUBUF decoders: it runs past register 255
+/// ([`crate::DecodeErrorKind::TupleOutOfRange`], [`crate::MubufDecodeErrorKind::TupleOutOfRange`])
+/// or starts at an odd register where the target needs even alignment
+/// ([`crate::DecodeErrorKind::MisalignedTuple`], [`crate::MubufDecodeErrorKind::MisalignedTuple`]).
+/// Its texts: `lifter/src/reason.rs`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TuplePastEnd {
+pub struct BadTuple {
     /// The op's LLVM mnemonic.
     pub mnemonic: &'static str,
     /// The operand: `"vdst"`, `"data0"`, `"data1"`, `"addr"` (DS), `"vdata"`, `"vaddr"` (MUBUF).
@@ -58,28 +60,12 @@ pub struct TuplePastEnd {
     pub file: char,
     /// First register number (the field's 8-bit value).
     pub first: u16,
-    /// Last register number of the tuple, above 255.
+    /// Last register number of the tuple.
     pub last: u16,
-}
-
-/// A decoded register operand that starts at an odd register where the target needs even
-/// alignment ([`crate::DecodeErrorKind::MisalignedTuple`],
-/// [`crate::MubufDecodeErrorKind::MisalignedTuple`]). Its text: `lifter/src/reason.rs`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OddTuple {
-    /// The op's LLVM mnemonic.
-    pub mnemonic: &'static str,
-    /// The operand: `"vdst"`, `"data0"`, `"data1"`, `"addr"` (DS), `"vdata"`, `"vaddr"` (MUBUF).
-    pub field: &'static str,
-    /// `'v'` for VGPRs, `'a'` for AGPRs.
-    pub file: char,
-    /// First register number, odd.
-    pub first: u16,
-    /// Last register number of the tuple; `None` where the message names the first register
-    /// only (DS).
-    pub last: Option<u16>,
-    /// The target that requires the even alignment.
+    /// The target the word was decoded for.
     pub target: Target,
+    /// Whether an alignment message shows the whole tuple (MUBUF) or its first register (DS).
+    pub whole: bool,
 }
 
 /// Why a decoded tuple is no operand llvm-mc-22's assembler accepts.
@@ -100,28 +86,18 @@ impl RegTuple {
         }
     }
 
-    /// The [`TuplePastEnd`] fault of this tuple as operand `field` of `mnemonic`.
-    pub(crate) fn past_end(&self, mnemonic: &'static str, field: &'static str) -> TuplePastEnd {
-        TuplePastEnd {
+    /// This tuple as the faulty operand `field` of `mnemonic` on `target` (`whole`: an
+    /// alignment message shows the whole tuple).
+    pub(crate) fn bad(&self, at: (&'static str, &'static str, Target), whole: bool) -> BadTuple {
+        let (mnemonic, field, target) = at;
+        BadTuple {
             mnemonic,
             field,
             file: self.letter(),
             first: self.first,
             last: self.last(),
-        }
-    }
-
-    /// The [`OddTuple`] fault of this tuple as operand `field` of `mnemonic` on `target`
-    /// (`whole`: the message shows the whole tuple, else its first register).
-    pub(crate) fn odd(&self, at: (&'static str, &'static str, Target), whole: bool) -> OddTuple {
-        let (mnemonic, field, target) = at;
-        OddTuple {
-            mnemonic,
-            field,
-            file: self.letter(),
-            first: self.first,
-            last: whole.then(|| self.last()),
             target,
+            whole,
         }
     }
 

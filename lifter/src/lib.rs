@@ -55,7 +55,7 @@ pub use global::{
     global_lookup, global_spelling, parse_global_with, GlobalInst, GlobalKind, GlobalOp, Sgprs,
 };
 pub use holes::{HoleAnswer, HoleClass, Holes, NoHoles, Role};
-pub use inst::{DsInst, OddTuple, RegFile, RegTuple, TuplePastEnd};
+pub use inst::{BadTuple, DsInst, RegFile, RegTuple};
 pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
     MubufDecodeErrorKind, MubufInst,

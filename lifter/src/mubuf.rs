@@ -17,7 +17,7 @@
 use gcnsmt_semantics::target::{Gen, Target};
 
 use crate::hex::push_dec;
-use crate::inst::{OddTuple, RegFile, RegTuple, TupleFault, TuplePastEnd};
+use crate::inst::{BadTuple, RegFile, RegTuple, TupleFault};
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_str, srsrc_str, MubufClass, MubufLayout, MubufShape,
 };
@@ -128,10 +128,10 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A tuple runs past register 255.
-    TupleOutOfRange(TuplePastEnd),
+    TupleOutOfRange(BadTuple),
     /// A tuple starts at an odd register where the target needs even alignment (gfx90a,
     /// gfx942, gfx950, gfx1250: [`Target::needs_aligned_vgpr_tuples`]).
-    MisalignedTuple(OddTuple),
+    MisalignedTuple(BadTuple),
     /// A flag bit llvm-mc-22 rejects for this op (see [`MubufShape::invalid_bits`]).
     FlagBit {
         /// The op's LLVM mnemonic.
@@ -316,9 +316,11 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
         let t = RegTuple { file, first, count };
         match t.fault(count > 1 && needs_even(target)) {
             None => Ok(t),
-            Some(TupleFault::PastV255) => Err(E::TupleOutOfRange(t.past_end(mnemonic, field))),
+            Some(TupleFault::PastV255) => {
+                Err(E::TupleOutOfRange(t.bad((mnemonic, field, target), true)))
+            }
             Some(TupleFault::Odd) => {
-                Err(E::MisalignedTuple(t.odd((mnemonic, field, target), true)))
+                Err(E::MisalignedTuple(t.bad((mnemonic, field, target), true)))
             }
         }
     };

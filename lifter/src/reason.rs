@@ -6,7 +6,7 @@
 use crate::any::InstDecodeError;
 use crate::decode::{DecodeError, DecodeErrorKind};
 use crate::hex::{push_byte, push_dec, push_dwords, push_hex, push_hex32};
-use crate::inst::{OddTuple, TuplePastEnd};
+use crate::inst::BadTuple;
 use crate::mubuf::{MubufDecodeError, MubufDecodeErrorKind};
 use crate::text::{display_via_text, push_all, WriteText};
 
@@ -27,35 +27,29 @@ fn push_unknown_opcode(out: &mut String, family: &str, opcode: u8, target: &str)
     push_all(out, &[" is not defined on ", target]);
 }
 
-/// `MNEMONIC: FIELD register vN` (one register) or `... tuple v[N:M]`, then ` is not
-/// even-aligned, as TARGET requires`.
-impl WriteText for OddTuple {
-    fn write_text(&self, out: &mut String) {
-        push_all(out, &[self.mnemonic, ": ", self.field]);
-        match self.last {
-            None => {
-                out.push_str(" register ");
-                out.push(self.file);
-                push_dec(out, self.first.into());
-            }
-            Some(last) => {
-                out.push_str(" tuple ");
-                push_tuple(out, self.file, self.first, last);
-            }
-        }
-        push_all(
-            out,
-            &[" is not even-aligned, as ", self.target.name(), " requires"],
-        );
-    }
+/// `MNEMONIC: FIELD tuple v[N:M] runs past register 255`.
+fn push_past_end(out: &mut String, t: &BadTuple) {
+    push_all(out, &[t.mnemonic, ": ", t.field, " tuple "]);
+    push_tuple(out, t.file, t.first, t.last);
+    out.push_str(" runs past register 255");
 }
 
-impl WriteText for TuplePastEnd {
-    fn write_text(&self, out: &mut String) {
-        push_all(out, &[self.mnemonic, ": ", self.field, " tuple "]);
-        push_tuple(out, self.file, self.first, self.last);
-        out.push_str(" runs past register 255");
+/// `MNEMONIC: FIELD register vN` (DS) or `... tuple v[N:M]` (MUBUF), then ` is not
+/// even-aligned, as TARGET requires`.
+fn push_odd(out: &mut String, t: &BadTuple) {
+    push_all(out, &[t.mnemonic, ": ", t.field]);
+    if t.whole {
+        out.push_str(" tuple ");
+        push_tuple(out, t.file, t.first, t.last);
+    } else {
+        out.push_str(" register ");
+        out.push(t.file);
+        push_dec(out, t.first.into());
     }
+    push_all(
+        out,
+        &[" is not even-aligned, as ", t.target.name(), " requires"],
+    );
 }
 
 impl WriteText for DecodeErrorKind {
@@ -89,8 +83,8 @@ impl WriteText for DecodeErrorKind {
                 push_all(out, &[mnemonic, " does not use ", field, ", but it is "]);
                 push_hex(out, *value);
             }
-            K::TupleOutOfRange(t) => t.write_text(out),
-            K::MisalignedTuple(t) => t.write_text(out),
+            K::TupleOutOfRange(t) => push_past_end(out, t),
+            K::MisalignedTuple(t) => push_odd(out, t),
         }
     }
 }
@@ -142,8 +136,8 @@ impl WriteText for MubufDecodeErrorKind {
                 push_dec(out, (*value).into());
                 push_all(out, &[" is not a valid scalar operand on ", target.name()]);
             }
-            K::TupleOutOfRange(t) => t.write_text(out),
-            K::MisalignedTuple(t) => t.write_text(out),
+            K::TupleOutOfRange(t) => push_past_end(out, t),
+            K::MisalignedTuple(t) => push_odd(out, t),
             K::FlagBit {
                 mnemonic,
                 bit,
@@ -193,8 +187,6 @@ impl WriteText for InstDecodeError {
 }
 
 display_via_text!(
-    TuplePastEnd,
-    OddTuple,
     DecodeErrorKind,
     DecodeError,
     MubufDecodeErrorKind,
@@ -202,7 +194,6 @@ display_via_text!(
     InstDecodeError,
 );
 
-impl std::error::Error for TuplePastEnd {}
 impl std::error::Error for DecodeErrorKind {}
 impl std::error::Error for DecodeError {}
 impl std::error::Error for MubufDecodeErrorKind {}
