@@ -259,18 +259,12 @@ fn cmp_roles(tags: &[(usize, Tag)]) -> Option<(u8, u8)> {
 fn operation(tags: &[(usize, Tag)]) -> Result<Option<Op>, ()> {
     let ops: Vec<Op> = tags
         .iter()
-        .filter_map(|(_, t)| match t {
-            Tag::Op(o) => Some(*o),
-            _ => None,
-        })
+        .filter_map(|(_, t)| if let Tag::Op(o) = t { Some(*o) } else { None })
         .collect();
     let has = |t: Tag| tags.iter().any(|(_, x)| *x == t);
     let datas: Vec<u8> = tags
         .iter()
-        .filter_map(|(_, t)| match t {
-            Tag::Data(d) => Some(*d),
-            _ => None,
-        })
+        .filter_map(|(_, t)| if let Tag::Data(d) = t { Some(*d) } else { None })
         .collect();
     // Increment and decrement name their wrap test with comparison words; they decide.
     let main = if ops.contains(&Op::Inc) || ops.contains(&Op::Dec) {
@@ -426,19 +420,8 @@ pub fn read(description: &str, ty: &str) -> Result<Paraphrase, String> {
         (Some(false), "i") => format!("u{}", &ty[1..]),
         _ => ty.to_string(),
     };
-    let nv = nv.replace(".T", &format!(".{ty}"));
-    let mut p = format!(
-        "addr = CalcDsAddr(ADDR.b32, OFFSET.b32);\ntmp = MEM[addr].{ty};\nMEM[addr].{ty} = {nv}"
-    );
-    if returns {
-        p.push_str(&format!(";\nRETURN_DATA.{ty} = tmp"));
-    }
     Ok(Paraphrase {
-        reading: Reading {
-            pcode: p,
-            new_value: nv,
-            returns,
-        },
+        reading: Reading::rmw(&ty, &nv, returns),
         unread,
     })
 }

@@ -22,6 +22,26 @@ pub struct Reading {
     pub returns: bool,
 }
 
+impl Reading {
+    /// The read-modify-write a DS atomic description states: the new value `nv` (over `tmp`,
+    /// `DATA0`, `DATA1`, typed `.T`) stored at the computed address as type `ty`, and the old
+    /// value returned when `returns`.
+    pub fn rmw(ty: &str, nv: &str, returns: bool) -> Reading {
+        let nv = nv.replace(".T", &format!(".{ty}"));
+        let mut p = format!(
+            "addr = CalcDsAddr(ADDR.b32, OFFSET.b32);\ntmp = MEM[addr].{ty};\nMEM[addr].{ty} = {nv}"
+        );
+        if returns {
+            p.push_str(&format!(";\nRETURN_DATA.{ty} = tmp"));
+        }
+        Reading {
+            pcode: p,
+            new_value: nv,
+            returns,
+        }
+    }
+}
+
 /// The pseudocode type of a mnemonic's element (`DS_DEC_U32` -> `u32`, `DS_MAX_I64` -> `i64`).
 pub fn elem_type(mnemonic: &str) -> Option<String> {
     let last = mnemonic.rsplit('_').next()?.to_ascii_lowercase();
@@ -287,18 +307,7 @@ fn read_normalised(description: &str, ty: &str) -> Result<Reading, String> {
     let Some(nv) = new_value else {
         return Err("the description states no new memory value".into());
     };
-    let nv = nv.replace(".T", &format!(".{ty}"));
-    let mut p = format!(
-        "addr = CalcDsAddr(ADDR.b32, OFFSET.b32);\ntmp = MEM[addr].{ty};\nMEM[addr].{ty} = {nv}"
-    );
-    if returns {
-        p.push_str(&format!(";\nRETURN_DATA.{ty} = tmp"));
-    }
-    Ok(Reading {
-        pcode: p,
-        new_value: nv,
-        returns,
-    })
+    Ok(Reading::rmw(ty, &nv, returns))
 }
 
 #[cfg(test)]
