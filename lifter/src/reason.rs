@@ -20,6 +20,13 @@ fn push_tuple(out: &mut String, file: char, first: u16, last: u16) {
     out.push(']');
 }
 
+/// `MNEMONIC: WHAT N AFTER TARGET`: the shape of the messages about one numbered field.
+fn push_numbered(out: &mut String, mnemonic: &str, what: &str, n: u64, after: &str, target: &str) {
+    push_all(out, &[mnemonic, ": ", what]);
+    push_dec(out, n);
+    push_all(out, &[after, target]);
+}
+
 /// `FAMILY opcode 0xNN is not defined on TARGET`.
 fn push_unknown_opcode(out: &mut String, family: &str, opcode: u8, target: &str) {
     push_all(out, &[family, " opcode "]);
@@ -123,18 +130,19 @@ impl WriteText for MubufDecodeErrorKind {
                 sgpr,
                 target,
             } => {
-                push_all(out, &[mnemonic, ": SRSRC field names SGPR "]);
-                push_dec(out, (*sgpr).into());
-                push_all(out, &[", which is no resource tuple on ", target.name()]);
+                let (what, after) = (
+                    "SRSRC field names SGPR ",
+                    ", which is no resource tuple on ",
+                );
+                push_numbered(out, mnemonic, what, (*sgpr).into(), after, target.name())
             }
             K::BadSoffset {
                 mnemonic,
                 value,
                 target,
             } => {
-                push_all(out, &[mnemonic, ": SOFFSET value "]);
-                push_dec(out, (*value).into());
-                push_all(out, &[" is not a valid scalar operand on ", target.name()]);
+                let (what, after) = ("SOFFSET value ", " is not a valid scalar operand on ");
+                push_numbered(out, mnemonic, what, (*value).into(), after, target.name())
             }
             K::TupleOutOfRange(t) => push_past_end(out, t),
             K::MisalignedTuple(t) => push_odd(out, t),
@@ -142,11 +150,14 @@ impl WriteText for MubufDecodeErrorKind {
                 mnemonic,
                 bit,
                 target,
-            } => {
-                push_all(out, &[mnemonic, ": bit "]);
-                push_dec(out, (*bit).into());
-                push_all(out, &[" must be clear on ", target.name()]);
-            }
+            } => push_numbered(
+                out,
+                mnemonic,
+                "bit ",
+                (*bit).into(),
+                " must be clear on ",
+                target.name(),
+            ),
             K::OffsetSign { mnemonic } => push_all(
                 out,
                 &[
