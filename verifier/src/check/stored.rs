@@ -4,7 +4,7 @@
 //! the evidence for the refutation.
 
 use super::assume::holds;
-use super::elaborate::{elaborate, lane_mode, uses_buffer};
+use super::elaborate::elaborate;
 use super::inputs::Slot;
 use super::options::Options;
 use super::replay::{replay_sides, Run};
@@ -80,23 +80,6 @@ fn outcome(
     verdict: Verdict,
     note: Option<&'static str>,
 ) -> Outcome {
-    let target = b.target;
-    Outcome {
-        rule: rule.name.clone(),
-        file: rule.file.clone(),
-        target,
-        settings: b.settings,
-        verdict,
-        expect: rule.expect.map(|e| e.0),
-        time: std::time::Duration::ZERO,
-        note,
-        buffer: uses_buffer(rule),
-        sbuffer: crate::check::uses_sbuffer(rule),
-        flat: crate::check::uses_flat(rule),
-        lds_dma: crate::check::uses_lds_dma(rule),
-        float: crate::check::uses_float(rule),
-        lanes: lane_mode(rule, opts),
-        to: (b.to != target).then_some((b.to, b.to_settings)),
-        assumptions: crate::check::cross_assumptions(rule, target, b.to),
-    }
+    let to = (b.to != b.target).then_some((b.to, b.to_settings));
+    super::outcome_of(rule, b.target, b.settings, to, opts, verdict, note)
 }
