@@ -17,19 +17,19 @@ fn run(args: &[&str]) -> Run {
     r
 }
 
-fn rows(v: &Value) -> Vec<(String, String, String)> {
+fn rows(v: &Value) -> Vec<(String, String, String, String)> {
     v["rows"]
         .as_array()
         .expect("rows")
         .iter()
         .map(|r| {
             let s = |k: &str| r[k].as_str().unwrap_or("-").to_string();
-            (s("mnemonic"), s("counterpart"), s("status"))
+            (s("mnemonic"), s("counterpart"), s("status"), s("proof"))
         })
         .collect()
 }
 
-fn status_of<'a>(rows: &'a [(String, String, String)], m: &str) -> (&'a str, &'a str) {
+fn status_of<'a>(rows: &'a [(String, String, String, String)], m: &str) -> (&'a str, &'a str) {
     let r = rows
         .iter()
         .find(|r| r.0 == m)
@@ -37,52 +37,117 @@ fn status_of<'a>(rows: &'a [(String, String, String)], m: &str) -> (&'a str, &'a
     (r.1.as_str(), r.2.as_str())
 }
 
-/// The options `docs/generations.json` was generated with (its `generated_by`), less `--all`
-/// and `--sample`.
-const SHIPPED: [&str; 4] = ["--family", "ds", "--timeout", "30"];
-/// The source targets the shipped file covers (`--sample`; every pair from them). The full
-/// 182 pairs did not fit the time the machine had (docs/cli.md, `gcnsmt equiv`).
-const SAMPLE: &str = "gfx1030";
+/// The options `docs/generations.json` was generated with (its `generated_by`), less `--all`.
+const SHIPPED: [&str; 2] = ["--timeout", "30"];
 
-/// The sampled pair of the default tier: gfx1030 -> gfx1100 regenerated and compared with
-/// its entry in docs/generations.json, plus the independent facts above.
-#[test]
-fn gfx1030_to_gfx1100_matches_the_shipped_table() {
-    let mut args = vec![
-        "equiv", "--from", "gfx1030", "--to", "gfx1100", "--format", "json",
-    ];
+/// The shipped data file, parsed.
+fn shipped() -> Value {
+    let text = std::fs::read_to_string(gcnsmt_testkit::workspace_path("docs/generations.json"))
+        .expect("docs/generations.json");
+    serde_json::from_str(&text).expect("generations.json parses")
+}
+
+/// The shipped rows of one pair, of one family if `fam` says so; `null` when the file has
+/// none of them (a sampled file).
+fn shipped_rows(doc: &Value, from: &str, to: &str, fam: Option<&str>) -> Value {
+    let Some(pair) = (doc["pairs"].as_array().expect("pairs"))
+        .iter()
+        .find(|p| p["from"] == from && p["to"] == to)
+    else {
+        return Value::Null;
+    };
+    let rows: Vec<Value> = (pair["rows"].as_array().expect("rows"))
+        .iter()
+        .filter(|r| fam.is_none_or(|f| r["family"] == f))
+        .cloned()
+        .collect();
+    if rows.is_empty() {
+        return Value::Null;
+    }
+    serde_json::json!({ "rows": rows })
+}
+
+/// One pair regenerated (one family, or both) as `equiv --format json`.
+fn regenerate(from: &str, to: &str, fam: Option<&str>) -> Value {
+    let mut args = vec!["equiv", "--from", from, "--to", to, "--format", "json"];
+    if let Some(f) = fam {
+        args.extend(["--family", f]);
+    }
     args.extend(SHIPPED);
     let r = run(&args);
     assert_eq!(r.code, 0, "{}", r.context());
-    let v: Value = serde_json::from_str(&r.stdout).expect("one JSON document");
-    let got = rows(&v);
-    assert_eq!(status_of(&got, "ds_write_b32"), ("ds_store_b32", "same"));
-    assert_eq!(
-        status_of(&got, "ds_cmpst_rtn_b32"),
-        ("ds_cmpstore_rtn_b32", "differ")
+    serde_json::from_str(&r.stdout).expect("one JSON document")
+}
+
+/// The file covers every ordered pair its `generated_by` names (all 182 of the fourteen
+/// targets unless `--sample` narrows the sources), each with DS and buffer rows unless
+/// `--family` keeps one.
+#[test]
+fn the_shipped_table_has_every_pair() {
+    let doc = shipped();
+    let cmd = doc["generated_by"].as_str().expect("generated_by");
+    assert!(
+        cmd.starts_with("gcnsmt equiv --all --by name") && cmd.ends_with(&SHIPPED.join(" ")),
+        "{cmd}"
     );
-    assert_eq!(
-        status_of(&got, "ds_cmpst_b64"),
-        ("ds_cmpstore_b64", "differ")
-    );
-    let shipped = std::fs::read_to_string(gcnsmt_testkit::workspace_path("docs/generations.json"))
-        .expect("docs/generations.json");
-    let doc: Value = serde_json::from_str(&shipped).expect("generations.json parses");
-    let want = format!(
-        "gcnsmt equiv --all --by name {} --sample {SAMPLE} {} {}",
-        SHIPPED[..2].join(" "),
-        SHIPPED[2],
-        SHIPPED[3]
-    );
-    assert_eq!(doc["generated_by"], want.as_str());
+    let words: Vec<&str> = cmd.split(' ').collect();
+    let after = |flag: &str| (words.iter().position(|w| *w == flag)).map(|i| words[i + 1]);
+    let froms = after("--sample").map_or(14, |s| s.split(',').count());
     let pairs = doc["pairs"].as_array().expect("pairs");
-    assert_eq!(pairs.len(), 13, "every pair from {SAMPLE}");
-    let pair = pairs
-        .iter()
-        .find(|p| p["from"] == "gfx1030" && p["to"] == "gfx1100")
-        .expect("the pair is in the table");
-    assert_eq!(rows(pair), got, "regenerate with `gcnsmt equiv --all`");
-    assert_eq!(pair["summary"], v["summary"]);
+    assert_eq!(pairs.len(), froms * 13, "{cmd}");
+    let fams: Vec<&str> = after("--family").map_or(vec!["ds", "buffer"], |f| vec![f]);
+    for p in pairs {
+        let rows = p["rows"].as_array().expect("rows");
+        for fam in &fams {
+            assert!(
+                rows.iter().any(|r| r["family"] == *fam),
+                "{} -> {} has no {fam} row",
+                p["from"],
+                p["to"]
+            );
+        }
+    }
+}
+
+/// The default tier's sample: pairs across generations (GCN, CDNA, RDNA 2-4), DS and buffer,
+/// regenerated and compared with their entries in docs/generations.json; plus the
+/// independent facts above on gfx1030 -> gfx1100.
+#[test]
+fn sampled_pairs_match_the_shipped_table() {
+    let doc = shipped();
+    let sample: [(&str, &str, Option<&str>); 4] = [
+        ("gfx1030", "gfx1100", Some("ds")),
+        ("gfx908", "gfx90a", None),
+        ("gfx700", "gfx802", Some("ds")),
+        ("gfx1100", "gfx1200", Some("buffer")),
+    ];
+    let mut compared = 0;
+    for (from, to, fam) in sample {
+        let want = shipped_rows(&doc, from, to, fam);
+        if want.is_null() {
+            continue;
+        }
+        compared += 1;
+        let v = regenerate(from, to, fam);
+        assert_eq!(
+            rows(&v),
+            rows(&want),
+            "{from} -> {to}: regenerate with `gcnsmt equiv --all`"
+        );
+        if (from, to) == ("gfx1030", "gfx1100") {
+            let got = rows(&v);
+            assert_eq!(status_of(&got, "ds_write_b32"), ("ds_store_b32", "same"));
+            assert_eq!(
+                status_of(&got, "ds_cmpst_rtn_b32"),
+                ("ds_cmpstore_rtn_b32", "differ")
+            );
+            assert_eq!(
+                status_of(&got, "ds_cmpst_b64"),
+                ("ds_cmpstore_b64", "differ")
+            );
+        }
+    }
+    assert!(compared > 0, "no sampled pair is in the shipped table");
 }
 
 #[test]
@@ -148,7 +213,8 @@ fn usage_errors() {
     assert_eq!(r.code, 2, "{}", r.context());
 }
 
-/// Slow tier: the shipped pairs regenerated and compared byte for byte with the shipped files.
+/// Slow tier: every shipped pair regenerated (the file's own `generated_by`) and compared
+/// byte for byte with the shipped files.
 #[test]
 fn all_pairs_regenerate_identically() {
     if !gcnsmt_testkit::slow() {
@@ -156,8 +222,14 @@ fn all_pairs_regenerate_identically() {
     }
     let dir = TempDir::new("equiv-all");
     let out = dir.path().to_str().unwrap().to_string();
-    let mut args = vec!["equiv", "--all", "--out", &out, "--sample", SAMPLE];
-    args.extend(SHIPPED);
+    let doc = shipped();
+    let cmd = doc["generated_by"]
+        .as_str()
+        .expect("generated_by")
+        .to_string();
+    let mut args = vec!["equiv", "--all", "--out", &out];
+    // The shipped options, after `gcnsmt equiv --all`.
+    args.extend(cmd.split(' ').skip(3));
     let r = run(&args);
     assert!(r.code == 0 || r.code == 3, "{}", r.context());
     for f in ["generations.json", "generations.md"] {

@@ -233,7 +233,7 @@ fn pair_json(from: Target, to: Target, by: By, rows: &[Row], detail: bool) -> Va
             if let Status::Same(p) = &r.status {
                 v["proof"] = json!(p.name());
             }
-            if r.fam == Fam::Buffer && r.counterpart.is_some() {
+            if r.fam == Fam::Buffer && matches!(r.status, Status::Same(_) | Status::Differ { .. }) {
                 v["vsharp_unmapped"] = json!(unmapped(r));
             }
             if detail {
@@ -294,13 +294,18 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     let memo = Memo::default();
     let tables: Vec<(Target, Target, Vec<Row>)> = pairs
         .iter()
-        .map(|(f, t)| (*f, *t, table(*f, *t, by, &keeper(args), opts, &memo)))
+        .map(|(f, t)| {
+            let at = Instant::now();
+            let rows = table(*f, *t, by, &keeper(args), opts, &memo);
+            // Progress, and the per-pair cost docs/cli.md quotes.
+            eprintln!("{f} -> {t}: {:.1?}", at.elapsed());
+            (*f, *t, rows)
+        })
         .collect();
     let command = generated_by(args, by);
-    let doc = json!({
-        "generated_by": command,
-        "pairs": tables.iter().map(|(f, t, r)| pair_json(*f, *t, by, r, false)).collect::<Vec<_>>(),
-    });
+    let pairs: Vec<Value> = (tables.iter())
+        .map(|(f, t, r)| pair_json(*f, *t, by, r, false))
+        .collect();
     let md = markdown(&tables, &command);
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         return super::usage_error(&format!("--out {}: {e}", args.out.display()));
@@ -309,7 +314,7 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
         let p = args.out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
     };
-    let json_text = format!("{doc:#}\n");
+    let json_text = data_text(&command, &pairs);
     if let Err(e) = write("generations.json", json_text).and(write("generations.md", md)) {
         return super::usage_error(&e);
     }
@@ -322,6 +327,36 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     );
     let all_rows: Vec<Row> = tables.into_iter().flat_map(|(_, _, r)| r).collect();
     status(&all_rows)
+}
+
+/// `generations.json`: `{"generated_by", "pairs"}`, each pair's fields pretty-printed and each
+/// of its rows on one line (the 182 pairs have about 40 000 rows; one line each keeps the
+/// file a few megabytes and its diffs one line per changed row).
+fn data_text(command: &str, pairs: &[Value]) -> String {
+    use std::fmt::Write;
+    let line = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+    let mut s = format!(
+        "{{\n  \"generated_by\": {},\n  \"pairs\": [\n",
+        json!(command)
+    );
+    for (i, p) in pairs.iter().enumerate() {
+        s.push_str("    {\n");
+        if let Some(o) = p.as_object() {
+            for (k, v) in o.iter().filter(|(k, _)| *k != "rows") {
+                let _ = writeln!(s, "      {}: {},", json!(k), line(v));
+            }
+        }
+        s.push_str("      \"rows\": [\n");
+        let rows = p["rows"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+        for (j, r) in rows.iter().enumerate() {
+            let comma = if j + 1 < rows.len() { "," } else { "" };
+            let _ = writeln!(s, "        {}{comma}", line(r));
+        }
+        let comma = if i + 1 < pairs.len() { "," } else { "" };
+        let _ = writeln!(s, "      ]\n    }}{comma}");
+    }
+    s.push_str("  ]\n}\n");
+    s
 }
 
 /// The command line that regenerates the data files (its options that change them).
@@ -354,13 +389,19 @@ fn markdown(tables: &[(Target, Target, Vec<Row>)], command: &str) -> String {
          second (same mnemonic, or a name of the same semantics entry), differ (a replayed \
          counterexample), take other operands, have no counterpart, or are not modelled. \
          Every row assumes: {FORM}; each side's default settings; the V# fields the two \
-         layouts do not map (listed per pair in [generations.json](generations.json); see \
-         [cross-target.md](cross-target.md)).\n\n\
-         | from | to | same | differ | operands_differ | no_counterpart | unsupported | unknown |\n\
-         |---|---|---|---|---|---|---|---|\n"
+         layouts do not map (listed per pair, and per buffer row, in \
+         [generations.json](generations.json); see [cross-target.md](cross-target.md)). \
+         `by identity` counts the `same` rows whose two sides lift to the very same terms \
+         (no solver query; [cli.md](cli.md#gcnsmt-equiv)).\n\n\
+         | from | to | same | by identity | differ | operands_differ | no_counterpart | unsupported | unknown |\n\
+         |---|---|---|---|---|---|---|---|---|\n"
     );
     for (f, t, rows) in tables {
-        let c: Vec<String> = counts(rows).iter().map(|(_, k)| k.to_string()).collect();
+        let mut c: Vec<String> = counts(rows).iter().map(|(_, k)| k.to_string()).collect();
+        let ident = (rows.iter())
+            .filter(|r| r.status == Status::Same(crate::xtarget::Proof::Identity))
+            .count();
+        c.insert(1, ident.to_string());
         let _ = writeln!(s, "| {f} | {t} | {} |", c.join(" | "));
     }
     s
