@@ -3,9 +3,12 @@
 //! operands converted from their bit patterns; a NaN result is replaced by the canonical
 //! quiet NaN before converting back, so no verdict depends on z3's single-NaN abstraction.
 
+mod fold;
+mod mem;
 mod rewrite;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
+pub use mem::{encoding, set_encoding, Base, Encoding, Mem, Store, ENCODING_VAR};
 use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -46,127 +49,6 @@ pub struct Smt;
 pub type Term = BV;
 /// A z3 boolean term.
 pub type Prop = Bool;
-/// Symbolic memory: the initial contents, an uninterpreted function from 32-bit addresses to
-/// bytes, under a list of conditional byte stores (newest first). Loads become `ite` chains,
-/// so queries stay in QF_UFBV, which z3 bit-blasts far faster than the array theory.
-#[derive(Clone)]
-pub struct Mem {
-    /// The contents before any store.
-    pub base: Base,
-    /// The newest store, or `None` when nothing was stored.
-    pub stores: Option<Rc<Store>>,
-    /// Address width in bits: 32 for LDS and GDS, 64 for global memory.
-    pub addr_width: u32,
-}
-
-/// The initial contents of a memory.
-#[derive(Clone)]
-pub enum Base {
-    /// Unknown: an uninterpreted function (what proofs use).
-    Uf(Rc<FuncDecl>),
-    /// Known bytes, for evaluating ground terms (the interpreter-agreement test). Loads from it
-    /// need addresses that simplify to constants.
-    Table(Rc<dyn Fn(u64) -> u8>),
-}
-
-/// One conditional byte store.
-pub struct Store {
-    /// The next older store, or `None` for the oldest.
-    pub prev: Option<Rc<Store>>,
-    /// When the store happened: `true` for a plain store, the branch condition (and the
-    /// store's own) for a store kept by merging the two memories of an `ite`.
-    pub cond: Bool,
-    /// The byte address, `addr_width` bits wide.
-    pub addr: BV,
-    /// The byte stored (8 bits).
-    pub byte: BV,
-    /// How many stores the chain holds up to and including this one (1 for the oldest).
-    pub depth: usize,
-}
-
-impl Mem {
-    /// The byte at `k`.
-    pub fn load(&self, k: &BV) -> BV {
-        let mut chain = Vec::new();
-        let mut cur = self.stores.clone();
-        while let Some(s) = cur {
-            chain.push(s.clone());
-            cur = s.prev.clone();
-        }
-        let mut v = match &self.base {
-            Base::Uf(f) => f.apply(&[k]).as_bv().expect("bytes"),
-            Base::Table(t) => {
-                let a = k
-                    .simplify()
-                    .as_u64()
-                    .expect("a table memory is read at ground addresses");
-                BV::from_u64(t(a) as u64, 8)
-            }
-        };
-        for s in chain.iter().rev() {
-            let hit = Bool::and(&[&s.cond, &s.addr.eq(k)]);
-            v = hit.ite(&s.byte, &v);
-        }
-        v
-    }
-    fn push(&self, cond: Bool, addr: BV, byte: BV) -> Mem {
-        let depth = self.stores.as_ref().map_or(0, |s| s.depth) + 1;
-        Mem {
-            base: self.base.clone(),
-            addr_width: self.addr_width,
-            stores: Some(Rc::new(Store {
-                prev: self.stores.clone(),
-                cond,
-                addr,
-                byte,
-                depth,
-            })),
-        }
-    }
-}
-
-fn same(a: &Option<Rc<Store>>, b: &Option<Rc<Store>>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => Rc::ptr_eq(x, y),
-        _ => false,
-    }
-}
-
-/// `c ? a : b` for memories that grew from one common state: the stores after the common
-/// ancestor are kept, guarded by `c` or `!c`.
-fn merge(c: &Bool, a: &Mem, b: &Mem) -> Mem {
-    let (mut x, mut y) = (a.stores.clone(), b.stores.clone());
-    let mut xs = Vec::new();
-    let mut ys = Vec::new();
-    let dx = |s: &Option<Rc<Store>>| s.as_ref().map_or(0, |s| s.depth);
-    while !same(&x, &y) {
-        if dx(&x) >= dx(&y) {
-            let s = x.clone().expect("deeper side has a store");
-            xs.push(s.clone());
-            x = s.prev.clone();
-        } else {
-            let s = y.clone().expect("deeper side has a store");
-            ys.push(s.clone());
-            y = s.prev.clone();
-        }
-    }
-    let mut m = Mem {
-        base: a.base.clone(),
-        stores: x,
-        addr_width: a.addr_width,
-    };
-    let nc = c.not();
-    // The two suffixes are guarded by exclusive conditions, so their order does not matter.
-    for s in xs.iter().rev() {
-        m = m.push(Bool::and(&[c, &s.cond]), s.addr.clone(), s.byte.clone());
-    }
-    for s in ys.iter().rev() {
-        m = m.push(Bool::and(&[&nc, &s.cond]), s.addr.clone(), s.byte.clone());
-    }
-    m
-}
-
 impl Smt {
     /// A fresh named bit-vector input.
     pub fn var(&mut self, name: &str, width: u32) -> BV {
@@ -178,31 +60,16 @@ impl Smt {
     }
     /// A named memory input with `addr_width`-bit addresses (64 for global memory).
     pub fn mem_wide(&mut self, name: &str, addr_width: u32) -> Mem {
-        Mem {
-            base: Base::Uf(Rc::new(FuncDecl::new(
-                name,
-                &[&Sort::bitvector(addr_width)],
-                &Sort::bitvector(8),
-            ))),
-            stores: None,
-            addr_width,
-        }
+        let f = FuncDecl::new(name, &[&Sort::bitvector(addr_width)], &Sort::bitvector(8));
+        Mem::new(Base::Uf(Rc::new(f)), addr_width, encoding())
     }
     /// A 32-bit-addressed memory with known initial bytes (ground evaluation only).
     pub fn table_mem(&mut self, f: impl Fn(u32) -> u8 + 'static) -> Mem {
-        Mem {
-            base: Base::Table(Rc::new(move |a| f(a as u32))),
-            stores: None,
-            addr_width: 32,
-        }
+        Mem::new(Base::Table(Rc::new(move |a| f(a as u32))), 32, encoding())
     }
     /// A 64-bit-addressed memory with known initial bytes (ground evaluation only).
     pub fn table_mem_wide(&mut self, f: impl Fn(u64) -> u8 + 'static) -> Mem {
-        Mem {
-            base: Base::Table(Rc::new(f)),
-            stores: None,
-            addr_width: 64,
-        }
+        Mem::new(Base::Table(Rc::new(f)), 64, encoding())
     }
     /// The value of a ground term (`None` if it does not simplify to a numeral).
     pub fn ground(t: &BV) -> Option<u128> {
@@ -301,6 +168,9 @@ impl Domain for Smt {
         a.extract(hi, lo)
     }
     fn concat(&mut self, hi: &BV, lo: &BV) -> BV {
+        if encoding() == Encoding::Forward {
+            return fold::concat(hi, lo);
+        }
         hi.concat(lo)
     }
     fn zext(&mut self, a: &BV, by: u32) -> BV {
@@ -310,6 +180,9 @@ impl Domain for Smt {
         a.sign_ext(by)
     }
     fn ite(&mut self, c: &Bool, a: &BV, b: &BV) -> BV {
+        if encoding() == Encoding::Forward {
+            return fold::ite(c, a, b);
+        }
         c.ite(a, b)
     }
     fn ite_bool(&mut self, c: &Bool, a: &Bool, b: &Bool) -> Bool {
@@ -319,7 +192,7 @@ impl Domain for Smt {
         match c.simplify().as_bool() {
             Some(true) => a.clone(),
             Some(false) => b.clone(),
-            None => merge(c, a, b),
+            None => mem::merge(c, a, b),
         }
     }
     fn and(&mut self, a: &Bool, b: &Bool) -> Bool {
@@ -731,5 +604,46 @@ pub mod build {
     /// The negation of `b`.
     pub fn not(b: &Bool) -> Bool {
         b.not()
+    }
+    /// Whether `a` and `b` are one term: z3 shares every term it builds (hash-consing), so
+    /// two constructions of the same expression are the same AST. No reasoning, no rewriting.
+    pub fn same_bv(a: &BV, b: &BV) -> bool {
+        PartialEq::eq(a, b)
+    }
+    /// [`same_bv`] for booleans.
+    pub fn same_bool(a: &Bool, b: &Bool) -> bool {
+        PartialEq::eq(a, b)
+    }
+    /// Whether `b` is the literal constant `v` (not whether it simplifies to it).
+    pub fn is_literal(b: &Bool, v: bool) -> bool {
+        b.as_bool() == Some(v)
+    }
+    /// Whether two memories are one term: the same initial contents (the same uninterpreted
+    /// function) under the same stores, store for store ([`same_bv`], [`same_bool`]).
+    pub fn same_mem(a: &Mem, b: &Mem) -> bool {
+        let base = match (&a.base, &b.base) {
+            (Base::Uf(f), Base::Uf(g)) => Rc::ptr_eq(f, g),
+            (Base::Table(f), Base::Table(g)) => Rc::ptr_eq(f, g),
+            _ => false,
+        };
+        let (mut x, mut y) = (a.stores.clone(), b.stores.clone());
+        if !base || a.addr_width != b.addr_width {
+            return false;
+        }
+        loop {
+            match (x, y) {
+                (None, None) => return true,
+                (Some(s), Some(t)) => {
+                    if !(same_bool(&s.cond, &t.cond)
+                        && same_bv(&s.addr, &t.addr)
+                        && same_bv(&s.byte, &t.byte))
+                    {
+                        return false;
+                    }
+                    (x, y) = (s.prev.clone(), t.prev.clone());
+                }
+                _ => return false,
+            }
+        }
     }
 }
