@@ -1,4 +1,5 @@
-//! `gcnsmt bench`: read the rule files, then time them ([`crate::bench`]).
+//! `gcnsmt bench`: read the rule files, then time them ([`crate::bench`]); or run the
+//! generated families ([`crate::bench_families`]).
 
 use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
@@ -6,11 +7,14 @@ use crate::rules::parse_rules;
 use std::path::PathBuf;
 
 /// `gcnsmt bench`.
-pub fn bench(paths: &[PathBuf], timeout: f64) -> ExitStatus {
+pub fn bench(paths: &[PathBuf], timeout: f64, families: Option<&str>) -> ExitStatus {
     let timeout = match crate::limits::timeout(timeout) {
         Ok(t) => t,
         Err(e) => return usage_error(&format!("--timeout: {e}")),
     };
+    if let Some(select) = families {
+        return crate::bench_families::bench(select, timeout);
+    }
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),

@@ -118,9 +118,22 @@ enum Alias {
     Unknown,
 }
 
+/// `t` simplified by z3, or `None` when z3 cannot (its context was interrupted by the
+/// watchdog: reading a counterexample's memory then must not panic).
+fn try_simplify(t: &BV) -> Option<BV> {
+    let ctx = z3::Context::thread_local();
+    // SAFETY: `t` is a live term of the thread-local context; a non-null result is a new term
+    // of that context, wrapped (and ref-counted) at once.
+    unsafe {
+        let raw = z3_sys::Z3_simplify(ctx.get_z3_context(), t.get_z3_ast())?;
+        Some(BV::wrap(&ctx, raw))
+    }
+}
+
 impl Key {
     fn of(addr: &BV) -> Key {
-        let s = addr.simplify();
+        // Unsimplified, the key only matches the same term (still sound: same base, offset 0).
+        let s = try_simplify(addr).unwrap_or_else(|| addr.clone());
         let w = s.get_size();
         if let Some(v) = s.as_u64() {
             return Key {
@@ -364,7 +377,11 @@ impl<'a> Assume<'a> {
         }
         let r = v.substitute(&[(self.c, &self.value)]);
         // Unchanged terms stay as built: simplifying them gains nothing here.
-        let r = if r == *v { r } else { r.simplify() };
+        let r = if r == *v {
+            r
+        } else {
+            try_simplify(&r).unwrap_or(r)
+        };
         self.done.push((v.clone(), r.clone()));
         r
     }
