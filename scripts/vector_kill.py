@@ -13,12 +13,22 @@ are left out of the rate, as mutate.py leaves them out.
 Usage:
   scripts/vector_kill.py --target gfx90a [--vectors FILE] [--binary PATH] [--files F.pcode ...]
                          [--sample N] [--min-rate 95] [--json OUT] [--jobs 2] [--defaults-only]
-                         [--instr MNEMONIC ...]
+                         [--instr MNEMONIC ...] [--one-per-entry] [--buffer-defaults-only]
+                         [--keep FILE] [--timeout S]
 
-Without --vectors the vectors are generated first (`gcnsmt vectors --target T`). The default
-files are the DS and buffer semantics (ds_*.pcode, buffer_*.pcode): the families the vectors
-cover. --sample N runs every Nth applicable mutant only. Exit code: 0 the rate is at least
---min-rate; 1 it is not; 2 a usage or tool error.
+Without --vectors the vectors are generated first (`gcnsmt vectors --target T M...`), for the
+mnemonics whose semantics entry some mutant changes: a mutant only ever meets the vectors of
+its own entry, so the vectors of the other opcodes (the format loads and stores, whose pcode
+has no mutable line) cannot change the rate, and leaving them out measures exactly what the
+whole-target vector set would, in a fraction of the time. --keep FILE keeps the generated
+vectors (reuse them with --vectors). The default files are the DS and buffer semantics
+(ds_*.pcode, buffer_*.pcode): the families the vectors cover. --sample N runs every Nth
+applicable mutant only.
+
+Each mutant's check reads a vector file holding its entry's vectors only (the whole file is
+split by entry once), so a check costs one process start and a few dozen replays.
+
+Exit code: 0 the rate is at least --min-rate; 1 it is not; 2 a usage or tool error.
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ import concurrent.futures
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -76,6 +87,45 @@ def one_per_entry(gcnsmt: Path, target: str, mutate) -> list[str]:
     return sorted(best.values())
 
 
+def affected(gcnsmt: Path, target: str, names: set[str]) -> list[str]:
+    """The modelled mnemonics of `target` (from `gcnsmt coverage`) whose semantics entry is one
+    of `names` (upper case: the entries some mutant changes). Cross-lane ops get no vectors."""
+    cov = json.loads(subprocess.run(
+        [str(gcnsmt), "coverage", "--target", target, "--format", "json"],
+        capture_output=True, text=True, check=True).stdout)
+    return sorted(
+        o["mnemonic"] for o in cov["opcodes"]
+        if o["status"] != "unsupported" and o["entry"] and "lanes" not in o["depends_on"]
+        and (o["entry"]["name"] in names or o["mnemonic"].upper() in names))
+
+
+def entry_files(doc: dict, groups: set[frozenset[str]], work: Path) -> dict[frozenset[str], Path]:
+    """For each group of entry names (a mutant's entry: upper case), a vector file in `work`
+    holding the vectors `gcnsmt vectors --check FILE NAME...` would select from `doc` (mnemonic
+    or entry in the group), or none when no vector is: what a mutant's check reads."""
+    out = {}
+    for k, g in enumerate(sorted(groups, key=sorted)):
+        vs = [v for v in doc["vectors"] if v["entry"].upper() in g or v["mnemonic"].upper() in g]
+        if vs:
+            f = work / f"entry{k}.json"
+            f.write_text(json.dumps(dict(doc, vectors=vs, skipped=[])))
+            out[g] = f
+    return out
+
+
+ALIASES = re.compile(r"\b([A-Z][A-Z0-9_]+)\s*\{([^}]*)\}")
+
+
+def names_of(m) -> list[str]:
+    """The instruction names a mutant changes: for a change inside a header's alias lists
+    (`DS_CMPST_B32 { CMP = DATA0, SRC = DATA1 }, DS_CMPSTORE_B32 { ... }:`), only the names
+    whose list changed (a target without those names cannot tell the mutant from the original:
+    it is not applicable there); else every name of the entry."""
+    before, after = dict(ALIASES.findall(m.before)), dict(ALIASES.findall(m.after))
+    changed = [n for n in m.names if before.get(n) != after.get(n)]
+    return changed if changed and before else list(m.names)
+
+
 def run_one(gcnsmt: Path, vectors: Path, m, work: Path, k: int) -> tuple[str, str]:
     """(status, detail): killed, invalid or survived."""
     d = work / f"m{k}"
@@ -83,7 +133,7 @@ def run_one(gcnsmt: Path, vectors: Path, m, work: Path, k: int) -> tuple[str, st
     (d / m.file).write_text(m.text)
     env = dict(os.environ, GCNSMT_PCODE_DIR=str(d))
     env.pop("RUST_LOG", None)
-    names = [n.lower() for n in m.names]
+    names = [n.lower() for n in names_of(m)]
     r = subprocess.run(
         [str(gcnsmt), "vectors", "--check", str(vectors), *names],
         env=env,
@@ -118,6 +168,11 @@ def main() -> int:
                     "where there is one): every entry's mutants still meet vectors, at less cost")
     ap.add_argument("--defaults-only", action="store_true",
                     help="generate the vectors under the target's default settings only (faster)")
+    ap.add_argument("--buffer-defaults-only", action="store_true",
+                    help="the buffer vectors under the default settings only (a subset of the "
+                    "full set, made with the same seeds: the rate is then a lower bound)")
+    ap.add_argument("--keep", help="write the generated vectors to this file too")
+    ap.add_argument("--timeout", help="per solver query, in seconds (`gcnsmt vectors --timeout`)")
     args = ap.parse_args()
     mutate = load_mutate()
     gcnsmt = binary(args.binary)
@@ -125,34 +180,52 @@ def main() -> int:
         p.name for p in mutate.PCODE.glob("*.pcode") if p.name.startswith(("ds_", "buffer_"))
     )
     start = time.time()
+    all_m = [m for f in files for m in mutate.mutants(f, None)]
     with tempfile.TemporaryDirectory(prefix="gcnsmt-vkill-") as tmp:
         work = Path(tmp)
         if args.vectors:
             vfile = Path(args.vectors)
         else:
-            vfile = work / "vectors.json"
-            with open(vfile, "w") as f:
-                extra = ["--defaults-only"] if args.defaults_only else []
-                instr = list(args.instr)
-                if args.one_per_entry and not instr:
-                    instr = one_per_entry(gcnsmt, args.target, mutate)
+            vfile = Path(args.keep) if args.keep else work / "vectors.json"
+            extra = ["--timeout", args.timeout] if args.timeout else []
+            instr = list(args.instr)
+            if args.one_per_entry and not instr:
+                instr = one_per_entry(gcnsmt, args.target, mutate)
+            if not instr:
+                instr = affected(gcnsmt, args.target, {n for m in all_m for n in m.names})
+            # (mnemonics, defaults only?) per `gcnsmt vectors` run.
+            runs = [(instr, args.defaults_only)]
+            if args.buffer_defaults_only and not args.defaults_only:
+                ds = [i for i in instr if i.startswith("ds_")]
+                runs = [(ds, False), ([i for i in instr if i not in ds], True)]
+            doc = None
+            for names, only in [(n, o) for n, o in runs if n]:
                 r = subprocess.run(
-                    [str(gcnsmt), "vectors", "--target", args.target, *extra, *instr], stdout=f
-                )
-            if r.returncode != 0:
-                print("error: gcnsmt vectors failed", file=sys.stderr)
-                return 2
+                    [str(gcnsmt), "vectors", "--target", args.target, *extra,
+                     *(["--defaults-only"] if only else []), *names],
+                    stdout=subprocess.PIPE, text=True)
+                if r.returncode != 0:
+                    print("error: gcnsmt vectors failed", file=sys.stderr)
+                    return 2
+                part = json.loads(r.stdout)
+                if doc is None:
+                    doc = part
+                else:
+                    doc["vectors"] += part["vectors"]
+                    doc["skipped"] += part["skipped"]
+            vfile.write_text(json.dumps(doc, indent=1) + "\n")
+        gen_seconds = time.time() - start
         doc = json.loads(vfile.read_text())
         if doc.get("target") != args.target:
             print(f"error: {vfile} is for {doc.get('target')}, not {args.target}", file=sys.stderr)
             return 2
-        entries = {v["entry"] for v in doc["vectors"]}
+        of = entry_files(doc, {frozenset(names_of(m)) for m in all_m}, work)
         equivalent = mutate.load_equivalent(mutate.EQUIVALENT)
-        all_m = [m for f in files for m in mutate.mutants(f, None)]
-        applicable = [m for m in all_m if set(m.names) & entries][:: max(args.sample, 1)]
+        applicable = [m for m in all_m if frozenset(names_of(m)) in of][:: max(args.sample, 1)]
         results = []
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
-            futs = {ex.submit(run_one, gcnsmt, vfile, m, work, k): m for k, m in enumerate(applicable)}
+            futs = {ex.submit(run_one, gcnsmt, of[frozenset(names_of(m))], m, work, k): m
+                    for k, m in enumerate(applicable)}
             for fut in concurrent.futures.as_completed(futs):
                 m = futs[fut]
                 status, detail = fut.result()
@@ -180,7 +253,8 @@ def main() -> int:
         print(f"\nsurvivors ({len(surv)}):")
         for m, d in sorted(surv, key=lambda x: (x[0].file, x[0].line)):
             print(f"  {m.id} {m.file}:{m.line} [{m.kind}] {m.before!r} -> {m.after!r}")
-    print(f"[{time.time() - start:.0f}s]")
+    print(f"[{time.time() - start:.0f}s: {gen_seconds:.0f}s generating, "
+          f"{time.time() - start - gen_seconds:.0f}s checking]")
     if args.json:
         out = {
             "target": args.target,

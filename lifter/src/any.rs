@@ -3,10 +3,7 @@
 //! 0x31 VBUFFER on gfx12/gfx1250), [`parse_any`] (dispatch on the mnemonic prefix) and
 //! [`encode_any`].
 
-use std::fmt;
-
 use gcnsmt_semantics::target::Target;
-use thiserror::Error;
 
 use crate::asm::{parse_asm, AsmError};
 use crate::decode::{decode_bytes, DecodeError};
@@ -16,6 +13,7 @@ use crate::inst::DsInst;
 use crate::mubuf::{decode_mubuf, encode_mubuf_bytes, MubufDecodeError, MubufInst};
 use crate::mubuf_asm::parse_mubuf;
 use crate::mubuf_table::MubufLayout;
+use crate::text::{display_via_text, WriteText};
 
 /// A decoded instruction of any supported encoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,26 +55,26 @@ impl Inst {
     }
 }
 
-impl fmt::Display for Inst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl WriteText for Inst {
+    fn write_text(&self, out: &mut String) {
         match self {
-            Inst::Ds(d) => d.fmt(f),
-            Inst::Mubuf(m) => m.fmt(f),
+            Inst::Ds(d) => d.write_text(out),
+            Inst::Mubuf(m) => m.write_text(out),
         }
     }
 }
 
+display_via_text!(Inst);
+
 /// Why [`decode_any`] rejected its input; displays as `.long 0x... ; reason`.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+/// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InstDecodeError {
     /// A DS word that does not decode.
-    #[error(transparent)]
-    Ds(#[from] DecodeError),
+    Ds(DecodeError),
     /// A MUBUF/VBUFFER word that does not decode.
-    #[error(transparent)]
-    Mubuf(#[from] MubufDecodeError),
+    Mubuf(MubufDecodeError),
     /// Neither DS nor MUBUF/VBUFFER encoding bits.
-    #[error(".long {word:#010x} ; not a DS or {buf} instruction (bits 31:26 = {enc:#x})")]
     Unsupported {
         /// The first dword.
         word: u32,
@@ -102,6 +100,7 @@ pub fn inst_len(target: Target, first: u32) -> Option<usize> {
 
 /// Decode one instruction from little-endian `bytes` (short input is zero-padded; bytes past
 /// the instruction are ignored). Total: never panics.
+#[inline]
 pub fn decode_any(target: Target, bytes: &[u8]) -> Result<Inst, InstDecodeError> {
     let mut b = [0u8; 4];
     let n = bytes.len().min(4);
@@ -120,6 +119,18 @@ pub fn decode_any(target: Target, bytes: &[u8]) -> Result<Inst, InstDecodeError>
                 "MUBUF"
             },
         }),
+    }
+}
+
+impl From<DecodeError> for InstDecodeError {
+    fn from(e: DecodeError) -> Self {
+        InstDecodeError::Ds(e)
+    }
+}
+
+impl From<MubufDecodeError> for InstDecodeError {
+    fn from(e: MubufDecodeError) -> Self {
+        InstDecodeError::Mubuf(e)
     }
 }
 

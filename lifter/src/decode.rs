@@ -13,19 +13,17 @@
 //! on gfx8/gfx9). Hence every `Ok` prints text that [`crate::parse_asm`] accepts.
 
 use gcnsmt_semantics::target::{DsLayout, Gen, Target};
-use thiserror::Error;
 
 use crate::inst::{DsInst, RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::table::{self, data0_in_addr_field, GdsRule, OffsetKind};
 
 /// Why a word is not a valid DS instruction for the target.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+/// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DecodeErrorKind {
     /// Bits 31:26 are not the DS encoding 0x36.
-    #[error("not a DS instruction (bits 31:26 = {0:#x}, want 0x36)")]
     NotDs(u8),
     /// The OP field names no DS instruction on this target.
-    #[error("DS opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (8 bits).
         opcode: u8,
@@ -33,7 +31,6 @@ pub enum DecodeErrorKind {
         target: Target,
     },
     /// GDS bit set on gfx12/gfx1250 (VDS encoding has no GDS).
-    #[error("{mnemonic}: bit 17 (GDS) is invalid on {target}")]
     GdsBitOnVds {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -41,7 +38,6 @@ pub enum DecodeErrorKind {
         target: Target,
     },
     /// GDS bit set on an op that has no GDS form.
-    #[error("{mnemonic} has no GDS form on {target}")]
     GdsNotAllowed {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -49,13 +45,11 @@ pub enum DecodeErrorKind {
         target: Target,
     },
     /// GDS bit clear on a GDS-only op.
-    #[error("{mnemonic} requires the GDS bit")]
     GdsMissing {
         /// The op's LLVM mnemonic (a GWS or other GDS-only op).
         mnemonic: &'static str,
     },
     /// ACC bit set where AGPRs are not allowed.
-    #[error("{mnemonic}: ACC bit 25 set but {why}")]
     AccNotAllowed {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -63,7 +57,6 @@ pub enum DecodeErrorKind {
         why: &'static str,
     },
     /// A field the op does not use is nonzero.
-    #[error("{mnemonic} does not use {field}, but it is {value:#x}")]
     UnusedFieldSet {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -73,13 +66,9 @@ pub enum DecodeErrorKind {
         value: u64,
     },
     /// A tuple runs past register 255.
-    #[error(transparent)]
     TupleOutOfRange(TuplePastEnd),
     /// A register operand starts at an odd register where the target needs even alignment
     /// (see [`crate::table::must_be_even`]).
-    #[error(
-        "{mnemonic}: {field} register {file}{first} is not even-aligned, as {target} requires"
-    )]
     MisalignedTuple {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -96,8 +85,7 @@ pub enum DecodeErrorKind {
 
 /// A word that does not decode; displays as `.long 0xLO, 0xHI ; reason`,
 /// which re-assembles to the same bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(".long {} ; {kind}", crate::hex::Dwords(&[*word as u32, (*word >> 32) as u32]))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DecodeError {
     /// The 64-bit little-endian word.
     pub word: u64,
@@ -110,11 +98,13 @@ fn bits(word: u64, hi: u32, lo: u32) -> u64 {
 }
 
 /// Decode one 64-bit DS word (bytes in little-endian order) for `target`.
+#[inline]
 pub fn decode(target: Target, word: u64) -> Result<DsInst, DecodeError> {
     decode_inner(target, word).map_err(|kind| DecodeError { word, kind })
 }
 
 /// Decode 8 little-endian bytes; shorter input is zero-padded, longer input is truncated to 8 bytes.
+#[inline]
 pub fn decode_bytes(target: Target, bytes: &[u8]) -> Result<DsInst, DecodeError> {
     let mut b = [0u8; 8];
     let n = bytes.len().min(8);
@@ -122,6 +112,7 @@ pub fn decode_bytes(target: Target, bytes: &[u8]) -> Result<DsInst, DecodeError>
     decode(target, u64::from_le_bytes(b))
 }
 
+#[inline]
 fn decode_inner(target: Target, w: u64) -> Result<DsInst, DecodeErrorKind> {
     let enc = bits(w, 31, 26) as u8;
     if enc != 0x36 {

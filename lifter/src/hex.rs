@@ -1,61 +1,99 @@
-//! Hex dwords printed without `core::fmt`'s integer machinery: a rejected word's `.long`
-//! text is most of what the decoder prints for random input, so this is its hot path.
+//! Numbers written into a `String` without `core::fmt`: a rejected word's `.long` text and
+//! reason are most of what the decoder prints for random input, so these are its hot path
+//! (`core::fmt::write`, `pad_integral` and `String::write_str` were 60% of decode-plus-print
+//! under `perf` before them). See [`crate::text`].
 
-use std::fmt;
+const DIGITS: &[u8; 16] = b"0123456789abcdef";
+
+/// `w` as `0x%08x` (`{:#010x}`).
+pub(crate) fn push_hex32(out: &mut String, w: u32) {
+    out.reserve(10);
+    out.push_str("0x");
+    for i in 0..8 {
+        out.push(char::from(DIGITS[((w >> (28 - 4 * i)) & 0xf) as usize]));
+    }
+}
 
 /// Dwords as `0x%08x` separated by `, ` (llvm-mc's `.long` operands).
-pub(crate) struct Dwords<'a>(pub &'a [u32]);
+pub(crate) fn push_dwords(out: &mut String, words: &[u32]) {
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        push_hex32(out, *w);
+    }
+}
 
 /// A byte as `0x%02x` (`{:#04x}`).
-pub(crate) struct Byte(pub u8);
-
-impl fmt::Display for Byte {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        let h = [
-            b'0',
-            b'x',
-            DIGITS[usize::from(self.0 >> 4)],
-            DIGITS[usize::from(self.0 & 0xf)],
-        ];
-        f.write_str(std::str::from_utf8(&h).unwrap_or("0x??"))
-    }
+pub(crate) fn push_byte(out: &mut String, b: u8) {
+    out.push_str("0x");
+    out.push(char::from(DIGITS[usize::from(b >> 4)]));
+    out.push(char::from(DIGITS[usize::from(b & 0xf)]));
 }
 
-/// `0x` and the 8 lowercase hex digits of `w`.
-fn hex32(w: u32) -> [u8; 10] {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = *b"0x00000000";
-    for (i, b) in out[2..].iter_mut().enumerate() {
-        *b = DIGITS[((w >> (28 - 4 * i)) & 0xf) as usize];
-    }
-    out
-}
-
-impl fmt::Display for Dwords<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, w) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            let h = hex32(*w);
-            // Always ASCII; the fallback is never taken.
-            f.write_str(std::str::from_utf8(&h).unwrap_or("0x????????"))?;
+/// `v` in lowercase hex with `0x` and no leading zeros (`{:#x}`).
+pub(crate) fn push_hex(out: &mut String, v: u64) {
+    let mut buf = [0u8; 18];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        buf[i] = DIGITS[(v & 0xf) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
         }
-        Ok(())
     }
+    i -= 2;
+    buf[i] = b'0';
+    buf[i + 1] = b'x';
+    out.push_str(ascii(&buf[i..]));
+}
+
+/// `v` in decimal (`{}`).
+pub(crate) fn push_dec(out: &mut String, v: u64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut v = v;
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.push_str(ascii(&buf[i..]));
+}
+
+/// The digits written above are ASCII; the fallback is never taken.
+fn ascii(b: &[u8]) -> &str {
+    std::str::from_utf8(b).unwrap_or("?")
 }
 
 #[cfg(test)]
 mod tests {
+    fn with(f: impl FnOnce(&mut String)) -> String {
+        let mut s = String::new();
+        f(&mut s);
+        s
+    }
+
     #[test]
     fn as_format_prints() {
         for w in [0u32, 1, 0xdeadbeef, 0x0000_ff00, u32::MAX] {
-            assert_eq!(super::Dwords(&[w]).to_string(), format!("{w:#010x}"));
+            assert_eq!(with(|s| super::push_hex32(s, w)), format!("{w:#010x}"));
         }
-        assert_eq!(super::Dwords(&[1, 2]).to_string(), "0x00000001, 0x00000002");
+        assert_eq!(
+            with(|s| super::push_dwords(s, &[1, 2])),
+            "0x00000001, 0x00000002"
+        );
         for b in [0u8, 9, 0x3a, 0xff] {
-            assert_eq!(super::Byte(b).to_string(), format!("{b:#04x}"));
+            assert_eq!(with(|s| super::push_byte(s, b)), format!("{b:#04x}"));
+        }
+        for v in [0u64, 1, 9, 10, 0x5a, 255, 65535, 1 << 40, u64::MAX] {
+            assert_eq!(with(|s| super::push_hex(s, v)), format!("{v:#x}"));
+            assert_eq!(with(|s| super::push_dec(s, v)), format!("{v}"));
         }
     }
 }

@@ -47,8 +47,8 @@ impl RegTuple {
 /// A decoded register tuple that runs past register 255: the same fault for the DS and the
 /// MUBUF decoders ([`crate::DecodeErrorKind::TupleOutOfRange`],
 /// [`crate::MubufDecodeErrorKind::TupleOutOfRange`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{mnemonic}: {field} tuple {file}[{first}:{last}] runs past register 255")]
+/// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TuplePastEnd {
     /// The op's LLVM mnemonic.
     pub mnemonic: &'static str,

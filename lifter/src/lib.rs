@@ -37,10 +37,13 @@ mod mubuf_asm;
 pub mod mubuf_table;
 mod operand;
 mod print;
+mod reason;
 mod smem;
+pub mod speed;
 mod swizzle;
 mod syntax;
 pub mod table;
+pub mod text;
 
 pub use any::{decode_any, encode_any, inst_len, parse_any, Inst, InstDecodeError};
 pub use asm::{parse_asm, parse_asm_with, parse_syntax, AsmError, AsmSyntax};

@@ -11,7 +11,8 @@ use gcnsmt_semantics::target::{Gen, Target};
 /// The semantics entry of a DS mnemonic, with the entry's name for it.
 ///
 /// Returns `None` for ops whose semantics are not modelled in this release (cross-lane,
-/// GWS, append/consume, ordered_count, BVH stack, transpose loads, barrier arrive).
+/// ordered_count, GS registers, BVH stack, transpose loads, barrier arrive). The wave-level
+/// GWS and append/consume entries are in `ds_wave.pcode` ([`crate::table::DsScope`]).
 pub fn ds_semantics(mnemonic: &str) -> Option<(String, &'static Def)> {
     let name = mnemonic.to_ascii_uppercase();
     let def = Library::builtin().get(&name)?;
@@ -49,52 +50,40 @@ pub struct AluDef {
 /// alias of `v_add_nc_u32`; likewise for sub.
 pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let g = target.gen();
+    // Every form starts from a plain one-dword VALU op and says only what differs.
+    let plain = |entry: &'static str, srcs| AluDef {
+        entry,
+        sdst: false,
+        srcs,
+        scalar: false,
+        dmask: false,
+        smask: false,
+        src_dwords: 1,
+        to_sgpr: false,
+    };
     let v = |entry, sdst, srcs| {
         Some(AluDef {
-            entry,
             sdst,
-            srcs,
-            scalar: false,
-            dmask: false,
-            smask: false,
-            src_dwords: 1,
-            to_sgpr: false,
+            ..plain(entry, srcs)
         })
     };
     let cmp = |entry| {
         Some(AluDef {
-            entry,
-            sdst: false,
-            srcs: 2,
-            scalar: false,
             dmask: true,
-            smask: false,
-            src_dwords: 1,
-            to_sgpr: false,
+            ..plain(entry, 2)
         })
     };
     let s = |entry, srcs| {
         Some(AluDef {
-            entry,
-            sdst: false,
-            srcs,
             scalar: true,
-            dmask: false,
-            smask: false,
-            src_dwords: 1,
-            to_sgpr: false,
+            ..plain(entry, srcs)
         })
     };
     let carry_in = |entry| {
         Some(AluDef {
-            entry,
             sdst: true,
-            srcs: 3,
-            scalar: false,
-            dmask: false,
             smask: true,
-            src_dwords: 1,
-            to_sgpr: false,
+            ..plain(entry, 3)
         })
     };
     let gcn67 = g <= Gen::Gfx7;
@@ -135,14 +124,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_subrev_co_ci_u32" if gfx10p => return carry_in("V_SUBREV_CO_CI_U32"),
         "v_cndmask_b32" => {
             return Some(AluDef {
-                entry: "V_CNDMASK_B32",
-                sdst: false,
-                srcs: 3,
-                scalar: false,
-                dmask: false,
                 smask: true,
-                src_dwords: 1,
-                to_sgpr: false,
+                ..plain("V_CNDMASK_B32", 3)
             })
         }
         // VOP3 gfx9+ (llvm-mc 22 rejects them on gfx6-gfx8, observed 2026-12 on every target).
@@ -156,14 +139,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_mul_lo_u32" => return v("V_MUL_LO_U32", false, 2),
         "v_readfirstlane_b32" => {
             return Some(AluDef {
-                entry: "V_READFIRSTLANE_B32",
-                sdst: false,
-                srcs: 1,
-                scalar: false,
-                dmask: false,
-                smask: false,
-                src_dwords: 1,
                 to_sgpr: true,
+                ..plain("V_READFIRSTLANE_B32", 1)
             })
         }
         _ => {}

@@ -14,15 +14,14 @@
 //! gfx90a+/gfx1250 (`/*Invalid register*/`), SOFFSET 254 (`src_lds_direct`) and 255 (a
 //! literal, on which llvm-mc-22 crashes).
 
-use std::fmt;
-
 use gcnsmt_semantics::target::{Gen, Target};
-use thiserror::Error;
 
+use crate::hex::push_dec;
 use crate::inst::{RegFile, RegTuple, TupleFault, TuplePastEnd};
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_str, srsrc_str, MubufClass, MubufLayout, MubufShape,
 };
+use crate::text::{display_via_text, push_all, WriteText};
 
 /// Cache-policy bits, named after LLVM's `CPol` (word positions per [`MubufLayout`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -84,10 +83,10 @@ pub struct MubufInst {
 }
 
 /// Why a word is not a valid MUBUF/VBUFFER instruction for the target.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+/// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MubufDecodeErrorKind {
     /// The encoding bits are not MUBUF (31:26 = 0x38) or VBUFFER (31:26 = 0x31).
-    #[error("not a {want} instruction (bits 31:26 = {got:#x})")]
     NotMubuf {
         /// Bits 31:26 of the word.
         got: u8,
@@ -95,7 +94,6 @@ pub enum MubufDecodeErrorKind {
         want: &'static str,
     },
     /// The opcode names nothing on this target.
-    #[error("MUBUF opcode {} is not defined on {target}", crate::hex::Byte(*opcode))]
     UnknownOpcode {
         /// The OP field (7 or 8 bits, by layout).
         opcode: u8,
@@ -103,7 +101,6 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A flag bit this form of the op does not have is set.
-    #[error("{mnemonic}: {what} is invalid on {target}")]
     FlagNotAllowed {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -113,7 +110,6 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// SRSRC names no 128-bit SGPR tuple.
-    #[error("{mnemonic}: SRSRC field names SGPR {sgpr}, which is no resource tuple on {target}")]
     BadSrsrc {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -123,7 +119,6 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// SOFFSET names no scalar operand LLVM accepts.
-    #[error("{mnemonic}: SOFFSET value {value} is not a valid scalar operand on {target}")]
     BadSoffset {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -133,12 +128,8 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A tuple runs past register 255.
-    #[error(transparent)]
     TupleOutOfRange(TuplePastEnd),
     /// A tuple starts at an odd register where the target needs even alignment.
-    #[error(
-        "{mnemonic}: {field} tuple {file}[{first}:{last}] is not even-aligned, as {target} requires"
-    )]
     MisalignedTuple {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -155,7 +146,6 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// A flag bit llvm-mc-22 rejects for this op (see [`MubufShape::invalid_bits`]).
-    #[error("{mnemonic}: bit {bit} must be clear on {target}")]
     FlagBit {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -165,7 +155,6 @@ pub enum MubufDecodeErrorKind {
         target: Target,
     },
     /// VBUFFER offset bit 95 set (LLVM accepts 23-bit offsets only).
-    #[error("{mnemonic}: offset bit 95 is set (VBUFFER offsets are 23-bit)")]
     OffsetSign {
         /// The op's LLVM mnemonic.
         mnemonic: &'static str,
@@ -174,8 +163,7 @@ pub enum MubufDecodeErrorKind {
 
 /// A word that does not decode; displays as `.long 0x..., 0x...[, 0x...] ; reason`, which
 /// re-assembles to the same bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error(".long {} ; {kind}", crate::hex::Dwords(self.words()))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MubufDecodeError {
     /// The instruction's little-endian dwords (the first 2, or 3 on VBUFFER targets; a fixed
     /// array so that a rejected word costs no allocation).
@@ -208,6 +196,7 @@ fn needs_even(target: Target) -> bool {
 
 /// Decode the first 8 (12 on gfx12/gfx1250) little-endian bytes of `bytes` for `target`;
 /// shorter input is zero-padded.
+#[inline]
 pub fn decode_mubuf(target: Target, bytes: &[u8]) -> Result<MubufInst, MubufDecodeError> {
     let layout = MubufLayout::of(target);
     let n = layout.bytes();
@@ -223,6 +212,7 @@ pub fn decode_mubuf(target: Target, bytes: &[u8]) -> Result<MubufInst, MubufDeco
     })
 }
 
+#[inline]
 fn decode_inner(
     target: Target,
     layout: MubufLayout,
@@ -524,97 +514,97 @@ impl MubufInst {
     }
 }
 
-impl fmt::Display for MubufInst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.mnemonic)?;
+impl WriteText for MubufInst {
+    fn write_text(&self, out: &mut String) {
+        out.push_str(self.mnemonic);
         let t = self.target;
         let layout = MubufLayout::of(t);
         if self.shape.class == MubufClass::Cache {
-            return self.fmt_cpol(f, layout);
+            return self.write_cpol(out, layout);
         }
-        f.write_str(" ")?;
+        out.push(' ');
         if let Some(v) = self.vdata {
-            write!(f, "{v}, ")?;
+            v.write_text(out);
+            out.push_str(", ");
         }
         match self.vaddr {
-            Some(a) => write!(f, "{a}, ")?,
+            Some(a) => {
+                a.write_text(out);
+                out.push_str(", ");
+            }
             None if self.shape.lds_only => {}
-            None => f.write_str("off, ")?,
+            None => out.push_str("off, "),
         }
-        f.write_str(srsrc_str(t, self.srsrc).unwrap_or("<bad srsrc>"))?;
-        f.write_str(", ")?;
-        f.write_str(soffset_str(t, self.soffset).unwrap_or("<bad soffset>"))?;
+        out.push_str(srsrc_str(t, self.srsrc).unwrap_or("<bad srsrc>"));
+        out.push_str(", ");
+        out.push_str(soffset_str(t, self.soffset).unwrap_or("<bad soffset>"));
         if self.shape.typed && self.format != 1 {
+            out.push_str(" format:");
             match mubuf_table::BUF_FORMATS.get(self.format as usize) {
-                Some(n) => write!(f, " format:[{n}]")?,
-                None => write!(f, " format:{}", self.format)?,
+                Some(n) => push_all(out, &["[", n, "]"]),
+                None => push_dec(out, self.format.into()),
             }
         }
         if self.idxen {
-            f.write_str(" idxen")?;
+            out.push_str(" idxen");
         }
         if self.offen {
-            f.write_str(" offen")?;
+            out.push_str(" offen");
         }
         if self.addr64 {
-            f.write_str(" addr64")?;
+            out.push_str(" addr64");
         }
         if self.offset != 0 {
-            write!(f, " offset:{}", self.offset)?;
+            out.push_str(" offset:");
+            push_dec(out, self.offset.into());
         }
         if self.shape.lds_only {
             // `buffer_store_lds_dword`: LLVM prints `lds` before the cache policy.
-            f.write_str(" lds")?;
-            return self.fmt_cpol(f, layout);
+            out.push_str(" lds");
+            return self.write_cpol(out, layout);
         }
-        self.fmt_cpol(f, layout)?;
+        self.write_cpol(out, layout);
         if self.tfe {
-            f.write_str(" tfe")?;
+            out.push_str(" tfe");
         }
         if self.lds {
-            f.write_str(" lds")?;
+            out.push_str(" lds");
         }
-        Ok(())
     }
 }
 
+display_via_text!(MubufInst);
+
 impl MubufInst {
-    fn fmt_cpol(&self, f: &mut fmt::Formatter<'_>, layout: MubufLayout) -> fmt::Result {
+    fn write_cpol(&self, out: &mut String, layout: MubufLayout) {
         let c = self.cpol;
         let t = self.target;
         if layout == MubufLayout::Vbuffer {
             if c.th != 0 {
-                write!(
-                    f,
-                    " th:{}",
-                    mubuf_table::th_name(self.shape.class, c.th, c.scope)
-                )?;
+                out.push_str(" th:");
+                out.push_str(&mubuf_table::th_name(self.shape.class, c.th, c.scope));
             }
             if c.scope != 0 {
-                write!(
-                    f,
-                    " scope:{}",
-                    mubuf_table::SCOPE_NAMES[c.scope as usize & 3]
-                )?;
+                out.push_str(" scope:");
+                out.push_str(mubuf_table::SCOPE_NAMES[c.scope as usize & 3]);
             }
             if c.nv {
-                f.write_str(" nv")?;
+                out.push_str(" nv");
             }
         } else {
             let gfx940 = layout == MubufLayout::Gfx940;
             if c.glc {
-                f.write_str(if gfx940 { " sc0" } else { " glc" })?;
+                out.push_str(if gfx940 { " sc0" } else { " glc" });
             }
             if c.slc {
-                f.write_str(if gfx940 { " nt" } else { " slc" })?;
+                out.push_str(if gfx940 { " nt" } else { " slc" });
             }
             if c.dlc && t.gen() >= Gen::Gfx10 {
-                f.write_str(" dlc")?;
+                out.push_str(" dlc");
             }
             if c.scc {
-                f.write_str(if gfx940 { " sc1" } else { " scc" })?;
+                out.push_str(if gfx940 { " sc1" } else { " scc" });
             }
         }
-        Ok(())
     }
 }

@@ -2,59 +2,69 @@
 //! `mnemonic op, op, ... [offset:N | offset0:N offset1:N] [gds]`, with zero
 //! offsets omitted and `ds_swizzle_b32` offsets as `swizzle(...)`
 //! (LLVM `AMDGPUInstPrinter`: `printOffset`, `printOffset0/1`, `printSwizzle`).
-
-use std::fmt;
+//! Written by [`WriteText`] (no `core::fmt` per word); `Display` is the same text.
 
 use gcnsmt_semantics::target::Gen;
 
+use crate::hex::push_dec;
 use crate::inst::{DsInst, RegFile, RegTuple};
 use crate::table::OffsetKind;
+use crate::text::{display_via_text, WriteText};
 
-impl fmt::Display for RegTuple {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let p = match self.file {
+impl WriteText for RegTuple {
+    fn write_text(&self, out: &mut String) {
+        out.push(match self.file {
             RegFile::V => 'v',
             RegFile::A => 'a',
-        };
+        });
         if self.count == 1 {
-            write!(f, "{p}{}", self.first)
+            push_dec(out, self.first.into());
         } else {
-            write!(f, "{p}[{}:{}]", self.first, self.last())
+            out.push('[');
+            push_dec(out, self.first.into());
+            out.push(':');
+            push_dec(out, self.last().into());
+            out.push(']');
         }
     }
 }
 
-impl fmt::Display for DsInst {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.mnemonic)?;
+impl WriteText for DsInst {
+    fn write_text(&self, out: &mut String) {
+        out.push_str(self.mnemonic);
         for (i, r) in self.operands().enumerate() {
-            write!(f, "{}{r}", if i == 0 { " " } else { ", " })?;
+            out.push_str(if i == 0 { " " } else { ", " });
+            r.write_text(out);
         }
         match self.shape.offset {
             OffsetKind::None => {}
             OffsetKind::Single => {
                 let off = self.offset16();
                 if off != 0 {
+                    out.push_str(" offset:");
                     if self.mnemonic == "ds_swizzle_b32" {
                         let gfx9_plus = self.target.gen() >= Gen::Gfx9;
-                        write!(f, " offset:{}", crate::swizzle::format(off, gfx9_plus))?;
+                        out.push_str(&crate::swizzle::format(off, gfx9_plus));
                     } else {
-                        write!(f, " offset:{off}")?;
+                        push_dec(out, off.into());
                     }
                 }
             }
             OffsetKind::Pair => {
                 if self.offset0 != 0 {
-                    write!(f, " offset0:{}", self.offset0)?;
+                    out.push_str(" offset0:");
+                    push_dec(out, self.offset0.into());
                 }
                 if self.offset1 != 0 {
-                    write!(f, " offset1:{}", self.offset1)?;
+                    out.push_str(" offset1:");
+                    push_dec(out, self.offset1.into());
                 }
             }
         }
         if self.gds {
-            f.write_str(" gds")?;
+            out.push_str(" gds");
         }
-        Ok(())
     }
 }
+
+display_via_text!(RegTuple, DsInst);

@@ -35,6 +35,23 @@ pub enum GdsRule {
     Required,
 }
 
+/// What one DS instruction acts on, and whether once per lane or once per wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DsScope {
+    /// Each active lane accesses LDS (GDS with `gds`) at its own address: every ordinary op.
+    Lane,
+    /// One update of a counter in LDS/GDS for the whole wave, every lane getting the old value
+    /// (`ds_append`, `ds_consume`: "scalar operation" in CLRX GcnInstrsDs.md, "return to all
+    /// valid threads" in the RDNA3.5/RDNA4 guides).
+    WaveMemory,
+    /// One update of a GWS resource for the whole wave (`ds_gws_*`: the AMD Vega/CDNA guides
+    /// describe a resource state machine, not a memory access).
+    WaveGws,
+    /// One update of a GS register for the whole wave (`ds_add_gs_reg_rtn`,
+    /// `ds_sub_gs_reg_rtn`: the RDNA3.5 guide's `GS_REGS(addr)`).
+    WaveGsReg,
+}
+
 /// Operand shape of one DS mnemonic. Register counts are in dwords (32-bit registers);
 /// operands are written in the order vdst, addr, data0, data1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -52,6 +69,8 @@ pub struct DsShape {
     pub offset: OffsetKind,
     /// Whether `gds` is allowed on this target.
     pub gds: GdsRule,
+    /// What it acts on, per lane or per wave ([`scope_of`]).
+    pub scope: DsScope,
 }
 
 impl DsShape {
@@ -79,6 +98,17 @@ pub fn must_be_even(target: Target, mnemonic: &str, count: u8) -> bool {
         || (target.gen() == Gen::Gfx90a && data0_in_addr_field(mnemonic))
 }
 
+/// The scope of a mnemonic: the few wave-level ops by name (the generated shape table has
+/// operand roles only), every other op [`DsScope::Lane`].
+fn scope_of(mnemonic: &str) -> DsScope {
+    match mnemonic {
+        "ds_append" | "ds_consume" => DsScope::WaveMemory,
+        "ds_add_gs_reg_rtn" | "ds_sub_gs_reg_rtn" => DsScope::WaveGsReg,
+        m if data0_in_addr_field(m) => DsScope::WaveGws,
+        _ => DsScope::Lane,
+    }
+}
+
 const OPCODES_CSV: &str = include_str!("../data/ds_opcodes_by_target.csv");
 const SHAPES_TSV: &str = include_str!("../data/ds_shapes.tsv");
 
@@ -96,10 +126,10 @@ struct Tables {
 
 /// The position of `t` in [`Target::ALL`], the index of the per-target tables.
 pub(crate) fn target_index(t: Target) -> usize {
-    Target::ALL
-        .iter()
-        .position(|x| *x == t)
-        .expect("Target::ALL is complete")
+    // `Target::ALL` lists the variants in declaration order (the test
+    // `target_index_is_the_position_in_all`), so the discriminant is the index; a search of
+    // `ALL` here was a tenth of the decoder's time per word.
+    t as usize
 }
 
 /// The filled cells of an opcode CSV (header `opcode_dec,<target names>...`, one row per
@@ -164,6 +194,7 @@ fn tables() -> &'static Tables {
                     "required" => GdsRule::Required,
                     _ => GdsRule::Optional,
                 },
+                scope: scope_of(f[0]),
             };
             shapes.insert(f[0], shape);
         }
@@ -232,6 +263,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn target_index_is_the_position_in_all() {
+        for (i, t) in Target::ALL.into_iter().enumerate() {
+            assert_eq!(target_index(t), i, "{t}");
+        }
+    }
+
+    #[test]
     fn every_opcode_has_a_shape() {
         for t in Target::ALL {
             let mut n = 0;
@@ -244,6 +282,18 @@ mod tests {
             }
             assert_eq!(n, ds_mnemonics(t).count());
         }
+    }
+
+    #[test]
+    fn wave_level_ops_are_the_gws_and_append_ones() {
+        let t = Target::Gfx1100;
+        let scope = |m| ds_lookup(t, m).unwrap().1.scope;
+        assert_eq!(scope("ds_gws_sema_p"), DsScope::WaveGws);
+        assert_eq!(scope("ds_append"), DsScope::WaveMemory);
+        assert_eq!(scope("ds_add_u32"), DsScope::Lane);
+        let wave = ds_mnemonics(t).filter(|m| ds_lookup(t, m).unwrap().1.scope != DsScope::Lane);
+        assert_eq!(wave.count(), 10);
+        assert_eq!(scope("ds_add_gs_reg_rtn"), DsScope::WaveGsReg);
     }
 
     #[test]

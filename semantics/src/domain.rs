@@ -122,4 +122,23 @@ pub trait Domain {
     /// `m` with the 8-bit `byte` written at `addr` (an address of the memory's width); `m` itself
     /// is unchanged.
     fn store(&mut self, m: &Self::Mem, addr: &Self::Bv, byte: &Self::Bv) -> Self::Mem;
+    /// The evaluator is about to evaluate a part whose result only counts when `c` holds: an
+    /// `if` arm (the condition, or its negation for the rest of the chain), a `?:` arm, the
+    /// right operand of `&&` (`c` the left) or `||` (`c` its negation). Paired with
+    /// [`Domain::guard_end`]; nested guards stack. Only with an undecided `c` (a symbolic
+    /// domain): the vector generator's recorder conditions the decision points it notes on them,
+    /// so a vector asked for a comparison's edge also reaches the code the comparison decides.
+    /// The default does nothing.
+    fn guard_begin(&mut self, c: &Self::Bool) {
+        let _ = c;
+    }
+    /// The evaluator compares the floats `a` and `b` of format `fmt` (`<`, `<=`, `==`, ...,
+    /// which it builds from bit-vector operations): a hook for the vector generator's recorder,
+    /// which asks for NaNs and signed zeros on both sides. The default does nothing.
+    fn fp_compared(&mut self, fmt: FpFmt, a: &Self::Bv, b: &Self::Bv) {
+        let _ = (fmt, a, b);
+    }
+    /// The end of the part begun by the last [`Domain::guard_begin`]. (An evaluation error may
+    /// leave guards open; the evaluation is then abandoned.)
+    fn guard_end(&mut self) {}
 }

@@ -36,6 +36,8 @@ pub struct Token {
     pub pos: Pos,
 }
 
+crate::impl_lexeme!(Token, Tok);
+
 /// Operators and delimiters, each two-character one before its one-character prefix.
 const PUNCTS: [&str; 31] = [
     "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "<", ">", "&", "|",

@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod buffer;
+pub mod cursor;
 pub mod defs;
 pub mod domain;
 pub mod eval;
@@ -27,6 +28,7 @@ pub mod parse;
 pub mod print;
 pub mod settings;
 pub mod target;
+pub mod text;
 pub mod ty;
 pub mod wave;
 

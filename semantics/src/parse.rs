@@ -12,6 +12,7 @@
 //! ```
 //! An entry header starts in column 1; its body is the indented lines below it.
 
+use crate::cursor::{Cursor, Grammar};
 use crate::ir::*;
 use crate::lex::{lex, Tok, Token};
 use crate::ty::Ty;
@@ -103,8 +104,7 @@ pub fn parse_expr(src: &str) -> Result<Expr, ParseError> {
 pub const MAX_DEPTH: usize = 256;
 
 struct Parser {
-    toks: Vec<Token>,
-    i: usize,
+    c: Cursor<Token>,
     /// Height of the expression the last expression rule returned (for [`MAX_DEPTH`]).
     h: usize,
     /// Current nesting of `expr`/`stmts` calls (for [`MAX_DEPTH`]).
@@ -113,11 +113,13 @@ struct Parser {
 
 const STOP_WORDS: [&str; 4] = ["elsif", "else", "endif", "then"];
 
+// The token walk is the shared cursor's; the parser adds the grammar and the depth bound.
+crate::cursor_parser!(Parser, c, Token, ParseError, err);
+
 impl Parser {
     fn new(toks: Vec<Token>) -> Parser {
         Parser {
-            toks,
-            i: 0,
+            c: Cursor::new(toks),
             h: 0,
             nest: 0,
         }
@@ -140,50 +142,11 @@ impl Parser {
         self.nest += 1;
         Ok(())
     }
-    fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
-    }
     fn pos(&self) -> Pos {
-        self.toks[self.i].pos
-    }
-    fn bump(&mut self) -> Token {
-        let t = self.toks[self.i].clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
-    }
-    fn is_punct(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == w)
-    }
-    fn eat_punct(&mut self, p: &str) -> bool {
-        if self.is_punct(p) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-    fn expect_punct(&mut self, p: &str) -> Result<(), ParseError> {
-        if self.eat_punct(p) {
-            Ok(())
-        } else {
-            Err(self.err(format!("expected `{p}`")))
-        }
-    }
-    fn expect_word(&mut self, w: &str) -> Result<(), ParseError> {
-        if self.is_word(w) {
-            self.bump();
-            Ok(())
-        } else {
-            Err(self.err(format!("expected `{w}`")))
-        }
+        self.token().pos
     }
     fn expect_eof(&self) -> Result<(), ParseError> {
-        if matches!(self.peek(), Tok::Eof) {
+        if self.at_eof() {
             Ok(())
         } else {
             Err(self.err("unexpected text after the end"))
@@ -199,15 +162,6 @@ impl Parser {
             Tok::Eof => "end of entry".to_string(),
         };
         ParseError::at(self.pos(), format!("{}, found {found}", msg.into()))
-    }
-    fn ident(&mut self) -> Result<String, ParseError> {
-        match self.peek().clone() {
-            Tok::Ident(s) => {
-                self.bump();
-                Ok(s)
-            }
-            _ => Err(self.err("expected a name")),
-        }
     }
 
     fn entry(&mut self) -> Result<Def, ParseError> {
@@ -274,31 +228,13 @@ impl Parser {
     }
 
     fn stmt(&mut self) -> Result<Stmt, ParseError> {
-        if self.is_word("if") {
-            self.bump();
-            let mut arms = Vec::new();
+        if self.eat_word("if") {
             let c = self.expr()?;
-            self.expect_word("then")?;
-            let b = self.stmts(&[])?;
-            arms.push((c, b));
-            let mut els = Vec::new();
-            loop {
-                if self.is_word("elsif") {
-                    self.bump();
-                    let c = self.expr()?;
-                    self.expect_word("then")?;
-                    let b = self.stmts(&[])?;
-                    arms.push((c, b));
-                } else if self.is_word("else") {
-                    self.bump();
-                    els = self.stmts(&[])?;
-                    self.expect_word("endif")?;
-                    break;
-                } else {
-                    self.expect_word("endif")?;
-                    break;
-                }
-            }
+            let then = |p: &mut Self| {
+                p.expect_word("then")?;
+                p.stmts(&[])
+            };
+            let (arms, els) = self.if_chain(c, Self::expr, then, |p| p.stmts(&[]))?;
             return Ok(Stmt::If(arms, els));
         }
         if self.is_word("UNDEFINED") {

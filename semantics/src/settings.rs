@@ -135,6 +135,24 @@ pub enum LdsDmaOffset {
     Global,
 }
 
+/// Where `ds_append`/`ds_consume` without `gds` keep their counter.
+///
+/// The guides disagree. OFFSET, the instruction offset into the work-group's LDS: the AMD RDNA4
+/// ISA guide (`addr = offset; // offset by LDS HWBASE`) and CLRX GcnInstrsDs.md for GCN 1.0-1.4
+/// (`DS + (OFFSET&~3)`). M0_BASE, `M0[31:16] + offset`, in range only when the counter lies
+/// below `M0[15:0]`: the AMD RDNA3.5 ISA guide (`addr = M0.base + offset; // offset by LDS
+/// HWBASE, limit to M.size`), and gem5's Vega source comments ("at (M0.base + instr_offset)",
+/// quoted in shared/notes/isa-facts.md). Default M0_BASE on gfx11 (the RDNA3 guides), OFFSET on
+/// every other target (RDNA4, CLRX for gfx6-gfx9; gfx10 and CDNA follow CLRX for want of their
+/// own text at hand).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AppendAddr {
+    /// The counter is at the instruction offset.
+    Offset,
+    /// The counter is at `M0[31:16] + offset`, bounded by `M0[15:0]`.
+    M0Base,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -156,6 +174,8 @@ pub struct Settings {
     pub lds_dma_m0: LdsDmaM0,
     /// LDS DMA: whether the instruction offset applies to the LDS address.
     pub lds_dma_offset: LdsDmaOffset,
+    /// `ds_append`/`ds_consume` on LDS: where the counter is.
+    pub append_addr: AppendAddr,
 }
 
 impl Settings {
@@ -167,6 +187,11 @@ impl Settings {
     /// CodeGen/AMDGPU tests) is why gfx6-gfx8 default to DWORD even though the kernel also
     /// writes UNALIGNED there (`radeon/cik.c`).
     pub fn default_for(t: Target) -> Settings {
+        let append_addr = if t.gen() == crate::target::Gen::Gfx11 {
+            AppendAddr::M0Base
+        } else {
+            AppendAddr::Offset
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -178,6 +203,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Preserve,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         } else {
             Settings {
@@ -190,6 +216,7 @@ impl Settings {
                 fp32_denorm: Fp32Denorm::Flush,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
+                append_addr,
             }
         }
     }
@@ -207,54 +234,85 @@ impl Settings {
         let Some(v) = values.iter().find(|v| **v == upper) else {
             return Err(format!("unknown {name} `{value}` ({})", or_list(values)));
         };
-        match (name, *v) {
-            ("alignment", "DWORD") => self.alignment = Alignment::Dword,
-            ("alignment", "UNALIGNED") => {
-                if !t.has_unaligned_ds() {
-                    return Err(format!(
-                        "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
-                    ));
-                }
-                self.alignment = Alignment::Unaligned
-            }
-            ("alignment", "STRICT") => self.alignment = Alignment::Strict,
-            ("lds_limit", "M0") => self.lds_limit = LdsLimit::M0,
-            ("lds_limit", "ALLOC") => self.lds_limit = LdsLimit::Alloc,
-            ("lds_limit", "NONE") => self.lds_limit = LdsLimit::None,
-            ("buffer_soffset", "SUBTRACT") => self.buffer_soffset = BufferSoffset::Subtract,
-            ("buffer_soffset", "IGNORE") => self.buffer_soffset = BufferSoffset::Ignore,
-            ("buffer_oob", "END") => self.buffer_oob = BufferOob::End,
-            ("buffer_oob", "START") => self.buffer_oob = BufferOob::Start,
-            ("sbuffer_size", "STRIDED") => self.sbuffer_size = SbufferSize::Strided,
-            ("sbuffer_size", "RECORDS") => self.sbuffer_size = SbufferSize::Records,
-            ("flat_aperture", "ANY") => self.flat_aperture = FlatAperture::Any,
-            ("flat_aperture", "GLOBAL") => self.flat_aperture = FlatAperture::Global,
-            ("fp32_denorm", "PRESERVE") => self.fp32_denorm = Fp32Denorm::Preserve,
-            ("fp32_denorm", "FLUSH") => self.fp32_denorm = Fp32Denorm::Flush,
-            ("lds_dma_m0", "BITS16") => self.lds_dma_m0 = LdsDmaM0::Bits16,
-            ("lds_dma_m0", "BITS18") => self.lds_dma_m0 = LdsDmaM0::Bits18,
-            ("lds_dma_offset", "BOTH") => self.lds_dma_offset = LdsDmaOffset::Both,
-            ("lds_dma_offset", "GLOBAL") => self.lds_dma_offset = LdsDmaOffset::Global,
-            // The unit test `every_listed_value_is_accepted` keeps SETTINGS and this match in step.
-            _ => return Err(format!("{name}={v} is listed but not implemented")),
+        if name == "alignment" && *v == "UNALIGNED" && !t.has_unaligned_ds() {
+            return Err(format!(
+                "alignment=UNALIGNED does not exist on {t} (gfx9+ only)"
+            ));
         }
+        let assigned = self.assign(name, v);
+        debug_assert!(assigned, "SETTINGS and assign come from one table");
         Ok(())
+    }
+
+    /// The settings `names` as `name=VALUE`, comma-separated, in the order given (what
+    /// verdicts print for the settings a rule's instructions read).
+    pub fn text(&self, names: &[&str]) -> String {
+        let items: Vec<String> = names
+            .iter()
+            .filter_map(|n| Some(format!("{n}={}", self.get(n)?)))
+            .collect();
+        items.join(", ")
     }
 }
 
-/// Every setting with its values, as `Settings:` lines and `--set` spell them: the one list the
-/// parser ([`Settings::set`]), its error messages and the command-line help use.
-pub const SETTINGS: &[(&str, &[&str])] = &[
-    ("alignment", &["DWORD", "UNALIGNED", "STRICT"]),
-    ("lds_limit", &["M0", "ALLOC", "NONE"]),
-    ("buffer_soffset", &["SUBTRACT", "IGNORE"]),
-    ("buffer_oob", &["END", "START"]),
-    ("sbuffer_size", &["STRIDED", "RECORDS"]),
-    ("flat_aperture", &["ANY", "GLOBAL"]),
-    ("fp32_denorm", &["PRESERVE", "FLUSH"]),
-    ("lds_dma_m0", &["BITS16", "BITS18"]),
-    ("lds_dma_offset", &["BOTH", "GLOBAL"]),
-];
+/// A setting's values as rule files and `--set` spell them.
+pub trait SettingValue: Copy + PartialEq + 'static {
+    /// Every value with its name, in the order help texts list them.
+    const VALUES: &'static [(&'static str, Self)];
+    /// This value's name.
+    fn name(self) -> &'static str {
+        let named = Self::VALUES.iter().find(|(_, v)| *v == self);
+        named.map_or("?", |(n, _)| n)
+    }
+}
+
+/// The one table of settings: each `field: Type { "NAME" => Variant, ... }` gives the
+/// type's [`SettingValue`] names, a row of [`SETTINGS`], and the field's arms of
+/// [`Settings::get`] and `Settings::assign`.
+macro_rules! settings_table {
+    ($($field:ident: $ty:ident { $($name:literal => $variant:ident),+ $(,)? }),+ $(,)?) => {
+        $(impl SettingValue for $ty {
+            const VALUES: &'static [(&'static str, $ty)] = &[$(($name, $ty::$variant)),+];
+        })+
+
+        /// Every setting with its values, as `Settings:` lines and `--set` spell them: the one
+        /// list the parser ([`Settings::set`]), its error messages and the command-line help use.
+        pub const SETTINGS: &[(&str, &[&str])] = &[$((stringify!($field), &[$($name),+])),+];
+
+        impl Settings {
+            /// The value of setting `name`, as [`SETTINGS`] spells it (`None`: no such setting).
+            pub fn get(&self, name: &str) -> Option<&'static str> {
+                match name {
+                    $(stringify!($field) => Some(self.$field.name()),)+
+                    _ => None,
+                }
+            }
+            /// Set setting `name` to the value spelled `value` (upper case); whether both exist.
+            fn assign(&mut self, name: &str, value: &str) -> bool {
+                match name {
+                    $(stringify!($field) => {
+                        let v = $ty::VALUES.iter().find(|(n, _)| *n == value);
+                        v.map(|(_, v)| self.$field = *v).is_some()
+                    })+
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+settings_table! {
+    alignment: Alignment { "DWORD" => Dword, "UNALIGNED" => Unaligned, "STRICT" => Strict },
+    lds_limit: LdsLimit { "M0" => M0, "ALLOC" => Alloc, "NONE" => None },
+    buffer_soffset: BufferSoffset { "SUBTRACT" => Subtract, "IGNORE" => Ignore },
+    buffer_oob: BufferOob { "END" => End, "START" => Start },
+    sbuffer_size: SbufferSize { "STRIDED" => Strided, "RECORDS" => Records },
+    flat_aperture: FlatAperture { "ANY" => Any, "GLOBAL" => Global },
+    fp32_denorm: Fp32Denorm { "PRESERVE" => Preserve, "FLUSH" => Flush },
+    lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
+    lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
+    append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
+}
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
 pub fn settings_help() -> String {
@@ -276,80 +334,29 @@ fn or_list(values: &[&str]) -> String {
 
 impl fmt::Display for Settings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = match self.alignment {
-            Alignment::Dword => "DWORD",
-            Alignment::Unaligned => "UNALIGNED",
-            Alignment::Strict => "STRICT",
-        };
-        let l = match self.lds_limit {
-            LdsLimit::M0 => "M0",
-            LdsLimit::Alloc => "ALLOC",
-            LdsLimit::None => "NONE",
-        };
-        write!(f, "alignment={a}, lds_limit={l}")
+        f.write_str(&self.text(groups::LDS))
     }
 }
 
-impl Settings {
-    /// The buffer settings as `buffer_soffset=..., buffer_oob=...` (printed with verdicts of
-    /// rules that use buffer instructions).
-    pub fn buffer_text(&self) -> String {
-        let s = match self.buffer_soffset {
-            BufferSoffset::Subtract => "SUBTRACT",
-            BufferSoffset::Ignore => "IGNORE",
-        };
-        let o = match self.buffer_oob {
-            BufferOob::End => "END",
-            BufferOob::Start => "START",
-        };
-        format!("buffer_soffset={s}, buffer_oob={o}")
-    }
-}
-
-impl Settings {
-    /// The scalar buffer-load setting as `sbuffer_size=...` (printed with verdicts of rules
-    /// that use `s_buffer_load_*`).
-    pub fn sbuffer_text(&self) -> String {
-        let v = match self.sbuffer_size {
-            SbufferSize::Strided => "STRIDED",
-            SbufferSize::Records => "RECORDS",
-        };
-        format!("sbuffer_size={v}")
-    }
-
-    /// The FLAT setting as `flat_aperture=...` (printed with verdicts of rules that use
-    /// `flat_*`).
-    pub fn flat_text(&self) -> String {
-        let v = match self.flat_aperture {
-            FlatAperture::Any => "ANY",
-            FlatAperture::Global => "GLOBAL",
-        };
-        format!("flat_aperture={v}")
-    }
-
-    /// The float setting as `fp32_denorm=...` (printed with verdicts of rules that use VALU
-    /// f32 arithmetic).
-    pub fn float_text(&self) -> String {
-        let v = match self.fp32_denorm {
-            Fp32Denorm::Preserve => "PRESERVE",
-            Fp32Denorm::Flush => "FLUSH",
-        };
-        format!("fp32_denorm={v}")
-    }
-
-    /// The LDS DMA settings as `lds_dma_m0=..., lds_dma_offset=...` (printed with verdicts of
-    /// rules that use an `lds` buffer form).
-    pub fn lds_dma_text(&self) -> String {
-        let m = match self.lds_dma_m0 {
-            LdsDmaM0::Bits16 => "BITS16",
-            LdsDmaM0::Bits18 => "BITS18",
-        };
-        let o = match self.lds_dma_offset {
-            LdsDmaOffset::Both => "BOTH",
-            LdsDmaOffset::Global => "GLOBAL",
-        };
-        format!("lds_dma_m0={m}, lds_dma_offset={o}")
-    }
+/// The settings printed with a verdict, by what the rule's instructions read (each group is
+/// printed only when some instruction reads it; the LDS ones always).
+pub mod groups {
+    /// LDS and GDS accesses.
+    pub const LDS: &[&str] = &["alignment", "lds_limit"];
+    /// Buffer range checks.
+    pub const BUFFER: &[&str] = &["buffer_soffset", "buffer_oob"];
+    /// `s_buffer_load_*`.
+    pub const SBUFFER: &[&str] = &["sbuffer_size"];
+    /// `flat_*`.
+    pub const FLAT: &[&str] = &["flat_aperture"];
+    /// VALU f32 arithmetic.
+    pub const FLOAT: &[&str] = &["fp32_denorm"];
+    /// The `lds` buffer forms (LDS DMA).
+    pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
+    /// `ds_append` / `ds_consume`.
+    pub const APPEND: &[&str] = &["append_addr"];
+    /// Every group (each setting is in exactly one).
+    pub const ALL: [&[&str]; 7] = [LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND];
 }
 
 #[cfg(test)]
@@ -363,17 +370,25 @@ mod tests {
                 let mut s = Settings::default_for(Target::Gfx900);
                 assert_eq!(s.set(Target::Gfx900, name, &v.to_ascii_lowercase()), Ok(()));
                 // The printed settings name the value just set.
-                let text = format!(
-                    "{s}, {}, {}, {}, {}, {}",
-                    s.buffer_text(),
-                    s.sbuffer_text(),
-                    s.flat_text(),
-                    s.float_text(),
-                    s.lds_dma_text()
-                );
+                let all: Vec<&str> = SETTINGS.iter().map(|(n, _)| *n).collect();
+                let text = s.text(&all);
                 assert!(text.contains(&format!("{name}={v}")), "{name}={v}: {text}");
             }
         }
+    }
+
+    #[test]
+    fn every_setting_is_printed_by_one_group() {
+        for (name, _) in SETTINGS {
+            let n = groups::ALL.iter().filter(|g| g.contains(name)).count();
+            assert_eq!(n, 1, "{name} is in {n} groups");
+        }
+        let grouped: usize = groups::ALL.iter().map(|g| g.len()).sum();
+        assert_eq!(
+            grouped,
+            SETTINGS.len(),
+            "a group names a setting that does not exist"
+        );
     }
 
     #[test]
@@ -387,22 +402,27 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset)"
+                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
+                 append_addr)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "fp32_denorm=PRESERVE|FLUSH, lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL"
+            "lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL, append_addr=OFFSET|M0_BASE"
         ));
+        let d = Settings::default_for;
         assert_eq!(
-            Settings::default_for(Target::Gfx802).fp32_denorm,
-            Fp32Denorm::Flush
+            (
+                d(Target::Gfx1100).append_addr,
+                d(Target::Gfx1200).append_addr
+            ),
+            (AppendAddr::M0Base, AppendAddr::Offset)
         );
         assert_eq!(
-            Settings::default_for(Target::Gfx900).fp32_denorm,
-            Fp32Denorm::Preserve
+            (d(Target::Gfx802).fp32_denorm, d(Target::Gfx900).fp32_denorm),
+            (Fp32Denorm::Flush, Fp32Denorm::Preserve)
         );
     }
 }

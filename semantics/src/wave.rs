@@ -1,6 +1,7 @@
 //! Whole-wave semantics of the cross-lane DS instructions, over any [`Domain`] so the
 //! interpreter and the z3 encoding agree: `ds_swizzle_b32` (every offset mode),
-//! `ds_permute_b32`, `ds_bpermute_b32`, and `ds_append`/`ds_consume` (one atomic per wave).
+//! `ds_permute_b32`, `ds_bpermute_b32`, `ds_bpermute_fi_b32` (gfx12: the source lane is read
+//! whatever its EXEC bit), and `ds_append`/`ds_consume` (one atomic per wave).
 //!
 //! Lane vectors hold one 32-bit value per lane (`lanes` = 32 or 64 entries) and EXEC is a
 //! concrete mask (`u64`). The `*_lanes` forms, which `gcnsmt verify --lanes N` uses, take only
@@ -9,7 +10,7 @@
 //! inactive keep their old destination value (`old`).
 //!
 //! Sources (facts, not text): AMD RDNA3/RDNA4/CDNA4 ISA guides, DS_SWIZZLE_B32,
-//! DS_PERMUTE_B32, DS_BPERMUTE_B32, DS_APPEND, DS_CONSUME pseudocode (as extracted in
+//! DS_PERMUTE_B32, DS_BPERMUTE_B32, DS_BPERMUTE_FI_B32 (RDNA4), DS_APPEND, DS_CONSUME pseudocode (as extracted in
 //! tinygrad's `str_pcode.py`); swizzle modes and their gfx9+ availability as LLVM 22
 //! `SIDefines.h` namespace `Swizzle` and `AMDGPUAsmParser` encode them.
 
@@ -193,6 +194,25 @@ pub fn bpermute<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::
     keep_inactive(d, &active, got, w.old)
 }
 
+/// `ds_bpermute_fi_b32` (gfx12, "fetch inactive"): as [`bpermute`] but the source lane's
+/// DATA0 is read whatever its EXEC bit (RDNA4 guide pseudocode: "Source VGPR is read even if
+/// src_lane is invalid in EXEC mask"); inactive lanes keep `old`. An index at or above the
+/// wave size (only with a wrap wider than the wave) reads 0.
+pub fn bpermute_fi<D: Domain>(d: &mut D, w: &Wave<D>, at: &LaneIndex<D>) -> Vec<D::Bv> {
+    let n = w.data.len();
+    let active = mask(d, w.exec, n);
+    let modn = modulus(at.wrap, n);
+    let mut src = w.data.to_vec();
+    src.resize(modn as usize, d.bv(0, 32));
+    let got: Vec<D::Bv> = (0..n)
+        .map(|i| {
+            let k = lane_index(d, &at.addr[i], at.offset, modn);
+            select(d, &src, &k)
+        })
+        .collect();
+    keep_inactive(d, &active, got, w.old)
+}
+
 /// `ds_permute_b32` (forward: each active lane writes): `tmp[k] = data[i]` for the lane index
 /// k of each active lane i (`at`) in increasing order (the highest-numbered source wins), tmp
 /// starting at 0; active lanes get tmp, inactive lanes keep `old`.
@@ -297,6 +317,40 @@ pub fn bpermute_lanes<D: Domain>(d: &mut D, l: &Lanes<D>, at: &LaneIndex<D>) -> 
     let modn = modulus(at.wrap, l.wave as usize);
     // An index at or above the wave size matches no lane: 0.
     gather(d, l, |d, i| lane_index(d, &at.addr[i], at.offset, modn))
+}
+
+/// [`bpermute_fi`] on some lanes of a wave; `at.addr` holds the present lanes' addresses.
+/// A source lane that is absent from the check still holds a DATA0 value, which this variant
+/// reads: `absent[i]` is what present lane i fetches when its source lane is absent (the
+/// caller makes each a free input), and two present lanes whose sources are one absent lane
+/// fetch the value of the first of them, so the model is exact, not merely a superset.
+pub fn bpermute_fi_lanes<D: Domain>(
+    d: &mut D,
+    l: &Lanes<D>,
+    at: &LaneIndex<D>,
+    absent: &[D::Bv],
+) -> Vec<D::Bv> {
+    let modn = modulus(at.wrap, l.wave as usize);
+    let src: Vec<D::Bv> = (0..l.ids.len())
+        .map(|i| lane_index(d, &at.addr[i], at.offset, modn))
+        .collect();
+    let mut fetched_absent: Vec<D::Bv> = Vec::with_capacity(src.len());
+    let got: Vec<D::Bv> = (0..src.len())
+        .map(|i| {
+            let mut out = absent[i].clone();
+            for p in (0..i).rev() {
+                let same = d.cmp(CmpOp::Eq, &src[i], &src[p]);
+                out = d.ite(&same, &fetched_absent[p], &out);
+            }
+            fetched_absent.push(out.clone());
+            for j in 0..l.ids.len() {
+                let hit = d.cmp(CmpOp::Eq, &src[i], &l.ids[j]);
+                out = d.ite(&hit, &l.data[j], &out);
+            }
+            out
+        })
+        .collect();
+    keep_inactive(d, l.active, got, l.old)
 }
 
 /// [`permute`] on some lanes of a wave (`at.addr`: the present lanes' addresses): the active

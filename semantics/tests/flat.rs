@@ -23,7 +23,7 @@ fn initial() -> MemState<Concrete> {
             AddrSpace::Lds => CMem::new_wide(|a| a as u8),
             AddrSpace::Scratch => CMem::new_wide(|a| a as u8 ^ 0x80),
             AddrSpace::Global => CMem::new_wide(|a| a as u8 ^ 0x5a),
-            AddrSpace::Gds => CMem::new_wide(|_| 0xee),
+            AddrSpace::Gds | AddrSpace::Gws | AddrSpace::GsReg => CMem::new_wide(|_| 0xee),
         },
         false,
     )

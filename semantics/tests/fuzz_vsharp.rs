@@ -141,6 +141,7 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                             fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
                             lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                             lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+                            append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
                             ..Settings::default_for(target)
                         };
                         for size in [1u32, 2, 4, 8, 12, 16] {

@@ -96,6 +96,7 @@ const UNALIGNED: Settings = Settings {
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -107,6 +108,7 @@ const DWORD: Settings = Settings {
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -682,6 +684,7 @@ const NO_BOUND: Settings = Settings {
     fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

@@ -218,3 +218,106 @@ fn append_hands_every_lane_the_same_old_value() {
     let (new, _) = append_consume(&mut Concrete, &b(1), 0b111, false);
     assert_eq!(new.value, 0xffff_fffe);
 }
+
+/// `ds_bpermute_fi_b32`, RDNA4 guide pseudocode by hand: `src_lane = (ADDR[i] + OFFSET) / 4 %
+/// num_lanes; tmp[i] = VGPR[src_lane][DATA0]` with no EXEC test on the source, then
+/// `if EXEC[i] then VDST[i] = tmp[i]`.
+#[test]
+fn bpermute_fi_reads_inactive_sources() {
+    let bits = |v: u32| Bits {
+        value: v as u128,
+        width: 32,
+    };
+    let n = 32;
+    let data: Vec<Bits> = (0..n).map(|i| bits(0x100 + i)).collect();
+    let old: Vec<Bits> = (0..n).map(|i| bits(0xdead_0000 + i)).collect();
+    // Lane i reads lane (i + 3) % 32 through ADDR = 4 * i + 8 and OFFSET = 4.
+    let addr: Vec<Bits> = (0..n).map(|i| bits(4 * i + 8)).collect();
+    // Only the even lanes are active.
+    let exec = 0x5555_5555u64;
+    let w = Wave {
+        data: &data,
+        old: &old,
+        exec,
+    };
+    let at = LaneIndex {
+        addr: &addr,
+        offset: 4,
+        wrap: PermuteWrap::WaveSize,
+    };
+    let got = bpermute_fi(&mut Concrete, &w, &at);
+    let plain = bpermute(&mut Concrete, &w, &at);
+    for i in 0..n as usize {
+        let src = (i + 3) % 32;
+        if i % 2 == 0 {
+            // An even reader reads an odd (inactive) source: the FI form still gets its data,
+            // the plain form 0.
+            assert_eq!(got[i].value, 0x100 + src as u128, "lane {i}");
+            assert_eq!(plain[i].value, 0, "lane {i}");
+        } else {
+            assert_eq!(got[i].value, 0xdead_0000 + i as u128, "inactive lane {i}");
+        }
+    }
+    // With every lane of the wave present, the `_lanes` form is the whole-wave one.
+    let ids: Vec<Bits> = (0..n).map(bits).collect();
+    let active: Vec<bool> = (0..n).map(|i| exec >> i & 1 == 1).collect();
+    let l = Lanes {
+        wave: 32,
+        ids: &ids,
+        data: &data,
+        old: &old,
+        active: &active,
+    };
+    let absent: Vec<Bits> = (0..n).map(|_| bits(0x7777)).collect();
+    let lanes = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
+    assert_eq!(lanes, got);
+}
+
+/// `bpermute_fi_lanes` with lane 0 only: every source lane but 0 is outside the check, so the
+/// reader gets its `absent` value; two readers of one outside lane get the first one's.
+#[test]
+fn bpermute_fi_lanes_absent_sources_are_consistent() {
+    let bits = |v: u32| Bits {
+        value: v as u128,
+        width: 32,
+    };
+    // Lanes 2 and 5 present, both reading lane 9 (absent), both active.
+    let ids = [bits(2), bits(5)];
+    let addr = [bits(36), bits(36)];
+    let data = [bits(0xa), bits(0xb)];
+    let old = [bits(0), bits(0)];
+    let active = [true, true];
+    let absent = [bits(0x111), bits(0x222)];
+    let l = Lanes {
+        wave: 32,
+        ids: &ids,
+        data: &data,
+        old: &old,
+        active: &active,
+    };
+    let at = LaneIndex {
+        addr: &addr,
+        offset: 0,
+        wrap: PermuteWrap::WaveSize,
+    };
+    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
+    assert_eq!((got[0].value, got[1].value), (0x111, 0x111));
+    // Reading different absent lanes (9 and 10): each its own value.
+    let addr = [bits(36), bits(40)];
+    let at = LaneIndex {
+        addr: &addr,
+        offset: 0,
+        wrap: PermuteWrap::WaveSize,
+    };
+    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
+    assert_eq!((got[0].value, got[1].value), (0x111, 0x222));
+    // Lane 5 reading present lane 2 gets its data.
+    let addr = [bits(36), bits(8)];
+    let at = LaneIndex {
+        addr: &addr,
+        offset: 0,
+        wrap: PermuteWrap::WaveSize,
+    };
+    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
+    assert_eq!((got[0].value, got[1].value), (0x111, 0xa));
+}

@@ -51,6 +51,29 @@ where
     }
 }
 
+/// Checks a table of lines an assembler must accept or reject, one per line:
+/// `TARGET ok|err TEXT` (`#` starts a comment line). `accepts(target, text)` answers whether
+/// the assembler takes `text` on the target named `target` (an `-mcpu` name).
+pub fn assert_accepts(accepts: impl Fn(&str, &str) -> bool, table: &str) {
+    for row in table.lines().map(str::trim) {
+        if row.is_empty() || row.starts_with('#') {
+            continue;
+        }
+        let mut f = row.splitn(3, char::is_whitespace);
+        let (at, want, text) = (
+            f.next().unwrap(),
+            f.next().unwrap(),
+            f.next().unwrap().trim(),
+        );
+        assert!(matches!(want, "ok" | "err"), "row `{row}`: want ok or err");
+        let got = accepts(at, text);
+        assert!(
+            got == (want == "ok"),
+            "{at} `{text}`: accepted {got}, want {want}"
+        );
+    }
+}
+
 /// A proptest configuration with `cases` cases and the fixed seed `seed`, so a default run is
 /// reproducible; `PROPTEST_CASES=N` and `PROPTEST_RNG_SEED=S` override either for longer or
 /// different runs (proptest reads them into its default configuration).

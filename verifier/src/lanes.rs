@@ -247,6 +247,20 @@ pub fn expand(
         all.insert(RegKey::exec_hi());
     }
     all.extend((0..mode.lanes).map(RegKey::lane_id));
+    // What a `ds_bpermute_fi_b32` lane fetches from a lane outside the check: one free DATA0
+    // value per present lane, kept in lanes N.. (machine::step reads them there).
+    for b in src.iter().chain(tgt) {
+        if let Op::Cross {
+            kind: crate::machine::CrossKind::BpermuteFi,
+            data0,
+            ..
+        } = &b.op
+        {
+            for k in data0 {
+                all.extend((0..mode.lanes).map(|i| k.in_lane(mode.lanes + i)));
+            }
+        }
+    }
     Ok(Expanded {
         keys: all,
         dead: per_lane(dead),

@@ -25,13 +25,6 @@ struct Cli {
 // One output-format enum per command: each accepts only what its command prints.
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum VerifyFormat {
-    Text,
-    Json,
-    Sarif,
-}
-
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum SpecCheckFormat {
     Text,
     Json,
@@ -56,117 +49,6 @@ enum AtomicsFormat {
     Json,
 }
 
-/// The options of `gcnsmt verify` (see [`cli::VerifyArgs`]).
-#[derive(clap::Args)]
-struct VerifyOpts {
-    /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
-    #[arg(long)]
-    target: Option<String>,
-    /// Time limit per solver query, in seconds.
-    #[arg(long, default_value_t = 20.0)]
-    timeout: f64,
-    // The help lists every setting from `gcnsmt_semantics::settings::SETTINGS`.
-    #[arg(long = "set", value_name = "NAME=VALUE", help = set_help())]
-    set: Vec<String>,
-    /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
-    /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
-    #[arg(long, value_name = "PATTERN")]
-    filter: Vec<String>,
-    /// Reuse verdicts stored in DIR (created if needed); a rule whose text, target,
-    /// settings, semantics, tables and solver are unchanged is not re-proved, and a stored
-    /// refutation's counterexample is replayed on the interpreter instead of re-solved.
-    #[arg(long, value_name = "DIR")]
-    cache: Option<std::path::PathBuf>,
-    /// With --cache: re-prove N randomly chosen proofs that came from the cache, without
-    /// it; a disagreement is an error (exit 2).
-    #[arg(long, value_name = "N")]
-    cache_audit: Option<usize>,
-    /// With --cache: take verdicts from the cache only; a check it does not hold is an
-    /// error (exit 2) instead of being checked, and nothing is written (for CI that must not
-    /// re-prove).
-    #[arg(long)]
-    cache_read_only: bool,
-    /// Only the checks of shard K of N (1 <= K <= N), by each check's content hash; the
-    /// shards' `--format json` outputs combine with `gcnsmt merge`.
-    #[arg(long, value_name = "K/N")]
-    shard: Option<String>,
-    /// Print the checks (rule, target, content hash) instead of running them.
-    #[arg(long)]
-    list: bool,
-    /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
-    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
-    format: VerifyFormat,
-    /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
-    #[arg(long, value_name = "DIR")]
-    emit_smt2: Option<std::path::PathBuf>,
-    /// Re-decide every query with a second solver (cvc5); a sat/unsat disagreement with
-    /// z3 is an internal error.
-    #[arg(long, value_name = "SOLVER")]
-    cross_check: Option<String>,
-    /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
-    #[arg(long, value_name = "MB")]
-    memory: Option<u32>,
-    /// Text output: leave out the rule-by-target matrix printed before the summary.
-    #[arg(long)]
-    no_matrix: bool,
-    /// Check every rule with N lanes per instruction (1..=8), overriding a rule's
-    /// `Lanes:`; vector registers per lane, EXEC an input, cross-lane ops allowed.
-    #[arg(long, value_name = "N")]
-    lanes: Option<u32>,
-    /// Serialization of the lanes of an instruction that writes memory: any (every order,
-    /// the default) or ascending (lane 0 first).
-    #[arg(long, value_name = "ORDER")]
-    lane_order: Option<String>,
-    /// With --to: run every rule's source side on this target (instead of `Targets:`).
-    #[arg(
-        long,
-        value_name = "TARGET",
-        requires = "to",
-        conflicts_with = "target"
-    )]
-    from: Option<String>,
-    /// With --from: run every rule's target side on this target (docs/cross-target.md).
-    #[arg(long, value_name = "TARGET", requires = "from")]
-    to: Option<String>,
-}
-
-/// `--set`'s help: every setting and its values (repeatable).
-fn set_help() -> String {
-    format!(
-        "Override a machine setting for every rule (repeatable): {}",
-        gcnsmt_semantics::settings::settings_help()
-    )
-}
-
-impl VerifyOpts {
-    fn args(self) -> cli::VerifyArgs {
-        cli::VerifyArgs {
-            target: self.target,
-            timeout: self.timeout,
-            set: self.set,
-            filter: self.filter,
-            format: match self.format {
-                VerifyFormat::Text => cli::Format::Text,
-                VerifyFormat::Json => cli::Format::Json,
-                VerifyFormat::Sarif => cli::Format::Sarif,
-            },
-            cache: self.cache,
-            cache_audit: self.cache_audit,
-            cache_read_only: self.cache_read_only,
-            shard: self.shard,
-            list: self.list,
-            emit_smt2: self.emit_smt2,
-            cross_check: self.cross_check,
-            memory: self.memory,
-            no_matrix: self.no_matrix,
-            lanes: self.lanes,
-            lane_order: self.lane_order,
-            from: self.from,
-            to: self.to,
-        }
-    }
-}
-
 #[derive(Subcommand)]
 enum Cmd {
     /// Prove or refute each rule of rule files (directories are searched for *.rules).
@@ -175,7 +57,7 @@ enum Cmd {
         #[arg(required = true)]
         paths: Vec<std::path::PathBuf>,
         #[command(flatten)]
-        opts: VerifyOpts,
+        opts: cli::VerifyArgs,
     },
     /// Benchmark (not a test): time the rules of the given paths with and without egg and the
     /// result cache; print wall time, median and p99 per rule x target, and peak memory.
@@ -321,7 +203,7 @@ fn main() -> ExitCode {
         Target::parse(t).ok_or_else(|| format!("unknown target `{t}`"))
     };
     let code = match cli.cmd {
-        Cmd::Verify { paths, opts } => cli::verify(&paths, &opts.args()),
+        Cmd::Verify { paths, opts } => cli::verify(&paths, &opts),
         Cmd::Bench {
             paths,
             timeout,

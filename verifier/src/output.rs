@@ -43,6 +43,11 @@ fn cex_json(c: &Cex) -> Value {
         v["side_targets"] = json!({"source": s.name(), "target": t.name()});
     }
     for (space, bytes) in c.mem.iter() {
+        // Only counterexamples that read wave-level state have its keys, so other output is
+        // unchanged.
+        if bytes.is_empty() && matches!(space, AddrSpace::Gws | AddrSpace::GsReg) {
+            continue;
+        }
         v[space_key(space)] = bytes
             .iter()
             .map(|(a, b)| json!({"addr": a, "byte": b}))

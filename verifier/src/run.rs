@@ -6,7 +6,6 @@ use crate::check::{check, targets_of, Options, Outcome, Verdict};
 use crate::record::{Record, Summary};
 use crate::rules::{Expect, InputError, Rule};
 use gcnsmt_semantics::target::Target;
-use std::time::Duration;
 
 /// Check every rule on each target it binds on (all targets, or those in `filter`), in
 /// parallel and without a result cache. Prints nothing but the progress bar on stderr; returns
@@ -34,28 +33,13 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
     // A cached verdict came from a run whose settings were valid.
     let settings = crate::check::settings_for(rule, t, opts)
         .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(t));
-    Outcome {
-        rule: rule.name.clone(),
-        file: rule.file.clone(),
-        target: t,
-        settings,
-        verdict,
-        expect: rule.expect.map(|e| e.0),
-        time: Duration::ZERO,
-        note: Some("from the result cache (rule, semantics, tables and solver unchanged)"),
-        buffer: crate::check::uses_buffer(rule),
-        sbuffer: crate::check::uses_sbuffer(rule),
-        flat: crate::check::uses_flat(rule),
-        lds_dma: crate::check::uses_lds_dma(rule),
-        float: crate::check::uses_float(rule),
-        lanes: crate::check::lane_mode(rule, opts),
-        to: rule.to.map(|(to, _)| {
-            let s = crate::check::settings_for(rule, to, opts)
-                .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(to));
-            (to, s)
-        }),
-        assumptions: crate::check::cross_assumptions(rule, t, crate::check::to_target(rule, t)),
-    }
+    let to = rule.to.map(|(to, _)| {
+        let s = crate::check::settings_for(rule, to, opts)
+            .unwrap_or_else(|_| gcnsmt_semantics::settings::Settings::default_for(to));
+        (to, s)
+    });
+    let note = Some("from the result cache (rule, semantics, tables and solver unchanged)");
+    crate::check::outcome_of(rule, t, settings, to, opts, verdict, note)
 }
 
 /// Every rule x target to check, in rule order: the selected targets a rule binds on, or, for

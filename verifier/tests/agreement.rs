@@ -7,7 +7,7 @@
 //! addresses in, beside and outside the shared and private apertures.
 //! The encoding is trusted because of this test.
 
-use gcnsmt_lifter::table::{ds_lookup, GdsRule, OffsetKind};
+use gcnsmt_lifter::table::{ds_lookup, DsScope, GdsRule, OffsetKind};
 use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::domain::Domain;
@@ -88,6 +88,8 @@ fn space_seed(seed: u64, s: AddrSpace) -> u64 {
         AddrSpace::Gds => !seed,
         AddrSpace::Global => seed ^ 0x55,
         AddrSpace::Scratch => seed ^ 0xaa,
+        AddrSpace::Gws => seed ^ 0x33,
+        AddrSpace::GsReg => seed ^ 0xcc,
     }
 }
 
@@ -239,6 +241,12 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         fp32_denorm: random_denorm(rng),
         lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
         lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+        // Both, so ds_append/ds_consume agree under each counter address.
+        append_addr: if rng.gen() {
+            gcnsmt_semantics::settings::AppendAddr::Offset
+        } else {
+            gcnsmt_semantics::settings::AppendAddr::M0Base
+        },
     }
 }
 
@@ -286,7 +294,8 @@ fn compare(
             "{name} on {t}, run {i}: inputs {:x?}, {} {}, mem={:?}, buffer={:?}",
             inp.vars,
             inp.settings,
-            inp.settings.buffer_text(),
+            inp.settings
+                .text(gcnsmt_semantics::settings::groups::BUFFER),
             inp.mem,
             inp.buffer
         )
@@ -605,6 +614,8 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         ("M0".into(), m0, 32, Kind::B),
                         ("LDS_SIZE".into(), small_or_any(&mut rng, 17), 32, Kind::B),
                         ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+                        // The wave's mask, read by the wave-level entries (ds_wave.pcode).
+                        ("EXEC".into(), interesting(&mut rng, 64), 64, Kind::B),
                         (
                             "RETURN_DATA".into(),
                             interesting(
@@ -616,13 +627,15 @@ fn z3_encoding_agrees_with_the_interpreter() {
                         ),
                     ],
                     settings,
-                    mem: MemView::Space(
-                        if shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0 {
-                            AddrSpace::Gds
-                        } else {
-                            AddrSpace::Lds
-                        },
-                    ),
+                    mem: MemView::Space(if shape.scope == DsScope::WaveGws {
+                        AddrSpace::Gws
+                    } else if shape.scope == DsScope::WaveGsReg {
+                        AddrSpace::GsReg
+                    } else if shape.gds != GdsRule::Never && rng.gen_range(0..8) == 0 {
+                        AddrSpace::Gds
+                    } else {
+                        AddrSpace::Lds
+                    }),
                     buffer: None,
                     seed: rng.gen(),
                 };

@@ -1774,16 +1774,34 @@ fn buffer_lds_form_takes_no_vdata() {
 }
 
 #[test]
-fn buffer_unpacked_d16_is_unsupported() {
-    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
-    // pseudocode gives the packed layout of gfx9+, so gfx802's d16 format loads are refused.
-    let line = "buffer_load_format_d16_xy %d, %v, %r, %s offen";
-    let text = format!("Name: b\nTargets: gfx802\n  {line}\n=>\n  {line}\n");
-    expect_input_error(
-        "buf_d16",
-        &text,
-        ("buffer_load_format_d16_xy", 0),
-        "unpacked d16",
-        &[],
+fn buffer_unpacked_d16_takes_one_vgpr_per_component() {
+    // gfx8.0 keeps each d16 component in the low half of its own VGPR (LLVM
+    // FeatureUnpackedD16VMem; llvm-mc-22 takes `v[5:6]` for d16_xy on gfx802 and `v5` on
+    // gfx900), so component Y is VDATA[47:32] there and VDATA[31:16] on gfx900.
+    let lift = |t: &str, asm: &str| {
+        let r = run(&["lift", "--target", t, asm], None);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let unpacked = lift(
+        "gfx802",
+        "buffer_load_format_d16_xy v[5:6], off, s[8:11], s3",
+    );
+    assert!(
+        unpacked.contains("VDATA[47:32].b16 = ConvertFromFormatD16(addr, 1);"),
+        "{unpacked}"
+    );
+    let packed = lift("gfx900", "buffer_load_format_d16_xy v5, off, s[8:11], s3");
+    assert!(
+        packed.contains("VDATA[31:16].b16 = ConvertFromFormatD16(addr, 1);"),
+        "{packed}"
+    );
+    let store = lift(
+        "gfx802",
+        "buffer_store_format_d16_xyzw v[1:4], off, s[8:11], s3",
+    );
+    assert!(
+        store.contains("ConvertToFormatD16(addr, 3, VDATA[111:96])"),
+        "{store}"
     );
 }

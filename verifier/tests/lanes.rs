@@ -235,6 +235,32 @@ fn cross_lane_op_without_lanes_is_an_input_error() {
 }
 
 #[test]
+fn wave_level_op_with_lanes_is_an_input_error() {
+    // One update per wave (docs/lanes.md): the lane expansion would count it once per lane.
+    let rules = parse_rules(
+        "t.rules",
+        "Name: a\n  ds_append %x offset:4\n=>\n  ds_append %x offset:4\n",
+    )
+    .unwrap();
+    let opts = Options {
+        lanes: mode(2, LaneOrder::Any),
+        ..Default::default()
+    };
+    let e = check(&rules[0], Target::Gfx900, &opts).unwrap_err();
+    assert_eq!((e.loc.line, e.loc.col), (2, 3), "{e}");
+    assert!(e.msg.contains("wave-level"), "{e}");
+    // Without lanes it is checked: a rule equal on both sides is proved.
+    assert!(matches!(
+        verdict(
+            "Name: a\n  ds_append %x offset:4\n=>\n  ds_append %x offset:4\n",
+            Target::Gfx900,
+            None
+        ),
+        Verdict::Proved
+    ));
+}
+
+#[test]
 fn lanes_header_errors_point_at_the_value() {
     for (text, col) in [
         ("Lanes: 0", 8),

@@ -132,6 +132,28 @@ fn verify_refuted_cmpstore() {
 }
 
 #[test]
+fn verify_gws_wait_refuted() {
+    // Hand computation (AMD Vega ISA guide DS_GWS_SEMA_P, LLVM SelectDS_GWS): with M0[21:16] =
+    // 63 and offset 0 the resource is 63, its counter GWS[0x1f8..0x1fb]; the initial bytes are
+    // the low bytes of their addresses, so the counter is 0xfbfaf9f8, negative: SEMA_P waits,
+    // and a lone wave never resumes (undefined), while the source's SEMA_BR of 0 completes
+    // and leaves the counter as it was.
+    snap(
+        "verify_gws_wait_refuted",
+        "hand computation of the GWS resource id and counter (docs/lanes.md, wave-level DS)",
+        &[
+            "verify",
+            "proofs/ds_wave.rules",
+            "--filter",
+            "gws-sema-p-may-wait",
+            "--target",
+            "gfx900",
+            "--no-matrix",
+        ],
+    );
+}
+
+#[test]
 fn verify_json() {
     // The same counterexample as verify_refuted_cmpstore, as JSON Lines (docs/cli.md).
     snap(
@@ -265,6 +287,20 @@ fn lift() {
             "--target",
             "gfx1100",
             "ds_cmpstore_rtn_b32 v1, v2, v3, v4 offset:16",
+        ],
+    );
+    // Reviewed by hand against the RDNA4 guide's DS_BPERMUTE_FI_B32 pseudocode: lane index
+    // (ADDR + OFFSET) / 4 % 32 on wave32, the source read whatever its EXEC bit, a reader
+    // outside EXEC keeping its VDST; L0's read of an absent lane its own free value, L1's
+    // the same as L0's when both read one absent lane.
+    snap(
+        "lift_bpermute_fi_gfx1200",
+        "AMD RDNA4 ISA guide, DS_BPERMUTE_FI_B32 pseudocode",
+        &[
+            "lift",
+            "--target",
+            "gfx1200",
+            "ds_bpermute_fi_b32 v1, v2, v3 offset:4",
         ],
     );
 }

@@ -116,6 +116,10 @@ fn seed_clrx_page_findings_are_the_hand_checked_ones() {
         ("syntax", 253, s("DS_MSKOR_B32")),
         // "[OFFSET0:OFFSET1]": the offset0 modifier sets OFFSET0.
         ("syntax", 297, s("DS_WRITE2_B32")),
+        // "Write syntax: INSTRUCTION VDST, ADDR": the operands of a load (CLRX's own page
+        // labels this line "VDST syntax"); llvm-mc-22 -mcpu=tahiti `ds_write_b32 v5, v1` =
+        // [0x00,0x00,0x34,0xd8,0x05,0x01,0x00,0x00]: v5 is ADDR, v1 DATA0, no VDST byte.
+        ("syntax", 20, None),
     ];
     want.sort();
     assert_eq!(keys(&f), want);
@@ -151,11 +155,24 @@ fn seed_clrx_page_findings_are_the_hand_checked_ones() {
 #[test]
 fn seed_cmpst_alias_swaps_operands_on_gfx11() {
     let f = findings("seed002_ds_cmpst_rtn_f32.txt");
+    let e = Some("ds_cmpst_rtn_f32".to_string());
+    // The Semantics (line 76) name DATA2 and DATA; the page's operand list (lines 43-50)
+    // names VDST, ADDR, DATA0 and DATA1.
     assert_eq!(
         keys(&f),
-        vec![("alias", 9, Some("ds_cmpst_rtn_f32".into()))]
+        vec![
+            ("alias", 9, e.clone()),
+            ("operand-names", 76, e.clone()),
+            ("operand-names", 76, e)
+        ]
     );
-    let x = &f[0];
+    let names: Vec<&str> = f
+        .iter()
+        .filter(|x| x.kind == "operand-names")
+        .map(|x| x.claim.as_str())
+        .collect();
+    assert_eq!(names, ["Semantics name DATA2", "Semantics name DATA"]);
+    let x = f.iter().find(|x| x.kind == "alias").unwrap();
     assert_eq!(x.target.map(|t| t.name()), Some("gfx1100"));
     // The page: cmp = DATA, src = DATA2. LLVM DSInstructions.td: on gfx11 ds_cmpstore takes
     // the new value in DATA0 and the compare value in DATA1. f32 equality is IEEE.

@@ -85,39 +85,21 @@ mod tests {
         assert_eq!((i.offset, i.entry.as_str()), (4095, "FLAT_LOAD_B32"));
         let i = parse(Target::Gfx802, "flat_store_dwordx2 v[2:3], v[4:5]").unwrap();
         assert_eq!(i.vdata, Some(RegTuple::v(4, 2)));
-        let ok = |t, line: &str| parse(t, line).is_ok();
-        gcnsmt_testkit::assert_cases(
+        let ok = |t: &str, line: &str| parse(t.parse().unwrap(), line).is_ok();
+        gcnsmt_testkit::assert_accepts(
             ok,
-            &[
-                (Target::Gfx802, "flat_load_dword v1, v[2:3] offset:0", true),
-                (Target::Gfx802, "flat_load_dword v1, v[2:3] offset:4", false),
-                (
-                    Target::Gfx900,
-                    "flat_load_dword v1, v[2:3] offset:4096",
-                    false,
-                ),
-                (
-                    Target::Gfx900,
-                    "flat_load_dword v1, v[2:3] offset:-1",
-                    false,
-                ),
-                (
-                    Target::Gfx1030,
-                    "flat_load_dword v1, v[2:3] offset:2048",
-                    false,
-                ),
-                (
-                    Target::Gfx1200,
-                    "flat_load_dword v1, v[2:3] offset:-8388608",
-                    true,
-                ),
-                (Target::Gfx600, "flat_load_dword v1, v[2:3]", false),
-                (Target::Gfx900, "flat_load_dword v1, v2", false),
-                (Target::Gfx900, "flat_load_dword v1, v[2:3], off", false),
-                (Target::Gfx900, "flat_load_dword v1, v[2:3] glc", false),
-                // gfx90a needs even-aligned tuples.
-                (Target::Gfx90a, "flat_load_dwordx2 v[1:2], v[2:3]", false),
-            ],
+            "gfx802 ok flat_load_dword v1, v[2:3] offset:0
+             gfx802 err flat_load_dword v1, v[2:3] offset:4
+             gfx900 err flat_load_dword v1, v[2:3] offset:4096
+             gfx900 err flat_load_dword v1, v[2:3] offset:-1
+             gfx1030 err flat_load_dword v1, v[2:3] offset:2048
+             gfx1200 ok flat_load_dword v1, v[2:3] offset:-8388608
+             gfx600 err flat_load_dword v1, v[2:3]
+             gfx900 err flat_load_dword v1, v2
+             gfx900 err flat_load_dword v1, v[2:3], off
+             gfx900 err flat_load_dword v1, v[2:3] glc
+             # gfx90a needs even-aligned tuples.
+             gfx90a err flat_load_dwordx2 v[1:2], v[2:3]",
         );
     }
 }

@@ -139,119 +139,43 @@ mod tests {
                 .offset,
             64
         );
-        let ok = |t, line: &str| parse(t, line).is_ok();
-        assert_cases(
+        let ok = |t: &str, line: &str| parse(t.parse().unwrap(), line).is_ok();
+        gcnsmt_testkit::assert_accepts(
             ok,
-            &[
-                (
-                    Target::Gfx802,
-                    "s_buffer_load_dword s5, s[8:11], s2 offset:0x10",
-                    false,
-                ),
-                (Target::Gfx900, "s_buffer_load_dword s5, s[8:11], -4", false),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dword s5, s[8:11], 0x100000",
-                    false,
-                ),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dword s5, s[8:11], 0xfffff",
-                    true,
-                ),
-                (
-                    Target::Gfx1200,
-                    "s_buffer_load_b32 s5, s[8:11], 0x7fffff",
-                    true,
-                ),
-                (
-                    Target::Gfx1200,
-                    "s_buffer_load_b32 s5, s[8:11], 0x800000",
-                    false,
-                ),
-                (
-                    Target::Gfx1100,
-                    "s_buffer_load_b32 s5, s[8:11], 0x100000",
-                    false,
-                ),
-                (Target::Gfx900, "s_buffer_load_dword s5, s[8:11], m0", true),
-                (
-                    Target::Gfx1030,
-                    "s_buffer_load_dword s5, s[8:11], null",
-                    true,
-                ),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dword s5, s[8:11], null",
-                    false,
-                ),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dword s5, s[8:11], 0 glc",
-                    false,
-                ),
-            ],
+            "gfx802 err s_buffer_load_dword s5, s[8:11], s2 offset:0x10
+             gfx900 err s_buffer_load_dword s5, s[8:11], -4
+             gfx900 err s_buffer_load_dword s5, s[8:11], 0x100000
+             gfx900 ok s_buffer_load_dword s5, s[8:11], 0xfffff
+             gfx1200 ok s_buffer_load_b32 s5, s[8:11], 0x7fffff
+             gfx1200 err s_buffer_load_b32 s5, s[8:11], 0x800000
+             gfx1100 err s_buffer_load_b32 s5, s[8:11], 0x100000
+             gfx900 ok s_buffer_load_dword s5, s[8:11], m0
+             gfx1030 ok s_buffer_load_dword s5, s[8:11], null
+             gfx900 err s_buffer_load_dword s5, s[8:11], null
+             gfx900 err s_buffer_load_dword s5, s[8:11], 0 glc",
         );
     }
 
     #[test]
     fn widths_alignment_and_names() {
-        let ok = |t, line: &str| parse(t, line).is_ok();
-        assert_cases(
+        let ok = |t: &str, line: &str| parse(t.parse().unwrap(), line).is_ok();
+        gcnsmt_testkit::assert_accepts(
             ok,
-            &[
-                // "invalid register alignment" from llvm-mc-22 for each of these.
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dwordx2 s[1:2], s[4:7], 0",
-                    false,
-                ),
-                (Target::Gfx900, "s_buffer_load_dword s5, s[2:5], 0", false),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dwordx4 s[2:5], s[4:7], 4",
-                    false,
-                ),
-                (
-                    Target::Gfx1200,
-                    "s_buffer_load_b96 s[5:7], s[8:11], 0x10",
-                    false,
-                ),
-                // Wrong tuple widths.
-                (Target::Gfx900, "s_buffer_load_dwordx2 s0, s[4:7], 0", false),
-                (Target::Gfx900, "s_buffer_load_dword s5, s[8:9], 0", false),
-                (
-                    Target::Gfx900,
-                    "s_buffer_load_dwordx16 s[0:15], s[4:7], 4",
-                    true,
-                ),
-                // b-names from gfx11; b96 from gfx12 only; no dwordx3 spelling anywhere.
-                (
-                    Target::Gfx1030,
-                    "s_buffer_load_b32 s5, s[8:11], 0x10",
-                    false,
-                ),
-                (
-                    Target::Gfx1100,
-                    "s_buffer_load_b512 s[0:15], s[4:7], 4",
-                    true,
-                ),
-                (
-                    Target::Gfx1100,
-                    "s_buffer_load_b96 s[4:6], s[8:11], 0x10",
-                    false,
-                ),
-                (
-                    Target::Gfx1200,
-                    "s_buffer_load_b96 s[4:6], s[8:11], 0x10",
-                    true,
-                ),
-                (
-                    Target::Gfx1200,
-                    "s_buffer_load_dwordx3 s[4:6], s[8:11], 0x10",
-                    false,
-                ),
-            ],
+            "# `invalid register alignment` from llvm-mc-22 for each of these.
+             gfx900 err s_buffer_load_dwordx2 s[1:2], s[4:7], 0
+             gfx900 err s_buffer_load_dword s5, s[2:5], 0
+             gfx900 err s_buffer_load_dwordx4 s[2:5], s[4:7], 4
+             gfx1200 err s_buffer_load_b96 s[5:7], s[8:11], 0x10
+             # Wrong tuple widths.
+             gfx900 err s_buffer_load_dwordx2 s0, s[4:7], 0
+             gfx900 err s_buffer_load_dword s5, s[8:9], 0
+             gfx900 ok s_buffer_load_dwordx16 s[0:15], s[4:7], 4
+             # b-names from gfx11; b96 from gfx12 only; no dwordx3 spelling anywhere.
+             gfx1030 err s_buffer_load_b32 s5, s[8:11], 0x10
+             gfx1100 ok s_buffer_load_b512 s[0:15], s[4:7], 4
+             gfx1100 err s_buffer_load_b96 s[4:6], s[8:11], 0x10
+             gfx1200 ok s_buffer_load_b96 s[4:6], s[8:11], 0x10
+             gfx1200 err s_buffer_load_dwordx3 s[4:6], s[8:11], 0x10",
         );
         assert_cases(
             smem_spelling,

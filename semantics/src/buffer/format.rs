@@ -85,44 +85,43 @@ pub fn byte_aligned(dfmt: u8) -> bool {
     dfmt_widths(dfmt).is_some_and(|w| w.iter().all(|b| b % 8 == 0))
 }
 
+// The unified formats list the (data format, number format) pairs in order, so each table is
+// given as the number formats per data format, a bit per number format (bit 0 UNORM ... bit 7
+// FLOAT), and expanded at compile time (source: the module's, llvm-mc-22's `format:N` names).
+const fn expand<const N: usize>(per_dfmt: &[(u8, u8)]) -> [(u8, u8); N] {
+    let mut out = [(0, 0); N];
+    let (mut i, mut k) = (0, 0);
+    while i < per_dfmt.len() {
+        let (dfmt, mask) = per_dfmt[i];
+        let mut nf = 0;
+        while nf < 8 {
+            if mask & (1 << nf) != 0 {
+                out[k] = (dfmt, nf);
+                k += 1;
+            }
+            nf += 1;
+        }
+        i += 1;
+    }
+    assert!(k == N, "the masks name N formats");
+    out
+}
+
 /// gfx10 unified formats 0..=77 as (data format, number format); 0 = invalid.
 #[rustfmt::skip]
-pub const GFX10_UFMT: [(u8, u8); 78] = [
-    (0, 0),
-    (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
-    (2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 7),
-    (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5),
-    (4, 4), (4, 5), (4, 7),
-    (5, 0), (5, 1), (5, 2), (5, 3), (5, 4), (5, 5), (5, 7),
-    (6, 0), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5), (6, 7),
-    (7, 0), (7, 1), (7, 2), (7, 3), (7, 4), (7, 5), (7, 7),
-    (8, 0), (8, 1), (8, 2), (8, 3), (8, 4), (8, 5),
-    (9, 0), (9, 1), (9, 2), (9, 3), (9, 4), (9, 5),
-    (10, 0), (10, 1), (10, 2), (10, 3), (10, 4), (10, 5),
-    (11, 4), (11, 5), (11, 7),
-    (12, 0), (12, 1), (12, 2), (12, 3), (12, 4), (12, 5), (12, 7),
-    (13, 4), (13, 5), (13, 7),
-    (14, 4), (14, 5), (14, 7),
-];
+pub const GFX10_UFMT: [(u8, u8); 78] = expand(&[
+    (0, 0b00000001), (1, 0b00111111), (2, 0b10111111), (3, 0b00111111), (4, 0b10110000),
+    (5, 0b10111111), (6, 0b10111111), (7, 0b10111111), (8, 0b00111111), (9, 0b00111111),
+    (10, 0b00111111), (11, 0b10110000), (12, 0b10111111), (13, 0b10110000), (14, 0b10110000),
+]);
 
 /// gfx11/gfx12 unified formats 0..=63 as (data format, number format); 0 = invalid.
 #[rustfmt::skip]
-pub const GFX11_UFMT: [(u8, u8); 64] = [
-    (0, 0),
-    (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
-    (2, 0), (2, 1), (2, 2), (2, 3), (2, 4), (2, 5), (2, 7),
-    (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5),
-    (4, 4), (4, 5), (4, 7),
-    (5, 0), (5, 1), (5, 2), (5, 3), (5, 4), (5, 5), (5, 7),
-    (6, 7), (7, 7),
-    (8, 0), (8, 1), (8, 4), (8, 5),
-    (9, 0), (9, 1), (9, 2), (9, 3), (9, 4), (9, 5),
-    (10, 0), (10, 1), (10, 2), (10, 3), (10, 4), (10, 5),
-    (11, 4), (11, 5), (11, 7),
-    (12, 0), (12, 1), (12, 2), (12, 3), (12, 4), (12, 5), (12, 7),
-    (13, 4), (13, 5), (13, 7),
-    (14, 4), (14, 5), (14, 7),
-];
+pub const GFX11_UFMT: [(u8, u8); 64] = expand(&[
+    (0, 0b00000001), (1, 0b00111111), (2, 0b10111111), (3, 0b00111111), (4, 0b10110000),
+    (5, 0b10111111), (6, 0b10000000), (7, 0b10000000), (8, 0b00110011), (9, 0b00111111),
+    (10, 0b00111111), (11, 0b10110000), (12, 0b10111111), (13, 0b10110000), (14, 0b10110000),
+]);
 
 /// The unified format table of `target` (gfx10-gfx12), or `None` (separate fields).
 pub fn ufmt_table(target: Target) -> Option<&'static [(u8, u8)]> {
@@ -388,45 +387,78 @@ mod tests {
         to_reg(&mut d, nf, &b, out).map(|v| v.value)
     }
 
+    /// Runs a table of conversions, one per line: `NFMT bits width register_width expected`
+    /// (`-` for undefined); `#` starts a comment.
+    fn check(table: &str) {
+        for line in table.lines().map(|l| l.split('#').next().unwrap().trim()) {
+            if line.is_empty() {
+                continue;
+            }
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let nf = match f[0] {
+                "UINT" => nfmt::UINT,
+                "SINT" => nfmt::SINT,
+                "FLOAT" => nfmt::FLOAT,
+                "USCALED" => nfmt::USCALED,
+                "SSCALED" => nfmt::SSCALED,
+                "UNORM" => nfmt::UNORM,
+                other => panic!("nfmt {other}"),
+            };
+            let num = |t: &str| match t.strip_prefix("0x") {
+                Some(h) => u128::from_str_radix(h, 16).unwrap(),
+                None => t.parse().unwrap(),
+            };
+            let want = (f[4] != "-").then(|| num(f[4]));
+            let (x, w, out) = (num(f[1]), num(f[2]) as u32, num(f[3]) as u32);
+            assert_eq!(conv(nf, x, w, out), want, "{line}");
+        }
+    }
+
     #[test]
     fn integer_components_extend() {
-        assert_eq!(conv(nfmt::UINT, 0x80, 8, 32), Some(0x80));
-        assert_eq!(conv(nfmt::SINT, 0x80, 8, 32), Some(0xffff_ff80));
-        assert_eq!(conv(nfmt::SINT, 0x3ff, 10, 32), Some(0xffff_ffff));
-        assert_eq!(conv(nfmt::SINT, 0x80, 8, 16), Some(0xff80));
+        check(
+            "UINT 0x80 8 32 0x80
+             SINT 0x80 8 32 0xffffff80
+             SINT 0x3ff 10 32 0xffffffff
+             SINT 0x80 8 16 0xff80",
+        );
     }
 
     #[test]
     fn float_components_convert_exactly() {
-        // f16 1.0 = 0x3c00 -> f32 0x3f800000; -2.0 = 0xc000 -> 0xc0000000; the smallest f16
-        // denormal 2^-24 -> f32 exponent 127 - 24 = 103 (0x33800000); f16 Inf -> f32 Inf.
-        assert_eq!(conv(nfmt::FLOAT, 0x3c00, 16, 32), Some(0x3f80_0000));
-        assert_eq!(conv(nfmt::FLOAT, 0xc000, 16, 32), Some(0xc000_0000));
-        assert_eq!(conv(nfmt::FLOAT, 0x0001, 16, 32), Some(0x3380_0000));
-        assert_eq!(conv(nfmt::FLOAT, 0x7c00, 16, 32), Some(0x7f80_0000));
-        // f11 (e5m6) 1.0 = 15 << 6 = 0x3c0 -> 0x3f800000; f10 0.5 = 14 << 5 = 0x1c0 -> 0x3f000000.
-        assert_eq!(conv(nfmt::FLOAT, 0x3c0, 11, 32), Some(0x3f80_0000));
-        assert_eq!(conv(nfmt::FLOAT, 0x1c0, 10, 32), Some(0x3f00_0000));
-        // f11 denormal 1 = 2^-20 -> f32 exponent 107 (0x35800000); as f16 the denormal 1 << 4.
-        assert_eq!(conv(nfmt::FLOAT, 0x001, 11, 32), Some(0x3580_0000));
-        assert_eq!(conv(nfmt::FLOAT, 0x001, 11, 16), Some(0x0010));
-        assert_eq!(conv(nfmt::FLOAT, 0x3c0, 11, 16), Some(0x3c00));
+        check(
+            "# f16 1.0 = 0x3c00 -> f32 0x3f800000; -2.0 = 0xc000 -> 0xc0000000; the smallest f16
+             # denormal 2^-24 -> f32 exponent 127 - 24 = 103 (0x33800000); f16 Inf -> f32 Inf.
+             FLOAT 0x3c00 16 32 0x3f800000
+             FLOAT 0xc000 16 32 0xc0000000
+             FLOAT 0x0001 16 32 0x33800000
+             FLOAT 0x7c00 16 32 0x7f800000
+             # f11 (e5m6) 1.0 = 15 << 6 = 0x3c0 -> 0x3f800000; f10 0.5 = 14 << 5 = 0x1c0.
+             FLOAT 0x3c0 11 32 0x3f800000
+             FLOAT 0x1c0 10 32 0x3f000000
+             # f11 denormal 1 = 2^-20 -> f32 exponent 107 (0x35800000); as f16 1 << 4.
+             FLOAT 0x001 11 32 0x35800000
+             FLOAT 0x001 11 16 0x0010
+             FLOAT 0x3c0 11 16 0x3c00",
+        );
     }
 
     #[test]
     fn scaled_components_are_exact_floats() {
-        // 255 = 0x437f0000, 3 = 0x40400000, -128 = 0xc3000000, 0 = 0; as f16 255 = 0x5bf8.
-        assert_eq!(conv(nfmt::USCALED, 255, 8, 32), Some(0x437f_0000));
-        assert_eq!(conv(nfmt::USCALED, 3, 2, 32), Some(0x4040_0000));
-        assert_eq!(conv(nfmt::SSCALED, 0x80, 8, 32), Some(0xc300_0000));
-        assert_eq!(conv(nfmt::USCALED, 0, 16, 32), Some(0));
-        assert_eq!(conv(nfmt::USCALED, 255, 8, 16), Some(0x5bf8));
-        // -2048 as 12 bits (0x800) -> f16 -2^11: sign, exponent 15 + 11 = 26 (0xe800).
-        assert_eq!(conv(nfmt::SSCALED, 0x800, 12, 16), Some(0xe800));
-        // Not exact or not documented: left undefined.
-        assert_eq!(conv(nfmt::USCALED, 1, 32, 32), None);
-        assert_eq!(conv(nfmt::UNORM, 255, 8, 32), None);
-        assert_eq!(conv(nfmt::USCALED, 1, 16, 16), None);
+        check(
+            "# 255 = 0x437f0000, 3 = 0x40400000, -128 = 0xc3000000, 0 = 0; as f16 255 = 0x5bf8.
+             USCALED 255 8 32 0x437f0000
+             USCALED 3 2 32 0x40400000
+             SSCALED 0x80 8 32 0xc3000000
+             USCALED 0 16 32 0
+             USCALED 255 8 16 0x5bf8
+             # -2048 as 12 bits (0x800) -> f16 -2^11: sign, exponent 15 + 11 = 26 (0xe800).
+             SSCALED 0x800 12 16 0xe800
+             # Not exact or not documented: left undefined.
+             USCALED 1 32 32 -
+             UNORM 255 8 32 -
+             USCALED 1 16 16 -",
+        );
     }
 
     #[test]

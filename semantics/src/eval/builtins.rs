@@ -2,7 +2,7 @@
 //! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
-use crate::settings::Fp32Denorm;
+use crate::settings::{AppendAddr, Fp32Denorm};
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -66,13 +66,29 @@ impl<D: Domain> Ev<'_, '_, D> {
 
     /// The number of set bits of `x`, as 32 bits.
     fn count_ones(&mut self, x: &D::Bv) -> D::Bv {
-        let mut acc = self.d.bv(0, 32);
-        for i in 0..self.d.width(x) {
-            let bit = self.d.extract(x, i, i);
-            let bit = self.d.zext(&bit, 31);
-            acc = self.d.op(BvOp::Add, &acc, &bit);
+        // A tree of adds one bit wider per level (64 bits: 6 levels of narrow adds), not a
+        // chain of 32-bit adds: the solver bit-blasts far fewer adders (ds_append's count).
+        let mut terms: Vec<D::Bv> = (0..self.d.width(x))
+            .map(|i| self.d.extract(x, i, i))
+            .collect();
+        let mut w = 1;
+        while terms.len() > 1 {
+            w += 1;
+            let mut next = Vec::with_capacity(terms.len().div_ceil(2));
+            for pair in terms.chunks(2) {
+                let a = self.d.zext(&pair[0], 1);
+                next.push(match pair.get(1) {
+                    Some(b) => {
+                        let b = self.d.zext(b, 1);
+                        self.d.op(BvOp::Add, &a, &b)
+                    }
+                    None => a,
+                });
+            }
+            terms = next;
         }
-        acc
+        let sum = terms.pop().expect("a value has at least one bit");
+        self.d.zext(&sum, 32 - w)
     }
 
     /// The index of the lowest set bit of `x`, or -1 (all ones) when none is, as 32 bits.
@@ -121,31 +137,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
         };
         match f {
-            // CalcDsAddr(ADDR, OFFSET) = ADDR + OFFSET mod 2^32 (AMD CDNA4 guide 11.1 "DS address";
-            // the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0).
-            "CalcDsAddr" => {
-                let mut it = vals.into_iter();
-                let (a, off) = match args.len() {
-                    2 => {
-                        let a = it.next().unwrap();
-                        let o = it.next().unwrap();
-                        (a, self.address(o)?)
-                    }
-                    3 => {
-                        let a = it.next().unwrap();
-                        let o0 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
-                        let o1 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
-                        let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else {
-                            unreachable!()
-                        };
-                        let o = self.d.concat(&o1, &o0);
-                        (a, self.d.zext(&o, 16))
-                    }
-                    n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
-                };
-                let a = self.address(a)?;
-                Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
-            }
+            "CalcDsAddr" => self.calc_ds_addr(vals),
             // In buffer entries: the offset within the record (see `crate::buffer`).
             "CalcBufferAddr" => {
                 arity(4)?;
@@ -166,40 +158,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
             "isNAN" | "isSignalNAN" | "isQuietNAN" | "cvtToQuietNAN" | "signbit" => {
                 arity(1)?;
-                let v = vals.into_iter().next().unwrap();
-                let ty = v.ty();
-                let Some(fmt) = ty.fp() else {
-                    return err(format!("{f} needs a float, got .{ty}"));
-                };
-                let Val::Bits(x, _) = v else { unreachable!() };
-                let w = fmt.width();
-                let qbit = fmt.sbits() - 2;
-                match f {
-                    "isNAN" => Ok(Val::Bool(self.f_is_nan(fmt, &x))),
-                    "signbit" => {
-                        let s = self.d.extract(&x, w - 1, w - 1);
-                        let one = self.d.bv(1, 1);
-                        Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &s, &one)))
-                    }
-                    "cvtToQuietNAN" => {
-                        let nan = self.f_is_nan(fmt, &x);
-                        let q = self.d.bv(1u128 << qbit, w);
-                        let quiet = self.d.op(BvOp::Or, &x, &q);
-                        Ok(Val::Bits(self.d.ite(&nan, &quiet, &x), ty))
-                    }
-                    _ => {
-                        let nan = self.f_is_nan(fmt, &x);
-                        let q = self.d.extract(&x, qbit, qbit);
-                        let one = self.d.bv(1, 1);
-                        let quiet = self.d.cmp(CmpOp::Eq, &q, &one);
-                        let want = if f == "isQuietNAN" {
-                            quiet
-                        } else {
-                            self.d.lnot(&quiet)
-                        };
-                        Ok(Val::Bool(self.d.and(&nan, &want)))
-                    }
-                }
+                self.float_class(f, vals.into_iter().next().unwrap())
             }
             "CountOneBits" | "FindFirstOne" => {
                 arity(1)?;
@@ -226,25 +185,100 @@ impl<D: Domain> Ev<'_, '_, D> {
                 }
                 Ok(Val::Bits(self.d.fma(fmt, a, b, c), ty))
             }
-            // The VALU's f32 denormal mode (settings `fp32_denorm`): identity when denormals
-            // are preserved, else a denormal becomes zero of its sign.
             "FlushDenormF32" => {
                 arity(1)?;
-                let v = vals.into_iter().next().unwrap();
-                let Val::Bits(x, ty @ Ty::Bits(Kind::F, 32)) = v else {
-                    return err("FlushDenormF32 needs an .f32 value");
-                };
-                if self.frame.settings.fp32_denorm == Fp32Denorm::Preserve {
-                    return Ok(Val::Bits(x, ty));
-                }
-                let exp = self.d.extract(&x, 30, 23);
-                let zero8 = self.d.bv(0, 8);
-                let denorm_or_zero = self.d.cmp(CmpOp::Eq, &exp, &zero8);
-                let sign = self.d.bv(0x8000_0000, 32);
-                let signed_zero = self.d.op(BvOp::And, &x, &sign);
-                Ok(Val::Bits(self.d.ite(&denorm_or_zero, &signed_zero, &x), ty))
+                self.flush_denorm_f32(vals.into_iter().next().unwrap())
+            }
+            // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
+            // only on LDS, since with `gds` the GDS window applies them already.
+            "AppendM0Base" => {
+                arity(0)?;
+                let on = self.frame.settings.append_addr == AppendAddr::M0Base
+                    && self.frame.mem == MemView::Space(AddrSpace::Lds);
+                Ok(Val::Bool(self.d.boolean(on)))
             }
             _ => err(format!("unknown function `{f}`")),
         }
+    }
+
+    /// `CalcDsAddr(ADDR, OFFSET)` = ADDR + OFFSET mod 2^32 (AMD CDNA4 guide 11.1 "DS address");
+    /// the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0.
+    fn calc_ds_addr(&mut self, vals: Vec<Val<D>>) -> Result<Val<D>, EvalError> {
+        let n = vals.len();
+        let mut it = vals.into_iter();
+        let (a, off) = match n {
+            2 => {
+                let a = it.next().unwrap();
+                let o = it.next().unwrap();
+                (a, self.address(o)?)
+            }
+            3 => {
+                let a = it.next().unwrap();
+                let o0 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                let o1 = self.convert(it.next().unwrap(), Ty::Bits(Kind::B, 8))?;
+                let (Val::Bits(o0, _), Val::Bits(o1, _)) = (o0, o1) else {
+                    unreachable!()
+                };
+                let o = self.d.concat(&o1, &o0);
+                (a, self.d.zext(&o, 16))
+            }
+            n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
+        };
+        let a = self.address(a)?;
+        Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
+    }
+
+    /// `isNAN`, `isSignalNAN`, `isQuietNAN`, `cvtToQuietNAN` and `signbit` of the float `v`.
+    fn float_class(&mut self, f: &str, v: Val<D>) -> Result<Val<D>, EvalError> {
+        let ty = v.ty();
+        let Some(fmt) = ty.fp() else {
+            return err(format!("{f} needs a float, got .{ty}"));
+        };
+        let Val::Bits(x, _) = v else { unreachable!() };
+        let w = fmt.width();
+        let qbit = fmt.sbits() - 2;
+        match f {
+            "isNAN" => Ok(Val::Bool(self.f_is_nan(fmt, &x))),
+            "signbit" => {
+                let s = self.d.extract(&x, w - 1, w - 1);
+                let one = self.d.bv(1, 1);
+                Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &s, &one)))
+            }
+            "cvtToQuietNAN" => {
+                let nan = self.f_is_nan(fmt, &x);
+                let q = self.d.bv(1u128 << qbit, w);
+                let quiet = self.d.op(BvOp::Or, &x, &q);
+                Ok(Val::Bits(self.d.ite(&nan, &quiet, &x), ty))
+            }
+            _ => {
+                let nan = self.f_is_nan(fmt, &x);
+                let q = self.d.extract(&x, qbit, qbit);
+                let one = self.d.bv(1, 1);
+                let quiet = self.d.cmp(CmpOp::Eq, &q, &one);
+                let want = if f == "isQuietNAN" {
+                    quiet
+                } else {
+                    self.d.lnot(&quiet)
+                };
+                Ok(Val::Bool(self.d.and(&nan, &want)))
+            }
+        }
+    }
+
+    /// The VALU's f32 denormal mode (settings `fp32_denorm`): identity when denormals are
+    /// preserved, else a denormal becomes zero of its sign.
+    fn flush_denorm_f32(&mut self, v: Val<D>) -> Result<Val<D>, EvalError> {
+        let Val::Bits(x, ty @ Ty::Bits(Kind::F, 32)) = v else {
+            return err("FlushDenormF32 needs an .f32 value");
+        };
+        if self.frame.settings.fp32_denorm == Fp32Denorm::Preserve {
+            return Ok(Val::Bits(x, ty));
+        }
+        let exp = self.d.extract(&x, 30, 23);
+        let zero8 = self.d.bv(0, 8);
+        let denorm_or_zero = self.d.cmp(CmpOp::Eq, &exp, &zero8);
+        let sign = self.d.bv(0x8000_0000, 32);
+        let signed_zero = self.d.op(BvOp::And, &x, &sign);
+        Ok(Val::Bits(self.d.ite(&denorm_or_zero, &signed_zero, &x), ty))
     }
 }

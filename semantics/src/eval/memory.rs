@@ -43,8 +43,13 @@ impl<D: Domain> Ev<'_, '_, D> {
         // misplace every 16-byte kernel argument at byte 36 (LLVM's SI test expectations).
         // Scratch reached through FLAT is byte addressed too (AMDGPUUsage "Memory Spaces":
         // FLAT and scratch instructions support unaligned access).
-        let byte_addressed =
-            (space == AddrSpace::Global && buffer.is_none()) || space == AddrSpace::Scratch;
+        // The GWS resources and GS registers are no memory at all: no alignment mode or
+        // bound applies.
+        let byte_addressed = (space == AddrSpace::Global && buffer.is_none())
+            || matches!(
+                space,
+                AddrSpace::Scratch | AddrSpace::Gws | AddrSpace::GsReg
+            );
         let alignment = if byte_addressed {
             Alignment::Unaligned
         } else {
@@ -90,7 +95,7 @@ impl<D: Domain> Ev<'_, '_, D> {
                 LdsLimit::M0 => Some(self.var_bits(st, "M0")?),
                 LdsLimit::Alloc => Some(self.var_bits(st, "LDS_SIZE")?),
             },
-            AddrSpace::Global | AddrSpace::Scratch => None,
+            AddrSpace::Global | AddrSpace::Scratch | AddrSpace::Gws | AddrSpace::GsReg => None,
         };
         let in_range = match limit {
             None => self.d.boolean(true),

@@ -321,9 +321,14 @@ impl<D: Domain> Ev<'_, '_, D> {
             Some(false) => self.if_chain(rest, els, st),
             None => {
                 let mut t = st.clone();
+                self.d.guard_begin(&cb);
                 self.stmts(body, &mut t)?;
+                self.d.guard_end();
                 let mut f = st.clone();
+                let ncb = self.d.lnot(&cb);
+                self.d.guard_begin(&ncb);
                 self.if_chain(rest, els, &mut f)?;
+                self.d.guard_end();
                 *st = self.merge(&cb, t, f)?;
                 Ok(())
             }
@@ -469,28 +474,44 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
-    /// Evaluate a pair so that an untyped literal takes the other side's type.
+    /// Evaluate a pair so that an untyped literal takes the other side's type, each side under
+    /// its guard if it has one ([`Domain::guard_begin`]: the arms of `?:`).
     fn pair(
         &mut self,
         a: &Expr,
         b: &Expr,
         hint: Option<Ty>,
         st: &mut St<D>,
+        [ga, gb]: [Option<&D::Bool>; 2],
     ) -> Result<(Val<D>, Val<D>), EvalError> {
         if Self::is_untyped_lit(a) && !Self::is_untyped_lit(b) {
-            let bv = self.expr(b, hint, st)?;
-            let av = self.expr(a, Some(bv.ty()), st)?;
+            let bv = self.expr_guarded(gb, b, hint, st)?;
+            let av = self.expr_guarded(ga, a, Some(bv.ty()), st)?;
             Ok((av, bv))
         } else {
-            let av = self.expr(a, hint, st)?;
+            let av = self.expr_guarded(ga, a, hint, st)?;
             let h = if matches!(av, Val::Bits(..)) {
                 Some(av.ty())
             } else {
                 hint
             };
-            let bv = self.expr(b, h, st)?;
+            let bv = self.expr_guarded(gb, b, h, st)?;
             Ok((av, bv))
         }
+    }
+
+    /// `e` evaluated under the guard `g` (none: as is).
+    fn expr_guarded(
+        &mut self,
+        g: Option<&D::Bool>,
+        e: &Expr,
+        hint: Option<Ty>,
+        st: &mut St<D>,
+    ) -> Result<Val<D>, EvalError> {
+        g.iter().for_each(|g| self.d.guard_begin(g));
+        let v = self.expr(e, hint, st)?;
+        g.iter().for_each(|_| self.d.guard_end());
+        Ok(v)
     }
 
     /// Bring two bit values to one width and kind for an arithmetic or compare operation.
@@ -614,7 +635,9 @@ impl<D: Domain> Ev<'_, '_, D> {
             Expr::Cond(c, a, b) => {
                 let cv = self.expr(c, None, st)?;
                 let cb = self.truth(cv)?;
-                let (av, bv) = self.pair(a, b, hint, st)?;
+                let ncb = self.d.known(&cb).is_none().then(|| self.d.lnot(&cb));
+                let guards = [ncb.as_ref().map(|_| &cb), ncb.as_ref()];
+                let (av, bv) = self.pair(a, b, hint, st, guards)?;
                 match (av, bv) {
                     (Val::Bool(x), Val::Bool(y)) => Ok(Val::Bool(self.d.ite_bool(&cb, &x, &y))),
                     (av, bv) => {
@@ -639,7 +662,13 @@ impl<D: Domain> Ev<'_, '_, D> {
         if matches!(op, LAnd | LOr) {
             let av = self.expr(a, None, st)?;
             let x = self.truth(av)?;
-            let bv = self.expr(b, None, st)?;
+            // `b` decides only when `a` is true (`&&`) or false (`||`).
+            let g = match (self.d.known(&x), op) {
+                (Some(_), _) => None,
+                (None, LAnd) => Some(x.clone()),
+                (None, _) => Some(self.d.lnot(&x)),
+            };
+            let bv = self.expr_guarded(g.as_ref(), b, None, st)?;
             let y = self.truth(bv)?;
             return Ok(Val::Bool(if op == LAnd {
                 self.d.and(&x, &y)
@@ -648,7 +677,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             }));
         }
         let h = if op.is_compare() { None } else { hint };
-        let (av, bv) = self.pair(a, b, h, st)?;
+        let (av, bv) = self.pair(a, b, h, st, [None, None])?;
         if let (Val::Bool(x), Val::Bool(y)) = (&av, &bv) {
             return match op {
                 And => Ok(Val::Bool(self.d.and(x, y))),
@@ -727,6 +756,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         ty: Ty,
     ) -> Result<Val<D>, EvalError> {
         use BinOp::*;
+        if op.is_compare() {
+            self.d.fp_compared(fmt, x, y);
+        }
         let r = match op {
             Add => Val::Bits(self.d.fp(FpOp::Add, fmt, x, y), ty),
             Sub => Val::Bits(self.d.fp(FpOp::Sub, fmt, x, y), ty),

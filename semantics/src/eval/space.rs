@@ -18,6 +18,12 @@ use std::ops::{Index, IndexMut};
 ///   AMDGPUUsage "Address Spaces"; the offset is the address's low 32 bits, as LLVM's
 ///   flat-to-private `addrspacecast` takes them). The model is one lane's private memory,
 ///   not the swizzled scratch buffer behind it.
+/// - [`AddrSpace::Gws`]: the global wave sync resources as bytes (32-bit addresses, 8 bytes
+///   per resource: a 32-bit counter and a state byte; `semantics/pcode/ds_wave.pcode` gives
+///   the layout). Not memory on the machine: the resources' state, kept as data so that the
+///   solver, counterexamples and caches treat it like every other state.
+/// - [`AddrSpace::GsReg`]: the GS registers of `ds_{add,sub}_gs_reg_rtn` (gfx11), 32 bits each
+///   at 4*index (the RDNA3.5 guide's `GS_REGS(addr)`; indices up to 23).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AddrSpace {
     /// The local data share of the work-group.
@@ -28,10 +34,14 @@ pub enum AddrSpace {
     Global,
     /// The lane's private (scratch) memory.
     Scratch,
+    /// The GWS resource state (`ds_gws_*`).
+    Gws,
+    /// The GS registers (`ds_add_gs_reg_rtn`, `ds_sub_gs_reg_rtn`).
+    GsReg,
 }
 
 /// Number of address spaces.
-const N: usize = 4;
+const N: usize = 6;
 
 impl AddrSpace {
     /// Every space, in the order counterexamples, solver variables and caches list them.
@@ -40,35 +50,46 @@ impl AddrSpace {
         AddrSpace::Gds,
         AddrSpace::Global,
         AddrSpace::Scratch,
+        AddrSpace::Gws,
+        AddrSpace::GsReg,
     ];
 
     /// Width in bits of an address of this space (see the type's documentation).
     pub const fn addr_width(self) -> u32 {
         match self {
             AddrSpace::Global => 64,
-            AddrSpace::Lds | AddrSpace::Gds | AddrSpace::Scratch => 32,
+            AddrSpace::Lds
+            | AddrSpace::Gds
+            | AddrSpace::Scratch
+            | AddrSpace::Gws
+            | AddrSpace::GsReg => 32,
         }
     }
 
     /// The name counterexamples print and the solver's memory variable has: `LDS`, `GDS`,
-    /// `MEM` (global memory is what `MEM[...]` names in buffer and GLOBAL entries), `SCRATCH`.
+    /// `MEM` (global memory is what `MEM[...]` names in buffer and GLOBAL entries), `SCRATCH`,
+    /// `GWS`, `GS_REG`.
     pub const fn label(self) -> &'static str {
         match self {
             AddrSpace::Lds => "LDS",
             AddrSpace::Gds => "GDS",
             AddrSpace::Global => "MEM",
             AddrSpace::Scratch => "SCRATCH",
+            AddrSpace::Gws => "GWS",
+            AddrSpace::GsReg => "GS_REG",
         }
     }
 
     /// The lower-case key of this space in stored data (the result cache): `lds`, `gds`,
-    /// `global`, `scratch`.
+    /// `global`, `scratch`, `gws`, `gs_reg`.
     pub const fn key(self) -> &'static str {
         match self {
             AddrSpace::Lds => "lds",
             AddrSpace::Gds => "gds",
             AddrSpace::Global => "global",
             AddrSpace::Scratch => "scratch",
+            AddrSpace::Gws => "gws",
+            AddrSpace::GsReg => "gs_reg",
         }
     }
 

@@ -317,6 +317,22 @@ fn lane_reads_modelled(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), 
                 ));
             }
         }
+        // GWS and append/consume update shared state once per wave (docs/lanes.md,
+        // "Wave-level DS instructions"); the expansion would run them once per lane.
+        if let Op::Ds {
+            mnemonic, shape, ..
+        } = &c.op
+        {
+            if shape.scope != gcnsmt_lifter::table::DsScope::Lane {
+                return Err(rule.error(
+                    c.loc,
+                    format!(
+                        "{mnemonic} is a wave-level instruction, which --lanes does not model: \
+                         check it without lanes"
+                    ),
+                ));
+            }
+        }
     }
     Ok(())
 }
@@ -388,6 +404,16 @@ pub fn uses_float(rule: &Rule) -> bool {
         ["v_add_f32", "v_mul_f32", "v_fma_f32"]
             .iter()
             .any(|m| t.starts_with(m))
+    })
+}
+
+/// Whether a rule uses `ds_append`/`ds_consume`, whose `append_addr` setting is then printed
+/// with its verdicts.
+pub fn uses_append(rule: &Rule) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.trim_start().to_ascii_lowercase();
+        let mn = t.split_whitespace().next().unwrap_or("");
+        mn == "ds_append" || mn == "ds_consume"
     })
 }
 

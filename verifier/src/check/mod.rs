@@ -14,6 +14,7 @@
 
 mod assume;
 mod elaborate;
+mod identity;
 mod inputs;
 mod options;
 mod probe;
@@ -24,15 +25,17 @@ mod stored;
 #[cfg(test)]
 mod tests;
 mod verdict;
+mod vsharp;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, to_target, uses_buffer, uses_flat, uses_float,
-    uses_lds_dma, uses_sbuffer,
+    lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_flat,
+    uses_float, uses_lds_dma, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
-pub use stored::replay_stored;
-pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE};
+pub use stored::{known, replay_stored};
+pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE, IDENTITY_NOTE};
+pub use vsharp::vsharp_assumptions;
 
 use crate::rules::{InputError, Rule};
 use gcnsmt_semantics::target::Target;
@@ -45,24 +48,44 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let start = Instant::now();
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
+    let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
+        time: start.elapsed(),
+        ..outcome_of(rule, target, b.settings, to, opts, verdict, note)
+    })
+}
+
+/// The outcome of `rule` on `target` under `settings` (and, for a cross-target rule, the
+/// target side's target and settings `to`) with `verdict`: what the rule's instructions read
+/// (the settings printed with it), its lane mode and cross-target assumptions. Time zero.
+pub fn outcome_of(
+    rule: &Rule,
+    target: Target,
+    settings: gcnsmt_semantics::settings::Settings,
+    to: Option<(Target, gcnsmt_semantics::settings::Settings)>,
+    opts: &Options,
+    verdict: Verdict,
+    note: Option<&'static str>,
+) -> Outcome {
+    Outcome {
         rule: rule.name.clone(),
         file: rule.file.clone(),
         target,
-        settings: b.settings,
+        settings,
         verdict,
         expect: rule.expect.map(|e| e.0),
-        time: start.elapsed(),
+        time: std::time::Duration::ZERO,
         note,
         buffer: uses_buffer(rule),
         sbuffer: uses_sbuffer(rule),
         flat: uses_flat(rule),
         lds_dma: uses_lds_dma(rule),
         float: uses_float(rule),
+        append: uses_append(rule),
         lanes: lane_mode(rule, opts),
-        to: (b.to != target).then_some((b.to, b.to_settings)),
-        assumptions: cross_assumptions(rule, target, b.to),
-    })
+        to,
+        assumptions: cross_assumptions(rule, target, to.map_or(target, |(t, _)| t)),
+    }
 }
 
 /// What a cross-target verdict on `from -> to` assumes: for a rule with buffer instructions,
@@ -71,7 +94,25 @@ pub fn cross_assumptions(rule: &Rule, from: Target, to: Target) -> Vec<String> {
     if from == to || !uses_buffer(rule) {
         return Vec::new();
     }
-    crate::xtarget::vsharp_assumptions(from, to)
+    vsharp_assumptions(from, to)
+}
+
+/// A fingerprint of the solver queries a check of `rule` on `target` would make (BLAKE3 of
+/// their SMT-LIB text), built without asking the solver: two checks with one fingerprint
+/// have the same proof or inapplicability, and a refutation of one replays on the other's own
+/// targets or not at all ([`replay_stored`]). `Ok(None)` when a side fails to evaluate (the
+/// check reports that itself).
+///
+/// Errors: the input error a check would report.
+pub fn fingerprint(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+) -> Result<Option<String>, InputError> {
+    let b = elaborate::elaborate(rule, target, opts)?;
+    Ok(query::query_text(&b, opts)
+        .ok()
+        .map(|t| identity::fingerprint(&t)))
 }
 
 /// Whether `rule` elaborates on `target` (binds, encodes, has valid settings), without any

@@ -24,6 +24,9 @@ pub struct Options {
     pub lanes: Option<crate::lanes::LaneMode>,
     /// `--lane-order`: replaces the order of rules' `Lanes:` too.
     pub lane_order: Option<crate::lanes::LaneOrder>,
+    /// Prove a cross-target rule whose two sides lift to the very same terms without a
+    /// refinement query (`gcnsmt equiv`; off elsewhere so `verify` output stays as it was).
+    pub identity: bool,
 }
 
 /// `--set NAME=VALUE` arguments as (name, value) pairs, as `verify` and `tv` take them.
@@ -56,6 +59,7 @@ impl Default for Options {
             egg: true,
             lanes: None,
             lane_order: None,
+            identity: false,
         }
     }
 }

@@ -5,15 +5,16 @@
 
 use super::assume::{fields_ok, holds, precondition, ranges};
 use super::elaborate::Elaborated;
+use super::identity::identical_terms;
 use super::options::Options;
 use super::replay::{replay_sides, Run};
 use super::shortcut::{egg_proves, identical};
-use super::verdict::{Verdict, EGG_NOTE};
+use super::verdict::{Verdict, EGG_NOTE, IDENTITY_NOTE};
 use crate::crosscheck::{QueryKind, Sat};
 use crate::machine::{exec, Machine};
 use crate::rules::Rule;
 use crate::smt::{build, Answer, Model, Prop, Query, Smt, Term};
-use gcnsmt_semantics::eval::PerSpace;
+use gcnsmt_semantics::eval::{AddrSpace, PerSpace};
 
 /// The verdict on an elaborated rule, and how it was reached when not by the usual query.
 pub(super) fn decide(
@@ -29,7 +30,7 @@ pub(super) fn decide(
     };
     // Only after the precondition is known satisfiable: an identical rule with a contradictory
     // precondition is inapplicable, not proved.
-    if let Some(note) = shortcut(rule, b, opts) {
+    if let Some(note) = shortcut(&mut d, rule, &run, &src_states, opts) {
         return (Verdict::Proved, Some(note));
     }
     let mut note = None;
@@ -48,6 +49,26 @@ fn applicability(
     run: &Run,
     opts: &Options,
 ) -> Result<(Query, Vec<Machine<Smt>>), Verdict> {
+    let (assumptions, src_states) = assumptions(d, run)?;
+    let mut q = Query::new(opts.timeout);
+    q.set_memory(opts.memory_mb);
+    for a in &assumptions {
+        q.assert(a);
+    }
+    let answer = q.check();
+    cross_check(rule, run.b, opts, QueryKind::Pre, &q, &answer).map_err(Verdict::Error)?;
+    match answer {
+        Answer::Unsat => Err(Verdict::Inapplicable),
+        Answer::Unknown(r) => Err(Verdict::Unknown(format!("deciding the precondition: {r}"))),
+        Answer::Sat(_) => Ok((q, src_states)),
+    }
+}
+
+/// The applicability question's assertions (input ranges, precondition, the source's
+/// encodability and definedness) and the source's final states.
+///
+/// Errors (as the verdict to give): an evaluation error.
+fn assumptions(d: &mut Smt, run: &Run) -> Result<(Vec<Prop>, Vec<Machine<Smt>>), Verdict> {
     let (b, x) = (run.b, &run.sym);
     let mut assumptions = ranges(d, b, x);
     let pre = precondition(d, b, x).map_err(|e| Verdict::Error(format!("precondition: {e}")))?;
@@ -60,26 +81,52 @@ fn applicability(
         assumptions.push(build::not(&ms.mem.ub));
         src_states.push(ms);
     }
+    Ok((assumptions, src_states))
+}
+
+/// The SMT-LIB text of every assertion `decide` would make on `b` (applicability, then the
+/// refinement condition), without asking the solver anything.
+///
+/// Errors: a side fails to evaluate.
+pub(super) fn query_text(b: &Elaborated, opts: &Options) -> Result<String, String> {
+    let mut d = Smt;
+    let run = Run::new(&mut d, b);
+    let (assumptions, src_states) = assumptions(&mut d, &run).map_err(|v| format!("{v:?}"))?;
+    let (per_target, _) = differs(&mut d, &run, &src_states)?;
     let mut q = Query::new(opts.timeout);
-    q.set_memory(opts.memory_mb);
     for a in &assumptions {
         q.assert(a);
     }
-    let answer = q.check();
-    cross_check(rule, b, opts, QueryKind::Pre, &q, &answer).map_err(Verdict::Error)?;
-    match answer {
-        Answer::Unsat => Err(Verdict::Inapplicable),
-        Answer::Unknown(r) => Err(Verdict::Unknown(format!("deciding the precondition: {r}"))),
-        Answer::Sat(_) => Ok((q, src_states)),
-    }
+    q.assert(&build::or(&per_target));
+    Ok(q.to_smt2())
 }
 
-/// A proof without a refinement query (identical sides, or the e-graph pass), with its note.
-fn shortcut(rule: &Rule, b: &Elaborated, opts: &Options) -> Option<&'static str> {
+/// A proof without a refinement query (identical sides, identical lifted terms across
+/// targets, or the e-graph pass), with its note.
+fn shortcut(
+    d: &mut Smt,
+    rule: &Rule,
+    run: &Run,
+    src_states: &[Machine<Smt>],
+    opts: &Options,
+) -> Option<&'static str> {
+    let b = run.b;
     // The same text means different things on two targets (ds_cmpst's operand order, the
-    // V# layout), and the e-graph pass evaluates both sides on one target.
+    // V# layout), and the e-graph pass evaluates both sides on one target; the lifted terms,
+    // each side lifted on its own target, are what may be compared.
     if b.to != b.target {
-        return None;
+        if !opts.identity {
+            return None;
+        }
+        return match identical_terms(d, run, src_states) {
+            Ok(true) => Some(IDENTITY_NOTE),
+            Ok(false) => None,
+            // The solver path evaluates the same sides and reports a real failure itself.
+            Err(e) => {
+                tracing::debug!(rule = %rule.name, target = %b.target, "identity: {e}");
+                None
+            }
+        };
     }
     if opts.egg && identical(&b.src, &b.tgt) {
         return Some(
@@ -189,6 +236,14 @@ fn differs(
             }
             for (s, w) in ks.iter() {
                 let (a, b) = (&ms.mem[s], &mt.mem[s]);
+                // The wave-level state spaces, stored to by neither side, cannot differ: no
+                // term for them, so queries of rules without wave-level ops stay as they were.
+                if matches!(s, AddrSpace::Gws | AddrSpace::GsReg)
+                    && a.stores.is_none()
+                    && b.stores.is_none()
+                {
+                    continue;
+                }
                 diff.push(build::ne(&build::select(a, w), &build::select(b, w)));
             }
             every_src.push(diff);

@@ -4,7 +4,7 @@
 //! the evidence for the refutation.
 
 use super::assume::holds;
-use super::elaborate::{elaborate, lane_mode, uses_buffer};
+use super::elaborate::elaborate;
 use super::inputs::Slot;
 use super::options::Options;
 use super::replay::{replay_sides, Run};
@@ -51,22 +51,35 @@ pub fn replay_stored(
         return None;
     }
     let cex = replay_sides(&model, &run).ok()?;
-    Some(Outcome {
-        rule: rule.name.clone(),
-        file: rule.file.clone(),
-        target,
-        settings: b.settings,
-        verdict: Verdict::Refuted(Box::new(cex)),
-        expect: rule.expect.map(|e| e.0),
-        time: start.elapsed(),
-        note: Some(CACHED_REFUTATION_NOTE),
-        buffer: uses_buffer(rule),
-        sbuffer: crate::check::uses_sbuffer(rule),
-        flat: crate::check::uses_flat(rule),
-        lds_dma: crate::check::uses_lds_dma(rule),
-        float: crate::check::uses_float(rule),
-        lanes: lane_mode(rule, opts),
-        to: (b.to != target).then_some((b.to, b.to_settings)),
-        assumptions: crate::check::cross_assumptions(rule, target, b.to),
-    })
+    let verdict = Verdict::Refuted(Box::new(cex));
+    let mut o = outcome(rule, &b, opts, verdict, Some(CACHED_REFUTATION_NOTE));
+    o.time = start.elapsed();
+    Some(o)
+}
+
+/// The outcome of a check of `rule` on `target` whose verdict is already known (a proof or
+/// inapplicability found for the same query fingerprint, [`crate::check::fingerprint`]),
+/// with the settings and assumptions a check would report. No solver query is run.
+///
+/// Errors: the input error a check would report.
+pub fn known(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+    verdict: Verdict,
+    note: Option<&'static str>,
+) -> Result<Outcome, crate::rules::InputError> {
+    let b = elaborate(rule, target, opts)?;
+    Ok(outcome(rule, &b, opts, verdict, note))
+}
+
+fn outcome(
+    rule: &Rule,
+    b: &super::elaborate::Elaborated,
+    opts: &Options,
+    verdict: Verdict,
+    note: Option<&'static str>,
+) -> Outcome {
+    let to = (b.to != b.target).then_some((b.to, b.to_settings));
+    super::outcome_of(rule, b.target, b.settings, to, opts, verdict, note)
 }

@@ -8,6 +8,11 @@ use gcnsmt_semantics::settings::Settings;
 use gcnsmt_semantics::target::Target;
 use std::time::Duration;
 
+/// How a cross-target proof by identity of the lifted terms is noted (see `check/identity.rs`).
+pub const IDENTITY_NOTE: &str = "proved by identity: both sides, each lifted on its own target \
+     with its own settings, leave the same terms in every live register, memory store, \
+     definedness and field check (the same semantics entry, the settings and V# bits it reads \
+     read alike); no refinement query";
 /// The verdict note of a rule proved by [`crate::egg_domain::egg_proves`].
 pub const EGG_NOTE: &str = "proved by egg e-graph rewriting (rules: bv-identity, address, \
 extract-concat, ite, memory), no refinement query";
@@ -138,6 +143,8 @@ pub struct Outcome {
     pub lds_dma: bool,
     /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
     pub float: bool,
+    /// The rule uses `ds_append`/`ds_consume` (`append_addr` is printed with the verdict).
+    pub append: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -151,23 +158,22 @@ impl Outcome {
     /// The settings as printed with the verdict: the LDS ones, and the buffer ones when the
     /// rule uses buffer instructions.
     pub fn settings_text(&self) -> String {
-        let mut t = if self.buffer {
-            format!("{}, {}", self.settings, self.settings.buffer_text())
-        } else {
-            self.settings.to_string()
-        };
-        if self.sbuffer {
-            t.push_str(&format!(", {}", self.settings.sbuffer_text()));
-        }
-        if self.flat {
-            t.push_str(&format!(", {}", self.settings.flat_text()));
-        }
-        if self.lds_dma {
-            t.push_str(&format!(", {}", self.settings.lds_dma_text()));
-        }
-        if self.float {
-            t.push_str(&format!(", {}", self.settings.float_text()));
-        }
+        use gcnsmt_semantics::settings::groups;
+        let read = [
+            (true, groups::LDS),
+            (self.buffer, groups::BUFFER),
+            (self.sbuffer, groups::SBUFFER),
+            (self.flat, groups::FLAT),
+            (self.lds_dma, groups::LDS_DMA),
+            (self.float, groups::FLOAT),
+            (self.append, groups::APPEND),
+        ];
+        let names: Vec<&str> = read
+            .iter()
+            .filter(|(used, _)| *used)
+            .flat_map(|(_, g)| g.iter().copied())
+            .collect();
+        let mut t = self.settings.text(&names);
         if let Some(m) = self.lanes {
             t.push_str(&format!(", lanes={} {}", m.lanes, m.order.name()));
         }
@@ -177,7 +183,12 @@ impl Outcome {
                 to: None,
                 ..self.clone()
             };
-            t.push_str(&format!("; on {to}: {}", other.settings_text()));
+            // Settings the rule's instructions do not use may differ unprinted (append_addr
+            // on gfx11): only a different printed text is worth a second list.
+            let other = other.settings_text();
+            if other != t {
+                t.push_str(&format!("; on {to}: {other}"));
+            }
         }
         t
     }

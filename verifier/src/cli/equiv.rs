@@ -4,7 +4,7 @@
 
 use crate::check::Options;
 use crate::exit::ExitStatus;
-use crate::xtarget::{table, By, Fam, Row, Status, FORM};
+use crate::xtarget::{table, By, Fam, Memo, Row, Status, FORM};
 use gcnsmt_semantics::target::Target;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -84,6 +84,9 @@ pub struct EquivArgs {
     /// Time limit per solver query, in seconds.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// `gcnsmt equiv`.
@@ -94,14 +97,27 @@ pub fn equiv(args: &EquivArgs) -> ExitStatus {
     };
     let opts = Options {
         timeout,
+        identity: true,
         ..Options::default()
     };
     let by = match args.by {
         EquivBy::Word => By::Word,
         EquivBy::Name => By::Name,
     };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .stack_size(crate::limits::WORKER_STACK_BYTES)
+        .num_threads(args.jobs.map_or(0, usize::from))
+        .build();
+    let pool = match pool {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(&format!("--jobs: {e}")),
+    };
+    pool.install(|| run(args, by, &opts))
+}
+
+fn run(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     if args.all {
-        return all(args, by, &opts);
+        return all(args, by, opts);
     }
     let one = |flag: &str, v: &Option<String>| {
         let v = v.as_deref().unwrap_or("");
@@ -112,7 +128,7 @@ pub fn equiv(args: &EquivArgs) -> ExitStatus {
         (Ok(_), Ok(_)) => return super::usage_error("--from and --to name the same target"),
         (Err(e), _) | (_, Err(e)) => return super::usage_error(&e),
     };
-    let rows = table(from, to, by, &keeper(args), &opts);
+    let rows = table(from, to, by, &keeper(args), opts, &Memo::default());
     if rows.is_empty() {
         let op = args.op.as_deref().unwrap_or("");
         return super::usage_error(&format!(
@@ -179,7 +195,7 @@ fn text(from: Target, to: Target, by: By, rows: &[Row]) -> String {
     for r in rows {
         let cp = r.counterpart.as_deref().unwrap_or("-");
         let detail = match &r.status {
-            Status::Same => String::new(),
+            Status::Same(p) => p.reason().to_string(),
             Status::Differ { witness, first } => format!("first difference {first}; {witness}"),
             Status::Operands(w)
             | Status::NoCounterpart(w)
@@ -214,9 +230,15 @@ fn pair_json(from: Target, to: Target, by: By, rows: &[Row], detail: bool) -> Va
                 "counterpart": r.counterpart,
                 "status": r.status.name(),
             });
+            if let Status::Same(p) = &r.status {
+                v["proof"] = json!(p.name());
+            }
+            if r.fam == Fam::Buffer && r.counterpart.is_some() {
+                v["vsharp_unmapped"] = json!(unmapped(r));
+            }
             if detail {
                 match &r.status {
-                    Status::Same => {}
+                    Status::Same(_) => {}
                     Status::Differ { witness, first } => {
                         v["witness"] = json!(witness);
                         v["first_difference"] = json!(first);
@@ -246,6 +268,15 @@ fn pair_json(from: Target, to: Target, by: By, rows: &[Row], detail: bool) -> Va
     })
 }
 
+/// The V# fields a buffer row's verdict assumes unmapped (names only; the sentences are the
+/// pair's `assumptions`).
+fn unmapped(r: &Row) -> Vec<&str> {
+    (r.assumptions.iter())
+        .filter_map(|a| a.strip_prefix("V# "))
+        .map(|a| a.split([' ', ':']).next().unwrap_or(a))
+        .collect()
+}
+
 /// `--all`: every ordered pair (or those from `--sample`), written to `--out`.
 fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     let start = Instant::now();
@@ -259,9 +290,11 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
         .filter(|(f, t)| f != t)
         .collect();
     // Pairs one after another; each pair's opcodes run in parallel (rayon).
+    // One memo for the run: most pairs ask some other pair's questions again.
+    let memo = Memo::default();
     let tables: Vec<(Target, Target, Vec<Row>)> = pairs
         .iter()
-        .map(|(f, t)| (*f, *t, table(*f, *t, by, &keeper(args), opts)))
+        .map(|(f, t)| (*f, *t, table(*f, *t, by, &keeper(args), opts, &memo)))
         .collect();
     let command = generated_by(args, by);
     let doc = json!({
@@ -281,9 +314,10 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
         return super::usage_error(&e);
     }
     eprintln!(
-        "{} pairs in {:.1?} (written to {})",
+        "{} pairs in {:.1?}, {} distinct queries decided (written to {})",
         tables.len(),
         start.elapsed(),
+        memo.len(),
         args.out.display()
     );
     let all_rows: Vec<Row> = tables.into_iter().flat_map(|(_, _, r)| r).collect();

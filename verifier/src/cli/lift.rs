@@ -124,7 +124,9 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
         inst.offset0,
         inst.offset1
     ));
-    binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
+    if crate::machine::CrossKind::of(inst.mnemonic).is_none() {
+        binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
+    }
     println!("// {}", binds.join(", "));
     match gcnsmt_lifter::lift::ds_semantics(inst.mnemonic) {
         Some((name, def)) => {
@@ -136,9 +138,16 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
             print!("{}", def_to_string(def));
             ExitStatus::Proved
         }
-        None => {
-            eprintln!("error: semantics of {} are not modelled yet", inst.mnemonic);
-            ExitStatus::InputError
-        }
+        // Cross-lane ops: the whole-wave function `verify --lanes` runs.
+        None => match crate::machine::cross::lift_text(target, &inst) {
+            Some(text) => {
+                print!("{text}");
+                ExitStatus::Proved
+            }
+            None => {
+                eprintln!("error: semantics of {} are not modelled yet", inst.mnemonic);
+                ExitStatus::InputError
+            }
+        },
     }
 }

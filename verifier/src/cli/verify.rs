@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Output format of `gcnsmt verify`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Format {
     /// Human-readable verdict blocks and a summary line.
     #[default]
@@ -24,45 +24,88 @@ pub enum Format {
     Sarif,
 }
 
-/// Arguments of `gcnsmt verify` beyond the paths.
-#[derive(Clone, Debug, Default)]
+/// Arguments of `gcnsmt verify` beyond the paths: the command line's options, as clap reads
+/// them (the doc comments are the `--help` text).
+#[derive(clap::Args, Clone, Debug)]
 pub struct VerifyArgs {
-    /// `--target`: comma-separated targets or ranges.
+    /// Only these targets (comma-separated -mcpu names or ranges: gfx900,gfx11..).
+    #[arg(long)]
     pub target: Option<String>,
-    /// `--timeout`: seconds per solver query.
+    /// Time limit per solver query, in seconds.
+    #[arg(long, default_value_t = 20.0)]
     pub timeout: f64,
-    /// `--set NAME=VALUE` overrides.
+    /// `--set NAME=VALUE` overrides (the help lists every setting from
+    /// `gcnsmt_semantics::settings::SETTINGS`).
+    #[arg(long = "set", value_name = "NAME=VALUE", help = set_help())]
     pub set: Vec<String>,
-    /// `--filter`: only rules whose name contains one of these substrings (`*` matches any text).
+    /// Only rules whose name contains PATTERN (`*` matches any text), or with a tag
+    /// matching it when written `tag:PATTERN`; repeatable (any match selects a rule).
+    #[arg(long, value_name = "PATTERN")]
     pub filter: Vec<String>,
-    /// `--format`: text, json or sarif.
-    pub format: Format,
-    /// `--emit-smt2 DIR`: write each solver query there as a standalone SMT-LIB 2 file.
-    pub emit_smt2: Option<PathBuf>,
-    /// `--cross-check SOLVER`: re-decide each query with this cvc5 binary.
-    pub cross_check: Option<String>,
-    /// `--memory MB`: memory limit per solver query.
-    pub memory: Option<u32>,
-    /// `--cache DIR`: reuse verdicts stored there (refutations are replayed).
-    pub cache: Option<PathBuf>,
-    /// `--no-matrix`: leave out the rule-by-target matrix of text output.
-    pub no_matrix: bool,
-    /// `--lanes N`: check with N lanes (see [`LaneMode`](crate::LaneMode)).
-    pub lanes: Option<u32>,
-    /// `--lane-order any|ascending`.
-    pub lane_order: Option<String>,
-    /// `--cache-audit N`: re-prove N random proofs taken from the cache (needs `--cache`).
+    /// Reuse verdicts stored in DIR (created if needed); a rule whose text, target,
+    /// settings, semantics, tables and solver are unchanged is not re-proved, and a stored
+    /// refutation's counterexample is replayed on the interpreter instead of re-solved.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<std::path::PathBuf>,
+    /// With --cache: re-prove N randomly chosen proofs that came from the cache, without
+    /// it; a disagreement is an error (exit 2).
+    #[arg(long, value_name = "N")]
     pub cache_audit: Option<usize>,
-    /// `--cache-read-only`: a check the cache does not hold is an error, not checked.
+    /// With --cache: take verdicts from the cache only; a check it does not hold is an
+    /// error (exit 2) instead of being checked, and nothing is written (for CI that must not
+    /// re-prove).
+    #[arg(long)]
     pub cache_read_only: bool,
-    /// `--shard K/N`: only the checks of shard K of N (see [`crate::shard`]).
+    /// Only the checks of shard K of N (1 <= K <= N), by each check's content hash; the
+    /// shards' `--format json` outputs combine with `gcnsmt merge`.
+    #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
-    /// `--list`: print the checks (rule x target and content hash) instead of running them.
+    /// Print the checks (rule, target, content hash) instead of running them.
+    #[arg(long)]
     pub list: bool,
-    /// `--from T1` (with `--to`): every rule's source side runs on T1.
+    /// Output: text, json (JSON Lines) or sarif (SARIF 2.1.0).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write each solver query to DIR as <rule>.<target>.<pre|refine>.smt2 (SMT-LIB 2).
+    #[arg(long, value_name = "DIR")]
+    pub emit_smt2: Option<std::path::PathBuf>,
+    /// Re-decide every query with a second solver (cvc5); a sat/unsat disagreement with
+    /// z3 is an internal error.
+    #[arg(long, value_name = "SOLVER")]
+    pub cross_check: Option<String>,
+    /// Memory limit per solver query, in megabytes (a query that hits it is unknown).
+    #[arg(long, value_name = "MB")]
+    pub memory: Option<u32>,
+    /// Text output: leave out the rule-by-target matrix printed before the summary.
+    #[arg(long)]
+    pub no_matrix: bool,
+    /// Check every rule with N lanes per instruction (1..=8), overriding a rule's
+    /// `Lanes:`; vector registers per lane, EXEC an input, cross-lane ops allowed.
+    #[arg(long, value_name = "N")]
+    pub lanes: Option<u32>,
+    /// Serialization of the lanes of an instruction that writes memory: any (every order,
+    /// the default) or ascending (lane 0 first).
+    #[arg(long, value_name = "ORDER")]
+    pub lane_order: Option<String>,
+    /// With --to: run every rule's source side on this target (instead of `Targets:`).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        requires = "to",
+        conflicts_with = "target"
+    )]
     pub from: Option<String>,
-    /// `--to T2` (with `--from`): every rule's target side runs on T2.
+    /// With --from: run every rule's target side on this target (docs/cross-target.md).
+    #[arg(long, value_name = "TARGET", requires = "from")]
     pub to: Option<String>,
+}
+
+/// `--set`'s help: every setting and its values (repeatable).
+fn set_help() -> String {
+    format!(
+        "Override a machine setting for every rule (repeatable): {}",
+        gcnsmt_semantics::settings::settings_help()
+    )
 }
 
 /// Whether a rule name matches a `--filter` pattern: a substring, where `*` matches any text.
@@ -295,6 +338,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         egg: true,
         lanes: None,
         lane_order: None,
+        identity: false,
     };
     let mut opts = opts;
     if let Some(o) = &args.lane_order {

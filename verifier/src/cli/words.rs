@@ -4,8 +4,8 @@ use super::usage_error;
 use super::words_input::{from_args, from_text, stdin_text, Bytes};
 use crate::exit::ExitStatus;
 use gcnsmt_lifter::encode_bytes;
+use gcnsmt_lifter::text::WriteText;
 use gcnsmt_semantics::target::Target;
-use std::fmt::Write as _;
 use std::io::Write as _;
 
 /// Bytes from hex arguments: 8-digit dwords (`0xd86c0000`, little-endian) or 2-digit bytes
@@ -93,15 +93,15 @@ pub fn decode(target: Target, words: &[String]) -> ExitStatus {
                 ),
             );
         }
+        // `write_text`, the same text as `Display` without `core::fmt` (lifter/src/text.rs).
         match gcnsmt_lifter::decode_any(target, &rest[..len]) {
-            Ok(i) => {
-                let _ = writeln!(out, "{i}");
-            }
+            Ok(i) => i.write_text(&mut out),
             Err(e) => {
-                let _ = writeln!(out, "{e}");
+                e.write_text(&mut out);
                 code = ExitStatus::InputError;
             }
         }
+        out.push('\n');
         at += len;
     }
     flush(&out);

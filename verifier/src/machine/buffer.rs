@@ -55,8 +55,7 @@ fn cache_control(line: &crate::rules::Line, mn: &str, mloc: crate::rules::Loc) -
 /// The semantics entry of a decoded MUBUF/VBUFFER instruction and its name, as `verify`
 /// runs it and `lift` prints it (one decision for both).
 ///
-/// Errors: a sentence saying what is not modelled (the d16 format forms'
-/// unpacked register layout of gfx802).
+/// Errors: a sentence saying what is not modelled (an operation without an entry).
 pub fn buffer_semantics(
     target: Target,
     inst: &MubufInst,
@@ -68,12 +67,13 @@ pub fn buffer_semantics(
             "{mn}: unsupported: {what} is not modelled, so gcnsmt gives no verdict on it"
         ))
     };
-    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem); the
-    // pseudocode entries give the packed layout of gfx9+.
-    if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
-        return unsupported("the unpacked d16 register layout of gfx8.0");
-    }
-    let entry = mn.to_ascii_uppercase();
+    // gfx8.0 keeps each d16 component in its own VGPR (LLVM's UnpackedD16VMem): the
+    // `_UNPACKED` entries (buffer_format.pcode); the others give gfx9+'s packed layout.
+    let entry = if target == Target::Gfx802 && mn.contains("d16") && shape.vdata > 1 {
+        format!("{}_UNPACKED", mn.to_ascii_uppercase())
+    } else {
+        mn.to_ascii_uppercase()
+    };
     match gcnsmt_semantics::defs::Library::builtin().get(&entry) {
         Some(def) => Ok((def, entry)),
         None => unsupported("this operation"),

@@ -15,7 +15,10 @@ fn root() -> std::path::PathBuf {
 fn lifts(t: Target, asm: &str) -> bool {
     match gcnsmt_lifter::parse_any(t, asm) {
         Ok(Inst::Mubuf(m)) => super::buffer::buffer_semantics(t, &m).is_ok(),
-        Ok(Inst::Ds(d)) => gcnsmt_lifter::lift::ds_semantics(d.mnemonic).is_some(),
+        Ok(Inst::Ds(d)) => {
+            gcnsmt_lifter::lift::ds_semantics(d.mnemonic).is_some()
+                || super::cross::lift_text(t, &d).is_some()
+        }
         _ => false,
     }
 }

@@ -52,12 +52,7 @@ pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, I
     let cross = CrossKind::of(mn);
     let sem = ds_semantics(mn);
     if sem.is_none() && cross.is_none() {
-        let why = if matches!(mn, "ds_append" | "ds_consume") {
-            "its counter address is `M0.base + offset` in the RDNA3 guide and `offset` in RDNA4's, \
-             so no one address holds on every generation"
-        } else {
-            "GWS, ordered-count, BVH-stack, transpose and barrier ops are not modelled"
-        };
+        let why = "ordered-count, BVH-stack, transpose and barrier ops are not modelled";
         return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
     }
     // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are

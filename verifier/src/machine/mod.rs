@@ -7,6 +7,7 @@
 mod alu;
 mod bind;
 pub mod buffer;
+pub mod cross;
 mod ds;
 mod flat;
 pub mod global;

@@ -71,7 +71,7 @@ pub enum Op {
     Cross {
         /// Mnemonic as written in the rule.
         mnemonic: String,
-        /// Which of the three cross-lane ops it is.
+        /// Which cross-lane op it is.
         kind: CrossKind,
         /// Destination VGPR of every lane (one dword; the keys are lane-free until expansion).
         vdst: Vec<RegKey>,
@@ -97,7 +97,7 @@ pub enum Op {
 }
 
 /// The cross-lane DS instructions rules can use (AMD ISA guides, `DS_SWIZZLE_B32`,
-/// `DS_PERMUTE_B32`, `DS_BPERMUTE_B32`).
+/// `DS_PERMUTE_B32`, `DS_BPERMUTE_B32`, `DS_BPERMUTE_FI_B32`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrossKind {
     /// `ds_swizzle_b32`: lanes exchange data in a pattern given by the offset bits.
@@ -106,6 +106,9 @@ pub enum CrossKind {
     Permute,
     /// `ds_bpermute_b32`: each lane reads the data of the lane its address names (pull).
     Bpermute,
+    /// `ds_bpermute_fi_b32` (gfx12): as `Bpermute`, reading the source lane whatever its EXEC
+    /// bit (RDNA4 guide, DS_BPERMUTE_FI_B32).
+    BpermuteFi,
 }
 
 impl CrossKind {
@@ -115,7 +118,17 @@ impl CrossKind {
             "ds_swizzle_b32" => Some(CrossKind::Swizzle),
             "ds_permute_b32" => Some(CrossKind::Permute),
             "ds_bpermute_b32" => Some(CrossKind::Bpermute),
+            "ds_bpermute_fi_b32" => Some(CrossKind::BpermuteFi),
             _ => None,
+        }
+    }
+    /// The `gcnsmt_semantics::wave` function that gives its semantics.
+    pub fn function(self) -> &'static str {
+        match self {
+            CrossKind::Swizzle => "swizzle_lanes",
+            CrossKind::Permute => "permute_lanes",
+            CrossKind::Bpermute => "bpermute_lanes",
+            CrossKind::BpermuteFi => "bpermute_fi_lanes",
         }
     }
 }
@@ -168,6 +181,7 @@ impl Bound {
                 addr,
                 data0,
                 data1,
+                shape,
                 ..
             } => {
                 let mut v: Vec<RegKey> = vdst
@@ -178,6 +192,11 @@ impl Bound {
                     .cloned()
                     .collect();
                 v.push(RegKey::m0());
+                // A wave-level op reads the wave's EXEC (ds_append counts its bits).
+                if shape.scope != gcnsmt_lifter::table::DsScope::Lane {
+                    v.push(RegKey::exec_lo());
+                    v.push(RegKey::exec_hi());
+                }
                 v
             }
             Op::Alu { d0, sdst, srcs, .. } => {

@@ -4,6 +4,7 @@ use super::op::{Bound, CrossKind, MemIn, MemOp, Op};
 use super::regkey::{RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
 use gcnsmt_lifter::lift::wave_size;
+use gcnsmt_lifter::table::DsScope;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::ir::Expr;
@@ -43,13 +44,19 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
         offset0,
         offset1,
         gds,
+        shape,
         ..
     } = op
     else {
         unreachable!("step passes only Op::Ds")
     };
     let aliases = def.aliases_for(entry).unwrap_or(&[]);
-    let space = if *gds { AddrSpace::Gds } else { AddrSpace::Lds };
+    let space = match (shape.scope, *gds) {
+        (DsScope::WaveGws, _) => AddrSpace::Gws,
+        (DsScope::WaveGsReg, _) => AddrSpace::GsReg,
+        (_, true) => AddrSpace::Gds,
+        (_, false) => AddrSpace::Lds,
+    };
     let frame = Frame {
         settings: env.settings,
         mem: MemView::Space(space),
@@ -72,6 +79,9 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
     vars.insert("M0".to_string(), bits(m0, d));
     vars.insert("LDS_SIZE".to_string(), bits(env.lds_size.clone(), d));
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    if shape.scope != DsScope::Lane {
+        vars.insert("EXEC".to_string(), bits(wave_exec(d, env, m), d));
+    }
     let rd = if vdst.is_empty() {
         d.bv(0, 128)
     } else {
@@ -85,6 +95,17 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
         write(d, m, vdst, &out["RETURN_DATA"])?;
     }
     Ok(())
+}
+
+/// The wave's EXEC mask, 64 bits: `exec_hi:exec_lo` on wave64 targets, `exec_lo` zero-extended
+/// on wave32 ones (their `exec_hi` is no part of the mask).
+fn wave_exec<D: Domain>(d: &mut D, env: &Env<D>, m: &Machine<D>) -> D::Bv {
+    if wave_size(env.target) == 64 {
+        read(d, m, &[RegKey::exec_lo(), RegKey::exec_hi()])
+    } else {
+        let lo = read(d, m, &[RegKey::exec_lo()]);
+        d.zext(&lo, 32)
+    }
 }
 
 /// A DS instruction's two 8-bit offset bytes `(OFFSET0, OFFSET1)`: the low and high bytes of
@@ -160,7 +181,6 @@ fn step_cross<D: Domain>(
             "{mnemonic} is a cross-lane instruction; it runs only with --lanes N"
         ));
     }
-    let wave = wave_size(env.target);
     let ids: Vec<D::Bv> = (0..*lanes)
         .map(|l| read(d, m, &[RegKey::lane_id(l)]))
         .collect();
@@ -174,40 +194,33 @@ fn step_cross<D: Domain>(
             .collect()
     };
     let old = per_lane(d, vdst);
-    use gcnsmt_semantics::wave::{
-        bpermute_lanes, permute_lanes, swizzle_lanes, LaneIndex, Lanes, PermuteWrap,
+    let (a, data) = (per_lane(d, addr), per_lane(d, data0));
+    // bpermute_fi reads lanes outside the check too: lane `lanes + i` of DATA0 is what present
+    // lane i fetches from one (free inputs, crate::lanes::expand declares them).
+    let absent: Vec<D::Bv> = if *kind == CrossKind::BpermuteFi {
+        (0..*lanes)
+            .map(|i| {
+                let ks: Vec<RegKey> = data0.iter().map(|k| k.in_lane(lanes + i)).collect();
+                read(d, m, &ks)
+            })
+            .collect()
+    } else {
+        Vec::new()
     };
-    // A swizzle's data comes in the ADDR operand (LLVM: `ds_swizzle_b32 vdst, addr`); a
-    // permute reads its addresses first.
-    let (a, data) = match kind {
-        CrossKind::Swizzle => (Vec::new(), per_lane(d, addr)),
-        _ => (per_lane(d, addr), per_lane(d, data0)),
-    };
-    let l = Lanes {
-        wave,
-        ids: &ids,
-        data: &data,
-        old: &old,
-        active: &active,
-    };
-    let out = match kind {
-        CrossKind::Swizzle => {
-            let gfx9 = env.target.gen() >= gcnsmt_semantics::target::Gen::Gfx9;
-            swizzle_lanes(d, &l, *offset, gfx9)
-        }
-        CrossKind::Permute | CrossKind::Bpermute => {
-            let at = LaneIndex {
-                addr: &a,
-                offset: *offset,
-                wrap: PermuteWrap::of(env.target),
-            };
-            if *kind == CrossKind::Permute {
-                permute_lanes(d, &l, &at)
-            } else {
-                bpermute_lanes(d, &l, &at)
-            }
-        }
-    };
+    let out = super::cross::run_cross(
+        d,
+        &super::cross::CrossArgs {
+            kind: *kind,
+            target: env.target,
+            ids: &ids,
+            active: &active,
+            old: &old,
+            addr: &a,
+            data0: &data,
+            absent: &absent,
+            offset: *offset,
+        },
+    );
     for l in 0..*lanes {
         let ks: Vec<RegKey> = vdst.iter().map(|k| k.in_lane(l)).collect();
         let v = bits(out[l as usize].clone(), d);

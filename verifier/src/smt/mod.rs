@@ -605,4 +605,45 @@ pub mod build {
     pub fn not(b: &Bool) -> Bool {
         b.not()
     }
+    /// Whether `a` and `b` are one term: z3 shares every term it builds (hash-consing), so
+    /// two constructions of the same expression are the same AST. No reasoning, no rewriting.
+    pub fn same_bv(a: &BV, b: &BV) -> bool {
+        PartialEq::eq(a, b)
+    }
+    /// [`same_bv`] for booleans.
+    pub fn same_bool(a: &Bool, b: &Bool) -> bool {
+        PartialEq::eq(a, b)
+    }
+    /// Whether `b` is the literal constant `v` (not whether it simplifies to it).
+    pub fn is_literal(b: &Bool, v: bool) -> bool {
+        b.as_bool() == Some(v)
+    }
+    /// Whether two memories are one term: the same initial contents (the same uninterpreted
+    /// function) under the same stores, store for store ([`same_bv`], [`same_bool`]).
+    pub fn same_mem(a: &Mem, b: &Mem) -> bool {
+        let base = match (&a.base, &b.base) {
+            (Base::Uf(f), Base::Uf(g)) => Rc::ptr_eq(f, g),
+            (Base::Table(f), Base::Table(g)) => Rc::ptr_eq(f, g),
+            _ => false,
+        };
+        let (mut x, mut y) = (a.stores.clone(), b.stores.clone());
+        if !base || a.addr_width != b.addr_width {
+            return false;
+        }
+        loop {
+            match (x, y) {
+                (None, None) => return true,
+                (Some(s), Some(t)) => {
+                    if !(same_bool(&s.cond, &t.cond)
+                        && same_bv(&s.addr, &t.addr)
+                        && same_bv(&s.byte, &t.byte))
+                    {
+                        return false;
+                    }
+                    (x, y) = (s.prev.clone(), t.prev.clone());
+                }
+                _ => return false,
+            }
+        }
+    }
 }

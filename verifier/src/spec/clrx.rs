@@ -75,21 +75,23 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         .lines()
         .map(|l| l.trim_end().replace("\\*", "*").replace("\\_", "_"))
         .collect();
-    let mut doc = Doc {
-        file: file.to_string(),
-        format: Format::Clrx,
-        gens: Vec::new(),
-        entries: Vec::new(),
-        table: Vec::new(),
-        fields: Vec::new(),
-        unreadable: Vec::new(),
-    };
+    let mut doc = Doc::new(file, Format::Clrx, Vec::new(), Vec::new());
     let mut header: Option<Vec<Col>> = None;
     let mut i = 0;
     let n = lines.len();
     while i < n {
         let l = lines[i].trim();
         if doc.entries.is_empty() {
+            if let Some(rest) = l.split_once("yntax:").map(|x| x.1.trim()) {
+                if rest.starts_with("INSTRUCTION") {
+                    doc.syntax_forms.push(Located {
+                        value: l.to_string(),
+                        line: i as u32 + 1,
+                    });
+                    i += 1;
+                    continue;
+                }
+            }
             if let Some(f) = field_row(l, i) {
                 doc.fields.push(f);
                 i += 1;

@@ -215,13 +215,5 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             entries.push(e);
         }
     }
-    Ok(Doc {
-        file: file.to_string(),
-        format: Format::IsaXml,
-        gens,
-        entries,
-        table: Vec::new(),
-        fields: Vec::new(),
-        unreadable: Vec::new(),
-    })
+    Ok(Doc::new(file, Format::IsaXml, gens, entries))
 }

@@ -6,7 +6,8 @@
 //! Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
-//! ([`prose_buffer`] that of MUBUF descriptions),
+//! ([`prose_buffer`] that of MUBUF descriptions; [`paraphrase`] reads any other wording of
+//! a DS description by a grammar of the guides' phrasing),
 //! [`equiv`] asks z3 whether two bodies of a DS or buffer instruction differ (and replays the
 //! difference on the concrete interpreter), [`check`] runs every check kind over a [`Doc`],
 //! and [`report`] prints text or JSON.
@@ -20,6 +21,7 @@ pub mod clrx;
 pub mod docpcode;
 pub mod equiv;
 pub mod isa_xml;
+pub mod paraphrase;
 pub mod pcode_json;
 pub mod prose;
 pub mod prose_buffer;
@@ -133,6 +135,9 @@ pub struct Entry {
     pub example: Option<Located<String>>,
     /// The encoding family the page names (`DS`, `MUBUF`).
     pub format: Option<Located<String>>,
+    /// The operand names of the page's operand list (`VDST`, `ADDR`, `DATA0`), each with
+    /// its line (reference pages' `Operands` section).
+    pub operands: Vec<Located<String>>,
     /// Generations the entry is for (empty: the document's).
     pub gens: Vec<Target>,
 }
@@ -163,8 +168,28 @@ pub struct Doc {
     pub table: Vec<TableRow>,
     /// The encoding field table (CLRX), if any.
     pub fields: Vec<Field>,
+    /// The general syntax lines a page gives for all its instructions, label included
+    /// (CLRX's `Syntax: INSTRUCTION ADDR, VDATA0 ...`, `VDST syntax: INSTRUCTION VDST, ADDR`).
+    pub syntax_forms: Vec<Located<String>>,
     /// Parts the reader saw but could not read.
     pub unreadable: Vec<Unchecked>,
+}
+
+impl Doc {
+    /// A document of `entries` covering `gens`, with no tables, syntax lines or unread parts
+    /// yet (readers add those they find).
+    pub fn new(file: &str, format: Format, gens: Vec<Target>, entries: Vec<Entry>) -> Doc {
+        Doc {
+            file: file.to_string(),
+            format,
+            gens,
+            entries,
+            table: Vec::new(),
+            fields: Vec::new(),
+            syntax_forms: Vec::new(),
+            unreadable: Vec::new(),
+        }
+    }
 }
 
 /// A fault found in a document, with the evidence that proves it.

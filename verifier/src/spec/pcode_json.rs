@@ -105,13 +105,5 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
             pos = p;
         }
     }
-    Ok(Doc {
-        file: file.to_string(),
-        format: Format::PcodeJson,
-        gens,
-        entries,
-        table: Vec::new(),
-        fields: Vec::new(),
-        unreadable: Vec::new(),
-    })
+    Ok(Doc::new(file, Format::PcodeJson, gens, entries))
 }

@@ -1,8 +1,9 @@
 //! Reader for per-instruction reference pages: a title line starting with the mnemonic,
 //! "Also written as X.", "Binary Layout (GENERATION)" followed by field-name / bit-range line
 //! pairs (a field drawn as a bit string is a constant), `Format`, `Width`, `Opcode`,
-//! `Identifier`, and the sections `Description`, `Semantics` (AMD pseudocode) and `Example`,
-//! each a heading line followed by its text.
+//! `Identifier`, an `Operands` list (`• NAME` bullets), and the sections `Syntax`,
+//! `Description`, `Semantics` (AMD pseudocode) and `Example`, each a heading line followed
+//! by its text.
 
 use super::{gen_target, Doc, Entry, Field, Format, Located, Notation, Pcode, SpecError};
 
@@ -103,7 +104,28 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             if let Ok(v) = u64::from_str_radix(h, 16) {
                 e.identifier = Some(Located { value: v, line });
             }
-        } else if l == "Description" || l == "Semantics" || l == "Example" {
+        } else if l == "Operands" {
+            // Bullets up to the next line that is neither a bullet nor its indented text.
+            let mut j = i + 1;
+            while j < lines.len() {
+                let raw = lines[j];
+                let t = raw.trim();
+                if let Some(b) = t.strip_prefix('\u{2022}').or_else(|| t.strip_prefix("* ")) {
+                    let n = b.trim();
+                    if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                        e.operands.push(Located {
+                            value: n.to_string(),
+                            line: j as u32 + 1,
+                        });
+                    }
+                } else if !(t.is_empty() || raw.starts_with(' ')) {
+                    break;
+                }
+                j += 1;
+            }
+            i = j;
+            continue;
+        } else if l == "Description" || l == "Semantics" || l == "Example" || l == "Syntax" {
             if let Some((j, t)) = next_text(&lines, i + 1) {
                 let loc = Located {
                     value: t.clone(),
@@ -111,6 +133,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
                 };
                 match l {
                     "Description" => e.description = Some(loc),
+                    "Syntax" => e.syntax = Some(loc),
                     "Semantics" => {
                         e.pcode = Some(Pcode {
                             text: t,
@@ -126,13 +149,5 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         }
         i += 1;
     }
-    Ok(Doc {
-        file: file.to_string(),
-        format: Format::RefPage,
-        gens: e.gens.clone(),
-        entries: vec![e],
-        table: Vec::new(),
-        fields: Vec::new(),
-        unreadable: Vec::new(),
-    })
+    Ok(Doc::new(file, Format::RefPage, e.gens.clone(), vec![e]))
 }

@@ -22,6 +22,12 @@ use serde_json::{json, Value};
 pub const FLOAT_MODEL: &str = "float: IEEE 754 round to nearest even with denormals, NaN results \
     canonical (no denormal flush, no DX10 clamp or IEEE-mode switches)";
 
+/// The wave-level model's assumption text (`ds_wave.pcode`; docs/lanes.md, "Wave-level DS
+/// instructions").
+pub const WAVE_MODEL: &str = "wave: one wave runs, none other queued or signalling; an \
+    instruction that would wait for another wave is undefined; GWS and GS-register data from the \
+    modelled lane";
+
 /// One opcode's line of the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -98,6 +104,13 @@ pub fn rows(target: Target) -> Vec<Row> {
                         row.assumptions.push("buffer_oob".into());
                         if file == "buffer_format.pcode" {
                             row.assumptions.push(FORMAT_MODEL.into());
+                        }
+                    } else if file == "ds_wave.pcode" {
+                        row.assumptions.push(WAVE_MODEL.into());
+                        // append/consume reach LDS/GDS memory; GWS only its resource state.
+                        if text.contains("AppendM0Base") {
+                            row.assumptions.push("append_addr".into());
+                            row.depends_on = vec!["alignment", "lds_limit"];
                         }
                     } else if text.contains("MEM[") {
                         row.depends_on = vec!["alignment", "lds_limit"];

@@ -6,7 +6,15 @@
 //! - a comparison `a op b`: true and false, `a == b`, and for orderings `a == b + 1` and
 //!   `a + 1 == b` (off by one either way);
 //! - `a + b`: wraps (`a + b < a`, unsigned); `a - b`: borrows (`a < b`) and is zero;
-//! - a float `+ - *`: each operand NaN (quiet and signalling), +0 and -0, denormal, infinite.
+//! - a float `+ - *` or comparison: each operand NaN (quiet and signalling), +0 and -0,
+//!   denormal, infinite, and the two operands zeros of opposite signs;
+//! - `a & b`: each of the low three bits (the alignment bits) set in one operand and dropped by
+//!   the other.
+//!
+//! Each predicate is asked for together with the guards of its point (the `if` and `?:` arms,
+//! the right side of `&&` and `||` it sits in): the symbolic run evaluates both arms of every
+//! undecided branch, and an edge met where its result is thrown away (`tmp > DATA` at equality
+//! while `tmp == 0` already chose) tells no mutant of the comparison apart.
 //!
 //! `K` counts decision points of one kind in evaluation order, so a label names the same
 //! point from run to run. Predicates that simplify to a constant are left out (no input can
@@ -47,20 +55,25 @@ pub fn edges(
     let mut d = Smt;
     let mut out = Vec::new();
     let mut seen: HashSet<Prop> = HashSet::new();
-    let mut push = |label: String, p: Prop, out: &mut Vec<(String, Prop)>| {
+    let mut push = |label: String, p: Prop, guard: &[Prop], out: &mut Vec<(String, Prop)>| {
+        let p = if guard.is_empty() {
+            p
+        } else {
+            build::and(&[guard, &[p]].concat())
+        };
         if Smt.known(&p).is_none() && seen.insert(p.clone()) {
             out.push((label, p));
         }
     };
-    let (mut nb, mut nc, mut na, mut nf) = (0, 0, 0, 0);
-    for tap in &r.taps {
+    let (mut nb, mut nc, mut na, mut nf, mut nm) = (0, 0, 0, 0, 0);
+    for (tap, g) in &r.taps {
         match tap {
             Tap::Branch(c) => {
                 if d.known(c).is_some() {
                     continue;
                 }
-                push(format!("branch{nb}:true"), c.clone(), &mut out);
-                push(format!("branch{nb}:false"), build::not(c), &mut out);
+                push(format!("branch{nb}:true"), c.clone(), g, &mut out);
+                push(format!("branch{nb}:false"), build::not(c), g, &mut out);
                 nb += 1;
             }
             Tap::Cmp(op, a, b) => {
@@ -69,6 +82,7 @@ pub fn edges(
                     push(
                         format!("cmp{nc} {}/{}:{what}", cmp_name(*op), d.width(a)),
                         p,
+                        g,
                         &mut out,
                     );
                 }
@@ -83,28 +97,71 @@ pub fn edges(
                     _ => ("sub", d.cmp(CmpOp::Ult, a, b)),
                 };
                 let what = if *op == BvOp::Add { "wrap" } else { "borrow" };
-                push(format!("{name}{na}/{w}:{what}"), edge, &mut out);
+                push(format!("{name}{na}/{w}:{what}"), edge, g, &mut out);
                 if *op == BvOp::Sub {
-                    push(format!("{name}{na}/{w}:zero"), build::eq(a, b), &mut out);
+                    push(format!("{name}{na}/{w}:zero"), build::eq(a, b), g, &mut out);
                 }
                 na += usize::from(out.len() > before);
             }
-            Tap::Fp(op, fmt, a, b) => {
+            Tap::Fp(_, fmt, a, b) | Tap::FpCmp(fmt, a, b) => {
                 let before = out.len();
+                let name = match tap {
+                    Tap::Fp(op, ..) => fp_name(*op, *fmt),
+                    _ => format!("cmp.{fmt:?}").to_ascii_lowercase(),
+                };
                 for (side, x) in [("a", a), ("b", b)] {
                     for (what, p) in fp_edges(&mut d, *fmt, x) {
-                        push(
-                            format!("fp{nf} {}:{side}={what}", fp_name(*op, *fmt)),
-                            p,
-                            &mut out,
-                        );
+                        push(format!("fp{nf} {name}:{side}={what}"), p, g, &mut out);
                     }
                 }
+                for (what, p) in zero_pairs(&mut d, *fmt, a, b) {
+                    push(format!("fp{nf} {name}:{what}"), p, g, &mut out);
+                }
                 nf += usize::from(out.len() > before);
+            }
+            Tap::Mask(a, b) => {
+                let before = out.len();
+                for (what, p) in mask_edges(&mut d, a, b) {
+                    push(format!("and{nm}/{}:{what}", d.width(a)), p, g, &mut out);
+                }
+                nm += usize::from(out.len() > before);
             }
         }
     }
     Ok(out)
+}
+
+/// The low bits a mask can clear: 0..=2, the byte, halfword and dword alignment bits (a
+/// changed mask constant, `& 0xfff8` for `& 0xfff9`, shows only when such a bit is set).
+const MASK_BITS: u32 = 3;
+
+/// For `a & b`: each low bit set in one operand and clear in the other (the bits the mask
+/// drops); those a constant mask cannot drop simplify away.
+fn mask_edges(d: &mut Smt, a: &Term, b: &Term) -> Vec<(String, Prop)> {
+    let mut out = Vec::new();
+    let one = d.bv(1, 1);
+    for (side, x, y) in [("a", a, b), ("b", b, a)] {
+        let ny = d.not(y);
+        let dropped = d.op(BvOp::And, x, &ny);
+        for j in 0..MASK_BITS.min(d.width(a)) {
+            let bit = d.extract(&dropped, j, j);
+            out.push((format!("{side}[{j}]dropped"), build::eq(&bit, &one)));
+        }
+    }
+    out
+}
+
+/// Both operands zero with opposite signs, either way round: where `<` and `<=` (or `min`
+/// picking either operand) differ in the bits they give, since -0 == +0.
+fn zero_pairs(d: &mut Smt, fmt: FpFmt, a: &Term, b: &Term) -> Vec<(&'static str, Prop)> {
+    let w = fmt.width();
+    let neg = d.bv(1u128 << (w - 1), w);
+    let (pa, na) = (build::eq_const(a, 0), build::eq(a, &neg));
+    let (pb, nb) = (build::eq_const(b, 0), build::eq(b, &neg));
+    vec![
+        ("a=+0,b=-0", build::and(&[pa, nb])),
+        ("a=-0,b=+0", build::and(&[na, pb])),
+    ]
 }
 
 fn cmp_name(op: CmpOp) -> &'static str {

@@ -84,7 +84,8 @@ fn ds_line(target: Target, mnemonic: &'static str) -> Option<String> {
         data1: tuple(6, shape.data1),
         offset0,
         offset1,
-        gds: false,
+        // GDS-only ops (GWS, the GS registers) exist only with `gds`.
+        gds: shape.gds == gcnsmt_lifter::table::GdsRule::Required,
     };
     Some(inst.to_string())
 }

@@ -64,17 +64,21 @@ pub fn rule_for(line: &str) -> Result<Rule, String> {
     rules.pop().ok_or_else(|| "no rule".to_string())
 }
 
-/// Every setting of `s` as (name, value), in [`SETTINGS`] order.
+/// The settings of `s` the vectors record (LDS, buffer, scalar-buffer and FLAT ones) as
+/// (name, value), in [`SETTINGS`] order.
 pub fn settings_pairs(s: &Settings) -> Vec<(String, String)> {
-    let text = format!(
-        "{s}, {}, {}, {}",
-        s.buffer_text(),
-        s.sbuffer_text(),
-        s.flat_text()
-    );
-    text.split(", ")
-        .filter_map(|kv| kv.split_once('='))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
+    const RECORDED: [&str; 6] = [
+        "alignment",
+        "lds_limit",
+        "buffer_soffset",
+        "buffer_oob",
+        "sbuffer_size",
+        "flat_aperture",
+    ];
+    SETTINGS
+        .iter()
+        .filter(|(n, _)| RECORDED.contains(n))
+        .filter_map(|(n, _)| Some((n.to_string(), s.get(n)?.to_string())))
         .collect()
 }
 

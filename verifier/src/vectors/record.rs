@@ -1,9 +1,11 @@
 //! A semantics [`Domain`] that runs another one and notes every decision point the evaluation
-//! passes: comparisons, additions and subtractions (their wrap), conditions of `if` and `?:`
-//! (the arms' merge), and floating-point operations. The vector generator turns each into edge
-//! predicates ([`super::edges`]); since it sits under the one evaluator, every branch of every
-//! semantics entry and of the buffer and LDS address rules in `semantics/src/eval` is seen,
-//! with no list of edges to keep by hand.
+//! passes: comparisons, additions and subtractions (their wrap), masks (`&`), conditions of
+//! `if` and `?:` (the arms' merge), and floating-point operations and comparisons. The vector
+//! generator turns each into edge predicates ([`super::edges`]); since it sits under the one
+//! evaluator, every branch of every semantics entry and of the buffer and LDS address rules in
+//! `semantics/src/eval` is seen, with no list of edges to keep by hand. Each point is noted with the guards the evaluator
+//! was under ([`Domain::guard_begin`]: the `if` and `?:` arms, the right side of `&&` and
+//! `||`), so its edges can be asked for on the path where it decides something.
 
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
@@ -19,14 +21,20 @@ pub enum Tap<D: Domain> {
     Branch(D::Bool),
     /// A floating-point `+ - *` on `fmt`'s bit patterns.
     Fp(FpOp, FpFmt, D::Bv, D::Bv),
+    /// A floating-point comparison of `fmt`'s bit patterns.
+    FpCmp(FpFmt, D::Bv, D::Bv),
+    /// `a & b` (bit-vector).
+    Mask(D::Bv, D::Bv),
 }
 
-/// `inner` with every [`Tap`] noted, in evaluation order.
+/// `inner` with every [`Tap`] noted, in evaluation order, with the guards open at that point
+/// (outermost first).
 pub struct Recorder<D: Domain> {
     /// The domain that computes.
     pub inner: D,
     /// What was noted so far.
-    pub taps: Vec<Tap<D>>,
+    pub taps: Vec<(Tap<D>, Vec<D::Bool>)>,
+    guards: Vec<D::Bool>,
 }
 
 impl<D: Domain> Recorder<D> {
@@ -35,7 +43,12 @@ impl<D: Domain> Recorder<D> {
         Recorder {
             inner,
             taps: Vec::new(),
+            guards: Vec::new(),
         }
+    }
+
+    fn note(&mut self, t: Tap<D>) {
+        self.taps.push((t, self.guards.clone()));
     }
 }
 
@@ -54,8 +67,10 @@ impl<D: Domain> Domain for Recorder<D> {
         self.inner.width(x)
     }
     fn op(&mut self, op: BvOp, a: &D::Bv, b: &D::Bv) -> D::Bv {
-        if matches!(op, BvOp::Add | BvOp::Sub) {
-            self.taps.push(Tap::Arith(op, a.clone(), b.clone()));
+        match op {
+            BvOp::Add | BvOp::Sub => self.note(Tap::Arith(op, a.clone(), b.clone())),
+            BvOp::And => self.note(Tap::Mask(a.clone(), b.clone())),
+            _ => {}
         }
         self.inner.op(op, a, b)
     }
@@ -63,7 +78,7 @@ impl<D: Domain> Domain for Recorder<D> {
         self.inner.not(a)
     }
     fn cmp(&mut self, op: CmpOp, a: &D::Bv, b: &D::Bv) -> D::Bool {
-        self.taps.push(Tap::Cmp(op, a.clone(), b.clone()));
+        self.note(Tap::Cmp(op, a.clone(), b.clone()));
         self.inner.cmp(op, a, b)
     }
     fn extract(&mut self, a: &D::Bv, hi: u32, lo: u32) -> D::Bv {
@@ -79,15 +94,15 @@ impl<D: Domain> Domain for Recorder<D> {
         self.inner.sext(a, by)
     }
     fn ite(&mut self, c: &D::Bool, a: &D::Bv, b: &D::Bv) -> D::Bv {
-        self.taps.push(Tap::Branch(c.clone()));
+        self.note(Tap::Branch(c.clone()));
         self.inner.ite(c, a, b)
     }
     fn ite_bool(&mut self, c: &D::Bool, a: &D::Bool, b: &D::Bool) -> D::Bool {
-        self.taps.push(Tap::Branch(c.clone()));
+        self.note(Tap::Branch(c.clone()));
         self.inner.ite_bool(c, a, b)
     }
     fn ite_mem(&mut self, c: &D::Bool, a: &D::Mem, b: &D::Mem) -> D::Mem {
-        self.taps.push(Tap::Branch(c.clone()));
+        self.note(Tap::Branch(c.clone()));
         self.inner.ite_mem(c, a, b)
     }
     fn and(&mut self, a: &D::Bool, b: &D::Bool) -> D::Bool {
@@ -103,7 +118,7 @@ impl<D: Domain> Domain for Recorder<D> {
         self.inner.known(b)
     }
     fn fp(&mut self, op: FpOp, fmt: FpFmt, a: &D::Bv, b: &D::Bv) -> D::Bv {
-        self.taps.push(Tap::Fp(op, fmt, a.clone(), b.clone()));
+        self.note(Tap::Fp(op, fmt, a.clone(), b.clone()));
         self.inner.fp(op, fmt, a, b)
     }
     fn fma(&mut self, fmt: FpFmt, a: &D::Bv, b: &D::Bv, c: &D::Bv) -> D::Bv {
@@ -114,5 +129,17 @@ impl<D: Domain> Domain for Recorder<D> {
     }
     fn store(&mut self, m: &D::Mem, addr: &D::Bv, byte: &D::Bv) -> D::Mem {
         self.inner.store(m, addr, byte)
+    }
+    fn fp_compared(&mut self, fmt: FpFmt, a: &D::Bv, b: &D::Bv) {
+        self.note(Tap::FpCmp(fmt, a.clone(), b.clone()));
+        self.inner.fp_compared(fmt, a, b)
+    }
+    fn guard_begin(&mut self, c: &D::Bool) {
+        self.guards.push(c.clone());
+        self.inner.guard_begin(c)
+    }
+    fn guard_end(&mut self) {
+        self.guards.pop();
+        self.inner.guard_end()
     }
 }

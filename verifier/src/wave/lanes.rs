@@ -130,6 +130,7 @@ impl LaneFn<'_> {
                 fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
                 lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                 lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+                append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),

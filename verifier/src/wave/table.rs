@@ -304,7 +304,7 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
             m if m.starts_with("ds_gws_") || m == "ds_ordered_count" => {
                 "unsupported: global wave sync / ordered count hardware state is not modelled"
             }
-            m if m.starts_with("ds_bpermute_fi") => "unsupported: fetch-inactive variant not modelled yet",
+            "ds_bpermute_fi_b32" => "whole-wave: wave::bpermute_fi (the source lane is read whatever its EXEC bit)",
             _ => return None,
         })
     };

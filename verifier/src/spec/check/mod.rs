@@ -11,6 +11,7 @@ mod identifier;
 mod layout;
 mod opcode;
 mod opcode_table;
+mod operand_names;
 mod pcode_syntax;
 mod pcode_vs_semantics;
 mod prose_vs_pcode;
@@ -66,6 +67,10 @@ pub const KINDS: &[Check] = &[
         run: Run::Doc(opcode_table::check),
     },
     Check {
+        kind: syntax::KIND,
+        run: Run::Doc(syntax::forms),
+    },
+    Check {
         kind: opcode::KIND,
         run: Run::Entry(opcode::check),
     },
@@ -96,6 +101,10 @@ pub const KINDS: &[Check] = &[
     Check {
         kind: prose_vs_pcode::KIND,
         run: Run::By(prose_vs_semantics::KIND),
+    },
+    Check {
+        kind: operand_names::KIND,
+        run: Run::Entry(operand_names::check),
     },
     Check {
         kind: alias::KIND,

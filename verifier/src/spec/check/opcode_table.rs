@@ -56,50 +56,42 @@ pub(super) fn check(c: &mut Ctx) {
                     ds_lookup(*t, n).map(|x| x.0)
                 }
             };
-            match at {
-                Some(ours) if ours == n => c.ok(K),
-                Some(ours) => {
-                    let truth = match lookup(&n) {
-                        Some(op) => format!("opcode {} is {ours}; {n} is opcode {op}", row.opcode),
-                        None => format!(
-                            "opcode {} is {ours}; {n} is no instruction there",
-                            row.opcode
-                        ),
-                    };
-                    match wrong
-                        .iter_mut()
-                        .find(|(w, _, tr)| w == name && *tr == truth)
-                    {
-                        Some((_, ts, _)) => ts.push(*t),
-                        None => wrong.push((name.clone(), vec![*t], truth)),
-                    }
+            let family = if is_buf { "MUBUF" } else { "DS" };
+            let truth = match (at, lookup(&n)) {
+                (Some(ours), _) if ours == n => {
+                    c.ok(K);
+                    continue;
+                }
+                (Some(ours), Some(op)) => {
+                    format!("opcode {} is {ours}; {n} is opcode {op}", row.opcode)
+                }
+                (Some(ours), None) => {
+                    format!(
+                        "opcode {} is {ours}; {n} is no instruction there",
+                        row.opcode
+                    )
                 }
                 // Nothing at this opcode, but the mnemonic is elsewhere: the row is wrong.
-                None if lookup(&n).is_some() => {
-                    let op = lookup(&n).expect("checked");
-                    let truth = format!(
-                        "LLVM 22 has no {} instruction at opcode {}; {n} is opcode {op}",
-                        if is_buf { "MUBUF" } else { "DS" },
+                (None, Some(op)) => format!(
+                    "LLVM 22 has no {family} instruction at opcode {}; {n} is opcode {op}",
+                    row.opcode
+                ),
+                (None, None) => {
+                    let why = format!(
+                        "LLVM 22 has no {family} instruction at opcode {} on {t}",
                         row.opcode
                     );
-                    match wrong
-                        .iter_mut()
-                        .find(|(w, _, tr)| w == name && *tr == truth)
-                    {
-                        Some((_, ts, _)) => ts.push(*t),
-                        None => wrong.push((name.clone(), vec![*t], truth)),
-                    }
+                    c.skip(K, row.line, Some(name), why);
+                    continue;
                 }
-                None => c.skip(
-                    K,
-                    row.line,
-                    Some(name),
-                    format!(
-                        "LLVM 22 has no {} instruction at opcode {} on {t}",
-                        if is_buf { "MUBUF" } else { "DS" },
-                        row.opcode
-                    ),
-                ),
+            };
+            // One finding per wrong statement, listing every target it is wrong on.
+            match wrong
+                .iter_mut()
+                .find(|(w, _, tr)| w == name && *tr == truth)
+            {
+                Some((_, ts, _)) => ts.push(*t),
+                None => wrong.push((name.clone(), vec![*t], truth)),
             }
         }
         for (name, ts, truth) in wrong {

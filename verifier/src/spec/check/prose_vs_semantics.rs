@@ -5,7 +5,7 @@
 
 use super::{family, lower, prose_vs_pcode, semantics, Body, Ctx};
 use crate::spec::equiv::{compare, Family, Outcome, Side};
-use crate::spec::{prose, prose_buffer, Entry, Located};
+use crate::spec::{paraphrase, prose, prose_buffer, Entry, Located};
 use gcnsmt_lifter::table::{ds_lookup, OffsetKind};
 use gcnsmt_semantics::ir::Stmt;
 use gcnsmt_semantics::parse::parse_stmts;
@@ -18,12 +18,15 @@ pub(super) struct Reading {
     pub stmts: Vec<Stmt>,
     /// What the description was read as, for the finding (`MEM = ...`, or the effect).
     pub said: String,
+    /// Sentences the reader passed over, as written (listed as unchecked).
+    pub unread: Vec<String>,
 }
 
 /// Read `d`, the description of `e` (of family `fam`), for target `t`; the error is the
 /// reason it is left unchecked.
 fn read(fam: Family, t: Target, e: &Entry, d: &Located<String>) -> Result<Reading, String> {
     let phrase = |p: String| format!("phrase outside the vocabulary: \"{p}\"");
+    let mut unread = Vec::new();
     let (pcode, said) = match fam {
         Family::Ds => {
             let single = ds_lookup(t, &lower(&e.name))
@@ -31,7 +34,15 @@ fn read(fam: Family, t: Target, e: &Entry, d: &Located<String>) -> Result<Readin
             let Some(ty) = prose::elem_type(&e.name).filter(|_| single) else {
                 return Err("the reader covers single-address 32/64-bit operations only".into());
             };
-            let r = prose::read(&d.value, &ty).map_err(phrase)?;
+            // CLRX's own vocabulary first; any other wording through the grammar.
+            let r = match prose::read(&d.value, &ty) {
+                Ok(r) => r,
+                Err(_) => {
+                    let p = paraphrase::read(&d.value, &ty)?;
+                    unread = p.unread;
+                    p.reading
+                }
+            };
             (r.pcode, format!("MEM = {}", r.new_value))
         }
         Family::Buffer => {
@@ -41,7 +52,11 @@ fn read(fam: Family, t: Target, e: &Entry, d: &Located<String>) -> Result<Readin
     };
     let stmts =
         parse_stmts(&pcode).map_err(|err| format!("reading does not parse: {}", err.msg))?;
-    Ok(Reading { stmts, said })
+    Ok(Reading {
+        stmts,
+        said,
+        unread,
+    })
 }
 
 /// The pass over an entry's description for both prose kinds.
@@ -77,6 +92,14 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, body: &mut Body) {
         Ok(r) => r,
         Err(r) => return c.skip(unread, d.line, Some(&e.name), r),
     };
+    for s in &reading.unread {
+        c.skip(
+            unread,
+            d.line,
+            Some(&e.name),
+            format!("sentence not read: \"{s}\""),
+        );
+    }
     let prose = Side::text("description", &reading.stmts);
     let ours = semantics(fam, e).ok();
     if let (Some(body), Some(p)) = (body, &e.pcode) {

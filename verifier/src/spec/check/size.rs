@@ -1,4 +1,7 @@
-//! size: stated strides and element sizes against the element size of the mnemonic.
+//! size: stated strides and element sizes against the element size of the mnemonic, in the
+//! wordings the guides and their paraphrases use: "a stride of 64 elements (256 bytes)",
+//! "element size (4 bytes)", "4-byte elements", "elements of 8 bytes", "in units of 128
+//! bytes", "a 256-byte stride".
 
 use super::{lower, Body, Ctx};
 use crate::spec::Entry;
@@ -80,6 +83,8 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             c.ok(K);
         }
     }
+    element_claims(c, e, d, eb);
+    unit_claims(c, e, d, our_scale.or(doc_scale));
     let bits = Regex::new(r"(?i)^(?:load|store|read|write) (\d+) bits").expect("valid");
     if let Some(m) = bits.captures(&d.value) {
         let n: u32 = m[1].parse().unwrap_or(0);
@@ -96,5 +101,81 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
         } else {
             c.ok(K);
         }
+    }
+}
+
+/// Stated element sizes ("element size (4 bytes)", "4-byte elements", "elements of 8 bytes")
+/// against the mnemonic's element of `eb` bytes.
+fn element_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, eb: u32) {
+    let re = Regex::new(
+        r"(?i)element size(?: of| is)?\s*\(?\s*(\d+)[ -]bytes?\)?|(\d+)-byte elements?|elements? of (\d+) bytes|each element (?:is|holds|occupies) (\d+) bytes",
+    )
+    .expect("valid");
+    for m in re.captures_iter(&d.value) {
+        let n: u32 = (1..=4)
+            .find_map(|k| m.get(k))
+            .and_then(|g| g.as_str().parse().ok())
+            .unwrap_or(0);
+        if n == eb {
+            c.ok(KIND);
+            continue;
+        }
+        c.find(
+            KIND,
+            d.line,
+            Some(&e.name),
+            None,
+            format!("\"{}\"", &m[0]),
+            format!("the element of {} is {eb} bytes", e.name),
+            vec![(
+                "element".into(),
+                format!(
+                    "{} bits ({} suffix)",
+                    eb * 8,
+                    e.name.rsplit('_').next().unwrap_or("")
+                ),
+            )],
+        );
+    }
+}
+
+/// Stated offset units ("in units of 128 bytes", "a 256-byte stride", "a stride of 512
+/// bytes") against the scale of the offsets, `scale` bytes (gcnsmt's semantics, else the
+/// page's own Semantics); unchecked without one.
+fn unit_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, scale: Option<u32>) {
+    let re = Regex::new(
+        r"(?i)units of (\d+) bytes|(\d+)-byte (?:stride|steps?|units?)|stride of (\d+) bytes",
+    )
+    .expect("valid");
+    for m in re.captures_iter(&d.value) {
+        let n: u32 = (1..=3)
+            .find_map(|k| m.get(k))
+            .and_then(|g| g.as_str().parse().ok())
+            .unwrap_or(0);
+        let Some(x) = scale else {
+            c.skip(
+                KIND,
+                d.line,
+                Some(&e.name),
+                format!("\"{}\": no offset scale to hold it against", &m[0]),
+            );
+            continue;
+        };
+        if n == x {
+            c.ok(KIND);
+            continue;
+        }
+        c.find(
+            KIND,
+            d.line,
+            Some(&e.name),
+            None,
+            format!("\"{}\"", &m[0]),
+            format!("{} scales each offset by {x} bytes", e.name),
+            vec![(
+                "gcnsmt semantics".into(),
+                format!("OFFSET * {x} bytes (semantics/pcode/ds_2addr.pcode)"),
+            )],
+        );
     }
 }

@@ -1,8 +1,107 @@
-//! syntax: the syntax line names the entry's own mnemonic, each modifier its own field.
+//! syntax: the syntax line names the entry's own mnemonic, each modifier its own field, and
+//! the register operands LLVM 22 gives the instruction, in its order (vdst, addr, data0,
+//! data1) and, where the line writes a count (`VDST(2)`), in its size in dwords.
 
 use super::{lower, Body, Ctx};
+use crate::spec::equiv::Family;
 use crate::spec::Entry;
+use gcnsmt_lifter::table::ds_lookup;
 use regex::Regex;
+
+/// The role a syntax line's operand name stands for, and the dword count it writes
+/// (`VDST(2)`); `None` for a name of no DS operand.
+fn role(tok: &str) -> Option<(&'static str, Option<u8>)> {
+    let (name, count) = match tok.split_once('(') {
+        Some((n, c)) => (n, c.trim_end_matches(')').parse().ok()),
+        None => (tok, None),
+    };
+    let r = match name.to_ascii_uppercase().as_str() {
+        "VDST" | "RETURN_DATA" => "VDST",
+        "ADDR" => "ADDR",
+        "DATA0" | "VDATA0" | "DATA" | "VDATA" => "DATA0",
+        "DATA1" | "VDATA1" | "DATA2" => "DATA1",
+        _ => return None,
+    };
+    Some((r, count))
+}
+
+/// The register operands of a syntax line: the names after the mnemonic up to the first
+/// modifier (`[OFFSET:OFFSET]`, `offset:OFFSET`).
+fn operands(line: &str) -> Vec<&str> {
+    line.split_whitespace()
+        .skip(1)
+        .flat_map(|w| w.split(','))
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .take_while(|w| !w.starts_with('[') && !w.contains(':'))
+        .collect()
+}
+
+/// The operand fault of a DS syntax line against LLVM 22's shape of the instruction, if any;
+/// `Err` when the line names an operand of no role (left unchecked).
+fn operand_fault(c: &Ctx, e: &Entry, text: &str) -> Result<Option<(String, String)>, String> {
+    let Some(t) = c.first_target(e, Family::Ds) else {
+        return Ok(None);
+    };
+    let Some((_, shape)) = ds_lookup(t, &lower(&e.name)) else {
+        return Ok(None);
+    };
+    let want: Vec<(&str, u8)> = [
+        ("VDST", shape.vdst),
+        ("ADDR", u8::from(shape.addr)),
+        ("DATA0", shape.data0),
+        ("DATA1", shape.data1),
+    ]
+    .into_iter()
+    .filter(|(_, n)| *n > 0)
+    .collect();
+    let mut got = Vec::new();
+    for tok in operands(text) {
+        match role(tok) {
+            Some(r) => got.push(r),
+            None => return Err(format!("`{tok}` names no DS operand")),
+        }
+    }
+    let list = |v: &[(&str, u8)]| -> String {
+        v.iter()
+            .map(|(r, n)| {
+                if *n > 1 {
+                    format!("{r}({n})")
+                } else {
+                    r.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let names_ok = got.len() == want.len() && got.iter().zip(&want).all(|(g, w)| g.0 == w.0);
+    let counts_ok = got
+        .iter()
+        .zip(&want)
+        .all(|(g, w)| g.1.is_none_or(|n| n == w.1));
+    if names_ok && counts_ok {
+        return Ok(None);
+    }
+    let truth = format!(
+        "on {t} {} takes {} (LLVM 22), so the line should read `{} {}`",
+        lower(&e.name),
+        if want.is_empty() {
+            "no register operand".to_string()
+        } else {
+            list(&want)
+        },
+        text.split_whitespace().next().unwrap_or(""),
+        want.iter().map(|(r, _)| *r).collect::<Vec<_>>().join(", ")
+    );
+    let ev = format!(
+        "vdst {} dword(s), addr {}, data0 {} dword(s), data1 {} dword(s) (lifter/data/ds_shapes.tsv, from llvm-mc 22)",
+        shape.vdst,
+        if shape.addr { "1 dword" } else { "none" },
+        shape.data0,
+        shape.data1
+    );
+    Ok(Some((truth, ev)))
+}
 
 pub(super) const KIND: &str = "syntax";
 
@@ -34,11 +133,66 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             ));
         }
     }
+    if super::is_ds(e) {
+        match operand_fault(c, e, &s.value) {
+            Ok(Some((truth, ev))) => faults.push((truth, vec![("operands".into(), ev)])),
+            Ok(None) => {}
+            Err(r) => c.skip(K, s.line, Some(&e.name), r),
+        }
+    }
     if faults.is_empty() {
         c.ok(K);
     }
     for (truth, ev) in faults {
         let claim = format!("Syntax: {}", s.value);
         c.find(K, s.line, Some(&e.name), None, claim, truth, ev);
+    }
+}
+
+/// A page's general syntax lines: each names DS operands only, and a line whose label says
+/// which instructions it is for (`Write syntax:`, `VDST syntax:`, `Load syntax:`) has their
+/// operands: a store or write has data and no VDST, a load or read a VDST.
+pub(super) fn forms(c: &mut Ctx) {
+    const K: &str = KIND;
+    for f in c.doc.syntax_forms.clone() {
+        let (label, form) = f.value.split_once(':').unwrap_or(("", &f.value));
+        let label = label.trim().to_ascii_lowercase();
+        let ops = operands(form.trim());
+        let roles: Option<Vec<_>> = ops.iter().map(|t| role(t).map(|r| r.0)).collect();
+        let Some(roles) = roles else {
+            c.skip(
+                K,
+                f.line,
+                None,
+                format!("`{}` names an operand of no DS role", form.trim()),
+            );
+            continue;
+        };
+        let has = |r: &str| roles.contains(&r);
+        let data = has("DATA0") || has("DATA1");
+        let fault = if ["write", "store"].iter().any(|w| label.contains(w))
+            && (has("VDST") || !data)
+        {
+            Some("a DS write or store returns no VDST and takes its data in VDATA0 (and VDATA1): the operands given are those of a load (`VDST, ADDR`)")
+        } else if ["vdst", "read", "load"].iter().any(|w| label.contains(w)) && !has("VDST") {
+            Some("a DS read or load writes VDST: the operands given have none")
+        } else {
+            None
+        };
+        match fault {
+            Some(truth) => c.find(
+                K,
+                f.line,
+                None,
+                None,
+                f.value.clone(),
+                truth.to_string(),
+                vec![(
+                    "llvm-mc 22".into(),
+                    "ds_write_b32 v1, v2 (ADDR, VDATA0); ds_read_b32 v5, v1 (VDST, ADDR)".into(),
+                )],
+            ),
+            None => c.ok(K),
+        }
     }
 }

@@ -1,25 +1,15 @@
 //! The document dialect's syntax tree: what AMD's pseudocode writes, before any meaning is
 //! given to it (that is [`super::lower`]'s job).
 
+use super::lex::{FloatLit, IntLit};
+
 /// An expression as written.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
-    /// An integer literal; `suffix` is `U`, `LL`, `ULL` or empty.
-    Int {
-        /// The value.
-        value: u128,
-        /// Written in hex.
-        hex: bool,
-        /// The suffix letters.
-        suffix: String,
-    },
-    /// A float literal; `single` when written with `F` (binary32), else binary64.
-    Float {
-        /// The value.
-        value: f64,
-        /// Written with `F`.
-        single: bool,
-    },
+    /// An integer literal.
+    Int(IntLit),
+    /// A float literal.
+    Float(FloatLit),
     /// `N'V`: the value V in N bits.
     Sized {
         /// Width in bits.

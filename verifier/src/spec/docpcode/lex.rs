@@ -8,22 +8,10 @@
 pub enum Tok {
     /// A name: letters, digits and `_`, not starting with a digit.
     Ident(String),
-    /// An integer literal with its suffix as written (`U`, `ULL`, `LL` or empty).
-    Int {
-        /// The value.
-        value: u128,
-        /// Written as `0x...`.
-        hex: bool,
-        /// The suffix letters.
-        suffix: String,
-    },
-    /// A float literal: `1.0F` (`single`, IEEE binary32) or `0.0` (binary64, as in C).
-    Float {
-        /// The value.
-        value: f64,
-        /// Written with an `F` suffix.
-        single: bool,
-    },
+    /// An integer literal.
+    Int(IntLit),
+    /// A float literal.
+    Float(FloatLit),
     /// `N'K`, the start of a sized literal (`32'0U`, K absent) or a cast/type (`32'I(x)`,
     /// `32'B`): width N in bits and the kind letter, if any.
     Sized(u32, Option<char>),
@@ -33,6 +21,37 @@ pub enum Tok {
     Punct(&'static str),
     /// End of input.
     Eof,
+}
+
+/// An integer literal as written: the token and the syntax-tree node are the same thing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntLit {
+    /// The value.
+    pub value: u128,
+    /// Written as `0x...`.
+    pub hex: bool,
+    /// The suffix letters: `U`, `ULL`, `LL` or empty.
+    pub suffix: String,
+}
+
+impl IntLit {
+    /// A decimal literal with the given suffix.
+    pub fn dec(value: u128, suffix: &str) -> IntLit {
+        IntLit {
+            value,
+            hex: false,
+            suffix: suffix.to_string(),
+        }
+    }
+}
+
+/// A float literal: `1.0F` (`single`, IEEE binary32) or `0.0` (binary64, as in C).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatLit {
+    /// The value.
+    pub value: f64,
+    /// Written with an `F` suffix.
+    pub single: bool,
 }
 
 /// A token, its 1-based line and column.
@@ -45,6 +64,8 @@ pub struct Token {
     /// 1-based column (bytes).
     pub col: u32,
 }
+
+gcnsmt_semantics::impl_lexeme!(Token, Tok);
 
 /// Operators and delimiters, longest first so that a prefix never wins.
 const PUNCTS: [&str; 46] = [
@@ -159,7 +180,10 @@ fn number(code: &str, j: usize) -> Result<(Tok, usize), String> {
             .parse()
             .map_err(|_| format!("bad number `{}`", &code[j..m]))?;
         let single = m < b.len() && (b[m] == b'F' || b[m] == b'f');
-        return Ok((Tok::Float { value, single }, m + usize::from(single)));
+        return Ok((
+            Tok::Float(FloatLit { value, single }),
+            m + usize::from(single),
+        ));
     }
     let value = if hex {
         u128::from_str_radix(&digits[2..], 16)
@@ -188,7 +212,7 @@ fn number(code: &str, j: usize) -> Result<(Tok, usize), String> {
     if !matches!(suffix.as_str(), "" | "U" | "LL" | "ULL") || m < b.len() && name_byte(b[m]) {
         return Err(format!("bad number `{}`", &code[j..=m.min(b.len() - 1)]));
     }
-    Ok((Tok::Int { value, hex, suffix }, m))
+    Ok((Tok::Int(IntLit { value, hex, suffix }), m))
 }
 
 #[cfg(test)]
@@ -204,34 +228,22 @@ mod tests {
         assert_eq!(
             toks("1.0F 0.0 0..2 TADDR.X x += 1U"),
             vec![
-                Tok::Float {
+                Tok::Float(FloatLit {
                     value: 1.0,
                     single: true
-                },
-                Tok::Float {
+                }),
+                Tok::Float(FloatLit {
                     value: 0.0,
                     single: false
-                },
-                Tok::Int {
-                    value: 0,
-                    hex: false,
-                    suffix: String::new()
-                },
+                }),
+                Tok::Int(IntLit::dec(0, "")),
                 Tok::Punct(".."),
-                Tok::Int {
-                    value: 2,
-                    hex: false,
-                    suffix: String::new()
-                },
+                Tok::Int(IntLit::dec(2, "")),
                 Tok::Ident("TADDR".into()),
                 Tok::Dot("X".into()),
                 Tok::Ident("x".into()),
                 Tok::Punct("+="),
-                Tok::Int {
-                    value: 1,
-                    hex: false,
-                    suffix: "U".into()
-                },
+                Tok::Int(IntLit::dec(1, "U")),
                 Tok::Eof,
             ]
         );
@@ -245,11 +257,7 @@ mod tests {
                 Tok::Sized(32, Some('I')),
                 Tok::Punct("("),
                 Tok::Sized(1, None),
-                Tok::Int {
-                    value: 0,
-                    hex: false,
-                    suffix: "U".into()
-                },
+                Tok::Int(IntLit::dec(0, "U")),
             ]
         );
     }

@@ -21,6 +21,7 @@
 //!   16 bits) and the sum as wide as its widest operand, as everywhere in the notation.
 
 use super::ast::{Expr, Stmt, StmtKind};
+use super::lex::{FloatLit, IntLit};
 use gcnsmt_semantics::ty::Ty;
 use std::collections::{HashMap, HashSet};
 
@@ -148,7 +149,9 @@ fn visit(e: &Expr, f: &mut impl FnMut(&Expr)) {
 /// A constant expression's value (bounds of ranges, indices).
 fn konst(e: &Expr) -> Option<i128> {
     Some(match e {
-        Expr::Int { value, .. } | Expr::Sized { value, .. } => i128::try_from(*value).ok()?,
+        Expr::Int(IntLit { value, .. }) | Expr::Sized { value, .. } => {
+            i128::try_from(*value).ok()?
+        }
         Expr::Binary(op, a, b) => {
             let (a, b) = (konst(a)?, konst(b)?);
             match *op {
@@ -247,7 +250,7 @@ impl L {
 
     fn expr(&mut self, e: &Expr) -> Result<String, Outside> {
         Ok(match e {
-            Expr::Int { value, hex, suffix } => {
+            Expr::Int(IntLit { value, hex, suffix }) => {
                 let v = if *hex {
                     format!("0x{value:x}")
                 } else {
@@ -255,7 +258,7 @@ impl L {
                 };
                 format!("{v}{suffix}")
             }
-            Expr::Float { value, single } => {
+            Expr::Float(FloatLit { value, single }) => {
                 if *single {
                     format!("(32'{}).f32", (*value as f32).to_bits())
                 } else {
@@ -466,11 +469,7 @@ fn is_input(n: &str) -> bool {
 }
 
 fn konst_expr(v: u128) -> Expr {
-    Expr::Int {
-        value: v,
-        hex: false,
-        suffix: "U".into(),
-    }
+    Expr::Int(IntLit::dec(v, "U"))
 }
 
 /// A short description of an expression for a reason text.

@@ -4,7 +4,8 @@
 //! still open at the end of the text is closed there with a note (a truncated entry).
 
 use super::ast::{Expr, Stmt, StmtKind};
-use super::lex::{lex, Tok, Token};
+use super::lex::{lex, FloatLit, IntLit, Tok, Token};
+use gcnsmt_semantics::cursor::{Cursor, Grammar};
 
 /// A parse error: 1-based line and column within the entry's text, and what is wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +47,7 @@ pub fn parse(src: &str) -> Result<DocBody, DocError> {
         msg: e.msg,
     })?;
     let mut p = P {
-        toks,
-        i: 0,
+        c: Cursor::new(toks),
         nest: 0,
         notes: Vec::new(),
     };
@@ -82,73 +82,28 @@ fn table(src: &str) -> Option<StmtKind> {
 const ENDS: [&str; 6] = ["elsif", "else", "endif", "endfor", "endfunction", "then"];
 
 struct P {
-    toks: Vec<Token>,
-    i: usize,
+    c: Cursor<Token>,
     nest: usize,
     notes: Vec<(u32, String)>,
 }
 
+// The token walk is the shared cursor's (the same one our own pcode parser uses).
+gcnsmt_semantics::cursor_parser!(P, c, Token, DocError, err);
+
 impl P {
-    fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
-    }
     fn line(&self) -> u32 {
-        self.toks[self.i].line
+        self.token().line
     }
     /// Line of the token before the current one.
     fn prev_line(&self) -> u32 {
-        self.toks[self.i.saturating_sub(1)].line
-    }
-    fn at_eof(&self) -> bool {
-        matches!(self.peek(), Tok::Eof)
-    }
-    fn bump(&mut self) -> Tok {
-        let t = self.toks[self.i].tok.clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
-    }
-    fn is(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::Punct(q) if *q == p)
-    }
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == w)
-    }
-    fn eat(&mut self, p: &str) -> bool {
-        let y = self.is(p);
-        if y {
-            self.bump();
-        }
-        y
-    }
-    fn eat_word(&mut self, w: &str) -> bool {
-        let y = self.is_word(w);
-        if y {
-            self.bump();
-        }
-        y
-    }
-    fn expect(&mut self, p: &str) -> Result<(), DocError> {
-        if self.eat(p) {
-            Ok(())
-        } else {
-            Err(self.err(&format!("expected `{p}`")))
-        }
-    }
-    fn expect_word(&mut self, w: &str) -> Result<(), DocError> {
-        if self.eat_word(w) {
-            Ok(())
-        } else {
-            Err(self.err(&format!("expected `{w}`")))
-        }
+        self.prev().line
     }
     fn err(&self, msg: &str) -> DocError {
-        let t = &self.toks[self.i];
+        let t = self.token();
         let found = match &t.tok {
             Tok::Ident(s) | Tok::Dot(s) => format!("`{s}`"),
-            Tok::Int { value, .. } => format!("`{value}`"),
-            Tok::Float { value, .. } => format!("`{value}`"),
+            Tok::Int(IntLit { value, .. }) => format!("`{value}`"),
+            Tok::Float(FloatLit { value, .. }) => format!("`{value}`"),
             Tok::Sized(w, _) => format!("`{w}'`"),
             Tok::Punct(p) => format!("`{p}`"),
             Tok::Eof => "the end of the text".into(),
@@ -166,23 +121,14 @@ impl P {
         }
         Ok(())
     }
-    fn ident(&mut self) -> Result<String, DocError> {
-        match self.peek().clone() {
-            Tok::Ident(s) => {
-                self.bump();
-                Ok(s)
-            }
-            _ => Err(self.err("expected a name")),
-        }
-    }
 
     /// Statements up to one of `ENDS`, a `}` or `)` (block ends), or the end of the text.
     fn stmts(&mut self, stop: &[&str]) -> Result<Vec<Stmt>, DocError> {
         self.enter()?;
         let mut out = Vec::new();
         loop {
-            while self.eat(";") || self.eat(".") {}
-            if self.at_eof() || self.is("}") || self.is(")") {
+            while self.eat_punct(";") || self.eat_punct(".") {}
+            if self.at_eof() || self.is_punct("}") || self.is_punct(")") {
                 break;
             }
             if let Tok::Ident(w) = self.peek() {
@@ -204,7 +150,7 @@ impl P {
 
     fn stmt_kind(&mut self) -> Result<StmtKind, DocError> {
         if let Tok::Ident(w) = self.peek().clone() {
-            let next_same_line = self.toks[self.i + 1].line == self.line();
+            let next_same_line = self.ahead(1).line == self.line();
             match w.as_str() {
                 "if" => return self.if_stmt(),
                 "for" => return self.for_stmt(),
@@ -216,7 +162,8 @@ impl P {
                 "return" => {
                     self.bump();
                     let same = self.line() == self.prev_line();
-                    let e = if same && !self.at_eof() && !self.is(";") && !self.is(")") {
+                    let e = if same && !self.at_eof() && !self.is_punct(";") && !self.is_punct(")")
+                    {
                         Some(self.expr()?)
                     } else {
                         None
@@ -235,7 +182,7 @@ impl P {
         }
         let lhs = self.lhs()?;
         for op in ["+", "-", "*", "/", "|", "&", "^", "<<", ">>"] {
-            if self.is(&format!("{op}=")) {
+            if self.is_punct(&format!("{op}=")) {
                 self.bump();
                 let rhs = self.rhs()?;
                 return Ok(StmtKind::Assign {
@@ -245,17 +192,17 @@ impl P {
                 });
             }
         }
-        if self.eat("=") {
+        if self.eat_punct("=") {
             let rhs = self.rhs()?;
             return Ok(StmtKind::Assign { lhs, op: None, rhs });
         }
-        if self.eat("++") {
+        if self.eat_punct("++") {
             return Ok(StmtKind::Step {
                 target: lhs,
                 delta: 1,
             });
         }
-        if self.eat("--") {
+        if self.eat_punct("--") {
             return Ok(StmtKind::Step {
                 target: lhs,
                 delta: -1,
@@ -275,7 +222,7 @@ impl P {
     /// An assigned value; `a:b` (RDNA's `offset1:offset0`) is the concatenation `{a, b}`.
     fn rhs(&mut self) -> Result<Expr, DocError> {
         let e = self.expr()?;
-        if self.is(":") && self.line() == self.prev_line() {
+        if self.is_punct(":") && self.line() == self.prev_line() {
             self.bump();
             let lo = self.expr()?;
             return Ok(Expr::Concat(vec![e, lo]));
@@ -287,24 +234,10 @@ impl P {
     fn if_stmt(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
         let c = self.expr()?;
-        if self.is("{") {
+        if self.is_punct("{") {
             return self.c_if(c);
         }
-        let mut arms = vec![(c, self.then_block()?)];
-        let mut els = Vec::new();
-        loop {
-            if self.eat_word("elsif") {
-                let c = self.expr()?;
-                arms.push((c, self.then_block()?));
-            } else if self.eat_word("else") {
-                els = self.stmts(&[])?;
-                self.expect_word("endif")?;
-                break;
-            } else {
-                self.expect_word("endif")?;
-                break;
-            }
-        }
+        let (arms, els) = self.if_chain(c, Self::expr, Self::then_block, |p| p.stmts(&[]))?;
         Ok(StmtKind::If(arms, els))
     }
 
@@ -336,7 +269,7 @@ impl P {
     /// `{ stmts }`; a text that ends before the `}` is noted, not refused.
     fn c_block(&mut self) -> Result<Vec<Stmt>, DocError> {
         let open = self.line();
-        self.expect("{")?;
+        self.expect_punct("{")?;
         let body = self.stmts(&[])?;
         if self.at_eof() {
             self.notes.push((
@@ -344,7 +277,7 @@ impl P {
                 "the text ends inside the block opened here (no closing `}`): the entry is cut short".into(),
             ));
         } else {
-            self.expect("}")?;
+            self.expect_punct("}")?;
         }
         Ok(body)
     }
@@ -353,23 +286,23 @@ impl P {
     /// `for (v = a; v < b; v++) { }`.
     fn for_stmt(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
-        if self.eat("(") {
+        if self.eat_punct("(") {
             let var = self.ident()?;
-            self.expect("=")?;
+            self.expect_punct("=")?;
             let from = self.expr()?;
-            self.expect(";")?;
+            self.expect_punct(";")?;
             self.expect_word(&var)?;
-            let inclusive = if self.eat("<") {
+            let inclusive = if self.eat_punct("<") {
                 false
             } else {
-                self.expect("<=")?;
+                self.expect_punct("<=")?;
                 true
             };
             let bound = self.expr()?;
-            self.expect(";")?;
+            self.expect_punct(";")?;
             self.expect_word(&var)?;
-            self.expect("++")?;
-            self.expect(")")?;
+            self.expect_punct("++")?;
+            self.expect_punct(")")?;
             let body = self.c_block()?;
             let to = if inclusive {
                 bound
@@ -386,12 +319,12 @@ impl P {
         let var = self.ident()?;
         let (from, to) = if self.eat_word("in") {
             let a = self.expr()?;
-            self.expect(":")?;
+            self.expect_punct(":")?;
             (a, self.expr()?)
         } else {
-            self.expect("=")?;
+            self.expect_punct("=")?;
             let a = self.expr()?;
-            self.expect("..")?;
+            self.expect_punct("..")?;
             (a, self.expr()?)
         };
         self.expect_word("do")?;
@@ -409,14 +342,14 @@ impl P {
     fn declare(&mut self) -> Result<StmtKind, DocError> {
         self.bump();
         let name = self.ident()?;
-        self.expect(":")?;
+        self.expect_punct(":")?;
         let Tok::Sized(width, Some(_)) = self.peek().clone() else {
             return Err(self.err("expected a type such as `32'U`"));
         };
         self.bump();
-        let count = if self.eat("[") {
+        let count = if self.eat_punct("[") {
             let n = self.const_int()?;
-            self.expect("]")?;
+            self.expect_punct("]")?;
             Some(n)
         } else {
             None
@@ -426,7 +359,7 @@ impl P {
 
     fn const_int(&mut self) -> Result<u32, DocError> {
         match self.peek().clone() {
-            Tok::Int { value, .. } if value <= u32::MAX as u128 => {
+            Tok::Int(IntLit { value, .. }) if value <= u32::MAX as u128 => {
                 self.bump();
                 Ok(value as u32)
             }
@@ -439,31 +372,22 @@ impl P {
         self.bump();
         let name = self.ident()?;
         let params = self.params()?;
-        self.eat(":");
+        self.eat_punct(":");
         let body = self.stmts(&[])?;
         self.expect_word("endfunction")?;
         Ok(StmtKind::Function(name, params, body))
     }
 
     fn params(&mut self) -> Result<Vec<String>, DocError> {
-        self.expect("(")?;
-        let mut ps = Vec::new();
-        if !self.is(")") {
-            ps.push(self.ident()?);
-            while self.eat(",") {
-                ps.push(self.ident()?);
-            }
-        }
-        self.expect(")")?;
-        Ok(ps)
+        self.paren_list(Self::ident)
     }
 
     fn expr(&mut self) -> Result<Expr, DocError> {
         self.enter()?;
         let c = self.binary(1)?;
-        let r = if self.eat("?") {
+        let r = if self.eat_punct("?") {
             let a = self.expr()?;
-            self.expect(":")?;
+            self.expect_punct(":")?;
             let b = self.expr()?;
             Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)))
         } else {
@@ -510,7 +434,7 @@ impl P {
 
     fn unary(&mut self) -> Result<Expr, DocError> {
         for op in ["-", "~", "!"] {
-            if self.is(op) {
+            if self.is_punct(op) {
                 self.bump();
                 self.enter()?;
                 let e = self.unary();
@@ -533,13 +457,13 @@ impl P {
                 Tok::Punct("[") if same => {
                     self.bump();
                     let a = self.expr()?;
-                    e = if self.eat(":") {
+                    e = if self.eat_punct(":") {
                         let b = self.expr()?;
                         Expr::Range(Box::new(e), Box::new(a), Box::new(b))
                     } else {
                         Expr::Index(Box::new(e), Box::new(a))
                     };
-                    self.expect("]")?;
+                    self.expect_punct("]")?;
                 }
                 _ => return Ok(e),
             }
@@ -548,18 +472,18 @@ impl P {
 
     fn primary(&mut self) -> Result<Expr, DocError> {
         match self.peek().clone() {
-            Tok::Int { value, hex, suffix } => {
+            Tok::Int(l) => {
                 self.bump();
-                Ok(Expr::Int { value, hex, suffix })
+                Ok(Expr::Int(l))
             }
-            Tok::Float { value, single } => {
+            Tok::Float(l) => {
                 self.bump();
-                Ok(Expr::Float { value, single })
+                Ok(Expr::Float(l))
             }
             Tok::Sized(width, None) => {
                 self.bump();
                 match self.peek().clone() {
-                    Tok::Int { value, .. } => {
+                    Tok::Int(IntLit { value, .. }) => {
                         self.bump();
                         Ok(Expr::Sized { width, value })
                     }
@@ -568,9 +492,9 @@ impl P {
             }
             Tok::Sized(width, Some(kind)) => {
                 self.bump();
-                self.expect("(")?;
+                self.expect_punct("(")?;
                 let e = self.expr()?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 Ok(Expr::Cast {
                     width,
                     kind,
@@ -578,48 +502,31 @@ impl P {
                 })
             }
             Tok::Punct("(") => {
-                self.bump();
-                let mut parts = vec![self.expr()?];
-                while self.eat(",") {
-                    parts.push(self.expr()?);
-                }
-                self.expect(")")?;
+                let mut parts = self.delimited(["(", ")"], true, Self::expr)?;
                 Ok(if parts.len() == 1 {
                     parts.remove(0)
                 } else {
                     Expr::Tuple(parts)
                 })
             }
-            Tok::Punct("{") => {
-                self.bump();
-                let mut parts = vec![self.expr()?];
-                while self.eat(",") {
-                    parts.push(self.expr()?);
-                }
-                self.expect("}")?;
-                Ok(Expr::Concat(parts))
-            }
+            Tok::Punct("{") => Ok(Expr::Concat(self.delimited(
+                ["{", "}"],
+                true,
+                Self::expr,
+            )?)),
             Tok::Ident(name) if name == "lambda" => {
                 self.bump();
                 let params = self.params()?;
-                self.expect("(")?;
+                self.expect_punct("(")?;
                 let body = self.stmts(&[])?;
-                self.expect(")")?;
+                self.expect_punct(")")?;
                 Ok(Expr::Lambda(params, body))
             }
             Tok::Ident(name) if !ENDS.contains(&name.as_str()) && name != "if" => {
                 self.bump();
                 let same = self.line() == self.prev_line();
-                if same && self.is("(") {
-                    self.bump();
-                    let mut args = Vec::new();
-                    if !self.is(")") {
-                        args.push(self.expr()?);
-                        while self.eat(",") {
-                            args.push(self.expr()?);
-                        }
-                    }
-                    self.expect(")")?;
+                if same && self.is_punct("(") {
+                    let args = self.paren_list(Self::expr)?;
                     return Ok(Expr::Call(name, args));
                 }
                 // Prose operands: `valid mask` (two words naming one value).
@@ -637,11 +544,7 @@ impl P {
 }
 
 fn int(v: u128) -> Expr {
-    Expr::Int {
-        value: v,
-        hex: false,
-        suffix: String::new(),
-    }
+    Expr::Int(IntLit::dec(v, ""))
 }
 
 #[cfg(test)]
