@@ -33,7 +33,10 @@ fn group(label: &str) -> Vec<Target> {
 fn assert_default(name: &str, value: &str, targets: &[Target], whence: &str) {
     let (base, except) = match value.split_once(" (") {
         Some((a, rest)) => {
-            let (g, b) = rest.trim_end_matches(')').split_once(": ").expect("(gfxN: V)");
+            let (g, b) = rest
+                .trim_end_matches(')')
+                .split_once(": ")
+                .expect("(gfxN: V)");
             (a, Some((g, b)))
         }
         None => (value, None),
