@@ -118,7 +118,7 @@ pub fn lanes(lanes: usize, m: usize) -> String {
 /// to the start of the block. The accesses are disjoint, so the order does not matter.
 pub fn block(n: usize) -> String {
     let access = |i: usize| {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             format!("  ds_write_b32 %a, %x{i} offset:{}", 4 * i)
         } else {
             format!("  ds_read_b32 %y{i}, %a offset:{}", 4 * i)

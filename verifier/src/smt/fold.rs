@@ -136,11 +136,11 @@ mod tests {
             &c.ite(&v.extract(31, 8), &zero(24)),
             &c.ite(&v.extract(7, 0), &zero(8)),
         );
-        assert_eq!(whole, c.ite(&v, &zero(24).concat(&zero(8))));
+        assert_eq!(whole, c.ite(&v, &zero(24).concat(zero(8))));
         // Outside ite branches, and for different values or an input, extracts stay apart.
         assert!(as_extract(&concat(&v.extract(31, 8), &v.extract(7, 0))).is_none());
         let mixed = join(&v.extract(31, 8), &w.extract(7, 0), true);
-        equal_for_all(&mixed, &v.extract(31, 8).concat(&w.extract(7, 0)));
+        equal_for_all(&mixed, &v.extract(31, 8).concat(w.extract(7, 0)));
         assert!(as_extract(&mixed).is_none());
         let input = join(&p.extract(31, 8), &p.extract(7, 0), true);
         assert!(as_extract(&input).is_none());
