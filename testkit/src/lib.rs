@@ -196,7 +196,7 @@ impl Run {
 /// Run `bin` with `args`, `stdin` as its standard input (none: an empty, closed one) and the
 /// extra environment `env`, and wait for it.
 ///
-/// `RUST_LOG` and `GCNSMT_BREAK_ENCODING` are removed from the inherited environment (unless
+/// `RUST_LOG`, `GCNSMT_BREAK_ENCODING` and `GCNSMT_MEMORY_ENCODING` are removed from the inherited environment (unless
 /// `env` sets them), so a developer's shell cannot change what a test sees. Panics if the
 /// binary cannot be started.
 pub fn run(bin: &str, args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Run {
@@ -230,6 +230,7 @@ pub fn run_at(
     cmd.args(args)
         .env_remove("RUST_LOG")
         .env_remove("GCNSMT_BREAK_ENCODING")
+        .env_remove("GCNSMT_MEMORY_ENCODING")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .stdin(if stdin.is_some() {

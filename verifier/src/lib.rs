@@ -36,6 +36,7 @@
 #![warn(missing_docs)]
 
 mod bench;
+pub mod bench_families;
 mod cache;
 pub mod check;
 pub mod cli;

@@ -62,8 +62,12 @@ enum Cmd {
     /// Benchmark (not a test): time the rules of the given paths with and without egg and the
     /// result cache; print wall time, median and p99 per rule x target, and peak memory.
     Bench {
-        #[arg(required = true)]
+        #[arg(required_unless_present = "families")]
         paths: Vec<std::path::PathBuf>,
+        /// Instead of rule files: the generated memory-encoding families (comma-separated
+        /// names, or nothing for all: chain, chain-dropped, lanes, block, chain-f32).
+        #[arg(long, num_args = 0..=1, default_missing_value = "all")]
+        families: Option<String>,
         /// Time limit per solver query, in seconds.
         #[arg(long, default_value_t = 10.0)]
         timeout: f64,
@@ -208,7 +212,8 @@ fn main() -> ExitCode {
             paths,
             timeout,
             plots,
-        } => cli::bench(&paths, timeout, plots.as_deref()),
+            families,
+        } => cli::bench(&paths, timeout, plots.as_deref(), families.as_deref()),
         Cmd::Decode { target, words } => match parse_target(&target) {
             Ok(t) => cli::decode(t, &words),
             Err(e) => cli::usage_error(&e),

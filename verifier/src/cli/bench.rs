@@ -1,4 +1,5 @@
-//! `gcnsmt bench`: read the rule files, then time them ([`crate::bench`]).
+//! `gcnsmt bench`: read the rule files, then time them ([`crate::bench`]); or run the
+//! generated families ([`crate::bench_families`]).
 
 use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
@@ -6,12 +7,21 @@ use crate::rules::parse_rules;
 use std::path::{Path, PathBuf};
 
 /// `gcnsmt bench`.
-/// `plots`: write the growth curves there instead of timing the corpus four ways.
-pub fn bench(paths: &[PathBuf], timeout: f64, plots: Option<&Path>) -> ExitStatus {
+/// `plots`: write the growth curves there instead of timing the corpus four ways;
+/// `families`: run the generated memory-encoding families instead of rule files.
+pub fn bench(
+    paths: &[PathBuf],
+    timeout: f64,
+    plots: Option<&Path>,
+    families: Option<&str>,
+) -> ExitStatus {
     let timeout = match crate::limits::timeout(timeout) {
         Ok(t) => t,
         Err(e) => return usage_error(&format!("--timeout: {e}")),
     };
+    if let Some(select) = families {
+        return crate::bench_families::bench(select, timeout);
+    }
     let files = match rule_files(paths) {
         Ok(f) => f,
         Err(e) => return usage_error(&e),

@@ -52,30 +52,42 @@ fn as_ite(t: &BV) -> Option<(Bool, BV, BV)> {
     ))
 }
 
-/// `concat hi lo`, with adjacent extracts of one computed value joined (the whole value when
-/// they cover it) and two `ite`s on one condition turned into one `ite` of concats. Extracts
-/// of an input are left apart: they are the immediates' fields, which z3 joins itself, and the
-/// queries of rules without stored values stay as they were.
+/// `concat hi lo`, with two `ite`s on one condition turned into one `ite` of concats, and in
+/// their branches adjacent extracts of one computed value joined (the whole value when they
+/// cover it): those are the bytes of a stored value read back. Extracts elsewhere are left
+/// apart (the immediates' fields: z3 joins those itself, and the queries of rules without
+/// stored values stay the same terms, which z3's search time depends on).
 pub(super) fn concat(hi: &BV, lo: &BV) -> BV {
-    if let (Some((h1, l1, x)), Some((h2, l2, y))) = (as_extract(hi), as_extract(lo)) {
-        if x == y && l1 == h2 + 1 && x.num_children() > 0 {
-            return if l2 == 0 && h1 + 1 == x.get_size() {
-                x
-            } else {
-                x.extract(h1, l2)
-            };
+    join(hi, lo, false)
+}
+
+fn join(hi: &BV, lo: &BV, in_branch: bool) -> BV {
+    if in_branch {
+        if let (Some((h1, l1, x)), Some((h2, l2, y))) = (as_extract(hi), as_extract(lo)) {
+            if x == y && l1 == h2 + 1 && x.num_children() > 0 {
+                return if l2 == 0 && h1 + 1 == x.get_size() {
+                    x
+                } else {
+                    x.extract(h1, l2)
+                };
+            }
         }
     }
     if let (Some((c, a1, b1)), Some((d, a2, b2))) = (as_ite(hi), as_ite(lo)) {
         if c == d {
-            return c.ite(&concat(&a1, &a2), &concat(&b1, &b2));
+            return c.ite(&join(&a1, &a2, true), &join(&b1, &b2, true));
         }
     }
     hi.concat(lo)
 }
 
-/// `c ? a : b`, taking the matching branch of an `ite` on the same condition in `a` or `b`.
+/// `c ? a : b`, taking the matching branch of an `ite` on the same condition in `a` or `b`;
+/// `a` itself when both branches are one term (the lanes' merge of registers a lane did not
+/// write builds `active ? x : x` for every input, which hides that two addresses are one).
 pub(super) fn ite(c: &Bool, a: &BV, b: &BV) -> BV {
+    if a == b {
+        return a.clone();
+    }
     let k = core(c);
     let a = match as_ite(a) {
         Some((d, t, _)) if d == k => t,
@@ -107,23 +119,30 @@ mod tests {
         let v = p.bvadd(&q);
         let w = p.bvmul(&q);
         let c = Bool::new_const("c");
-        // Adjacent extracts join; the whole value comes back; non-adjacent ones stay.
+        // In ite branches adjacent extracts join; the whole value comes back; non-adjacent
+        // ones stay.
+        let zero = |n: u32| BV::from_u64(0, n);
         for (h1, l1, h2, l2) in [
             (31, 24, 23, 0),
             (15, 8, 7, 0),
             (31, 16, 15, 8),
             (31, 24, 15, 8),
         ] {
-            let (hi, lo) = (v.extract(h1, l1), v.extract(h2, l2));
+            let hi = c.ite(&v.extract(h1, l1), &zero(h1 - l1 + 1));
+            let lo = c.ite(&v.extract(h2, l2), &zero(h2 - l2 + 1));
             equal_for_all(&concat(&hi, &lo), &hi.concat(&lo));
         }
-        assert_eq!(concat(&v.extract(31, 8), &v.extract(7, 0)), v);
-        assert!(as_extract(&concat(&v.extract(31, 24), &v.extract(15, 8))).is_none());
-        // Extracts of different values stay apart.
-        let mixed = concat(&v.extract(31, 8), &w.extract(7, 0));
-        equal_for_all(&mixed, &v.extract(31, 8).concat(&w.extract(7, 0)));
+        let whole = concat(
+            &c.ite(&v.extract(31, 8), &zero(24)),
+            &c.ite(&v.extract(7, 0), &zero(8)),
+        );
+        assert_eq!(whole, c.ite(&v, &zero(24).concat(zero(8))));
+        // Outside ite branches, and for different values or an input, extracts stay apart.
+        assert!(as_extract(&concat(&v.extract(31, 8), &v.extract(7, 0))).is_none());
+        let mixed = join(&v.extract(31, 8), &w.extract(7, 0), true);
+        equal_for_all(&mixed, &v.extract(31, 8).concat(w.extract(7, 0)));
         assert!(as_extract(&mixed).is_none());
-        let input = concat(&p.extract(31, 8), &p.extract(7, 0));
+        let input = join(&p.extract(31, 8), &p.extract(7, 0), true);
         assert!(as_extract(&input).is_none());
         equal_for_all(&input, &p);
         // Two ites on one condition.
@@ -139,18 +158,14 @@ mod tests {
         let guarded = Bool::and(&[&c, &t]).ite(&v.extract(7, 0), &w.extract(7, 0));
         let folded = concat(&hi, &guarded);
         equal_for_all(&folded, &hi.concat(&guarded));
-        assert_eq!(
-            folded,
-            c.ite(
-                &concat(&v.extract(31, 8), &v.extract(7, 0)),
-                &concat(&w.extract(31, 8), &w.extract(7, 0))
-            )
-        );
+        assert_eq!(folded, c.ite(&v, &w));
         // ite of an ite on the same condition, either branch.
         let z = BV::from_u64(0, 32);
         equal_for_all(&ite(&c, &c.ite(&v, &w), &z), &c.ite(&c.ite(&v, &w), &z));
         equal_for_all(&ite(&c, &z, &c.ite(&v, &w)), &c.ite(&z, &c.ite(&v, &w)));
         assert_eq!(ite(&c, &c.ite(&v, &w), &z), c.ite(&v, &z));
+        // Equal branches are the branch.
+        assert_eq!(ite(&c, &v, &v), v);
         // Another condition is left alone.
         let d = Bool::new_const("d");
         assert_eq!(ite(&c, &d.ite(&v, &w), &z), c.ite(&d.ite(&v, &w), &z));

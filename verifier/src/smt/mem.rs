@@ -118,9 +118,22 @@ enum Alias {
     Unknown,
 }
 
+/// `t` simplified by z3, or `None` when z3 cannot (its context was interrupted by the
+/// watchdog: reading a counterexample's memory then must not panic).
+fn try_simplify<T: Ast>(t: &T) -> Option<T> {
+    let ctx = z3::Context::thread_local();
+    // SAFETY: `t` is a live term of the thread-local context; a non-null result is a new term
+    // of that context, wrapped (and ref-counted) at once.
+    unsafe {
+        let raw = z3_sys::Z3_simplify(ctx.get_z3_context(), t.get_z3_ast())?;
+        Some(T::wrap(&ctx, raw))
+    }
+}
+
 impl Key {
     fn of(addr: &BV) -> Key {
-        let s = addr.simplify();
+        // Unsimplified, the key only matches the same term (still sound: same base, offset 0).
+        let s = try_simplify(addr).unwrap_or_else(|| addr.clone());
         let w = s.get_size();
         if let Some(v) = s.as_u64() {
             return Key {
@@ -340,6 +353,9 @@ pub(super) fn merge(c: &Bool, a: &Mem, b: &Mem) -> Mem {
 /// once.
 struct Assume<'a> {
     c: &'a Bool,
+    /// `c` as z3's simplifier writes it: an earlier merge simplified the values it kept, so
+    /// an outer condition may appear in them in that form (`concat #b0 x` for `zero_extend`).
+    simple: Option<Bool>,
     value: Bool,
     done: Vec<(BV, BV)>,
 }
@@ -348,6 +364,7 @@ impl<'a> Assume<'a> {
     fn new(c: &'a Bool, value: bool) -> Assume<'a> {
         Assume {
             c,
+            simple: try_simplify(c).filter(|s| s != c),
             value: Bool::from_bool(value),
             done: Vec::new(),
         }
@@ -362,9 +379,17 @@ impl<'a> Assume<'a> {
         if let Some((_, r)) = self.done.iter().find(|(x, _)| x == v) {
             return r.clone();
         }
-        let r = v.substitute(&[(self.c, &self.value)]);
+        let mut pairs = vec![(self.c, &self.value)];
+        if let Some(s) = &self.simple {
+            pairs.push((s, &self.value));
+        }
+        let r = v.substitute(&pairs);
         // Unchanged terms stay as built: simplifying them gains nothing here.
-        let r = if r == *v { r } else { r.simplify() };
+        let r = if r == *v {
+            r
+        } else {
+            try_simplify(&r).unwrap_or(r)
+        };
         self.done.push((v.clone(), r.clone()));
         r
     }
