@@ -72,9 +72,9 @@ fn equiv_cmpst_gfx1030_to_gfx1100() {
 
 #[test]
 fn verify_cross_target_refuted() {
-    // Hand check: LDS word 0 is 0, v1 = 0, v2 = 0x40. gfx1030 ds_cmpst compares with DATA0 =
-    // v1 = 0, equal, stores DATA1 = 0x40; gfx1100 ds_cmpstore compares with DATA1 = 0x40,
-    // unequal, stores nothing. Both return the old value 0 in v0.
+    // Hand check: LDS word 0 is 0, v1 = 0x80, v2 = 0. gfx1030 ds_cmpst compares with DATA0 =
+    // v1 = 0x80, unequal, stores nothing; gfx1100 ds_cmpstore compares with DATA1 = v2 = 0,
+    // equal, stores DATA0 = v1 = 0x80. Both return the old value 0 in v0.
     snap(
         "verify_cross_target",
         "the same word on gfx1030 and gfx1100: source steps on gfx1030, target steps on \
@@ -174,12 +174,12 @@ fn verify_json() {
 
 #[test]
 fn verify_unknown() {
-    // Four ds_add_u32 of %v are one add of 4 * %v (true mod 2^32), but a chain of four
-    // read-modify-write atomics is beyond z3 in the byte-level LDS encoding (docs/lanes.md:
-    // unknown at 120 s), so at 0.2 s the verdict is unknown, exit code 3, never proved.
+    // On each of two lanes, four ds_add_u32 of %v are one add of 4 * %v (true mod 2^32), but
+    // atomic chains across lanes are beyond z3 (docs/lanes.md: unknown at 20 s), so at 0.2 s
+    // the verdict is unknown, exit code 3, never proved.
     snap(
         "verify_unknown",
-        "docs/lanes.md (four atomics: unknown at 120 s); exit code 3",
+        "docs/lanes.md (four atomics on two lanes: unknown at 20 s); exit code 3",
         &[
             "verify",
             "tests/data/snapshots/four_adds.rules",
