@@ -1,6 +1,6 @@
 //! The z3 encoding agrees with the concrete interpreter: every semantics entry (each DS
 //! mnemonic on a target that has it, and the VALU/SALU entries) is run on 1,000 random
-//! inputs under `GCNSMT_SLOW=1` (200 in the default tier) through both domains, under random machine settings, and every output
+//! inputs under `GCNSMT_SLOW=1` (120 in the default tier) through both domains, under random machine settings, and every output
 //! (RETURN_DATA / D0 / SDST, each memory byte touched, the undefined-behaviour flag) must agree.
 //! Buffer entries run the same way with random V#s (small NUM_RECORDS and strides, every
 //! OOB_SELECT), random offen/idxen/addr64 and 64-bit global memory; FLAT entries with
@@ -23,11 +23,10 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Random inputs per semantics entry: 1,000 in the slow tier, 200 by default (about 45,000
-/// runs; a broken encoding such as `GCNSMT_BREAK_ENCODING=ult-signed` fails within the first
-/// few).
+/// Random inputs per semantics entry: 1,000 in the slow tier, 120 by default (a broken
+/// encoding such as `GCNSMT_BREAK_ENCODING=ult-signed` fails within the first few).
 fn runs() -> usize {
-    gcnsmt_testkit::tiered(200, 1000)
+    gcnsmt_testkit::tiered(120, 1000)
 }
 
 /// Values that make comparisons, wraparound, NaNs and signed zeros likely.
