@@ -297,13 +297,14 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
             "ds_swizzle_b32" => "whole-wave: gcnsmt_semantics::wave::swizzle (bitmask, quad permute; FFT and rotate on gfx9+)",
             "ds_permute_b32" => "whole-wave: wave::permute (highest source lane wins; wrap 64 / 32 / wave size by generation)",
             "ds_bpermute_b32" => "whole-wave: wave::bpermute (EXEC applies to the source lane)",
-            "ds_append" | "ds_consume" => "whole-wave: wave::append_consume (one atomic, popcount(EXEC), same old value to every lane)",
+            "ds_append" | "ds_consume" => "wave-level entry: ds_wave.pcode (one atomic of popcount(EXEC), the same old value to every lane; setting append_addr)",
             "ds_read_addtid_b32" | "ds_load_addtid_b32" | "ds_write_addtid_b32" | "ds_store_addtid_b32" => {
                 "per lane: ds_load.pcode / ds_store.pcode (address from LANE_ID)"
             }
-            m if m.starts_with("ds_gws_") || m == "ds_ordered_count" => {
-                "unsupported: global wave sync / ordered count hardware state is not modelled"
+            m if m.starts_with("ds_gws_") => {
+                "wave-level entry: ds_wave.pcode (GWS resources; one wave runs, waiting for another is undefined)"
             }
+            "ds_ordered_count" => "unsupported: the ordered-count hardware state is not modelled",
             "ds_bpermute_fi_b32" => "whole-wave: wave::bpermute_fi (the source lane is read whatever its EXEC bit)",
             _ => return None,
         })
