@@ -281,9 +281,9 @@ fn bpermute_fi_lanes_absent_sources_are_consistent() {
         value: v as u128,
         width: 32,
     };
-    // Lanes 2 and 5 present, both reading lane 9 (absent), both active.
+    // Lanes 2 and 5 present, both active; each case gives the byte addresses they read
+    // (lane = address / 4) and the values lanes 2 and 5 get.
     let ids = [bits(2), bits(5)];
-    let addr = [bits(36), bits(36)];
     let data = [bits(0xa), bits(0xb)];
     let old = [bits(0), bits(0)];
     let active = [true, true];
@@ -295,29 +295,22 @@ fn bpermute_fi_lanes_absent_sources_are_consistent() {
         old: &old,
         active: &active,
     };
-    let at = LaneIndex {
-        addr: &addr,
-        offset: 0,
-        wrap: PermuteWrap::WaveSize,
-    };
-    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
-    assert_eq!((got[0].value, got[1].value), (0x111, 0x111));
-    // Reading different absent lanes (9 and 10): each its own value.
-    let addr = [bits(36), bits(40)];
-    let at = LaneIndex {
-        addr: &addr,
-        offset: 0,
-        wrap: PermuteWrap::WaveSize,
-    };
-    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
-    assert_eq!((got[0].value, got[1].value), (0x111, 0x222));
-    // Lane 5 reading present lane 2 gets its data.
-    let addr = [bits(36), bits(8)];
-    let at = LaneIndex {
-        addr: &addr,
-        offset: 0,
-        wrap: PermuteWrap::WaveSize,
-    };
-    let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
-    assert_eq!((got[0].value, got[1].value), (0x111, 0xa));
+    let cases = [
+        // Both reading lane 9 (absent): the first reader's absent value for both.
+        ([36, 36], (0x111, 0x111)),
+        // Reading different absent lanes (9 and 10): each its own value.
+        ([36, 40], (0x111, 0x222)),
+        // Lane 5 reading present lane 2 gets its data.
+        ([36, 8], (0x111, 0xa)),
+    ];
+    for (bytes, want) in cases {
+        let addr = bytes.map(bits);
+        let at = LaneIndex {
+            addr: &addr,
+            offset: 0,
+            wrap: PermuteWrap::WaveSize,
+        };
+        let got = bpermute_fi_lanes(&mut Concrete, &l, &at, &absent);
+        assert_eq!((got[0].value, got[1].value), want, "addresses {bytes:?}");
+    }
 }
