@@ -33,32 +33,23 @@ pub(crate) fn push_byte(out: &mut String, b: u8) {
 
 /// `v` in lowercase hex with `0x` and no leading zeros (`{:#x}`).
 pub(crate) fn push_hex(out: &mut String, v: u64) {
-    let mut buf = [0u8; 18];
-    let mut i = buf.len();
-    let mut v = v;
-    loop {
-        i -= 1;
-        buf[i] = DIGITS[(v & 0xf) as usize];
-        v >>= 4;
-        if v == 0 {
-            break;
-        }
-    }
-    i -= 2;
-    buf[i] = b'0';
-    buf[i + 1] = b'x';
-    out.push_str(ascii(&buf[i..]));
+    out.push_str("0x");
+    push_radix(out, v, 16);
 }
 
 /// `v` in decimal (`{}`).
 pub(crate) fn push_dec(out: &mut String, v: u64) {
+    push_radix(out, v, 10);
+}
+
+/// `v`'s digits in `radix` (10 or 16), no leading zeros.
+fn push_radix(out: &mut String, mut v: u64, radix: u64) {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
-    let mut v = v;
     loop {
         i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
+        buf[i] = DIGITS[(v % radix) as usize];
+        v /= radix;
         if v == 0 {
             break;
         }
