@@ -30,6 +30,7 @@ pub mod settings;
 pub mod target;
 pub mod text;
 pub mod ty;
+pub mod transpose;
 pub mod wave;
 
 use thiserror::Error;
