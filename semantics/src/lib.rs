@@ -29,8 +29,8 @@ pub mod print;
 pub mod settings;
 pub mod target;
 pub mod text;
-pub mod ty;
 pub mod transpose;
+pub mod ty;
 pub mod wave;
 
 use thiserror::Error;

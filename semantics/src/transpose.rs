@@ -81,7 +81,9 @@ impl Transpose {
 
     /// The transpose load a (lower-case, LLVM) mnemonic names, or `None`.
     pub fn of(mnemonic: &str) -> Option<Transpose> {
-        Transpose::ALL.into_iter().find(|t| t.mnemonic() == mnemonic)
+        Transpose::ALL
+            .into_iter()
+            .find(|t| t.mnemonic() == mnemonic)
     }
 
     /// The LLVM 22 mnemonic.
@@ -217,15 +219,19 @@ pub fn transpose_lanes<D: Domain>(
     t: Transpose,
     fill: &[D::Bv],
 ) -> Vec<D::Bv> {
-    let (w, n, width) = (t.elem_bits(), t.elems(), t.read_bits());
+    let (w, n) = (t.elem_bits(), t.elems());
     let got: Vec<D::Bv> = (0..l.ids.len())
         .map(|i| {
-            // The element every source gives this lane: id & (n - 1), at bit (id & (n-1)) * w.
+            // Every source gives this lane its element id & (n - 1); an ite over the n
+            // candidates (folds to one extract for a known id) rather than a variable shift.
             let mask = d.bv(n as u128 - 1, 32);
             let e = d.op(BvOp::And, &l.ids[i], &mask);
-            let ww = d.bv(w as u128, 32);
-            let shift = d.op(BvOp::Mul, &e, &ww);
-            let shift = d.zext(&shift, width - 32);
+            let is: Vec<D::Bool> = (0..n)
+                .map(|c| {
+                    let cv = d.bv(c as u128, 32);
+                    d.cmp(CmpOp::Eq, &e, &cv)
+                })
+                .collect();
             let mut out: Option<D::Bv> = None;
             for k in 0..n {
                 let src = t.source_lane(d, &l.ids[i], k);
@@ -236,8 +242,11 @@ pub fn transpose_lanes<D: Domain>(
                     if d.known(&hit) == Some(false) {
                         continue;
                     }
-                    let moved = d.op(BvOp::LShr, &l.data[j], &shift);
-                    let elem = d.extract(&moved, w - 1, 0);
+                    let mut elem = d.extract(&l.data[j], w - 1, 0);
+                    for c in 1..n {
+                        let x = d.extract(&l.data[j], c * w + w - 1, c * w);
+                        elem = d.ite(&is[c as usize], &x, &elem);
+                    }
                     v = d.ite(&hit, &elem, &v);
                 }
                 out = Some(match out {
@@ -388,9 +397,8 @@ mod tests {
     /// reads at the test's address, and lane L must hold the test's expected coordinates.
     fn hip_test(t: Transpose, trial: u32) {
         let w = t.elem_bits();
-        let val = |m: u32, k: u32| {
-            (16 * k + m).checked_shr(trial * w).unwrap_or(0) & ((1 << w) - 1)
-        };
+        let val =
+            |m: u32, k: u32| (16 * k + m).checked_shr(trial * w).unwrap_or(0) & ((1 << w) - 1);
         let reads: Vec<u128> = (0..32u32)
             .map(|lane| {
                 let row_half = (lane >> 3) & 1;
@@ -423,9 +431,13 @@ mod tests {
             } else {
                 // expected_row_major: lane L holds (L % 16, (L / 16) * n + i).
                 let n = t.elems();
-                (0..n).map(|i| val(lane % 16, (lane / 16) * n + i)).collect()
+                (0..n)
+                    .map(|i| val(lane % 16, (lane / 16) * n + i))
+                    .collect()
             };
-            let got: Vec<u32> = (0..t.elems()).map(|e| elem(out[lane as usize], w, e)).collect();
+            let got: Vec<u32> = (0..t.elems())
+                .map(|e| elem(out[lane as usize], w, e))
+                .collect();
             assert_eq!(got, want, "{t:?} trial {trial} lane {lane}");
         }
     }
