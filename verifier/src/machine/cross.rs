@@ -223,4 +223,34 @@ mod tests {
         let b = lift(Target::Gfx1200, "ds_bpermute_b32 v1, v2, v3 offset:8");
         assert!(b.contains("EXEC[L1]"), "{b}");
     }
+
+    // gfx950 ds_read_b64_tr_b16 (rocRoller's hardware test): lane 1's first element is element
+    // 1 of lane 0 (bits 31:16 of its read), its last element 1 of lane 12; 64 lanes printed.
+    #[test]
+    fn transpose_prints_each_lanes_sources() {
+        let s = lift(Target::Gfx950, "ds_read_b64_tr_b16 v[2:3], v20 offset:8");
+        let l1 = s
+            .lines()
+            .find(|l| l.starts_with("RETURN_DATA[1] "))
+            .unwrap();
+        assert!(
+            l1.contains("(EXEC[0] ? READ[0][31:16] : FILL[1][15:0])"),
+            "{l1}"
+        );
+        assert!(
+            l1.contains("(EXEC[12] ? READ[12][31:16] : FILL[1][63:48])"),
+            "{l1}"
+        );
+        assert!(s.contains("DS_READ_B64 (semantics/pcode/ds_load.pcode) at ADDR[L] + 8"));
+        assert_eq!(
+            s.lines().filter(|l| l.starts_with("RETURN_DATA")).count(),
+            64
+        );
+        // gfx1250 ds_load_tr8_b64 (MI450 blog): byte 4 of lane 0 is byte 0 of lane 8.
+        let s = lift(Target::Gfx1250, "ds_load_tr8_b64 v[2:3], v20");
+        assert!(
+            s.contains("(EXEC[8] ? READ[8][7:0] : FILL[0][39:32])"),
+            "{s}"
+        );
+    }
 }
