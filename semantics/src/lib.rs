@@ -29,6 +29,7 @@ pub mod print;
 pub mod settings;
 pub mod target;
 pub mod text;
+pub mod transpose;
 pub mod ty;
 pub mod wave;
 

@@ -260,6 +260,12 @@ pub fn expand(
                 all.extend((0..mode.lanes).map(|i| k.in_lane(mode.lanes + i)));
             }
         }
+        // A transpose's fill for elements whose source lane is missing: free per lane.
+        if let Op::Cross { fill, .. } = &b.op {
+            for k in fill {
+                all.extend((0..mode.lanes).map(|i| k.in_lane(i)));
+            }
+        }
     }
     Ok(Expanded {
         keys: all,

@@ -124,7 +124,11 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
         inst.offset0,
         inst.offset1
     ));
-    if crate::machine::CrossKind::of(inst.mnemonic).is_none() {
+    // Register-only cross-lane ops touch no memory; transposes read LDS.
+    if !matches!(
+        crate::machine::CrossKind::of(inst.mnemonic),
+        Some(k) if !matches!(k, crate::machine::CrossKind::Transpose(_))
+    ) {
         binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
     }
     println!("// {}", binds.join(", "));

@@ -9,6 +9,7 @@ use gcnsmt_lifter::DsInst;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::target::{Gen, Target};
 use gcnsmt_semantics::text::{TBv, Text};
+use gcnsmt_semantics::transpose::{transpose_lanes, Transpose};
 use gcnsmt_semantics::wave::{
     bpermute_fi_lanes, bpermute_lanes, permute_lanes, swizzle_lanes, LaneIndex, Lanes, PermuteWrap,
 };
@@ -28,10 +29,12 @@ pub struct CrossArgs<'a, D: Domain> {
     pub old: &'a [D::Bv],
     /// The ADDR VGPR per lane (a swizzle's data: LLVM `ds_swizzle_b32 vdst, addr`).
     pub addr: &'a [D::Bv],
-    /// The DATA0 VGPR per lane (the permutes' data).
+    /// The DATA0 VGPR per lane (the permutes' data); for a transpose, each lane's own LDS read
+    /// ([`super::transpose::lane_read`]).
     pub data0: &'a [D::Bv],
-    /// `ds_bpermute_fi_b32` only: what each present lane fetches from an absent source lane
-    /// (free inputs, see [`bpermute_fi_lanes`]); empty for the other ops.
+    /// `ds_bpermute_fi_b32`: what each present lane fetches from an absent source lane
+    /// (free inputs, see [`bpermute_fi_lanes`]); a transpose: each lane's fill for missing
+    /// sources ([`transpose_lanes`]); empty for the other ops.
     pub absent: &'a [D::Bv],
     /// The instruction's 16-bit offset.
     pub offset: u16,
@@ -60,6 +63,7 @@ pub fn run_cross<D: Domain>(d: &mut D, a: &CrossArgs<D>) -> Vec<D::Bv> {
         CrossKind::Permute => permute_lanes(d, &l, &at),
         CrossKind::Bpermute => bpermute_lanes(d, &l, &at),
         CrossKind::BpermuteFi => bpermute_fi_lanes(d, &l, &at, a.absent),
+        CrossKind::Transpose(t) => transpose_lanes(d, &l, t, a.absent),
     }
 }
 
@@ -71,6 +75,9 @@ pub fn run_cross<D: Domain>(d: &mut D, a: &CrossArgs<D>) -> Vec<D::Bv> {
 pub fn lift_text(target: Target, inst: &DsInst) -> Option<String> {
     let kind = CrossKind::of(inst.mnemonic)?;
     let wave = wave_size(target);
+    if let CrossKind::Transpose(t) = kind {
+        return Some(transpose_text(t, wave, inst.offset16()));
+    }
     let names: Vec<String> = if kind == CrossKind::Swizzle {
         (0..wave).map(|i| i.to_string()).collect()
     } else {
@@ -130,6 +137,48 @@ pub fn lift_text(target: Target, inst: &DsInst) -> Option<String> {
     Some(s)
 }
 
+/// `lift`'s text for a transpose load: every lane of the wave, each element named by the lane
+/// and element it comes from.
+fn transpose_text(t: Transpose, wave: u32, offset: u16) -> String {
+    let mut d = Text;
+    let names: Vec<String> = (0..wave).map(|i| i.to_string()).collect();
+    let ids: Vec<TBv> = (0..wave).map(|i| d.bv(i as u128, 32)).collect();
+    let per = |reg: &str, width: u32| -> Vec<TBv> {
+        names
+            .iter()
+            .map(|n| Text::var(format!("{reg}[{n}]"), width))
+            .collect()
+    };
+    let active: Vec<_> = names
+        .iter()
+        .map(|n| Text::flag(format!("EXEC[{n}]")))
+        .collect();
+    let w = t.read_bits();
+    let (old, reads, fill) = (per("RETURN_DATA", w), per("READ", w), per("FILL", w));
+    let l = Lanes {
+        wave,
+        ids: &ids,
+        data: &reads,
+        old: &old,
+        active: &active,
+    };
+    let out = transpose_lanes(&mut d, &l, t, &fill);
+    let mut s = format!(
+        "// whole-wave semantics (semantics/src/transpose.rs, transpose_lanes), wave{wave}; every lane\n\
+         // READ[L]: lane L's own access, {} (semantics/pcode/ds_load.pcode) at ADDR[L] + {offset}; \
+         undefined when active and not a multiple of {} bytes\n\
+         // FILL[L]: unconstrained, for elements whose source lane is inactive; {} elements of {} bits\n",
+        t.lane_read(),
+        t.align(),
+        t.elems(),
+        t.elem_bits()
+    );
+    for (n, v) in names.iter().zip(&out) {
+        s.push_str(&format!("RETURN_DATA[{n}] = {};\n", Text::show(v)));
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,5 +222,35 @@ mod tests {
         assert!(l0.contains("(((ADDR[L0] + 8) >> 2) & 0x1f)"), "{l0}");
         let b = lift(Target::Gfx1200, "ds_bpermute_b32 v1, v2, v3 offset:8");
         assert!(b.contains("EXEC[L1]"), "{b}");
+    }
+
+    // gfx950 ds_read_b64_tr_b16 (rocRoller's hardware test): lane 1's first element is element
+    // 1 of lane 0 (bits 31:16 of its read), its last element 1 of lane 12; 64 lanes printed.
+    #[test]
+    fn transpose_prints_each_lanes_sources() {
+        let s = lift(Target::Gfx950, "ds_read_b64_tr_b16 v[2:3], v20 offset:8");
+        let l1 = s
+            .lines()
+            .find(|l| l.starts_with("RETURN_DATA[1] "))
+            .unwrap();
+        assert!(
+            l1.contains("(EXEC[0] ? READ[0][31:16] : FILL[1][15:0])"),
+            "{l1}"
+        );
+        assert!(
+            l1.contains("(EXEC[12] ? READ[12][31:16] : FILL[1][63:48])"),
+            "{l1}"
+        );
+        assert!(s.contains("DS_READ_B64 (semantics/pcode/ds_load.pcode) at ADDR[L] + 8"));
+        assert_eq!(
+            s.lines().filter(|l| l.starts_with("RETURN_DATA")).count(),
+            64
+        );
+        // gfx1250 ds_load_tr8_b64 (MI450 blog): byte 4 of lane 0 is byte 0 of lane 8.
+        let s = lift(Target::Gfx1250, "ds_load_tr8_b64 v[2:3], v20");
+        assert!(
+            s.contains("(EXEC[8] ? READ[8][7:0] : FILL[0][39:32])"),
+            "{s}"
+        );
     }
 }

@@ -52,7 +52,7 @@ pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, I
     let cross = CrossKind::of(mn);
     let sem = ds_semantics(mn);
     if sem.is_none() && cross.is_none() {
-        let why = "ordered-count, BVH-stack, transpose and barrier ops are not modelled";
+        let why = "ordered-count, BVH-stack and barrier ops are not modelled";
         return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
     }
     // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are
@@ -103,11 +103,18 @@ pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, I
                         mloc,
                         format!(
                             "{mn}: a cross-lane instruction's offset must be a constant here \
-                             (the swizzle pattern and the permute lane index depend on its bits)"
+                             (the swizzle pattern, the permute lane index and the transpose \
+                             lane address depend on its bits)"
                         ),
                     ))
                 }
             },
+        };
+        let fill = match kind {
+            CrossKind::Transpose(t) => (0..t.read_bits() / 32)
+                .map(|dw| RegKey::tr_fill(mloc.line, dw))
+                .collect(),
+            _ => Vec::new(),
         };
         return Ok(Bound {
             op: Op::Cross {
@@ -118,6 +125,7 @@ pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, I
                 data0: take("data0"),
                 offset,
                 lanes: 0,
+                fill,
             },
             loc: mloc,
             text: line.text.trim().to_string(),

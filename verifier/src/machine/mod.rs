@@ -18,6 +18,7 @@ mod regkey;
 mod smem;
 mod state;
 mod step;
+pub mod transpose;
 
 #[cfg(test)]
 mod coverage;

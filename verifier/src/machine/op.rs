@@ -8,6 +8,7 @@ use gcnsmt_lifter::table::DsShape;
 use gcnsmt_semantics::buffer::{BufferMode, VsharpLayout};
 use gcnsmt_semantics::eval::MemView;
 use gcnsmt_semantics::ir::{Def, Expr};
+use gcnsmt_semantics::transpose::Transpose;
 
 /// What a bound instruction does.
 #[derive(Clone, Debug)]
@@ -84,6 +85,9 @@ pub enum Op {
         offset: u16,
         /// How many lanes the check has (`--lanes N`); 0 until the rule is expanded.
         lanes: u32,
+        /// Transpose loads only: the free value each lane gets where a source lane is missing,
+        /// one lane-free key per destination dword ([`RegKey::tr_fill`]); empty otherwise.
+        fill: Vec<RegKey>,
     },
     /// One lane's run of a per-lane instruction under `--lanes N`: `inner`, whose vector
     /// registers are those of lane `lane`, runs with `LANE_ID = lane` when bit `lane` of
@@ -109,6 +113,9 @@ pub enum CrossKind {
     /// `ds_bpermute_fi_b32` (gfx12): as `Bpermute`, reading the source lane whatever its EXEC
     /// bit (RDNA4 guide, DS_BPERMUTE_FI_B32).
     BpermuteFi,
+    /// A transpose load (gfx950 `ds_read_b*_tr_b*`, gfx1250 `ds_load_tr*`): every lane reads
+    /// LDS at its address and the wave exchanges elements (`semantics/src/transpose.rs`).
+    Transpose(Transpose),
 }
 
 impl CrossKind {
@@ -119,7 +126,7 @@ impl CrossKind {
             "ds_permute_b32" => Some(CrossKind::Permute),
             "ds_bpermute_b32" => Some(CrossKind::Bpermute),
             "ds_bpermute_fi_b32" => Some(CrossKind::BpermuteFi),
-            _ => None,
+            _ => Transpose::of(mnemonic).map(CrossKind::Transpose),
         }
     }
     /// The `gcnsmt_semantics::wave` function that gives its semantics.
@@ -129,6 +136,7 @@ impl CrossKind {
             CrossKind::Permute => "permute_lanes",
             CrossKind::Bpermute => "bpermute_lanes",
             CrossKind::BpermuteFi => "bpermute_fi_lanes",
+            CrossKind::Transpose(_) => "transpose_lanes",
         }
     }
 }
@@ -215,12 +223,17 @@ impl Bound {
                 addr,
                 data0,
                 lanes,
+                kind,
                 ..
             } => {
                 let mut v = lane_keys(vdst, *lanes);
                 v.extend(lane_keys(addr, *lanes));
                 v.extend(lane_keys(data0, *lanes));
                 v.push(RegKey::exec_lo());
+                // A transpose's lane reads are DS loads, which may read M0's LDS bound.
+                if matches!(kind, CrossKind::Transpose(_)) {
+                    v.push(RegKey::m0());
+                }
                 v
             }
             Op::Lane { inner, .. } => {

@@ -78,6 +78,17 @@ impl RegKey {
             lane: None,
         }
     }
+    /// Dword `dword` of the unconstrained value a transpose load (the one on rules-file line
+    /// `line`) gives a lane in each element whose source lane is inactive or outside the check
+    /// (`semantics/src/transpose.rs`); lane-free until `--lanes` expansion. An input per
+    /// instruction, so two transposes never share one.
+    pub fn tr_fill(line: u32, dword: u32) -> RegKey {
+        RegKey {
+            base: "tr_fill".into(),
+            idx: line * 4 + dword,
+            lane: None,
+        }
+    }
     /// Whether this is the concrete register `name` as a rule writes it in `Dead:` or `Pre:`
     /// (`m0`, `v1`, `s2`, `a3`; `vcc` is both halves), lower case.
     pub fn named(&self, name: &str) -> bool {
@@ -118,6 +129,7 @@ impl RegKey {
             "lane_id" => f.write_str("LANE_ID"),
             "shared_base" => f.write_str("SHARED_BASE"),
             "private_base" => f.write_str("PRIVATE_BASE"),
+            "tr_fill" => write!(f, "TR_FILL(line {})[{}]", self.idx / 4, self.idx % 4),
             "vcc" | "exec" => write!(
                 f,
                 "{}_{}",

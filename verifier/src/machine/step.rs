@@ -172,6 +172,7 @@ fn step_cross<D: Domain>(
         data0,
         offset,
         lanes,
+        fill,
     } = op
     else {
         unreachable!("step passes only Op::Cross")
@@ -194,19 +195,37 @@ fn step_cross<D: Domain>(
             .collect()
     };
     let old = per_lane(d, vdst);
-    let (a, data) = (per_lane(d, addr), per_lane(d, data0));
+    let (a, mut data) = (per_lane(d, addr), per_lane(d, data0));
     // bpermute_fi reads lanes outside the check too: lane `lanes + i` of DATA0 is what present
-    // lane i fetches from one (free inputs, crate::lanes::expand declares them).
-    let absent: Vec<D::Bv> = if *kind == CrossKind::BpermuteFi {
-        (0..*lanes)
+    // lane i fetches from one (free inputs, crate::lanes::expand declares them); a transpose's
+    // missing sources give each lane its fill (declared there too).
+    let absent: Vec<D::Bv> = match kind {
+        CrossKind::BpermuteFi => (0..*lanes)
             .map(|i| {
                 let ks: Vec<RegKey> = data0.iter().map(|k| k.in_lane(lanes + i)).collect();
                 read(d, m, &ks)
             })
-            .collect()
-    } else {
-        Vec::new()
+            .collect(),
+        CrossKind::Transpose(_) => per_lane(d, fill),
+        _ => Vec::new(),
     };
+    // A transpose moves what each lane reads from LDS at its own address.
+    if let CrossKind::Transpose(t) = kind {
+        data = Vec::with_capacity(a.len());
+        for (i, addr) in a.iter().enumerate() {
+            let v = super::transpose::lane_read(
+                d,
+                env,
+                m,
+                *t,
+                &ids[i],
+                addr.clone(),
+                *offset,
+                &active[i],
+            )?;
+            data.push(v);
+        }
+    }
     let out = super::cross::run_cross(
         d,
         &super::cross::CrossArgs {
