@@ -42,7 +42,8 @@ pub enum DsScope {
     Lane,
     /// One update of a counter in LDS/GDS for the whole wave, every lane getting the old value
     /// (`ds_append`, `ds_consume`: "scalar operation" in CLRX GcnInstrsDs.md, "return to all
-    /// valid threads" in the RDNA3.5/RDNA4 guides).
+    /// valid threads" in the RDNA3.5/RDNA4 guides); `ds_ordered_count`, the GDS ordered append
+    /// (`ds_wave.pcode`).
     WaveMemory,
     /// One update of a GWS resource for the whole wave (`ds_gws_*`: the AMD Vega/CDNA guides
     /// describe a resource state machine, not a memory access).
@@ -102,7 +103,7 @@ pub fn must_be_even(target: Target, mnemonic: &str, count: u8) -> bool {
 /// operand roles only), every other op [`DsScope::Lane`].
 fn scope_of(mnemonic: &str) -> DsScope {
     match mnemonic {
-        "ds_append" | "ds_consume" => DsScope::WaveMemory,
+        "ds_append" | "ds_consume" | "ds_ordered_count" => DsScope::WaveMemory,
         "ds_add_gs_reg_rtn" | "ds_sub_gs_reg_rtn" => DsScope::WaveGsReg,
         m if data0_in_addr_field(m) => DsScope::WaveGws,
         _ => DsScope::Lane,
@@ -292,7 +293,8 @@ mod tests {
         assert_eq!(scope("ds_append"), DsScope::WaveMemory);
         assert_eq!(scope("ds_add_u32"), DsScope::Lane);
         let wave = ds_mnemonics(t).filter(|m| ds_lookup(t, m).unwrap().1.scope != DsScope::Lane);
-        assert_eq!(wave.count(), 10);
+        assert_eq!(wave.count(), 11);
+        assert_eq!(scope("ds_ordered_count"), DsScope::WaveMemory);
         assert_eq!(scope("ds_add_gs_reg_rtn"), DsScope::WaveGsReg);
     }
 

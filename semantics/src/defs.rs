@@ -22,6 +22,10 @@ pub const FILES: &[(&str, &str)] = &[
     ("ds_2addr.pcode", include_str!("../pcode/ds_2addr.pcode")),
     ("ds_misc.pcode", include_str!("../pcode/ds_misc.pcode")),
     ("ds_wave.pcode", include_str!("../pcode/ds_wave.pcode")),
+    (
+        "ds_barrier.pcode",
+        include_str!("../pcode/ds_barrier.pcode"),
+    ),
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
     ("global.pcode", include_str!("../pcode/global.pcode")),
     ("smem.pcode", include_str!("../pcode/smem.pcode")),

@@ -1254,3 +1254,45 @@ fn alu_three_operand_compare_and_cndmask_by_hand() {
         }
     }
 }
+
+// dsnew: the gfx1250 barrier arrive, by hand from Triton's BarrierOpToLLVM.cpp update rule
+// (pending [28:0] -= count; on pending < count: phase [31:29] - 1 and pending = reload [63:32]
+// + 1 + (pending - count), to 29 bits; [63:32] kept).
+#[test]
+fn barrier_arrive_by_hand() {
+    let qword = |m: &CMem, a: u32| (word(m, a + 4) as u64) << 32 | word(m, a) as u64;
+    // LDS at 0x10 holds 0x17161514_13121110: pending 0x13121110, phase 0, reload 0x17161514.
+    let (r, m) = run_one(
+        "DS_ATOMIC_BARRIER_ARRIVE_RTN_B64",
+        UNALIGNED,
+        0x10,
+        5,
+        0,
+        0,
+        64,
+    );
+    assert_eq!(r, 0x1716_1514_1312_1110);
+    assert_eq!(qword(&m, 0x10), 0x1716_1514_1312_110b);
+    // One more than pending: underflow, phase 0 - 1 = 7, pending = 0x17161514 + 1 - 1.
+    let (_, m) = run_one(
+        "DS_ATOMIC_BARRIER_ARRIVE_RTN_B64",
+        UNALIGNED,
+        0x10,
+        0x1312_1111,
+        0,
+        0,
+        64,
+    );
+    assert_eq!(qword(&m, 0x10), 0x1716_1514_f716_1514);
+    // The async form arrives once: pending - 1.
+    let (_, m) = run_one(
+        "DS_ATOMIC_ASYNC_BARRIER_ARRIVE_B64",
+        UNALIGNED,
+        0x8,
+        0,
+        0,
+        8,
+        64,
+    );
+    assert_eq!(qword(&m, 0x10), 0x1716_1514_1312_110f);
+}

@@ -304,7 +304,7 @@ pub fn crosslane_rows(targets: &[Target]) -> Vec<(String, String, &'static str)>
             m if m.starts_with("ds_gws_") => {
                 "wave-level entry: ds_wave.pcode (GWS resources; one wave runs, waiting for another is undefined)"
             }
-            "ds_ordered_count" => "unsupported: the ordered-count hardware state is not modelled",
+            "ds_ordered_count" => "wave-level entry: ds_wave.pcode (undefined: no source at hand fixes the counter it updates)",
             "ds_bpermute_fi_b32" => "whole-wave: wave::bpermute_fi (the source lane is read whatever its EXEC bit)",
             _ => return None,
         })
