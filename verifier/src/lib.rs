@@ -35,8 +35,7 @@
 
 #![warn(missing_docs)]
 
-mod bench;
-pub mod bench_families;
+pub mod bench;
 mod cache;
 pub mod check;
 pub mod cli;

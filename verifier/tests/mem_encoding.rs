@@ -5,7 +5,7 @@
 //! whole corpus gets the same verdict per rule x target under both encodings.
 
 use gcnsmt_testkit::{run, slow, TempDir};
-use gcnsmt_verifier::bench_families::{chain, chain_dropped};
+use gcnsmt_verifier::bench::families::{chain, chain_dropped};
 use std::collections::BTreeMap;
 
 /// `gcnsmt verify ARGS --format json` under `encoding`: verdict per (rule, target).

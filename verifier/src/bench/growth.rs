@@ -5,8 +5,8 @@
 //! its first eighth; and llvm-mc-22's time over gcnsmt's on the same words. Written as
 //! `growth.svg` ([`super::plot`]) and `growth.json` into DIR, and printed as a table.
 
-use super::families::{read2_merge_lanes, reordered_atomics, reordered_stores};
-use crate::check::{check, Options, Verdict};
+use super::families::{chain, read2_merge_lanes, reordered_stores};
+use crate::check::{check, Options};
 use crate::rules::{parse_rules, Rule};
 use crate::run::run_rules;
 use gcnsmt_lifter::speed::{mixed_words, time_decode, time_decode_print, time_llvm_mc};
@@ -43,14 +43,7 @@ pub struct Series {
 fn time_rule(text: &str, opts: &Options) -> Result<(Duration, String), String> {
     let rules = parse_rules("<generated>", text).map_err(|e| e.to_string())?;
     let o = check(&rules[0], Target::Gfx900, opts).map_err(|e| e.to_string())?;
-    let v = match o.verdict {
-        Verdict::Proved => "proved",
-        Verdict::Refuted(_) => "refuted",
-        Verdict::Inapplicable => "inapplicable",
-        Verdict::Unknown(_) => "unknown",
-        Verdict::Error(_) => "error",
-    };
-    Ok((o.time, v.to_string()))
+    Ok((o.time, o.verdict.name().to_string()))
 }
 
 /// A family's curve: each x in turn until one is not proved (the next would only time out
@@ -58,8 +51,8 @@ fn time_rule(text: &str, opts: &Options) -> Result<(Duration, String), String> {
 fn family(
     title: &str,
     x_label: &'static str,
-    xs: &[u32],
-    make: impl Fn(u32) -> String,
+    xs: &[usize],
+    make: impl Fn(usize) -> String,
     opts: &Options,
 ) -> Result<Series, String> {
     let mut points: Vec<Point> = Vec::new();
@@ -68,7 +61,7 @@ fn family(
         let base = points.first().map_or(t.as_secs_f64(), |p| p.seconds);
         let stop = verdict != "proved";
         points.push(Point {
-            x: f64::from(x),
+            x: x as f64,
             seconds: t.as_secs_f64(),
             ratio: t.as_secs_f64() / base.max(1e-9),
             verdict,
@@ -167,7 +160,7 @@ pub fn measure(rules: &[Rule], timeout: Duration) -> Result<Vec<Series>, String>
             "atomics on one address (reordered ds_add_u32)",
             "atomics per side",
             &[1, 2, 3, 4, 5, 6],
-            reordered_atomics,
+            chain,
             &opts,
         )?,
     ];

@@ -5,7 +5,8 @@
 //! process's peak resident memory. With `--plots DIR`, the growth curves instead
 //! ([`growth`]).
 
-mod families;
+pub mod families;
+pub mod goals;
 mod growth;
 mod plot;
 

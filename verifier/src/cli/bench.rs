@@ -1,5 +1,5 @@
 //! `gcnsmt bench`: read the rule files, then time them ([`crate::bench`]); or run the
-//! generated families ([`crate::bench_families`]).
+//! generated families ([`crate::bench::goals`]).
 
 use super::{rule_files, usage_error};
 use crate::exit::ExitStatus;
@@ -20,7 +20,7 @@ pub fn bench(
         Err(e) => return usage_error(&format!("--timeout: {e}")),
     };
     if let Some(select) = families {
-        return crate::bench_families::bench(select, timeout);
+        return crate::bench::goals::bench(select, timeout);
     }
     let files = match rule_files(paths) {
         Ok(f) => f,
