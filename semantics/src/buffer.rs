@@ -19,7 +19,7 @@
 pub mod format;
 
 use crate::domain::{BvOp, CmpOp, Domain};
-use crate::settings::{BufferOob, BufferSoffset, Settings};
+use crate::settings::{BufferOob, BufferSoffset, BufferStruct, BufferSwizzle, Settings};
 use crate::target::{Gen, Target};
 
 /// The addressing bits of one buffer instruction.
@@ -143,8 +143,9 @@ pub struct BufferAccess<D: Domain> {
     pub addr: D::Bv,
     /// The access is in range (out of range: loads read 0, stores and atomics are dropped).
     pub in_range: D::Bool,
-    /// The descriptor uses something gcnsmt does not model (swizzled addressing on gfx9+),
-    /// treated as undefined behaviour so no verdict rests on it.
+    /// The descriptor uses something gcnsmt does not model (swizzled addressing on gfx10+,
+    /// and on gfx9-gfx950 under `buffer_swizzle=UNDEFINED`), treated as undefined behaviour
+    /// so no verdict rests on it.
     pub unmodelled: D::Bool,
 }
 
@@ -207,7 +208,10 @@ pub fn access<D: Domain>(
     if mode.addr64 {
         return addr64_access(d, &base, inp, a);
     }
-    let t = terms(d, mode, layout, inp, a);
+    // Swizzling has a public formula on the GCN layout only (CLRX for gfx6-gfx8, gem5 Vega for
+    // gfx9); whether gfx9+ uses it is the `buffer_swizzle` setting.
+    let swizzle = layout == VsharpLayout::Gcn && settings.buffer_swizzle == BufferSwizzle::Formula;
+    let t = terms(d, mode, layout, inp, a, swizzle);
     // Linear: BUFOFFSET = index * stride + AOFFSET; the ADD_TID term is added to the address
     // but not range-checked (rocjitsu PR #10928). idx < 2^32, stride_eff < 2^18, lane < 64.
     let istr = if mode.idxen {
@@ -218,7 +222,7 @@ pub fn access<D: Domain>(
     let bufoff = d.op(BvOp::Add, &istr, &t.aw);
     let tstr = mul_narrow(d, &t.tid, 6, &t.stride_eff, 18, t.w);
     let linear = d.op(BvOp::Add, &bufoff, &tstr);
-    let (offset_all, unmodelled) = if mode.target.gen() <= Gen::Gfx8 {
+    let (offset_all, unmodelled) = if swizzle {
         let sw = swizzled_offset(d, layout, &inp.srsrc, &t);
         let f = d.boolean(false);
         (d.ite(&t.swizzled, &sw, &linear), f)
@@ -265,9 +269,10 @@ struct Terms<D: Domain> {
     /// The width: enough that no sum or product below wraps.
     w: u32,
     zero: D::Bv,
-    /// The V# stride (bytes) and num_records.
+    /// The V# stride (bytes) and num_records, and the width of the num_records field.
     stride: D::Bv,
     nr: D::Bv,
+    nr_bits: u32,
     /// soffset and AOFFSET.
     soff: D::Bv,
     aw: D::Bv,
@@ -281,13 +286,15 @@ struct Terms<D: Domain> {
     swizzled: D::Bool,
 }
 
-/// The V# fields and operands of an access at AOFFSET `a`, widened to W bits.
+/// The V# fields and operands of an access at AOFFSET `a`, widened to W bits (wider when
+/// `swizzle`d addresses are computed).
 fn terms<D: Domain>(
     d: &mut D,
     mode: &BufferMode,
     layout: VsharpLayout,
     inp: &BufferInputs<D>,
     a: &D::Bv,
+    swizzle: bool,
 ) -> Terms<D> {
     let r = &inp.srsrc;
     let stride = field(d, layout, r, "stride").expect("every layout has a stride");
@@ -296,8 +303,8 @@ fn terms<D: Domain>(
     // an 18-bit stride needs 50 bits, otherwise offset + soffset + lane * stride stays below
     // 2^34; num_records is 32 bits (45 on gfx1250). Narrow sums keep the solver fast.
     let nr_bits = layout.field("num_records").map_or(32, |(h, l)| h - l + 1);
-    // Swizzling (gfx6-gfx8) shifts the record offset left by up to 6 more bits.
-    let swz_bits = if mode.target.gen() <= Gen::Gfx8 { 8 } else { 0 };
+    // Swizzling shifts the record offset left by up to 6 more bits.
+    let swz_bits = if swizzle { 8 } else { 0 };
     let w = (if mode.idxen { 54 } else { 36 } + swz_bits).max(nr_bits + 2);
     let fw = |d: &mut D, x: &D::Bv| d.extract(x, w - 1, 0);
     let zero = d.bv(0, w);
@@ -346,6 +353,7 @@ fn terms<D: Domain>(
         zero,
         stride,
         nr,
+        nr_bits,
         soff,
         aw,
         idx,
@@ -416,22 +424,38 @@ fn in_range<D: Domain>(
     // `x + size <= num_records -sat soffset` is `x + soffset + size <= num_records` when
     // nothing wraps (W bits guarantee it); the sum form is far easier for the solver than a
     // saturating difference.
-    let raw_x = match settings.buffer_soffset {
-        BufferSoffset::Subtract => d.op(BvOp::Add, bufoff, &t.soff),
-        BufferSoffset::Ignore => bufoff.clone(),
+    let raw_ok = match settings.buffer_soffset {
+        BufferSoffset::Subtract => {
+            let x = d.op(BvOp::Add, bufoff, &t.soff);
+            below(d, &x, nr)
+        }
+        BufferSoffset::Ignore => below(d, bufoff, nr),
+        BufferSoffset::Wrap => {
+            // gem5's `numRecords - soffset` in the field's width: soffset above num_records
+            // adds 2^nr_bits. W > nr_bits + 1, so `nr + top - soffset` does not wrap in W.
+            let over = d.cmp(CmpOp::Ult, nr, &t.soff);
+            let big = d.bv(1u128 << t.nr_bits, w);
+            let top = d.ite(&over, &big, zero);
+            let hi = d.op(BvOp::Add, nr, &top);
+            let bound = d.op(BvOp::Sub, &hi, &t.soff);
+            below(d, bufoff, &bound)
+        }
     };
-    let raw_ok = below(d, &raw_x, nr);
     let idx_ok = d.cmp(CmpOp::Ult, &t.idx, nr);
     let off_ok = below(d, &t.aw, stride);
     let struct_ok = d.and(&idx_ok, &off_ok);
     match layout {
         VsharpLayout::Gcn => {
-            if mode.idxen {
-                let s0 = d.cmp(CmpOp::Eq, stride, zero);
-                let s_nz = d.lnot(&s0);
-                d.ite_bool(&s_nz, &struct_ok, &raw_ok)
-            } else {
-                raw_ok
+            let s0 = d.cmp(CmpOp::Eq, stride, zero);
+            let s_nz = d.lnot(&s0);
+            match settings.buffer_struct {
+                BufferStruct::Index if mode.idxen => d.ite_bool(&s_nz, &struct_ok, &raw_ok),
+                BufferStruct::Index => raw_ok,
+                // gem5 Vega: the index check exactly for swizzled buffers with a stride.
+                BufferStruct::Bytes => {
+                    let c = d.and(&s_nz, &t.swizzled);
+                    d.ite_bool(&c, &struct_ok, &raw_ok)
+                }
             }
         }
         VsharpLayout::Rdna | VsharpLayout::Gfx1250 => {

@@ -9,9 +9,12 @@ use std::fmt;
 /// Values from Linux amdgpu `sid.h`/`cikd.h`: 0 DWORD, 1 DWORD_STRICT, 2 STRICT, 3 UNALIGNED.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Alignment {
-    /// Low address bits are dropped: the address is rounded down to the access size rounded up
-    /// to a power of two (`&~1` b16, `&~3` b32, `&~7` b64, `&~15` b96/b128), as the GCN guides
-    /// and CLRX write it (`(ADDR+OFFSET)&~3`).
+    /// Low address bits are dropped: a DS address is rounded down to the access size rounded
+    /// up to a power of two (`&~1` b16, `&~3` b32, `&~7` b64, `&~15` b96/b128), as CLRX
+    /// `GcnInstrsDs.md` writes every DS op (`(ADDR+OFFSET)&~3`, `&~7`); a buffer access to at
+    /// most a dword (`&~1` 16-bit, `&~3` 32-bit and wider, 64-bit atomics included: CLRX
+    /// `GcnMemHandling.md`, "For 32-bit and wider operations, an address are aligned to 4
+    /// bytes"). The LDS side of LDS DMA is not rounded (see `machine::buffer` in the verifier).
     Dword,
     /// Accesses use the exact byte address (gfx9+ only; LLVM feature `unaligned-ds-access`).
     Unaligned,
@@ -35,18 +38,61 @@ pub enum LdsLimit {
 
 /// Whether a raw buffer's range check counts `soffset` against NUM_RECORDS.
 ///
-/// Sources disagree. SUBTRACT (out of range when `offset + size > num_records - soffset`,
-/// saturating): CLRX `GcnMemHandling.md` ("BUFOFFSET >= NUMRECORDS-SGPR_OFFSET"), gem5 Vega
-/// `Inst_MUBUF::calcAddr`, rocMLIR PR #678 for RDNA OOB_SELECT 3 ("offset + lengthOfOp >
-/// numRecords - sgproffset"), ROCm rocjitsu PR #10928 for CDNA1-4 ("SOFFSET and the instruction
-/// offset count toward the bounds check"). IGNORE: Mesa RADV's OOB_SELECT comment
-/// ("3: offset >= NUM_RECORDS (Raw)") names no soffset.
+/// Sources disagree. SUBTRACT (out of range when `offset + size > num_records - soffset` as
+/// integers, so a soffset above num_records leaves nothing in range): CLRX `GcnMemHandling.md`
+/// ("BUFOFFSET >= NUMRECORDS-SGPR_OFFSET"), rocMLIR PR #678 for RDNA OOB_SELECT 3 ("offset +
+/// lengthOfOp > numRecords - sgproffset"), ROCm rocjitsu PR #10928 for CDNA1-4 ("SOFFSET and
+/// the instruction offset count toward the bounds check"); none of them says the difference
+/// wraps. WRAP: gem5 Vega `Inst_MUBUF::calcAddr` (`op_encodings.hh`) computes
+/// `rsrc_desc.numRecords - s_offset.rawData()` in 32-bit unsigned arithmetic, so a soffset
+/// above num_records makes the bound `num_records - soffset + 2^32` (almost everything in
+/// range). IGNORE: Mesa RADV's OOB_SELECT comment ("3: offset >= NUM_RECORDS (Raw)") names no
+/// soffset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferSoffset {
-    /// `soffset` is subtracted from NUM_RECORDS (saturating) before the range check.
+    /// `soffset` is subtracted from NUM_RECORDS before the range check, as integers.
     Subtract,
     /// `soffset` plays no part in the range check.
     Ignore,
+    /// `soffset` is subtracted from NUM_RECORDS modulo 2^(width of NUM_RECORDS) (gem5 Vega).
+    Wrap,
+}
+
+/// The range check of a structured access (idxen, stride != 0) on the GCN/CDNA V# layout
+/// (gfx6-gfx950; on gfx10+ the V#'s OOB_SELECT chooses, and this setting has no effect).
+///
+/// Sources disagree. INDEX (`index < num_records` and the offset within the stride): CLRX
+/// `GcnMemHandling.md` ("For STRIDE!=0 if AINDEX >= NUMRECORDS or OFFSET >= STRIDE when IDXEN
+/// or TID_ENABLE is set, then an address is out of range"), ROCm rocjitsu PR #10928 for
+/// CDNA1-4 (IDXEN selects the index check). BYTES: gem5 Vega `Inst_MUBUF::calcAddr` applies the
+/// index check only to swizzled buffers (`stride != 0 && swizzleEn`) and the raw byte check
+/// `index * stride + offset` against `num_records - soffset` to every unswizzled one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferStruct {
+    /// idxen with stride != 0: index below num_records, the offset within the stride.
+    Index,
+    /// Unswizzled: the byte check on `index * stride + offset`; swizzled with stride != 0: the
+    /// index check, idxen or not (gem5 Vega).
+    Bytes,
+}
+
+/// Swizzled buffer addressing (V# SWIZZLE_EN) on the GCN/CDNA V# layout (gfx6-gfx950; gfx10+
+/// descriptors with SWIZZLE_EN set stay undefined whatever this says: no public source gives
+/// their formula).
+///
+/// FORMULA: CLRX `GcnMemHandling.md`'s `AOFFSET%ES + ES*(INDEX%IS) + IS*((INDEX/IS)*STRIDE +
+/// (AOFFSET/ES)*ES)` with ES = `2 << ELEMENT_SIZE`, IS = `8 << INDEX_STRIDE`; gem5 Vega
+/// `calcAddr` computes the same on gfx9 (and on the CDNA targets it runs). The default on
+/// gfx6-gfx8, which CLRX documents. UNDEFINED: a descriptor with SWIZZLE_EN set is undefined
+/// behaviour (its states are left out of every proof); the default on gfx9+, because Mesa ACO
+/// writes that the element size was removed in GFX9 ("element size removed in GFX9", quoted
+/// in shared/notes/isa-facts.md), so the field gem5 reads may not be what the hardware uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferSwizzle {
+    /// Computed with CLRX's (and gem5's) formula.
+    Formula,
+    /// Undefined behaviour: such states are excluded.
+    Undefined,
 }
 
 /// Which bytes of a buffer access the range check looks at.
@@ -176,6 +222,11 @@ pub struct Settings {
     pub lds_dma_offset: LdsDmaOffset,
     /// `ds_append`/`ds_consume` on LDS: where the counter is.
     pub append_addr: AppendAddr,
+    // bufaudit
+    /// GCN/CDNA structured buffers: the index check or the byte check.
+    pub buffer_struct: BufferStruct,
+    /// GCN/CDNA swizzled buffers: computed or undefined.
+    pub buffer_swizzle: BufferSwizzle,
 }
 
 impl Settings {
@@ -204,6 +255,9 @@ impl Settings {
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
+                // bufaudit
+                buffer_struct: BufferStruct::Index,
+                buffer_swizzle: BufferSwizzle::Undefined,
             }
         } else {
             Settings {
@@ -217,6 +271,9 @@ impl Settings {
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
+                // bufaudit
+                buffer_struct: BufferStruct::Index,
+                buffer_swizzle: BufferSwizzle::Formula,
             }
         }
     }
@@ -304,7 +361,7 @@ macro_rules! settings_table {
 settings_table! {
     alignment: Alignment { "DWORD" => Dword, "UNALIGNED" => Unaligned, "STRICT" => Strict },
     lds_limit: LdsLimit { "M0" => M0, "ALLOC" => Alloc, "NONE" => None },
-    buffer_soffset: BufferSoffset { "SUBTRACT" => Subtract, "IGNORE" => Ignore },
+    buffer_soffset: BufferSoffset { "SUBTRACT" => Subtract, "IGNORE" => Ignore, "WRAP" => Wrap },
     buffer_oob: BufferOob { "END" => End, "START" => Start },
     sbuffer_size: SbufferSize { "STRIDED" => Strided, "RECORDS" => Records },
     flat_aperture: FlatAperture { "ANY" => Any, "GLOBAL" => Global },
@@ -312,6 +369,9 @@ settings_table! {
     lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
     lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
     append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
+    // bufaudit
+    buffer_struct: BufferStruct { "INDEX" => Index, "BYTES" => Bytes },
+    buffer_swizzle: BufferSwizzle { "FORMULA" => Formula, "UNDEFINED" => Undefined },
 }
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -355,8 +415,13 @@ pub mod groups {
     pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
     /// `ds_append` / `ds_consume`.
     pub const APPEND: &[&str] = &["append_addr"];
+    // bufaudit
+    /// Buffer instructions on the GCN/CDNA V# layout (gfx6-gfx950).
+    pub const BUFFER_GCN: &[&str] = &["buffer_struct", "buffer_swizzle"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 7] = [LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND];
+    pub const ALL: [&[&str]; 8] = [
+        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, BUFFER_GCN,
+    ];
 }
 
 #[cfg(test)]
@@ -403,14 +468,14 @@ mod tests {
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
                  sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
-                 append_addr)"
+                 append_addr, buffer_struct, buffer_swizzle)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "lds_dma_m0=BITS16|BITS18, lds_dma_offset=BOTH|GLOBAL, append_addr=OFFSET|M0_BASE"
+            "append_addr=OFFSET|M0_BASE, buffer_struct=INDEX|BYTES, buffer_swizzle=FORMULA|UNDEFINED"
         ));
         let d = Settings::default_for;
         assert_eq!(

@@ -7,7 +7,8 @@
 //! 64 bits. For the plain raw case (no idxen, swizzle_en and add_tid_enable clear) the address
 //! and the range check are also compared with a hand-written reference: address = base +
 //! soffset + (voffset + offset mod 2^32), in range iff offset + soffset + size <= num_records
-//! (GCN), per OOB_SELECT on RDNA/gfx1250 (README "Buffer instructions").
+//! (GCN; with `buffer_soffset=WRAP` offset + size <= num_records - soffset modulo 2^32, gem5
+//! Vega), per OOB_SELECT on RDNA/gfx1250 (README "Buffer instructions").
 //!
 //! The seeds of `tests/data/fuzz/vsharp/` (one `<target> <dword0..3 in hex>` a line) run first,
 //! then proptest feeds arbitrary 128-bit values and bit-flipped seeds. More cases:
@@ -15,7 +16,7 @@
 
 use gcnsmt_semantics::buffer::{self, BufferInputs, BufferMode, VsharpLayout};
 use gcnsmt_semantics::interp::{Bits, Concrete};
-use gcnsmt_semantics::settings::{BufferOob, BufferSoffset, Settings};
+use gcnsmt_semantics::settings::{BufferOob, BufferSoffset, BufferStruct, BufferSwizzle, Settings};
 use gcnsmt_semantics::target::{Gen, Target};
 use proptest::prelude::*;
 use std::path::Path;
@@ -131,9 +132,22 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                     addr64,
                 };
                 let vw = if (offen && idxen) || addr64 { 64 } else { 32 };
-                for soff_mode in [BufferSoffset::Subtract, BufferSoffset::Ignore] {
-                    for oob in [BufferOob::End, BufferOob::Start] {
-                        let settings = Settings {
+                let soffs = [
+                    BufferSoffset::Subtract,
+                    BufferSoffset::Ignore,
+                    BufferSoffset::Wrap,
+                ];
+                // The defaults, and both gem5 readings at once (bufaudit): a raw access
+                // (no idxen) does not depend on buffer_struct, nor an unswizzled one on
+                // buffer_swizzle.
+                let gem5 = [false, true];
+                for (soff_mode, oob, g) in soffs
+                    .iter()
+                    .flat_map(|s| [BufferOob::End, BufferOob::Start].map(|o| (*s, o)))
+                    .flat_map(|(s, o)| gem5.map(|g| (s, o, g)))
+                {
+                    {
+                        let mut settings = Settings {
                             buffer_soffset: soff_mode,
                             buffer_oob: oob,
                             sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
@@ -144,6 +158,10 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                             append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
                             ..Settings::default_for(target)
                         };
+                        if g {
+                            settings.buffer_struct = BufferStruct::Bytes;
+                            settings.buffer_swizzle = BufferSwizzle::Formula;
+                        }
                         for size in [1u32, 2, 4, 8, 12, 16] {
                             let d = &mut Concrete;
                             let inp = BufferInputs::<Concrete> {
@@ -158,7 +176,7 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                             let what = || {
                                 format!(
                                     "{} {v:#034x} {o:?} offen={offen} idxen={idxen} addr64={addr64} \
-                                     {soff_mode:?} {oob:?} size {size}",
+                                     {soff_mode:?} {oob:?} gem5={g} size {size}",
                                     target.name()
                                 )
                             };
@@ -226,13 +244,20 @@ fn raw_reference(
     } as u128;
     let soff = o.soffset as u128;
     let addr = (base + soff + aoff) as u64;
-    let checked = match s.buffer_soffset {
-        BufferSoffset::Subtract => aoff + soff,
-        BufferSoffset::Ignore => aoff,
+    // (checked offset, bound): SUBTRACT as integers, WRAP modulo the num_records width (gem5).
+    let nr_bits = if layout == VsharpLayout::Gfx1250 {
+        45
+    } else {
+        32
+    };
+    let (checked, bound) = match s.buffer_soffset {
+        BufferSoffset::Subtract => (aoff + soff, nr),
+        BufferSoffset::Ignore => (aoff, nr),
+        BufferSoffset::Wrap => (aoff, nr.wrapping_sub(soff) & ((1u128 << nr_bits) - 1)),
     };
     let raw_ok = match s.buffer_oob {
-        BufferOob::End => checked + size as u128 <= nr,
-        BufferOob::Start => checked < nr,
+        BufferOob::End => checked + size as u128 <= bound,
+        BufferOob::Start => checked < bound,
     };
     let ok = match oob {
         // GCN without idxen: the raw check, whatever the stride.

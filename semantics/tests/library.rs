@@ -97,6 +97,9 @@ const UNALIGNED: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    // bufaudit
+    buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
+    buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -109,6 +112,9 @@ const DWORD: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    // bufaudit
+    buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
+    buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Formula,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -685,6 +691,9 @@ const NO_BOUND: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    // bufaudit
+    buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
+    buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

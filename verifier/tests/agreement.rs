@@ -216,10 +216,10 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
     Settings {
         alignment,
         lds_limit,
-        buffer_soffset: if rng.gen() {
-            BufferSoffset::Subtract
-        } else {
-            BufferSoffset::Ignore
+        buffer_soffset: match rng.gen_range(0..3) {
+            0 => BufferSoffset::Subtract,
+            1 => BufferSoffset::Ignore,
+            _ => BufferSoffset::Wrap,
         },
         buffer_oob: if rng.gen() {
             BufferOob::End
@@ -245,6 +245,18 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
             gcnsmt_semantics::settings::AppendAddr::Offset
         } else {
             gcnsmt_semantics::settings::AppendAddr::M0Base
+        },
+        // bufaudit: both readings of each, so the swizzle formula on gfx9+ and gem5's byte
+        // check are compared too.
+        buffer_struct: if rng.gen() {
+            gcnsmt_semantics::settings::BufferStruct::Index
+        } else {
+            gcnsmt_semantics::settings::BufferStruct::Bytes
+        },
+        buffer_swizzle: if rng.gen() {
+            gcnsmt_semantics::settings::BufferSwizzle::Formula
+        } else {
+            gcnsmt_semantics::settings::BufferSwizzle::Undefined
         },
     }
 }
@@ -290,11 +302,13 @@ fn compare(
     let cmem = cmem.map(|s, w| full(w, &smem[s], &|a| byte_at64(space_seed(seed, s), a)));
     let ctx = || {
         format!(
-            "{name} on {t}, run {i}: inputs {:x?}, {} {}, mem={:?}, buffer={:?}",
+            "{name} on {t}, run {i}: inputs {:x?}, {} {} {}, mem={:?}, buffer={:?}",
             inp.vars,
             inp.settings,
             inp.settings
                 .text(gcnsmt_semantics::settings::groups::BUFFER),
+            inp.settings
+                .text(gcnsmt_semantics::settings::groups::BUFFER_GCN),
             inp.mem,
             inp.buffer
         )

@@ -1243,6 +1243,9 @@ fn verify_help_lists_every_setting() {
         "buffer_soffset=SUBTRACT|IGNORE",
         "buffer_oob=END|START",
         "sbuffer_size=STRIDED|RECORDS",
+        "buffer_soffset=SUBTRACT|IGNORE|WRAP",
+        "buffer_struct=INDEX|BYTES",
+        "buffer_swizzle=FORMULA|UNDEFINED",
     ] {
         assert!(help.contains(s), "`{s}` missing from: {help}");
     }

@@ -58,9 +58,18 @@ impl<D: Domain> Ev<'_, '_, D> {
         match alignment {
             Alignment::Unaligned => {}
             Alignment::Dword => {
-                if natural > 1 {
+                // Buffer accesses round to at most a dword: CLRX `GcnMemHandling.md` ("For
+                // 32-bit and wider operations, an address are aligned to 4 bytes"), so a
+                // 64-bit buffer atomic keeps bit 2, while a 64-bit DS access drops it (CLRX
+                // `GcnInstrsDs.md` writes `(ADDR+OFFSET)&~7` for every 64-bit DS op).
+                let round = if buffer.is_some() {
+                    natural.min(4)
+                } else {
+                    natural
+                };
+                if round > 1 {
                     let all = (1u128 << aw) - 1;
-                    let m = self.d.bv(!(natural as u128 - 1) & all, aw);
+                    let m = self.d.bv(!(round as u128 - 1) & all, aw);
                     a = self.d.op(BvOp::And, &a, &m);
                 }
             }

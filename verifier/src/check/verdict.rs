@@ -167,6 +167,8 @@ impl Outcome {
             (self.lds_dma, groups::LDS_DMA),
             (self.float, groups::FLOAT),
             (self.append, groups::APPEND),
+            // bufaudit: they choose between readings of the GCN/CDNA V# only.
+            (self.buffer && self.gcn_vsharp(), groups::BUFFER_GCN),
         ];
         let names: Vec<&str> = read
             .iter()
@@ -191,6 +193,13 @@ impl Outcome {
             }
         }
         t
+    }
+
+    /// Either side runs on a target with the GCN/CDNA V# layout (gfx6-gfx950).
+    fn gcn_vsharp(&self) -> bool {
+        use gcnsmt_semantics::buffer::VsharpLayout;
+        let gcn = |t: Target| VsharpLayout::of(t) == VsharpLayout::Gcn;
+        gcn(self.target) || self.to.is_some_and(|(t, _)| gcn(t))
     }
 
     /// The target column: `gfx900`, or `gfx1030->gfx1100` for a cross-target rule.

@@ -307,6 +307,12 @@ pub fn step<D: Domain>(
 /// `lds_dma_offset=GLOBAL`) + LANE_ID * 4, or * 16 for 12- and 16-byte accesses (LLVM
 /// AMDGPUDMAOperations, "GFX9 LDS DMA": "implicitly offset by 4 * lane_id bytes for sizes up
 /// to 4 bytes, and by 16 * lane_id bytes for larger sizes").
+///
+/// Byte exact under every `alignment`, DWORD included (gfx6-gfx8), although DS accesses are
+/// rounded there: no source rounds the DMA's LDS address (CLRX `GcnMemHandling.md`
+/// `LDS_ADDR = LDS_BASE + (M0&0xffff) + LANEID*4` and `GcnInstrsMubuf.md` BUFFER_STORE_LDS_DWORD
+/// have no `&~3`, which CLRX writes for every DS op; LLVM's DMA description and tinygrad's
+/// emulator neither), and the alignment mode is the rule for instruction-computed addresses.
 fn lds_dma_addr<D: Domain>(
     d: &mut D,
     env: &Env<D>,

@@ -4,7 +4,8 @@
 //! - `exact`: modelled; the result is a function of the inputs and of machine configuration
 //!   the vector states (`depends_on`: SH_MEM_CONFIG alignment mode, the LDS bound);
 //! - `approximate`: modelled, resting on assumptions named in `assumptions`: settings whose
-//!   sources disagree (buffer range checks: `buffer_soffset`, `buffer_oob`; see
+//!   sources disagree (buffer range checks: `buffer_soffset`, `buffer_oob`, and on gfx6-gfx950
+//!   `buffer_struct`, `buffer_swizzle`; see
 //!   `semantics/src/settings.rs`) and the float model (IEEE 754, round to nearest even,
 //!   denormals kept, canonical NaN results: no denormal flush or DX10 clamp modes);
 //! - `unsupported`: not modelled; `reason` is the binding's error, as `verify` and `lift` give it.
@@ -13,6 +14,7 @@ use super::forms::{entry_of, forms, Family};
 use super::rule_for;
 use crate::check::{binds, Options};
 use gcnsmt_lifter::{ds_lookup, mubuf_lookup};
+use gcnsmt_semantics::buffer::VsharpLayout;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::print::def_to_string;
 use gcnsmt_semantics::target::Target;
@@ -102,6 +104,11 @@ pub fn rows(target: Target) -> Vec<Row> {
                     if f.family == Family::Buffer && file != "buffer_cache.pcode" {
                         row.assumptions.push("buffer_soffset".into());
                         row.assumptions.push("buffer_oob".into());
+                        // bufaudit: the GCN/CDNA V# readings gem5 and CLRX disagree on.
+                        if VsharpLayout::of(target) == VsharpLayout::Gcn {
+                            row.assumptions.push("buffer_struct".into());
+                            row.assumptions.push("buffer_swizzle".into());
+                        }
                         if file == "buffer_format.pcode" {
                             row.assumptions.push(FORMAT_MODEL.into());
                         }

@@ -131,6 +131,9 @@ impl LaneFn<'_> {
                 lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                 lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
                 append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+                // bufaudit (irrelevant: no buffer access in a wave atomic)
+                buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
+                buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
