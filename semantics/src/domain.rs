@@ -141,4 +141,12 @@ pub trait Domain {
     /// The end of the part begun by the last [`Domain::guard_begin`]. (An evaluation error may
     /// leave guards open; the evaluation is then abandoned.)
     fn guard_end(&mut self) {}
+    /// The evaluator made a memory access that takes effect only when `in_range` holds (the
+    /// LDS/GDS bound or the buffer range check, per the settings: out of range, a read gives
+    /// 0 and a write is dropped). A hook for the vector generator's recorder, which asks the
+    /// decision points met after it together with `in_range` where it can, so a comparison's
+    /// edge is met where the access it decides lands. The default does nothing.
+    fn accessed(&mut self, in_range: &Self::Bool) {
+        let _ = in_range;
+    }
 }

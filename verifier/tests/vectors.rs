@@ -2,7 +2,7 @@
 //! (an independent source), statuses spot-checked by hand, vectors of `ds_inc_rtn_u32` checked
 //! against a hand computation of the AMD guide's definition (and of the edges they claim to
 //! cover), `--check` on good, tampered and malformed files, the Python format, and the
-//! mutation measure (`scripts/vector_kill.py`): a small sample by default, all of gfx90a's DS
+//! mutation measure (`scripts/vector_kill.py`): small samples by default, all of gfx90a's DS
 //! and buffer mutants under `GCNSMT_SLOW=1`.
 
 use gcnsmt_testkit::{slow, workspace_path, TempDir};
@@ -223,10 +223,11 @@ fn inc_vectors_match_a_hand_computation_and_cover_the_edges() {
         }
     }
     assert!(n >= 5, "{n} default-settings vectors");
-    // Not "tmp == data": its edge vector may have the access out of range, which masks it
-    // (edges are asked for on the `if`/`?:`/`&&`/`||` path to them, not on the access being
-    // in range; docs/vectors.md).
+    // "tmp == data" in range: the comparison's edges are asked for with the read before them in
+    // range too (out of range the read gives 0 and the write is dropped, so `>=` at equality
+    // would decide nothing; docs/vectors.md).
     for e in [
+        "tmp == data",
         "tmp < data",
         "tmp > data",
         "access ends at the bound",
@@ -375,6 +376,68 @@ fn vectors_kill_the_mutants_of_a_sample() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("applicable mutants"), "{text}");
+    assert!(!text.contains("survivors ("), "{text}");
+}
+
+/// Under the default settings only, on gfx1200: mutants whose vectors used to meet their
+/// comparison with the LDS read out of range (where the read gives 0 and the write is dropped),
+/// so that they survived: `tmp >= DATA` to `>` in `ds_inc_rtn_u32` and `ds_cond_sub_rtn_u32`
+/// (the latter also needs `tmp == DATA` away from 0), the `DS_CMPSTORE_RTN_B32` operand swap,
+/// and `ds_min_num_rtn_f32`'s `==` to `!=` (seen only with -0 against +0 in range). With them
+/// `ds_append` in full: the `append_addr=M0_BASE` variant reaches the bound check that the
+/// gfx1200 default (`OFFSET`) skips. No survivor allowed.
+#[test]
+fn default_settings_vectors_kill_the_mutants_an_out_of_range_access_hid() {
+    if !have_python() {
+        return;
+    }
+    let dir = TempDir::new("vectors-kill-in-range");
+    let r = gcnsmt(&[
+        "vectors",
+        "--target",
+        "gfx1200",
+        "--defaults-only",
+        "ds_inc_rtn_u32",
+        "ds_cond_sub_rtn_u32",
+        "ds_cmpstore_rtn_b32",
+        "ds_min_num_rtn_f32",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let a = gcnsmt(&["vectors", "--target", "gfx1200", "ds_append"]);
+    assert_eq!(a.code, 0, "{}", a.context());
+    let mut doc = json(&r);
+    let more = json(&a)["vectors"].as_array().unwrap().clone();
+    assert!(
+        more.iter()
+            .any(|v| v["settings"]["append_addr"] == "M0_BASE"),
+        "no append_addr=M0_BASE vector: {}",
+        a.context()
+    );
+    doc["vectors"].as_array_mut().unwrap().extend(more);
+    let f = dir.write("v.json", &doc.to_string());
+    let out = kill(&[
+        "--target",
+        "gfx1200",
+        "--vectors",
+        f.to_str().unwrap(),
+        "--min-rate",
+        "100",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 26 on 2026-12-02: the mutants of the five entries (a vector file with fewer entries
+    // would have fewer applicable).
+    let applicable: usize = text
+        .split(" applicable mutants")
+        .next()
+        .and_then(|h| h.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    assert!(applicable >= 20, "{text}");
     assert!(!text.contains("survivors ("), "{text}");
 }
 

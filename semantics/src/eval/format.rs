@@ -56,13 +56,25 @@ impl<D: Domain> Ev<'_, '_, D> {
         let c = c as usize;
         if load {
             let v = self.load_comp(st, &fmt, &elems, c, bits);
+            self.accessed(&elems);
             return Ok(Some(Val::Bits(v, Ty::Bits(Kind::B, bits))));
         }
         let v = self.expr(&args[2], None, st)?;
         let v = self.convert(v, Ty::Bits(Kind::B, bits))?;
         let Val::Bits(v, _) = v else { unreachable!() };
         self.store_comp(st, &fmt, &elems, c, &v);
+        self.accessed(&elems);
         Ok(Some(Val::Bool(self.d.boolean(true))))
+    }
+
+    /// Tell the domain the access of each data format is in range when it is the one the
+    /// format names ([`Domain::accessed`]).
+    fn accessed(&mut self, elems: &[Elem<D>]) {
+        for e in elems {
+            let other = self.d.lnot(&e.cond);
+            let ok = self.d.or(&other, &e.ok);
+            self.d.accessed(&ok);
+        }
     }
 
     fn format_of(

@@ -272,7 +272,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
         let v = acc.expect("accesses are at least one byte");
         let z = self.d.bv(0, size * 8);
-        Ok(self.d.ite(&ok, &v, &z))
+        let out = self.d.ite(&ok, &v, &z);
+        self.d.accessed(&ok);
+        Ok(out)
     }
 
     fn write_in(
@@ -294,6 +296,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             m = self.d.store(&m, &ak, &byte);
         }
         st.mem[space] = self.d.ite_mem(&ok, &m, &old);
+        self.d.accessed(&ok);
         Ok(())
     }
 }

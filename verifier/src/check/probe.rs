@@ -139,7 +139,8 @@ fn random_value(slot: &Slot, width: u32, rng: &mut StdRng) -> u128 {
 
 /// `m`, with as many inputs as `checks` (the assumptions and the edge predicate) allow set to
 /// random values (all at once, else one at a time; judged by evaluating `checks` in the
-/// model, no solver query), then the initial memory bytes the run reads set to random bytes
+/// model, no solver query; an input that cannot take its value so is tried once more with a
+/// solver query, [`retie`]), then the initial memory bytes the run reads set to random bytes
 /// if a solver query with every input fixed finds the predicate still holds. Leaves `q` as it
 /// found it.
 fn randomize(q: &mut Query, run: &Run, m: Model, checks: &[&Prop], rng: &mut StdRng) -> Model {
@@ -154,13 +155,16 @@ fn randomize(q: &mut Query, run: &Run, m: Model, checks: &[&Prop], rng: &mut Std
         all
     } else {
         let mut cur = m;
+        let mut tied = Vec::new();
         for (t, v) in &fixes {
             let c = cur.with(t, *v);
             if ok(&c) {
                 cur = c;
+            } else {
+                tied.push((*t, *v));
             }
         }
-        cur
+        retie(q, run, cur, &tied)
     };
     // Memory: random bytes wherever the run reads, if the predicate still holds with them.
     let Ok((_, _, seen)) = settle_with(&m, run) else {
@@ -188,6 +192,31 @@ fn randomize(q: &mut Query, run: &Run, m: Model, checks: &[&Prop], rng: &mut Std
     let out = try_with(q, &extra).unwrap_or(m);
     q.pop();
     out
+}
+
+/// `m`, with each input of `tied` (one the predicate ties to memory or to other inputs, so
+/// that it could not take its random value in `m`: `tmp == DATA` with `tmp` read from memory)
+/// set to its random value where a solver query with every other input fixed and memory
+/// free finds the assertions still hold. Without it such inputs keep the solver's value,
+/// often 0, where a mutant may give the same result (`tmp >= DATA ? tmp - DATA : tmp` against
+/// `>` at `tmp == DATA == 0`). Leaves `q` as it found it.
+fn retie(q: &mut Query, run: &Run, mut m: Model, tied: &[(&crate::smt::Term, u128)]) -> Model {
+    for (t, v) in tied {
+        let mut fix: Vec<Prop> = run
+            .table
+            .iter()
+            .map(|i| run.sym.at(&i.slot))
+            .filter(|x| x != t)
+            .map(|x| build::eq_const(x, m.bv(x)))
+            .collect();
+        fix.push(build::eq_const(t, *v));
+        q.push();
+        if let Some(n) = try_with(q, &fix) {
+            m = n;
+        }
+        q.pop();
+    }
+    m
 }
 
 /// A model of `q`'s assertions with `extra` asserted too (in the caller's scope), if any.

@@ -16,6 +16,12 @@
 //! undecided branch, and an edge met where its result is thrown away (`tmp > DATA` at equality
 //! while `tmp == 0` already chose) tells no mutant of the comparison apart.
 //!
+//! A point met after memory accesses that may be out of range ([`Domain::accessed`]: the LDS
+//! bound, the buffer range check) also gets each predicate with those accesses in range, as a
+//! separate edge labelled `... in-range` and asked for first. Out of range, a read gives 0 and
+//! a write is dropped, so `tmp >= DATA` at equality decides nothing when its `tmp` was read out
+//! of range; where no input has both, the plain edge still gets its own vector.
+//!
 //! `K` counts decision points of one kind in evaluation order, so a label names the same
 //! point from run to run. Predicates that simplify to a constant are left out (no input can
 //! change them), as are repeats of one predicate.
@@ -55,18 +61,26 @@ pub fn edges(
     let mut d = Smt;
     let mut out = Vec::new();
     let mut seen: HashSet<Prop> = HashSet::new();
-    let mut push = |label: String, p: Prop, guard: &[Prop], out: &mut Vec<(String, Prop)>| {
-        let p = if guard.is_empty() {
-            p
-        } else {
-            build::and(&[guard, &[p]].concat())
-        };
-        if Smt.known(&p).is_none() && seen.insert(p.clone()) {
-            out.push((label, p));
+    // Each new predicate on its path (`guard`), preceded by the same with the accesses before
+    // it in range (`acc`), when there were any: asked first, so where it is satisfiable its
+    // vector covers both, and where not the plain one still gets its own.
+    let mut push = |label: String, p: Prop, path: Path, out: &mut Vec<(String, Prop)>| {
+        let (guard, acc) = path;
+        let plain = with(guard, &[], &p);
+        if Smt.known(&plain).is_some() || !seen.insert(plain.clone()) {
+            return;
         }
+        if !acc.is_empty() {
+            let strong = with(guard, acc, &p);
+            if Smt.known(&strong).is_none() && seen.insert(strong.clone()) {
+                out.push((format!("{label} in-range"), strong));
+            }
+        }
+        out.push((label, plain));
     };
     let (mut nb, mut nc, mut na, mut nf, mut nm) = (0, 0, 0, 0, 0);
-    for (tap, g) in &r.taps {
+    for (tap, g, n) in &r.taps {
+        let g: Path = (g.as_slice(), &r.accesses[..*n]);
         match tap {
             Tap::Branch(c) => {
                 if d.known(c).is_some() {
@@ -129,6 +143,18 @@ pub fn edges(
         }
     }
     Ok(out)
+}
+
+/// Where a decision point sits: the guards of its path, and the in-range conditions of the
+/// memory accesses before it.
+type Path<'a> = (&'a [Prop], &'a [Prop]);
+
+/// `guard && acc && p`, or `p` alone.
+fn with(guard: &[Prop], acc: &[Prop], p: &Prop) -> Prop {
+    if guard.is_empty() && acc.is_empty() {
+        return p.clone();
+    }
+    build::and(&[guard, acc, std::slice::from_ref(p)].concat())
 }
 
 /// The low bits a mask can clear: 0..=2, the byte, halfword and dword alignment bits (a

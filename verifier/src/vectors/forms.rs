@@ -4,7 +4,8 @@
 //!
 //! Registers: DS `vdst` from v10, `addr` v1, `data0` from v2, `data1` from v6 (even first
 //! registers, as 64-bit tuples need on gfx90a); `offset:4`, or `offset0:1 offset1:2` for the
-//! two-address forms (distinct, so an exchanged pair shows). MUBUF/VBUFFER: `vdata` from v10,
+//! two-address forms (distinct, so an exchanged pair shows); the GS register ops also with
+//! `offset:28`, `:32` and `:36` (their register is OFFSET0[5:2]). MUBUF/VBUFFER: `vdata` from v10,
 //! V# in s[8:11], `soffset` s3, two forms: `v1 ... offen offset:20` and `v[2:3] ... idxen
 //! offen offset:20`; atomics in their returning form.
 
@@ -38,7 +39,8 @@ pub struct Form {
     pub mnemonic: &'static str,
     /// Its family.
     pub family: Family,
-    /// The assembly lines vectors run (one for DS, two addressing modes for buffers).
+    /// The assembly lines vectors run (one for DS, four for the GS register ops, two addressing
+    /// modes for buffers).
     pub lines: Vec<String>,
 }
 
@@ -46,10 +48,20 @@ pub struct Form {
 pub fn forms(target: Target) -> Vec<Form> {
     let mut out: Vec<Form> = ds_mnemonics(target)
         .filter_map(|m| {
+            let mut lines = vec![ds_line(target, m, None)?];
+            // The GS register ops pick their register by OFFSET0[5:2]: 7 (the last 32-bit
+            // one), 8 and 9 (64-bit pairs) too, or `offset:4` alone never reaches the pairs.
+            if m.contains("_gs_reg_") {
+                lines.extend(
+                    [28, 32, 36]
+                        .iter()
+                        .filter_map(|o| ds_line(target, m, Some(*o))),
+                );
+            }
             Some(Form {
                 mnemonic: m,
                 family: Family::Ds,
-                lines: vec![ds_line(target, m)?],
+                lines,
             })
         })
         .collect();
@@ -65,12 +77,13 @@ fn tuple(first: u16, n: u8) -> Option<RegTuple> {
     (n > 0).then(|| RegTuple::v(first, n))
 }
 
-/// The DS line of `mnemonic` (see the module comment), printed by the lifter.
-fn ds_line(target: Target, mnemonic: &'static str) -> Option<String> {
+/// The DS line of `mnemonic` (see the module comment), printed by the lifter; `offset`
+/// replaces a single offset's 4.
+fn ds_line(target: Target, mnemonic: &'static str, offset: Option<u8>) -> Option<String> {
     let (opcode, shape) = ds_lookup(target, mnemonic)?;
     let (offset0, offset1) = match shape.offset {
         OffsetKind::None => (0, 0),
-        OffsetKind::Single => (4, 0),
+        OffsetKind::Single => (offset.unwrap_or(4), 0),
         OffsetKind::Pair => (1, 2),
     };
     let inst = DsInst {

@@ -64,16 +64,17 @@ pub fn rule_for(line: &str) -> Result<Rule, String> {
     rules.pop().ok_or_else(|| "no rule".to_string())
 }
 
-/// The settings of `s` the vectors record (LDS, buffer, scalar-buffer and FLAT ones) as
-/// (name, value), in [`SETTINGS`] order.
+/// The settings of `s` the vectors record (LDS, buffer, scalar-buffer, FLAT and append-counter
+/// ones) as (name, value), in [`SETTINGS`] order.
 pub fn settings_pairs(s: &Settings) -> Vec<(String, String)> {
-    const RECORDED: [&str; 6] = [
+    const RECORDED: [&str; 7] = [
         "alignment",
         "lds_limit",
         "buffer_soffset",
         "buffer_oob",
         "sbuffer_size",
         "flat_aperture",
+        "append_addr",
     ];
     SETTINGS
         .iter()
@@ -82,13 +83,23 @@ pub fn settings_pairs(s: &Settings) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The setting overrides a family's vectors are also made under, one at a time: every other
-/// value of the settings its semantics read (the target's defaults come first, with none).
-fn variants(family: Family) -> Vec<Option<(String, String)>> {
-    let names: &[&str] = match family {
-        Family::Ds => &["alignment", "lds_limit"],
-        Family::Buffer => &["buffer_soffset", "buffer_oob"],
+/// The setting overrides a form's vectors are also made under, one at a time: every other
+/// value of the settings its semantics read (the target's defaults come first, with none):
+/// its family's, and `append_addr` for `ds_append`/`ds_consume` (their entries ask
+/// `AppendM0Base()`).
+fn variants(form: &Form) -> Vec<Option<(String, String)>> {
+    let mut names = match form.family {
+        Family::Ds => vec!["alignment", "lds_limit"],
+        Family::Buffer => vec!["buffer_soffset", "buffer_oob"],
     };
+    let lib = gcnsmt_semantics::defs::Library::builtin();
+    let entry = forms::entry_of(form.family, form.mnemonic);
+    if entry
+        .and_then(|n| lib.get(&n))
+        .is_some_and(|d| gcnsmt_semantics::print::def_to_string(d).contains("AppendM0Base"))
+    {
+        names.push("append_addr");
+    }
     let mut out = vec![None];
     for (n, vs) in SETTINGS.iter().filter(|(n, _)| names.contains(n)) {
         for v in vs.iter().filter(|v| **v != "NONE") {
@@ -120,7 +131,7 @@ fn line_vectors(
     let mut out = Vec::new();
     let (mut unreachable, mut unknown) = (0, 0);
     let mut done: Vec<Settings> = Vec::new();
-    let mut vs = variants(form.family);
+    let mut vs = variants(form);
     if !variants_too {
         vs.truncate(1);
     }

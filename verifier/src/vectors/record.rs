@@ -5,7 +5,9 @@
 //! evaluator, every branch of every semantics entry and of the buffer and LDS address rules in
 //! `semantics/src/eval` is seen, with no list of edges to keep by hand. Each point is noted with the guards the evaluator
 //! was under ([`Domain::guard_begin`]: the `if` and `?:` arms, the right side of `&&` and
-//! `||`), so its edges can be asked for on the path where it decides something.
+//! `||`), so its edges can be asked for on the path where it decides something, and with the
+//! number of memory accesses made before it ([`Domain::accessed`]), so they can also be asked
+//! for with those accesses in range (where an out-of-range access would hide the decision).
 
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
@@ -27,13 +29,20 @@ pub enum Tap<D: Domain> {
     Mask(D::Bv, D::Bv),
 }
 
+/// One noted decision point: the [`Tap`], the guards open at that point (outermost first),
+/// and how many of [`Recorder::accesses`] came before it.
+pub type Noted<D> = (Tap<D>, Vec<<D as Domain>::Bool>, usize);
+
 /// `inner` with every [`Tap`] noted, in evaluation order, with the guards open at that point
-/// (outermost first).
+/// and the memory accesses made before it.
 pub struct Recorder<D: Domain> {
     /// The domain that computes.
     pub inner: D,
     /// What was noted so far.
-    pub taps: Vec<(Tap<D>, Vec<D::Bool>)>,
+    pub taps: Vec<Noted<D>>,
+    /// For each memory access made so far that could be out of range, in evaluation order: the
+    /// condition that it is in range or not made (its guards false).
+    pub accesses: Vec<D::Bool>,
     guards: Vec<D::Bool>,
 }
 
@@ -43,12 +52,14 @@ impl<D: Domain> Recorder<D> {
         Recorder {
             inner,
             taps: Vec::new(),
+            accesses: Vec::new(),
             guards: Vec::new(),
         }
     }
 
     fn note(&mut self, t: Tap<D>) {
-        self.taps.push((t, self.guards.clone()));
+        self.taps
+            .push((t, self.guards.clone(), self.accesses.len()));
     }
 }
 
@@ -141,5 +152,22 @@ impl<D: Domain> Domain for Recorder<D> {
     fn guard_end(&mut self) {
         self.guards.pop();
         self.inner.guard_end()
+    }
+    fn accessed(&mut self, in_range: &D::Bool) {
+        self.inner.accessed(in_range);
+        if self.inner.known(in_range) == Some(true) {
+            return;
+        }
+        // Under guards `g`, the access is made only when they hold: `!(g1 && ...) || in_range`.
+        let mut c = in_range.clone();
+        if !self.guards.is_empty() {
+            let mut all = self.guards[0].clone();
+            for g in &self.guards[1..] {
+                all = self.inner.and(&all, g);
+            }
+            let off = self.inner.lnot(&all);
+            c = self.inner.or(&off, &c);
+        }
+        self.accesses.push(c);
     }
 }
