@@ -57,15 +57,14 @@ pub use global::{
 };
 pub use holes::{HoleAnswer, HoleClass, Holes, NoHoles, Role};
 pub use inst::{BadTuple, DsInst, RegFile, RegTuple};
-pub use mtbuf_table::{mtbuf_by_opcode, mtbuf_lookup, mtbuf_mnemonics};
+pub use mtbuf_table::{buffer_lookup, mtbuf_by_opcode, mtbuf_lookup, mtbuf_mnemonics};
 pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
     MubufDecodeErrorKind, MubufInst,
 };
 pub use mubuf_asm::{parse_mubuf, parse_mubuf_syntax, parse_mubuf_with};
 pub use mubuf_table::{
-    buffer_lookup, mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout,
-    MubufShape,
+    mubuf_by_opcode, mubuf_lookup, mubuf_mnemonics, MubufClass, MubufLayout, MubufShape,
 };
 pub use smem::{
     parse_smem_with, smem_buffer_offset_range, smem_lookup, smem_spelling, SOffset, SmemInst,

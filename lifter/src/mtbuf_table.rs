@@ -169,6 +169,20 @@ pub fn mtbuf_lookup(target: Target, mnemonic: &str) -> Option<(u8, MubufShape)> 
     })
 }
 
+/// Opcode and shape of a MUBUF/VBUFFER ([`crate::mubuf_lookup`]) or MTBUF ([`mtbuf_lookup`],
+/// `tbuffer_*` before gfx12) mnemonic on `target`.
+pub fn buffer_lookup(target: Target, mnemonic: &str) -> Option<(u8, MubufShape)> {
+    crate::mubuf_table::mubuf_lookup(target, mnemonic).or_else(|| mtbuf_lookup(target, mnemonic))
+}
+
+/// Targets on which the MUBUF/VBUFFER or MTBUF `mnemonic` exists.
+pub(crate) fn buffer_targets_with(mnemonic: &str) -> Vec<Target> {
+    Target::ALL
+        .into_iter()
+        .filter(|t| buffer_lookup(*t, mnemonic).is_some())
+        .collect()
+}
+
 /// All MTBUF mnemonics of `target`, in opcode order (none from gfx12).
 pub fn mtbuf_mnemonics(target: Target) -> impl Iterator<Item = &'static str> {
     (0..op_count(target)).filter_map(move |op| mtbuf_by_opcode(target, op).map(|x| x.0))
@@ -271,7 +285,7 @@ pub(crate) fn push_format(out: &mut String, target: Target, code: u8) {
 /// code ("unsupported format" where the pair has none).
 pub(crate) fn parse_format(target: Target, v: &str) -> Result<u8, String> {
     let Some(inner) = v.strip_prefix('[').and_then(|x| x.strip_suffix(']')) else {
-        return match crate::asm::parse_int(v) {
+        return match crate::lex::parse_int(v) {
             Some(i) if (0..=127).contains(&i) => Ok(i as u8),
             Some(i) => Err(format!("out of range format {i} (0..=127)")),
             None => Err(format!("unknown format `{v}`")),

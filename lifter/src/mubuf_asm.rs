@@ -12,10 +12,10 @@ use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError, AsmResult, A
 use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
-use crate::mtbuf_table::{self, mtbuf_mnemonics};
+use crate::mtbuf_table::{self, buffer_lookup, mtbuf_mnemonics};
 use crate::mubuf::{CachePolicy, MubufInst};
 use crate::mubuf_table::{
-    self, buffer_lookup, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
+    self, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
 };
 use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
 
@@ -50,7 +50,7 @@ pub fn parse_mubuf_with(target: Target, line: &str, holes: &mut dyn Holes) -> As
     let syn = parse_syntax_with(line, MUBUF_FLAGS)?;
     let mn = syn.mnemonic.as_str();
     let Some((opcode, shape)) = buffer_lookup(target, mn) else {
-        let elsewhere = mubuf_table::mubuf_targets_with(mn);
+        let elsewhere = mtbuf_table::buffer_targets_with(mn);
         return not_on_target("MUBUF", mn, target, &elsewhere, syn.mnemonic_col);
     };
     let mnemonic = mubuf_mnemonics(target)

@@ -186,12 +186,6 @@ pub fn mubuf_lookup(target: Target, mnemonic: &str) -> Option<(u8, MubufShape)> 
     Some((op, mubuf_by_opcode(target, op)?.1))
 }
 
-/// Opcode and shape of a MUBUF/VBUFFER ([`mubuf_lookup`]) or MTBUF
-/// ([`crate::mtbuf_table::mtbuf_lookup`], `tbuffer_*` before gfx12) mnemonic on `target`.
-pub fn buffer_lookup(target: Target, mnemonic: &str) -> Option<(u8, MubufShape)> {
-    mubuf_lookup(target, mnemonic).or_else(|| crate::mtbuf_table::mtbuf_lookup(target, mnemonic))
-}
-
 /// Mnemonic and shape of `opcode` on `target`, or `None` if LLVM 22 does not define it.
 pub fn mubuf_by_opcode(target: Target, opcode: u8) -> Option<(&'static str, MubufShape)> {
     tables().by_opcode[target_index(target)][opcode as usize]
@@ -202,14 +196,6 @@ pub fn mubuf_mnemonics(target: Target) -> impl Iterator<Item = &'static str> {
     tables().by_opcode[target_index(target)]
         .iter()
         .filter_map(|n| n.map(|x| x.0))
-}
-
-/// Targets on which `mnemonic` exists.
-pub(crate) fn mubuf_targets_with(mnemonic: &str) -> Vec<Target> {
-    Target::ALL
-        .into_iter()
-        .filter(|t| buffer_lookup(*t, mnemonic).is_some())
-        .collect()
 }
 
 /// Name of the scalar operand value `v` in the SOFFSET field (8 bits; 7 on VBUFFER), as
