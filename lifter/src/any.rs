@@ -1,5 +1,5 @@
 //! One entry point over all supported encodings: [`Inst`] (DS or MUBUF/VBUFFER),
-//! [`decode_any`] (dispatch on word bits 31:26: 0x36 DS, 0x38 MUBUF before gfx12,
+//! [`decode_any`] (dispatch on word bits 31:26: 0x36 DS, 0x38 MUBUF and 0x3a MTBUF before gfx12,
 //! 0x31 VBUFFER on gfx12/gfx1250), [`parse_any`] (dispatch on the mnemonic prefix) and
 //! [`encode_any`].
 
@@ -86,14 +86,14 @@ pub enum InstDecodeError {
 }
 
 /// Number of bytes the instruction starting with the dword `first` occupies on `target`
-/// (8 for DS and MUBUF, 12 for VBUFFER), or `None` for other encodings.
+/// (8 for DS, MUBUF and MTBUF, 12 for VBUFFER), or `None` for other encodings.
 pub fn inst_len(target: Target, first: u32) -> Option<usize> {
     let enc = (first >> 26) as u8;
     let layout = MubufLayout::of(target);
     match enc {
         0x36 => Some(8),
         0x31 if layout == MubufLayout::Vbuffer => Some(12),
-        0x38 if layout != MubufLayout::Vbuffer => Some(8),
+        0x38 | 0x3a if layout != MubufLayout::Vbuffer => Some(8),
         _ => None,
     }
 }

@@ -59,7 +59,7 @@ pub static FAMILIES: &[FamilyDef] = &[
     },
     FamilyDef {
         family: Family::Mubuf,
-        name: "MUBUF/VBUFFER",
+        name: "MUBUF/MTBUF/VBUFFER",
         pcode_files: &[
             "buffer_load.pcode",
             "buffer_store.pcode",
@@ -68,7 +68,7 @@ pub static FAMILIES: &[FamilyDef] = &[
             "buffer_cache.pcode",
         ],
         owns: |m| m.starts_with("buffer_") || m.starts_with("tbuffer_"),
-        on_target: |t, m| crate::mubuf_table::mubuf_lookup(t, m).is_some(),
+        on_target: |t, m| crate::mtbuf_table::buffer_lookup(t, m).is_some(),
     },
     FamilyDef {
         family: Family::Global,

@@ -32,6 +32,7 @@ pub mod holes;
 mod inst;
 mod lex;
 pub mod lift;
+pub mod mtbuf_table;
 mod mubuf;
 mod mubuf_asm;
 pub mod mubuf_table;
@@ -56,6 +57,7 @@ pub use global::{
 };
 pub use holes::{HoleAnswer, HoleClass, Holes, NoHoles, Role};
 pub use inst::{BadTuple, DsInst, RegFile, RegTuple};
+pub use mtbuf_table::{buffer_lookup, mtbuf_by_opcode, mtbuf_lookup, mtbuf_mnemonics};
 pub use mubuf::{
     decode_mubuf, encode_mubuf, encode_mubuf_bytes, CachePolicy, MubufDecodeError,
     MubufDecodeErrorKind, MubufInst,

@@ -1,6 +1,8 @@
-//! MUBUF (64-bit, gfx6-gfx11) and VBUFFER (96-bit, gfx12/gfx1250) instructions: the decoded
-//! form [`MubufInst`], decoding ([`decode_mubuf`], total), encoding ([`encode_mubuf`]) and
-//! printing (`Display`, LLVM 22 canonical syntax).
+//! MUBUF and MTBUF (64-bit, gfx6-gfx11) and VBUFFER (96-bit, gfx12/gfx1250) instructions: the
+//! decoded form [`MubufInst`], decoding ([`decode_mubuf`], total), encoding ([`encode_mubuf`])
+//! and printing (`Display`, LLVM 22 canonical syntax). MTBUF (`tbuffer_*` before gfx12, bits
+//! 31:26 = 0x3a) differs only in the opcode and flag positions and the FORMAT field 25:19
+//! ([`crate::mtbuf_table`]).
 //!
 //! Field positions per generation: [`MubufLayout`] (LLVM `BUFInstructions.td`
 //! `MUBUF_Real_*`, `VBUFFER_Real_gfx12`; confirmed bit by bit with llvm-mc-22 probes).
@@ -18,10 +20,11 @@ use gcnsmt_semantics::target::{Gen, Target};
 
 use crate::hex::push_dec;
 use crate::inst::{BadTuple, RegFile, RegTuple, TupleFault};
+use crate::mtbuf_table;
 use crate::mubuf_table::{
     self, mubuf_by_opcode, soffset_str, srsrc_str, MubufClass, MubufLayout, MubufShape,
 };
-use crate::text::{display_via_text, push_all, WriteText};
+use crate::text::{display_via_text, WriteText};
 
 /// Cache-policy bits, named after LLVM's `CPol` (word positions per [`MubufLayout`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -78,7 +81,9 @@ pub struct MubufInst {
     pub tfe: bool,
     /// Cache-policy bits.
     pub cpol: CachePolicy,
-    /// gfx12 data format (FORMAT 61:55); only typed (`tbuffer_*`) ops use it, others keep 1.
+    /// FORMAT of typed (`tbuffer_*`) ops, 7 bits: MTBUF 25:19 (gfx6-gfx9/CDNA: NFMT 25:23 in
+    /// bits 6:4 and DFMT 22:19 in bits 3:0; gfx10/gfx11: the unified code), VBUFFER 61:55.
+    /// Untyped ops keep 0 (MUBUF) or 1 (VBUFFER).
     pub format: u8,
 }
 
@@ -86,7 +91,8 @@ pub struct MubufInst {
 /// Its text: [`crate::text::WriteText`] (`lifter/src/reason.rs`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MubufDecodeErrorKind {
-    /// The encoding bits are not MUBUF (31:26 = 0x38) or VBUFFER (31:26 = 0x31).
+    /// The encoding bits are not MUBUF (31:26 = 0x38) or MTBUF (0x3a) before gfx12, or
+    /// VBUFFER (0x31) on gfx12/gfx1250.
     NotMubuf {
         /// Bits 31:26 of the word.
         got: u8,
@@ -214,17 +220,23 @@ fn decode_inner(
     } else {
         (0x38, "MUBUF")
     };
-    if enc != want_enc {
+    let mtbuf = !vbuf && enc == 0x3a;
+    if enc != want_enc && !mtbuf {
         return Err(E::NotMubuf { got: enc, want });
     }
     let opcode = match layout {
-        L::Vbuffer => bits(w, 21, 14),
-        L::Gfx11 => bits(w, 25, 18),
-        L::Gfx10 => bits(w, 24, 18) | (bits(w, 25, 25) << 7),
-        _ => bits(w, 24, 18),
-    } as u8;
-    let (mnemonic, shape) =
-        mubuf_by_opcode(target, opcode).ok_or(E::UnknownOpcode { opcode, target })?;
+        _ if mtbuf => mtbuf_table::mtbuf_opcode(layout, w),
+        L::Vbuffer => bits(w, 21, 14) as u8,
+        L::Gfx11 => bits(w, 25, 18) as u8,
+        L::Gfx10 => (bits(w, 24, 18) | (bits(w, 25, 25) << 7)) as u8,
+        _ => bits(w, 24, 18) as u8,
+    };
+    let found = if mtbuf {
+        mtbuf_table::mtbuf_by_opcode(target, opcode)
+    } else {
+        mubuf_by_opcode(target, opcode)
+    };
+    let (mnemonic, shape) = found.ok_or(E::UnknownOpcode { opcode, target })?;
     let bad = w & shape.invalid_bits;
     if bad != 0 {
         return Err(E::FlagBit {
@@ -234,7 +246,11 @@ fn decode_inner(
         });
     }
     let w = w & !shape.ignored_bits;
-    let [offen, idxen, addr64, lds, tfe, acc, glc, slc, dlc, scc, nv] = layout.flag_bits();
+    let [offen, idxen, addr64, lds, tfe, acc, glc, slc, dlc, scc, nv] = if mtbuf {
+        mtbuf_table::mtbuf_flag_bits(layout)
+    } else {
+        layout.flag_bits()
+    };
     let get = |pos: u32| pos != 0 && bit(w, pos);
     let mut cpol = CachePolicy {
         glc: get(glc),
@@ -382,12 +398,11 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
     } else {
         bits(w, 11, 0)
     };
-    inst.format = if vbuf && shape.typed {
-        bits(w, 61, 55) as u8
-    } else if vbuf {
-        1
-    } else {
-        0
+    inst.format = match (vbuf, shape.typed) {
+        (true, true) => bits(w, 61, 55) as u8,
+        (true, false) => 1,
+        (false, true) => bits(w, 25, 19) as u8,
+        (false, false) => 0,
     };
     Ok(())
 }
@@ -398,7 +413,12 @@ fn decode_operands(inst: &mut MubufInst, acc: bool, w: u128) -> Result<(), Mubuf
 pub fn encode_mubuf(inst: &MubufInst) -> u128 {
     use MubufLayout as L;
     let layout = MubufLayout::of(inst.target);
-    let pos = layout.flag_bits();
+    let mtbuf = mtbuf_table::is_mtbuf(inst.target, &inst.shape);
+    let pos = if mtbuf {
+        mtbuf_table::mtbuf_flag_bits(layout)
+    } else {
+        layout.flag_bits()
+    };
     let acc = inst.vdata.is_some_and(|r| r.file == RegFile::A);
     let c = inst.cpol;
     let set = [
@@ -435,14 +455,18 @@ pub fn encode_mubuf(inst: &MubufInst) -> u128 {
             | (u128::from(inst.offset & 0x7f_ffff) << 72);
     }
     let op_bits = match layout {
-        L::Gfx11 => op << 18,
-        L::Gfx10 => ((op & 0x7f) << 18) | ((op >> 7) << 25),
-        _ => (op & 0x7f) << 18,
+        _ if mtbuf => {
+            mtbuf_table::mtbuf_opcode_bits(layout, inst.opcode)
+                | (u128::from(inst.format & 0x7f) << 19)
+                | (0x3a << 26)
+        }
+        L::Gfx11 => (op << 18) | (0x38 << 26),
+        L::Gfx10 => ((op & 0x7f) << 18) | ((op >> 7) << 25) | (0x38 << 26),
+        _ => ((op & 0x7f) << 18) | (0x38 << 26),
     };
     flags
         | op_bits
         | u128::from(inst.offset & 0xfff)
-        | (0x38 << 26)
         | (reg(inst.vaddr) << 32)
         | (reg(inst.vdata) << 40)
         | (u128::from((inst.srsrc / 4) & 0x1f) << 48)
@@ -522,12 +546,8 @@ impl WriteText for MubufInst {
         out.push_str(srsrc_str(t, self.srsrc).unwrap_or("<bad srsrc>"));
         out.push_str(", ");
         out.push_str(soffset_str(t, self.soffset).unwrap_or("<bad soffset>"));
-        if self.shape.typed && self.format != 1 {
-            out.push_str(" format:");
-            match mubuf_table::BUF_FORMATS.get(self.format as usize) {
-                Some(n) => push_all(out, &["[", n, "]"]),
-                None => push_dec(out, self.format.into()),
-            }
+        if self.shape.typed {
+            mtbuf_table::push_format(out, t, self.format);
         }
         if self.idxen {
             out.push_str(" idxen");

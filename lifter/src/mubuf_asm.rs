@@ -1,4 +1,4 @@
-//! LLVM-syntax MUBUF/VBUFFER assembly parser: `mnemonic vdata, vaddr|off, srsrc, soffset
+//! LLVM-syntax MUBUF/MTBUF/VBUFFER assembly parser: `mnemonic vdata, vaddr|off, srsrc, soffset
 //! [format:..] [idxen] [offen] [addr64] [offset:N] [cache policy] [tfe] [lds]`, as llvm-mc-22
 //! accepts it (modifiers in any order). Cache policy: `glc slc dlc scc` (`sc0 sc1 nt` on
 //! gfx942/gfx950), `th:... scope:... nv` on gfx12/gfx1250.
@@ -12,9 +12,10 @@ use crate::asm::{parse_int, parse_reg, parse_syntax_with, AsmError, AsmResult, A
 use crate::holes::{HoleClass, Holes, NoHoles, Role};
 use crate::inst::{RegFile, RegTuple};
 use crate::lex::err;
+use crate::mtbuf_table::{self, buffer_lookup, mtbuf_mnemonics};
 use crate::mubuf::{CachePolicy, MubufInst};
 use crate::mubuf_table::{
-    self, mubuf_lookup, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
+    self, mubuf_mnemonics, soffset_value, srsrc_name, MubufClass, MubufLayout,
 };
 use crate::operand::{expect_operands, immediate, not_on_target, once, vector_hole, VecOperand};
 
@@ -48,16 +49,18 @@ pub fn parse_mubuf(target: Target, line: &str) -> AsmResult<MubufInst> {
 pub fn parse_mubuf_with(target: Target, line: &str, holes: &mut dyn Holes) -> AsmResult<MubufInst> {
     let syn = parse_syntax_with(line, MUBUF_FLAGS)?;
     let mn = syn.mnemonic.as_str();
-    let Some((opcode, shape)) = mubuf_lookup(target, mn) else {
-        let elsewhere = mubuf_table::mubuf_targets_with(mn);
+    let Some((opcode, shape)) = buffer_lookup(target, mn) else {
+        let elsewhere = mtbuf_table::buffer_targets_with(mn);
         return not_on_target("MUBUF", mn, target, &elsewhere, syn.mnemonic_col);
     };
     let mnemonic = mubuf_mnemonics(target)
+        .chain(mtbuf_mnemonics(target))
         .find(|m| *m == mn)
         .expect("looked up above");
     let vbuf = MubufLayout::of(target) == MubufLayout::Vbuffer;
     let mut inst = MubufInst {
-        format: if vbuf { 1 } else { 0 },
+        // The default FORMAT of typed ops is 1 (BUF_FMT_8_UNORM; dfmt 8, nfmt UNORM).
+        format: if vbuf || shape.typed { 1 } else { 0 },
         ..MubufInst::bare(target, opcode, mnemonic, shape)
     };
     if shape.class == MubufClass::Cache {
@@ -187,7 +190,9 @@ fn mubuf_modifiers(
                 };
                 cpol.scope = s as u8;
             }
-            ("format", Some(v)) if vbuf && shape.typed => inst.format = format(v, col + 7)?,
+            ("format", Some(v)) if shape.typed => {
+                inst.format = mtbuf_table::parse_format(target, v).or_else(|m| err(col + 7, m))?
+            }
             _ => {
                 return err(
                     col,
@@ -211,20 +216,6 @@ fn mubuf_modifiers(
     }
     inst.cpol = cpol;
     Ok(())
-}
-
-/// The gfx12 `format:` value `v` (at `vcol`): `[NAME]` from [`mubuf_table::BUF_FORMATS`] or
-/// a number in 0..=127.
-fn format(v: &str, vcol: usize) -> Result<u8, AsmError> {
-    let inner = v.strip_prefix('[').and_then(|x| x.strip_suffix(']'));
-    let f = match inner {
-        Some(n) => mubuf_table::BUF_FORMATS.iter().position(|x| *x == n),
-        None => parse_int(v).and_then(|i| (0..=127).contains(&i).then_some(i as usize)),
-    };
-    let Some(f) = f else {
-        return err(vcol, format!("unknown format `{v}`"));
-    };
-    Ok(f as u8)
 }
 
 /// Modifier combinations no MUBUF op accepts, and those `inst`'s op does not (reported at

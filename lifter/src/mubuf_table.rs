@@ -105,7 +105,8 @@ pub struct MubufShape {
     pub tfe: bool,
     /// Whether the `lds` form exists (bit 16, before gfx11; no vdata operand).
     pub lds: bool,
-    /// Typed buffer op (`tbuffer_*`, gfx12 VBUFFER only): the FORMAT field is printed.
+    /// Typed buffer op (`tbuffer_*`: MTBUF before gfx12, VBUFFER on gfx12): the FORMAT field
+    /// is printed and passed to the semantics.
     pub typed: bool,
     /// Atomics: whether the returning form (GLC / SC0, or `th:TH_ATOMIC_RETURN`) exists
     /// (false for the no-return-only `buffer_atomic_add_f32`/`pk_add_f16` of gfx908).
@@ -195,14 +196,6 @@ pub fn mubuf_mnemonics(target: Target) -> impl Iterator<Item = &'static str> {
     tables().by_opcode[target_index(target)]
         .iter()
         .filter_map(|n| n.map(|x| x.0))
-}
-
-/// Targets on which `mnemonic` exists.
-pub(crate) fn mubuf_targets_with(mnemonic: &str) -> Vec<Target> {
-    Target::ALL
-        .into_iter()
-        .filter(|t| tables().by_name[target_index(*t)].contains_key(mnemonic))
-        .collect()
 }
 
 /// Name of the scalar operand value `v` in the SOFFSET field (8 bits; 7 on VBUFFER), as
@@ -374,7 +367,10 @@ pub(crate) fn th_name(class: MubufClass, th: u8, scope: u8) -> String {
 pub(crate) const SCOPE_NAMES: [&str; 4] = ["SCOPE_CU", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS"];
 
 /// gfx12 typed-buffer data formats 0..=63 (`format:[BUF_FMT_*]`; 64..=127 print as numbers,
-/// 1 = BUF_FMT_8_UNORM is the default and is not printed). Probed with llvm-mc-22.
+/// 1 = BUF_FMT_8_UNORM is the default and is not printed). Probed with llvm-mc-22; kept as the
+/// oracle that the names [`crate::mtbuf_table`] derives from the semantics' table are tested
+/// against.
+#[cfg(test)]
 pub(crate) const BUF_FORMATS: [&str; 64] = [
     "BUF_FMT_INVALID",
     "BUF_FMT_8_UNORM",

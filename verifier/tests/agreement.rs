@@ -613,7 +613,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 let ts: Vec<Target> = Target::ALL
                     .into_iter()
                     .filter(|t| only.is_none_or(|o| o == *t))
-                    .filter(|t| gcnsmt_lifter::mubuf_lookup(*t, &mn).is_some())
+                    .filter(|t| gcnsmt_lifter::buffer_lookup(*t, &mn).is_some())
                     .collect();
                 assert!(!ts.is_empty(), "{name}: no target has this mnemonic");
                 names += 1;
@@ -626,7 +626,7 @@ fn z3_encoding_agrees_with_the_interpreter() {
                 for i in 0..n {
                     // Spread the runs over every target with the name (V# layouts differ).
                     let t = ts[i % ts.len()];
-                    let (_, shape) = gcnsmt_lifter::mubuf_lookup(t, &mn).unwrap();
+                    let (_, shape) = gcnsmt_lifter::buffer_lookup(t, &mn).unwrap();
                     let inp = buffer_inputs(&mut rng, t, shape.vdata as u32, name);
                     compare(name, t, i, &inp, def, aliases);
                     checked += 1;
