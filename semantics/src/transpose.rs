@@ -339,7 +339,7 @@ mod tests {
                     } else {
                         let epd = 32 / w;
                         let (r, i) = (k / epd, k % epd);
-                        (((2 * q + r) * 64 + x) * epd + i) as u32
+                        ((2 * q + r) * 64 + x) * epd + i
                     };
                     result[idx as usize] = elem(out[x as usize], w, k);
                 }

@@ -228,10 +228,9 @@ fn step_cross<D: Domain>(
                 d,
                 env,
                 m,
-                *t,
+                (*t, *offset),
                 &ids[i],
                 addr.clone(),
-                *offset,
                 &active[i],
             )?;
             data.push(v);

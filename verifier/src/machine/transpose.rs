@@ -13,7 +13,7 @@ use gcnsmt_semantics::transpose::Transpose;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::BTreeMap;
 
-/// Lane `id`'s read for transpose `t` at `addr + offset` (`t.read_bits()` bits; 0 out of
+/// Lane `id`'s read for transpose `t` at `addr + offset` (the instruction's `offset` field) (`t.read_bits()` bits; 0 out of
 /// range, as DS loads). When `active`, a misaligned address (not a multiple of `t.align()`
 /// bytes; rocRoller requires 128-bit alignment for `ds_read_b96_tr_b6`, no source gives the
 /// others' behaviour) sets the undefined-behaviour flag, as do the entry's own cases (STRICT
@@ -24,10 +24,9 @@ pub fn lane_read<D: Domain>(
     d: &mut D,
     env: &Env<D>,
     m: &mut Machine<D>,
-    t: Transpose,
+    (t, offset): (Transpose, u16),
     id: &D::Bv,
     addr: D::Bv,
-    offset: u16,
     active: &D::Bool,
 ) -> Result<D::Bv, String> {
     let (entry, def) = ds_semantics(&t.lane_read().to_ascii_lowercase())
