@@ -215,6 +215,12 @@ fn usage_errors() {
     assert_eq!(r.code, 2, "{}", r.context());
     let r = run(&["equiv", "--from", "gfx9999", "--to", "gfx1100"]);
     assert_eq!(r.code, 2, "{}", r.context());
+    let dir = TempDir::new("equiv-usage");
+    let out = dir.path().to_str().unwrap();
+    for pairs in ["gfx600", "gfx600:gfx600", "gfx600:gfx9999"] {
+        let r = run(&["equiv", "--all", "--pairs", pairs, "--out", out]);
+        assert_eq!(r.code, 2, "--pairs {pairs}: {}", r.context());
+    }
 }
 
 /// The fourteen targets, in `Target::ALL` order.
