@@ -52,6 +52,7 @@ pub static FAMILIES: &[FamilyDef] = &[
             "ds_misc.pcode",
             "ds_wave.pcode",
             "ds_barrier.pcode",
+            "ds_bvh.pcode",
         ],
         owns: |m| m.starts_with("ds_"),
         on_target: |t, m| crate::table::ds_lookup(t, m).is_some(),

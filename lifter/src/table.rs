@@ -90,6 +90,13 @@ pub fn data0_in_addr_field(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_gws_")
 }
 
+/// Whether this mnemonic writes its ADDR VGPR back: the BVH stack ops return the new stack
+/// pointer in it (LLVM DSInstructions.td `DS_BVH_STACK`: `$vaddr = $vaddr_in`; the pseudocode's
+/// `ADDR = ENCODE_ADDR(...)`, semantics/pcode/ds_bvh.pcode).
+pub fn writes_addr(mnemonic: &str) -> bool {
+    mnemonic.starts_with("ds_bvh_stack_")
+}
+
 /// Whether a `count`-dword register operand of `mnemonic` must start at an even
 /// register on `target`: multi-dword tuples on gfx90a+/gfx1250 (LLVM `*_Align2`
 /// register classes), and the single GWS data0 register on gfx90a/gfx942/gfx950

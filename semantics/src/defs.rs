@@ -22,6 +22,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("ds_2addr.pcode", include_str!("../pcode/ds_2addr.pcode")),
     ("ds_misc.pcode", include_str!("../pcode/ds_misc.pcode")),
     ("ds_wave.pcode", include_str!("../pcode/ds_wave.pcode")),
+    ("ds_bvh.pcode", include_str!("../pcode/ds_bvh.pcode")),
     (
         "ds_barrier.pcode",
         include_str!("../pcode/ds_barrier.pcode"),

@@ -199,6 +199,38 @@ pub enum AppendAddr {
     M0Base,
 }
 
+/// How the BVH stack ops (`ds_bvh_stack_*`, gfx11/gfx12) pop.
+///
+/// The sources disagree. PCODE: the AMD RDNA3 and RDNA4 ISA guides' pseudocode (as extracted
+/// in tinygrad's `rdna3`/`rdna4` pcode tables): the pop reads `MEM[stack_base + stack_index]`,
+/// writes INVALID_NODE there, then decrements the index (the push writes at the index, then
+/// increments it, so the pop reads the slot above the last push). GPURT: AMD GPURT
+/// `rtip3_ds_stack_emulation.hlsl` `pop`: decrement first, then read the slot (the last push),
+/// and nothing is written back. Default PCODE on every target (the guides are the ISA's
+/// definition; GPURT is a software emulation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhPop {
+    /// Read at the index, write INVALID_NODE there, then decrement (AMD's pseudocode).
+    Pcode,
+    /// Decrement, then read; no write (GPURT's emulation).
+    Gpurt,
+}
+
+/// Which node pointers the BVH stack ops treat as INVALID_NODE (the guides use the name and
+/// never give its value).
+///
+/// ALL_ONES: the one value `0xffffffff` (GPURT `INVALID_NODE`, Mesa RADV
+/// `RADV_BVH_INVALID_NODE`, the value both write). TOP29: every pointer whose bits [31:3] are
+/// all ones (GPURT `rtip3_ds_stack_emulation.hlsl` tests `(node >> 3) == 0x1fffffff`, the
+/// low bits carrying flags). Default ALL_ONES.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BvhInvalid {
+    /// Only `0xffffffff`.
+    AllOnes,
+    /// Any pointer with bits [31:3] set.
+    Top29,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -227,6 +259,10 @@ pub struct Settings {
     pub buffer_struct: BufferStruct,
     /// GCN/CDNA swizzled buffers: computed or undefined.
     pub buffer_swizzle: BufferSwizzle,
+    /// BVH stack ops: the pop order.
+    pub bvh_pop: BvhPop,
+    /// BVH stack ops: which pointers are INVALID_NODE.
+    pub bvh_invalid: BvhInvalid,
 }
 
 impl Settings {
@@ -258,6 +294,8 @@ impl Settings {
                 // bufaudit
                 buffer_struct: BufferStruct::Index,
                 buffer_swizzle: BufferSwizzle::Undefined,
+                bvh_pop: BvhPop::Pcode,
+                bvh_invalid: BvhInvalid::AllOnes,
             }
         } else {
             Settings {
@@ -274,6 +312,8 @@ impl Settings {
                 // bufaudit
                 buffer_struct: BufferStruct::Index,
                 buffer_swizzle: BufferSwizzle::Formula,
+                bvh_pop: BvhPop::Pcode,
+                bvh_invalid: BvhInvalid::AllOnes,
             }
         }
     }
@@ -372,6 +412,8 @@ settings_table! {
     // bufaudit
     buffer_struct: BufferStruct { "INDEX" => Index, "BYTES" => Bytes },
     buffer_swizzle: BufferSwizzle { "FORMULA" => Formula, "UNDEFINED" => Undefined },
+    bvh_pop: BvhPop { "PCODE" => Pcode, "GPURT" => Gpurt },
+    bvh_invalid: BvhInvalid { "ALL_ONES" => AllOnes, "TOP29" => Top29 },
 }
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -418,9 +460,11 @@ pub mod groups {
     // bufaudit
     /// Buffer instructions on the GCN/CDNA V# layout (gfx6-gfx950).
     pub const BUFFER_GCN: &[&str] = &["buffer_struct", "buffer_swizzle"];
+    /// The BVH stack ops (`ds_bvh_stack_*`).
+    pub const BVH: &[&str] = &["bvh_pop", "bvh_invalid"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 8] = [
-        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, BUFFER_GCN,
+    pub const ALL: [&[&str]; 9] = [
+        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, BUFFER_GCN, BVH,
     ];
 }
 
@@ -468,14 +512,14 @@ mod tests {
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
                  sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
-                 append_addr, buffer_struct, buffer_swizzle)"
+                 append_addr, buffer_struct, buffer_swizzle, bvh_pop, bvh_invalid)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "append_addr=OFFSET|M0_BASE, buffer_struct=INDEX|BYTES, buffer_swizzle=FORMULA|UNDEFINED"
+            "buffer_swizzle=FORMULA|UNDEFINED, bvh_pop=PCODE|GPURT, bvh_invalid=ALL_ONES|TOP29"
         ));
         let d = Settings::default_for;
         assert_eq!(

@@ -100,6 +100,8 @@ const UNALIGNED: Settings = Settings {
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
+    bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
+    bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -115,6 +117,8 @@ const DWORD: Settings = Settings {
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Formula,
+    bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
+    bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -694,6 +698,8 @@ const NO_BOUND: Settings = Settings {
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
+    bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
+    bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

@@ -258,7 +258,48 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             gcnsmt_semantics::settings::BufferSwizzle::Undefined
         },
+        // Both readings of the BVH stack ops' pop and INVALID_NODE.
+        bvh_pop: if rng.gen() {
+            gcnsmt_semantics::settings::BvhPop::Pcode
+        } else {
+            gcnsmt_semantics::settings::BvhPop::Gpurt
+        },
+        bvh_invalid: if rng.gen() {
+            gcnsmt_semantics::settings::BvhInvalid::AllOnes
+        } else {
+            gcnsmt_semantics::settings::BvhInvalid::Top29
+        },
     }
+}
+
+/// `(ADDR, DATA0, DATA1, DATA1_HI)` for a BVH stack op: a stack pointer whose index is mostly
+/// below the stack size (8..64 entries; sometimes past it, the undefined case), and node
+/// pointers drawn from the cases the pseudocode tells apart: INVALID_NODE under either
+/// `bvh_invalid` reading (0xffffffff, 0xfffffff8 + k), equal to last_node_ptr (DATA0), or any.
+fn bvh_inputs(rng: &mut StdRng, name: &str) -> (u128, u128, u128, u128) {
+    let shift = if name == "DS_BVH_STACK_RTN_B32" {
+        18
+    } else {
+        15
+    };
+    let base = rng.gen_range(0..0x4000u128);
+    let addr = (base << shift) | rng.gen_range(0..72u128);
+    let last = match rng.gen_range(0..3) {
+        0 => 0xffff_ffff,
+        1 => 0xffff_fff8 + rng.gen_range(0..8u128),
+        _ => rng.gen::<u32>() as u128,
+    };
+    let node = |rng: &mut StdRng| -> u128 {
+        match rng.gen_range(0..4) {
+            0 => 0xffff_ffff,
+            1 => 0xffff_fff8 + rng.gen_range(0..8u128),
+            2 => last,
+            _ => rng.gen::<u32>() as u128,
+        }
+    };
+    let quad = |rng: &mut StdRng| (0..4).fold(0u128, |acc, i| acc | node(rng) << (32 * i));
+    let (lo, hi) = (quad(rng), quad(rng));
+    (addr, last, lo, hi)
 }
 
 /// Either f32 denormal mode, so the VALU float entries are compared under both.
@@ -314,7 +355,8 @@ fn compare(
         )
     };
     assert_eq!(cub, sub, "undefined-behaviour flag differs: {}", ctx());
-    for k in ["RETURN_DATA", "D0", "SDST", "VDATA"] {
+    // ADDR is an output of the BVH stack ops (the new stack pointer).
+    for k in ["RETURN_DATA", "D0", "SDST", "VDATA", "ADDR"] {
         assert_eq!(co.get(k), so.get(k), "{k} differs: {}", ctx());
     }
     for (space, bytes) in cmem.iter() {
@@ -611,40 +653,48 @@ fn z3_encoding_agrees_with_the_interpreter() {
                     1 => small_or_any(&mut rng, 17),
                     _ => rng.gen::<u32>() as u128,
                 };
-                let w = |n: u8| (n.max(1) as u32) * 32;
+                let w = |n: u8| (n.clamp(1, 4) as u32) * 32;
+                let bvh = name.starts_with("DS_BVH_STACK_");
+                let (addr, data0, data1, data1_hi) = if bvh {
+                    bvh_inputs(&mut rng, name)
+                } else {
+                    let a = small_or_any(&mut rng, 32);
+                    let d0 = interesting(&mut rng, w(shape.data0));
+                    (a, d0, interesting(&mut rng, w(shape.data1)), 0)
+                };
+                let mut vars = vec![
+                    ("ADDR".into(), addr, 32, Kind::B),
+                    ("DATA0".into(), data0, w(shape.data0), Kind::B),
+                    ("DATA1".into(), data1, w(shape.data1), Kind::B),
+                ];
+                // An 8-dword DATA1 is bound as DATA1 and DATA1_HI (machine::step).
+                if shape.data1 > 4 {
+                    vars.push(("DATA1_HI".into(), data1_hi, 128, Kind::B));
+                }
                 let inp = Input {
-                    vars: vec![
-                        ("ADDR".into(), small_or_any(&mut rng, 32), 32, Kind::B),
-                        (
-                            "DATA0".into(),
-                            interesting(&mut rng, w(shape.data0)),
-                            w(shape.data0),
-                            Kind::B,
-                        ),
-                        (
-                            "DATA1".into(),
-                            interesting(&mut rng, w(shape.data1)),
-                            w(shape.data1),
-                            Kind::B,
-                        ),
-                        ("OFFSET".into(), off, 16, Kind::U),
-                        ("OFFSET0".into(), off & 0xff, 8, Kind::U),
-                        ("OFFSET1".into(), off >> 8, 8, Kind::U),
-                        ("M0".into(), m0, 32, Kind::B),
-                        ("LDS_SIZE".into(), small_or_any(&mut rng, 17), 32, Kind::B),
-                        ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
-                        // The wave's mask, read by the wave-level entries (ds_wave.pcode).
-                        ("EXEC".into(), interesting(&mut rng, 64), 64, Kind::B),
-                        (
-                            "RETURN_DATA".into(),
-                            interesting(
-                                &mut rng,
+                    vars: [
+                        vars,
+                        vec![
+                            ("OFFSET".into(), off, 16, Kind::U),
+                            ("OFFSET0".into(), off & 0xff, 8, Kind::U),
+                            ("OFFSET1".into(), off >> 8, 8, Kind::U),
+                            ("M0".into(), m0, 32, Kind::B),
+                            ("LDS_SIZE".into(), small_or_any(&mut rng, 17), 32, Kind::B),
+                            ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+                            // The wave's mask, read by the wave-level entries (ds_wave.pcode).
+                            ("EXEC".into(), interesting(&mut rng, 64), 64, Kind::B),
+                            (
+                                "RETURN_DATA".into(),
+                                interesting(
+                                    &mut rng,
+                                    if shape.vdst == 0 { 128 } else { w(shape.vdst) },
+                                ),
                                 if shape.vdst == 0 { 128 } else { w(shape.vdst) },
+                                Kind::B,
                             ),
-                            if shape.vdst == 0 { 128 } else { w(shape.vdst) },
-                            Kind::B,
-                        ),
-                    ],
+                        ],
+                    ]
+                    .concat(),
                     settings,
                     mem: MemView::Space(if shape.scope == DsScope::WaveGws {
                         AddrSpace::Gws

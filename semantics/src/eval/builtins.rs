@@ -2,7 +2,7 @@
 //! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
-use crate::settings::{AppendAddr, Fp32Denorm};
+use crate::settings::{AppendAddr, BvhInvalid, BvhPop, Fp32Denorm};
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -196,6 +196,25 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let on = self.frame.settings.append_addr == AppendAddr::M0Base
                     && self.frame.mem == MemView::Space(AddrSpace::Lds);
                 Ok(Val::Bool(self.d.boolean(on)))
+            }
+            // The BVH stack ops' two readings the sources disagree on (settings `bvh_pop`,
+            // `bvh_invalid`; semantics/pcode/ds_bvh.pcode).
+            "BvhDecrementFirst" => {
+                arity(0)?;
+                let on = self.frame.settings.bvh_pop == BvhPop::Gpurt;
+                Ok(Val::Bool(self.d.boolean(on)))
+            }
+            "IsInvalidNode" => {
+                arity(1)?;
+                let x = self.convert(vals.into_iter().next().unwrap(), Ty::U32)?;
+                let Val::Bits(x, _) = x else {
+                    return err("IsInvalidNode needs a 32-bit node pointer");
+                };
+                let (hi, want) = match self.frame.settings.bvh_invalid {
+                    BvhInvalid::AllOnes => (x, self.d.bv(0xffff_ffff, 32)),
+                    BvhInvalid::Top29 => (self.d.extract(&x, 31, 3), self.d.bv(0x1fff_ffff, 29)),
+                };
+                Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &hi, &want)))
             }
             _ => err(format!("unknown function `{f}`")),
         }

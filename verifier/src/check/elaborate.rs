@@ -417,6 +417,18 @@ pub fn uses_append(rule: &Rule) -> bool {
     })
 }
 
+/// Whether a rule uses an instruction whose mnemonic starts with `prefix` (`ds_bvh_stack_`:
+/// the `bvh_*` settings are then printed with its verdicts).
+pub fn uses_mnemonic_prefix(rule: &Rule, prefix: &str) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.trim_start().to_ascii_lowercase();
+        t.split_whitespace()
+            .next()
+            .unwrap_or("")
+            .starts_with(prefix)
+    })
+}
+
 /// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
 /// is then printed with its verdicts.
 pub fn uses_sbuffer(rule: &Rule) -> bool {

@@ -29,7 +29,7 @@ mod vsharp;
 
 pub use elaborate::{
     lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_flat,
-    uses_float, uses_lds_dma, uses_sbuffer,
+    uses_float, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
 pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
@@ -82,6 +82,7 @@ pub fn outcome_of(
         lds_dma: uses_lds_dma(rule),
         float: uses_float(rule),
         append: uses_append(rule),
+        bvh: uses_mnemonic_prefix(rule, "ds_bvh_stack_"),
         lanes: lane_mode(rule, opts),
         to,
         assumptions: cross_assumptions(rule, target, to.map_or(target, |(t, _)| t)),

@@ -145,6 +145,8 @@ pub struct Outcome {
     pub float: bool,
     /// The rule uses `ds_append`/`ds_consume` (`append_addr` is printed with the verdict).
     pub append: bool,
+    /// The rule uses a BVH stack op (`bvh_pop` and `bvh_invalid` are printed with the verdict).
+    pub bvh: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -167,6 +169,7 @@ impl Outcome {
             (self.lds_dma, groups::LDS_DMA),
             (self.float, groups::FLOAT),
             (self.append, groups::APPEND),
+            (self.bvh, groups::BVH),
             // bufaudit: they choose between readings of the GCN/CDNA V# only.
             (self.buffer && self.gcn_vsharp(), groups::BUFFER_GCN),
         ];

@@ -107,30 +107,7 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
         }
     };
     println!("// {target}: {inst}");
-    let mut binds = Vec::new();
-    for (name, r) in [
-        ("RETURN_DATA", inst.vdst),
-        ("ADDR", inst.addr),
-        ("DATA0", inst.data0),
-        ("DATA1", inst.data1),
-    ] {
-        if let Some(r) = r {
-            binds.push(format!("{name} = {r}"));
-        }
-    }
-    binds.push(format!(
-        "OFFSET = {} (OFFSET0 = {}, OFFSET1 = {})",
-        inst.offset16(),
-        inst.offset0,
-        inst.offset1
-    ));
-    // Register-only cross-lane ops touch no memory; transposes read LDS.
-    if !matches!(
-        crate::machine::CrossKind::of(inst.mnemonic),
-        Some(k) if !matches!(k, crate::machine::CrossKind::Transpose(_))
-    ) {
-        binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
-    }
+    let binds = operand_binds(&inst);
     println!("// {}", binds.join(", "));
     match gcnsmt_lifter::lift::ds_semantics(inst.mnemonic) {
         Some((name, def)) => {
@@ -154,4 +131,47 @@ pub fn lift(target: Target, input: &[String]) -> ExitStatus {
             }
         },
     }
+}
+
+/// The `// RETURN_DATA = v2, ADDR = v1, ...` line of a DS instruction's lifted text: each operand
+/// under the name its semantics entry reads it by, the offset fields and the memory.
+fn operand_binds(inst: &gcnsmt_lifter::DsInst) -> Vec<String> {
+    let mut binds = Vec::new();
+    // An 8-dword DATA1 is bound as two 128-bit values, as `verify` runs it (machine::step).
+    let (data1, data1_hi) = match inst.data1 {
+        Some(r) if r.count > 4 => {
+            let hi = gcnsmt_lifter::RegTuple {
+                first: r.first + 4,
+                count: r.count - 4,
+                ..r
+            };
+            (Some(gcnsmt_lifter::RegTuple { count: 4, ..r }), Some(hi))
+        }
+        r => (r, None),
+    };
+    for (name, r) in [
+        ("RETURN_DATA", inst.vdst),
+        ("ADDR", inst.addr),
+        ("DATA0", inst.data0),
+        ("DATA1", data1),
+        ("DATA1_HI", data1_hi),
+    ] {
+        if let Some(r) = r {
+            binds.push(format!("{name} = {r}"));
+        }
+    }
+    binds.push(format!(
+        "OFFSET = {} (OFFSET0 = {}, OFFSET1 = {})",
+        inst.offset16(),
+        inst.offset0,
+        inst.offset1
+    ));
+    // Register-only cross-lane ops touch no memory; transposes read LDS.
+    if !matches!(
+        crate::machine::CrossKind::of(inst.mnemonic),
+        Some(k) if !matches!(k, crate::machine::CrossKind::Transpose(_))
+    ) {
+        binds.push(format!("MEM = {}", if inst.gds { "GDS" } else { "LDS" }));
+    }
+    binds
 }

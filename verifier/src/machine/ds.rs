@@ -52,8 +52,7 @@ pub(crate) fn bind_ds(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, I
     let cross = CrossKind::of(mn);
     let sem = ds_semantics(mn);
     if sem.is_none() && cross.is_none() {
-        let why = "BVH-stack ops are not modelled";
-        return Err(rule.error(mloc, format!("{mn}: semantics not modelled ({why})")));
+        return Err(rule.error(mloc, format!("{mn}: semantics not modelled")));
     }
     // The lifter's assembler checks operands and modifiers as llvm-mc does; variables are
     // holes in it (crate::holes).

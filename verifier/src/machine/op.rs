@@ -173,7 +173,18 @@ impl Bound {
     /// Registers this instruction writes.
     pub fn writes(&self) -> Vec<RegKey> {
         match &self.op {
-            Op::Ds { vdst, .. } => vdst.clone(),
+            Op::Ds {
+                vdst,
+                addr,
+                mnemonic,
+                ..
+            } => {
+                let mut w = vdst.clone();
+                if gcnsmt_lifter::table::writes_addr(mnemonic) {
+                    w.extend(addr.iter().cloned());
+                }
+                w
+            }
             Op::Cross { vdst, lanes, .. } => lane_keys(vdst, *lanes),
             Op::Lane { inner, .. } => inner.writes(),
             Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),

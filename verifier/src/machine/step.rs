@@ -34,6 +34,7 @@ pub fn step<D: Domain>(
 /// `RETURN_DATA` back to `vdst` (if it has one).
 fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> Result<(), String> {
     let Op::Ds {
+        mnemonic,
         def,
         entry,
         vdst,
@@ -70,8 +71,15 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
     vars.insert("ADDR".to_string(), bits(a, d));
     let x = read(d, m, data0);
     vars.insert("DATA0".to_string(), bits(x, d));
-    let y = read(d, m, data1);
+    // Values are at most 128 bits wide: an 8-dword DATA1 (the gfx12 BVH8 stack pushes) is
+    // DATA1 (dwords 0-3) and DATA1_HI (dwords 4-7).
+    let (lo, hi) = data1.split_at(data1.len().min(4));
+    let y = read(d, m, lo);
     vars.insert("DATA1".to_string(), bits(y, d));
+    if !hi.is_empty() {
+        let y = read(d, m, hi);
+        vars.insert("DATA1_HI".to_string(), bits(y, d));
+    }
     vars.insert("OFFSET".to_string(), Val::Bits(off, Ty::Bits(Kind::U, 16)));
     vars.insert("OFFSET0".to_string(), Val::Bits(o0, Ty::Bits(Kind::U, 8)));
     vars.insert("OFFSET1".to_string(), Val::Bits(o1, Ty::Bits(Kind::U, 8)));
@@ -93,6 +101,9 @@ fn step_ds<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> R
     m.mem = mem;
     if !vdst.is_empty() {
         write(d, m, vdst, &out["RETURN_DATA"])?;
+    }
+    if gcnsmt_lifter::table::writes_addr(mnemonic) {
+        write(d, m, addr, &out["ADDR"])?;
     }
     Ok(())
 }

@@ -119,6 +119,11 @@ pub fn rows(target: Target) -> Vec<Row> {
                             row.assumptions.push("append_addr".into());
                             row.depends_on = vec!["alignment", "lds_limit"];
                         }
+                    } else if file == "ds_bvh.pcode" {
+                        row.assumptions.push(BVH_MODEL.into());
+                        row.assumptions.push("bvh_pop".into());
+                        row.assumptions.push("bvh_invalid".into());
+                        row.depends_on = vec!["alignment", "lds_limit"];
                     } else if text.contains("MEM[") {
                         row.depends_on = vec!["alignment", "lds_limit"];
                     } else if f
@@ -175,6 +180,11 @@ pub fn row_json(r: &Row) -> Value {
 }
 
 /// What a format conversion's verdict rests on (docs/buffer.md, "Format loads and stores").
+/// The BVH stack model's assumption text (`ds_bvh.pcode`; docs/soundness.md "Assumptions").
+const BVH_MODEL: &str = "bvh: the stack pointer layout, slot stride and stack size from Mesa \
+    RADV and LLPC (the guides leave DECODE_ADDR undefined); an index at or past the stack size is \
+    undefined; GPURT's gfx12 overflow/TLAS state not modelled";
+
 const FORMAT_MODEL: &str =
     "format: UNORM/SNORM and out-of-range conversions are undefined (left out of proofs)";
 

@@ -134,6 +134,8 @@ impl LaneFn<'_> {
                 // bufaudit (irrelevant: no buffer access in a wave atomic)
                 buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
                 buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
+                bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
+                bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
