@@ -295,14 +295,38 @@ fn regenerate_shipped() {
     // The options after `gcnsmt equiv --all`, less the shipped ones that end the command.
     let words: Vec<&str> = cmd.split(' ').skip(3).collect();
     let extra = &words[..words.len() - SHIPPED.len()];
-    let (dir, _) = regenerate_all(extra);
+    let (dir, got) = regenerate_all(extra);
+    // Which rows differ, for the failure message (a hard query that times out on a loaded
+    // machine is `unknown` in one run and decided in another: the limit is wall-clock).
+    let mut changed = Vec::new();
+    for (p, w) in got["pairs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .zip(doc["pairs"].as_array().into_iter().flatten())
+    {
+        let (a, b) = (&p["rows"], &w["rows"]);
+        for (r, s) in a
+            .as_array()
+            .into_iter()
+            .flatten()
+            .zip(b.as_array().into_iter().flatten())
+        {
+            if r != s {
+                changed.push(format!(
+                    "{} -> {} {}: {} (shipped {})",
+                    p["from"], p["to"], r["mnemonic"], r["status"], s["status"]
+                ));
+            }
+        }
+    }
     for f in ["generations.json", "generations.md"] {
         let got = std::fs::read_to_string(dir.path().join(f)).unwrap();
         let want =
             std::fs::read_to_string(gcnsmt_testkit::workspace_path(&format!("docs/{f}"))).unwrap();
         assert!(
             got == want,
-            "docs/{f} differs from a fresh `gcnsmt equiv --all`"
+            "docs/{f} differs from a fresh `gcnsmt equiv --all`; rows: {changed:?}"
         );
     }
 }
