@@ -27,6 +27,10 @@ pub struct Options {
     /// Prove a cross-target rule whose two sides lift to the very same terms without a
     /// refinement query (`gcnsmt equiv`; off elsewhere so `verify` output stays as it was).
     pub identity: bool,
+    /// Shrink a counterexample toward small inputs and readable bytes (on by default; `equiv
+    /// --all` turns it off: its data file keeps no witness). Off, the solver's model, replayed
+    /// on the interpreter like a shrunk one, is the counterexample.
+    pub shrink: bool,
 }
 
 /// `--set NAME=VALUE` arguments as (name, value) pairs, as `verify` and `tv` take them.
@@ -60,6 +64,7 @@ impl Default for Options {
             lanes: None,
             lane_order: None,
             identity: false,
+            shrink: true,
         }
     }
 }

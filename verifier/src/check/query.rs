@@ -275,6 +275,11 @@ fn counterexample(rule: &Rule, run: &Run, opts: &Options, q: &mut Query, model: 
     let first = (holds(&model, b, x))
         .then(|| replay_sides(&model, run).ok())
         .flatten();
+    if !opts.shrink {
+        if let Some(cex) = first {
+            return Verdict::Refuted(Box::new(cex));
+        }
+    }
     let (model, stats) = crate::shrink::minimize(q, model, &inputs, &budget, |m| {
         holds(m, b, x) && replay_sides(m, run).is_ok()
     });

@@ -74,6 +74,10 @@ pub struct EquivArgs {
     /// With --all: only these source targets (comma-separated or ranges), for sampling.
     #[arg(long, requires = "all")]
     pub sample: Option<String>,
+    /// With --all: only these ordered pairs (`FROM:TO`, comma-separated, kept in this order),
+    /// for sampling.
+    #[arg(long, requires = "all", conflicts_with = "sample")]
+    pub pairs: Option<String>,
     /// Only this family's opcodes.
     #[arg(long, value_enum)]
     pub family: Option<EquivFamily>,
@@ -98,6 +102,8 @@ pub fn equiv(args: &EquivArgs) -> ExitStatus {
     let opts = Options {
         timeout,
         identity: true,
+        // The data files of `--all` keep no witness: the solver's model, replayed, is enough.
+        shrink: !args.all,
         ..Options::default()
     };
     let by = match args.by {
@@ -280,15 +286,10 @@ fn unmapped(r: &Row) -> Vec<&str> {
 /// `--all`: every ordered pair (or those from `--sample`), written to `--out`.
 fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     let start = Instant::now();
-    let froms = match args.sample.as_deref().map(Target::parse_list).transpose() {
-        Ok(f) => f.unwrap_or_else(|| Target::ALL.to_vec()),
-        Err(e) => return super::usage_error(&format!("--sample: {e}")),
+    let pairs = match pairs_of(args) {
+        Ok(p) => p,
+        Err(e) => return super::usage_error(&e),
     };
-    let pairs: Vec<(Target, Target)> = froms
-        .iter()
-        .flat_map(|f| Target::ALL.into_iter().map(move |t| (*f, t)))
-        .filter(|(f, t)| f != t)
-        .collect();
     // Pairs one after another; each pair's opcodes run in parallel (rayon).
     // One memo for the run: most pairs ask some other pair's questions again.
     let memo = Memo::default();
@@ -327,6 +328,30 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     );
     let all_rows: Vec<Row> = tables.into_iter().flat_map(|(_, _, r)| r).collect();
     status(&all_rows)
+}
+
+/// The ordered pairs `--all` checks: every one, those from `--sample`, or `--pairs`.
+fn pairs_of(args: &EquivArgs) -> Result<Vec<(Target, Target)>, String> {
+    if let Some(list) = &args.pairs {
+        let one =
+            |t: &str| Target::parse(t).ok_or_else(|| format!("--pairs: unknown target `{t}`"));
+        return (list.split(',').map(str::trim).filter(|p| !p.is_empty()))
+            .map(|p| match p.split_once(':') {
+                Some((f, t)) if f.trim() != t.trim() => Ok((one(f.trim())?, one(t.trim())?)),
+                Some(_) => Err(format!("--pairs: `{p}` names the same target twice")),
+                None => Err(format!("--pairs: expected FROM:TO, got `{p}`")),
+            })
+            .collect();
+    }
+    let froms = match args.sample.as_deref().map(Target::parse_list).transpose() {
+        Ok(f) => f.unwrap_or_else(|| Target::ALL.to_vec()),
+        Err(e) => return Err(format!("--sample: {e}")),
+    };
+    Ok(froms
+        .iter()
+        .flat_map(|f| Target::ALL.into_iter().map(move |t| (*f, t)))
+        .filter(|(f, t)| f != t)
+        .collect())
 }
 
 /// `generations.json`: `{"generated_by", "pairs"}`, each pair's fields pretty-printed and each
@@ -373,6 +398,9 @@ fn generated_by(args: &EquivArgs, by: By) -> String {
     }
     if let Some(s) = &args.sample {
         c.push_str(&format!(" --sample {s}"));
+    }
+    if let Some(p) = &args.pairs {
+        c.push_str(&format!(" --pairs {p}"));
     }
     c.push_str(&format!(" --timeout {}", args.timeout));
     c

@@ -339,6 +339,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         lanes: None,
         lane_order: None,
         identity: false,
+        shrink: true,
     };
     let mut opts = opts;
     if let Some(o) = &args.lane_order {
