@@ -10,12 +10,6 @@ use gcnsmt_semantics::target::Target;
 
 const ORACLE: &str = include_str!("../../tests/data/mtbuf_llvm_mc.txt");
 
-fn bytes(list: &str) -> Vec<u8> {
-    list.split(',')
-        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte"))
-        .collect()
-}
-
 #[test]
 fn llvm_mc_check_lines_round_trip() {
     let mut n = 0;
@@ -29,7 +23,7 @@ fn llvm_mc_check_lines_round_trip() {
             panic!("line {}: four fields", ln + 1)
         };
         let t = Target::parse(t).expect("target");
-        let want = bytes(enc);
+        let want = gcnsmt_testkit::hex_bytes(enc);
         n += 1;
         match parse_any(t, asm) {
             Ok(i) if encode_any(&i) == want => {}

@@ -12,18 +12,6 @@ fn data_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/roundtrip")
 }
 
-fn parse_bytes(enc: &str) -> Vec<u8> {
-    let inner = enc
-        .split_once('[')
-        .and_then(|(_, r)| r.split_once(']'))
-        .expect("encoding list")
-        .0;
-    inner
-        .split(',')
-        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte"))
-        .collect()
-}
-
 fn check_line(t: Target, asm: &str, bytes: &[u8], failures: &mut Vec<String>, what: &str) {
     match parse_any(t, asm) {
         Ok(inst) if encode_any(&inst) == bytes => {}
@@ -63,7 +51,7 @@ fn mubuf_roundtrip_all_targets() {
             check_line(
                 t,
                 asm,
-                &parse_bytes(enc),
+                &gcnsmt_testkit::hex_bytes(enc),
                 &mut failures,
                 &format!("{t}:{}", ln + 1),
             );
@@ -105,7 +93,7 @@ fn mubuf_probes() {
         };
         let t = target.expect("section");
         let asm = asm.trim();
-        let bytes = parse_bytes(enc);
+        let bytes = gcnsmt_testkit::hex_bytes(enc);
         let off: Option<u32> = asm
             .split_whitespace()
             .find_map(|m| m.strip_prefix("offset:"))
@@ -151,7 +139,13 @@ fn golden_roundtrip_all_targets() {
                 let (asm, enc) = line.split_once(';').expect("asm ; encoding");
                 n += 1;
                 let what = format!("{}:{}", path.display(), ln + 1);
-                check_line(t, asm.trim(), &parse_bytes(enc), &mut failures, &what);
+                check_line(
+                    t,
+                    asm.trim(),
+                    &gcnsmt_testkit::hex_bytes(enc),
+                    &mut failures,
+                    &what,
+                );
             }
             println!("{t} {kind}: {n} golden lines");
             total += n;

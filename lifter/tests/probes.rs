@@ -21,15 +21,7 @@ fn encoding_probes() {
         };
         let t = target.expect("section");
         let asm = asm.trim();
-        let inner = enc
-            .split_once('[')
-            .and_then(|(_, r)| r.split_once(']'))
-            .expect("bytes")
-            .0;
-        let bytes: Vec<u8> = inner
-            .split(',')
-            .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).unwrap())
-            .collect();
+        let bytes = gcnsmt_testkit::hex_bytes(enc);
         let dec = decode_bytes(t, &bytes).unwrap_or_else(|e| panic!("{t} `{asm}`: {e}"));
         assert_eq!(dec.to_string(), asm, "{t} decode");
         let parsed = parse_asm(t, asm).unwrap_or_else(|e| panic!("{t} `{asm}`: {e}"));

@@ -8,18 +8,6 @@ fn data_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/roundtrip")
 }
 
-fn parse_bytes(enc: &str) -> Vec<u8> {
-    let inner = enc
-        .split_once('[')
-        .and_then(|(_, r)| r.split_once(']'))
-        .expect("encoding list")
-        .0;
-    inner
-        .split(',')
-        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte"))
-        .collect()
-}
-
 #[test]
 fn roundtrip_all_targets() {
     let mut total = 0;
@@ -35,7 +23,7 @@ fn roundtrip_all_targets() {
             }
             let (asm, enc) = line.split_once(';').expect("asm ; encoding");
             let asm = asm.trim();
-            let bytes = parse_bytes(enc);
+            let bytes = gcnsmt_testkit::hex_bytes(enc);
             n += 1;
             match parse_asm(t, asm) {
                 Ok(inst) if encode_bytes(&inst).as_slice() == bytes.as_slice() => {}

@@ -94,6 +94,19 @@ pub fn proptest_config(cases: u32, seed: u64) -> ProptestConfig {
     }
 }
 
+/// The bytes of an llvm-mc encoding list, `0x00,0xfc,...`, with or without the brackets and
+/// text around it (`; encoding: [0x00,0x01]`). Panics on a byte that is not hex (test data).
+pub fn hex_bytes(list: &str) -> Vec<u8> {
+    let inner = match list.split_once('[') {
+        Some((_, r)) => r.split_once(']').map_or(r, |(l, _)| l),
+        None => list,
+    };
+    inner
+        .split(',')
+        .map(|b| u8::from_str_radix(b.trim().trim_start_matches("0x"), 16).expect("hex byte"))
+        .collect()
+}
+
 /// The workspace root (the directory holding `proofs/`, `semantics/`, ...).
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

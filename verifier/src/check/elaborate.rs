@@ -374,15 +374,19 @@ pub fn uses_buffer(rule: &Rule) -> bool {
         .any(|l| crate::machine::buffer::is_buffer_line(&l.text))
 }
 
+/// Whether some instruction line of the rule has a mnemonic (its first word, lower case) that
+/// `pred` accepts: what decides which settings groups a verdict prints.
+fn uses_mnemonic(rule: &Rule, pred: impl Fn(&str) -> bool) -> bool {
+    rule.source.iter().chain(&rule.target).any(|l| {
+        let t = l.text.trim_start().to_ascii_lowercase();
+        pred(t.split_whitespace().next().unwrap_or(""))
+    })
+}
+
 /// Whether a rule uses FLAT instructions (`flat_*`), whose `flat_aperture` setting is then
 /// printed with its verdicts.
 pub fn uses_flat(rule: &Rule) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        l.text
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("flat_")
-    })
+    uses_mnemonic(rule, |m| m.starts_with("flat_"))
 }
 
 /// Whether a rule uses an LDS DMA form (a buffer line with the `lds` modifier, or
@@ -399,45 +403,29 @@ pub fn uses_lds_dma(rule: &Rule) -> bool {
 /// Whether a rule uses VALU f32 arithmetic (`v_add_f32`, `v_mul_f32`, `v_fma_f32`), whose
 /// `fp32_denorm` setting is then printed with its verdicts.
 pub fn uses_float(rule: &Rule) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        let t = l.text.trim_start().to_ascii_lowercase();
+    uses_mnemonic(rule, |m| {
         ["v_add_f32", "v_mul_f32", "v_fma_f32"]
             .iter()
-            .any(|m| t.starts_with(m))
+            .any(|f| m.starts_with(f))
     })
 }
 
 /// Whether a rule uses `ds_append`/`ds_consume`, whose `append_addr` setting is then printed
 /// with its verdicts.
 pub fn uses_append(rule: &Rule) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        let t = l.text.trim_start().to_ascii_lowercase();
-        let mn = t.split_whitespace().next().unwrap_or("");
-        mn == "ds_append" || mn == "ds_consume"
-    })
+    uses_mnemonic(rule, |m| m == "ds_append" || m == "ds_consume")
 }
 
 /// Whether a rule uses an instruction whose mnemonic starts with `prefix` (`ds_bvh_stack_`:
 /// the `bvh_*` settings are then printed with its verdicts).
 pub fn uses_mnemonic_prefix(rule: &Rule, prefix: &str) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        let t = l.text.trim_start().to_ascii_lowercase();
-        t.split_whitespace()
-            .next()
-            .unwrap_or("")
-            .starts_with(prefix)
-    })
+    uses_mnemonic(rule, |m| m.starts_with(prefix))
 }
 
 /// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
 /// is then printed with its verdicts.
 pub fn uses_sbuffer(rule: &Rule) -> bool {
-    rule.source.iter().chain(&rule.target).any(|l| {
-        l.text
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("s_buffer_load")
-    })
+    uses_mnemonic(rule, |m| m.starts_with("s_buffer_load"))
 }
 
 /// The lanes a rule is checked with: `--lanes`, else the rule's `Lanes:` (its order replaced by
