@@ -22,6 +22,12 @@
 //! a write is dropped, so `tmp >= DATA` at equality decides nothing when its `tmp` was read out
 //! of range; where no input has both, the plain edge still gets its own vector.
 //!
+//! The float edges come first, the rest in evaluation order: a vector set is capped per line
+//! (`vectors -n`), and a buffer atomic's range check alone has more comparison edges than the
+//! cap, while only a vector with the exact bit pattern (a NaN, a zero of either sign) reaches
+//! a float edge, so asked last they went without (gfx1200's `buffer_atomic_min_num_f32`
+//! signed-zero mutants survived so).
+//!
 //! `K` counts decision points of one kind in evaluation order, so a label names the same
 //! point from run to run. Predicates that simplify to a constant are left out (no input can
 //! change them), as are repeats of one predicate.
@@ -60,6 +66,7 @@ pub fn edges(
     exec(&mut r, &renv, &mut rm, prog)?;
     let mut d = Smt;
     let mut out = Vec::new();
+    let mut floats = Vec::new();
     let mut seen: HashSet<Prop> = HashSet::new();
     // Each new predicate on its path (`guard`), preceded by the same with the accesses before
     // it in range (`acc`), when there were any: asked first, so where it is satisfiable its
@@ -118,20 +125,20 @@ pub fn edges(
                 na += usize::from(out.len() > before);
             }
             Tap::Fp(_, fmt, a, b) | Tap::FpCmp(fmt, a, b) => {
-                let before = out.len();
+                let before = floats.len();
                 let name = match tap {
                     Tap::Fp(op, ..) => fp_name(*op, *fmt),
                     _ => format!("cmp.{fmt:?}").to_ascii_lowercase(),
                 };
                 for (side, x) in [("a", a), ("b", b)] {
                     for (what, p) in fp_edges(&mut d, *fmt, x) {
-                        push(format!("fp{nf} {name}:{side}={what}"), p, g, &mut out);
+                        push(format!("fp{nf} {name}:{side}={what}"), p, g, &mut floats);
                     }
                 }
                 for (what, p) in zero_pairs(&mut d, *fmt, a, b) {
-                    push(format!("fp{nf} {name}:{what}"), p, g, &mut out);
+                    push(format!("fp{nf} {name}:{what}"), p, g, &mut floats);
                 }
-                nf += usize::from(out.len() > before);
+                nf += usize::from(floats.len() > before);
             }
             Tap::Mask(a, b) => {
                 let before = out.len();
@@ -142,7 +149,8 @@ pub fn edges(
             }
         }
     }
-    Ok(out)
+    floats.extend(out);
+    Ok(floats)
 }
 
 /// Where a decision point sits: the guards of its path, and the in-range conditions of the
