@@ -480,3 +480,69 @@ fn vectors_kill_95_percent_of_gfx942_gfx1100_gfx1200_mutants() {
         whole_target_kill_rate(t);
     }
 }
+
+/// The little-endian dword of the `global` bytes of a memory object (`{"global": [[a, b]..]}`),
+/// lowest address first.
+fn global_dword(v: &Value) -> u32 {
+    let bs: BTreeMap<u64, u8> = (v["global"].as_array().expect("global bytes").iter())
+        .map(|p| (p[0].as_u64().unwrap(), p[1].as_u64().unwrap() as u8))
+        .collect();
+    assert_eq!(bs.len(), 4, "{v}");
+    bs.values().rev().fold(0, |acc, b| acc << 8 | u32::from(*b))
+}
+
+/// Float edges come before the cap: a line's vectors are capped (`-n`), and a gfx12 buffer
+/// atomic's range check alone has more comparison edges than that, so before the float edges
+/// came first `buffer_atomic_min_num_f32`'s +0-against--0 vectors were never made, even at
+/// 32 a line. With 4 a line (the random one and three more), each line still gets both zero
+/// pairs with the access in range. Expected values by hand, IEEE 754-2019 minimumNumber
+/// (RDNA4 guide, BUFFER_ATOMIC_MIN_NUM_F32): -0 is below +0, so the memory dword becomes -0
+/// (0x80000000) either way round, and v10 returns the old memory dword.
+#[test]
+fn float_zero_pairs_come_before_the_cap() {
+    let r = gcnsmt(&[
+        "vectors",
+        "--target",
+        "gfx1200",
+        "buffer_atomic_min_num_f32",
+        "--defaults-only",
+        "-n",
+        "4",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let doc = json(&r);
+    let vs = doc["vectors"].as_array().expect("vectors");
+    let lines: BTreeSet<&str> = vs.iter().map(|v| v["asm"].as_str().unwrap()).collect();
+    assert_eq!(lines.len(), 2, "offen, idxen offen: {lines:?}");
+    for line in lines {
+        for (pair, data) in [("a=+0,b=-0", 0u64), ("a=-0,b=+0", 0x8000_0000)] {
+            let label = format!("fp0 cmp.f32:{pair} in-range");
+            let v = (vs.iter())
+                .find(|v| {
+                    v["asm"] == line
+                        && v["covers"]
+                            .as_array()
+                            .unwrap()
+                            .contains(&label.clone().into())
+                })
+                .unwrap_or_else(|| panic!("{line}: no vector covers {label}"));
+            assert_eq!(hx(&v["inputs"]["v10"]), data, "{pair}: DATA");
+            let old = global_dword(&v["memory"]);
+            assert_eq!(
+                u64::from(old),
+                data ^ 0x8000_0000,
+                "{pair}: the memory operand"
+            );
+            assert_eq!(
+                global_dword(&v["expected"]["memory"]),
+                0x8000_0000,
+                "{pair}"
+            );
+            assert_eq!(
+                hx(&v["expected"]["registers"]["v10"]),
+                u64::from(old),
+                "{pair}"
+            );
+        }
+    }
+}

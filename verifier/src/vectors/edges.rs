@@ -6,8 +6,8 @@
 //! - a comparison `a op b`: true and false, `a == b`, and for orderings `a == b + 1` and
 //!   `a + 1 == b` (off by one either way);
 //! - `a + b`: wraps (`a + b < a`, unsigned); `a - b`: borrows (`a < b`) and is zero;
-//! - a float `+ - *` or comparison: each operand NaN (quiet and signalling), +0 and -0,
-//!   denormal, infinite, and the two operands zeros of opposite signs;
+//! - a float `+ - *` or comparison: the two operands zeros of opposite signs, then each
+//!   operand NaN (quiet and signalling), +0 and -0, denormal, infinite;
 //! - `a & b`: each of the low three bits (the alignment bits) set in one operand and dropped by
 //!   the other.
 //!
@@ -130,13 +130,14 @@ pub fn edges(
                     Tap::Fp(op, ..) => fp_name(*op, *fmt),
                     _ => format!("cmp.{fmt:?}").to_ascii_lowercase(),
                 };
+                // The pairs first: each vector of one covers an operand's +0 and the other's -0.
+                for (what, p) in zero_pairs(&mut d, *fmt, a, b) {
+                    push(format!("fp{nf} {name}:{what}"), p, g, &mut floats);
+                }
                 for (side, x) in [("a", a), ("b", b)] {
                     for (what, p) in fp_edges(&mut d, *fmt, x) {
                         push(format!("fp{nf} {name}:{side}={what}"), p, g, &mut floats);
                     }
-                }
-                for (what, p) in zero_pairs(&mut d, *fmt, a, b) {
-                    push(format!("fp{nf} {name}:{what}"), p, g, &mut floats);
                 }
                 nf += usize::from(floats.len() > before);
             }
