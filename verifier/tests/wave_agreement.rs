@@ -1,7 +1,7 @@
 //! The cross-lane semantics (`gcnsmt_semantics::wave`) and the wave atomics' lane function
 //! (DS and buffer atomics) give the same results on the interpreter and on the z3 encoding:
-//! 1,000 random inputs per cross-lane op, 100 per atomic, the z3 terms built from constants and
-//! simplified to numerals.
+//! 1,000 random inputs per cross-lane op, 100 per atomic, under `GCNSMT_SLOW=1` (a quarter of
+//! that by default), the z3 terms built from constants and simplified to numerals.
 
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::interp::{Bits, Concrete};
@@ -13,7 +13,10 @@ use gcnsmt_verifier::wave::lanes::{LaneData, Space};
 use gcnsmt_verifier::wave::ops::all_atomics;
 use rand::{Rng, SeedableRng};
 
-const RUNS: usize = 1000;
+/// Random inputs per cross-lane op: 1,000 in the slow tier, 250 by default.
+fn runs() -> usize {
+    gcnsmt_testkit::tiered(250, 1000)
+}
 
 fn vals(r: &mut impl Rng, n: usize) -> Vec<u32> {
     (0..n).map(|_| r.gen()).collect()
@@ -43,7 +46,7 @@ fn values(v: &[Bits]) -> Vec<u128> {
 #[test]
 fn swizzle_permute_append_agree() {
     let mut r = rand::rngs::StdRng::seed_from_u64(5);
-    for run in 0..RUNS {
+    for run in 0..runs() {
         let (data, old) = (vals(&mut r, 64), vals(&mut r, 64));
         let exec: u64 = r.gen();
         let off: u16 = r.gen();
@@ -141,7 +144,7 @@ fn atomic_lane_function_agrees() {
     for op in &ops {
         let c = Conc::new(op);
         let lane = op.lane();
-        for _ in 0..RUNS / 10 {
+        for _ in 0..runs() / 10 {
             let mask = |w: u32| {
                 if w >= 128 {
                     u128::MAX
@@ -191,7 +194,7 @@ fn lane_forms_agree_with_whole_wave_forms() {
             })
             .collect::<Vec<_>>()
     };
-    for run in 0..RUNS / 20 {
+    for run in 0..runs() / 20 {
         let n = if run % 2 == 0 { 32 } else { 64 };
         let (data, old) = (vals(&mut r, n), vals(&mut r, n));
         let addr: Vec<u32> = (0..n).map(|_| r.gen::<u32>() & 0x1ff).collect();
@@ -249,7 +252,7 @@ fn lane_forms_agree_with_whole_wave_forms() {
 #[test]
 fn lane_forms_on_a_subset_equal_the_wave_with_the_rest_inactive() {
     let mut r = rand::rngs::StdRng::seed_from_u64(8);
-    for run in 0..RUNS / 4 {
+    for run in 0..runs() / 4 {
         let n = 64usize;
         let (data, old) = (vals(&mut r, n), vals(&mut r, n));
         let addr: Vec<u32> = (0..n).map(|_| r.gen::<u32>() & 0x1ff).collect();
@@ -313,7 +316,7 @@ fn lane_forms_on_a_subset_equal_the_wave_with_the_rest_inactive() {
 #[test]
 fn bpermute_fi_lanes_agree() {
     let mut r = rand::rngs::StdRng::seed_from_u64(7);
-    for run in 0..RUNS {
+    for run in 0..runs() {
         let n = 1 + run % 4;
         let mut ids: Vec<u32> = (0..32).collect();
         rand::seq::SliceRandom::shuffle(&mut ids[..], &mut r);
