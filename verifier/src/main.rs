@@ -188,7 +188,24 @@ enum Cmd {
     },
 }
 
+/// Output that cannot be written (a closed pipe, `/dev/full`) makes `print!` panic: that is a
+/// tool error (one line, exit 2), not a crash with a backtrace. Other panics keep the default
+/// report.
+fn stdout_failure_is_an_error() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Some(msg) = info.payload_as_str() {
+            if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+                eprintln!("error: cannot write to standard output: {why}");
+                std::process::exit(2);
+            }
+        }
+        default(info)
+    }));
+}
+
 fn main() -> ExitCode {
+    stdout_failure_is_an_error();
     let cli = Cli::parse();
     let level = match cli.verbose {
         0 => "warn",

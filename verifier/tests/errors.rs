@@ -45,3 +45,26 @@ fn every_error_case_gives_its_error_at_its_position() {
     }
     assert!(n >= 12, "only {n} error cases found");
 }
+
+/// Output that cannot be written is a tool error: one line on stderr and exit 2, no panic
+/// (`/dev/full` fails every write with ENOSPC; Linux only).
+#[test]
+fn unwritable_stdout_is_exit_2_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return;
+    };
+    for args in [
+        &["coverage", "--target", "gfx90a"][..],
+        &["decode", "--target", "gfx1030", "D8C00000", "00020103"][..],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    }
+}

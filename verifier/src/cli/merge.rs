@@ -9,7 +9,6 @@ use crate::exit::ExitStatus;
 use crate::record::Summary;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -215,6 +214,6 @@ pub fn merge(files: &[PathBuf], format: MergeFormat) -> ExitStatus {
             );
         }
     }
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    crate::exit::write_stdout(&out);
     s.exit_code()
 }

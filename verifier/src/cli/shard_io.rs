@@ -9,7 +9,6 @@ use crate::rules::Rule;
 use crate::run::Job;
 use crate::shard::Shard;
 use serde_json::json;
-use std::io::Write;
 use std::time::Duration;
 
 /// `gcnsmt verify --list`: one line per check (of `shard` if given), in run order. Text:
@@ -35,7 +34,7 @@ pub(super) fn list(
         }
         out.push('\n');
     }
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    crate::exit::write_stdout(&out);
     ExitStatus::Proved
 }
 

@@ -8,7 +8,6 @@ use crate::record::{Record, Summary};
 use crate::rules::parse_rules_each;
 use crate::rules::{InputError, Loc};
 use gcnsmt_semantics::target::Target;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -152,7 +151,7 @@ fn tool_error(format: Format, msg: &str) -> ExitStatus {
             format!("{:#}\n", crate::sarif::log(&[], &[], Some(&f)))
         }
     };
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    crate::exit::write_stdout(&text);
     status
 }
 
@@ -245,21 +244,20 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
                 Some(p) => p.json_lines(&records, &seqs, &all, start.elapsed()),
                 None => crate::output::json_lines(&records, &all, start.elapsed()),
             };
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            crate::exit::write_stdout(&text);
             return all.exit_code();
         }
         Format::Sarif => {
             let text = format!("{:#}\n", crate::output::sarif(&records));
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            crate::exit::write_stdout(&text);
             return all.exit_code();
         }
     }
     if !args.no_matrix {
-        let _ = write!(std::io::stdout(), "\n{}\n", crate::matrix::matrix(&records));
+        crate::exit::write_stdout(&format!("\n{}\n", crate::matrix::matrix(&records)));
     }
-    let _ = writeln!(
-        std::io::stdout(),
-        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]",
+    crate::exit::write_stdout(&format!(
+        "summary: {} proved, {} refuted ({} as expected), {} unknown, {} inapplicable, {} errors ({} as expected), {} expectation mismatches  [{:.1?}]\n",
         all.proved,
         all.refuted,
         all.refuted_expected,
@@ -269,9 +267,9 @@ pub fn verify(paths: &[PathBuf], args: &VerifyArgs) -> ExitStatus {
         all.errors_expected,
         all.mismatches,
         start.elapsed()
-    );
+    ));
     if let Some(c) = &cross {
-        let _ = writeln!(std::io::stdout(), "{c}");
+        crate::exit::write_stdout(&format!("{c}\n"));
     }
     all.exit_code()
 }

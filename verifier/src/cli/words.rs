@@ -6,7 +6,6 @@ use crate::exit::ExitStatus;
 use gcnsmt_lifter::encode_bytes;
 use gcnsmt_lifter::text::WriteText;
 use gcnsmt_semantics::target::Target;
-use std::io::Write as _;
 
 /// Bytes from hex arguments: 8-digit dwords (`0xd86c0000`, little-endian) or 2-digit bytes
 /// (`0x00`, `[0x00,0x00,...]`).
@@ -109,9 +108,7 @@ pub fn decode(target: Target, words: &[String]) -> ExitStatus {
 }
 
 fn flush(out: &str) {
-    let mut so = std::io::stdout().lock();
-    let _ = so.write_all(out.as_bytes());
-    let _ = so.flush();
+    crate::exit::write_stdout(out);
 }
 
 /// `gcnsmt encode`.

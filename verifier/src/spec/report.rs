@@ -199,7 +199,7 @@ pub fn main(
 ) -> ExitStatus {
     let print = |text: String| {
         // A closed pipe (`| head`) is not an error of the check.
-        let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+        crate::exit::write_stdout(&text);
     };
     let fail = |e: SpecError| -> ExitStatus {
         match format {
