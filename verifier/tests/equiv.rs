@@ -222,10 +222,26 @@ fn usage_errors() {
     assert_eq!(r.code, 2, "{}", r.context());
     let dir = TempDir::new("equiv-usage");
     let out = dir.path().to_str().unwrap();
-    for pairs in ["gfx600", "gfx600:gfx600", "gfx600:gfx9999"] {
+    // An empty selection would write an empty table over the shipped one (`--out docs`).
+    for pairs in ["gfx600", "gfx600:gfx600", "gfx600:gfx9999", ",", ""] {
         let r = run(&["equiv", "--all", "--pairs", pairs, "--out", out]);
         assert_eq!(r.code, 2, "--pairs {pairs}: {}", r.context());
     }
+    let r = run(&["equiv", "--all", "--sample", "", "--out", out]);
+    assert_eq!(r.code, 2, "--sample '': {}", r.context());
+    assert!(!dir.path().join("generations.json").exists());
+    // --out is checked before any pair is: a file there is an error at once.
+    let file = dir.write("a-file", "");
+    let started = std::time::Instant::now();
+    let r = run(&["equiv", "--all", "--out", file.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("--out"), "{}", r.context());
+    assert!(
+        !r.stderr.contains("->"),
+        "a pair ran first: {}",
+        r.context()
+    );
+    assert!(started.elapsed().as_secs() < 30);
 }
 
 /// The fourteen targets, in `Target::ALL` order.

@@ -287,9 +287,16 @@ fn unmapped(r: &Row) -> Vec<&str> {
 fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     let start = Instant::now();
     let pairs = match pairs_of(args) {
+        Ok(p) if p.is_empty() => {
+            return super::usage_error("--pairs/--sample: no pair of targets to check")
+        }
         Ok(p) => p,
         Err(e) => return super::usage_error(&e),
     };
+    // Before any pair is checked: a run can take many minutes, and its files go there.
+    if let Err(e) = writable_dir(&args.out) {
+        return super::usage_error(&format!("--out {}: {e}", args.out.display()));
+    }
     // Pairs one after another; each pair's opcodes run in parallel (rayon).
     // One memo for the run: most pairs ask some other pair's questions again.
     let memo = Memo::default();
@@ -308,9 +315,6 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
         .map(|(f, t, r)| pair_json(*f, *t, by, r, false))
         .collect();
     let md = markdown(&tables, &command);
-    if let Err(e) = std::fs::create_dir_all(&args.out) {
-        return super::usage_error(&format!("--out {}: {e}", args.out.display()));
-    }
     let write = |name: &str, text: String| {
         let p = args.out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("{}: {e}", p.display()))
@@ -328,6 +332,16 @@ fn all(args: &EquivArgs, by: By, opts: &Options) -> ExitStatus {
     );
     let all_rows: Vec<Row> = tables.into_iter().flat_map(|(_, _, r)| r).collect();
     status(&all_rows)
+}
+
+/// Make `dir` (and its parents) if needed, and check that a file can be made in it.
+///
+/// Errors: it is not a directory, or cannot be made or written.
+fn writable_dir(dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let probe = dir.join(format!(".gcnsmt-equiv-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| e.to_string())?;
+    std::fs::remove_file(&probe).map_err(|e| e.to_string())
 }
 
 /// The ordered pairs `--all` checks: every one, those from `--sample`, or `--pairs`.
