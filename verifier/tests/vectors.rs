@@ -284,6 +284,56 @@ fn check_accepts_its_vectors_and_rejects_tampered_and_bad_files() {
     // An opcode the target does not have.
     let c = gcnsmt(&["vectors", "--target", "gfx1100", "ds_read_b32"]);
     assert_eq!(c.code, 2, "{}", c.context());
+    // Every setting is recorded, as `verify --set` names them (buffer_struct included).
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let set = doc["vectors"][0]["settings"].as_object().unwrap();
+    for k in [
+        "alignment",
+        "lds_limit",
+        "fp32_denorm",
+        "buffer_struct",
+        "bvh_pop",
+    ] {
+        assert!(set.contains_key(k), "{k}: {set:?}");
+    }
+    // Bad content is an input error (exit 2) at the file, not a vector that differs: an
+    // unknown setting value, an instruction the assembler rejects; so is a filter that selects
+    // nothing, and a JSON syntax error is at its line and column.
+    let mut doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    doc["vectors"][0]["settings"]["alignment"] = Value::from("BOGUS");
+    let f = dir.write("setting.json", &doc.to_string());
+    let mut doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    doc["vectors"][0]["asm"] = Value::from("ds_add_rtn_u32 v10, v1, v2 offset:99999");
+    let g = dir.write("asm.json", &doc.to_string());
+    let h = dir.write("syntax.json", "{\n  \"vectors\": [\n    {1}\n]}");
+    for (file, only, at) in [
+        (&f, None, "1:1"),
+        (&g, None, "1:1"),
+        (&good, Some("ds_nosuch"), "1:1"),
+        (&h, None, "3:6"),
+    ] {
+        let mut args = vec!["vectors", "--check", file.to_str().unwrap()];
+        args.extend(only);
+        let c = gcnsmt(&args);
+        assert_eq!(c.code, 2, "{}", c.context());
+        assert_eq!(c.error_lines().len(), 1, "{}", c.context());
+        let want = format!("{}:{at}: error: ", file.display());
+        assert!(c.stderr.starts_with(&want), "{want}\n{}", c.context());
+    }
+    // A register the run writes that the file leaves out is a difference.
+    let mut doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    doc["vectors"][1]["expected"]["registers"] = serde_json::json!({});
+    let d = dir.write("dropped.json", &doc.to_string());
+    let c = gcnsmt(&["vectors", "--check", d.to_str().unwrap()]);
+    assert_eq!(c.code, 1, "{}", c.context());
+    assert!(c.stdout.contains("v10 = 0x"), "{}", c.context());
+    // No vectors and no time to find any are usage errors.
+    for bad in [&["-n", "0"][..], &["--timeout", "0"][..]] {
+        let mut args = vec!["vectors", "--target", "gfx1100", "ds_add_rtn_u32"];
+        args.extend(bad);
+        let c = gcnsmt(&args);
+        assert_eq!(c.code, 2, "{bad:?}: {}", c.context());
+    }
 }
 
 #[test]

@@ -7,7 +7,6 @@ use crate::exit::ExitStatus;
 use crate::vectors::{emit, generate, recheck};
 use gcnsmt_semantics::target::Target;
 use std::path::Path;
-use std::time::Duration;
 
 /// The options of `gcnsmt vectors` (without `--check`).
 pub struct VectorsArgs {
@@ -26,9 +25,16 @@ pub struct VectorsArgs {
 /// `gcnsmt vectors --target T [INSTR...] [-n N] [--format json|tinygrad-py]`: print the
 /// vectors. Exit 0; 2 for an unknown instruction.
 pub fn vectors(target: Target, a: &VectorsArgs) -> ExitStatus {
-    let (only, n, python, timeout) = (&a.only, a.n, a.python, a.timeout);
+    let (only, n, python) = (&a.only, a.n, a.python);
+    let timeout = match crate::limits::timeout(a.timeout) {
+        Ok(t) => t,
+        Err(e) => return usage_error(&format!("--timeout: {e}")),
+    };
+    if n == 0 {
+        return usage_error("-n: at least 1 vector per line");
+    }
     let opts = Options {
-        timeout: Duration::from_secs_f64(timeout),
+        timeout,
         ..Options::default()
     };
     let vs = match generate(target, only, n, !a.defaults_only, &opts) {
@@ -57,13 +63,16 @@ pub fn vectors(target: Target, a: &VectorsArgs) -> ExitStatus {
 /// `gcnsmt vectors --check FILE [INSTR...]`: exit 0 when every (selected) vector gives its
 /// expected values, 1 when one does not (each printed), 2 for an unreadable file.
 pub fn check(path: &Path, only: &[String]) -> ExitStatus {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::limits::read_text(path) {
         Ok(t) => t,
-        Err(e) => return usage_error(&format!("{}: {e}", path.display())),
+        Err(e) => {
+            eprintln!("{}:{}:{}: error: {}", path.display(), e.line, e.col, e.msg);
+            return ExitStatus::InputError;
+        }
     };
     match recheck::check_text(&text, only) {
-        Err(e) => {
-            eprintln!("{}:1:1: error: {e}", path.display());
+        Err((line, col, e)) => {
+            eprintln!("{}:{line}:{col}: error: {e}", path.display());
             ExitStatus::InputError
         }
         Ok((n, bad)) => {

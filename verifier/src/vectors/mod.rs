@@ -64,21 +64,12 @@ pub fn rule_for(line: &str) -> Result<Rule, String> {
     rules.pop().ok_or_else(|| "no rule".to_string())
 }
 
-/// The settings of `s` the vectors record (LDS, buffer, scalar-buffer, FLAT and append-counter
-/// ones) as (name, value), in [`SETTINGS`] order.
+/// Every setting of `s` as (name, value), in [`SETTINGS`] order: the vectors record them all,
+/// since the expected values may rest on any (`buffer_struct` on an `idxen` load,
+/// `fp32_denorm` on a float atomic, `lds_dma_m0` on an LDS DMA load, the `bvh_*` ones).
 pub fn settings_pairs(s: &Settings) -> Vec<(String, String)> {
-    const RECORDED: [&str; 7] = [
-        "alignment",
-        "lds_limit",
-        "buffer_soffset",
-        "buffer_oob",
-        "sbuffer_size",
-        "flat_aperture",
-        "append_addr",
-    ];
     SETTINGS
         .iter()
-        .filter(|(n, _)| RECORDED.contains(n))
         .filter_map(|(n, _)| Some((n.to_string(), s.get(n)?.to_string())))
         .collect()
 }

@@ -86,8 +86,13 @@ fn differences(s: &Stored, got: &Witness) -> Vec<String> {
     for (n, w) in &want {
         match have.get(n) {
             Some(h) if h == w => {}
-            h => out.push(format!("{n} = {h:#x?} (expected {w:#x})")),
+            Some(h) => out.push(format!("{n} = {h:#x} (expected {w:#x})")),
+            None => out.push(format!("{n} not written (expected {w:#x})")),
         }
+    }
+    // The file lists every register the run writes: one it leaves out is a difference too.
+    for (n, h) in have.iter().filter(|(n, _)| !want.contains_key(*n)) {
+        out.push(format!("{n} = {h:#x} (not among the expected registers)"));
     }
     for sp in AddrSpace::ALL {
         let init: BTreeMap<u64, u8> = s.mem[sp].iter().copied().collect();
@@ -108,12 +113,46 @@ fn differences(s: &Stored, got: &Witness) -> Vec<String> {
     out
 }
 
+/// Why a file is not a vector file: 1-based line and column (1:1 unless a JSON syntax error
+/// points elsewhere) and a message.
+pub type FileError = (usize, usize, String);
+
 /// Check the vectors of `text` (a vector file) whose mnemonic or semantics entry is in `only`
 /// (upper or lower case; all when empty). Returns (vectors checked, one line per failing vector).
 ///
-/// Errors: the file is not a vector file (its first problem).
-pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), String> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+/// Errors: the file is not a vector file (its first problem: not JSON, a missing field, an
+/// unknown setting or value, an instruction the target's assembler rejects), or no vector is
+/// of `only`.
+pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), FileError> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+        (
+            e.line().max(1),
+            e.column().max(1),
+            format!("not JSON: {msg}"),
+        )
+    })?;
+    check_doc(&doc, only).map_err(|e| (1, 1, e))
+}
+
+/// A setting of a vector that is no known setting and value of [`SETTINGS`].
+fn bad_setting(settings: &[(String, String)]) -> Option<String> {
+    settings.iter().find_map(|(k, v)| {
+        match gcnsmt_semantics::settings::SETTINGS
+            .iter()
+            .find(|(n, _)| n == k)
+        {
+            None => Some(format!("unknown setting `{k}`")),
+            Some((_, vs)) if !vs.contains(&v.as_str()) => {
+                Some(format!("setting {k}: `{v}` is none of {}", vs.join(", ")))
+            }
+            Some(_) => None,
+        }
+    })
+}
+
+fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), String> {
     if doc.get("schema").and_then(Value::as_str) != Some(super::emit::SCHEMA) {
         return Err(format!("not a `{}` vector file", super::emit::SCHEMA));
     }
@@ -131,6 +170,14 @@ pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), S
     let mut bad = Vec::new();
     for (i, v) in list.iter().enumerate() {
         let s = stored(v).ok_or_else(|| format!("vector {i}: missing or malformed fields"))?;
+        if let Some(e) = bad_setting(&s.settings) {
+            return Err(format!("vector {i} ({}): {e}", s.id));
+        }
+        let bad_asm = |e: String| format!("vector {i} ({}): {}: {e}", s.id, s.asm);
+        // The target's assembler first: an instruction it rejects is a bad file, not a
+        // vector whose run differs.
+        gcnsmt_lifter::parse_any(target, &s.asm).map_err(|e| bad_asm(e.to_string()))?;
+        let rule = super::rule_for(&s.asm).map_err(bad_asm)?;
         if !only.is_empty() && !only.contains(&s.mnemonic) && !only.contains(&s.entry) {
             continue;
         }
@@ -139,8 +186,7 @@ pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), S
             settings: s.settings.clone(),
             ..Options::default()
         };
-        let got = super::rule_for(&s.asm)
-            .and_then(|r| replay_inputs(&r, target, &opts, &s.inputs, &s.mem));
+        let got = replay_inputs(&rule, target, &opts, &s.inputs, &s.mem);
         match got {
             Ok(w) => {
                 let d = differences(&s, &w);
@@ -150,6 +196,9 @@ pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), S
             }
             Err(e) => bad.push(format!("{}: {}: {e}", s.id, s.asm)),
         }
+    }
+    if n == 0 && !only.is_empty() {
+        return Err(format!("no vector of {} in the file", only.join(", ")));
     }
     Ok((n, bad))
 }
