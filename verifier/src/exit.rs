@@ -33,6 +33,18 @@ impl From<ExitStatus> for std::process::ExitCode {
     }
 }
 
+/// Write `text` to standard output and flush it. Output that cannot be written (a closed
+/// pipe, a full disk) is a tool error: one line on stderr and exit status 2
+/// ([`ExitStatus::InputError`]), since a result nobody received must not exit 0.
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let mut so = std::io::stdout().lock();
+    if let Err(e) = so.write_all(text.as_bytes()).and_then(|()| so.flush()) {
+        eprintln!("error: cannot write to standard output: {e}");
+        std::process::exit(2);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ExitStatus;
@@ -44,17 +56,5 @@ mod tests {
         assert_eq!(ExitStatus::Refuted.code(), 1);
         assert_eq!(ExitStatus::InputError.code(), 2);
         assert_eq!(ExitStatus::Inconclusive.code(), 3);
-    }
-}
-
-/// Write `text` to standard output and flush it. Output that cannot be written (a closed
-/// pipe, a full disk) is a tool error: one line on stderr and exit status 2
-/// ([`ExitStatus::InputError`]), since a result nobody received must not exit 0.
-pub fn write_stdout(text: &str) {
-    use std::io::Write;
-    let mut so = std::io::stdout().lock();
-    if let Err(e) = so.write_all(text.as_bytes()).and_then(|()| so.flush()) {
-        eprintln!("error: cannot write to standard output: {e}");
-        std::process::exit(2);
     }
 }

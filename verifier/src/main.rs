@@ -151,7 +151,7 @@ enum Cmd {
         /// The target (-mcpu name); with --check, the file's target is used.
         #[arg(long, required_unless_present = "check")]
         target: Option<String>,
-        /// Only these mnemonics (all DS and MUBUF/MTBUF/VBUFFER opcodes by default).
+        /// Only these mnemonics (all DS, MUBUF and VBUFFER opcodes by default; MTBUF on gfx12 only).
         instr: Vec<String>,
         /// At most N vectors per instruction line and settings variant.
         #[arg(short = 'n', default_value_t = 32)]
@@ -171,7 +171,7 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         check: Option<std::path::PathBuf>,
     },
-    /// The fidelity report: every DS and MUBUF/MTBUF/VBUFFER opcode of a target as exact,
+    /// The fidelity report: every DS, MUBUF and VBUFFER opcode of a target (MTBUF on gfx12) as exact,
     /// approximate (with the assumptions) or unsupported (with the reason).
     Coverage {
         #[arg(long)]

@@ -190,7 +190,7 @@ pub fn generate(
     for name in only {
         if !all.iter().any(|f| f.mnemonic == name.as_str()) {
             return Err(format!(
-                "`{name}` is no DS, MUBUF, MTBUF or VBUFFER opcode of {target}"
+                "`{name}` is no DS, MUBUF or VBUFFER opcode of {target} (MTBUF is listed on gfx12 only)"
             ));
         }
     }
@@ -232,10 +232,25 @@ pub fn generate(
                 out.unreachable += u;
                 out.unknown += k;
             }
-            Ok(_) => out
-                .skipped
-                .push((f.mnemonic.to_string(), "no operands to vary".into())),
-            Err(e) => out.skipped.push((f.mnemonic.to_string(), e)),
+            Ok((_, u, k)) => {
+                // No vector: every edge undecided in time, or none reachable.
+                let why = if k > 0 {
+                    format!("no vector: {k} edges undecided (solver time limit, --timeout)")
+                } else {
+                    "no operands to vary".to_string()
+                };
+                out.unreachable += u;
+                out.unknown += k;
+                out.skipped.push((f.mnemonic.to_string(), why));
+            }
+            Err(e) => {
+                // The checker's advice is for rules; `vectors` has no lanes option.
+                let e = match e.split_once(" is a cross-lane instruction") {
+                    Some(_) => "a cross-lane instruction: vectors are one lane's (`verify --lanes N` or a rule's `Lanes: N` checks it)".to_string(),
+                    None => e,
+                };
+                out.skipped.push((f.mnemonic.to_string(), e));
+            }
         }
     }
     Ok(out)
