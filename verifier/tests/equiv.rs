@@ -223,7 +223,14 @@ fn usage_errors() {
     let dir = TempDir::new("equiv-usage");
     let out = dir.path().to_str().unwrap();
     // An empty selection would write an empty table over the shipped one (`--out docs`).
-    for pairs in ["gfx600", "gfx600:gfx600", "gfx600:gfx9999", ",", ""] {
+    for pairs in [
+        "gfx600",
+        "gfx600:gfx600",
+        "gfx600:gfx9999",
+        ",",
+        "",
+        "gfx600:gfx700,gfx600:gfx700",
+    ] {
         let r = run(&["equiv", "--all", "--pairs", pairs, "--out", out]);
         assert_eq!(r.code, 2, "--pairs {pairs}: {}", r.context());
     }

@@ -349,13 +349,20 @@ fn pairs_of(args: &EquivArgs) -> Result<Vec<(Target, Target)>, String> {
     if let Some(list) = &args.pairs {
         let one =
             |t: &str| Target::parse(t).ok_or_else(|| format!("--pairs: unknown target `{t}`"));
-        return (list.split(',').map(str::trim).filter(|p| !p.is_empty()))
+        let pairs: Vec<(Target, Target)> = (list.split(',').map(str::trim))
+            .filter(|p| !p.is_empty())
             .map(|p| match p.split_once(':') {
                 Some((f, t)) if f.trim() != t.trim() => Ok((one(f.trim())?, one(t.trim())?)),
                 Some(_) => Err(format!("--pairs: `{p}` names the same target twice")),
                 None => Err(format!("--pairs: expected FROM:TO, got `{p}`")),
             })
-            .collect();
+            .collect::<Result<_, _>>()?;
+        // The same pair twice would be checked and written twice.
+        if let Some((k, (f, t))) = (pairs.iter().enumerate()).find(|(k, p)| pairs[..*k].contains(p))
+        {
+            return Err(format!("--pairs: {f}:{t} is given twice (pair {})", k + 1));
+        }
+        return Ok(pairs);
     }
     let froms = match args.sample.as_deref().map(Target::parse_list).transpose() {
         Ok(f) => f.unwrap_or_else(|| Target::ALL.to_vec()),
