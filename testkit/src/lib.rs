@@ -28,6 +28,13 @@ pub fn slow() -> bool {
     std::env::var(SLOW_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
+/// FNV-1a (64-bit) of `s`: a seed or a sample choice that is the same from run to run.
+pub fn fnv1a(s: &str) -> u64 {
+    (s.bytes()).fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 /// `fast` in the default tier, `full` under `GCNSMT_SLOW=1`.
 pub fn tiered<T>(fast: T, full: T) -> T {
     if slow() {

@@ -43,9 +43,7 @@ fn sample_targets(name: &str, all: &[Target]) -> Option<Vec<Target>> {
     if gcnsmt_testkit::slow() || all.is_empty() {
         return None;
     }
-    let h = (name.bytes()).fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
+    let h = gcnsmt_testkit::fnv1a(name);
     Some(vec![if h % 2 == 0 {
         all[0]
     } else {

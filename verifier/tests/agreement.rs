@@ -468,6 +468,18 @@ fn flat_inputs(rng: &mut StdRng, t: Target) -> Input {
     }
 }
 
+/// The inputs of a gfx900 global-memory entry (`global.pcode`, `smem.pcode`): `vars`, then
+/// random settings and a memory seed drawn from `rng`.
+fn gfx900_global(rng: &mut StdRng, vars: Vec<(String, u128, u32, Kind)>) -> Input {
+    Input {
+        vars,
+        settings: random_settings(rng, Target::Gfx900),
+        mem: MemView::Space(AddrSpace::Global),
+        buffer: None,
+        seed: rng.gen(),
+    }
+}
+
 /// The runs of one instruction name `n` of `def` (from `file`): the inputs its file's
 /// instructions take, drawn from `rng`, each through both domains; returns how many ran.
 fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
@@ -515,41 +527,36 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
         for i in 0..runs() {
             let saddr_form = rng.gen_bool(0.5);
             let base = rng.gen::<u64>() as u128;
-            let inp = Input {
-                vars: vec![
-                    (
-                        "VADDR".into(),
-                        if saddr_form { base & 0xffff_ffff } else { base },
-                        if saddr_form { 32 } else { 64 },
-                        Kind::B,
-                    ),
-                    (
-                        "SADDR".into(),
-                        if saddr_form {
-                            rng.gen::<u64>() as u128
-                        } else {
-                            0
-                        },
-                        64,
-                        Kind::U,
-                    ),
-                    ("SBASE".into(), base, 64, Kind::B),
-                    (
-                        "OFFSET".into(),
-                        (rng.gen_range(-4096i32..4096) as u32) as u128,
-                        32,
-                        Kind::I,
-                    ),
-                    ("VDATA".into(), interesting(rng, 128), 128, Kind::B),
-                    ("RETURN_DATA".into(), interesting(rng, 128), 128, Kind::B),
-                    ("SDATA".into(), interesting(rng, 128), 128, Kind::B),
-                    ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
-                ],
-                settings: random_settings(rng, Target::Gfx900),
-                mem: MemView::Space(AddrSpace::Global),
-                buffer: None,
-                seed: rng.gen(),
-            };
+            let vars = vec![
+                (
+                    "VADDR".into(),
+                    if saddr_form { base & 0xffff_ffff } else { base },
+                    if saddr_form { 32 } else { 64 },
+                    Kind::B,
+                ),
+                (
+                    "SADDR".into(),
+                    if saddr_form {
+                        rng.gen::<u64>() as u128
+                    } else {
+                        0
+                    },
+                    64,
+                    Kind::U,
+                ),
+                ("SBASE".into(), base, 64, Kind::B),
+                (
+                    "OFFSET".into(),
+                    (rng.gen_range(-4096i32..4096) as u32) as u128,
+                    32,
+                    Kind::I,
+                ),
+                ("VDATA".into(), interesting(rng, 128), 128, Kind::B),
+                ("RETURN_DATA".into(), interesting(rng, 128), 128, Kind::B),
+                ("SDATA".into(), interesting(rng, 128), 128, Kind::B),
+                ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+            ];
+            let inp = gfx900_global(rng, vars);
             compare(name, Target::Gfx900, i, &inp, def, aliases);
             checked += 1;
         }
@@ -570,13 +577,7 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
             for v in ["SDATA", "SDATA1", "SDATA2", "SDATA3"] {
                 vars.push((v.into(), interesting(rng, 128), 128, Kind::B));
             }
-            let inp = Input {
-                vars,
-                settings: random_settings(rng, Target::Gfx900),
-                mem: MemView::Space(AddrSpace::Global),
-                buffer: None,
-                seed: rng.gen(),
-            };
+            let inp = gfx900_global(rng, vars);
             compare(name, Target::Gfx900, i, &inp, def, aliases);
             checked += 1;
         }
@@ -709,18 +710,11 @@ fn z3_encoding_agrees_with_the_interpreter() {
     let checked: usize = items
         .par_iter()
         .map(|(file, def, n)| {
-            let mut rng = StdRng::seed_from_u64(0x6763_6e73_6d74 ^ fnv(&n.name));
+            let mut rng = StdRng::seed_from_u64(0x6763_6e73_6d74 ^ gcnsmt_testkit::fnv1a(&n.name));
             check_name(file, def, n, &mut rng)
         })
         .sum();
     let names = items.len();
     println!("interpreter vs z3: {checked} runs over {names} instruction names agree");
     assert!(names > 150, "only {names} names checked");
-}
-
-/// FNV-1a of `s`: a seed per instruction name.
-fn fnv(s: &str) -> u64 {
-    (s.bytes()).fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    })
 }

@@ -136,20 +136,10 @@ pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), F
     check_doc(&doc, only).map_err(|e| (1, 1, e))
 }
 
-/// A setting of a vector that is no known setting and value of [`SETTINGS`].
-fn bad_setting(settings: &[(String, String)]) -> Option<String> {
-    settings.iter().find_map(|(k, v)| {
-        match gcnsmt_semantics::settings::SETTINGS
-            .iter()
-            .find(|(n, _)| n == k)
-        {
-            None => Some(format!("unknown setting `{k}`")),
-            Some((_, vs)) if !vs.contains(&v.as_str()) => {
-                Some(format!("setting {k}: `{v}` is none of {}", vs.join(", ")))
-            }
-            Some(_) => None,
-        }
-    })
+/// A setting of a vector that `target` does not have (the checks of `verify --set`).
+fn bad_setting(target: Target, settings: &[(String, String)]) -> Option<String> {
+    let mut s = gcnsmt_semantics::settings::Settings::default_for(target);
+    settings.iter().find_map(|(k, v)| s.set(target, k, v).err())
 }
 
 fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), String> {
@@ -170,7 +160,7 @@ fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), Strin
     let mut bad = Vec::new();
     for (i, v) in list.iter().enumerate() {
         let s = stored(v).ok_or_else(|| format!("vector {i}: missing or malformed fields"))?;
-        if let Some(e) = bad_setting(&s.settings) {
+        if let Some(e) = bad_setting(target, &s.settings) {
             return Err(format!("vector {i} ({}): {e}", s.id));
         }
         let bad_asm = |e: String| format!("vector {i} ({}): {}: {e}", s.id, s.asm);
