@@ -44,7 +44,7 @@ fn sample_targets(name: &str, all: &[Target]) -> Option<Vec<Target>> {
         return None;
     }
     let h = gcnsmt_testkit::fnv1a(name);
-    Some(vec![if h % 2 == 0 {
+    Some(vec![if h.is_multiple_of(2) {
         all[0]
     } else {
         all[all.len() - 1]
