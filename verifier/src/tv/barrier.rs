@@ -128,8 +128,8 @@ pub fn split(
     files: (&str, &str),
     target: Target,
 ) -> Result<Vec<Segment>, Unsupported> {
-    let (sb, bars_b) = cut(bp.before);
-    let (sa, bars_a) = cut(bp.after);
+    let (sb, bars_b) = cut(&bp.before);
+    let (sa, bars_a) = cut(&bp.after);
     let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
     if keys(&bars_b) != keys(&bars_a) {
         let at = bars_a.first().map_or(bp.after.loc, |i| i.loc);

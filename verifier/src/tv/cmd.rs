@@ -366,7 +366,7 @@ fn block_verdict(
         opts,
         how,
     };
-    if barrier::has_barrier(bp.before) || barrier::has_barrier(bp.after) {
+    if barrier::has_barrier(&bp.before) || barrier::has_barrier(&bp.after) {
         match barrier::split(bp, (&before.path, &after.path), t) {
             Err(u) => {
                 v.verdict = "unsupported";
@@ -401,7 +401,7 @@ fn block_verdict(
             &mut v,
             &pair,
             bp.num,
-            (bp.before, bp.after),
+            (&bp.before, &bp.after),
             (&bp.liveout, &bp.phys_live),
         );
     }

@@ -6,19 +6,20 @@
 //! their numbers do not correspond: llc renumbers virtual registers when it parses MIR).
 
 use super::emit::{class_bank, class_dwords};
-use super::mir::{Block, Function, MirFile, OpKind};
+use super::mir::{Block, Function, Inst, MirFile, OpKind, Operand};
 use crate::rules::InputError;
 use std::collections::BTreeSet;
 
-/// One block present in both files.
+/// One block present in both files, each side with the copies its successors' PHIs make on
+/// the edge out of it ([`with_phi_copies`]).
 #[derive(Clone, Debug)]
-pub struct BlockPair<'a> {
+pub struct BlockPair {
     /// The block number `N` of `bb.N`, the same in both files.
     pub num: u32,
     /// The block in the before-file.
-    pub before: &'a Block,
+    pub before: Block,
     /// The block in the after-file.
-    pub after: &'a Block,
+    pub after: Block,
     /// The instruction texts differ (ignoring `killed`/`dead`/`renamable` flags).
     pub changed: bool,
     /// Virtual registers used outside this block, in either file.
@@ -36,7 +37,7 @@ pub struct FnPair<'a> {
     /// The function in the after-file.
     pub after: &'a Function,
     /// Its blocks, paired by number, in the before-file's order.
-    pub blocks: Vec<BlockPair<'a>>,
+    pub blocks: Vec<BlockPair>,
 }
 
 fn err(file: &MirFile, loc: crate::rules::Loc, msg: String) -> InputError {
@@ -129,7 +130,7 @@ fn blocks<'a>(
     after: &MirFile,
     fb: &'a Function,
     fa: &'a Function,
-) -> Result<Vec<BlockPair<'a>>, InputError> {
+) -> Result<Vec<BlockPair>, InputError> {
     let nums = |f: &Function| f.blocks.iter().map(|b| b.num).collect::<BTreeSet<_>>();
     if nums(fb) != nums(fa) {
         return Err(err(
@@ -160,12 +161,13 @@ fn blocks<'a>(
                 ),
             ));
         }
+        let (bb, ba) = (with_phi_copies(fb, bb), with_phi_copies(fa, ba));
         let changed = bb.insts.len() != ba.insts.len()
             || bb.insts.iter().zip(&ba.insts).any(|(x, y)| x.key != y.key);
         let mut liveout = used_outside(fb, bb.num);
         liveout.extend(used_outside(fa, bb.num));
-        let mut phys_live = phys_liveout(fb, bb);
-        phys_live.extend(phys_liveout(fa, ba));
+        let mut phys_live = phys_liveout(fb, &bb);
+        phys_live.extend(phys_liveout(fa, &ba));
         out.push(BlockPair {
             num: bb.num,
             before: bb,
@@ -213,5 +215,52 @@ fn phys_liveout(f: &Function, b: &Block) -> BTreeSet<String> {
             }
         }
     }
+    out
+}
+
+/// `b` with, before its terminators, one `%R = COPY %V` for every PHI `%R = PHI ..., %V,
+/// %bb.b, ...` of its successors: a PHI is the copy of the incoming value on the edge, so a pass
+/// that changes a PHI's incoming value (or what the predecessor computes for it) changes this
+/// block, where the two values are compared (`%R` is read outside the block, so it is
+/// live-out). The copies carry the PHI's position.
+fn with_phi_copies(f: &Function, b: &Block) -> Block {
+    let mut out = b.clone();
+    let mut copies = Vec::new();
+    let here = format!("%bb.{}", b.num);
+    let text = |o: &Operand| match &o.kind {
+        OpKind::VReg { id, sub: None } => format!("%{id}"),
+        OpKind::VReg { id, sub: Some(s) } => format!("%{id}.{s}"),
+        other => format!("{other:?}"),
+    };
+    for s in f.blocks.iter().filter(|s| b.successors.contains(&s.num)) {
+        for phi in s.insts.iter().filter(|i| i.opcode == "PHI") {
+            let Some(res) = phi.defs.first() else {
+                continue;
+            };
+            for pair in phi.ops.chunks(2) {
+                let [v, from] = pair else { continue };
+                if from.kind != OpKind::Other(here.clone()) {
+                    continue;
+                }
+                let mut res = res.clone();
+                res.flags = Default::default();
+                let mut v = v.clone();
+                v.flags = Default::default();
+                copies.push(Inst {
+                    loc: phi.loc,
+                    key: format!("{} = COPY {}", text(&res), text(&v)),
+                    defs: vec![res],
+                    opcode: "COPY".into(),
+                    ops: vec![v],
+                });
+            }
+        }
+    }
+    let at = out
+        .insts
+        .iter()
+        .position(|i| super::lower::is_terminator(&i.opcode))
+        .unwrap_or(out.insts.len());
+    out.insts.splice(at..at, copies.drain(..));
     out
 }

@@ -15,8 +15,9 @@ use std::collections::{BTreeMap, BTreeSet};
 /// lowering declares every such variable `Dead:`.
 pub const PHYS_PREFIX: &str = "phys_";
 
-fn renamed(p: &str, n: usize) -> Vec<String> {
-    (0..n).map(|k| format!("%{PHYS_PREFIX}{p}_{k}")).collect()
+/// The rule variable a renamed 32-bit cell (`s0`, `vcc_lo`) becomes.
+pub fn renamed_cell(cell: &str) -> String {
+    format!("%{PHYS_PREFIX}{cell}")
 }
 
 /// What one side of the pair needs from the function.
@@ -29,8 +30,10 @@ pub struct Side<'a> {
     /// Its function's virtual-register classes (`%N` -> `vgpr_32`, `sreg_64`, ...), which give
     /// each register's bank and width in dwords.
     pub classes: &'a BTreeMap<u32, String>,
-    /// Physical registers the blocks write but do not leave live: they become rule variables
-    /// `%phys_NAME_K` (declared dead), so a pass may add or drop such a write (a `vcc` carry).
+    /// The 32-bit cells of physical registers (`s0`, `vcc_lo`, `v3`) the blocks write but do
+    /// not leave live: each becomes the rule variable `%phys_CELL` (declared dead) wherever any
+    /// name covering it is used (`$sgpr0`, `$sgpr0_sgpr1`, `$vcc`), so a pass may add or drop
+    /// such a write (a `vcc` carry) while overlapping names still share one register file.
     pub rename: BTreeSet<String>,
 }
 
@@ -54,7 +57,7 @@ pub fn class_bank(cls: &str) -> char {
 }
 
 /// The 32-bit pieces of a register operand: rule variable names or concrete registers.
-fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, String> {
+pub(super) fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, String> {
     match &o.kind {
         OpKind::VReg { id, sub } => {
             let cls = side
@@ -77,10 +80,27 @@ fn dwords(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, Strin
             }
             Ok(idx.iter().map(|k| format!("%r{id}_{k}")).collect())
         }
-        OpKind::Phys(p) if side.rename.contains(p) => Ok(renamed(p, phys(p, target)?.len())),
-        OpKind::Phys(p) => phys(p, target),
+        OpKind::Phys(p) => Ok(phys(p, target)?
+            .into_iter()
+            .map(|c| {
+                if side.rename.contains(&c) {
+                    renamed_cell(&c)
+                } else {
+                    c
+                }
+            })
+            .collect()),
         other => Err(format!("expected a register, found {other:?}")),
     }
+}
+
+/// The 32-bit pieces of a register operand as the rule names them (renamed cells included).
+pub(super) fn operand_cells(
+    side: &Side,
+    o: &Operand,
+    target: Target,
+) -> Result<Vec<String>, String> {
+    dwords(side, o, target)
 }
 
 /// `sub0` -> [0]; `sub2_sub3` -> [2, 3].
@@ -90,8 +110,10 @@ fn sub_indices(s: &str) -> Option<Vec<u32>> {
         .collect()
 }
 
-/// `vgpr0` -> [v0]; `sgpr4_sgpr5` -> [s4, s5]; `exec` -> [exec_lo, exec_hi] on wave64.
-fn phys(p: &str, target: Target) -> Result<Vec<String>, String> {
+/// The 32-bit cells a physical register names, one register file for every spelling:
+/// `vgpr0` -> [v0]; `sgpr4_sgpr5` -> [s4, s5]; `exec` -> [exec_lo, exec_hi] on wave64 (one cell
+/// on wave32); `vcc_lo` -> [vcc_lo].
+pub fn phys(p: &str, target: Target) -> Result<Vec<String>, String> {
     let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
     let pair = |lo: &str, hi: &str| {
         if wave64 {
@@ -123,7 +145,7 @@ fn phys(p: &str, target: Target) -> Result<Vec<String>, String> {
 }
 
 /// A register list as an operand: one name, a concrete range `v[2:3]`, or `{%a, %b}`.
-fn tuple(parts: &[String]) -> String {
+pub(super) fn tuple(parts: &[String]) -> String {
     if parts.len() == 1 {
         return parts[0].clone();
     }
@@ -143,7 +165,7 @@ fn tuple(parts: &[String]) -> String {
     format!("{{{}}}", parts.join(", "))
 }
 
-fn imm_text(v: i64) -> String {
+pub(super) fn imm_text(v: i64) -> String {
     if (-16..=64).contains(&v) {
         v.to_string()
     } else {
@@ -169,7 +191,7 @@ fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
 /// (`v_accvgpr_read_b32`, `v_accvgpr_write_b32`; gfx908's AGPR-to-AGPR copy goes through a
 /// VGPR) keep them: the lowering treats it as a VGPR. Physical AGPRs (`$agpr0`) are not
 /// modelled.
-fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
+pub(super) fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
     match &o.kind {
         OpKind::VReg { id, .. } => side
             .classes
@@ -289,6 +311,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             }
             Ok(out)
         }
+        op if super::wide::is_wide(op) => super::wide::lower(side, i, &uses, target),
         op => {
             let cx = Lowering {
                 side,
@@ -668,12 +691,24 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     )?)];
     if vcc {
         let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
-        regs.push(if side.rename.contains("vcc") {
-            tuple(&renamed("vcc", if wave64 { 2 } else { 1 }))
-        } else if wave64 {
-            "vcc".to_string()
+        let cells: &[&str] = if wave64 {
+            &["vcc_lo", "vcc_hi"]
         } else {
-            "vcc_lo".to_string()
+            &["vcc_lo"]
+        };
+        let named: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                if side.rename.contains(*c) {
+                    renamed_cell(c)
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        regs.push(match named.as_slice() {
+            [lo, hi] if lo == "vcc_lo" && hi == "vcc_hi" => "vcc".to_string(),
+            _ => tuple(&named),
         });
     } else if sdst {
         regs.push(tuple(&dwords(
@@ -718,7 +753,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
 }
 
 /// Whether the instruction writes `$scc` without marking it `dead`.
-fn scc_live(i: &Inst) -> bool {
+pub(super) fn scc_live(i: &Inst) -> bool {
     i.ops
         .iter()
         .any(|o| o.flags.implicit_def && !o.flags.dead && o.kind == OpKind::Phys("scc".into()))

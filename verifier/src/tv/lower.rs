@@ -31,7 +31,7 @@ use super::opcodes::{self, MirOp};
 use crate::rules::{Line, Loc, Rule};
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_semantics::target::Target;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the lowering assumes of the function: its LDS allocation and whether identical
 /// unmodelled instructions are uninterpreted functions (`--unmodelled same`).
@@ -73,6 +73,12 @@ const PSEUDO: [&str; 7] = [
     "PHI",
 ];
 
+/// Whether the lowering translates `op`: a copy pseudo, a 64-bit move or bitwise op, or an
+/// opcode of the table.
+fn modelled(op: &str, target: Target) -> bool {
+    PSEUDO.contains(&op) || super::wide::is_wide(op) || opcodes::lookup(target, op).is_some()
+}
+
 /// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
 pub fn is_terminator(op: &str) -> bool {
     op == "S_ENDPGM"
@@ -85,6 +91,11 @@ pub fn is_terminator(op: &str) -> bool {
             "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ"
         )
         || op == "SI_TCRETURN"
+        // Terminator forms of SALU ops (`S_MOV_B64_term`, `S_AND_B32_term`,
+        // `SI_KILL_I1_TERMINATOR`): they write EXEC at the block's end, so they must be
+        // identical on both sides and their register uses are live-out.
+        || op.ends_with("_term")
+        || op.ends_with("_TERMINATOR")
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -146,7 +157,7 @@ pub(super) fn is_pure(op: &str, target: Target) -> bool {
         Some(MirOp::Alu { .. }) => true,
         Some(_) => false,
         None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
-        None => PSEUDO.contains(&op) || memory_of(op) == Mem::Pure,
+        None => PSEUDO.contains(&op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
     }
 }
 
@@ -250,10 +261,34 @@ pub fn lower(
     // Dropped instructions matter for a refutation only when the rule reads their results.
     let uninterpreted: Vec<String> = dropped
         .iter()
-        .filter(|(_, defs)| defs.iter().any(|d| mentions(&text, &format!("r{d}_0"))))
+        .filter(|(_, defs)| {
+            // Any dword of the result: `%1.sub1` alone is `%r1_1`.
+            defs.iter()
+                .any(|d| (0..32).any(|k| mentions(&text, &format!("r{d}_{k}"))))
+        })
         .map(|(op, _)| op.clone())
         .collect();
+    let mut uninterpreted = uninterpreted;
+    for i in before.block.insts.iter().chain(&after.block.insts) {
+        let op = i.opcode.as_str();
+        let dropped_here = !modelled(op, target)
+            && !is_terminator(op)
+            && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
+        let phys_result = i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p != "scc" && !p.starts_with("exec")));
+        if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
+            uninterpreted.push(i.opcode.clone());
+        }
+    }
     let mut soft = BTreeSet::new();
+    let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
+        .expect("regex");
+    for m in uf_in.find_iter(&text) {
+        soft.insert(m.as_str().to_string());
+    }
     for id in live.difference(&plain_live) {
         let cls = before.classes.get(id).or_else(|| after.classes.get(id));
         for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
@@ -261,7 +296,7 @@ pub fn lower(
         }
     }
     let fresh =
-        regex::Regex::new(&format!(r"%({}[a-z0-9_]+?_\d+)\b", emit::PHYS_PREFIX)).expect("regex");
+        regex::Regex::new(&format!(r"%({}[a-z0-9_]+)\b", emit::PHYS_PREFIX)).expect("regex");
     let mut seen = BTreeSet::new();
     for c in fresh.captures_iter(&text) {
         if seen.insert(c[1].to_string()) {
@@ -388,7 +423,7 @@ fn unmodelled(
     for (side, other) in [(before, after), (after, before)] {
         for i in &side.block.insts {
             let op = i.opcode.as_str();
-            if PSEUDO.contains(&op) || is_terminator(op) || opcodes::lookup(target, op).is_some() {
+            if is_terminator(op) || modelled(op, target) {
                 continue;
             }
             let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
@@ -432,15 +467,18 @@ fn unmodelled(
     Ok(uninterpreted)
 }
 
-/// Physical registers written in either block (explicit definitions, and the `vcc` carry of
-/// `_e32` adds) that no successor and no terminator reads; never M0 or EXEC, which the
-/// semantics read implicitly (the LDS bound, the active lanes).
+/// The 32-bit cells of physical registers written in either block (explicit definitions, and
+/// the `vcc` carry of `_e32` adds) that no successor and no terminator reads, under any name
+/// (`$sgpr0` is a cell of `$sgpr0_sgpr1`); never M0 or EXEC, which the semantics read
+/// implicitly (the LDS bound, the active lanes).
 fn renamable(
     before: &Block,
     after: &Block,
     live: &BTreeSet<String>,
     target: Target,
 ) -> BTreeSet<String> {
+    let cells = |p: &str| emit::phys(p, target).unwrap_or_default();
+    let live_cells: BTreeSet<String> = live.iter().flat_map(|p| cells(p)).collect();
     let mut out = BTreeSet::new();
     for i in before.insts.iter().chain(&after.insts) {
         let carry = matches!(
@@ -453,11 +491,10 @@ fn renamable(
             .chain(i.ops.iter().filter(|o| carry && o.flags.implicit_def))
         {
             if let OpKind::Phys(p) = &o.kind {
-                let overlaps = live
-                    .iter()
-                    .any(|l| l.contains(p.as_str()) || p.contains(l.as_str()));
-                if !overlaps && p != "m0" && !p.starts_with("exec") && !p.starts_with("scc") {
-                    out.insert(p.clone());
+                for c in cells(p) {
+                    if !live_cells.contains(&c) && c != "m0" && !c.starts_with("exec") {
+                        out.insert(c);
+                    }
                 }
             }
         }
@@ -509,19 +546,27 @@ fn side_writes(b: &Block, target: Target) -> (bool, bool) {
 
 fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for i in &side.block.insts {
         let op = i.opcode.as_str();
         if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI") {
             continue;
         }
-        let modelled = PSEUDO.contains(&op) || opcodes::lookup(target, op).is_some();
-        if !modelled {
-            continue; // an uninterpreted twin, checked by the caller
-        }
+        let modelled = modelled(op, target);
         let loc = Loc {
             line: i.loc.line,
             col: i.loc.col,
         };
+        if !modelled {
+            // An uninterpreted twin (checked by the caller): its physical inputs are compared
+            // where it reads them, its physical results are the same fresh values on both sides.
+            let k = seen.entry(i.key.as_str()).or_insert(0usize);
+            for t in uninterpreted_lines(side, i, *k, target)? {
+                out.push(Line { text: t, loc });
+            }
+            *k += 1;
+            continue;
+        }
         let texts = emit::lower_inst(side, i, target)
             .map_err(|m| Unsupported(format!("{}: {op}: {m}", at(side, i))))?;
         for t in texts {
@@ -529,4 +574,121 @@ fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
         }
     }
     Ok(out)
+}
+
+/// Prefix of the rule variables that stand for a dropped instruction's physical inputs
+/// (compared, soft) and results (fresh inputs both sides share).
+pub const UNINTERPRETED_PREFIX: &str = "uf";
+
+/// The rule variable of the `n`-th physical cell an uninterpreted instruction reads (`in`) or
+/// writes (`out`), for its `occ`-th occurrence (by text) in the block: the same name on both
+/// sides, so equal inputs and shared results pair the occurrences.
+fn uf_var(i: &Inst, occ: usize, dir: &str, n: usize) -> String {
+    // FNV-1a of the text: a short, stable name for the instruction.
+    let h = i.key.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("%{UNINTERPRETED_PREFIX}{h:08x}_{occ}_{dir}{n}")
+}
+
+fn cell_mov(dst: &str, src: &str) -> String {
+    let vgpr = |c: &str| {
+        let c = c
+            .strip_prefix(&format!("%{}", emit::PHYS_PREFIX))
+            .unwrap_or(c);
+        c.strip_prefix('v')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|x| x.is_ascii_digit()))
+    };
+    if vgpr(dst) || vgpr(src) {
+        format!("v_mov_b32 {dst}, {src}")
+    } else {
+        format!("s_mov_b32 {dst}, {src}")
+    }
+}
+
+/// The lines an uninterpreted (dropped) instruction leaves in its side: each physical cell it
+/// reads is copied to a variable that must end equal on both sides (so the instruction saw the
+/// same inputs where it ran, even if the block writes the register again later), and each cell
+/// it writes gets a fresh value both sides share (so code after it does not read the register's
+/// old value). SCC is no 32-bit cell: reading it is accepted only where neither block writes it,
+/// and a result in it only where nothing reads it afterwards.
+fn uninterpreted_lines(
+    side: &Side,
+    i: &Inst,
+    occ: usize,
+    target: Target,
+) -> Result<Vec<String>, Unsupported> {
+    let fail = |m: String| Unsupported(format!("{}: {}: {m}", at(side, i), i.opcode));
+    let mut out = Vec::new();
+    let (mut nin, mut nout) = (0, 0);
+    let def_ops = i
+        .defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def));
+    let use_ops = i
+        .ops
+        .iter()
+        .filter(|o| !o.flags.implicit_def && !o.flags.def);
+    for o in use_ops {
+        let OpKind::Phys(p) = &o.kind else { continue };
+        if p == "scc" {
+            if side.block.insts.iter().any(writes_scc) {
+                return Err(fail("it reads SCC, which the block writes".into()));
+            }
+            continue;
+        }
+        let cells = emit::operand_cells(side, o, target).map_err(fail)?;
+        for c in cells {
+            out.push(cell_mov(&uf_var(i, occ, "in", nin), &c));
+            nin += 1;
+        }
+    }
+    let pos = side
+        .block
+        .insts
+        .iter()
+        .position(|j| std::ptr::eq(j, i))
+        .unwrap_or(0);
+    for o in def_ops {
+        let OpKind::Phys(p) = &o.kind else { continue };
+        if p == "scc" {
+            let read_later = side.block.insts[pos + 1..].iter().any(|j| {
+                j.ops.iter().any(|u| {
+                    u.kind == OpKind::Phys("scc".into()) && !u.flags.implicit_def && !u.flags.def
+                })
+            });
+            if read_later {
+                return Err(fail("its SCC result is read and not modelled".into()));
+            }
+            continue;
+        }
+        if p.starts_with("exec") {
+            // A single-lane check does not model EXEC (docs/tv.md, assumption 7), so the new
+            // mask is not written; what reads it explicitly afterwards would read the old one.
+            let read_later = side.block.insts[pos + 1..].iter().any(|j| {
+                j.ops.iter().any(|u| {
+                    matches!(&u.kind, OpKind::Phys(q) if q.starts_with("exec"))
+                        && !u.flags.implicit
+                        && !u.flags.implicit_def
+                        && !u.flags.def
+                })
+            });
+            if read_later {
+                return Err(fail("its EXEC result is read and not modelled".into()));
+            }
+            continue;
+        }
+        let cells = emit::operand_cells(side, o, target).map_err(fail)?;
+        for c in cells {
+            out.push(cell_mov(&c, &uf_var(i, occ, "out", nout)));
+            nout += 1;
+        }
+    }
+    Ok(out)
+}
+
+fn writes_scc(i: &Inst) -> bool {
+    i.ops
+        .iter()
+        .any(|o| o.kind == OpKind::Phys("scc".into()) && (o.flags.implicit_def || o.flags.def))
 }

@@ -652,6 +652,15 @@ fn operand(piece: &str, i: usize, col: usize, err: ErrFn) -> Result<Operand, Inp
         if name.is_empty() {
             return Err(err(i, col, format!("malformed physical register `{t}`")));
         }
+        // llc-22 rejects a sub-register of a physical register ("subregister index expects a
+        // virtual register"); reading the name alone would use the whole tuple.
+        if r[name.len()..].starts_with('.') {
+            return Err(err(
+                i,
+                col + 1 + name.len(),
+                format!("subregister index expects a virtual register: `{t}`"),
+            ));
+        }
         OpKind::Phys(name)
     } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         match t.parse::<i64>() {

@@ -17,6 +17,7 @@ pub mod llc;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
+pub mod wide;
 
 #[cfg(test)]
 mod fuzz {
@@ -44,13 +45,13 @@ mod fuzz {
             for bp in &fp.blocks {
                 let sb = emit::Side {
                     file: "b.mir",
-                    block: bp.before,
+                    block: &bp.before,
                     classes: &fp.before.classes,
                     rename: Default::default(),
                 };
                 let sa = emit::Side {
                     file: "a.mir",
-                    block: bp.after,
+                    block: &bp.after,
                     classes: &fp.after.classes,
                     rename: Default::default(),
                 };
