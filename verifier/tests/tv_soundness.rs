@@ -83,3 +83,57 @@ fn a_changed_phi_incoming_value_is_refuted_in_its_predecessor() {
     );
     assert!(blocks(&out).iter().all(|b| b["verdict"] == "unchanged"));
 }
+
+/// Wrong proof 8: MIR llc-22 refuses is an input error at the faulty line of the file that
+/// holds it, never a verdict. Each case edits `phys.after.mir` (the line and column are worked
+/// out from the edit; llc-22 rejects each of these files).
+#[test]
+fn malformed_mir_is_an_input_error_in_the_faulty_file() {
+    let after = std::fs::read_to_string(data("phys.after.mir")).unwrap();
+    let line_of = |s: &str, pat: &str| s[..s.find(pat).unwrap()].lines().count() + 1;
+    let dir = std::env::temp_dir().join(format!("gcnsmt-tv-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A second copy of `clobber` (llc: "redefinition of machine function"): at its `name:`.
+    let i = after.find("---\nname: clobber\n").unwrap();
+    let j = i + after[i..].find("...\n").unwrap() + 4;
+    let dup = format!("{after}{}", &after[i..j]);
+    let dup_line = after.lines().count() + 2;
+    // Two `body:` keys in one function (llc: "duplicated mapping key 'body'").
+    let two_bodies = after.replacen(
+        "name: clobber\ntracksRegLiveness: true\nbody: |\n",
+        "name: clobber\ntracksRegLiveness: true\nbody: |\n  bb.0:\n    S_ENDPGM 0\nbody: |\n",
+        1,
+    );
+    let body_line = line_of(&after, "name: clobber") + 5;
+    // A tab-indented instruction (YAML allows spaces only).
+    let tab = after.replacen("    $sgpr0 = S_MOV_B32 5\n", "\t$sgpr0 = S_MOV_B32 5\n", 1);
+    let tab_line = line_of(&after, "    $sgpr0 = S_MOV_B32 5");
+    // A successor that is no block (llc: "use of undefined machine basic block").
+    let succ = after.replacen("successors: %bb.1, %bb.2", "successors: %bb.1, %bb.999", 1);
+    let succ_line = line_of(&after, "successors: %bb.1, %bb.2");
+    let cases = [
+        ("dup", dup, format!("{dup_line}:1"), "defined twice"),
+        (
+            "body",
+            two_bodies,
+            format!("{body_line}:1"),
+            "`body:` given twice",
+        ),
+        ("tab", tab, format!("{tab_line}:1"), "tab"),
+        ("succ", succ, format!("{succ_line}:24"), "%bb.999"),
+    ];
+    for (name, text, at, what) in cases {
+        let f = dir.join(format!("{name}.after.mir"));
+        std::fs::write(&f, text).unwrap();
+        let out = tv(&["--target", "gfx900"], &data("phys.before.mir"), &f);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        let want = format!("{}:{at}: error:", f.display());
+        assert!(
+            err.contains(&want) && err.contains(what),
+            "{name}: want {want} ({what}), got {err}"
+        );
+        assert!(blocks(&out).is_empty(), "{name}: a verdict was given");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -75,6 +75,7 @@ fn cut(b: &Block) -> (Vec<Block>, Vec<&Inst>) {
             } else {
                 Vec::new()
             },
+            successor_locs: Vec::new(),
             liveins: if k == 0 {
                 b.liveins.clone()
             } else {

@@ -46,6 +46,8 @@ pub struct Block {
     pub loc: Loc,
     /// The numbers of the blocks in its `successors:` line.
     pub successors: Vec<u32>,
+    /// Where each successor is written, in the order of `successors`.
+    pub successor_locs: Vec<Loc>,
     /// The physical registers of its `liveins:` line, without `$` (`vgpr0`, `sgpr4_sgpr5`).
     pub liveins: Vec<String>,
     /// Its instructions, in order, without debug instructions.
@@ -148,6 +150,18 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
         path: path.to_string(),
         functions: Vec::new(),
     };
+    // YAML forbids tabs in indentation (llc-22: "found character that cannot start any
+    // token"); this reader would end a body at such a line and drop what follows.
+    for (n, l) in lines.iter().enumerate() {
+        let lead = l.len() - l.trim_start_matches([' ', '\t']).len();
+        if let Some(col) = l[..lead].find('\t') {
+            return Err(err(
+                n,
+                col,
+                "a tab in the indentation (YAML allows spaces only)".into(),
+            ));
+        }
+    }
     let mut i = 0;
     let mut seen_doc = false;
     while i < lines.len() {
@@ -174,6 +188,17 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
                     f.lds_size = *lds;
                 }
             }
+            if let Some(g) = file.functions.iter().find(|g| g.name == f.name) {
+                return Err(err(
+                    f.loc.line as usize - 1,
+                    0,
+                    format!(
+                        "function `{}` is defined twice (first at line {})",
+                        f.name, g.loc.line
+                    ),
+                ));
+            }
+            check_successors(&f, &err)?;
             file.functions.push(f);
             i = next;
             continue;
@@ -243,10 +268,18 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
     let mut f = Function::default();
     let mut i = start;
     let mut have_name = false;
+    let mut seen_keys: Vec<&str> = Vec::new();
     while i < lines.len() {
         let l = lines[i];
         if l.starts_with("...") || l.starts_with("---") {
             break;
+        }
+        let key = l.split(':').next().unwrap_or("");
+        if matches!(key, "name" | "body" | "registers") && !l.starts_with(' ') {
+            if seen_keys.contains(&key) {
+                return Err(err(i, 0, format!("`{key}:` given twice in one function")));
+            }
+            seen_keys.push(key);
         }
         if let Some(v) = l.strip_prefix("name:") {
             f.name = unquote(v.trim()).to_string();
@@ -313,6 +346,49 @@ fn register_entry(l: &str, i: usize, f: &mut Function, err: ErrFn) -> Result<(),
         let c = unquote(c);
         if !c.is_empty() && c != "_" {
             f.classes.insert(id, c.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// Every successor a block names must be a block of its function (llc-22: "use of undefined
+/// machine basic block").
+fn check_successors(f: &Function, err: ErrFn) -> Result<(), InputError> {
+    for b in &f.blocks {
+        for (k, s) in b.successors.iter().enumerate() {
+            if !f.blocks.iter().any(|c| c.num == *s) {
+                let at = b.successor_locs.get(k).copied().unwrap_or(b.loc);
+                return Err(err(
+                    at.line as usize - 1,
+                    at.col as usize - 1,
+                    format!(
+                        "bb.{} names a successor %bb.{s} that is not a block of `{}`",
+                        b.num, f.name
+                    ),
+                ));
+            }
+        }
+        for i in &b.insts {
+            for o in &i.ops {
+                if let OpKind::Other(t) = &o.kind {
+                    let n = t.strip_prefix("%bb.").and_then(|r| {
+                        r.chars()
+                            .take_while(|c| c.is_ascii_digit())
+                            .collect::<String>()
+                            .parse::<u32>()
+                            .ok()
+                    });
+                    if let Some(n) = n {
+                        if !f.blocks.iter().any(|c| c.num == n) {
+                            return Err(err(
+                                o.loc.line as usize - 1,
+                                o.loc.col as usize - 1,
+                                format!("use of undefined block %bb.{n}"),
+                            ));
+                        }
+                    }
+                }
+            }
         }
     }
     Ok(())
@@ -388,6 +464,8 @@ fn body(
                     .and_then(|d| d.parse().ok())
                     .ok_or_else(|| err(i, indent, format!("bad successor `{s}`")))?;
                 b.successors.push(n);
+                let col = raw.find(s).unwrap_or(indent);
+                b.successor_locs.push(loc(i, col));
             }
         } else if let Some(rest) = t.strip_prefix("liveins:") {
             b.liveins.extend(
