@@ -33,6 +33,10 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
             let acc = crate::buffer::access(self.d, &mode, &self.frame.settings, &inp, addr, size);
             st.mem.ub = self.d.or(&st.mem.ub, &acc.unmodelled);
+            if !mode.addr64 {
+                let multi = self.swizzled_multi_element(st, &mode, &inp, addr, size)?;
+                st.mem.ub = self.d.or(&st.mem.ub, &multi);
+            }
             a = acc.addr;
             in_buffer_range = Some(acc.in_range);
         }
@@ -124,6 +128,38 @@ impl<D: Domain> Ev<'_, '_, D> {
             a = self.d.op(BvOp::Add, &a, &base);
         }
         Ok((a, in_range))
+    }
+
+    /// A buffer access of more than one dword (an 8-byte access, or any but the first of the
+    /// per-dword accesses of a dwordx2/x3/x4 or multi-component format op: its record offset
+    /// `addr` differs from the instruction's AOFFSET) through a V# with SWIZZLE_EN set is
+    /// undefined behaviour. Swizzled (interleaved) memory supports no multi-dword access: LLVM
+    /// AMDGPUUsage, private segment ("the interleave (swizzle) element size", multi-dword
+    /// scratch access only through flat/scratch instructions on gfx9+), and SILoadStoreOptimizer
+    /// merges no buffer access with the `swz` bit; how the hardware splits such an access into
+    /// elements is not documented (CLRX GcnMemHandling.md gives the per-element formula only).
+    fn swizzled_multi_element(
+        &mut self,
+        st: &St<D>,
+        mode: &crate::buffer::BufferMode,
+        inp: &crate::buffer::BufferInputs<D>,
+        addr: &D::Bv,
+        size: u32,
+    ) -> Result<D::Bool, EvalError> {
+        let swz = crate::buffer::swizzle_enabled(self.d, mode, &inp.srsrc);
+        if size > 4 {
+            return Ok(swz);
+        }
+        let offset = self.var_any(st, "OFFSET")?;
+        let first = crate::buffer::aoffset(self.d, mode, &inp.vaddr, &offset);
+        let a = if self.d.width(addr) == 32 {
+            addr.clone()
+        } else {
+            self.d.extract(addr, 31, 0)
+        };
+        let same = self.d.cmp(CmpOp::Eq, &a, &first);
+        let later = self.d.lnot(&same);
+        Ok(self.d.and(&swz, &later))
     }
 
     pub(super) fn var_any(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
