@@ -240,6 +240,18 @@ pub fn access<D: Domain>(
     }
 }
 
+/// Whether the V# `srsrc` of a `mode` access has SWIZZLE_EN set (false on a layout without it).
+pub fn swizzle_enabled<D: Domain>(d: &mut D, mode: &BufferMode, srsrc: &D::Bv) -> D::Bool {
+    match field(d, VsharpLayout::of(mode.target), srsrc, "swizzle_en") {
+        Some(s) => {
+            let z = d.bv(0, 64);
+            let c = d.cmp(CmpOp::Eq, &s, &z);
+            d.lnot(&c)
+        }
+        None => d.boolean(false),
+    }
+}
+
 /// ADDR64 (gfx6/gfx7): BASE + VGPR address + AOFFSET `a` + soffset, never range-checked.
 fn addr64_access<D: Domain>(
     d: &mut D,

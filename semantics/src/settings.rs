@@ -199,6 +199,26 @@ pub enum AppendAddr {
     M0Base,
 }
 
+/// What a DS access does on Southern Islands (gfx6) when its base address VGPR has the sign
+/// bit set and its instruction offset is not zero.
+///
+/// LLVM `AMDGPUISelDAGToDAG.cpp` `isDSOffsetLegal`: "On Southern Islands instruction with a
+/// negative base value and an offset don't seem to work", so LLVM folds an add into a DS
+/// offset on gfx6 only when the base's sign bit is known zero (`SignBitIsZero`), and from Sea
+/// Islands on always (`hasUsableDSOffset`, gfx7+). No source says what the hardware computes
+/// instead. UNDEFINED, the default on gfx6: such an access is undefined behaviour (the states
+/// are left out of a source's proof, and a target that reaches them is refuted), for the
+/// single-offset forms (`offset:`) and the two-address forms (`offset0`/`offset1`, which
+/// `isDSOffsetLegal` also guards). DEFINED, the default on every later target: base + offset
+/// as on gfx7+ (the assumption of LLVM's `unsafe-ds-offset-folding` feature on gfx6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Gfx6NegativeBase {
+    /// A negative base with a non-zero offset is undefined behaviour.
+    Undefined,
+    /// Base + offset, whatever the base's sign.
+    Defined,
+}
+
 /// How the BVH stack ops (`ds_bvh_stack_*`, gfx11/gfx12) pop.
 ///
 /// The sources disagree. PCODE: the AMD RDNA3 and RDNA4 ISA guides' pseudocode (as extracted
@@ -254,6 +274,8 @@ pub struct Settings {
     pub lds_dma_offset: LdsDmaOffset,
     /// `ds_append`/`ds_consume` on LDS: where the counter is.
     pub append_addr: AppendAddr,
+    /// gfx6 DS accesses with a negative base and an offset: undefined or base + offset.
+    pub gfx6_negative_base: Gfx6NegativeBase,
     // bufaudit
     /// GCN/CDNA structured buffers: the index check or the byte check.
     pub buffer_struct: BufferStruct,
@@ -279,6 +301,11 @@ impl Settings {
         } else {
             AppendAddr::Offset
         };
+        let gfx6_negative_base = if t.gen() == crate::target::Gen::Gfx6 {
+            Gfx6NegativeBase::Undefined
+        } else {
+            Gfx6NegativeBase::Defined
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -291,6 +318,7 @@ impl Settings {
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
+                gfx6_negative_base,
                 // bufaudit
                 buffer_struct: BufferStruct::Index,
                 buffer_swizzle: BufferSwizzle::Undefined,
@@ -309,6 +337,7 @@ impl Settings {
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
+                gfx6_negative_base,
                 // bufaudit
                 buffer_struct: BufferStruct::Index,
                 buffer_swizzle: BufferSwizzle::Formula,
@@ -409,6 +438,7 @@ settings_table! {
     lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
     lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
     append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
+    gfx6_negative_base: Gfx6NegativeBase { "UNDEFINED" => Undefined, "DEFINED" => Defined },
     // bufaudit
     buffer_struct: BufferStruct { "INDEX" => Index, "BYTES" => Bytes },
     buffer_swizzle: BufferSwizzle { "FORMULA" => Formula, "UNDEFINED" => Undefined },
@@ -457,14 +487,16 @@ pub mod groups {
     pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
     /// `ds_append` / `ds_consume`.
     pub const APPEND: &[&str] = &["append_addr"];
+    /// DS accesses on gfx6 (printed with every gfx6 verdict).
+    pub const DS_GFX6: &[&str] = &["gfx6_negative_base"];
     // bufaudit
     /// Buffer instructions on the GCN/CDNA V# layout (gfx6-gfx950).
     pub const BUFFER_GCN: &[&str] = &["buffer_struct", "buffer_swizzle"];
     /// The BVH stack ops (`ds_bvh_stack_*`).
     pub const BVH: &[&str] = &["bvh_pop", "bvh_invalid"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 9] = [
-        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, BUFFER_GCN, BVH,
+    pub const ALL: [&[&str]; 10] = [
+        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH,
     ];
 }
 
@@ -512,7 +544,8 @@ mod tests {
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
                  sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
-                 append_addr, buffer_struct, buffer_swizzle, bvh_pop, bvh_invalid)"
+                 append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
+                 bvh_invalid)"
                     .into()
             )
         );
@@ -532,6 +565,14 @@ mod tests {
         assert_eq!(
             (d(Target::Gfx802).fp32_denorm, d(Target::Gfx900).fp32_denorm),
             (Fp32Denorm::Flush, Fp32Denorm::Preserve)
+        );
+        // LLVM isDSOffsetLegal: only Southern Islands (gfx6) mistreats a negative base.
+        assert_eq!(
+            (
+                d(Target::Gfx600).gfx6_negative_base,
+                d(Target::Gfx700).gfx6_negative_base
+            ),
+            (Gfx6NegativeBase::Undefined, Gfx6NegativeBase::Defined)
         );
     }
 }

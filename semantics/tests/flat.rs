@@ -1,8 +1,8 @@
 //! The FLAT family's semantics (`semantics/pcode/flat.pcode`) on the interpreter: which memory
 //! an address reaches, against hand-computed values. The aperture rule (LLVM AMDGPUUsage,
-//! "Address Spaces": apertures of 2^32 bytes aligned to 2^32): the high 32 bits of the address
-//! equal to SHARED_BASE select LDS at the low 32 bits, equal to PRIVATE_BASE scratch there,
-//! anything else global memory at the whole address.
+//! "Address Spaces": apertures of 2^32 bytes aligned to 2^32): the high 32 bits of VADDR (not
+//! of VADDR + OFFSET) equal to SHARED_BASE select LDS at the low 32 bits of the address, equal
+//! to PRIVATE_BASE scratch there, anything else global memory at the whole address.
 
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
@@ -78,16 +78,37 @@ fn a_load_reads_the_memory_of_its_aperture() {
     assert_eq!(r & 0xffff_ffff, 0x5958_5b5a);
 }
 
+/// The aperture is VADDR's, whatever the offset: "the memory aperture test ignores the
+/// immediate offset" (llvm/llvm-project #153001 and #165427; ROCm/legacy-rocm-build#4389 is
+/// the miscompile, `flat_load_b32 v0, v[0:1] offset:4` with v[0:1] 4 bytes below the shared
+/// aperture reaching global memory). Inside the aperture the access is at the low 32 bits of
+/// VADDR + OFFSET. Expected bytes from the patterns of `initial`, by hand.
 #[test]
-fn the_offset_is_added_before_the_aperture_test() {
-    // 0x10_ffff_fffc + 8 = 0x11_0000_0004: past the shared aperture, so global memory
-    // (bytes 0x5a ^ 04 05 06 07).
+fn the_aperture_test_ignores_the_offset() {
+    // 0x10_ffff_fffc is in the shared aperture; + 8 is 0x11_0000_0004, past its end: still
+    // LDS, at the low 32 bits 0x0000_0004 (bytes 04 05 06 07).
     let (r, _) = flat("FLAT_LOAD_DWORD", 0x0000_0010_ffff_fffc, 8, 0);
-    assert_eq!(r & 0xffff_ffff, 0x5d5c_5f5e);
-    // 0x11_0000_0004 - 8 = 0x10_ffff_fffc: into the shared aperture at LDS 0xffff_fffc
-    // (bytes fc fd fe ff), on gfx12 where offsets are signed.
+    assert_eq!(r & 0xffff_ffff, 0x0706_0504);
+    // 0x11_0000_0004 - 8 = 0x10_ffff_fffc lies in the shared aperture, but VADDR does not:
+    // global memory at 0x10_ffff_fffc (bytes 0x5a ^ fc fd fe ff = a6 a7 a4 a5).
     let (r, _) = flat("FLAT_LOAD_DWORD", 0x0000_0011_0000_0004, -8, 0);
-    assert_eq!(r & 0xffff_ffff, 0xfffe_fdfc);
+    assert_eq!(r & 0xffff_ffff, 0xa5a4_a7a6);
+    // The case of #4389: VADDR 4 bytes below the shared aperture, offset 4. The sum is the
+    // aperture's first byte, but the access is global, at 0x10_0000_0000 (0x5a ^ 00 01 02 03).
+    let (r, _) = flat("FLAT_LOAD_DWORD", 0x0000_000f_ffff_fffc, 4, 0);
+    assert_eq!(r & 0xffff_ffff, 0x5958_5b5a);
+    // A store likewise: VADDR in the private aperture, its offset past the end: scratch bytes
+    // 0x02..0x03 written, nothing global.
+    let (_, m) = flat("FLAT_STORE_SHORT", 0x0000_0020_ffff_fffe, 4, 0xaabb);
+    assert_eq!(
+        m[AddrSpace::Scratch]
+            .written
+            .keys()
+            .copied()
+            .collect::<Vec<u64>>(),
+        vec![0x02, 0x03]
+    );
+    assert!(m[AddrSpace::Global].written.is_empty());
 }
 
 #[test]

@@ -97,6 +97,7 @@ const UNALIGNED: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
@@ -114,6 +115,7 @@ const DWORD: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Formula,
@@ -695,6 +697,7 @@ const NO_BOUND: Settings = Settings {
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+    gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit
     buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,

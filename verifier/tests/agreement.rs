@@ -248,6 +248,7 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             gcnsmt_semantics::settings::AppendAddr::M0Base
         },
+        gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
         // bufaudit: both readings of each, so the swizzle formula on gfx9+ and gem5's byte
         // check are compared too.
         buffer_struct: if rng.gen() {

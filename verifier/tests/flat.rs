@@ -1,8 +1,9 @@
 //! `proofs/flat.rules` gives its expected verdicts, and the FLAT refutations are the ones the
 //! aperture rule predicts (LLVM AMDGPUUsage, "Address Spaces": an address whose high 32 bits
 //! equal the shared aperture's reaches LDS): the replayed counterexample of a FLAT store moved
-//! below an LDS load has its address in the shared aperture, and the one of an unaligned FLAT
-//! load pair merged into one has its two dwords on two sides of an aperture's end.
+//! below an LDS load has its address in the shared aperture, and the one of `base + 4` folded
+//! into a FLAT offset has base and base + 4 on two sides of an aperture's end (the aperture
+//! test reads the address register, not register + offset: llvm/llvm-project#153001).
 
 use serde_json::Value;
 use std::path::Path;
@@ -51,16 +52,23 @@ fn flat_rules_refute_what_the_apertures_allow() {
         assert_eq!(store["memory_bytes_changed"][0]["space"], "LDS", "{r}");
     }
 
+    // The aperture is tested on the address register, not on register + offset
+    // (llvm/llvm-project#153001, #165427): a merge whose dwords straddle an aperture's end
+    // holds, and folding `base + 4` into the offset is refuted by a base whose + 4 carries
+    // into the high half, one of the two high halves an aperture.
     let straddle = of("flat-load-dword-pair-merge-across-an-aperture-end");
     assert_eq!(straddle.len(), 1);
-    let r = straddle[0];
+    assert_eq!(straddle[0]["verdict"], "proved", "{}", straddle[0]);
+    let fold = of("flat-fold-add64-into-offset-leaves-the-aperture");
+    assert_eq!(fold.len(), 1);
+    let r = fold[0];
     assert_eq!(r["verdict"], "refuted", "{r}");
-    let v = input(r, "%v[1]") << 32 | input(r, "%v");
-    let (first, second) = (v.wrapping_add(16) >> 32, v.wrapping_add(20) >> 32);
-    assert_ne!(first, second, "the dwords lie in one 2^32 region: {r}");
+    let base = input(r, "%b") << 32 | input(r, "%a");
+    let (register, sum) = (base >> 32, base.wrapping_add(4) >> 32);
+    assert_ne!(register, sum, "base and base + 4 in one 2^32 region: {r}");
     let apertures = [input(r, "SHARED_BASE"), input(r, "PRIVATE_BASE")];
     assert!(
-        apertures.contains(&first) || apertures.contains(&second),
-        "neither dword in an aperture: {r}"
+        apertures.contains(&register) || apertures.contains(&sum),
+        "neither address in an aperture: {r}"
     );
 }

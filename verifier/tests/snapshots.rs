@@ -91,10 +91,10 @@ fn verify_cross_target_refuted() {
 
 #[test]
 fn verify_proved_and_refuted() {
-    // A proof and a counterexample. Hand computation: %o = 249 is not a multiple of 4, so the
-    // source reads LDS[249..252] = f9 fa fb fc (x = 0xfcfbfaf9) and LDS[253..256] (y =
-    // 0x00fffefd), while ds_read2_b32 with offset0 = 249/4 = 62 and offset1 = 63 reads
-    // LDS[248..251] (0xfbfaf9f8) and LDS[252..255] (0xfffefdfc): the initial bytes are the low
+    // A proof and a counterexample. Hand computation: %o = 190 is not a multiple of 4, so the
+    // source reads LDS[190..193] = be bf c0 c1 (x = 0xc1c0bfbe) and LDS[194..197] (y =
+    // 0xc5c4c3c2), while ds_read2_b32 with offset0 = 190/4 = 47 and offset1 = 48 reads
+    // LDS[188..191] (0xbfbebdbc) and LDS[192..195] (0xc3c2c1c0): the initial bytes are the low
     // bytes of their addresses, as printed. The merge itself is SILoadStoreOptimizer's (mergeRead2Pair); the
     // settings are gfx900's defaults (README, Targets).
     snap(

@@ -1,8 +1,8 @@
-//! The evaluator's named functions (`CalcDsAddr`, `CalcBufferAddr`, the float classifiers,
+//! The evaluator's named functions (`CalcDsAddr`, `CalcDs2Addr`, `CalcBufferAddr`, the float classifiers,
 //! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
-use crate::settings::{AppendAddr, BvhInvalid, BvhPop, Fp32Denorm};
+use crate::settings::{AppendAddr, BvhInvalid, BvhPop, Fp32Denorm, Gfx6NegativeBase};
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -114,7 +114,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             return Ok(v);
         }
         let vals: Vec<Val<D>> = match f {
-            "CalcDsAddr" => {
+            "CalcDsAddr" | "CalcDs2Addr" => {
                 let mut v = Vec::new();
                 for a in args {
                     v.push(self.expr(a, Some(Ty::U32), st)?);
@@ -137,7 +137,19 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
         };
         match f {
-            "CalcDsAddr" => self.calc_ds_addr(vals),
+            "CalcDsAddr" => self.calc_ds_addr(vals, st),
+            // The two-address forms: the base, checked against their two element offsets (the
+            // pcode adds the scaled offsets itself).
+            "CalcDs2Addr" => {
+                arity(3)?;
+                let mut it = vals.into_iter();
+                let a = self.address(it.next().unwrap())?;
+                let o0 = self.address(it.next().unwrap())?;
+                let o1 = self.address(it.next().unwrap())?;
+                let either = self.d.op(BvOp::Or, &o0, &o1);
+                self.gfx6_negative_base(st, &a, &either);
+                Ok(Val::Bits(a, Ty::U32))
+            }
             // In buffer entries: the offset within the record (see `crate::buffer`).
             "CalcBufferAddr" => {
                 arity(4)?;
@@ -220,9 +232,29 @@ impl<D: Domain> Ev<'_, '_, D> {
         }
     }
 
+    /// Setting `gfx6_negative_base=UNDEFINED`: a DS access whose base `base` has the sign bit
+    /// set and whose offset `off` is not zero is undefined behaviour (LLVM `isDSOffsetLegal`:
+    /// on Southern Islands such an access does not work; see [`Gfx6NegativeBase`]).
+    fn gfx6_negative_base(&mut self, st: &mut St<D>, base: &D::Bv, off: &D::Bv) {
+        if self.frame.settings.gfx6_negative_base != Gfx6NegativeBase::Undefined {
+            return;
+        }
+        let w = self.d.width(base);
+        let sign = self.d.extract(base, w - 1, w - 1);
+        let one = self.d.bv(1, 1);
+        let negative = self.d.cmp(CmpOp::Eq, &sign, &one);
+        let ow = self.d.width(off);
+        let zero = self.d.bv(0, ow);
+        let is_zero = self.d.cmp(CmpOp::Eq, off, &zero);
+        let nonzero = self.d.lnot(&is_zero);
+        let bad = self.d.and(&negative, &nonzero);
+        st.mem.ub = self.d.or(&st.mem.ub, &bad);
+    }
+
     /// `CalcDsAddr(ADDR, OFFSET)` = ADDR + OFFSET mod 2^32 (AMD CDNA4 guide 11.1 "DS address");
-    /// the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0.
-    fn calc_ds_addr(&mut self, vals: Vec<Val<D>>) -> Result<Val<D>, EvalError> {
+    /// the three-argument form takes OFFSET0 and OFFSET1 and forms OFFSET1:OFFSET0. Under
+    /// `gfx6_negative_base=UNDEFINED` a negative ADDR with a non-zero offset is undefined.
+    fn calc_ds_addr(&mut self, vals: Vec<Val<D>>, st: &mut St<D>) -> Result<Val<D>, EvalError> {
         let n = vals.len();
         let mut it = vals.into_iter();
         let (a, off) = match n {
@@ -244,6 +276,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             n => return err(format!("CalcDsAddr takes 2 or 3 arguments, got {n}")),
         };
         let a = self.address(a)?;
+        self.gfx6_negative_base(st, &a, &off);
         Ok(Val::Bits(self.d.op(BvOp::Add, &a, &off), Ty::U32))
     }
 

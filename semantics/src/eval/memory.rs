@@ -33,6 +33,10 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
             let acc = crate::buffer::access(self.d, &mode, &self.frame.settings, &inp, addr, size);
             st.mem.ub = self.d.or(&st.mem.ub, &acc.unmodelled);
+            if !mode.addr64 {
+                let multi = self.swizzled_multi_element(st, &mode, &inp, addr, size)?;
+                st.mem.ub = self.d.or(&st.mem.ub, &multi);
+            }
             a = acc.addr;
             in_buffer_range = Some(acc.in_range);
         }
@@ -126,10 +130,42 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok((a, in_range))
     }
 
+    /// A buffer access of more than one dword (an 8-byte access, or any but the first of the
+    /// per-dword accesses of a dwordx2/x3/x4 or multi-component format op: its record offset
+    /// `addr` differs from the instruction's AOFFSET) through a V# with SWIZZLE_EN set is
+    /// undefined behaviour. Swizzled (interleaved) memory supports no multi-dword access: LLVM
+    /// AMDGPUUsage, private segment ("the interleave (swizzle) element size", multi-dword
+    /// scratch access only through flat/scratch instructions on gfx9+), and SILoadStoreOptimizer
+    /// merges no buffer access with the `swz` bit; how the hardware splits such an access into
+    /// elements is not documented (CLRX GcnMemHandling.md gives the per-element formula only).
+    fn swizzled_multi_element(
+        &mut self,
+        st: &St<D>,
+        mode: &crate::buffer::BufferMode,
+        inp: &crate::buffer::BufferInputs<D>,
+        addr: &D::Bv,
+        size: u32,
+    ) -> Result<D::Bool, EvalError> {
+        let swz = crate::buffer::swizzle_enabled(self.d, mode, &inp.srsrc);
+        if size > 4 {
+            return Ok(swz);
+        }
+        let offset = self.var_any(st, "OFFSET")?;
+        let first = crate::buffer::aoffset(self.d, mode, &inp.vaddr, &offset);
+        let a = if self.d.width(addr) == 32 {
+            addr.clone()
+        } else {
+            self.d.extract(addr, 31, 0)
+        };
+        let same = self.d.cmp(CmpOp::Eq, &a, &first);
+        let later = self.d.lnot(&same);
+        Ok(self.d.and(&swz, &later))
+    }
+
     pub(super) fn var_any(&mut self, st: &St<D>, name: &str) -> Result<D::Bv, EvalError> {
         match st.vars.get(name) {
             Some(Val::Bits(b, _)) => Ok(b.clone()),
-            _ => err(format!("a buffer access needs the input `{name}`")),
+            _ => err(format!("the memory access needs the input `{name}`")),
         }
     }
 
@@ -200,21 +236,28 @@ impl<D: Domain> Ev<'_, '_, D> {
         Ok(())
     }
 
-    /// Where a FLAT access at the 64-bit `addr` goes, as (space, condition, address in the
-    /// space), first match wins, the last (global memory at `addr`) unconditional. A path whose
-    /// condition is known false is left out, and one known true ends the list (so the concrete
-    /// interpreter reads only the memory the access reaches).
+    /// Where a FLAT access at the 64-bit `addr` (VADDR + OFFSET) goes, as (space, condition,
+    /// address in the space), first match wins, the last (global memory at `addr`)
+    /// unconditional. A path whose condition is known false is left out, and one known true
+    /// ends the list (so the concrete interpreter reads only the memory the access reaches).
     ///
     /// The apertures (LLVM AMDGPUUsage, "Address Spaces"): in 64-bit mode each is 2^32 bytes,
     /// based at a multiple of 2^32, so an address is in the shared (LDS) aperture when its high
     /// 32 bits equal `SHARED_BASE`, and in the private (scratch) aperture when they equal
-    /// `PRIVATE_BASE`; the segment address is then the low 32 bits (the flat-to-segment
-    /// `addrspacecast` of SIISelLowering `lowerADDRSPACECAST`). `SHARED_BASE` and
-    /// `PRIVATE_BASE` are the 32-bit high halves of the aperture bases (gfx9+
-    /// `src_shared_base`/`src_private_base`, gfx7/gfx8 the `amd_queue_t` aperture fields);
-    /// should they be equal, LDS wins.
+    /// `PRIVATE_BASE`. The aperture test reads the address register VADDR, not VADDR + OFFSET:
+    /// "the memory aperture test ignores the immediate offset" (llvm/llvm-project #153001 and
+    /// #165427, LLVM's fix of the miscompile ROCm/legacy-rocm-build#4389 reports on gfx1030
+    /// and gfx1100, where `offset:4` on a base 4 bytes below the shared aperture reached global
+    /// memory), so an offset never moves an access into or out of an aperture. Inside LDS or
+    /// scratch the access is at the low 32 bits of `addr` (the flat-to-segment `addrspacecast`
+    /// of SIISelLowering `lowerADDRSPACECAST` truncates to them); an offset that carries past
+    /// the aperture's end therefore wraps to its start (no source says what the hardware does
+    /// there). `SHARED_BASE` and `PRIVATE_BASE` are the 32-bit high halves of the aperture bases
+    /// (gfx9+ `src_shared_base`/`src_private_base`, gfx7/gfx8 the `amd_queue_t` aperture
+    /// fields); should they be equal, LDS wins.
     ///
-    /// Errors: `addr` is not 64 bits, or an aperture variable is missing or not 32 bits.
+    /// Errors: `addr` or the input `VADDR` is not 64 bits, or an aperture variable is missing
+    /// or not 32 bits.
     fn flat_paths(&mut self, st: &St<D>, addr: &D::Bv) -> Result<Vec<FlatPath<D>>, EvalError> {
         if self.d.width(addr) != 64 {
             return err("a FLAT address must be 64 bits");
@@ -225,7 +268,11 @@ impl<D: Domain> Ev<'_, '_, D> {
             paths.push((AddrSpace::Global, t, addr.clone()));
             return Ok(paths);
         }
-        let hi = self.d.extract(addr, 63, 32);
+        let vaddr = self.var_any(st, "VADDR")?;
+        if self.d.width(&vaddr) != 64 {
+            return err("a FLAT access needs the 64-bit input `VADDR`");
+        }
+        let hi = self.d.extract(&vaddr, 63, 32);
         let lo = self.d.extract(addr, 31, 0);
         for (space, base) in [
             (AddrSpace::Lds, "SHARED_BASE"),

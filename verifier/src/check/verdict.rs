@@ -169,6 +169,11 @@ impl Outcome {
             (self.lds_dma, groups::LDS_DMA),
             (self.float, groups::FLOAT),
             (self.append, groups::APPEND),
+            // Only Southern Islands has the negative-base problem (LLVM isDSOffsetLegal).
+            (
+                self.target.gen() == gcnsmt_semantics::target::Gen::Gfx6,
+                groups::DS_GFX6,
+            ),
             (self.bvh, groups::BVH),
             // bufaudit: they choose between readings of the GCN/CDNA V# only.
             (self.buffer && self.gcn_vsharp(), groups::BUFFER_GCN),

@@ -131,6 +131,7 @@ impl LaneFn<'_> {
                 lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                 lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
                 append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
+                gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
                 // bufaudit (irrelevant: no buffer access in a wave atomic)
                 buffer_struct: gcnsmt_semantics::settings::BufferStruct::Index,
                 buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
