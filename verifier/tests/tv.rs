@@ -70,7 +70,13 @@ fn committed_pairs_give_the_expected_verdicts() {
     assert_eq!(ps.len(), 12, "4 kernel files x 3 targets");
     for (b, a) in &ps {
         let (code, blocks, err) = tv_json(&[b.to_str().unwrap(), a.to_str().unwrap()]);
-        assert!(code == 0 || code == 3, "{}: {err}", b.display());
+        // buf_merge on gfx802 has the swizzle refutations of expected.txt (exit 1).
+        let swizzle = b.to_string_lossy().contains("buf_merge.gfx802");
+        assert!(
+            code == 0 || code == 3 || swizzle && code == 1,
+            "{}: {err}",
+            b.display()
+        );
         for r in &blocks {
             let f = r["function"].as_str().unwrap().to_string();
             let t = r["target"].as_str().unwrap().to_string();
@@ -235,7 +241,9 @@ fn input_errors_exit_2_with_a_position() {
     );
     let (code, err) = tv_err(&b, &cfg, &[]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("CFG"), "{err}");
+    // bb.1 is no block of the function: an input error before any pairing (llc-22: "use of
+    // undefined machine basic block").
+    assert!(err.contains("%bb.1") && err.contains("a.mir:"), "{err}");
     // No target-cpu and no --target.
     let (nb, na) = (
         b.replace("\"target-cpu\"=\"gfx900\"", ""),

@@ -446,8 +446,21 @@ fn decide(
     let (before, after) = p.files;
     let fp = p.fp;
     let name = format!("{}/bb.{}", fp.before.name, num);
-    let uniform = lower::without_uniform_cpol(blocks.0, blocks.1, p.t);
-    let lowered = uniform.as_ref().map_or(blocks, |(b, a)| (b, a));
+    let policy = lower::cache_policy(blocks.0, blocks.1, p.t);
+    let lowered = match &policy {
+        lower::Policy::Strip(b, a) => (b, a),
+        lower::Policy::Weakened(why) => {
+            v.verdict = "refuted";
+            v.reason = Some(why.clone());
+            return;
+        }
+        lower::Policy::Mixed(why) => {
+            v.verdict = "unsupported";
+            v.reason = Some(why.clone());
+            return;
+        }
+        lower::Policy::Keep => blocks,
+    };
     let sb = Side {
         file: &before.path,
         block: lowered.0,
