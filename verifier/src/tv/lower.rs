@@ -73,10 +73,19 @@ const PSEUDO: [&str; 7] = [
     "PHI",
 ];
 
-/// Whether the lowering translates `op`: a copy pseudo, a 64-bit move or bitwise op, or an
-/// opcode of the table.
-fn modelled(op: &str, target: Target) -> bool {
-    PSEUDO.contains(&op) || super::wide::is_wide(op) || opcodes::lookup(target, op).is_some()
+/// Whether the lowering translates `i`: a copy pseudo, a 64-bit move or bitwise op that does not
+/// write EXEC (a single-lane check does not model EXEC: such an op is left to the uninterpreted
+/// path, which guards later reads of EXEC), or an opcode of the table.
+fn modelled(i: &Inst, target: Target) -> bool {
+    let op = i.opcode.as_str();
+    let writes_exec = || {
+        i.defs
+            .iter()
+            .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    };
+    PSEUDO.contains(&op)
+        || super::wide::is_wide(op) && !writes_exec()
+        || opcodes::lookup(target, op).is_some()
 }
 
 /// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
@@ -271,7 +280,7 @@ pub fn lower(
     let mut uninterpreted = uninterpreted;
     for i in before.block.insts.iter().chain(&after.block.insts) {
         let op = i.opcode.as_str();
-        let dropped_here = !modelled(op, target)
+        let dropped_here = !modelled(i, target)
             && !is_terminator(op)
             && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
         let phys_result = i
@@ -484,7 +493,7 @@ fn unmodelled(
     for (side, other) in [(before, after), (after, before)] {
         for i in &side.block.insts {
             let op = i.opcode.as_str();
-            if is_terminator(op) || modelled(op, target) {
+            if is_terminator(op) || modelled(i, target) {
                 continue;
             }
             let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
@@ -613,7 +622,7 @@ fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
         if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI") {
             continue;
         }
-        let modelled = modelled(op, target);
+        let modelled = modelled(i, target);
         let loc = Loc {
             line: i.loc.line,
             col: i.loc.col,

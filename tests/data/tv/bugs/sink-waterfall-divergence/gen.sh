@@ -1,0 +1,9 @@
+#!/bin/sh
+# Regenerates before.mir and buggy.mir. llc-22 22.1.8 still has this bug: its
+# machine-sink output is the buggy one (the add is sunk out of the waterfall
+# loop). good.mir is written by hand: the fixed pass leaves the function as it is.
+set -e
+cd "$(dirname "$0")"
+F="-mtriple=amdgcn -mcpu=gfx900"
+llc-22 $F -run-pass=none input.mir -o - | sed '/^# .*\/tmp\//d' > before.mir
+llc-22 $F -run-pass=machine-sink input.mir -o - | sed '/^# .*\/tmp\//d' > buggy.mir
