@@ -137,3 +137,24 @@ fn malformed_mir_is_an_input_error_in_the_faulty_file() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Calls (issue 27): a call splits its block like a barrier. Memory must be equal where it
+/// runs and is whatever the callee left afterwards, the same on both sides; its argument
+/// registers must be equal where it runs (`call.before.mir` works both cases out by hand).
+#[test]
+fn a_call_clobbers_memory_and_reads_its_arguments() {
+    let run = |after: &str| {
+        let out = tv(
+            &["--target", "gfx900"],
+            &data("call.before.mir"),
+            &data(after),
+        );
+        verdict(&blocks(&out), "k", "bb.0").clone()
+    };
+    assert_eq!(run("call.after.mir")["verdict"], "proved");
+    let b = run("call_hoisted.after.mir");
+    assert_eq!(b["verdict"], "refuted", "{b}");
+    let b = run("call_arg.after.mir");
+    assert_eq!(b["verdict"], "refuted", "{b}");
+    assert!(b["reason"].as_str().unwrap().starts_with("v0 "), "{b}");
+}

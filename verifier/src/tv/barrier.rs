@@ -22,9 +22,15 @@ use super::mir::{Block, Inst, OpKind};
 use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Whether `op` is a workgroup barrier (the split points).
+/// Whether `op` is a split point: a workgroup barrier, or a call (`SI_CALL`). A call is checked
+/// like a barrier without modelling the callee: memory must be equal where it runs, and
+/// afterwards memory and every register it may clobber are whatever it left, the same on both
+/// sides (the next segment starts from arbitrary, shared inputs), so a re-initialisation a
+/// pass deleted after a call is refuted. The registers the call reads (its arguments) must be
+/// equal where it runs.
 pub fn is_barrier(op: &str) -> bool {
     matches!(op, "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT")
+        || op.starts_with("SI_CALL")
 }
 
 /// Whether the block has a barrier.
@@ -170,6 +176,24 @@ pub fn split(
         let mut phys_live = bp.phys_live.clone();
         phys_live.extend(later(&sb));
         phys_live.extend(later(&sa));
+        // What the split point ending this segment reads (a call's arguments and callee).
+        for bar in bars_b.get(k).into_iter().chain(bars_a.get(k)) {
+            for o in bar
+                .ops
+                .iter()
+                .filter(|o| !o.flags.def && !o.flags.implicit_def)
+            {
+                match &o.kind {
+                    OpKind::VReg { id, .. } => {
+                        liveout.insert(*id);
+                    }
+                    OpKind::Phys(p) => {
+                        phys_live.insert(p.clone());
+                    }
+                    _ => {}
+                }
+            }
+        }
         let changed = keys(&sb[k].insts.iter().collect::<Vec<_>>())
             != keys(&sa[k].insts.iter().collect::<Vec<_>>());
         out.push(Segment {

@@ -556,7 +556,7 @@ fn classify_refutation(l: &Lowered, c: &crate::check::Cex, fp: &FnPair) -> (&'st
     let only_soft = c.mem_diffs.is_empty()
         && !differing.is_empty()
         && differing.iter().all(|n| l.soft.contains(*n));
-    if !l.uninterpreted.is_empty() {
+    if !l.uninterpreted.is_empty() && l.taint.touches(&differing, !c.mem_diffs.is_empty()) {
         let ops = l.uninterpreted.join(", ");
         (
             "unknown",

@@ -55,8 +55,11 @@ pub struct Lowered {
     /// miscompile (the instruction may map both values to one result).
     pub soft: BTreeSet<String>,
     /// Opcodes dropped as uninterpreted whose results the block reads: a refutation may
-    /// rest on a value the real instruction cannot produce, so it is `unknown`.
+    /// rest on a value the real instruction cannot produce, so it is `unknown` unless every
+    /// difference is computed without those values ([`super::taint`]).
     pub uninterpreted: Vec<String>,
+    /// What depends on the uninterpreted results.
+    pub taint: super::taint::Taint,
 }
 
 /// Why a block pair is not checked: the instruction (file:line:col) and the reason.
@@ -137,6 +140,12 @@ fn memory_of(op: &str) -> Mem {
         "SI_CALL",
         "SI_KILL",
     ];
+    // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
+    // as physical registers (compared and fresh on the uninterpreted path); the call between
+    // them is a split point (`barrier.rs`).
+    if op.starts_with("ADJCALLSTACK") {
+        return Mem::Pure;
+    }
     if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
         return Mem::Effect;
     }
@@ -167,6 +176,17 @@ pub(super) fn is_pure(op: &str, target: Target) -> bool {
         Some(_) => false,
         None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
         None => PSEUDO.contains(&op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
+    }
+}
+
+/// Whether an instruction may read memory (modelled or not).
+fn reads_memory(i: &Inst, target: Target) -> bool {
+    let op = i.opcode.as_str();
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Alu { .. }) => false,
+        Some(_) => true,
+        None if PSEUDO.contains(&op) || super::wide::is_wide(op) || is_terminator(op) => false,
+        None => memory_of(op) != Mem::Pure,
     }
 }
 
@@ -292,6 +312,21 @@ pub fn lower(
             uninterpreted.push(i.opcode.clone());
         }
     }
+    let mut taint = super::taint::Taint::default();
+    if !uninterpreted.is_empty() {
+        let uf = |i: &Inst| {
+            let op = i.opcode.as_str();
+            !modelled(i, target)
+                && !is_terminator(op)
+                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
+        };
+        let mem = |i: &Inst| {
+            let (g, l) = writes(i, target);
+            (reads_memory(i, target), g || l)
+        };
+        super::taint::side(&mut taint, before, target, uf, mem);
+        super::taint::side(&mut taint, after, target, uf, mem);
+    }
     let mut soft = BTreeSet::new();
     let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
         .expect("regex");
@@ -338,6 +373,7 @@ pub fn lower(
             lanes: None,
         },
         uninterpreted,
+        taint,
         soft,
     })
 }

@@ -17,6 +17,7 @@ pub mod llc;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
+pub mod taint;
 pub mod wide;
 
 #[cfg(test)]
