@@ -484,7 +484,23 @@ fn decide(
                 v.reason =
                     Some("the solver failed after the watchdog interrupted it (no verdict)".into());
             }
-            Some(Err(e)) => {
+            Some(Err(mut e)) => {
+                // The rule names the before-file; an error at a line only the after-block has
+                // is in the after-file.
+                let at = |lines: &[crate::rules::Line]| {
+                    lines
+                        .iter()
+                        .find(|x| x.loc.line == e.loc.line)
+                        .map(|x| x.loc)
+                };
+                match (at(&l.rule.source), at(&l.rule.target)) {
+                    (None, Some(loc)) => {
+                        e.file = after.path.clone();
+                        e.loc = loc;
+                    }
+                    (Some(loc), _) => e.loc = loc,
+                    _ => {}
+                }
                 v.verdict = "error";
                 v.reason = Some(e.to_string());
             }

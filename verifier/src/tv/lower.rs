@@ -76,9 +76,9 @@ const PSEUDO: [&str; 7] = [
     "PHI",
 ];
 
-/// Whether the lowering translates `i`: a copy pseudo, a 64-bit move or bitwise op that does not
-/// write EXEC (a single-lane check does not model EXEC: such an op is left to the uninterpreted
-/// path, which guards later reads of EXEC), or an opcode of the table.
+/// Whether the lowering translates `i`: a copy pseudo, a 64-bit move or bitwise op, or an opcode
+/// of the table, when it does not write EXEC (a single-lane check does not model EXEC: such an
+/// instruction is left to the uninterpreted path, which guards later reads of EXEC).
 fn modelled(i: &Inst, target: Target) -> bool {
     let op = i.opcode.as_str();
     let writes_exec = || {
@@ -86,9 +86,10 @@ fn modelled(i: &Inst, target: Target) -> bool {
             .iter()
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
-    PSEUDO.contains(&op)
-        || super::wide::is_wide(op) && !writes_exec()
-        || opcodes::lookup(target, op).is_some()
+    !writes_exec()
+        && (PSEUDO.contains(&op)
+            || super::wide::is_wide(op)
+            || opcodes::lookup(target, op).is_some())
 }
 
 /// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
