@@ -14,6 +14,7 @@ const CAUGHT: &[&str] = &[
     "fold-copy-temporal-divergence",
     "fold-or-minus1",
     "peephole-foldimm-sub1",
+    "sgprcopies-copy-to-phys-sgpr",
     "sink-temporal-divergence",
     "sink-waterfall-divergence",
 ];

@@ -202,6 +202,11 @@ pub(super) fn is_vgpr_dest(side: &Side, o: &Operand) -> bool {
     }
 }
 
+/// Whether a source operand is a VGPR (or a virtual AGPR, a VGPR here).
+fn is_vgpr_src(side: &Side, o: &Operand) -> bool {
+    is_vgpr_dest(side, o)
+}
+
 fn mov(side: &Side, dst: &Operand, d: &str, s: &str) -> Result<String, String> {
     if is_vgpr_dest(side, dst) {
         Ok(format!("v_mov_b32 {d}, {s}"))
@@ -230,7 +235,9 @@ fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), Str
         _ => None,
     };
     match (bank(dst), bank(src)) {
-        (Some('s'), Some('v')) => Err("a VGPR to SGPR copy is not modelled".into()),
+        // A VGPR to SGPR copy is the lane's value in a one-lane check (docs/tv.md, assumption
+        // 7): LLVM emits it only for uniform values and lowers it to V_READFIRSTLANE_B32.
+        (Some('s'), Some('v')) => Ok(()),
         (Some('a'), _) | (_, Some('a')) => Err("physical AGPR copies are not modelled".into()),
         _ => Ok(()),
     }
@@ -263,10 +270,17 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             if dd.len() != sd.len() {
                 return Err(format!("copies {} dwords into {}", sd.len(), dd.len()));
             }
+            let to_sgpr = !is_vgpr_dest(side, d) && is_vgpr_src(side, s);
             dd.iter()
                 .zip(&sd)
                 .filter(|(a, b)| a != b)
-                .map(|(a, b)| mov(side, d, a, b))
+                .map(|(a, b)| {
+                    if to_sgpr {
+                        Ok(format!("v_readfirstlane_b32 {a}, {b}"))
+                    } else {
+                        mov(side, d, a, b)
+                    }
+                })
                 .collect()
         }
         "REG_SEQUENCE" | "INSERT_SUBREG" => {
