@@ -446,20 +446,20 @@ fn decide(
     let (before, after) = p.files;
     let fp = p.fp;
     let name = format!("{}/bb.{}", fp.before.name, num);
-    let policy = lower::cache_policy(blocks.0, blocks.1, p.t);
+    let policy = super::cpol::cache_policy(blocks.0, blocks.1, p.t);
     let lowered = match &policy {
-        lower::Policy::Strip(b, a) => (b, a),
-        lower::Policy::Weakened(why) => {
+        super::cpol::Policy::Strip(b, a) => (b, a),
+        super::cpol::Policy::Weakened(why) => {
             v.verdict = "refuted";
             v.reason = Some(why.clone());
             return;
         }
-        lower::Policy::Mixed(why) => {
+        super::cpol::Policy::Mixed(why) => {
             v.verdict = "unsupported";
             v.reason = Some(why.clone());
             return;
         }
-        lower::Policy::Keep => blocks,
+        super::cpol::Policy::Keep => blocks,
     };
     let sb = Side {
         file: &before.path,

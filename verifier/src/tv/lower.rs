@@ -298,36 +298,7 @@ pub fn lower(
         })
         .map(|(op, _)| op.clone())
         .collect();
-    let mut uninterpreted = uninterpreted;
-    for i in before.block.insts.iter().chain(&after.block.insts) {
-        let op = i.opcode.as_str();
-        let dropped_here = !modelled(i, target)
-            && !is_terminator(op)
-            && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
-        let phys_result = i
-            .defs
-            .iter()
-            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
-            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p != "scc" && !p.starts_with("exec")));
-        if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
-            uninterpreted.push(i.opcode.clone());
-        }
-    }
-    let mut taint = super::taint::Taint::default();
-    if !uninterpreted.is_empty() {
-        let uf = |i: &Inst| {
-            let op = i.opcode.as_str();
-            !modelled(i, target)
-                && !is_terminator(op)
-                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
-        };
-        let mem = |i: &Inst| {
-            let (g, l) = writes(i, target);
-            (reads_memory(i, target), g || l)
-        };
-        super::taint::side(&mut taint, before, target, uf, mem);
-        super::taint::side(&mut taint, after, target, uf, mem);
-    }
+    let (uninterpreted, taint) = uninterpreted_taint(before, after, target, uninterpreted);
     let mut soft = BTreeSet::new();
     let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
         .expect("regex");
@@ -377,118 +348,6 @@ pub fn lower(
         taint,
         soft,
     })
-}
-
-/// What the cache policies of a block pair's memory accesses allow ([`cache_policy`]).
-#[derive(Debug)]
-pub enum Policy {
-    /// No access carries a policy, or one the lowering reads itself: lower the blocks as they are.
-    Keep,
-    /// Every after-access's policy includes every before-access's bits: the blocks with every
-    /// policy operand set to 0 (the policy picks caches and coherence, not the bytes one lane
-    /// reads or writes, and none was weakened).
-    Strip(Block, Block),
-    /// A policy bit some before-access has is on no after-access: a weaker policy (`refuted`).
-    Weakened(String),
-    /// Policies changed in a way that is neither kept nor strengthened for every access
-    /// (gfx12's `th`/`scope` values are not ordered): `unsupported`.
-    Mixed(String),
-}
-
-/// The index in `i.ops` of a memory access's cache-policy operand (`glc slc dlc`, gfx90a `scc`,
-/// gfx940 `sc0 sc1 nt`, gfx12 `th scope`): the last explicit operand of GLOBAL, FLAT and
-/// scalar loads; the one before `swz` of MUBUF loads and stores. Atomics are left out: their
-/// `glc` (gfx940 `sc0`, gfx12 `th:TH_ATOMIC_RETURN`) says whether the old value returns.
-fn cpol_index(i: &Inst, target: Target) -> Option<usize> {
-    let explicit: Vec<usize> = (0..i.ops.len())
-        .filter(|k| !i.ops[*k].flags.implicit && !i.ops[*k].flags.implicit_def)
-        .collect();
-    let from_end = match opcodes::lookup(target, &i.opcode)? {
-        MirOp::Global { .. } | MirOp::Flat { .. } | MirOp::Smem { .. } => 1,
-        MirOp::Mubuf { shape, lds, .. } if shape.class != MubufClass::Atomic && !lds => 2,
-        _ => return None,
-    };
-    let k = *explicit.get(explicit.len().checked_sub(from_end)?)?;
-    matches!(i.ops[k].kind, OpKind::Imm(_)).then_some(k)
-}
-
-/// Names of the policy bits in `bits` on `target` (the MIR cpol operand, `SIDefines.h`
-/// `CPol`: GLC 1, SLC 2, DLC 4, SCC 16; gfx940 SC0 1, NT 2, SC1 16).
-fn cpol_names(bits: i64, target: Target) -> String {
-    let gfx940 = matches!(target, Target::Gfx942);
-    let names: &[(i64, &str)] = if gfx940 {
-        &[(1, "sc0"), (2, "nt"), (16, "sc1")]
-    } else {
-        &[(1, "glc"), (2, "slc"), (4, "dlc"), (16, "scc")]
-    };
-    let v: Vec<&str> = names
-        .iter()
-        .filter(|(b, _)| bits & b != 0)
-        .map(|(_, n)| *n)
-        .collect();
-    if v.is_empty() {
-        format!("{bits:#x}")
-    } else {
-        v.join(" ")
-    }
-}
-
-/// One rule for every memory family (LDS has no policy; MUBUF and MTBUF loads and stores,
-/// GLOBAL, FLAT and scalar loads do): a pass may keep an access's cache policy or strengthen
-/// it, never weaken or drop it. Before gfx12 the policy is a set of flags, each asking for more
-/// coherence or less caching (AMD Vega ISA guide, "GLC", "SLC"; RDNA guides, "DLC"; the MI200
-/// guide, "SCC"; the MI300 guide, "SC0 SC1 NT"), so a superset is at least as strong: the pair
-/// is checked with the policies left out when every after-access has every bit some
-/// before-access has. A bit that some before-access has and no after-access has was dropped:
-/// refuted. gfx12's `th`/`scope` codes are not ordered this way: they must be equal.
-pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
-    let bits = |b: &Block| -> Vec<i64> {
-        b.insts
-            .iter()
-            .filter_map(|i| {
-                let k = cpol_index(i, target)?;
-                match i.ops[k].kind {
-                    OpKind::Imm(c) => Some(c),
-                    _ => None,
-                }
-            })
-            .collect()
-    };
-    let (pb, pa) = (bits(before), bits(after));
-    if pb.iter().chain(&pa).all(|c| *c == 0) {
-        return Policy::Keep;
-    }
-    let gfx12 = target.gen() >= gcnsmt_semantics::target::Gen::Gfx12;
-    let union_b = pb.iter().fold(0, |a, c| a | c);
-    let union_a = pa.iter().fold(0, |a, c| a | c);
-    let inter_a = pa.iter().fold(!0i64, |a, c| a & c);
-    if gfx12 {
-        if pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() != 1 {
-            return Policy::Mixed(
-                "the pass changed a gfx12 cache policy (th/scope), which is not ordered".into(),
-            );
-        }
-    } else if union_b & !union_a != 0 {
-        return Policy::Weakened(format!(
-            "the pass dropped cache policy {} (a weaker policy: other agents may see stale data)",
-            cpol_names(union_b & !union_a, target)
-        ));
-    } else if pa.is_empty() || inter_a & union_b != union_b {
-        return Policy::Mixed(format!(
-            "an access lost cache policy {} while another kept it",
-            cpol_names(union_b & !inter_a, target)
-        ));
-    }
-    let strip = |b: &Block| {
-        let mut b = b.clone();
-        for i in b.insts.iter_mut() {
-            if let Some(k) = cpol_index(i, target) {
-                i.ops[k].kind = OpKind::Imm(0);
-            }
-        }
-        b
-    };
-    Policy::Strip(strip(before), strip(after))
 }
 
 /// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the
@@ -798,4 +657,45 @@ fn writes_scc(i: &Inst) -> bool {
     i.ops
         .iter()
         .any(|o| o.kind == OpKind::Phys("scc".into()) && (o.flags.implicit_def || o.flags.def))
+}
+
+/// The dropped instructions a refutation may rest on (those whose results the rule reads, and
+/// those with physical results), and what depends on them ([`super::taint`]).
+fn uninterpreted_taint(
+    before: &Side,
+    after: &Side,
+    target: Target,
+    read: Vec<String>,
+) -> (Vec<String>, super::taint::Taint) {
+    let mut uninterpreted = read;
+    for i in before.block.insts.iter().chain(&after.block.insts) {
+        let op = i.opcode.as_str();
+        let dropped_here = !modelled(i, target)
+            && !is_terminator(op)
+            && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
+        let phys_result = i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p != "scc" && !p.starts_with("exec")));
+        if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
+            uninterpreted.push(i.opcode.clone());
+        }
+    }
+    let mut taint = super::taint::Taint::default();
+    if !uninterpreted.is_empty() {
+        let uf = |i: &Inst| {
+            let op = i.opcode.as_str();
+            !modelled(i, target)
+                && !is_terminator(op)
+                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
+        };
+        let mem = |i: &Inst| {
+            let (g, l) = writes(i, target);
+            (reads_memory(i, target), g || l)
+        };
+        super::taint::side(&mut taint, before, target, uf, mem);
+        super::taint::side(&mut taint, after, target, uf, mem);
+    }
+    (uninterpreted, taint)
 }

@@ -11,6 +11,7 @@ pub mod barrier;
 pub mod canon;
 pub mod cex;
 pub mod cmd;
+pub mod cpol;
 pub mod diff;
 pub mod emit;
 pub mod llc;
