@@ -310,4 +310,39 @@ mod tests {
             Some("V_SUBREV_CO_CI_U32")
         );
     }
+
+    // llvm-mc-22 (observed 2026-12): `v_cmp_lt_u64_e64 s[0:1], v[0:1], v[2:3]` on every wave64
+    // target, `s0` on wave32; `v_lshl_b64` on gfx600/gfx700 only and `v_lshlrev_b64` from gfx802;
+    // `v_lshl_add_u64` on gfx942, gfx950, gfx1250; `v_add_nc_u64` on gfx1250 only.
+    #[test]
+    fn sixty_four_bit_ops_follow_llvm_per_generation() {
+        let e =
+            |t, m| alu_lookup(t, m).map(|d| (d.entry, d.srcs, d.wide_srcs, d.wide_dst, d.dmask));
+        assert_eq!(
+            e(Target::Gfx900, "v_cmp_lt_u64_e64"),
+            Some(("V_CMP_LT_U64", 2, 0b11, false, true))
+        );
+        assert_eq!(
+            e(Target::Gfx1100, "v_cmp_ge_i64").map(|d| d.0),
+            Some("V_CMP_GE_I64")
+        );
+        assert_eq!(
+            e(Target::Gfx600, "v_lshl_b64"),
+            Some(("V_LSHL_B64", 2, 0b01, true, false))
+        );
+        assert_eq!(e(Target::Gfx600, "v_lshlrev_b64"), None);
+        assert_eq!(
+            e(Target::Gfx802, "v_lshlrev_b64"),
+            Some(("V_LSHLREV_B64", 2, 0b10, true, false))
+        );
+        assert_eq!(
+            e(Target::Gfx942, "v_lshl_add_u64"),
+            Some(("V_LSHL_ADD_U64", 3, 0b101, true, false))
+        );
+        assert_eq!(e(Target::Gfx90a, "v_lshl_add_u64"), None);
+        assert_eq!(e(Target::Gfx1200, "v_add_nc_u64"), None);
+        assert!(alu_lookup(Target::Gfx1250, "v_sub_nc_u64").is_some());
+        let s = alu_lookup(Target::Gfx600, "s_lshl_b64").unwrap();
+        assert!(s.scalar && s.wide_dst && s.wide_srcs == 0b01);
+    }
 }
