@@ -36,8 +36,12 @@ pub struct AluDef {
     /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`, the
     /// carry-in of `v_addc_u32` and its kin).
     pub smask: bool,
-    /// Dwords per source register: 2 for the 64-bit SOP1 sources (`s_bcnt1_i32_b64`), else 1.
-    pub src_dwords: u8,
+    /// Which sources are 64-bit register pairs (bit `i` for source `i`): `s_bcnt1_i32_b64`'s
+    /// S0, both sources of the 64-bit compares, the value of the 64-bit shifts, S0 and S2 of
+    /// `v_lshl_add_u64`. The others are one dword.
+    pub wide_srcs: u8,
+    /// The destination is a 64-bit register pair (the 64-bit shifts and adds).
+    pub wide_dst: bool,
     /// A VALU result written to an SGPR (`v_readfirstlane_b32`): a cross-lane read, so only a
     /// single-lane check models it.
     pub to_sgpr: bool,
@@ -58,7 +62,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         scalar: false,
         dmask: false,
         smask: false,
-        src_dwords: 1,
+        wide_srcs: 0,
+        wide_dst: false,
         to_sgpr: false,
     };
     let v = |entry, sdst, srcs| {
@@ -98,6 +103,9 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .unwrap_or(mnemonic);
+    if let Some(d) = alu64(target, base) {
+        return Some(d);
+    }
     match base {
         "v_cmp_eq_u32" => return cmp("V_CMP_EQ_U32"),
         "v_cmp_ne_u32" => return cmp("V_CMP_NE_U32"),
@@ -157,7 +165,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     }
     let s64 = |entry| {
         Some(AluDef {
-            src_dwords: 2,
+            wide_srcs: 0b1,
             ..s(entry, 1)?
         })
     };
@@ -178,6 +186,12 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "s_add_u32" => s("S_ADD_U32", 2),
         "s_add_i32" => s("S_ADD_I32", 2),
         "s_lshl_b32" => s("S_LSHL_B32", 2),
+        // SOP2 (every generation, llvm-mc-22): a 64-bit value shifted by a 32-bit amount.
+        "s_lshl_b64" => Some(AluDef {
+            wide_srcs: 0b01,
+            wide_dst: true,
+            ..s("S_LSHL_B64", 2)?
+        }),
         "v_add_i32" if gcn67 => v("V_ADD_I32", true, 2),
         "v_sub_i32" if gcn67 => v("V_SUB_I32", true, 2),
         "v_add_u32" if gfx8 => v("V_ADD_CO_U32", true, 2),
@@ -195,6 +209,44 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
         _ => None,
     }
+}
+
+/// The 64-bit compares, shifts and adds on a target (`base` without `_e32`/`_e64`), as
+/// llvm-mc-22 accepts them (observed 2026-12 on every target): the compares everywhere (a pair
+/// `s[0:1]` mask on wave64, one SGPR on wave32), `v_lshl_b64` on gfx6/gfx7 and `v_lshlrev_b64`
+/// from gfx8 on, `s_lshl_b64` everywhere, `v_lshl_add_u64` on gfx942/gfx950/gfx1250,
+/// `v_add_nc_u64` / `v_sub_nc_u64` on gfx1250 only.
+fn alu64(target: Target, base: &str) -> Option<AluDef> {
+    let g = target.gen();
+    let cmp64 = base.len() == "v_cmp_eq_u64".len()
+        && base.starts_with("v_cmp_")
+        && (base.ends_with("_u64") || base.ends_with("_i64"))
+        && ["eq", "ne", "lt", "le", "gt", "ge"].contains(&&base[6..8]);
+    // (sources, which are pairs, the destination is a lane mask)
+    let (srcs, wide_srcs, dmask) = match base {
+        _ if cmp64 => (2, 0b11, true),
+        "v_lshl_b64" if g <= Gen::Gfx7 => (2, 0b01, false),
+        "v_lshlrev_b64" if g >= Gen::Gfx8 => (2, 0b10, false),
+        "v_lshl_add_u64" if matches!(target, Target::Gfx942 | Target::Gfx950 | Target::Gfx1250) => {
+            (3, 0b101, false)
+        }
+        "v_add_nc_u64" | "v_sub_nc_u64" if g == Gen::Gfx1250 => (2, 0b11, false),
+        _ => return None,
+    };
+    let upper = base.to_ascii_uppercase();
+    let def: &'static Def = Library::builtin().get(&upper)?;
+    let entry = def.names.iter().find(|n| n.name == upper)?.name.as_str();
+    Some(AluDef {
+        entry,
+        sdst: false,
+        srcs,
+        scalar: false,
+        dmask,
+        smask: false,
+        wide_srcs,
+        wide_dst: !dmask,
+        to_sgpr: false,
+    })
 }
 
 /// Whether some target knows this VALU/SALU mnemonic (to tell "unknown" from "not on this target").
@@ -257,5 +309,40 @@ mod tests {
             e(Target::Gfx1100, "v_subrev_co_ci_u32").map(|d| d.0),
             Some("V_SUBREV_CO_CI_U32")
         );
+    }
+
+    // llvm-mc-22 (observed 2026-12): `v_cmp_lt_u64_e64 s[0:1], v[0:1], v[2:3]` on every wave64
+    // target, `s0` on wave32; `v_lshl_b64` on gfx600/gfx700 only and `v_lshlrev_b64` from gfx802;
+    // `v_lshl_add_u64` on gfx942, gfx950, gfx1250; `v_add_nc_u64` on gfx1250 only.
+    #[test]
+    fn sixty_four_bit_ops_follow_llvm_per_generation() {
+        let e =
+            |t, m| alu_lookup(t, m).map(|d| (d.entry, d.srcs, d.wide_srcs, d.wide_dst, d.dmask));
+        assert_eq!(
+            e(Target::Gfx900, "v_cmp_lt_u64_e64"),
+            Some(("V_CMP_LT_U64", 2, 0b11, false, true))
+        );
+        assert_eq!(
+            e(Target::Gfx1100, "v_cmp_ge_i64").map(|d| d.0),
+            Some("V_CMP_GE_I64")
+        );
+        assert_eq!(
+            e(Target::Gfx600, "v_lshl_b64"),
+            Some(("V_LSHL_B64", 2, 0b01, true, false))
+        );
+        assert_eq!(e(Target::Gfx600, "v_lshlrev_b64"), None);
+        assert_eq!(
+            e(Target::Gfx802, "v_lshlrev_b64"),
+            Some(("V_LSHLREV_B64", 2, 0b10, true, false))
+        );
+        assert_eq!(
+            e(Target::Gfx942, "v_lshl_add_u64"),
+            Some(("V_LSHL_ADD_U64", 3, 0b101, true, false))
+        );
+        assert_eq!(e(Target::Gfx90a, "v_lshl_add_u64"), None);
+        assert_eq!(e(Target::Gfx1200, "v_add_nc_u64"), None);
+        assert!(alu_lookup(Target::Gfx1250, "v_sub_nc_u64").is_some());
+        let s = alu_lookup(Target::Gfx600, "s_lshl_b64").unwrap();
+        assert!(s.scalar && s.wide_dst && s.wide_srcs == 0b01);
     }
 }

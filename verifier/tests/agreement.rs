@@ -495,16 +495,23 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
                 || n.name.starts_with("V_ADDC")
                 || n.name.starts_with("V_SUBB")
         });
-        let s2w = if mask { 64 } else { 32 };
-        // The 64-bit SOP1 sources (S_BCNT1_I32_B64, S_FF1_I32_B64).
-        let s0w = if name.ends_with("_B64") { 64 } else { 32 };
+        // The 64-bit sources and destinations as the lifter lays them out on a target that has
+        // the op (S_BCNT1_I32_B64's S0, the 64-bit compares, shifts and adds).
+        let lay = Target::ALL
+            .iter()
+            .find_map(|t| gcnsmt_lifter::lift::alu_lookup(*t, &name.to_ascii_lowercase()));
+        let (wide, wide_dst) = lay.map_or((0, false), |a| (a.wide_srcs, a.wide_dst));
+        let w = |i: u32| if wide >> i & 1 == 1 { 64 } else { 32 };
+        let (s0w, s1w) = (w(0), w(1));
+        let s2w = if mask { 64 } else { w(2) };
+        let d0w = if wide_dst { 64 } else { 32 };
         for i in 0..runs() {
             let inp = Input {
                 vars: vec![
                     ("S0".into(), interesting(rng, s0w), s0w, Kind::B),
-                    ("S1".into(), interesting(rng, 32), 32, Kind::B),
+                    ("S1".into(), interesting(rng, s1w), s1w, Kind::B),
                     ("S2".into(), interesting(rng, s2w), s2w, Kind::B),
-                    ("D0".into(), interesting(rng, 32), 32, Kind::B),
+                    ("D0".into(), interesting(rng, d0w), d0w, Kind::B),
                     ("SDST".into(), interesting(rng, 64), 64, Kind::B),
                     ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
                 ],

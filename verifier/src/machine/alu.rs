@@ -38,14 +38,12 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         Class::Vgpr
     };
     let mask_dwords = if wave_size(target) == 32 { 1 } else { 2 };
-    let d0 = cx.regs(
-        t,
-        *c,
-        if alu.dmask { mask_dwords } else { 1 },
-        "destination",
-        dclass,
-        &mut var_uses,
-    )?;
+    let d0_dwords = match (alu.dmask, alu.wide_dst) {
+        (true, _) => mask_dwords,
+        (false, true) => 2,
+        (false, false) => 1,
+    };
+    let d0 = cx.regs(t, *c, d0_dwords, "destination", dclass, &mut var_uses)?;
     let sdst = if alu.sdst {
         let (t, c) = ops.next().unwrap();
         let n = if wave_size(target) == 32 { 1 } else { 2 };
@@ -71,11 +69,10 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         let is_imm = tt.starts_with('(')
             || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
-        if is_imm && alu.src_dwords == 2 {
-            return Err(rule.error(
-                loc_at(line, *c),
-                format!("{mn}: an immediate 64-bit source is not modelled; use registers"),
-            ));
+        let wide = alu.wide_srcs >> i & 1 == 1;
+        if is_imm && wide {
+            srcs.push(Src::Imm(inline64(cx, tt, *c)?));
+            continue;
         }
         if is_imm {
             let e = cx.imm_expr(tt, *c)?;
@@ -103,7 +100,7 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             srcs.push(Src::Reg(cx.regs(
                 tt,
                 *c,
-                u32::from(alu.src_dwords),
+                if wide { 2 } else { 1 },
                 "source",
                 sclass,
                 &mut var_uses,
@@ -124,4 +121,26 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         fields: Vec::new(),
         var_uses,
     })
+}
+
+/// A 64-bit source immediate: only an integer inline constant (-16..=64) is modelled, which the
+/// hardware reads as its 64-bit value (AMD Vega ISA guide, "Inline Constants"); a literal is
+/// extended to 64 bits by rules that differ per operand type and generation (llvm-mc-22 rejects
+/// `v_cmp_lt_u64_e64 s[0:1], v[0:1], 0x12345` on gfx9 and takes it on gfx10+), so it is
+/// refused, as is an immediate variable, whose value is not known here. [`super::step`] reads
+/// the value sign-extended from its low 32 bits.
+fn inline64(cx: LineCx, text: &str, col: usize) -> Result<gcnsmt_semantics::ir::Expr, InputError> {
+    let e = cx.imm_expr(text, col)?;
+    let v = gcnsmt_lifter::asm::parse_int(text)
+        .or_else(|| const_value(&e).and_then(|v| i64::try_from(v).ok()));
+    match v {
+        Some(v) if (-16..=64).contains(&v) => Ok(e),
+        _ => Err(cx.err(
+            col,
+            format!(
+                "{}: a 64-bit source immediate must be an inline constant -16..64, got `{text}`",
+                cx.mn
+            ),
+        )),
+    }
 }

@@ -279,7 +279,14 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
             Src::Reg(r) => read(d, m, r),
             Src::Imm(e) => {
                 let v = eval_imm(d, env, m, e)?;
-                d.extract(&v, 31, 0)
+                let lo = d.extract(&v, 31, 0);
+                // A 64-bit source immediate is an inline constant (the binder checks
+                // -16..=64): its 64-bit value is the 32-bit one sign-extended.
+                if alu.wide_srcs >> i & 1 == 1 {
+                    d.sext(&lo, 32)
+                } else {
+                    lo
+                }
             }
         };
         vars.insert(format!("S{i}"), bits(v, d));

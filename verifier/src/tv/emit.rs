@@ -692,38 +692,23 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         trailing,
         mods,
         wide,
+        pseudo,
         mask,
         vcc,
     } = *a
     else {
         return Err("not a VALU/SALU op".into());
     };
+    if pseudo {
+        return super::alu64::pseudo(side, i, uses, target);
+    }
     let mut regs = vec![tuple(&dwords(
         side,
         i.defs.first().ok_or("missing vdst")?,
         target,
     )?)];
     if vcc {
-        let wave64 = gcnsmt_lifter::lift::wave_size(target) == 64;
-        let cells: &[&str] = if wave64 {
-            &["vcc_lo", "vcc_hi"]
-        } else {
-            &["vcc_lo"]
-        };
-        let named: Vec<String> = cells
-            .iter()
-            .map(|c| {
-                if side.rename.contains(*c) {
-                    renamed_cell(c)
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect();
-        regs.push(match named.as_slice() {
-            [lo, hi] if lo == "vcc_lo" && hi == "vcc_hi" => "vcc".to_string(),
-            _ => tuple(&named),
-        });
+        regs.push(super::alu64::vcc(side, target));
     } else if sdst {
         regs.push(tuple(&dwords(
             side,
@@ -740,7 +725,9 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
             k += 1;
         }
         let o = uses.get(k).ok_or("missing source")?;
-        if (mask && n + 1 == srcs) || wide {
+        if wide >> n & 1 == 1 {
+            regs.push(super::alu64::wide_src(side, o, target)?);
+        } else if mask && n + 1 == srcs {
             // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
             // wave64.
             regs.push(tuple(&dwords(side, o, target)?));
@@ -758,9 +745,9 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if k != uses.len() {
         return Err(format!("expected {k} operands, found {}", uses.len()));
     }
-    if matches!(mnemonic, "s_add_i32" | "s_bcnt1_i32_b64") && scc_live(i) {
-        // SCC is S_ADD_I32's signed overflow and S_BCNT1's `result != 0`, which the semantics
-        // do not compute.
+    if matches!(mnemonic, "s_add_i32" | "s_bcnt1_i32_b64" | "s_lshl_b64") && scc_live(i) {
+        // SCC is S_ADD_I32's signed overflow and S_BCNT1's and S_LSHL_B64's `result != 0`,
+        // which the semantics do not compute.
         return Err(format!("{mnemonic} with a live SCC is not modelled"));
     }
     Ok(vec![format!("{mnemonic} {}", regs.join(", "))])

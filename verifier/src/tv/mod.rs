@@ -7,6 +7,7 @@
 //! `--pass` form; [`cmd`] is the command; [`cex`] prints
 //! counterexamples in MIR terms.
 
+pub mod alu64;
 pub mod barrier;
 pub mod canon;
 pub mod cex;

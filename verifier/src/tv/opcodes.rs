@@ -115,12 +115,17 @@ pub enum MirOp {
         /// How many leading sources have a VOP3 source-modifier immediate before them, which
         /// must be 0 (`V_CNDMASK_B32_e64`: 2; the f32 ops: every source).
         mods: u8,
-        /// The sources are 64-bit SGPR pairs (`S_BCNT1_I32_B64`).
-        wide: bool,
+        /// Which sources are 64-bit pairs (bit `i` for source `i`; the lifter's `wide_srcs`):
+        /// `S_BCNT1_I32_B64`'s S0, the 64-bit compares, shifts and adds.
+        wide: u8,
+        /// `V_ADD_U64_PSEUDO` / `V_SUB_U64_PSEUDO`: a 64-bit add or subtract LLVM expands after
+        /// selection; lowered by [`super::alu64::pseudo`] (`mnemonic` is the low half's op).
+        pseudo: bool,
         /// The last source is a wave-sized lane mask (`V_CNDMASK_B32_e64`'s select, the
         /// carry-in of `V_ADDC_U32_e64`): an SGPR pair on wave64, one SGPR on wave32.
         mask: bool,
-        /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR).
+        /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR). Also set for the
+        /// 64-bit pseudos, whose `implicit-def dead $vcc` is the clobber of their carry pair.
         vcc: bool,
     },
 }
@@ -343,6 +348,42 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_READFIRSTLANE_B32", &["v_readfirstlane_b32"], 1, 0),
     ("S_BCNT1_I32_B64", &["s_bcnt1_i32_b64"], 1, 0),
     ("S_FF1_I32_B64", &["s_ff1_i32_b64"], 1, 0),
+    // 64-bit compares, shifts and adds (`VOPCInstructions.td`, `VOP3Instructions.td`,
+    // `SOPInstructions.td`; operand orders as llc-22 -stop-after=finalize-isel prints them:
+    // `V_CMP_LT_U64_e64 %a, %b`, `V_LSHLREV_B64_e64 %amount, %value`, gfx6 `V_LSHL_B64_e64
+    // %value, %amount`, `V_LSHL_ADD_U64_e64 %a, 0, %b`, gfx1250 `V_ADD_U64_e64 %a, %b, 0`).
+    ("V_CMP_EQ_U64", &["v_cmp_eq_u64"], 2, 0),
+    ("V_CMP_NE_U64", &["v_cmp_ne_u64"], 2, 0),
+    ("V_CMP_LT_U64", &["v_cmp_lt_u64"], 2, 0),
+    ("V_CMP_LE_U64", &["v_cmp_le_u64"], 2, 0),
+    ("V_CMP_GT_U64", &["v_cmp_gt_u64"], 2, 0),
+    ("V_CMP_GE_U64", &["v_cmp_ge_u64"], 2, 0),
+    ("V_CMP_EQ_I64", &["v_cmp_eq_i64"], 2, 0),
+    ("V_CMP_NE_I64", &["v_cmp_ne_i64"], 2, 0),
+    ("V_CMP_LT_I64", &["v_cmp_lt_i64"], 2, 0),
+    ("V_CMP_LE_I64", &["v_cmp_le_i64"], 2, 0),
+    ("V_CMP_GT_I64", &["v_cmp_gt_i64"], 2, 0),
+    ("V_CMP_GE_I64", &["v_cmp_ge_i64"], 2, 0),
+    ("V_LSHLREV_B64", &["v_lshlrev_b64"], 2, 0),
+    ("V_LSHL_B64", &["v_lshl_b64"], 2, 0),
+    ("S_LSHL_B64", &["s_lshl_b64"], 2, 0),
+    ("V_LSHL_ADD_U64", &["v_lshl_add_u64"], 3, 0),
+    ("V_ADD_U64", &["v_add_nc_u64"], 2, 1),
+    ("V_SUB_U64", &["v_sub_nc_u64"], 2, 1),
+    // The pseudos (`SIInstructions.td`; `%d:vreg_64 = V_ADD_U64_PSEUDO %a, %b, implicit-def
+    // dead $vcc`): the names are the low half's op of the carry-pair expansion.
+    (
+        "V_ADD_U64_PSEUDO",
+        &["v_add_co_u32", "v_add_u32", "v_add_i32"],
+        2,
+        0,
+    ),
+    (
+        "V_SUB_U64_PSEUDO",
+        &["v_sub_co_u32", "v_sub_u32", "v_sub_i32"],
+        2,
+        0,
+    ),
     // `_e64`: a modifier before each source, then clamp and omod (llc-22 -stop-after=finalize-isel:
     // `V_FMA_F32_e64 0, %a, 0, %b, 0, %c, 0, 0`).
     ("V_ADD_F32", &["v_add_f32"], 2, 2),
@@ -384,11 +425,12 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
     };
     let (_, names, srcs, trailing) = ALU.iter().find(|(n, ..)| *n == base)?;
     let carry_in = CARRY_IN.contains(&base);
-    let carry = base.contains("_CO_") || carry_in;
-    let mnemonic = names
-        .iter()
-        .copied()
-        .find(|m| alu_lookup(target, m).is_some_and(|d| d.sdst == carry && d.srcs == *srcs))?;
+    let pseudo = base.ends_with("_U64_PSEUDO");
+    let carry = base.contains("_CO_") || carry_in || pseudo;
+    let (mnemonic, def) = names.iter().find_map(|m| {
+        let d = alu_lookup(target, m).filter(|d| d.sdst == carry && d.srcs == *srcs)?;
+        Some((*m, d))
+    })?;
     let cnd = base == "V_CNDMASK_B32";
     // VOPC, v_cndmask and carry-in `_e32` forms read or write vcc implicitly: not lowered.
     if !e64 && (base.starts_with("V_CMP") || cnd || carry_in) {
@@ -404,7 +446,8 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
             (true, _, true) => *srcs,
             _ => 0,
         },
-        wide: base.ends_with("_B64"),
+        wide: if pseudo { 0b11 } else { def.wide_srcs },
+        pseudo,
         mask: (cnd || carry_in) && e64,
         vcc: carry && !e64,
     })
@@ -494,6 +537,21 @@ mod tests {
             (Target::Gfx1030, "V_ADDC_U32_e64", "v_add_co_ci_u32"),
             (Target::Gfx600, "V_SUBB_U32_e64", "v_subb_u32"),
             (Target::Gfx1100, "V_SUBBREV_U32_e64", "v_subrev_co_ci_u32"),
+            // 64-bit ops (llc-22 MIR names; llvm-mc-22 acceptance per target, observed
+            // 2026-12): v_lshl_b64 gfx6/7 only, v_lshlrev_b64 gfx8+, v_lshl_add_u64 gfx942,
+            // gfx950, gfx1250, v_add_nc_u64 gfx1250 only; VOPC `_e32` writes vcc implicitly.
+            (Target::Gfx600, "V_LSHL_B64_e64", "v_lshl_b64"),
+            (Target::Gfx600, "V_LSHLREV_B64_e64", "-"),
+            (Target::Gfx900, "V_LSHLREV_B64_e64", "v_lshlrev_b64"),
+            (Target::Gfx900, "V_LSHL_ADD_U64_e64", "-"),
+            (Target::Gfx942, "V_LSHL_ADD_U64_e64", "v_lshl_add_u64"),
+            (Target::Gfx1250, "V_ADD_U64_e64", "v_add_nc_u64"),
+            (Target::Gfx1200, "V_ADD_U64_e64", "-"),
+            (Target::Gfx1030, "V_CMP_LT_I64_e64", "v_cmp_lt_i64"),
+            (Target::Gfx900, "V_CMP_LT_U64_e32", "-"),
+            (Target::Gfx802, "S_LSHL_B64", "s_lshl_b64"),
+            (Target::Gfx900, "V_ADD_U64_PSEUDO", "v_add_co_u32"),
+            (Target::Gfx600, "V_SUB_U64_PSEUDO", "v_sub_i32"),
         ];
         assert_cases(form, &cases);
     }
