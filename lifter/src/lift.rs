@@ -96,9 +96,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
     let gfx10p = g >= Gen::Gfx10;
     let gfx11p = g >= Gen::Gfx11;
-    // VOPC, v_cndmask_b32 and the carry-in ops as llvm-mc 22 accepts them on every target, with
-    // or without the encoding suffix (it prints `_e32` with vcc / vcc_lo and `_e64` with other
-    // SGPRs).
+    // VOPC, v_cndmask_b32 and the carry-in ops with or without the encoding suffix (llvm-mc 22
+    // prints `_e32` with vcc / vcc_lo and `_e64` with other SGPRs).
     let base = mnemonic
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
@@ -106,17 +105,10 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     if let Some(d) = alu64(target, base) {
         return Some(d);
     }
+    if let Some(entry) = vcmp32(base) {
+        return cmp(entry);
+    }
     match base {
-        "v_cmp_eq_u32" => return cmp("V_CMP_EQ_U32"),
-        "v_cmp_ne_u32" => return cmp("V_CMP_NE_U32"),
-        "v_cmp_lt_u32" => return cmp("V_CMP_LT_U32"),
-        "v_cmp_le_u32" => return cmp("V_CMP_LE_U32"),
-        "v_cmp_gt_u32" => return cmp("V_CMP_GT_U32"),
-        "v_cmp_ge_u32" => return cmp("V_CMP_GE_U32"),
-        "v_cmp_lt_i32" => return cmp("V_CMP_LT_I32"),
-        "v_cmp_le_i32" => return cmp("V_CMP_LE_I32"),
-        "v_cmp_gt_i32" => return cmp("V_CMP_GT_I32"),
-        "v_cmp_ge_i32" => return cmp("V_CMP_GE_I32"),
         // Carry/borrow in (the mask S2) and out (SDST), VOP2 `_e32` with vcc / vcc_lo or VOP3b
         // `_e64` with any SGPRs; names per generation as llvm-mc 22 accepts them (observed
         // 2026-12 on every target): gfx6-gfx8 v_addc_u32, v_subb_u32, v_subbrev_u32; gfx9/CDNA
@@ -209,6 +201,23 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
         _ => None,
     }
+}
+
+/// The 32-bit VOPC compares: mnemonic (without `_e32`/`_e64`) -> semantics entry.
+fn vcmp32(base: &str) -> Option<&'static str> {
+    Some(match base {
+        "v_cmp_eq_u32" => "V_CMP_EQ_U32",
+        "v_cmp_ne_u32" => "V_CMP_NE_U32",
+        "v_cmp_lt_u32" => "V_CMP_LT_U32",
+        "v_cmp_le_u32" => "V_CMP_LE_U32",
+        "v_cmp_gt_u32" => "V_CMP_GT_U32",
+        "v_cmp_ge_u32" => "V_CMP_GE_U32",
+        "v_cmp_lt_i32" => "V_CMP_LT_I32",
+        "v_cmp_le_i32" => "V_CMP_LE_I32",
+        "v_cmp_gt_i32" => "V_CMP_GT_I32",
+        "v_cmp_ge_i32" => "V_CMP_GE_I32",
+        _ => return None,
+    })
 }
 
 /// The 64-bit compares, shifts and adds on a target (`base` without `_e32`/`_e64`), as

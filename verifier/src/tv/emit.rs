@@ -745,9 +745,10 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if k != uses.len() {
         return Err(format!("expected {k} operands, found {}", uses.len()));
     }
-    if matches!(mnemonic, "s_add_i32" | "s_bcnt1_i32_b64" | "s_lshl_b64") && scc_live(i) {
-        // SCC is S_ADD_I32's signed overflow and S_BCNT1's and S_LSHL_B64's `result != 0`,
-        // which the semantics do not compute.
+    if mnemonic.starts_with("s_") && scc_live(i) {
+        // Every SALU op writes SCC (S_ADD_U32's carry, S_ADD_I32's signed overflow, the logic
+        // ops' and shifts' `result != 0`), which the semantics do not compute: a pass that
+        // changed it would go unseen where something reads it.
         return Err(format!("{mnemonic} with a live SCC is not modelled"));
     }
     Ok(vec![format!("{mnemonic} {}", regs.join(", "))])
