@@ -158,3 +158,28 @@ fn a_call_clobbers_memory_and_reads_its_arguments() {
     assert_eq!(b["verdict"], "refuted", "{b}");
     assert!(b["reason"].as_str().unwrap().starts_with("v0 "), "{b}");
 }
+
+/// Wrong proofs a fresh helper found by hand (`tests/data/tv/soundness/break/`, each pair
+/// valid for llc-22; the breaking inputs by hand): a store moved across `S_SWAPPC_B64` (a call:
+/// the callee may overwrite LDS[0]); a copy folded although its source is defined twice
+/// (non-SSA MIR: LDS[0] = 1 before, 2 after); a block without a `successors:` line whose
+/// fall-through successor reads `$vgpr5` (1 before, 2 after); `S_MOVRELS_B32` /
+/// `S_MOVRELD_B32`, whose register M0 picks (an effect the operands do not list).
+#[test]
+fn inputs_from_a_fresh_helper_are_not_proved() {
+    for (name, want) in [
+        ("swappc", "refuted"),
+        ("nonssa", "refuted"),
+        ("nosucc2", "refuted"),
+        ("movrels", "unsupported"),
+        ("movreld", "unsupported"),
+    ] {
+        let out = tv(
+            &["--target", "gfx900"],
+            &data(&format!("break/{name}.before.mir")),
+            &data(&format!("break/{name}.after.mir")),
+        );
+        let b = verdict(&blocks(&out), "k", "bb.0").clone();
+        assert_eq!(b["verdict"], want, "{name}: {b}");
+    }
+}

@@ -29,8 +29,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// pass deleted after a call is refuted. The registers the call reads (its arguments) must be
 /// equal where it runs.
 pub fn is_barrier(op: &str) -> bool {
-    matches!(op, "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT")
-        || op.starts_with("SI_CALL")
+    matches!(
+        op,
+        "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT" | "S_SWAPPC_B64" | "S_CALL_B64"
+    ) || op.starts_with("SI_CALL")
 }
 
 /// Whether the block has a barrier.
@@ -82,6 +84,7 @@ fn cut(b: &Block) -> (Vec<Block>, Vec<&Inst>) {
                 Vec::new()
             },
             successor_locs: Vec::new(),
+            successors_listed: true,
             liveins: if k == 0 {
                 b.liveins.clone()
             } else {

@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 pub fn canonicalize(f: &mut Function) {
     let mut defs: BTreeMap<u32, usize> = BTreeMap::new();
     for i in f.blocks.iter().flat_map(|b| &b.insts) {
-        for d in &i.defs {
+        let flagged = i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def);
+        for d in i.defs.iter().chain(flagged) {
             if let OpKind::VReg { id, .. } = d.kind {
                 *defs.entry(id).or_default() += 1;
             }
@@ -40,7 +41,10 @@ pub fn canonicalize(f: &mut Function) {
         else {
             continue;
         };
-        if defs.get(a) == Some(&1) && a != b && same(*a, *b) {
+        // Both registers defined once (MIR may be out of SSA: llc accepts a register defined
+        // twice, and then `%a` equals `%b` only until `%b` is written again).
+        let once = |r: &u32| defs.get(r).copied().unwrap_or(0) <= 1;
+        if defs.get(a) == Some(&1) && once(b) && a != b && same(*a, *b) {
             map.insert(*a, *b);
         }
     }

@@ -123,7 +123,7 @@ enum Mem {
 
 /// The memory behaviour of an unmodelled opcode.
 fn memory_of(op: &str) -> Mem {
-    const EFFECT: [&str; 16] = [
+    const EFFECT: [&str; 22] = [
         "S_BARRIER",
         "S_SENDMSG",
         "S_SETREG",
@@ -140,6 +140,14 @@ fn memory_of(op: &str) -> Mem {
         "S_BUFFER_ATOMIC",
         "SI_CALL",
         "SI_KILL",
+        // Indirect register access (M0 or the GPR index mode picks the register), LDS reads of
+        // interpolation, scratch stores, indirect jumps: effects the operands do not list.
+        "S_MOVREL",
+        "V_MOVREL",
+        "V_INTERP",
+        "S_SCRATCH",
+        "S_SETPC",
+        "S_SET_GPR_IDX",
     ];
     // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
     // as physical registers (compared and fresh on the uninterpreted path); the call between

@@ -48,6 +48,8 @@ pub struct Block {
     pub successors: Vec<u32>,
     /// Where each successor is written, in the order of `successors`.
     pub successor_locs: Vec<Loc>,
+    /// The block has a `successors:` line (without one, llc infers them: [`cfg::infer_successors`]).
+    pub successors_listed: bool,
     /// The physical registers of its `liveins:` line, without `$` (`vgpr0`, `sgpr4_sgpr5`).
     pub liveins: Vec<String>,
     /// Its instructions, in order, without debug instructions.
@@ -198,7 +200,8 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
                     ),
                 ));
             }
-            check_successors(&f, &err)?;
+            cfg::infer_successors(&mut f);
+            cfg::check_successors(&f, &err)?;
             file.functions.push(f);
             i = next;
             continue;
@@ -210,6 +213,9 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
     }
     Ok(file)
 }
+
+#[path = "mir_cfg.rs"]
+mod cfg;
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
 
@@ -351,49 +357,6 @@ fn register_entry(l: &str, i: usize, f: &mut Function, err: ErrFn) -> Result<(),
     Ok(())
 }
 
-/// Every successor a block names must be a block of its function (llc-22: "use of undefined
-/// machine basic block").
-fn check_successors(f: &Function, err: ErrFn) -> Result<(), InputError> {
-    for b in &f.blocks {
-        for (k, s) in b.successors.iter().enumerate() {
-            if !f.blocks.iter().any(|c| c.num == *s) {
-                let at = b.successor_locs.get(k).copied().unwrap_or(b.loc);
-                return Err(err(
-                    at.line as usize - 1,
-                    at.col as usize - 1,
-                    format!(
-                        "bb.{} names a successor %bb.{s} that is not a block of `{}`",
-                        b.num, f.name
-                    ),
-                ));
-            }
-        }
-        for i in &b.insts {
-            for o in &i.ops {
-                if let OpKind::Other(t) = &o.kind {
-                    let n = t.strip_prefix("%bb.").and_then(|r| {
-                        r.chars()
-                            .take_while(|c| c.is_ascii_digit())
-                            .collect::<String>()
-                            .parse::<u32>()
-                            .ok()
-                    });
-                    if let Some(n) = n {
-                        if !f.blocks.iter().any(|c| c.num == n) {
-                            return Err(err(
-                                o.loc.line as usize - 1,
-                                o.loc.col as usize - 1,
-                                format!("use of undefined block %bb.{n}"),
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The blocks of a `body: |` literal, from line `start`.
 fn body(
     lines: &[&str],
@@ -449,6 +412,7 @@ fn body(
             ));
         };
         if let Some(rest) = t.strip_prefix("successors:") {
+            b.successors_listed = true;
             for s in rest.split(',') {
                 let s = s.trim();
                 if s.is_empty() {
