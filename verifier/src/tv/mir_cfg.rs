@@ -21,14 +21,8 @@ pub(super) fn infer_successors(f: &mut Function) {
             .filter(|i| crate::tv::lower::is_terminator(&i.opcode))
         {
             for o in &i.ops {
-                if let OpKind::Other(t) = &o.kind {
-                    let n = t.strip_prefix("%bb.").and_then(|r| {
-                        r.chars()
-                            .take_while(|c| c.is_ascii_digit())
-                            .collect::<String>()
-                            .parse::<u32>()
-                            .ok()
-                    });
+                if let Some(t) = block_ref(o) {
+                    let n = Some(t);
                     if let Some(n) = n.filter(|n| !succ.contains(n)) {
                         succ.push(n);
                     }
@@ -69,14 +63,8 @@ pub(super) fn check_successors(f: &Function, err: ErrFn) -> Result<(), InputErro
         }
         for i in &b.insts {
             for o in &i.ops {
-                if let OpKind::Other(t) = &o.kind {
-                    let n = t.strip_prefix("%bb.").and_then(|r| {
-                        r.chars()
-                            .take_while(|c| c.is_ascii_digit())
-                            .collect::<String>()
-                            .parse::<u32>()
-                            .ok()
-                    });
+                if let Some(t) = block_ref(o) {
+                    let n = Some(t);
                     if let Some(n) = n {
                         if !f.blocks.iter().any(|c| c.num == n) {
                             return Err(err(
@@ -91,4 +79,17 @@ pub(super) fn check_successors(f: &Function, err: ErrFn) -> Result<(), InputErro
         }
     }
     Ok(())
+}
+
+/// The block an operand names (`%bb.3` -> 3), if it names one.
+fn block_ref(o: &super::Operand) -> Option<u32> {
+    let OpKind::Other(t) = &o.kind else {
+        return None;
+    };
+    let digits: String = t
+        .strip_prefix("%bb.")?
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
 }
