@@ -81,12 +81,16 @@ fn e32_forms_read_and_write_vcc() {
 }
 
 #[test]
-fn definitions_are_imported_only_from_dominating_blocks_of_acyclic_functions() {
+fn definitions_are_imported_only_from_dominating_blocks_of_acyclic_functions_without_exec_writes() {
     let v = run();
     // bb.2 defines %2 = %0 >> 16 and is bb.1's only predecessor: 255 & %2 = bfe(%0, 16, 8).
     let b = block(&v, "import_acyclic", "bb.1");
     assert_eq!(b["verdict"], "proved", "{b}");
     // The same with a back edge bb.1 -> bb.2: no import, %2 is a free input of bb.1.
     let b = block(&v, "loop_no_import", "bb.1");
+    assert_ne!(b["verdict"], "proved", "{b}");
+    // The same without a back edge but with EXEC narrowed around the definition: a lane off
+    // there never wrote %2 yet runs bb.1.
+    let b = block(&v, "import_exec_written", "bb.1");
     assert_ne!(b["verdict"], "proved", "{b}");
 }

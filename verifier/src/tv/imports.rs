@@ -10,6 +10,8 @@
 //! Sound when (checked here; argument in docs/tv.md, assumption 18):
 //! - the function's CFG has no cycle, so every block runs at most once per wave and a value,
 //!   once written, is never written again (no temporal divergence);
+//! - no instruction but a terminator writes EXEC in either file, so a lane active in a block
+//!   was active in every block that dominates it;
 //! - `%r` and every virtual register the definition reads are defined exactly once in each
 //!   file, the definition has the same text in both files and its block strictly dominates the
 //!   checked block: a lane active in the block took a path through the definition, which read
@@ -27,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `bp` with the definitions it may import put first on both sides (see the module doc).
 pub fn with_imports(fp: &FnPair, bp: &BlockPair, target: Target) -> BlockPair {
     let (fb, fa) = (fp.before, fp.after);
-    if !acyclic(fb) {
+    if !acyclic(fb) || exec_set_inside_blocks(fb) || exec_set_inside_blocks(fa) {
         return bp.clone();
     }
     let (db, da) = (def_sites(fb), def_sites(fa));
@@ -134,6 +136,20 @@ fn def_sites(f: &Function) -> BTreeMap<u32, (u32, Option<&Inst>)> {
         }
     }
     out
+}
+
+/// Whether an instruction other than a terminator writes EXEC (`SI_END_CF`, WWM, `SI_INIT_EXEC`,
+/// `$exec = S_MOV_B64`): a lane could then be inactive where the definition runs yet active in
+/// a block it dominates. Terminators change EXEC only on the way to other blocks, along
+/// edges that also skip those blocks (`SI_IF`, `S_CBRANCH_EXECZ`).
+fn exec_set_inside_blocks(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+        !super::lower::is_terminator(&i.opcode)
+            && i.defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+                .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    })
 }
 
 /// Whether the CFG has no cycle (Kahn's algorithm over every block).
