@@ -66,6 +66,10 @@ fn sdwa_selects_modifiers_and_destination_fields() {
     let b = block(&v, "clamp_unsupported", "bb.0");
     assert_eq!(b["verdict"], "unsupported", "{b}");
     assert!(b["reason"].as_str().unwrap().contains("clamp"), "{b}");
+    // NEG on an f32 source is a flip of bit 31: v_add_f32(v0 ^ 0x80000000, v1) for all inputs.
+    assert_eq!(verdict("float_neg_fold"), "proved");
+    // NEG on an integer op's source: not modelled (llc-22's encoder drops it).
+    assert_eq!(verdict("int_neg_unsupported"), "unsupported");
 }
 
 #[test]
