@@ -145,15 +145,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         }
         _ => {}
     }
-    // llvm-mc 22 takes `v_mbcnt_hi_u32_b32_e64` everywhere but `v_mbcnt_lo_u32_b32_e64` only
-    // from gfx11 on (observed 2026-12).
-    match mnemonic {
-        "v_mbcnt_lo_u32_b32" => return v("V_MBCNT_LO_U32_B32", false, 2),
-        "v_mbcnt_lo_u32_b32_e64" if gfx11p => return v("V_MBCNT_LO_U32_B32", false, 2),
-        "v_mbcnt_hi_u32_b32" | "v_mbcnt_hi_u32_b32_e64" => {
-            return v("V_MBCNT_HI_U32_B32", false, 2)
-        }
-        _ => {}
+    if let Some(entry) = mbcnt(mnemonic, gfx11p) {
+        return v(entry, false, 2);
     }
     let s64 = |entry| {
         Some(AluDef {
@@ -169,6 +162,10 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_mov_b32" => v("V_MOV_B32", false, 1),
         "s_mov_b32" => s("S_MOV_B32", 1),
         "v_lshlrev_b32" => v("V_LSHLREV_B32", false, 2),
+        "v_lshrrev_b32" => v("V_LSHRREV_B32", false, 2),
+        "v_ashrrev_i32" => v("V_ASHRREV_I32", false, 2),
+        // The 16-bit shift zeroes the high half on gfx8/gfx9 only (alu.pcode).
+        "v_ashrrev_i16" if gfx8 || gfx9 => v("V_ASHRREV_I16", false, 2),
         "v_and_b32" => v("V_AND_B32", false, 2),
         "v_or_b32" => v("V_OR_B32", false, 2),
         "s_and_b32" => s("S_AND_B32", 2),
@@ -199,6 +196,17 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_add3_u32" if g >= Gen::Gfx9 => v("V_ADD3_U32", false, 3),
         "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
         "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
+        _ => None,
+    }
+}
+
+/// The lane-count ops' semantics entry. llvm-mc 22 takes `v_mbcnt_hi_u32_b32_e64` everywhere
+/// but `v_mbcnt_lo_u32_b32_e64` only from gfx11 on (observed 2026-12).
+fn mbcnt(mnemonic: &str, gfx11p: bool) -> Option<&'static str> {
+    match mnemonic {
+        "v_mbcnt_lo_u32_b32" => Some("V_MBCNT_LO_U32_B32"),
+        "v_mbcnt_lo_u32_b32_e64" if gfx11p => Some("V_MBCNT_LO_U32_B32"),
+        "v_mbcnt_hi_u32_b32" | "v_mbcnt_hi_u32_b32_e64" => Some("V_MBCNT_HI_U32_B32"),
         _ => None,
     }
 }

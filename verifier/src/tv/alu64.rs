@@ -54,6 +54,20 @@ pub(super) fn vcc(side: &Side, target: Target) -> String {
     }
 }
 
+/// Whether `i` reads (`def` false) or writes (`def` true) the whole `vcc` mask implicitly:
+/// `$vcc` on wave64, `$vcc` or `$vcc_lo` on wave32.
+pub(super) fn implicit_vcc(i: &Inst, target: Target, def: bool) -> bool {
+    let wave32 = gcnsmt_lifter::lift::wave_size(target) == 32;
+    i.ops.iter().any(|o| {
+        let name = matches!(&o.kind, OpKind::Phys(p) if p == "vcc" || (wave32 && p == "vcc_lo"));
+        name && if def {
+            o.flags.implicit_def
+        } else {
+            o.flags.implicit
+        }
+    })
+}
+
 /// The two halves of a pseudo's source: the pair's dwords, or an immediate's low and high 32
 /// bits (LLVM `SIInstrInfo::buildExtractSubRegOrImm` splits the pseudo's 64-bit immediate into
 /// `sub0` = its low and `sub1` = its high dword).

@@ -43,9 +43,10 @@ fn vreg_of(name: &str) -> Option<u32> {
 }
 
 /// Whether an input is live into the block: not a register the block defines, not a renamed
-/// physical register (a fresh value the lowering declares dead).
+/// physical register or an SDWA intermediate (fresh values the lowering declares dead).
 fn live_in(name: &str, defined: &BTreeSet<u32>) -> bool {
-    if name.starts_with(&format!("%{}", super::emit::PHYS_PREFIX)) {
+    let fresh = [super::emit::PHYS_PREFIX, super::sdwa::TMP_PREFIX];
+    if fresh.iter().any(|p| name.starts_with(&format!("%{p}"))) {
         return false;
     }
     vreg_of(name).is_none_or(|id| !defined.contains(&id))

@@ -353,6 +353,7 @@ fn block_verdict(
     if !bp.changed {
         return v;
     }
+    let bp = &super::imports::with_imports(fp, bp, t);
     let start = Instant::now();
     let lds = fp.before.lds_size.or(fp.after.lds_size);
     let how = lower::How {

@@ -369,6 +369,7 @@ fn lower_modelled(cx: Lowering, op: MirOp) -> Result<Vec<String>, String> {
         MirOp::Smem { mnemonic, form } => smem(cx, mnemonic, form),
         MirOp::Flat { mnemonic, op } => global(cx, mnemonic, op, Base::None),
         a @ MirOp::Alu { .. } => alu(cx, &a),
+        MirOp::Sdwa(s) => super::sdwa::lower(cx.side, cx.i, cx.uses, cx.target, &s),
     }
 }
 
@@ -695,6 +696,8 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         pseudo,
         mask,
         vcc,
+        vcc_in,
+        vcc_dst,
     } = *a
     else {
         return Err("not a VALU/SALU op".into());
@@ -702,12 +705,25 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if pseudo {
         return super::alu64::pseudo(side, i, uses, target);
     }
-    let mut regs = vec![tuple(&dwords(
-        side,
-        i.defs.first().ok_or("missing vdst")?,
-        target,
-    )?)];
-    if vcc {
+    if vcc_in && !super::alu64::implicit_vcc(i, target, false) {
+        return Err("the `_e32` form does not read `implicit $vcc`".into());
+    }
+    if vcc && !super::alu64::implicit_vcc(i, target, true) {
+        return Err("the `_e32` form does not write `implicit-def $vcc`".into());
+    }
+    let mut regs = if vcc_dst {
+        if !i.defs.is_empty() {
+            return Err("a VOPC `_e32` compare has no explicit definition".into());
+        }
+        vec![super::alu64::vcc(side, target)]
+    } else {
+        vec![tuple(&dwords(
+            side,
+            i.defs.first().ok_or("missing vdst")?,
+            target,
+        )?)]
+    };
+    if vcc && !vcc_dst {
         regs.push(super::alu64::vcc(side, target));
     } else if sdst {
         regs.push(tuple(&dwords(
@@ -723,6 +739,11 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
                 return Err("source modifiers are not modelled".into());
             }
             k += 1;
+        }
+        if vcc_in && n + 1 == srcs {
+            // The `_e32` mask: the implicit `$vcc` (checked above), no explicit operand.
+            regs.push(super::alu64::vcc(side, target));
+            continue;
         }
         let o = uses.get(k).ok_or("missing source")?;
         if wide >> n & 1 == 1 {

@@ -181,7 +181,7 @@ fn memory_of(op: &str) -> Mem {
 /// or an unmodelled `V_*`/`S_*`/`SI_*` op outside the effect list (`V_READFIRSTLANE_B32`).
 pub(super) fn is_pure(op: &str, target: Target) -> bool {
     match opcodes::lookup(target, op) {
-        Some(MirOp::Alu { .. }) => true,
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => true,
         Some(_) => false,
         None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
         None => PSEUDO.contains(&op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
@@ -192,7 +192,7 @@ pub(super) fn is_pure(op: &str, target: Target) -> bool {
 fn reads_memory(i: &Inst, target: Target) -> bool {
     let op = i.opcode.as_str();
     match opcodes::lookup(target, op) {
-        Some(MirOp::Alu { .. }) => false,
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => false,
         Some(_) => true,
         None if PSEUDO.contains(&op) || super::wide::is_wide(op) || is_terminator(op) => false,
         None => memory_of(op) != Mem::Pure,
@@ -211,7 +211,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
             let store = op.kind == gcnsmt_lifter::GlobalKind::Store;
             (store, store)
         }
-        Some(MirOp::Alu { .. } | MirOp::Smem { .. }) => (false, false),
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_) | MirOp::Smem { .. }) => (false, false),
         None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {
             Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
@@ -319,8 +319,13 @@ pub fn lower(
             soft.insert(format!("%r{id}_{k}"));
         }
     }
-    let fresh =
-        regex::Regex::new(&format!(r"%({}[a-z0-9_]+)\b", emit::PHYS_PREFIX)).expect("regex");
+    // Renamed physical cells and the SDWA lowering's intermediate values are never compared.
+    let fresh = regex::Regex::new(&format!(
+        r"%((?:{}|{})[a-z0-9_]+)\b",
+        emit::PHYS_PREFIX,
+        super::sdwa::TMP_PREFIX
+    ))
+    .expect("regex");
     let mut seen = BTreeSet::new();
     for c in fresh.captures_iter(&text) {
         if seen.insert(c[1].to_string()) {

@@ -15,10 +15,12 @@ pub mod cmd;
 pub mod cpol;
 pub mod diff;
 pub mod emit;
+pub mod imports;
 pub mod llc;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
+pub mod sdwa;
 pub mod taint;
 pub mod wide;
 

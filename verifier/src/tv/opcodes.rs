@@ -125,9 +125,17 @@ pub enum MirOp {
         /// carry-in of `V_ADDC_U32_e64`): an SGPR pair on wave64, one SGPR on wave32.
         mask: bool,
         /// The `_e32` carry form: the carry-out is `vcc` (implicit-def in MIR). Also set for the
-        /// 64-bit pseudos, whose `implicit-def dead $vcc` is the clobber of their carry pair.
+        /// 64-bit pseudos, whose `implicit-def dead $vcc` is the clobber of their carry pair,
+        /// and for the VOPC `_e32` compares, whose destination is `vcc` (see `vcc_dst`).
         vcc: bool,
+        /// The `_e32` form of `V_CNDMASK_B32` and the carry-in ops: the mask source (the last)
+        /// is the implicit `$vcc` (`$vcc_lo` on wave32), not an explicit operand.
+        vcc_in: bool,
+        /// The VOPC `_e32` compares: no explicit definition, the lane mask goes to `vcc`.
+        vcc_dst: bool,
     },
+    /// The SDWA form of a modelled VOP1/VOP2 op (`V_ADD_U32_sdwa`; [`super::sdwa`]).
+    Sdwa(super::sdwa::SdwaOp),
 }
 
 /// The modelled op for a MIR opcode on `target`, or `None` when gcnsmt does not model it
@@ -143,6 +151,8 @@ pub fn lookup(target: Target, opcode: &str) -> Option<MirOp> {
         smem(target, opcode)
     } else if opcode.starts_with("FLAT_") {
         flat(target, opcode)
+    } else if opcode.ends_with("_sdwa") {
+        super::sdwa::lookup(target, opcode).map(MirOp::Sdwa)
     } else {
         alu(target, opcode)
     }
@@ -302,6 +312,10 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("AV_MOV_B32_IMM_PSEUDO", &["v_mov_b32"], 1, 0),
     ("S_MOV_B32", &["s_mov_b32"], 1, 0),
     ("V_LSHLREV_B32", &["v_lshlrev_b32"], 2, 0),
+    ("V_LSHRREV_B32", &["v_lshrrev_b32"], 2, 0),
+    ("V_ASHRREV_I32", &["v_ashrrev_i32"], 2, 0),
+    // gfx8/gfx9 only (the lifter's `alu_lookup`): the high half is written 0 there.
+    ("V_ASHRREV_I16", &["v_ashrrev_i16"], 2, 0),
     ("V_AND_B32", &["v_and_b32"], 2, 0),
     ("V_OR_B32", &["v_or_b32"], 2, 0),
     ("V_XOR_B32", &["v_xor_b32"], 2, 0),
@@ -432,10 +446,12 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         Some((*m, d))
     })?;
     let cnd = base == "V_CNDMASK_B32";
-    // VOPC, v_cndmask and carry-in `_e32` forms read or write vcc implicitly: not lowered.
-    if !e64 && (base.starts_with("V_CMP") || cnd || carry_in) {
-        return None;
-    }
+    // VOPC, v_cndmask and carry-in `_e32` forms read or write vcc implicitly
+    // (`VOPCInstructions.td` `VOPC_Pseudo`: `Defs = [VCC]`; `VOP2Instructions.td` V_CNDMASK_B32
+    // and `VOP2bInst`: `Uses = [VCC]`): the same op with `vcc` as the mask operand, as llvm-mc
+    // prints the `_e32` form (`v_cndmask_b32_e32 v0, v1, v2, vcc`, `v_cmp_eq_u32_e32 vcc, v0, v1`).
+    let cmp = base.starts_with("V_CMP");
+    let vcc_in = !e64 && (cnd || carry_in);
     Some(MirOp::Alu {
         mnemonic,
         srcs: *srcs,
@@ -448,8 +464,10 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         },
         wide: if pseudo { 0b11 } else { def.wide_srcs },
         pseudo,
-        mask: (cnd || carry_in) && e64,
-        vcc: carry && !e64,
+        mask: cnd || carry_in,
+        vcc: (carry || cmp) && !e64,
+        vcc_in,
+        vcc_dst: cmp && !e64,
     })
 }
 
@@ -464,6 +482,7 @@ mod tests {
             | MirOp::Mubuf { mnemonic, .. }
             | MirOp::Smem { mnemonic, .. }
             | MirOp::Alu { mnemonic, .. } => Some(mnemonic),
+            MirOp::Sdwa(s) => Some(s.mnemonic),
             MirOp::Global { .. } | MirOp::Flat { .. } => None,
         }
     }
@@ -539,7 +558,8 @@ mod tests {
             (Target::Gfx1100, "V_SUBBREV_U32_e64", "v_subrev_co_ci_u32"),
             // 64-bit ops (llc-22 MIR names; llvm-mc-22 acceptance per target, observed
             // 2026-12): v_lshl_b64 gfx6/7 only, v_lshlrev_b64 gfx8+, v_lshl_add_u64 gfx942,
-            // gfx950, gfx1250, v_add_nc_u64 gfx1250 only; VOPC `_e32` writes vcc implicitly.
+            // gfx950, gfx1250, v_add_nc_u64 gfx1250 only; VOPC `_e32` writes vcc implicitly
+            // (llvm-mc-22 on gfx900: `v_cmp_lt_u64_e32 vcc, v[0:1], v[2:3]`).
             (Target::Gfx600, "V_LSHL_B64_e64", "v_lshl_b64"),
             (Target::Gfx600, "V_LSHLREV_B64_e64", "-"),
             (Target::Gfx900, "V_LSHLREV_B64_e64", "v_lshlrev_b64"),
@@ -548,7 +568,7 @@ mod tests {
             (Target::Gfx1250, "V_ADD_U64_e64", "v_add_nc_u64"),
             (Target::Gfx1200, "V_ADD_U64_e64", "-"),
             (Target::Gfx1030, "V_CMP_LT_I64_e64", "v_cmp_lt_i64"),
-            (Target::Gfx900, "V_CMP_LT_U64_e32", "-"),
+            (Target::Gfx900, "V_CMP_LT_U64_e32", "v_cmp_lt_u64"),
             (Target::Gfx802, "S_LSHL_B64", "s_lshl_b64"),
             (Target::Gfx900, "V_ADD_U64_PSEUDO", "v_add_co_u32"),
             (Target::Gfx600, "V_SUB_U64_PSEUDO", "v_sub_i32"),
@@ -606,7 +626,11 @@ mod tests {
             Some(("v_addc_u32", 3, true, 1, true))
         );
         // Their names per generation are in names_per_generation.
-        // The `_e32` form reads and writes vcc implicitly: not lowered.
-        assert_eq!(f(Target::Gfx900, "V_ADDC_U32_e32"), None);
+        // The `_e32` form reads and writes vcc implicitly (llvm-mc-22 on gfx900:
+        // `v_addc_co_u32_e32 v0, vcc, v1, v2, vcc`): no clamp operand, the mask is vcc.
+        assert_eq!(
+            f(Target::Gfx900, "V_ADDC_U32_e32"),
+            Some(("v_addc_co_u32", 3, true, 0, true))
+        );
     }
 }
