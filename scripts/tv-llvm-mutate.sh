@@ -12,7 +12,8 @@
 # a .mir file directly. A pair's first line, `# gcnsmt tv --target CPU`, names its target for
 # tv_mutate.py (MIR made from a .mir test has no "target-cpu"). Targets: gfx900, gfx90a,
 # gfx1100, gfx1200 for .ll files; the RUN line's CPUs for .mir files (gfx902, not a gcnsmt
-# target, as gfx900; bonaire as gfx700). File x pass x target combinations llc fails on are counted and skipped.
+# target, as gfx900; bonaire as gfx700). File x pass x target combinations llc fails on are
+# counted and skipped.
 # The llvm-project commit of each file is printed (git, or a `llvm/llvm-project COMMIT` note in
 # the file's first lines when LLVM_DIR is not a checkout).
 set -eu
