@@ -172,27 +172,40 @@ impl Target {
     /// Parse an `-mcpu` name or one of LLVM's aliases.
     pub fn parse(name: &str) -> Option<Target> {
         let n = name.trim().to_ascii_lowercase();
-        let t = match n.as_str() {
-            "gfx600" | "tahiti" | "gfx6" => Target::Gfx600,
-            "gfx700" | "kaveri" | "gfx7" => Target::Gfx700,
-            // gfx803 (fiji, polaris10/11) and gfx810 (stoney) share gfx802's GCN 1.2 memory
-            // instructions and encodings (LLVM's VI subtarget; they differ in XNACK and
-            // hardware bugs, not in DS/MUBUF semantics), so they check as gfx802.
-            "gfx802" | "iceland" | "tonga" | "gfx8" | "gfx803" | "fiji" | "polaris10"
-            | "polaris11" | "gfx810" | "stoney" => Target::Gfx802,
-            "gfx900" | "gfx9" => Target::Gfx900,
-            "gfx908" => Target::Gfx908,
-            "gfx90a" => Target::Gfx90a,
-            "gfx942" | "gfx940" | "gfx941" => Target::Gfx942,
-            "gfx950" => Target::Gfx950,
-            "gfx1010" | "gfx10" => Target::Gfx1010,
-            "gfx1030" => Target::Gfx1030,
-            "gfx1100" | "gfx11" => Target::Gfx1100,
-            "gfx1150" => Target::Gfx1150,
-            "gfx1200" | "gfx12" => Target::Gfx1200,
-            "gfx1250" => Target::Gfx1250,
-            _ => return None,
-        };
+        let t =
+            match n.as_str() {
+                // LLVM's processors (`llc-22 -mtriple=amdgcn -mcpu=help`), each checked as the
+                // target of its generation: AMDGPUUsage's processor table gives them the same
+                // DS/MUBUF/FLAT instructions and encodings; they differ in XNACK, LDS bank count,
+                // dot/DL VALU instructions and hardware bugs, not in memory semantics.
+                "gfx600" | "tahiti" | "gfx6" | "gfx601" | "pitcairn" | "verde" | "gfx602"
+                | "hainan" | "oland" => Target::Gfx600,
+                "gfx700" | "kaveri" | "gfx7" | "gfx701" | "hawaii" | "gfx702" | "gfx703"
+                | "kabini" | "mullins" | "gfx704" | "bonaire" | "gfx705" => Target::Gfx700,
+                // gfx803 (fiji, polaris10/11) and gfx810 (stoney) share gfx802's GCN 1.2 memory
+                // instructions and encodings (LLVM's VI subtarget; they differ in XNACK and
+                // hardware bugs, not in DS/MUBUF semantics), so they check as gfx802.
+                "gfx802" | "iceland" | "tonga" | "tongapro" | "gfx8" | "gfx801" | "carrizo"
+                | "gfx803" | "fiji" | "polaris10" | "polaris11" | "gfx805" | "gfx810"
+                | "stoney" => Target::Gfx802,
+                "gfx900" | "gfx9" | "gfx902" | "gfx904" | "gfx906" | "gfx909" | "gfx90c" => {
+                    Target::Gfx900
+                }
+                "gfx908" => Target::Gfx908,
+                "gfx90a" => Target::Gfx90a,
+                "gfx942" | "gfx940" | "gfx941" => Target::Gfx942,
+                "gfx950" => Target::Gfx950,
+                "gfx1010" | "gfx10" | "gfx1011" | "gfx1012" | "gfx1013" => Target::Gfx1010,
+                "gfx1030" | "gfx1031" | "gfx1032" | "gfx1033" | "gfx1034" | "gfx1035"
+                | "gfx1036" => Target::Gfx1030,
+                "gfx1100" | "gfx11" | "gfx1101" | "gfx1102" | "gfx1103" => Target::Gfx1100,
+                "gfx1150" | "gfx1151" | "gfx1152" | "gfx1153" => Target::Gfx1150,
+                "gfx1200" | "gfx12" | "gfx1201" => Target::Gfx1200,
+                // gfx1251 and the `-generic` processors are not aliases: their instruction sets
+                // are not gfx1250's or one generation's, and nothing here says how they differ.
+                "gfx1250" => Target::Gfx1250,
+                _ => return None,
+            };
         Some(t)
     }
 
@@ -245,6 +258,74 @@ impl FromStr for Target {
 
 #[cfg(test)]
 mod tests {
+    /// Every processor `llc-22 -mtriple=amdgcn -mcpu=help` lists (LLVM 22.1.8, 2026-12-04),
+    /// with the generation AMDGPUUsage's processor table puts it in; the generic processors
+    /// and gfx1251 are not accepted.
+    #[test]
+    fn llvm_processor_names() {
+        let families: &[(&str, &[&str])] = &[
+            (
+                "gfx600",
+                &[
+                    "tahiti", "gfx601", "pitcairn", "verde", "gfx602", "hainan", "oland",
+                ],
+            ),
+            (
+                "gfx700",
+                &[
+                    "kaveri", "gfx701", "hawaii", "gfx702", "gfx703", "kabini", "mullins",
+                    "gfx704", "bonaire", "gfx705",
+                ],
+            ),
+            (
+                "gfx802",
+                &[
+                    "iceland",
+                    "tonga",
+                    "tongapro",
+                    "gfx801",
+                    "carrizo",
+                    "gfx803",
+                    "fiji",
+                    "polaris10",
+                    "polaris11",
+                    "gfx805",
+                    "gfx810",
+                    "stoney",
+                ],
+            ),
+            (
+                "gfx900",
+                &["gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"],
+            ),
+            ("gfx1010", &["gfx1011", "gfx1012", "gfx1013"]),
+            (
+                "gfx1030",
+                &[
+                    "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
+                ],
+            ),
+            ("gfx1100", &["gfx1101", "gfx1102", "gfx1103"]),
+            ("gfx1150", &["gfx1151", "gfx1152", "gfx1153"]),
+            ("gfx1200", &["gfx1201"]),
+        ];
+        for (target, names) in families {
+            for n in *names {
+                assert_eq!(Target::parse(n).map(|t| t.name()), Some(*target), "{n}");
+            }
+        }
+        for n in [
+            "gfx9-generic",
+            "gfx10-3-generic",
+            "gfx12-generic",
+            "gfx1251",
+            "generic",
+            "gfx1300",
+        ] {
+            assert_eq!(Target::parse(n), None, "{n}");
+        }
+    }
+
     use super::*;
 
     #[test]
