@@ -36,12 +36,19 @@ impl FpMode {
         }
     }
 
-    /// The rule `Settings:` the MODE gives: `ieee_mode` when the MIR states it.
+    /// The rule `Settings:` the MODE gives: `ieee_mode` when the MIR states it, and
+    /// `fp32_denorm` when it states both f32 denormal fields alike (PRESERVE when they are
+    /// kept, FLUSH when not); without them the target's default stays.
     pub fn rule_settings(&self) -> Vec<(String, String, Loc)> {
         let mut out = Vec::new();
+        let mut set = |n: &str, v: &str| out.push((n.to_string(), v.to_string(), Loc::default()));
         if let Some(on) = self.ieee {
-            let v = if on { "ON" } else { "OFF" };
-            out.push(("ieee_mode".to_string(), v.to_string(), Loc::default()));
+            set("ieee_mode", if on { "ON" } else { "OFF" });
+        }
+        if let (Some(i), Some(o)) = self.fp32_denormals {
+            if i == o {
+                set("fp32_denorm", if i { "PRESERVE" } else { "FLUSH" });
+            }
         }
         out
     }
@@ -50,6 +57,15 @@ impl FpMode {
     /// cannot: `v_max_f32` reads MODE.IEEE; `clamp` is modelled with DX10_CLAMP set only
     /// (`gcnsmt_semantics::modifiers`); `v_pk_add_f16` is modelled with f16 denormals kept.
     pub fn refuses(&self, mnemonic: &str, clamp: bool) -> Option<String> {
+        let f32_op = ["v_add_f32", "v_mul_f32", "v_fma_f32", "v_max_f32"].contains(&mnemonic);
+        if let (true, (Some(i), Some(o))) = (f32_op, self.fp32_denormals) {
+            if i != o {
+                // fp32_denorm models inputs and results alike.
+                return Some(format!(
+                    "{mnemonic} with f32 denormals kept on one side of the op only is not modelled"
+                ));
+            }
+        }
         if mnemonic == "v_max_f32" && self.ieee.is_none() {
             return Some("v_max_f32 reads MODE.IEEE, which the MIR's `mode:` does not give".into());
         }
