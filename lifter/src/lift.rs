@@ -62,6 +62,11 @@ pub enum AluMods {
     Packed16,
     /// `v_pk_mov_b32`: `op_sel` picks each source's dword (`op_sel_hi` is not read).
     PackedMov,
+    /// The no-carry 32-bit integer add and subtract: `clamp` saturates to the unsigned range
+    /// (AMD CDNA4 guide, V_ADD_U32 / V_SUB_U32: "Supports saturation (unsigned 32-bit integer
+    /// domain)"; LLVM selects `uaddsat`/`usubsat` as `V_ADD_U32_e64`/`V_SUB_U32_e64` with
+    /// clamp set).
+    SatU32,
 }
 
 /// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
@@ -120,7 +125,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .unwrap_or(mnemonic);
-    if let Some(d) = alu64(target, base).or_else(|| float_op(g, base)) {
+    let sat = sat_op(g, mnemonic);
+    if let Some(d) = alu64(target, base).or_else(|| float_op(g, base)).or(sat) {
         return Some(d);
     }
     if let Some(entry) = vcmp32(base) {
@@ -203,17 +209,13 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_sub_i32" if gcn67 => v("V_SUB_I32", true, 2),
         "v_add_u32" if gfx8 => v("V_ADD_CO_U32", true, 2),
         "v_sub_u32" if gfx8 => v("V_SUB_CO_U32", true, 2),
-        "v_add_u32" if gfx9 || gfx11p => v("V_ADD_U32", false, 2),
-        "v_sub_u32" if gfx9 || gfx11p => v("V_SUB_U32", false, 2),
         "v_add_co_u32" if gfx9 || gfx10p => v("V_ADD_CO_U32", true, 2),
         "v_sub_co_u32" if gfx9 || gfx10p => v("V_SUB_CO_U32", true, 2),
-        "v_add_nc_u32" if gfx10p => v("V_ADD_NC_U32", false, 2),
         // VOP3 forms; llvm-mc 22 accepts v_lshl_add_u32 and v_add3_u32 from gfx9 on and
         // v_mad_u32_u24 everywhere (observed with `llvm-mc-22 -show-encoding`).
         "v_lshl_add_u32" if g >= Gen::Gfx9 => v("V_LSHL_ADD_U32", false, 3),
         "v_add3_u32" if g >= Gen::Gfx9 => v("V_ADD3_U32", false, 3),
         "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
-        "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
         _ => None,
     }
 }
@@ -245,6 +247,36 @@ fn float_op(g: Gen, base: &str) -> Option<AluDef> {
         wide_dst: pair,
         to_sgpr: false,
         mods,
+    })
+}
+
+/// The no-carry 32-bit adds and subtracts, whose `clamp` saturates ([`AluMods::SatU32`]):
+/// gfx9/CDNA and gfx11+ `v_add_u32`/`v_sub_u32` (gfx11+: aliases of the `_nc_` names, which
+/// gfx10+ has), as llvm-mc-22 accepts them.
+fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
+    let (gfx9, gfx10p, gfx11p) = (
+        matches!(g, Gen::Gfx9 | Gen::Gfx90a),
+        g >= Gen::Gfx10,
+        g >= Gen::Gfx11,
+    );
+    let entry = match mnemonic {
+        "v_add_u32" if gfx9 || gfx11p => "V_ADD_U32",
+        "v_sub_u32" if gfx9 || gfx11p => "V_SUB_U32",
+        "v_add_nc_u32" if gfx10p => "V_ADD_NC_U32",
+        "v_sub_nc_u32" if gfx10p => "V_SUB_NC_U32",
+        _ => return None,
+    };
+    Some(AluDef {
+        entry,
+        sdst: false,
+        srcs: 2,
+        scalar: false,
+        dmask: false,
+        smask: false,
+        wide_srcs: 0,
+        wide_dst: false,
+        to_sgpr: false,
+        mods: AluMods::SatU32,
     })
 }
 

@@ -61,6 +61,21 @@ pub fn clamp<D: Domain>(d: &mut D, fmt: FpFmt, x: &D::Bv) -> D::Bv {
     d.ite(&to_zero, &zero, &capped)
 }
 
+/// `clamp` on an unsigned 32-bit add (`sub` false) or subtract of `a` and `b` whose wrapped
+/// result is `v`: the sum saturates at 0xffffffff (it wrapped iff `v < a`), the difference at
+/// 0 (it wrapped iff `b > a`).
+pub fn saturate_u32<D: Domain>(d: &mut D, sub: bool, a: &D::Bv, b: &D::Bv, v: &D::Bv) -> D::Bv {
+    if sub {
+        let wrapped = d.cmp(CmpOp::Ult, a, b);
+        let zero = d.bv(0, 32);
+        d.ite(&wrapped, &zero, v)
+    } else {
+        let wrapped = d.cmp(CmpOp::Ult, v, a);
+        let max = d.bv(0xffff_ffff, 32);
+        d.ite(&wrapped, &max, v)
+    }
+}
+
 /// A VOP3P packed 16-bit source: the 32-bit `x` after `op_sel` (`sel_lo`), `op_sel_hi`
 /// (`sel_hi`), `neg_lo` and `neg_hi`.
 pub fn packed16<D: Domain>(
@@ -143,6 +158,17 @@ mod tests {
             packed16(&mut d, &p, false, true, false, true).value,
             0xc400_3c00
         );
+        // Saturation: 0xffffffff + 1 -> 0xffffffff; 0 - 1 -> 0; 5 - 3 = 2 stays.
+        let (a, b) = (d.bv(0xffff_ffff, 32), d.bv(1, 32));
+        let wrapped = d.bv(0, 32);
+        assert_eq!(
+            saturate_u32(&mut d, false, &a, &b, &wrapped).value,
+            0xffff_ffff
+        );
+        let (a, b, w) = (d.bv(0, 32), d.bv(1, 32), d.bv(0xffff_ffff, 32));
+        assert_eq!(saturate_u32(&mut d, true, &a, &b, &w).value, 0);
+        let (a, b, w) = (d.bv(5, 32), d.bv(3, 32), d.bv(2, 32));
+        assert_eq!(saturate_u32(&mut d, true, &a, &b, &w).value, 2);
         let q = d.bv(0x4000_bc00, 32); // {2.0, -1.0}
         assert_eq!(clamp_packed16(&mut d, &q).value, 0x3c00_0000);
     }

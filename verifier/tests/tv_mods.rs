@@ -1,7 +1,8 @@
 //! VOP3/VOP3P modifiers in `gcnsmt tv` (`tests/data/tv/mods/NAME.{before,after}.mir`, written
 //! by hand, parsed by `llc-22 -run-pass=none`): each pair's verdict worked out by hand below.
 //! MIR operand order: `V_ADD_F32_e64 src0_mods, src0, src1_mods, src1, clamp, omod`,
-//! `V_PK_ADD_F16 / V_PK_MOV_B32 m0, s0, m1, s1, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`;
+//! `V_PK_ADD_F16 / V_PK_MOV_B32 m0, s0, m1, s1, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`,
+//! `V_ADD_U32_e64 / V_SUB_U32_e64 s0, s1, clamp`;
 //! SISrcMods (LLVM SIDefines.h): NEG = 1, ABS = 2 (NEG_HI on VOP3P), OP_SEL_0 = 4,
 //! OP_SEL_1 = 8. Float encodings: 1.0 = 0x3f800000, -1.0 = 0xbf800000, 2.0 = 0x40000000;
 //! f16 1.0 = 0x3c00, 2.0 = 0x4000, -1.0 = 0xbc00, -2.0 = 0xc000. Every pair stores its result
@@ -69,6 +70,14 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("clamp-nodx10", "gfx900", "unsupported", "dx10-clamp"),
     // omod = 1 (mul:2) is not modelled.
     ("omod", "gfx900", "unsupported", "output modifiers"),
+    // Integer clamp saturates (AMD CDNA4 guide V_ADD_U32/V_SUB_U32 "Supports saturation
+    // (unsigned 32-bit integer domain)"; LLVM's uaddsat/usubsat): a = 0xffffffff, b = 1:
+    // before 0xffffffff, after the wrapped 0.
+    ("int-clamp-dropped", "gfx900", "refuted", ""),
+    // x + 0 never exceeds 0xffffffff, so the saturating add is x.
+    ("int-clamp-zero", "gfx900", "proved", ""),
+    // a = 0, b = 1: before 0 (saturated), after 0xffffffff.
+    ("int-sub-clamp-dropped", "gfx900", "refuted", ""),
     // v_pk_add_f16 op_sel:[1,0] -> op_sel:[0,0]: a = 0x3c000000 (hi 1.0, lo 0), b = 0: before
     // the low half reads a's high half, 1.0 + 0 = 0x3c00; after 0 + 0 = 0.
     ("pk-opsel-dropped", "gfx900", "refuted", ""),

@@ -132,7 +132,7 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
 /// `SIFoldOperands::tryFoldImmWithOpSel`); never for `v_pk_mov_b32` (its 64-bit sources).
 fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str) -> bool {
     match alu.mods {
-        AluMods::None => true,
+        AluMods::None | AluMods::SatU32 => true,
         AluMods::Float32 => (mods.neg | mods.abs) >> i & 1 == 0,
         AluMods::Packed16 => text == "0",
         AluMods::PackedMov => false,

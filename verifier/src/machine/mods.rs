@@ -62,7 +62,11 @@ pub(crate) fn parse(
         let mask = |cx: LineCx| bits(cx, value.as_deref(), nsrc, *col);
         match name.as_str() {
             "clamp"
-                if value.is_none() && matches!(alu.mods, AluMods::Float32 | AluMods::Packed16) =>
+                if value.is_none()
+                    && matches!(
+                        alu.mods,
+                        AluMods::Float32 | AluMods::Packed16 | AluMods::SatU32
+                    ) =>
             {
                 mods.clamp = true
             }
@@ -137,15 +141,25 @@ pub(crate) fn source<D: Domain>(d: &mut D, alu: &AluDef, s: &SrcMods, i: usize, 
             on(s.neg_hi),
         ),
         // v_pk_mov_b32 reads `op_sel` in its entry (OPSEL).
-        AluMods::PackedMov | AluMods::None => v,
+        AluMods::PackedMov | AluMods::SatU32 | AluMods::None => v,
     }
 }
 
-/// The result `v` after the output modifiers.
-pub(crate) fn result<D: Domain>(d: &mut D, alu: &AluDef, s: &SrcMods, v: D::Bv) -> D::Bv {
-    match (s.clamp, alu.mods) {
-        (true, AluMods::Float32) => m::clamp(d, FpFmt::F32, &v),
-        (true, AluMods::Packed16) => m::clamp_packed16(d, &v),
+/// The result `v` after the output modifiers; `srcs` are the sources as the entry read them.
+pub(crate) fn result<D: Domain>(
+    d: &mut D,
+    alu: &AluDef,
+    s: &SrcMods,
+    srcs: &[D::Bv],
+    v: D::Bv,
+) -> D::Bv {
+    match (s.clamp, alu.mods, srcs) {
+        (true, AluMods::Float32, _) => m::clamp(d, FpFmt::F32, &v),
+        (true, AluMods::Packed16, _) => m::clamp_packed16(d, &v),
+        (true, AluMods::SatU32, [a, b]) => {
+            let sub = alu.entry.starts_with("V_SUB");
+            m::saturate_u32(d, sub, a, b, &v)
+        }
         _ => v,
     }
 }

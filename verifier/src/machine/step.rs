@@ -275,6 +275,7 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
     };
     let frame = Frame::plain(env.settings);
     let mut vars = BTreeMap::new();
+    let mut read_srcs = Vec::with_capacity(srcs.len());
     for (i, s) in srcs.iter().enumerate() {
         let v = match s {
             Src::Reg(r) => read(d, m, r),
@@ -291,6 +292,7 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
             }
         };
         let v = super::mods::source(d, alu, mods, i, v);
+        read_srcs.push(v.clone());
         vars.insert(format!("S{i}"), bits(v, d));
     }
     if alu.mods == gcnsmt_lifter::lift::AluMods::PackedMov {
@@ -308,7 +310,10 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
         .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
     m.mem = mem;
     let d0_out = match &out["D0"] {
-        Val::Bits(v, _) if mods.clamp => bits(super::mods::result(d, alu, mods, v.clone()), d),
+        Val::Bits(v, _) if mods.clamp => {
+            let r = super::mods::result(d, alu, mods, &read_srcs, v.clone());
+            bits(r, d)
+        }
         v => v.clone(),
     };
     write(d, m, d0, &d0_out)?;

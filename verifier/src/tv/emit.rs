@@ -749,7 +749,9 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         return Err(format!("expected {k} operands, found {}", uses.len()));
     }
     let (suffix, clamp) = vm.trailing(&tail)?;
-    if let Some(why) = side.mode.refuses(mnemonic, clamp) {
+    // An integer clamp saturates; only a float clamp reads DX10_CLAMP.
+    let float_clamp = clamp && vop != gcnsmt_lifter::lift::AluMods::SatU32;
+    if let Some(why) = side.mode.refuses(mnemonic, float_clamp) {
         return Err(why);
     }
     if mnemonic.starts_with("s_") && scc_live(i) {

@@ -40,8 +40,10 @@ impl VopMods {
     pub(super) fn source(&mut self, m: i64, text: String, imm: bool) -> Result<String, String> {
         let bit = |b: i64| u8::from(m & b != 0);
         match self.kind {
-            AluMods::None if m != 0 => Err("source modifiers are not modelled".into()),
-            AluMods::None => Ok(text),
+            AluMods::None | AluMods::SatU32 if m != 0 => {
+                Err("source modifiers are not modelled".into())
+            }
+            AluMods::None | AluMods::SatU32 => Ok(text),
             AluMods::Float32 if m & !(NEG | ABS) != 0 => {
                 Err(format!("source modifier bits {m:#x} are not modelled"))
             }
@@ -105,7 +107,7 @@ impl VopMods {
             AluMods::PackedMov if clamp => return Err("v_pk_mov_b32 clamp is not modelled".into()),
             AluMods::PackedMov => t.push_str(&format!(" op_sel:{}", list(&self.op_sel))),
             AluMods::None if clamp => return Err("clamp is not modelled".into()),
-            AluMods::None | AluMods::Float32 => {}
+            AluMods::None | AluMods::Float32 | AluMods::SatU32 => {}
         }
         if clamp {
             t.push_str(" clamp");
