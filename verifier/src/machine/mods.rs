@@ -154,12 +154,14 @@ pub(crate) fn result<D: Domain>(
     v: D::Bv,
 ) -> D::Bv {
     match (s.clamp, alu.mods, srcs) {
+        (false, ..) => v,
         (true, AluMods::Float32, _) => m::clamp(d, FpFmt::F32, &v),
         (true, AluMods::Packed16, _) => m::clamp_packed16(d, &v),
         (true, AluMods::SatU32, [a, b]) => {
             let sub = alu.entry.starts_with("V_SUB");
             m::saturate_u32(d, sub, a, b, &v)
         }
-        _ => v,
+        // `parse` takes `clamp` only for the kinds above (and SatU32 ops have two sources).
+        (true, ..) => unreachable!("clamp on {} is rejected when binding", alu.entry),
     }
 }
