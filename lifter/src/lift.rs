@@ -45,6 +45,28 @@ pub struct AluDef {
     /// A VALU result written to an SGPR (`v_readfirstlane_b32`): a cross-lane read, so only a
     /// single-lane check models it.
     pub to_sgpr: bool,
+    /// The VOP3/VOP3P modifiers the op takes in rule assembly (none for the integer ops).
+    pub mods: AluMods,
+}
+
+/// The source and output modifiers a VALU op accepts, as llvm-mc-22 spells them (AMDGPU
+/// operand syntax: `-v1`, `|v1|`, `-|v1|`, `clamp`, `op_sel:[0,1]`, `op_sel_hi:[1,1]`,
+/// `neg_lo:[1,0]`, `neg_hi:[0,1]`). Output multipliers (`mul:2`, `div:2`) are not modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AluMods {
+    /// None: integer and bit ops.
+    None,
+    /// VOP3 f32 ops: `neg` and `abs` per source, `clamp` on the result.
+    Float32,
+    /// VOP3P packed f16 ops: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi` per source, `clamp`.
+    Packed16,
+    /// `v_pk_mov_b32`: `op_sel` picks each source's dword (`op_sel_hi` is not read).
+    PackedMov,
+    /// The no-carry 32-bit integer add and subtract: `clamp` saturates to the unsigned range
+    /// (AMD CDNA4 guide, V_ADD_U32 / V_SUB_U32: "Supports saturation (unsigned 32-bit integer
+    /// domain)"; LLVM selects `uaddsat`/`usubsat` as `V_ADD_U32_e64`/`V_SUB_U32_e64` with
+    /// clamp set).
+    SatU32,
 }
 
 /// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
@@ -65,6 +87,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         wide_srcs: 0,
         wide_dst: false,
         to_sgpr: false,
+        mods: AluMods::None,
     };
     let v = |entry, sdst, srcs| {
         Some(AluDef {
@@ -102,7 +125,8 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .strip_suffix("_e32")
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .unwrap_or(mnemonic);
-    if let Some(d) = alu64(target, base) {
+    let sat = sat_op(g, mnemonic);
+    if let Some(d) = alu64(target, base).or_else(|| float_op(g, base)).or(sat) {
         return Some(d);
     }
     if let Some(entry) = vcmp32(base) {
@@ -132,9 +156,6 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_lshl_or_b32" if g >= Gen::Gfx9 => return v("V_LSHL_OR_B32", false, 3),
         "v_and_or_b32" if g >= Gen::Gfx9 => return v("V_AND_OR_B32", false, 3),
         // Every target, with or without `_e32`/`_e64` (llvm-mc 22, observed 2026-12).
-        "v_add_f32" => return v("V_ADD_F32", false, 2),
-        "v_mul_f32" => return v("V_MUL_F32", false, 2),
-        "v_fma_f32" => return v("V_FMA_F32", false, 3),
         "v_bfe_u32" => return v("V_BFE_U32", false, 3),
         "v_mul_lo_u32" => return v("V_MUL_LO_U32", false, 2),
         "v_readfirstlane_b32" => {
@@ -185,17 +206,13 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_sub_i32" if gcn67 => v("V_SUB_I32", true, 2),
         "v_add_u32" if gfx8 => v("V_ADD_CO_U32", true, 2),
         "v_sub_u32" if gfx8 => v("V_SUB_CO_U32", true, 2),
-        "v_add_u32" if gfx9 || gfx11p => v("V_ADD_U32", false, 2),
-        "v_sub_u32" if gfx9 || gfx11p => v("V_SUB_U32", false, 2),
         "v_add_co_u32" if gfx9 || gfx10p => v("V_ADD_CO_U32", true, 2),
         "v_sub_co_u32" if gfx9 || gfx10p => v("V_SUB_CO_U32", true, 2),
-        "v_add_nc_u32" if gfx10p => v("V_ADD_NC_U32", false, 2),
         // VOP3 forms; llvm-mc 22 accepts v_lshl_add_u32 and v_add3_u32 from gfx9 on and
         // v_mad_u32_u24 everywhere (observed with `llvm-mc-22 -show-encoding`).
         "v_lshl_add_u32" if g >= Gen::Gfx9 => v("V_LSHL_ADD_U32", false, 3),
         "v_add3_u32" if g >= Gen::Gfx9 => v("V_ADD3_U32", false, 3),
         "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
-        "v_sub_nc_u32" if gfx10p => v("V_SUB_NC_U32", false, 2),
         _ => None,
     }
 }
@@ -209,6 +226,66 @@ fn mbcnt(mnemonic: &str, gfx11p: bool) -> Option<&'static str> {
         "v_mbcnt_hi_u32_b32" | "v_mbcnt_hi_u32_b32_e64" => Some("V_MBCNT_HI_U32_B32"),
         _ => None,
     }
+}
+
+/// The float ops with VOP3/VOP3P modifiers (`base` without `_e32`/`_e64`), as llvm-mc-22 accepts
+/// them (observed 2026-12 on every target): v_add_f32, v_mul_f32, v_fma_f32 everywhere,
+/// v_max_f32 before gfx12 (gfx12 renamed it v_max_num_f32, with IEEE 754-2019 NaN rules, and
+/// llvm-mc-22 prints `v_max_f32_e64` as `v_max_num_f32_e64` there: not this entry),
+/// v_pk_add_f16 from gfx9 on, v_pk_mov_b32 on gfx90a/gfx942/gfx950.
+fn float_op(g: Gen, base: &str) -> Option<AluDef> {
+    let (entry, srcs, mods) = match base {
+        "v_add_f32" => ("V_ADD_F32", 2, AluMods::Float32),
+        "v_mul_f32" => ("V_MUL_F32", 2, AluMods::Float32),
+        "v_fma_f32" => ("V_FMA_F32", 3, AluMods::Float32),
+        "v_max_f32" if g < Gen::Gfx12 => ("V_MAX_F32", 2, AluMods::Float32),
+        "v_pk_add_f16" if g >= Gen::Gfx9 => ("V_PK_ADD_F16", 2, AluMods::Packed16),
+        "v_pk_mov_b32" if g == Gen::Gfx90a => ("V_PK_MOV_B32", 2, AluMods::PackedMov),
+        _ => return None,
+    };
+    let pair = mods == AluMods::PackedMov;
+    Some(AluDef {
+        entry,
+        sdst: false,
+        srcs,
+        scalar: false,
+        dmask: false,
+        smask: false,
+        wide_srcs: if pair { 0b11 } else { 0 },
+        wide_dst: pair,
+        to_sgpr: false,
+        mods,
+    })
+}
+
+/// The no-carry 32-bit adds and subtracts, whose `clamp` saturates ([`AluMods::SatU32`]):
+/// gfx9/CDNA and gfx11+ `v_add_u32`/`v_sub_u32` (gfx11+: aliases of the `_nc_` names, which
+/// gfx10+ has), as llvm-mc-22 accepts them.
+fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
+    let (gfx9, gfx10p, gfx11p) = (
+        matches!(g, Gen::Gfx9 | Gen::Gfx90a),
+        g >= Gen::Gfx10,
+        g >= Gen::Gfx11,
+    );
+    let entry = match mnemonic {
+        "v_add_u32" if gfx9 || gfx11p => "V_ADD_U32",
+        "v_sub_u32" if gfx9 || gfx11p => "V_SUB_U32",
+        "v_add_nc_u32" if gfx10p => "V_ADD_NC_U32",
+        "v_sub_nc_u32" if gfx10p => "V_SUB_NC_U32",
+        _ => return None,
+    };
+    Some(AluDef {
+        entry,
+        sdst: false,
+        srcs: 2,
+        scalar: false,
+        dmask: false,
+        smask: false,
+        wide_srcs: 0,
+        wide_dst: false,
+        to_sgpr: false,
+        mods: AluMods::SatU32,
+    })
 }
 
 /// The 32-bit VOPC compares: mnemonic (without `_e32`/`_e64`) -> semantics entry.
@@ -263,6 +340,7 @@ fn alu64(target: Target, base: &str) -> Option<AluDef> {
         wide_srcs,
         wide_dst: !dmask,
         to_sgpr: false,
+        mods: AluMods::None,
     })
 }
 

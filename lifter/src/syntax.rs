@@ -22,7 +22,7 @@ pub struct AsmSyntax {
 }
 
 /// Bare words that are modifiers, not operands.
-const FLAGS: &[&str] = &["gds"];
+const FLAGS: &[&str] = &["gds", "clamp"];
 
 fn is_modifier(tok: &str, flags: &[&str]) -> bool {
     if flags.contains(&tok) {

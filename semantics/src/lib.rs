@@ -24,6 +24,7 @@ pub mod eval;
 pub mod interp;
 pub mod ir;
 mod lex;
+pub mod modifiers;
 pub mod parse;
 pub mod print;
 pub mod settings;

@@ -160,6 +160,19 @@ pub enum Fp32Denorm {
     Flush,
 }
 
+/// The MODE register's IEEE bit, which decides how `v_max_f32` treats NaN inputs (AMD CDNA4 ISA
+/// guide, V_MAX_F32: with `WAVE_MODE.IEEE` a signaling NaN input gives that NaN quieted, and
+/// equal inputs pick S0 by `>=`). The kernel descriptor sets it (`.amdhsa_ieee_mode`, default 1
+/// for compute kernels, LLVM AMDGPUUsage); LLVM's MIR prints it as `mode: ieee:` in
+/// `machineFunctionInfo`, which `gcnsmt tv` passes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IeeeMode {
+    /// MODE.IEEE = 1.
+    On,
+    /// MODE.IEEE = 0 (graphics shaders, `amdgpu-ieee`="false").
+    Off,
+}
+
 /// Which bits of M0 give the LDS address of LDS DMA (`buffer_load_* ... lds`,
 /// `buffer_store_lds_dword`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -268,6 +281,8 @@ pub struct Settings {
     pub flat_aperture: FlatAperture,
     /// f32 denormal handling of VALU float arithmetic.
     pub fp32_denorm: Fp32Denorm,
+    /// MODE.IEEE (`v_max_f32`'s NaN handling).
+    pub ieee_mode: IeeeMode,
     /// LDS DMA: the M0 bits of the LDS address.
     pub lds_dma_m0: LdsDmaM0,
     /// LDS DMA: whether the instruction offset applies to the LDS address.
@@ -315,6 +330,7 @@ impl Settings {
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Preserve,
+                ieee_mode: IeeeMode::On,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
@@ -334,6 +350,7 @@ impl Settings {
                 sbuffer_size: SbufferSize::Strided,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Flush,
+                ieee_mode: IeeeMode::On,
                 lds_dma_m0: LdsDmaM0::Bits16,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
@@ -435,6 +452,7 @@ settings_table! {
     sbuffer_size: SbufferSize { "STRIDED" => Strided, "RECORDS" => Records },
     flat_aperture: FlatAperture { "ANY" => Any, "GLOBAL" => Global },
     fp32_denorm: Fp32Denorm { "PRESERVE" => Preserve, "FLUSH" => Flush },
+    ieee_mode: IeeeMode { "ON" => On, "OFF" => Off },
     lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
     lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
     append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
@@ -483,6 +501,8 @@ pub mod groups {
     pub const FLAT: &[&str] = &["flat_aperture"];
     /// VALU f32 arithmetic.
     pub const FLOAT: &[&str] = &["fp32_denorm"];
+    /// `v_max_f32` (MODE.IEEE).
+    pub const IEEE: &[&str] = &["ieee_mode"];
     /// The `lds` buffer forms (LDS DMA).
     pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
     /// `ds_append` / `ds_consume`.
@@ -495,8 +515,8 @@ pub mod groups {
     /// The BVH stack ops (`ds_bvh_stack_*`).
     pub const BVH: &[&str] = &["bvh_pop", "bvh_invalid"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 10] = [
-        LDS, BUFFER, SBUFFER, FLAT, FLOAT, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH,
+    pub const ALL: [&[&str]; 11] = [
+        LDS, BUFFER, SBUFFER, FLAT, FLOAT, IEEE, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH,
     ];
 }
 
@@ -543,7 +563,7 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm, lds_dma_m0, lds_dma_offset, \
+                 sbuffer_size, flat_aperture, fp32_denorm, ieee_mode, lds_dma_m0, lds_dma_offset, \
                  append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
                  bvh_invalid)"
                     .into()

@@ -153,6 +153,7 @@ fn check_access(target: Target, v: u128, o: Operands) -> Result<(), String> {
                             sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
                             flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
                             fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+                            ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
                             lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                             lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
                             append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,

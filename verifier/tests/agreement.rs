@@ -240,6 +240,7 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
             gcnsmt_semantics::settings::FlatAperture::Global
         },
         fp32_denorm: random_denorm(rng),
+        ieee_mode: random_ieee(rng),
         lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
         lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
         // Both, so ds_append/ds_consume agree under each counter address.
@@ -306,6 +307,15 @@ fn bvh_inputs(rng: &mut StdRng, name: &str) -> (u128, u128, u128, u128) {
 }
 
 /// Either f32 denormal mode, so the VALU float entries are compared under both.
+/// MODE.IEEE either way (`v_max_f32`'s NaN handling).
+fn random_ieee(rng: &mut StdRng) -> gcnsmt_semantics::settings::IeeeMode {
+    if rng.gen() {
+        gcnsmt_semantics::settings::IeeeMode::On
+    } else {
+        gcnsmt_semantics::settings::IeeeMode::Off
+    }
+}
+
 fn random_denorm(rng: &mut StdRng) -> gcnsmt_semantics::settings::Fp32Denorm {
     if rng.gen() {
         gcnsmt_semantics::settings::Fp32Denorm::Preserve
@@ -514,9 +524,12 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
                     ("D0".into(), interesting(rng, d0w), d0w, Kind::B),
                     ("SDST".into(), interesting(rng, 64), 64, Kind::B),
                     ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
+                    // v_pk_mov_b32's op_sel field.
+                    ("OPSEL".into(), rng.gen_range(0..4), 2, Kind::B),
                 ],
                 settings: Settings {
                     fp32_denorm: random_denorm(rng),
+                    ieee_mode: random_ieee(rng),
                     ..Settings::default_for(Target::Gfx900)
                 },
                 mem: MemView::Space(AddrSpace::Lds),

@@ -2,7 +2,7 @@
 //! `fma`, the f32 denormal mode, bit counts) and the IEEE comparisons written on bit patterns.
 
 use super::*;
-use crate::settings::{AppendAddr, BvhInvalid, BvhPop, Fp32Denorm, Gfx6NegativeBase};
+use crate::settings::{AppendAddr, BvhInvalid, BvhPop, Fp32Denorm, Gfx6NegativeBase, IeeeMode};
 
 impl<D: Domain> Ev<'_, '_, D> {
     // IEEE comparisons written on the bit patterns, so no verdict rests on a solver's NaN model.
@@ -200,6 +200,12 @@ impl<D: Domain> Ev<'_, '_, D> {
             "FlushDenormF32" => {
                 arity(1)?;
                 self.flush_denorm_f32(vals.into_iter().next().unwrap())
+            }
+            // MODE.IEEE (setting `ieee_mode`): `WAVE_MODE.IEEE` in the guides' V_MAX_F32.
+            "IeeeMode" => {
+                arity(0)?;
+                let on = self.frame.settings.ieee_mode == IeeeMode::On;
+                Ok(Val::Bool(self.d.boolean(on)))
             }
             // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
             // only on LDS, since with `gds` the GDS window applies them already.

@@ -64,6 +64,7 @@ fn same_op(x: &Op, y: &Op) -> bool {
                 d0: x1,
                 sdst: s1,
                 srcs: r1,
+                mods: o1,
                 ..
             },
             Op::Alu {
@@ -71,10 +72,12 @@ fn same_op(x: &Op, y: &Op) -> bool {
                 d0: x2,
                 sdst: s2,
                 srcs: r2,
+                mods: o2,
                 ..
             },
         ) => {
             m1 == m2
+                && o1 == o2
                 && x1 == x2
                 && s1 == s2
                 && r1.len() == r2.len()

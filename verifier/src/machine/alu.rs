@@ -1,10 +1,11 @@
 //! Binding a VALU/SALU line (`gcnsmt_lifter::lift::alu_lookup` gives the operand layout).
 
+use super::mods::SrcMods;
 use super::op::{Bound, Op};
 use super::operands::{const_value, loc_at, LineCx};
 use super::regkey::{Class, Src};
 use crate::rules::{InputError, Loc};
-use gcnsmt_lifter::lift::{alu_lookup, wave_size};
+use gcnsmt_lifter::lift::{alu_lookup, wave_size, AluDef, AluMods};
 use gcnsmt_lifter::AsmSyntax;
 
 pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
@@ -23,13 +24,8 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             format!("{mn} takes {want} operands, got {}", syn.operands.len()),
         ));
     }
-    if let Some((name, _, col)) = syn.modifiers.first() {
-        return Err(rule.error(
-            loc_at(line, *col),
-            format!("unknown modifier `{name}` for {mn}"),
-        ));
-    }
-    let mut ops = syn.operands.iter();
+    let (operands, mods) = super::mods::parse(cx, syn, &alu)?;
+    let mut ops = operands.iter();
     let (t, c) = ops.next().unwrap();
     let mut var_uses = Vec::new();
     let dclass = if alu.scalar || alu.dmask || alu.to_sgpr {
@@ -70,6 +66,12 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
         let wide = alu.wide_srcs >> i & 1 == 1;
+        if is_imm && !imm_mods_modelled(&alu, &mods, i, tt) {
+            return Err(rule.error(
+                loc_at(line, *c),
+                format!("{mn}: modifiers on the immediate `{tt}` are not modelled"),
+            ));
+        }
         if is_imm && wide {
             srcs.push(Src::Imm(inline64(cx, tt, *c)?));
             continue;
@@ -115,12 +117,26 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             d0,
             sdst,
             srcs,
+            mods,
         },
         loc: mloc,
         text: line.text.trim().to_string(),
         fields: Vec::new(),
         var_uses,
     })
+}
+
+/// Whether source `i`, the immediate `text`, is read as the semantics read it: without
+/// VOP3 input modifiers; for the packed ops only the constant 0, whose halves are 0 whichever
+/// `op_sel` picks (how an inline constant fills the high half differs per generation: LLVM
+/// `SIFoldOperands::tryFoldImmWithOpSel`); never for `v_pk_mov_b32` (its 64-bit sources).
+fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str) -> bool {
+    match alu.mods {
+        AluMods::None | AluMods::SatU32 => true,
+        AluMods::Float32 => (mods.neg | mods.abs) >> i & 1 == 0,
+        AluMods::Packed16 => text == "0",
+        AluMods::PackedMov => false,
+    }
 }
 
 /// A 64-bit source immediate: only an integer inline constant (-16..=64) is modelled, which the

@@ -12,6 +12,7 @@ mod ds;
 mod flat;
 pub mod global;
 mod holes;
+mod mods;
 mod op;
 mod operands;
 mod regkey;

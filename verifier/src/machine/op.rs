@@ -60,6 +60,8 @@ pub enum Op {
         /// The sources `S0`, `S1`, ... in operand order (32 bits each; the last is a lane mask for
         /// `v_cndmask_b32`).
         srcs: Vec<Src>,
+        /// VOP3/VOP3P modifiers ([`super::mods`]).
+        mods: super::mods::SrcMods,
     },
     /// A MUBUF/VBUFFER load, store or atomic (see [`crate::machine::buffer`]).
     Buf(Box<BufOp>),
@@ -282,7 +284,9 @@ impl Bound {
                 d0,
                 sdst,
                 srcs,
+                mods,
             } => Op::Alu {
+                mods: *mods,
                 mnemonic: mnemonic.clone(),
                 def,
                 alu: *alu,

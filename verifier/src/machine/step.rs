@@ -267,6 +267,7 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
         d0,
         sdst,
         srcs,
+        mods,
         ..
     } = op
     else {
@@ -274,6 +275,7 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
     };
     let frame = Frame::plain(env.settings);
     let mut vars = BTreeMap::new();
+    let mut read_srcs = Vec::with_capacity(srcs.len());
     for (i, s) in srcs.iter().enumerate() {
         let v = match s {
             Src::Reg(r) => read(d, m, r),
@@ -289,7 +291,13 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
                 }
             }
         };
+        let v = super::mods::source(d, alu, mods, i, v);
+        read_srcs.push(v.clone());
         vars.insert(format!("S{i}"), bits(v, d));
+    }
+    if alu.mods == gcnsmt_lifter::lift::AluMods::PackedMov {
+        let sel = d.bv(u128::from(mods.op_sel), 2);
+        vars.insert("OPSEL".to_string(), bits(sel, d));
     }
     let old = read(d, m, d0);
     vars.insert("D0".to_string(), bits(old, d));
@@ -301,7 +309,14 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
     let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
         .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
     m.mem = mem;
-    write(d, m, d0, &out["D0"])?;
+    let d0_out = match &out["D0"] {
+        Val::Bits(v, _) if mods.clamp => {
+            let r = super::mods::result(d, alu, mods, &read_srcs, v.clone());
+            bits(r, d)
+        }
+        v => v.clone(),
+    };
+    write(d, m, d0, &d0_out)?;
     if alu.sdst {
         write(d, m, sdst, &out["SDST"])?;
     }

@@ -467,12 +467,14 @@ fn decide(
         block: lowered.0,
         classes: &fp.before.classes,
         rename: Default::default(),
+        mode: fp.before.mode,
     };
     let sa = Side {
         file: &after.path,
         block: lowered.1,
         classes: &fp.after.classes,
         rename: Default::default(),
+        mode: fp.after.mode,
     };
     match lower::lower(&name, &sb, &sa, live.0, live.1, p.t, p.how) {
         Err(u) => {

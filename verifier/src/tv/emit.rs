@@ -35,6 +35,8 @@ pub struct Side<'a> {
     /// name covering it is used (`$sgpr0`, `$sgpr0_sgpr1`, `$vcc`), so a pass may add or drop
     /// such a write (a `vcc` carry) while overlapping names still share one register file.
     pub rename: BTreeSet<String>,
+    /// The function's MODE (`machineFunctionInfo: mode:`), which the float ops read.
+    pub mode: super::fpmode::FpMode,
 }
 
 /// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,
@@ -692,6 +694,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         sdst,
         trailing,
         mods,
+        vop,
         wide,
         pseudo,
         mask,
@@ -733,38 +736,44 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         )?));
     }
     let mut k = 0;
+    let mut vm = super::vop_mods::VopMods::new(vop);
     for n in 0..srcs {
-        if n < mods {
-            if imm(uses.get(k), "source modifier")? != 0 {
-                return Err("source modifiers are not modelled".into());
-            }
+        let m = if n < mods {
             k += 1;
-        }
+            imm(uses.get(k - 1), "source modifier")?
+        } else {
+            0
+        };
         if vcc_in && n + 1 == srcs {
             // The `_e32` mask: the implicit `$vcc` (checked above), no explicit operand.
             regs.push(super::alu64::vcc(side, target));
             continue;
         }
         let o = uses.get(k).ok_or("missing source")?;
-        if wide >> n & 1 == 1 {
-            regs.push(super::alu64::wide_src(side, o, target)?);
+        let text = if wide >> n & 1 == 1 {
+            super::alu64::wide_src(side, o, target)?
         } else if mask && n + 1 == srcs {
             // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
             // wave64.
-            regs.push(tuple(&dwords(side, o, target)?));
+            tuple(&dwords(side, o, target)?)
         } else {
-            regs.push(src(side, o, target)?);
-        }
+            src(side, o, target)?
+        };
+        regs.push(vm.source(m, text, matches!(o.kind, OpKind::Imm(_)))?);
         k += 1;
     }
-    for _ in 0..trailing {
-        if imm(uses.get(k), "clamp")? != 0 {
-            return Err("clamp is not modelled".into());
-        }
-        k += 1;
-    }
+    let tail = (0..trailing as usize)
+        .map(|j| imm(uses.get(k + j), "clamp"))
+        .collect::<Result<Vec<i64>, String>>()?;
+    k += trailing as usize;
     if k != uses.len() {
         return Err(format!("expected {k} operands, found {}", uses.len()));
+    }
+    let (suffix, clamp) = vm.trailing(&tail)?;
+    // An integer clamp saturates; only a float clamp reads DX10_CLAMP.
+    let float_clamp = clamp && vop != gcnsmt_lifter::lift::AluMods::SatU32;
+    if let Some(why) = side.mode.refuses(mnemonic, float_clamp) {
+        return Err(why);
     }
     if mnemonic.starts_with("s_") && scc_live(i) {
         // Every SALU op writes SCC (S_ADD_U32's carry, S_ADD_I32's signed overflow, the logic
@@ -772,7 +781,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         // changed it would go unseen where something reads it.
         return Err(format!("{mnemonic} with a live SCC is not modelled"));
     }
-    Ok(vec![format!("{mnemonic} {}", regs.join(", "))])
+    Ok(vec![format!("{mnemonic} {}{suffix}", regs.join(", "))])
 }
 
 /// Whether the instruction writes `$scc` without marking it `dead`.

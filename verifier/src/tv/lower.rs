@@ -257,6 +257,13 @@ pub fn lower(
             after.file
         )));
     }
+    if before.mode != after.mode {
+        // The float ops read the MODE; one per side would compare different machines.
+        return Err(Unsupported(format!(
+            "{}: the function's `mode:` differs between the files",
+            after.file
+        )));
+    }
     let mut live: BTreeSet<u32> = liveout.clone();
     for i in before
         .block
@@ -346,7 +353,7 @@ pub fn lower(
             },
             targets: Some((vec![target], Loc::default())),
             to: None,
-            settings: Vec::new(),
+            settings: before.mode.rule_settings(),
             pre,
             dead,
             dead_regs: Vec::new(),

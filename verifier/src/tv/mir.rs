@@ -35,6 +35,8 @@ pub struct Function {
     pub classes: BTreeMap<u32, String>,
     /// The basic blocks of `body:`, in file order.
     pub blocks: Vec<Block>,
+    /// `machineFunctionInfo: mode:` (the float MODE fields).
+    pub mode: super::fpmode::FpMode,
 }
 
 /// One basic block `bb.N`.
@@ -305,6 +307,18 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
             if f.lds_size.is_none() {
                 f.lds_size = v.trim().parse().ok().filter(|n| *n > 0);
             }
+        } else if l.trim_end() == "  mode:" {
+            // `machineFunctionInfo:`'s `mode:` block: `    key: value` lines.
+            i += 1;
+            while let Some((k, v)) = lines
+                .get(i)
+                .filter(|m| m.starts_with("    "))
+                .and_then(|m| m.split_once(':'))
+            {
+                f.mode.set(k, v);
+                i += 1;
+            }
+            continue;
         } else if l.starts_with("body:") {
             let (blocks, next) = body(lines, i + 1, &mut f.classes, err)?;
             f.blocks = blocks;

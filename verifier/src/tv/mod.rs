@@ -15,6 +15,7 @@ pub mod cmd;
 pub mod cpol;
 pub mod diff;
 pub mod emit;
+pub mod fpmode;
 pub mod imports;
 pub mod llc;
 pub mod lower;
@@ -22,6 +23,7 @@ pub mod mir;
 pub mod opcodes;
 pub mod sdwa;
 pub mod taint;
+mod vop_mods;
 pub mod wide;
 
 #[cfg(test)]
@@ -53,12 +55,14 @@ mod fuzz {
                     block: &bp.before,
                     classes: &fp.before.classes,
                     rename: Default::default(),
+                    mode: fp.before.mode,
                 };
                 let sa = emit::Side {
                     file: "a.mir",
                     block: &bp.after,
                     classes: &fp.after.classes,
                     rename: Default::default(),
+                    mode: fp.after.mode,
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
                     let _ = lower::lower(

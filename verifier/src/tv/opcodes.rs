@@ -22,7 +22,7 @@
 //! choosing among the names of the op's semantics entry (`DS_READ_B32, DS_LOAD_B32`) the one
 //! the target spells.
 
-use gcnsmt_lifter::lift::alu_lookup;
+use gcnsmt_lifter::lift::{alu_lookup, AluMods};
 use gcnsmt_lifter::mubuf_table::{mubuf_lookup, MubufClass, MubufShape};
 use gcnsmt_lifter::table::{ds_lookup, DsShape};
 use gcnsmt_semantics::defs::Library;
@@ -112,9 +112,12 @@ pub enum MirOp {
         sdst: bool,
         /// Trailing immediates after the sources that must be 0 (`clamp`).
         trailing: u8,
-        /// How many leading sources have a VOP3 source-modifier immediate before them, which
-        /// must be 0 (`V_CNDMASK_B32_e64`: 2; the f32 ops: every source).
+        /// How many leading sources have a VOP3 source-modifier immediate before them
+        /// (`V_CNDMASK_B32_e64`: 2, which must be 0; the f32 and packed ops: every source).
         mods: u8,
+        /// Which of those modifiers and `clamp` are modelled ([`super::vop_mods`]): the
+        /// lifter's [`AluMods`] for the `_e64` and VOP3P forms, none otherwise.
+        vop: AluMods,
         /// Which sources are 64-bit pairs (bit `i` for source `i`; the lifter's `wide_srcs`):
         /// `S_BCNT1_I32_B64`'s S0, the 64-bit compares, shifts and adds.
         wide: u8,
@@ -403,6 +406,11 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_ADD_F32", &["v_add_f32"], 2, 2),
     ("V_MUL_F32", &["v_mul_f32"], 2, 2),
     ("V_FMA_F32", &["v_fma_f32"], 3, 2),
+    ("V_MAX_F32", &["v_max_f32"], 2, 2),
+    // VOP3P (no `_e64` suffix; llc-22: `V_PK_ADD_F16 8, %a, 8, %b, 0, 0, 0, 0, 0`): a modifier
+    // before each source, then clamp, op_sel, op_sel_hi, neg_lo, neg_hi.
+    ("V_PK_ADD_F16", &["v_pk_add_f16"], 2, 5),
+    ("V_PK_MOV_B32", &["v_pk_mov_b32"], 2, 5),
     (
         "V_ADDC_U32",
         &["v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32"],
@@ -423,8 +431,11 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ),
 ];
 
-/// The f32 ops: every `_e64` source has a modifier (neg/abs), which must be 0.
-const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32"];
+/// The f32 ops: every `_e64` source has a modifier (neg/abs).
+const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32", "V_MAX_F32"];
+
+/// The VOP3P ops: only one (VOP3P) form, with a modifier before every source.
+const PACKED: &[&str] = &["V_PK_ADD_F16", "V_PK_MOV_B32"];
 
 /// The ops with a carry-in mask as `src2` (and a carry-out).
 const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];
@@ -438,6 +449,8 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         (opcode, false)
     };
     let (_, names, srcs, trailing) = ALU.iter().find(|(n, ..)| *n == base)?;
+    let packed = PACKED.contains(&base);
+    let e64 = e64 || packed;
     let carry_in = CARRY_IN.contains(&base);
     let pseudo = base.ends_with("_U64_PSEUDO");
     let carry = base.contains("_CO_") || carry_in || pseudo;
@@ -457,7 +470,8 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         srcs: *srcs,
         sdst: carry,
         trailing: if e64 { *trailing } else { 0 },
-        mods: match (e64, cnd, FLOAT.contains(&base)) {
+        vop: if e64 { def.mods } else { AluMods::None },
+        mods: match (e64, cnd, FLOAT.contains(&base) || packed) {
             (true, true, _) => 2,
             (true, _, true) => *srcs,
             _ => 0,

@@ -128,6 +128,7 @@ impl LaneFn<'_> {
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
                 // Irrelevant: no VALU float arithmetic in a wave atomic.
                 fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
+                ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
                 lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                 lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
                 append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,

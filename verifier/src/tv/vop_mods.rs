@@ -1,0 +1,117 @@
+//! VOP3/VOP3P modifier operands of a MIR VALU op -> llvm-mc modifier syntax for the rule
+//! (`-|%r2_0|`, `clamp`, `op_sel:[0,1]`), which `machine::mods` reads back.
+//!
+//! MIR operand order (LLVM `SIInstrInfo.td` `getIns64` / `getInsVOP3P`, checked against llc-22
+//! output in tests/data/tv/bugs): each source follows its `srcN_modifiers` immediate; then
+//! VOP3 `clamp, omod`, VOP3P `clamp, op_sel, op_sel_hi, neg_lo, neg_hi`. VOP3P takes its
+//! op_sel/neg bits from the source modifiers (the trailing four are placeholders LLVM leaves
+//! 0; any other value is not lowered). SISrcMods (`SIDefines.h`): NEG = 1, ABS = 2 (NEG_HI for
+//! VOP3P), OP_SEL_0 = 4, OP_SEL_1 = 8. A bit not modelled, or `omod`, is an error.
+
+use gcnsmt_lifter::lift::AluMods;
+
+const NEG: i64 = 1;
+const ABS: i64 = 2; // NEG_HI on VOP3P
+const OP_SEL_0: i64 = 4;
+const OP_SEL_1: i64 = 8;
+
+/// The modifiers collected from one instruction's source-modifier immediates.
+pub(super) struct VopMods {
+    kind: AluMods,
+    op_sel: Vec<u8>,
+    op_sel_hi: Vec<u8>,
+    neg_lo: Vec<u8>,
+    neg_hi: Vec<u8>,
+}
+
+impl VopMods {
+    pub(super) fn new(kind: AluMods) -> VopMods {
+        VopMods {
+            kind,
+            op_sel: Vec::new(),
+            op_sel_hi: Vec::new(),
+            neg_lo: Vec::new(),
+            neg_hi: Vec::new(),
+        }
+    }
+
+    /// The text of a source whose modifier immediate is `m` (`text` as lowered; `imm`: it is
+    /// an immediate).
+    pub(super) fn source(&mut self, m: i64, text: String, imm: bool) -> Result<String, String> {
+        let bit = |b: i64| u8::from(m & b != 0);
+        match self.kind {
+            AluMods::None | AluMods::SatU32 if m != 0 => {
+                Err("source modifiers are not modelled".into())
+            }
+            AluMods::None | AluMods::SatU32 => Ok(text),
+            AluMods::Float32 if m & !(NEG | ABS) != 0 => {
+                Err(format!("source modifier bits {m:#x} are not modelled"))
+            }
+            AluMods::Float32 if imm && m != 0 => {
+                Err("source modifiers on an immediate are not modelled".into())
+            }
+            AluMods::Float32 => {
+                let t = if m & ABS != 0 {
+                    format!("|{text}|")
+                } else {
+                    text
+                };
+                Ok(if m & NEG != 0 { format!("-{t}") } else { t })
+            }
+            _ if m & !(NEG | ABS | OP_SEL_0 | OP_SEL_1) != 0 => {
+                Err(format!("source modifier bits {m:#x} are not modelled"))
+            }
+            // Only the constant 0 reads the same whichever half op_sel picks.
+            AluMods::Packed16 if imm && text != "0" => {
+                Err("a packed source immediate other than 0 is not modelled".into())
+            }
+            AluMods::PackedMov if imm || m & (NEG | ABS) != 0 || m & OP_SEL_1 == 0 => Err(
+                "v_pk_mov_b32 is modelled with register sources, op_sel_hi set and no neg only"
+                    .into(),
+            ),
+            AluMods::Packed16 | AluMods::PackedMov => {
+                self.neg_lo.push(bit(NEG));
+                self.neg_hi.push(bit(ABS));
+                self.op_sel.push(bit(OP_SEL_0));
+                self.op_sel_hi.push(bit(OP_SEL_1));
+                Ok(text)
+            }
+        }
+    }
+
+    /// The modifier text after the operands for the trailing immediates `vals` (see the module
+    /// comment), and whether it clamps.
+    pub(super) fn trailing(&self, vals: &[i64]) -> Result<(String, bool), String> {
+        let clamp = vals.first().copied().unwrap_or(0);
+        if !matches!(clamp, 0 | 1) || vals.iter().skip(1).any(|v| *v != 0) {
+            return Err(format!(
+                "output modifiers {vals:?} (clamp, then omod or op_sel placeholders) are not modelled"
+            ));
+        }
+        let clamp = clamp == 1;
+        let mut t = String::new();
+        let list = |v: &[u8]| {
+            let items: Vec<String> = v.iter().map(|b| b.to_string()).collect();
+            format!("[{}]", items.join(","))
+        };
+        match self.kind {
+            AluMods::Packed16 => {
+                t.push_str(&format!(
+                    " op_sel:{} op_sel_hi:{} neg_lo:{} neg_hi:{}",
+                    list(&self.op_sel),
+                    list(&self.op_sel_hi),
+                    list(&self.neg_lo),
+                    list(&self.neg_hi)
+                ));
+            }
+            AluMods::PackedMov if clamp => return Err("v_pk_mov_b32 clamp is not modelled".into()),
+            AluMods::PackedMov => t.push_str(&format!(" op_sel:{}", list(&self.op_sel))),
+            AluMods::None if clamp => return Err("clamp is not modelled".into()),
+            AluMods::None | AluMods::Float32 | AluMods::SatU32 => {}
+        }
+        if clamp {
+            t.push_str(" clamp");
+        }
+        Ok((t, clamp))
+    }
+}
