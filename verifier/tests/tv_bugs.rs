@@ -15,6 +15,7 @@ const CAUGHT: &[&str] = &[
     "fold-or-minus1",
     "peephole-foldimm-sub1",
     "sgprcopies-copy-to-phys-sgpr",
+    "shrink-bitset-scc",
     "sink-temporal-divergence",
     "sink-waterfall-divergence",
 ];

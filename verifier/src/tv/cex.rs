@@ -45,10 +45,15 @@ fn vreg_of(name: &str) -> Option<u32> {
 /// Whether an input is live into the block: not a register the block defines, not a renamed
 /// physical register (a fresh value the lowering declares dead).
 fn live_in(name: &str, defined: &BTreeSet<u32>) -> bool {
-    if name.starts_with(&format!("%{}", super::emit::PHYS_PREFIX)) {
+    if name.starts_with(&format!("%{}", super::emit::PHYS_PREFIX)) || scratch(name) {
         return false;
     }
     vreg_of(name).is_none_or(|id| !defined.contains(&id))
+}
+
+/// A scratch variable of an SCC formula (`scc.rs`): no register of the program.
+fn scratch(name: &str) -> bool {
+    name.starts_with(&format!("%{}", super::scc::TEMP))
 }
 
 /// One MIR instruction of a side and the writes of the rule steps lowered from it.
@@ -66,6 +71,10 @@ fn mir_steps(lines: &[Line], steps: &[Step], block: &Block, cx: &CexCtx) -> Opti
     }
     let mut out: Vec<MirStep> = Vec::new();
     for (l, s) in lines.iter().zip(steps) {
+        // The live-in SCC's normalisation (`scc.rs`) has no MIR line.
+        if l.loc.line == 0 {
+            continue;
+        }
         let inst = block
             .insts
             .iter()
@@ -73,6 +82,7 @@ fn mir_steps(lines: &[Line], steps: &[Step], block: &Block, cx: &CexCtx) -> Opti
         let mut writes: Vec<(String, String)> = s
             .writes
             .iter()
+            .filter(|(n, _)| !scratch(n))
             .map(|(n, v)| ((cx.names)(n), format!("0x{v:08x}")))
             .collect();
         // A memory write shows as `LDS: 4 byte(s) changed` (the key ends in ':').

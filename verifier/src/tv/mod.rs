@@ -19,6 +19,8 @@ pub mod llc;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
+pub mod scc;
+pub mod scc_live;
 pub mod taint;
 pub mod wide;
 

@@ -3,7 +3,7 @@
 //! and the high half (bitwise ops and moves have no carry between halves), with the hardware's
 //! rules for 64-bit immediates.
 
-use super::emit::{dwords, imm_text, is_vgpr_dest, scc_live, Side};
+use super::emit::{dwords, imm_text, is_vgpr_dest, Side};
 use super::mir::{Inst, OpKind, Operand};
 use gcnsmt_semantics::target::Target;
 
@@ -32,7 +32,7 @@ fn wide_salu(op: &str) -> Option<(&'static str, usize, bool)> {
 /// literal in 0..2^31, where both extensions agree, is modelled. A value that needs more than
 /// 32 bits cannot be encoded (llc-22 still emits such an `S_MOV_B64`, llvm/llvm-project#200576:
 /// the hardware gets the low dword).
-fn imm64(v: i64, full: bool) -> Result<[u32; 2], String> {
+pub(super) fn imm64(v: i64, full: bool) -> Result<[u32; 2], String> {
     let halves = |x: i64| [x as u32, (x as u64 >> 32) as u32];
     const F64_INLINE: [f64; 8] = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0];
     if full || (-16..=64).contains(&v) || (0..1 << 31).contains(&v) {
@@ -64,9 +64,6 @@ pub(super) fn lower(
     target: Target,
 ) -> Result<Vec<String>, String> {
     let (m, n, full) = wide_salu(&i.opcode).expect("checked by the caller");
-    if scc_live(i) {
-        return Err(format!("{} with a live SCC is not modelled", i.opcode));
-    }
     let d = i.defs.first().ok_or("missing definition")?;
     let dd = dwords(side, d, target)?;
     if dd.len() != 2 {
