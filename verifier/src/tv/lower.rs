@@ -243,12 +243,16 @@ pub fn lower(
         assume_same,
     } = how;
     let rename = renamable(before.block, after.block, phys_live, target);
+    // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
+    let encoded = super::wide::encoded_after(before.block, after.block, target)
+        .map_err(|m| Unsupported(format!("{}: {m}", after.file)))?;
     let before = &Side {
         rename: rename.clone(),
         ..before.clone()
     };
     let after = &Side {
         rename,
+        block: encoded.as_ref().unwrap_or(after.block),
         ..after.clone()
     };
     let (bterm, aterm) = (terminators(before.block), terminators(after.block));
