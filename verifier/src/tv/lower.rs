@@ -242,17 +242,19 @@ pub fn lower(
         lds_size,
         assume_same,
     } = how;
-    let rename = renamable(before.block, after.block, phys_live, target);
+    let (bw, aw) = super::waits::without_waits(before.block, after.block);
+    let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
-    let encoded = super::wide::encoded_after(before.block, after.block, target)
+    let encoded = super::wide::encoded_after(&bw, &aw, target)
         .map_err(|m| Unsupported(format!("{}: {m}", after.file)))?;
     let before = &Side {
         rename: rename.clone(),
+        block: &bw,
         ..before.clone()
     };
     let after = &Side {
         rename,
-        block: encoded.as_ref().unwrap_or(after.block),
+        block: encoded.as_ref().unwrap_or(&aw),
         ..after.clone()
     };
     let (bterm, aterm) = (terminators(before.block), terminators(after.block));
@@ -332,22 +334,7 @@ pub fn lower(
             soft.insert(format!("%r{id}_{k}"));
         }
     }
-    // SCC is compared only where it is live out; the scratch variables of its formulas never.
-    if !scc.live_out && mentions(&text, &super::scc::VAR[1..]) {
-        dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
-    }
-    let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{})[a-z0-9_]+)\b",
-        emit::PHYS_PREFIX,
-        super::scc::TEMP
-    ))
-    .expect("regex");
-    let mut seen = BTreeSet::new();
-    for c in fresh.captures_iter(&text) {
-        if seen.insert(c[1].to_string()) {
-            dead.push((c[1].to_string(), Loc::default()));
-        }
-    }
+    scratch_dead(&text, scc.live_out, &mut dead);
     let pre = lds_size.filter(|n| *n > 0).map(|n| Line {
         text: format!("LDS_SIZE >= {n}"),
         loc: Loc::default(),
@@ -377,6 +364,26 @@ pub fn lower(
         taint,
         soft,
     })
+}
+
+/// Declare dead what is never compared: SCC where it is not live out, the renamed physical
+/// cells and the scratch variables of SCC formulas.
+fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
+    if !scc_live_out && mentions(text, &super::scc::VAR[1..]) {
+        dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
+    }
+    let fresh = regex::Regex::new(&format!(
+        r"%((?:{}|{})[a-z0-9_]+)\b",
+        emit::PHYS_PREFIX,
+        super::scc::TEMP
+    ))
+    .expect("regex");
+    let mut seen = BTreeSet::new();
+    for c in fresh.captures_iter(text) {
+        if seen.insert(c[1].to_string()) {
+            dead.push((c[1].to_string(), Loc::default()));
+        }
+    }
 }
 
 /// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the

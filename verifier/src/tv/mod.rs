@@ -22,6 +22,7 @@ pub mod opcodes;
 pub mod scc;
 pub mod scc_live;
 pub mod taint;
+pub mod waits;
 pub mod wide;
 
 #[cfg(test)]
