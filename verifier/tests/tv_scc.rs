@@ -12,10 +12,10 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Every block verdict of the pair on gfx900, as (function, block, verdict, reason).
-fn verdicts() -> Vec<(String, String, String, String)> {
+/// Every block verdict of the pair on `target`, as (function, block, verdict, reason).
+fn verdicts(target: &str) -> Vec<(String, String, String, String)> {
     let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["tv", "--format", "json", "--target", "gfx900"])
+        .args(["tv", "--format", "json", "--target", target])
         .arg(data("scc.before.mir"))
         .arg(data("scc.after.mir"))
         .output()
@@ -41,9 +41,17 @@ fn find<'a>(
         .unwrap_or_else(|| panic!("no {f} {b} in {v:?}"))
 }
 
+/// Wave64 and wave32 (the lane masks of the SCC formulas differ in width).
+const TARGETS: [&str; 2] = ["gfx900", "gfx1100"];
+
 #[test]
 fn scc_changes_are_refuted_and_equivalent_ones_proved() {
-    let v = verdicts();
+    for t in TARGETS {
+        check(&verdicts(t), t);
+    }
+}
+
+fn check(v: &[(String, String, String, String)], t: &str) {
     // (function, block, expected verdict, the reason's start), per the file header.
     let cases = [
         // S_BITSET0 leaves the compare's SCC = 1 where the AND gave 0: LDS[v0] 1 vs 0.
@@ -67,11 +75,18 @@ fn scc_changes_are_refuted_and_equivalent_ones_proved() {
         ("liveout_successor", "bb.0", "refuted", "%scc"),
         // The successor writes SCC before reading it: not live out.
         ("liveout_overwritten", "bb.0", "proved", ""),
+        // s0 & ~s1 either way; SCC = result != 0.
+        ("andn2_split", "bb.0", "proved", ""),
+        // One SCC for both halves; CMPK's 0xffff zero-extended is CMP's 65535.
+        ("cselect64_split", "bb.0", "proved", ""),
+        ("bitcmp_and", "bb.0", "proved", ""),
+        // s0 = 8: bit 3 set, but 8 & 4 = 0.
+        ("bitcmp_wrong_bit", "bb.0", "refuted", "LDS["),
     ];
     for (f, b, want, why) in cases {
-        let got = find(&v, f, b);
-        assert_eq!(got.2, want, "{f} {b}: {got:?}");
-        assert!(got.3.starts_with(why), "{f} {b}: {got:?}");
+        let got = find(v, f, b);
+        assert_eq!(got.2, want, "{t} {f} {b}: {got:?}");
+        assert!(got.3.starts_with(why), "{t} {f} {b}: {got:?}");
     }
 }
 
@@ -79,7 +94,7 @@ fn scc_changes_are_refuted_and_equivalent_ones_proved() {
 /// it, but the SCC it reads is a compared input, so the block is never proved.
 #[test]
 fn an_uninterpreted_scc_reader_compares_what_it_reads() {
-    let v = verdicts();
+    let v = verdicts("gfx900");
     let got = find(&v, "uninterpreted_reader", "bb.0");
     assert_eq!(got.2, "unknown", "{got:?}");
 }

@@ -289,8 +289,8 @@ pub fn lower(
                 .any(|i| super::scc::reads(i) || super::scc::writes(i))
         }),
     };
-    let source = lower_side(before, target, scc)?;
-    let target_lines = lower_side(after, target, scc)?;
+    let source = lower_side(before, target, (scc, 'b'))?;
+    let target_lines = lower_side(after, target, (scc, 'a'))?;
     let mut dead = Vec::new();
     for id in defined_b.union(&defined_a) {
         if live.contains(id) {
@@ -555,10 +555,15 @@ struct Scc {
     mentioned: bool,
 }
 
-fn lower_side(side: &Side, target: Target, scc: Scc) -> Result<Vec<Line>, Unsupported> {
+/// One side's rule lines; `tag` names the side's SCC scratch variables.
+fn lower_side(
+    side: &Side,
+    target: Target,
+    (scc, tag): (Scc, char),
+) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut temps = super::scc::Temps::new(target);
+    let mut temps = super::scc::Temps::new(target, tag);
     if scc.mentioned {
         // The live-in SCC is one bit: any input value stands for `value != 0`.
         for t in temps.normalize() {

@@ -25,18 +25,21 @@ pub const TEMP: &str = "scc_t";
 /// Fresh scratch variables for one side.
 pub struct Temps {
     target: Target,
+    side: char,
     n: usize,
 }
 
 impl Temps {
-    /// No scratch variables used yet.
-    pub fn new(target: Target) -> Self {
-        Temps { target, n: 0 }
+    /// No scratch variables used yet. `side` (`b`, `a`) keeps the two sides' scratch variables
+    /// apart: a rule variable is one register of both sides, and one side's VGPR scratch must
+    /// not be the other's SGPR.
+    pub fn new(target: Target, side: char) -> Self {
+        Temps { target, side, n: 0 }
     }
 
     fn var(&mut self) -> String {
         self.n += 1;
-        format!("%{TEMP}{}", self.n)
+        format!("%{TEMP}{}{}", self.side, self.n)
     }
 
     /// A lane mask: one SGPR on wave32, a pair on wave64.
@@ -226,8 +229,9 @@ pub fn used(insts: &[Inst], live_out: bool) -> Vec<bool> {
 }
 
 /// The 64-bit value of a source: its two dwords, or an immediate materialised in two scratch
-/// SGPRs (MIR's 64-bit immediate, as the hardware reads an inline constant or a literal
-/// below 2^31; other literals are refused as in [`super::wide`]).
+/// SGPRs (as the hardware reads an inline constant or a literal below 2^31; other 32-bit
+/// literals are refused as in [`super::wide`], and so is a value over 32 bits, which only
+/// gfx1250 encodes and [`super::wide::encoded_after`] does not rewrite for these ops).
 fn src64(
     side: &Side,
     o: &Operand,
@@ -237,6 +241,9 @@ fn src64(
 ) -> Result<[String; 2], String> {
     match o.kind {
         OpKind::Imm(v) => {
+            if i32::try_from(v).is_err() && u32::try_from(v).is_err() {
+                return Err(format!("the 64-bit literal {v} is not modelled"));
+            }
             let h = super::wide::imm64(v, false)?;
             let r = t.var();
             let names = [format!("{r}_0"), format!("{r}_1")];
