@@ -28,11 +28,28 @@ use std::collections::{BTreeMap, BTreeSet};
 /// sides (the next segment starts from arbitrary, shared inputs), so a re-initialisation a
 /// pass deleted after a call is refuted. The registers the call reads (its arguments) must be
 /// equal where it runs.
+///
+/// Cache maintenance (`BUFFER_GL0_INV`, `BUFFER_GL1_INV`, `BUFFER_INV`, `BUFFER_WBL2`,
+/// `BUFFER_WBINVL1*`) is a split point too: it changes nothing in one wave's registers and
+/// memory, but an invalidate lets this wave see what other agents stored (memory is arbitrary,
+/// the same on both sides, after it) and a writeback publishes what it stored (memory must be
+/// equal there). Both sides must run the same cache operations in the same order, and no memory
+/// access may cross one; a pass that adds, drops or reorders one is `unsupported` (which order
+/// a memory model needs is not modelled).
 pub fn is_barrier(op: &str) -> bool {
     matches!(
         op,
         "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT" | "S_SWAPPC_B64" | "S_CALL_B64"
     ) || op.starts_with("SI_CALL")
+        || is_cache_op(op)
+}
+
+/// Cache invalidates and writebacks (see [`is_barrier`]).
+pub fn is_cache_op(op: &str) -> bool {
+    matches!(
+        op,
+        "BUFFER_GL0_INV" | "BUFFER_GL1_INV" | "BUFFER_INV" | "BUFFER_WBL2"
+    ) || op.starts_with("BUFFER_WBINVL1")
 }
 
 /// Whether the block has a barrier.
@@ -143,8 +160,13 @@ pub fn split(
     let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
     if keys(&bars_b) != keys(&bars_a) {
         let at = bars_a.first().map_or(bp.after.loc, |i| i.loc);
+        let what = if bars_a.iter().chain(&bars_b).any(|i| is_cache_op(&i.opcode)) {
+            "a barrier or cache invalidate/writeback (the memory model's order is not modelled)"
+        } else {
+            "a barrier"
+        };
         return Err(Unsupported(format!(
-            "{}:{}:{}: the pass added, removed or reordered a barrier",
+            "{}:{}:{}: the pass added, removed or reordered {what}",
             files.1, at.line, at.col
         )));
     }

@@ -46,10 +46,15 @@ fn vreg_of(name: &str) -> Option<u32> {
 /// physical register or an SDWA intermediate (fresh values the lowering declares dead).
 fn live_in(name: &str, defined: &BTreeSet<u32>) -> bool {
     let fresh = [super::emit::PHYS_PREFIX, super::sdwa::TMP_PREFIX];
-    if fresh.iter().any(|p| name.starts_with(&format!("%{p}"))) {
+    if fresh.iter().any(|p| name.starts_with(&format!("%{p}"))) || scratch(name) {
         return false;
     }
     vreg_of(name).is_none_or(|id| !defined.contains(&id))
+}
+
+/// A scratch variable of an SCC formula (`scc.rs`): no register of the program.
+fn scratch(name: &str) -> bool {
+    name.starts_with(&format!("%{}", super::scc::TEMP))
 }
 
 /// One MIR instruction of a side and the writes of the rule steps lowered from it.
@@ -67,6 +72,10 @@ fn mir_steps(lines: &[Line], steps: &[Step], block: &Block, cx: &CexCtx) -> Opti
     }
     let mut out: Vec<MirStep> = Vec::new();
     for (l, s) in lines.iter().zip(steps) {
+        // The live-in SCC's normalisation (`scc.rs`) has no MIR line.
+        if l.loc.line == 0 {
+            continue;
+        }
         let inst = block
             .insts
             .iter()
@@ -74,6 +83,7 @@ fn mir_steps(lines: &[Line], steps: &[Step], block: &Block, cx: &CexCtx) -> Opti
         let mut writes: Vec<(String, String)> = s
             .writes
             .iter()
+            .filter(|(n, _)| !scratch(n))
             .map(|(n, v)| ((cx.names)(n), format!("0x{v:08x}")))
             .collect();
         // A memory write shows as `LDS: 4 byte(s) changed` (the key ends in ':').

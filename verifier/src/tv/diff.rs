@@ -202,6 +202,9 @@ fn phys_liveout(f: &Function, b: &Block) -> BTreeSet<String> {
         .filter(|s| b.successors.contains(&s.num))
         .flat_map(|s| s.liveins.iter().cloned())
         .collect();
+    if super::scc_live::live_out(f, b) {
+        out.insert("scc".into());
+    }
     for i in b
         .insts
         .iter()

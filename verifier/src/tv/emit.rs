@@ -176,7 +176,7 @@ pub(super) fn imm_text(v: i64) -> String {
 }
 
 /// A source operand: an immediate or one dword.
-fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
+pub(super) fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     match o.kind {
         OpKind::Imm(v) => Ok(imm_text(v)),
         _ => {
@@ -775,20 +775,8 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if let Some(why) = side.mode.refuses(mnemonic, float_clamp) {
         return Err(why);
     }
-    if mnemonic.starts_with("s_") && scc_live(i) {
-        // Every SALU op writes SCC (S_ADD_U32's carry, S_ADD_I32's signed overflow, the logic
-        // ops' and shifts' `result != 0`), which the semantics do not compute: a pass that
-        // changed it would go unseen where something reads it.
-        return Err(format!("{mnemonic} with a live SCC is not modelled"));
-    }
+    // The SCC an SALU op writes is set by the caller (`scc::write`).
     Ok(vec![format!("{mnemonic} {}{suffix}", regs.join(", "))])
-}
-
-/// Whether the instruction writes `$scc` without marking it `dead`.
-pub(super) fn scc_live(i: &Inst) -> bool {
-    i.ops
-        .iter()
-        .any(|o| o.flags.implicit_def && !o.flags.dead && o.kind == OpKind::Phys("scc".into()))
 }
 
 #[cfg(test)]

@@ -89,6 +89,7 @@ fn modelled(i: &Inst, target: Target) -> bool {
     !writes_exec()
         && (PSEUDO.contains(&op)
             || super::wide::is_wide(op)
+            || super::scc::is_scc_op(op)
             || opcodes::lookup(target, op).is_some())
 }
 
@@ -241,13 +242,19 @@ pub fn lower(
         lds_size,
         assume_same,
     } = how;
-    let rename = renamable(before.block, after.block, phys_live, target);
+    let (bw, aw) = super::waits::without_waits(before.block, after.block);
+    let rename = renamable(&bw, &aw, phys_live, target);
+    // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
+    let encoded = super::wide::encoded_after(&bw, &aw, target)
+        .map_err(|m| Unsupported(format!("{}: {m}", after.file)))?;
     let before = &Side {
         rename: rename.clone(),
+        block: &bw,
         ..before.clone()
     };
     let after = &Side {
         rename,
+        block: encoded.as_ref().unwrap_or(&aw),
         ..after.clone()
     };
     let (bterm, aterm) = (terminators(before.block), terminators(after.block));
@@ -281,8 +288,16 @@ pub fn lower(
     let defined_a = defined(after.block);
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, assume_same)?;
-    let source = lower_side(before, target)?;
-    let target_lines = lower_side(after, target)?;
+    let scc = Scc {
+        live_out: phys_live.contains("scc"),
+        mentioned: [before.block, after.block].iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| super::scc::reads(i) || super::scc::writes(i))
+        }),
+    };
+    let source = lower_side(before, target, (scc, 'b'))?;
+    let target_lines = lower_side(after, target, (scc, 'a'))?;
     let mut dead = Vec::new();
     for id in defined_b.union(&defined_a) {
         if live.contains(id) {
@@ -326,19 +341,7 @@ pub fn lower(
             soft.insert(format!("%r{id}_{k}"));
         }
     }
-    // Renamed physical cells and the SDWA lowering's intermediate values are never compared.
-    let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{})[a-z0-9_]+)\b",
-        emit::PHYS_PREFIX,
-        super::sdwa::TMP_PREFIX
-    ))
-    .expect("regex");
-    let mut seen = BTreeSet::new();
-    for c in fresh.captures_iter(&text) {
-        if seen.insert(c[1].to_string()) {
-            dead.push((c[1].to_string(), Loc::default()));
-        }
-    }
+    scratch_dead(&text, scc.live_out, &mut dead);
     let pre = lds_size.filter(|n| *n > 0).map(|n| Line {
         text: format!("LDS_SIZE >= {n}"),
         loc: Loc::default(),
@@ -368,6 +371,27 @@ pub fn lower(
         taint,
         soft,
     })
+}
+
+/// Declare dead what is never compared: SCC where it is not live out, the renamed physical
+/// cells, the scratch variables of SCC formulas and the SDWA lowering's intermediate values.
+fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
+    if !scc_live_out && mentions(text, &super::scc::VAR[1..]) {
+        dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
+    }
+    let fresh = regex::Regex::new(&format!(
+        r"%((?:{}|{}|{})[a-z0-9_]+)\b",
+        emit::PHYS_PREFIX,
+        super::scc::TEMP,
+        super::sdwa::TMP_PREFIX
+    ))
+    .expect("regex");
+    let mut seen = BTreeSet::new();
+    for c in fresh.captures_iter(text) {
+        if seen.insert(c[1].to_string()) {
+            dead.push((c[1].to_string(), Loc::default()));
+        }
+    }
 }
 
 /// Check the unmodelled instructions of a pair (module doc, assumptions 2-4) and make the
@@ -530,10 +554,35 @@ fn side_writes(b: &Block, target: Target) -> (bool, bool) {
     })
 }
 
-fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
+/// What the lowering needs to know of SCC in a block pair.
+#[derive(Clone, Copy)]
+struct Scc {
+    /// Some path from the block reads SCC before writing it (`scc_live.rs`).
+    live_out: bool,
+    /// Some instruction of either side reads or writes SCC.
+    mentioned: bool,
+}
+
+/// One side's rule lines; `tag` names the side's SCC scratch variables.
+fn lower_side(
+    side: &Side,
+    target: Target,
+    (scc, tag): (Scc, char),
+) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    for i in &side.block.insts {
+    let mut temps = super::scc::Temps::new(target, tag);
+    if scc.mentioned {
+        // The live-in SCC is one bit: any input value stands for `value != 0`.
+        for t in temps.normalize() {
+            out.push(Line {
+                text: t,
+                loc: Loc::default(),
+            });
+        }
+    }
+    let used = super::scc::used(&side.block.insts, scc.live_out);
+    for (k, i) in side.block.insts.iter().enumerate() {
         let op = i.opcode.as_str();
         if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI") {
             continue;
@@ -547,15 +596,23 @@ fn lower_side(side: &Side, target: Target) -> Result<Vec<Line>, Unsupported> {
             // An uninterpreted twin (checked by the caller): its physical inputs are compared
             // where it reads them, its physical results are the same fresh values on both sides.
             let k = seen.entry(i.key.as_str()).or_insert(0usize);
-            for t in uninterpreted_lines(side, i, *k, target)? {
+            for t in uninterpreted_lines(side, i, *k, target, &mut temps)? {
                 out.push(Line { text: t, loc });
             }
             *k += 1;
             continue;
         }
-        let texts = emit::lower_inst(side, i, target)
-            .map_err(|m| Unsupported(format!("{}: {op}: {m}", at(side, i))))?;
-        for t in texts {
+        let fail = |m: String| Unsupported(format!("{}: {op}: {m}", at(side, i)));
+        let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
+        if own.is_none() && super::scc::reads(i) {
+            return Err(fail("its SCC input is not modelled".into()));
+        }
+        let (pre, post) = super::scc::write(side, i, target, &mut temps, used[k]).map_err(fail)?;
+        let texts = match own {
+            Some(t) => t,
+            None => emit::lower_inst(side, i, target).map_err(fail)?,
+        };
+        for t in pre.into_iter().chain(texts).chain(post) {
             out.push(Line { text: t, loc });
         }
     }
@@ -603,6 +660,7 @@ fn uninterpreted_lines(
     i: &Inst,
     occ: usize,
     target: Target,
+    temps: &mut super::scc::Temps,
 ) -> Result<Vec<String>, Unsupported> {
     let fail = |m: String| Unsupported(format!("{}: {}: {m}", at(side, i), i.opcode));
     let mut out = Vec::new();
@@ -617,13 +675,11 @@ fn uninterpreted_lines(
         .filter(|o| !o.flags.implicit_def && !o.flags.def);
     for o in use_ops {
         let OpKind::Phys(p) = &o.kind else { continue };
-        if p == "scc" {
-            if side.block.insts.iter().any(writes_scc) {
-                return Err(fail("it reads SCC, which the block writes".into()));
-            }
-            continue;
-        }
-        let cells = emit::operand_cells(side, o, target).map_err(fail)?;
+        let cells = if p == "scc" {
+            vec![super::scc::VAR.to_string()]
+        } else {
+            emit::operand_cells(side, o, target).map_err(fail)?
+        };
         for c in cells {
             out.push(cell_mov(&uf_var(i, occ, "in", nin), &c));
             nin += 1;
@@ -638,14 +694,10 @@ fn uninterpreted_lines(
     for o in def_ops {
         let OpKind::Phys(p) = &o.kind else { continue };
         if p == "scc" {
-            let read_later = side.block.insts[pos + 1..].iter().any(|j| {
-                j.ops.iter().any(|u| {
-                    u.kind == OpKind::Phys("scc".into()) && !u.flags.implicit_def && !u.flags.def
-                })
-            });
-            if read_later {
-                return Err(fail("its SCC result is read and not modelled".into()));
-            }
+            // A fresh shared value, read as the bit it stands for.
+            out.push(cell_mov(super::scc::VAR, &uf_var(i, occ, "out", nout)));
+            nout += 1;
+            out.extend(temps.normalize());
             continue;
         }
         if p.starts_with("exec") {
@@ -673,12 +725,6 @@ fn uninterpreted_lines(
     Ok(out)
 }
 
-fn writes_scc(i: &Inst) -> bool {
-    i.ops
-        .iter()
-        .any(|o| o.kind == OpKind::Phys("scc".into()) && (o.flags.implicit_def || o.flags.def))
-}
-
 /// The dropped instructions a refutation may rest on (those whose results the rule reads, and
 /// those with physical results), and what depends on them ([`super::taint`]).
 fn uninterpreted_taint(
@@ -697,7 +743,7 @@ fn uninterpreted_taint(
             .defs
             .iter()
             .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
-            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p != "scc" && !p.starts_with("exec")));
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if !p.starts_with("exec")));
         if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
             uninterpreted.push(i.opcode.clone());
         }

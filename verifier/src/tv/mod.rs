@@ -21,9 +21,12 @@ pub mod llc;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
+pub mod scc;
+pub mod scc_live;
 pub mod sdwa;
 pub mod taint;
 mod vop_mods;
+pub mod waits;
 pub mod wide;
 
 #[cfg(test)]

@@ -45,8 +45,8 @@ pub fn side(
     for i in &side.block.insts {
         let mut names = |o: &super::mir::Operand| -> Vec<String> {
             match &o.kind {
-                // SCC is no rule register; its name still carries taint between instructions.
-                OpKind::Phys(p) if p == "scc" => vec!["scc".into()],
+                // SCC is the rule variable `%scc` (`scc.rs`).
+                OpKind::Phys(p) if p == "scc" => vec![super::scc::VAR.into()],
                 OpKind::VReg { .. } | OpKind::Phys(_) => emit::operand_cells(side, o, target)
                     .unwrap_or_else(|_| {
                         t.all = true;

@@ -3,7 +3,7 @@
 //! and the high half (bitwise ops and moves have no carry between halves), with the hardware's
 //! rules for 64-bit immediates.
 
-use super::emit::{dwords, imm_text, is_vgpr_dest, scc_live, Side};
+use super::emit::{dwords, imm_text, is_vgpr_dest, Side};
 use super::mir::{Inst, OpKind, Operand};
 use gcnsmt_semantics::target::Target;
 
@@ -30,25 +30,63 @@ fn wide_salu(op: &str) -> Option<(&'static str, usize, bool)> {
 /// "Inline Constants"); any other value needs a 32-bit literal, which the hardware extends by
 /// the operand's type (the guide: "padding the MSBs with zeros" or sign-extending), so only a
 /// literal in 0..2^31, where both extensions agree, is modelled. A value that needs more than
-/// 32 bits cannot be encoded (llc-22 still emits such an `S_MOV_B64`, llvm/llvm-project#200576:
-/// the hardware gets the low dword).
-fn imm64(v: i64, full: bool) -> Result<[u32; 2], String> {
+/// 32 bits is its 64-bit MIR value here (what LLVM's passes read it as); only gfx1250 can
+/// encode it (`has64BitLiterals`), and an after-side instruction the pass introduced with such
+/// a value is first rewritten to what the encoder emits ([`encoded_after`]).
+pub(super) fn imm64(v: i64, full: bool) -> Result<[u32; 2], String> {
     let halves = |x: i64| [x as u32, (x as u64 >> 32) as u32];
     const F64_INLINE: [f64; 8] = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0];
-    if full || (-16..=64).contains(&v) || (0..1 << 31).contains(&v) {
+    let wide = i32::try_from(v).is_err() && u32::try_from(v).is_err();
+    if full || wide || (-16..=64).contains(&v) || (0..1 << 31).contains(&v) {
         return Ok(halves(v));
     }
     if F64_INLINE.iter().any(|f| f.to_bits() as i64 == v) {
         return Ok(halves(v));
     }
-    if i32::try_from(v).is_ok() || u32::try_from(v).is_ok() {
-        return Err(format!(
-            "the 64-bit extension of the 32-bit literal {v} is not modelled"
-        ));
-    }
     Err(format!(
-        "the immediate {v} needs a 64-bit literal, which this instruction cannot encode"
+        "the 64-bit extension of the 32-bit literal {v} is not modelled"
     ))
+}
+
+/// The after-block as the hardware runs it: a real 64-bit op (not a `full` pseudo) the pass
+/// introduced (no instruction of the before-block has its text) with an immediate over 32 bits
+/// on a target without 64-bit literals (all but gfx1250) cannot be encoded, and LLVM's encoder
+/// emits its low dword as a 32-bit literal (llvm/llvm-project#200576: `s_mov_b64 s[0:1],
+/// lit(0x5)` for 0x13_00000005); that literal is read as its 64-bit extension, modelled where
+/// it is below 2^31. `None`: nothing to rewrite; `Err`: the low dword's extension is unknown.
+pub fn encoded_after(
+    before: &super::mir::Block,
+    after: &super::mir::Block,
+    target: Target,
+) -> Result<Option<super::mir::Block>, String> {
+    if target == Target::Gfx1250 {
+        return Ok(None);
+    }
+    let mut out = after.clone();
+    let mut changed = false;
+    for i in &mut out.insts {
+        let real = wide_salu(&i.opcode).is_some_and(|(_, _, full)| !full);
+        if !real || before.insts.iter().any(|j| j.key == i.key) {
+            continue;
+        }
+        for o in &mut i.ops {
+            let OpKind::Imm(v) = o.kind else { continue };
+            if i32::try_from(v).is_ok() || u32::try_from(v).is_ok() {
+                continue;
+            }
+            let lo = v as u32;
+            if lo >= 1 << 31 {
+                return Err(format!(
+                    "{}: the immediate {v} cannot be encoded on {target}, and the 64-bit \
+                     extension of its low dword 0x{lo:x} is not modelled",
+                    i.opcode
+                ));
+            }
+            o.kind = OpKind::Imm(i64::from(lo));
+            changed = true;
+        }
+    }
+    Ok(changed.then_some(out))
 }
 
 /// Whether `op` is a 64-bit move or bitwise op lowered as two 32-bit ops.
@@ -64,9 +102,6 @@ pub(super) fn lower(
     target: Target,
 ) -> Result<Vec<String>, String> {
     let (m, n, full) = wide_salu(&i.opcode).expect("checked by the caller");
-    if scc_live(i) {
-        return Err(format!("{} with a live SCC is not modelled", i.opcode));
-    }
     let d = i.defs.first().ok_or("missing definition")?;
     let dd = dwords(side, d, target)?;
     if dd.len() != 2 {
@@ -118,7 +153,8 @@ mod tests {
         // (llvm/llvm-project#200576: 0x13_00000005 ran as 5).
         assert!(imm64(-100, false).is_err());
         assert!(imm64(0x8000_0000, false).is_err());
-        assert!(imm64(0x13_0000_0005, false).is_err());
+        // > 32 bits: the MIR value (an after-side one is rewritten first, `encoded_after`).
+        assert_eq!(imm64(0x13_0000_0005, false), Ok([5, 0x13]));
         // The pseudos carry the whole value.
         assert_eq!(imm64(0x13_0000_0005, true), Ok([5, 0x13]));
     }
