@@ -215,7 +215,6 @@ fn a_changed_verdict_is_a_difference() {
     let slow = parse(
         &text
             .replace("| proved | refuted", "| unknown | refuted")
-            .replace("| a | b |", "| a | b |")
             .replace(
                 "ds_x b: refuted: wave32 EXEC=0x3 lane0=0x1",
                 "ds_x b: refuted: wave32 EXEC=0x3 lane0=0x1\nds_x a: unknown: lemma comm: timeout",
