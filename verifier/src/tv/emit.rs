@@ -251,7 +251,8 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             .ok_or_else(|| "missing definition".to_string())
     };
     match i.opcode.as_str() {
-        "COPY" | "EXTRACT_SUBREG" => {
+        // The whole-wave / whole-quad markers give an active lane its own value (`exec.rs`).
+        "COPY" | "EXTRACT_SUBREG" | "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM" => {
             let d = def(0)?;
             let s = uses.first().ok_or("missing source")?;
             check_copy_banks(side, d, s)?;
