@@ -77,4 +77,7 @@ fn readfirstlane_reads_the_first_active_lane() {
     assert_eq!(verdict(&v, "rfl_uniform").0, "proved", "{v:?}");
     assert_eq!(verdict(&v, "rfl_same").0, "proved", "{v:?}");
     assert_eq!(verdict(&v, "rfl_other").0, "refuted", "{v:?}");
+    // The VGPR-to-SGPR copy is the first-lane read LLVM lowers it to.
+    assert_eq!(verdict(&v, "rfl_copy").0, "refuted", "{v:?}");
+    assert_eq!(verdict(&v, "rfl_copy_same").0, "proved", "{v:?}");
 }

@@ -1,16 +1,15 @@
-//! `V_READFIRSTLANE_B32` in the one-lane check (docs/tv.md, "EXEC and lane masks").
+//! `V_READFIRSTLANE_B32`, and the VGPR-to-SGPR `COPY` LLVM lowers to it, in the one-lane check
+//! (docs/tv.md, "EXEC and lane masks").
 //!
 //! The checked lane L is any active lane, not necessarily the first one F, so
 //! `readfirstlane(x)` is x's value in lane F. It is lane L's value only when x is uniform: made
-//! in the block from SGPRs and immediates, or the source of a VGPR-to-SGPR `COPY` (which LLVM
-//! emits only for uniform values: the assumption tv already makes for such copies). Otherwise
-//! the lowering recomputes x for a shadow lane F: the block's instructions that make x again,
-//! with every VGPR renamed to lane F's copy (`%r<id + SHADOW>_k`, and `%lfv<n>` for `$vgpr<n>`).
-//! Lane F's live-in VGPRs are inputs both sides share (the same registers in the same lane),
-//! its SGPRs are lane L's (scalar). Lane F's inputs are unconstrained, which is exact: any
-//! values of two lanes can occur together, and F = L is the case where they agree. F is the
-//! same lane on both sides only when EXEC is the same there, so a side that writes EXEC is not
-//! handled.
+//! in the block from SGPRs and immediates by copies and ALU ops. Otherwise the lowering
+//! recomputes x for a shadow lane F: the block's instructions that make x again, with every
+//! VGPR renamed to lane F's copy (`%r<id + SHADOW>_k`, and `%lfv<n>` for `$vgpr<n>`). Lane F's
+//! live-in VGPRs are inputs both sides share (the same registers in the same lane), its SGPRs
+//! are lane L's (scalar). Lane F's inputs are unconstrained, which is exact: any values of two
+//! lanes can occur together, and F = L is the case where they agree. F is the same lane on both
+//! sides only when EXEC is the same there, so a side that writes EXEC is not handled.
 
 use super::emit::{self, Side};
 use super::mir::{Inst, OpKind, Operand};
@@ -43,6 +42,7 @@ fn vgpr(side: &Side, o: &Operand) -> bool {
 fn recomputable(i: &Inst, target: Target) -> bool {
     match i.opcode.as_str() {
         "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" => true,
+        op if super::wide::is_wide(op) => true,
         op if op.starts_with("V_CMP") => false,
         op => matches!(
             opcodes::lookup(target, op),
@@ -56,37 +56,23 @@ fn recomputable(i: &Inst, target: Target) -> bool {
     }
 }
 
-/// The VGPR vregs both sides' VGPR-to-SGPR copies read: uniform by assumption.
-pub fn copied_to_sgpr(sides: [&Side; 2]) -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for s in sides {
-        for i in s.block.insts.iter().filter(|i| i.opcode == "COPY") {
-            let (Some(d), Some(u)) = (i.defs.first(), i.uses().next()) else {
-                continue;
-            };
-            if let OpKind::VReg { id, .. } = u.kind {
-                if !emit::is_vgpr_dest(s, d) && vgpr(s, u) {
-                    out.insert(id);
-                }
-            }
-        }
-    }
-    out
+/// Whether `i` is a VGPR-to-SGPR `COPY`, which LLVM lowers to `V_READFIRSTLANE_B32`.
+pub fn to_sgpr_copy(side: &Side, i: &Inst) -> bool {
+    i.opcode == "COPY"
+        && i.defs.first().is_some_and(|d| !emit::is_vgpr_dest(side, d))
+        && i.uses().next().is_some_and(|u| vgpr(side, u))
 }
 
 /// Whether operand `o` (read by instruction `at`) holds the same value in every active lane.
-fn uniform(side: &Side, o: &Operand, at: usize, cx: (&BTreeSet<u32>, Target), depth: u32) -> bool {
-    let (assumed, target) = cx;
+fn uniform(side: &Side, o: &Operand, at: usize, target: Target, depth: u32) -> bool {
     match &o.kind {
         OpKind::Imm(_) => true,
         _ if !vgpr(side, o) => true,
-        OpKind::VReg { id, .. } if assumed.contains(id) => true,
         OpKind::VReg { id, .. } if depth < 16 => match def_of(side, *id, at) {
             Some((n, i)) => {
                 i.opcode != "V_READFIRSTLANE_B32"
-                    && !i.opcode.starts_with("V_CMP")
-                    && (i.opcode == "COPY" || opcodes::lookup(target, &i.opcode).is_some())
-                    && i.uses().all(|u| uniform(side, u, n, cx, depth + 1))
+                    && recomputable(i, target)
+                    && i.uses().all(|u| uniform(side, u, n, target, depth + 1))
             }
             None => false,
         },
@@ -95,15 +81,9 @@ fn uniform(side: &Side, o: &Operand, at: usize, cx: (&BTreeSet<u32>, Target), de
 }
 
 /// The lines for `i` = `V_READFIRSTLANE_B32 dst, x` at index `at` of its side.
-pub fn lower(
-    side: &Side,
-    i: &Inst,
-    at: usize,
-    target: Target,
-    assumed: &BTreeSet<u32>,
-) -> Result<Vec<String>, String> {
+pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<String>, String> {
     let x = i.uses().next().ok_or("missing source")?;
-    if uniform(side, x, at, (assumed, target), 0) {
+    if uniform(side, x, at, target, 0) {
         return emit::lower_inst(side, i, target);
     }
     if side.block.insts.iter().any(|j| {
@@ -121,9 +101,6 @@ pub fn lower(
         todo.push((id, at));
     }
     while let Some((id, before)) = todo.pop() {
-        if assumed.contains(&id) {
-            return Err(format!("%{id} is assumed uniform and read per lane"));
-        }
         let Some((n, d)) = def_of(side, id, before) else {
             continue;
         };

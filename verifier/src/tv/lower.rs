@@ -306,11 +306,10 @@ fn lower_in(
     let defined_a = defined(after.block);
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
-    let assumed = super::firstlane::copied_to_sgpr([before, after]);
     // SCC read by a successor or a terminator keeps every SCC write live (`exec.rs`).
     let mode = (target, exec, phys_live.contains("scc"));
-    let source = lower_side(before, mode, &assumed)?;
-    let target_lines = lower_side(after, mode, &assumed)?;
+    let source = lower_side(before, mode)?;
+    let target_lines = lower_side(after, mode)?;
     let mut dead = Vec::new();
     for id in defined_b.union(&defined_a) {
         if live.contains(id) {
@@ -563,7 +562,6 @@ fn side_writes(b: &Block, target: Target) -> (bool, bool) {
 fn lower_side(
     side: &Side,
     (target, exec, scc_out): (Target, bool, bool),
-    assumed: &BTreeSet<u32>,
 ) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
@@ -612,8 +610,8 @@ fn lower_side(
         let rest = &side.block.insts[n + 1..];
         let texts = if exec {
             super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out))
-        } else if op == "V_READFIRSTLANE_B32" {
-            super::firstlane::lower(side, i, n, target, assumed)
+        } else if op == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(side, i) {
+            super::firstlane::lower(side, i, n, target)
         } else {
             emit::lower_inst(side, i, target)
         };
