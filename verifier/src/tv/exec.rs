@@ -358,8 +358,12 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
         if !ok {
             return Err((n, format!("{op} reads a lane mask across lanes")));
         }
-        let makes_mask =
-            op.starts_with("V_CMP") || handles(op) || combines(op) && !mask_uses.is_empty();
+        // A VALU op's SGPR result is a lane mask too (a carry-out: one bit per lane).
+        let valu_sgpr = op.starts_with("V_") && i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d));
+        let makes_mask = op.starts_with("V_CMP")
+            || valu_sgpr
+            || handles(op)
+            || combines(op) && !mask_uses.is_empty();
         if makes_mask {
             for d in i
                 .defs
