@@ -67,6 +67,13 @@ fn exec_writes_and_lane_masks() {
     assert_eq!(verdict(&v, "endcf_or").0, "proved", "{v:?}");
     let (r, why) = verdict(&v, "endcf_and");
     assert_eq!(r, "refuted", "{why}");
+    // A branch on a changed mask: EXEC, live into the successors, differs in lane L.
+    let (r, why) = verdict(&v, "execz_changed");
+    assert_eq!(r, "refuted", "{why}");
+    assert!(why.starts_with("exec"), "{why}");
+    let (r, why) = verdict(&v, "ifbreak_swap");
+    assert_eq!(r, "refuted", "{why}");
+    assert!(why == "s0" || why == "s1", "{why}");
 }
 
 #[test]
