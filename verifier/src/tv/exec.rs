@@ -182,6 +182,9 @@ pub fn lower_inst(
         j.opcode = format!("V_CMP_{cmp}");
         out.extend(emit::lower_inst(side, &j, target)?);
         let dd = cells(side, d, target)?;
+        if dd.len() != ex.len() {
+            return Err("a lane mask of the wrong width".into());
+        }
         out.extend(and_exec(&dd, &ex));
         for (e, c) in ex.iter().zip(&dd) {
             out.push(format!("s_mov_b32 {e}, {c}"));
@@ -202,6 +205,9 @@ pub fn lower_inst(
         "SI_END_CF" => {
             // SILowerControlFlow: EXEC |= the mask SI_IF/SI_ELSE saved.
             let m = cells(side, reg_use(i, 0)?, target)?;
+            if m.len() != ex.len() {
+                return Err("a lane mask of the wrong width".into());
+            }
             for (e, c) in ex.iter().zip(&m) {
                 out.push(format!("s_or_b32 {e}, {e}, {c}"));
             }
