@@ -13,6 +13,7 @@ use std::process::Command;
 const CAUGHT: &[&str] = &[
     "cse-pk-mov-commute",
     "fold-clamp-max-abs",
+    "cse-vcmp-exec-loop",
     "fold-copy-temporal-divergence",
     "fold-pk-const-dropped",
     "fold-imm64-sub1",
@@ -25,8 +26,11 @@ const CAUGHT: &[&str] = &[
     "sgprcopies-copy-to-phys-sgpr",
     "sgprcopies-smov64-literal",
     "shrink-bitset-scc",
+    "sgprcopies-strict-wwm-readfirstlane",
+    "shrink-cmpx-le-reverse",
     "sink-temporal-divergence",
     "sink-waterfall-divergence",
+    "wqm-init-exec-live-mask",
 ];
 
 fn field(toml: &str, key: &str) -> String {

@@ -93,7 +93,7 @@ impl RegKey {
     /// (`m0`, `v1`, `s2`, `a3`; `vcc` is both halves), lower case.
     pub fn named(&self, name: &str) -> bool {
         match self.base.as_str() {
-            "m0" | "vcc" => name == self.base,
+            "m0" | "vcc" | "exec" => name == self.base,
             "v" | "s" | "a" => name.strip_prefix(self.base.as_str()) == Some(&self.idx.to_string()),
             _ => false,
         }

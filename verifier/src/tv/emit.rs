@@ -223,8 +223,9 @@ fn mov(side: &Side, dst: &Operand, d: &str, s: &str) -> Result<String, String> {
     }
 }
 
-/// Reject an SGPR destination fed from a VGPR (that needs v_readfirstlane).
-fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), String> {
+/// Reject an SGPR destination fed from a VGPR (that needs v_readfirstlane) where `whole` is
+/// false (a REG_SEQUENCE / INSERT_SUBREG part: not routed through `firstlane.rs`).
+fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand, whole: bool) -> Result<(), String> {
     let bank = |o: &Operand| match &o.kind {
         // A virtual AGPR is a VGPR here (see `is_vgpr_dest`).
         OpKind::VReg { id, .. } => side.classes.get(id).map(|c| match class_bank(c) {
@@ -237,9 +238,10 @@ fn check_copy_banks(side: &Side, dst: &Operand, src: &Operand) -> Result<(), Str
         _ => None,
     };
     match (bank(dst), bank(src)) {
-        // A VGPR to SGPR copy is the lane's value in a one-lane check (docs/tv.md, assumption
-        // 7): LLVM emits it only for uniform values and lowers it to V_READFIRSTLANE_B32.
-        (Some('s'), Some('v')) => Ok(()),
+        // A VGPR to SGPR copy reaches here only where its source is uniform (`firstlane.rs`
+        // reads the first active lane otherwise): then it is the lane's value.
+        (Some('s'), Some('v')) if whole => Ok(()),
+        (Some('s'), Some('v')) => Err("a VGPR part of an SGPR tuple reads the first lane".into()),
         (Some('a'), _) | (_, Some('a')) => Err("physical AGPR copies are not modelled".into()),
         _ => Ok(()),
     }
@@ -253,10 +255,11 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             .ok_or_else(|| "missing definition".to_string())
     };
     match i.opcode.as_str() {
-        "COPY" | "EXTRACT_SUBREG" => {
+        // The whole-wave / whole-quad markers give an active lane its own value (`exec.rs`).
+        "COPY" | "EXTRACT_SUBREG" | "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM" => {
             let d = def(0)?;
             let s = uses.first().ok_or("missing source")?;
-            check_copy_banks(side, d, s)?;
+            check_copy_banks(side, d, s, true)?;
             let mut sd = dwords(side, s, target)?;
             if i.opcode == "EXTRACT_SUBREG" {
                 let Some(OpKind::SubIdx(sub)) = uses.get(1).map(|o| &o.kind) else {
@@ -291,7 +294,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             let mut out = Vec::new();
             let pairs: &[&Operand] = if i.opcode == "INSERT_SUBREG" {
                 let base = uses.first().ok_or("missing source")?;
-                check_copy_banks(side, d, base)?;
+                check_copy_banks(side, d, base, false)?;
                 let bd = dwords(side, base, target)?;
                 if bd.len() != dd.len() {
                     return Err("INSERT_SUBREG source width differs".into());
@@ -310,7 +313,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
                 let OpKind::SubIdx(sub) = &idx.kind else {
                     return Err("expected %subreg.subN".into());
                 };
-                check_copy_banks(side, d, s)?;
+                check_copy_banks(side, d, s, false)?;
                 let k = sub_indices(sub).ok_or("sub-register not modelled")?;
                 let sd = dwords(side, s, target)?;
                 if sd.len() != k.len() {

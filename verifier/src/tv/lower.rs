@@ -78,19 +78,26 @@ const PSEUDO: [&str; 7] = [
 
 /// Whether the lowering translates `i`: a copy pseudo, a 64-bit move or bitwise op, or an opcode
 /// of the table, when it does not write EXEC (a single-lane check does not model EXEC: such an
-/// instruction is left to the uninterpreted path, which guards later reads of EXEC).
-fn modelled(i: &Inst, target: Target) -> bool {
+/// instruction is left to the uninterpreted path, which guards later reads of EXEC). `exec`: the
+/// block pair is checked in the EXEC model (`exec.rs`), which writes EXEC and lowers its ops.
+fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
     let op = i.opcode.as_str();
     let writes_exec = || {
         i.defs
             .iter()
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
-    !writes_exec()
-        && (PSEUDO.contains(&op)
-            || super::wide::is_wide(op)
-            || super::scc::is_scc_op(op)
-            || opcodes::lookup(target, op).is_some())
+    (exec && super::exec::handles(op))
+        || (exec || !writes_exec())
+            && (pseudo(op)
+                || super::wide::is_wide(op)
+                || super::scc::is_scc_op(op)
+                || opcodes::lookup(target, op).is_some())
+}
+
+/// A copy pseudo, or a whole-wave / whole-quad marker (a copy for an active lane).
+fn pseudo(op: &str) -> bool {
+    PSEUDO.contains(&op) || super::exec::is_mode_copy(op)
 }
 
 /// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
@@ -185,7 +192,7 @@ pub(super) fn is_pure(op: &str, target: Target) -> bool {
         Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => true,
         Some(_) => false,
         None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
-        None => PSEUDO.contains(&op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
+        None => pseudo(op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
     }
 }
 
@@ -195,7 +202,7 @@ fn reads_memory(i: &Inst, target: Target) -> bool {
     match opcodes::lookup(target, op) {
         Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => false,
         Some(_) => true,
-        None if PSEUDO.contains(&op) || super::wide::is_wide(op) || is_terminator(op) => false,
+        None if pseudo(op) || super::wide::is_wide(op) || is_terminator(op) => false,
         None => memory_of(op) != Mem::Pure,
     }
 }
@@ -213,7 +220,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
             (store, store)
         }
         Some(MirOp::Alu { .. } | MirOp::Sdwa(_) | MirOp::Smem { .. }) => (false, false),
-        None if PSEUDO.contains(&op) || is_terminator(op) => (false, false),
+        None if pseudo(op) || is_terminator(op) => (false, false),
         None => match memory_of(op) {
             Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
             Mem::WritesGlobal => (true, false),
@@ -237,6 +244,33 @@ pub fn lower(
     phys_live: &BTreeSet<String>,
     target: Target,
     how: How,
+) -> Result<Lowered, Unsupported> {
+    let live = (liveout, phys_live);
+    let sides = (before, after);
+    let (b, a) = (before.block, after.block);
+    // A pair that writes EXEC, reads it explicitly or makes a lane mask gets the EXEC model
+    // (`exec.rs`). One that writes EXEC has no other: the one-lane model would run lane L's
+    // VALU work whatever EXEC says. The others fall back to the one-lane model.
+    if !super::exec::involved(b, a) {
+        return lower_in(name, sides, live, target, how, false);
+    }
+    match lower_in(name, sides, live, target, how, true) {
+        Err(e) if !super::exec::writes(b, a) => lower_in(name, sides, live, target, how, false)
+            .map_err(|u| match u.0 == e.0 {
+                true => u,
+                false => Unsupported(format!("{} (EXEC model: {})", u.0, e.0)),
+            }),
+        r => r,
+    }
+}
+
+fn lower_in(
+    name: &str,
+    (before, after): (&Side, &Side),
+    (liveout, phys_live): (&BTreeSet<u32>, &BTreeSet<String>),
+    target: Target,
+    how: How,
+    exec: bool,
 ) -> Result<Lowered, Unsupported> {
     let How {
         lds_size,
@@ -287,17 +321,21 @@ pub fn lower(
     let defined_b = defined(before.block);
     let defined_a = defined(after.block);
     let plain_live = live.clone();
-    let dropped = unmodelled(before, after, target, &mut live, assume_same)?;
+    let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
+    // In the EXEC model a mask is bit L only, so an SCC computed from one would be wrong:
+    // there SCC is left to `exec.rs`, which refuses an SCC result that is read.
     let scc = Scc {
         live_out: phys_live.contains("scc"),
-        mentioned: [before.block, after.block].iter().any(|b| {
-            b.insts
-                .iter()
-                .any(|i| super::scc::reads(i) || super::scc::writes(i))
-        }),
+        mentioned: !exec
+            && [before.block, after.block].iter().any(|b| {
+                b.insts
+                    .iter()
+                    .any(|i| super::scc::reads(i) || super::scc::writes(i))
+            }),
     };
-    let source = lower_side(before, target, (scc, 'b'))?;
-    let target_lines = lower_side(after, target, (scc, 'a'))?;
+    let mode = (target, exec, scc.live_out);
+    let source = lower_side(before, mode, (scc, 'b'))?;
+    let target_lines = lower_side(after, mode, (scc, 'a'))?;
     let mut dead = Vec::new();
     for id in defined_b.union(&defined_a) {
         if live.contains(id) {
@@ -328,7 +366,7 @@ pub fn lower(
         })
         .map(|(op, _)| op.clone())
         .collect();
-    let (uninterpreted, taint) = uninterpreted_taint(before, after, target, uninterpreted);
+    let (uninterpreted, taint) = uninterpreted_taint(before, after, (target, exec), uninterpreted);
     let mut soft = BTreeSet::new();
     let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
         .expect("regex");
@@ -342,8 +380,12 @@ pub fn lower(
         }
     }
     scratch_dead(&text, scc.live_out, &mut dead);
-    let pre = lds_size.filter(|n| *n > 0).map(|n| Line {
-        text: format!("LDS_SIZE >= {n}"),
+    let lds = lds_size
+        .filter(|n| *n > 0)
+        .map(|n| format!("LDS_SIZE >= {n}"));
+    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm));
+    let pre = pre.map(|text| Line {
+        text,
         loc: Loc::default(),
     });
     Ok(Lowered {
@@ -359,13 +401,13 @@ pub fn lower(
             settings: before.mode.rule_settings(),
             pre,
             dead,
-            dead_regs: Vec::new(),
+            dead_regs,
             source,
             target: target_lines,
             expect: None,
             cites: Vec::new(),
             tags: Vec::new(),
-            lanes: None,
+            lanes,
         },
         uninterpreted,
         taint,
@@ -374,13 +416,14 @@ pub fn lower(
 }
 
 /// Declare dead what is never compared: SCC where it is not live out, the renamed physical
-/// cells, the scratch variables of SCC formulas and the SDWA lowering's intermediate values.
+/// cells, the scratch variables of SCC formulas, the SDWA lowering's intermediate values and
+/// the shadow first lane's registers (`firstlane.rs`: `%r1000000..`, `%lfv*`).
 fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
     if !scc_live_out && mentions(text, &super::scc::VAR[1..]) {
         dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
     }
     let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{}|{})[a-z0-9_]+)\b",
+        r"%((?:{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
         super::scc::TEMP,
         super::sdwa::TMP_PREFIX
@@ -403,7 +446,7 @@ fn unmodelled(
     after: &Side,
     target: Target,
     live: &mut BTreeSet<u32>,
-    assume_same: bool,
+    (assume_same, exec): (bool, bool),
 ) -> Result<Vec<(String, Vec<u32>)>, Unsupported> {
     let (gw_b, lw_b) = side_writes(before.block, target);
     let (gw_a, lw_a) = side_writes(after.block, target);
@@ -433,7 +476,7 @@ fn unmodelled(
     for (side, other) in [(before, after), (after, before)] {
         for i in &side.block.insts {
             let op = i.opcode.as_str();
-            if is_terminator(op) || modelled(i, target) {
+            if is_terminator(op) || modelled(i, target, exec) {
                 continue;
             }
             let global = matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal);
@@ -559,14 +602,14 @@ fn side_writes(b: &Block, target: Target) -> (bool, bool) {
 struct Scc {
     /// Some path from the block reads SCC before writing it (`scc_live.rs`).
     live_out: bool,
-    /// Some instruction of either side reads or writes SCC.
+    /// Some instruction of either side reads or writes SCC (never in the EXEC model).
     mentioned: bool,
 }
 
 /// One side's rule lines; `tag` names the side's SCC scratch variables.
 fn lower_side(
     side: &Side,
-    target: Target,
+    (target, exec, scc_out): (Target, bool, bool),
     (scc, tag): (Scc, char),
 ) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
@@ -582,16 +625,38 @@ fn lower_side(
         }
     }
     let used = super::scc::used(&side.block.insts, scc.live_out);
-    for (k, i) in side.block.insts.iter().enumerate() {
+    if exec {
+        super::exec::lanewise(side, target).map_err(|(n, m)| {
+            let i = &side.block.insts[n];
+            Unsupported(format!("{}: {m}", at(side, i)))
+        })?;
+    }
+    let mut st = super::exec::State::default();
+    // llvm.amdgcn.init.exec "is always moved to the beginning of the basic block"
+    // (IntrinsicsAMDGPU.td; SIWholeQuadMode::lowerInitExec inserts it there).
+    let init = |i: &Inst| i.opcode.starts_with("SI_INIT_EXEC");
+    let mut order: Vec<usize> = (0..side.block.insts.len()).collect();
+    if exec {
+        order.sort_by_key(|&n| !init(&side.block.insts[n]));
+    }
+    for n in order {
+        let i = &side.block.insts[n];
         let op = i.opcode.as_str();
         if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI") {
             continue;
         }
-        let modelled = modelled(i, target);
+        let modelled = modelled(i, target, exec);
         let loc = Loc {
             line: i.loc.line,
             col: i.loc.col,
         };
+        if !modelled && exec && super::exec::writes_exec(i) {
+            // The EXEC model cannot leave EXEC as it was: lane L's later work depends on it.
+            return Err(Unsupported(format!(
+                "{}: {op}: writes EXEC and is not modelled",
+                at(side, i)
+            )));
+        }
         if !modelled {
             // An uninterpreted twin (checked by the caller): its physical inputs are compared
             // where it reads them, its physical results are the same fresh values on both sides.
@@ -603,16 +668,38 @@ fn lower_side(
             continue;
         }
         let fail = |m: String| Unsupported(format!("{}: {op}: {m}", at(side, i)));
-        let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
-        if own.is_none() && super::scc::reads(i) {
-            return Err(fail("its SCC input is not modelled".into()));
-        }
-        let (pre, post) = super::scc::write(side, i, target, &mut temps, used[k]).map_err(fail)?;
-        let texts = match own {
-            Some(t) => t,
-            None => emit::lower_inst(side, i, target).map_err(fail)?,
+        let rest = &side.block.insts[n + 1..];
+        let texts = if exec {
+            // SCC is not modelled here (see `Scc::mentioned`): a read of it gives up, a
+            // result of it that is read gives up in `exec::lower_inst`.
+            if super::scc::reads(i) {
+                return Err(fail(
+                    "reads SCC, which the EXEC model does not compute".into(),
+                ));
+            }
+            if super::scc::writes(i) && (scc_out || rest.iter().any(super::scc::reads)) {
+                return Err(fail(
+                    "its SCC result is read; the EXEC model does not compute SCC".into(),
+                ));
+            }
+            super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out)).map_err(fail)?
+        } else {
+            let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
+            if own.is_none() && super::scc::reads(i) {
+                return Err(fail("its SCC input is not modelled".into()));
+            }
+            let (pre, post) =
+                super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
+            let body = match own {
+                Some(t) => t,
+                None if op == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(side, i) => {
+                    super::firstlane::lower(side, i, n, target).map_err(fail)?
+                }
+                None => emit::lower_inst(side, i, target).map_err(fail)?,
+            };
+            pre.into_iter().chain(body).chain(post).collect()
         };
-        for t in pre.into_iter().chain(texts).chain(post) {
+        for t in texts {
             out.push(Line { text: t, loc });
         }
     }
@@ -730,13 +817,13 @@ fn uninterpreted_lines(
 fn uninterpreted_taint(
     before: &Side,
     after: &Side,
-    target: Target,
+    (target, exec): (Target, bool),
     read: Vec<String>,
 ) -> (Vec<String>, super::taint::Taint) {
     let mut uninterpreted = read;
     for i in before.block.insts.iter().chain(&after.block.insts) {
         let op = i.opcode.as_str();
-        let dropped_here = !modelled(i, target)
+        let dropped_here = !modelled(i, target, exec)
             && !is_terminator(op)
             && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
         let phys_result = i
@@ -752,7 +839,7 @@ fn uninterpreted_taint(
     if !uninterpreted.is_empty() {
         let uf = |i: &Inst| {
             let op = i.opcode.as_str();
-            !modelled(i, target)
+            !modelled(i, target, exec)
                 && !is_terminator(op)
                 && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
         };

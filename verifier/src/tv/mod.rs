@@ -15,6 +15,8 @@ pub mod cmd;
 pub mod cpol;
 pub mod diff;
 pub mod emit;
+pub mod exec;
+pub mod firstlane;
 pub mod fpmode;
 pub mod imports;
 pub mod llc;

@@ -1,0 +1,397 @@
+//! The lane-bit model of EXEC and lane masks (docs/tv.md, "EXEC and lane masks").
+//!
+//! A block pair whose instructions write EXEC or read it explicitly (a `V_CMPX_*`,
+//! `SI_INIT_EXEC`, `S_AND_B64 %x, $exec`, `SI_END_CF`...) is checked as a `Lanes: 1` rule: one
+//! lane L with a symbolic `LANE_ID`, EXEC an input with no bit outside lane L, every VALU and
+//! memory instruction of lane L guarded by EXEC's bit L, SALU instructions run once. A lane mask
+//! (EXEC, a V_CMP result, what lane-wise SALU ops make of them) is modelled only by its bit L:
+//! each mask this module writes is ANDed with `%lanebit` (bit L alone, fixed by the
+//! precondition), so two masks compare equal exactly when their bits L do. Checking bit L for an
+//! arbitrary L and arbitrary inputs of every lane checks every bit, as long as each mask bit is
+//! made from its own lane only: [`lanewise`] refuses every other reader of a mask.
+
+use super::emit::{self, Side};
+use super::mir::{Block, Inst, OpKind, Operand};
+use crate::lane_mode::{LaneMode, LaneOrder};
+use crate::rules::Loc;
+use gcnsmt_semantics::target::Target;
+use std::collections::BTreeSet;
+
+/// The rule variables holding bit L alone, one per EXEC cell (`%lanebit0`, `%lanebit1`).
+const LANE_BIT: &str = "lanebit";
+
+fn exec_op(o: &Operand) -> bool {
+    matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec"))
+}
+
+/// Whether `i` changes or explicitly reads EXEC (an implicit `$exec` use is every VALU op's),
+/// or makes a lane mask out of EXEC (`SI_IF_BREAK`).
+fn touches_exec(i: &Inst) -> bool {
+    let op = i.opcode.as_str();
+    op.starts_with("V_CMPX_")
+        || op == "SI_IF_BREAK"
+        || i.defs.iter().any(exec_op)
+        || i.ops
+            .iter()
+            .any(|o| exec_op(o) && (!o.flags.implicit || o.flags.implicit_def))
+}
+
+/// Whether a block pair needs the EXEC model: an instruction other than a terminator of
+/// either side changes or explicitly reads EXEC, or makes a lane mask (a V_CMP).
+pub fn involved(before: &Block, after: &Block) -> bool {
+    before.insts.iter().chain(&after.insts).any(|i| {
+        !super::lower::is_terminator(&i.opcode)
+            && (touches_exec(i) || i.opcode.starts_with("V_CMP"))
+    })
+}
+
+/// Whether an instruction other than a terminator of either side writes EXEC.
+pub fn writes(before: &Block, after: &Block) -> bool {
+    before.insts.iter().chain(&after.insts).any(|i| {
+        !super::lower::is_terminator(&i.opcode)
+            && (i.opcode.starts_with("V_CMPX_") || writes_exec(i))
+    })
+}
+
+/// The whole-wave / whole-quad markers: for an active lane L their result is the source's
+/// value in lane L (computing it with more lanes enabled changes only the other lanes).
+pub fn is_mode_copy(op: &str) -> bool {
+    matches!(op, "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM")
+}
+
+/// The opcodes this module lowers in the EXEC model beyond the table's (they write EXEC or
+/// make a mask from it).
+pub fn handles(op: &str) -> bool {
+    op.starts_with("V_CMPX_")
+        || matches!(
+            op,
+            "SI_INIT_EXEC"
+                | "SI_END_CF"
+                | "SI_IF_BREAK"
+                | "S_WQM_B64"
+                | "S_AND_SAVEEXEC_B64"
+                | "S_OR_SAVEEXEC_B64"
+                | "S_XOR_SAVEEXEC_B64"
+        )
+}
+
+/// The `Lanes: 1` rule's precondition: `%lanebitK` is bit L of EXEC cell K alone.
+pub fn precondition(target: Target) -> String {
+    if emit::phys("exec", target).map(|c| c.len()).unwrap_or(1) == 2 {
+        format!(
+            "%{LANE_BIT}0 == (LANE_ID < 32 ? 1 << LANE_ID : 0) && \
+             %{LANE_BIT}1 == (LANE_ID >= 32 ? 1 << (LANE_ID - 32) : 0)"
+        )
+    } else {
+        format!("%{LANE_BIT}0 == 1 << LANE_ID")
+    }
+}
+
+/// A rule's precondition, `Lanes:` and `Dead:` registers.
+pub type RuleParts = (Option<String>, Option<(LaneMode, Loc)>, Vec<(String, Loc)>);
+
+/// The parts of a rule the EXEC model adds: the precondition (`lds`, the LDS bound, and the
+/// lane bit where the text uses it), `Lanes: 1`, and EXEC dead where the wave ends
+/// (`S_ENDPGM`: no successor reads the mask it ends with).
+pub fn rule_parts(
+    exec: bool,
+    lds: Option<String>,
+    text: &str,
+    (target, terms): (Target, &[&str]),
+) -> RuleParts {
+    let mut pre: Vec<String> = lds.into_iter().collect();
+    if exec && text.contains(&format!("%{LANE_BIT}0")) {
+        pre.push(precondition(target));
+    }
+    let pre = (!pre.is_empty()).then(|| pre.join(" && "));
+    if !exec {
+        return (pre, None, Vec::new());
+    }
+    let one = LaneMode {
+        lanes: 1,
+        order: LaneOrder::Any,
+    };
+    let dead = match terms.contains(&"S_ENDPGM 0") {
+        true => vec![("exec".to_string(), Loc::default())],
+        false => Vec::new(),
+    };
+    (pre, Some((one, Loc::default())), dead)
+}
+
+/// Whether `i` writes EXEC (explicitly or implicitly).
+pub fn writes_exec(i: &Inst) -> bool {
+    i.defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+        .any(exec_op)
+}
+
+/// What the lowering of one side knows about EXEC so far.
+#[derive(Default)]
+pub struct State {
+    /// EXEC is all ones (after `SI_INIT_EXEC -1` or `S_MOV_B64 $exec, -1`): bit L is 1 and
+    /// `S_WQM_B64 $exec` keeps it.
+    ones: bool,
+}
+
+fn cells(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, String> {
+    emit::dwords(side, o, target)
+}
+
+fn exec_cells(target: Target) -> Vec<String> {
+    emit::phys("exec", target).unwrap_or_default()
+}
+
+/// `d &= bit L` for each cell: a mask keeps bit L only.
+fn normalize(d: &[String]) -> Vec<String> {
+    d.iter()
+        .enumerate()
+        .map(|(k, c)| format!("s_and_b32 {c}, {c}, %{LANE_BIT}{k}"))
+        .collect()
+}
+
+fn reg_use(i: &Inst, n: usize) -> Result<&Operand, String> {
+    i.uses()
+        .nth(n)
+        .ok_or_else(|| format!("missing operand {n}"))
+}
+
+/// Lower `i` in the EXEC model. `rest`: the instructions after it in the block and whether
+/// SCC is live out of the block (then an SCC result counts as read).
+pub fn lower_inst(
+    side: &Side,
+    i: &Inst,
+    target: Target,
+    st: &mut State,
+    (rest, scc_out): (&[Inst], bool),
+) -> Result<Vec<String>, String> {
+    let op = i.opcode.as_str();
+    let ex = exec_cells(target);
+    let scc_read = scc_out
+        || rest.iter().any(|j| {
+            j.ops.iter().any(|u| {
+                u.kind == OpKind::Phys("scc".into()) && !u.flags.implicit_def && !u.flags.def
+            })
+        });
+    let mut out = Vec::new();
+    if let Some(cmp) = op.strip_prefix("V_CMPX_") {
+        // gfx9 VOP3 V_CMPX writes its lane mask and EXEC (AMD Vega guide, "VOPC": "EXEC =
+        // D = result"): bit L = EXEC_L & compare, as for V_CMP.
+        let d = i.defs.first().ok_or("a V_CMPX without a mask result")?;
+        let mut j = i.clone();
+        j.opcode = format!("V_CMP_{cmp}");
+        out.extend(emit::lower_inst(side, &j, target)?);
+        let dd = cells(side, d, target)?;
+        if dd.len() != ex.len() {
+            return Err("a lane mask of the wrong width".into());
+        }
+        out.extend(and_exec(&dd, &ex));
+        for (e, c) in ex.iter().zip(&dd) {
+            out.push(format!("s_mov_b32 {e}, {c}"));
+        }
+        st.ones = false;
+        return Ok(out);
+    }
+    match op {
+        "SI_INIT_EXEC" => match reg_use(i, 0)?.kind {
+            OpKind::Imm(-1) => {
+                for (k, e) in ex.iter().enumerate() {
+                    out.push(format!("s_mov_b32 {e}, %{LANE_BIT}{k}"));
+                }
+                st.ones = true;
+            }
+            _ => return Err("SI_INIT_EXEC of a mask other than -1 is not modelled".into()),
+        },
+        "SI_END_CF" => {
+            // SILowerControlFlow: EXEC |= the mask SI_IF/SI_ELSE saved.
+            let m = cells(side, reg_use(i, 0)?, target)?;
+            if m.len() != ex.len() {
+                return Err("a lane mask of the wrong width".into());
+            }
+            for (e, c) in ex.iter().zip(&m) {
+                out.push(format!("s_or_b32 {e}, {e}, {c}"));
+            }
+            out.extend(normalize(&ex));
+        }
+        "SI_IF_BREAK" => {
+            // SILowerControlFlow::emitIfBreak: dst = (cond & EXEC) | break-mask.
+            let d = cells(side, i.defs.first().ok_or("missing definition")?, target)?;
+            let c = cells(side, reg_use(i, 0)?, target)?;
+            let b = cells(side, reg_use(i, 1)?, target)?;
+            if d.len() != ex.len() || c.len() != ex.len() || b.len() != ex.len() {
+                return Err("a lane mask of the wrong width".into());
+            }
+            if d.iter().any(|x| b.contains(x) || c.contains(x)) {
+                return Err("overlapping lane masks".into());
+            }
+            for k in 0..ex.len() {
+                out.push(format!("s_and_b32 {}, {}, {}", d[k], c[k], ex[k]));
+                out.push(format!("s_or_b32 {}, {}, {}", d[k], d[k], b[k]));
+            }
+            out.extend(normalize(&d));
+        }
+        "S_WQM_B64" => {
+            // Whole-quad mode sets bit L when any lane of L's quad is set: a cross-lane read,
+            // exact only when EXEC is all ones (then it stays so).
+            let s = reg_use(i, 0)?;
+            let d = i.defs.first().ok_or("missing definition")?;
+            if !(exec_op(s) && exec_op(d) && st.ones) || scc_read {
+                return Err("S_WQM_B64 reads other lanes of its mask".into());
+            }
+        }
+        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64" => {
+            // dst = EXEC; EXEC = src OP EXEC (AMD Vega guide, S_AND_SAVEEXEC_B64).
+            if scc_read {
+                return Err(format!("{op}: its SCC result is read and not modelled"));
+            }
+            let d = cells(side, i.defs.first().ok_or("missing definition")?, target)?;
+            let s = cells(side, reg_use(i, 0)?, target)?;
+            if d.len() != ex.len() || s.len() != ex.len() || d.iter().any(|x| s.contains(x)) {
+                return Err("a lane mask of the wrong width or overlapping".into());
+            }
+            let m = match op {
+                "S_AND_SAVEEXEC_B64" => "and",
+                "S_OR_SAVEEXEC_B64" => "or",
+                _ => "xor",
+            };
+            for k in 0..ex.len() {
+                out.push(format!("s_mov_b32 {}, {}", d[k], ex[k]));
+                out.push(format!("s_{m}_b32 {}, {}, {}", ex[k], s[k], ex[k]));
+            }
+            out.extend(normalize(&ex));
+            st.ones = false;
+        }
+        _ => return plain(side, i, target, st, scc_read),
+    }
+    Ok(out)
+}
+
+fn and_exec(d: &[String], ex: &[String]) -> Vec<String> {
+    d.iter()
+        .zip(ex)
+        .map(|(c, e)| format!("s_and_b32 {c}, {c}, {e}"))
+        .collect()
+}
+
+/// A table or copy instruction in the EXEC model: a V_CMP result is ANDed with EXEC (inactive
+/// lanes get 0, AMD guides "VOPC"); a write of EXEC keeps bit L only; an SCC result that
+/// nothing reads (no later instruction of the block, no successor or terminator) is dead.
+fn plain(
+    side: &Side,
+    i: &Inst,
+    target: Target,
+    st: &mut State,
+    scc_read: bool,
+) -> Result<Vec<String>, String> {
+    let mut j = i.clone();
+    if !scc_read {
+        for o in j.ops.iter_mut() {
+            if o.kind == OpKind::Phys("scc".into()) && o.flags.implicit_def {
+                o.flags.dead = true;
+            }
+        }
+    }
+    if is_mode_copy(&j.opcode) {
+        j.opcode = "COPY".into();
+    }
+    let mut out = emit::lower_inst(side, &j, target)?;
+    let op = i.opcode.as_str();
+    if op.starts_with("V_CMP_") {
+        if let Some(d) = i.defs.first() {
+            out.extend(and_exec(&cells(side, d, target)?, &exec_cells(target)));
+        }
+    }
+    if i.defs.iter().any(exec_op) {
+        let ones = op == "S_MOV_B64" && matches!(reg_use(i, 0)?.kind, OpKind::Imm(-1));
+        out.extend(normalize(&exec_cells(target)));
+        st.ones = ones;
+    }
+    Ok(out)
+}
+
+/// Whether `i` combines lane masks bit by bit (its uses may be masks, its results are).
+fn combines(op: &str) -> bool {
+    handles(op)
+        || super::wide::is_wide(op)
+        || matches!(
+            op,
+            "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" | "S_WQM_B64"
+        )
+}
+
+/// Whether `i` reads its last source as lane L's bit (`V_CNDMASK_B32_e64`, a carry-in).
+fn reads_bit(i: &Inst, target: Target) -> bool {
+    matches!(
+        super::opcodes::lookup(target, &i.opcode),
+        Some(super::opcodes::MirOp::Alu { mask: true, .. })
+    )
+}
+
+/// Check that every lane mask of a side is read only lane-wise: EXEC and what a V_CMP /
+/// V_CMPX / mask op defines may flow only into mask ops ([`combines`]), the select of a
+/// `V_CNDMASK_B32_e64` or carry-in, the implicit EXEC of a VALU op, or a terminator (identical
+/// on both sides; the masks it reads are compared bit L by bit L, which for every L is the whole
+/// mask). A cross-lane reader (`S_BCNT1`, `S_CMP`, a store of the mask, `V_READLANE`,
+/// `V_READFIRSTLANE_B32` and the VGPR-to-SGPR copy, which read the first active lane) would see
+/// bits this model does not have. Errors: the instruction's index and why.
+pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
+    let mut masks: BTreeSet<String> = exec_cells(target).into_iter().collect();
+    let key = |o: &Operand| -> Vec<String> {
+        match &o.kind {
+            OpKind::VReg { id, .. } => vec![format!("%{id}")],
+            OpKind::Phys(p) => emit::phys(p, target).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    for (n, i) in side.block.insts.iter().enumerate() {
+        let op = i.opcode.as_str();
+        if op == "V_READFIRSTLANE_B32" || op.starts_with("V_READLANE") || op.contains("DPP") {
+            return Err((n, format!("{op} reads another lane")));
+        }
+        if super::lower::is_terminator(op) {
+            continue;
+        }
+        let mask_uses: Vec<&Operand> = i
+            .ops
+            .iter()
+            .filter(|o| !o.flags.implicit_def && !o.flags.def && !o.flags.implicit)
+            .filter(|o| key(o).iter().any(|k| masks.contains(k)))
+            .collect();
+        let last = i.uses().last();
+        let ok = mask_uses.is_empty()
+            || combines(op)
+            || reads_bit(i, target) && mask_uses.iter().all(|o| Some(*o) == last);
+        if !ok {
+            return Err((n, format!("{op} reads a lane mask across lanes")));
+        }
+        // A VALU op's SGPR result is a lane mask too (a carry-out: one bit per lane).
+        let valu_sgpr = op.starts_with("V_") && i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d));
+        let makes_mask = op.starts_with("V_CMP")
+            || valu_sgpr
+            || handles(op)
+            || combines(op) && !mask_uses.is_empty();
+        if makes_mask {
+            for d in i
+                .defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.implicit_def))
+            {
+                masks.extend(key(d));
+            }
+        }
+        if op == "COPY" && !mask_uses.is_empty() {
+            // A mask copied into a VGPR would be data of lane L, not its bit.
+            if i.defs.iter().any(|d| emit::is_vgpr_dest(side, d)) {
+                return Err((n, "a lane mask copied into a VGPR".into()));
+            }
+        }
+        if op == "COPY" || op.starts_with("STRICT_") || is_mode_copy(op) {
+            let to_sgpr = i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d))
+                && i.uses().any(|u| emit::is_vgpr_dest(side, u));
+            if to_sgpr {
+                return Err((n, "a VGPR-to-SGPR copy reads the first active lane".into()));
+            }
+        }
+    }
+    Ok(())
+}

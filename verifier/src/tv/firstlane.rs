@@ -1,0 +1,173 @@
+//! `V_READFIRSTLANE_B32`, and the VGPR-to-SGPR `COPY` LLVM lowers to it, in the one-lane check
+//! (docs/tv.md, "EXEC and lane masks").
+//!
+//! The checked lane L is any active lane, not necessarily the first one F, so
+//! `readfirstlane(x)` is x's value in lane F. It is lane L's value only when x is uniform: made
+//! in the block from SGPRs and immediates by copies and ALU ops. Otherwise the lowering
+//! recomputes x for a shadow lane F: the block's instructions that make x again, with every
+//! VGPR renamed to lane F's copy (`%r<id + SHADOW>_k`, and `%lfv<n>` for `$vgpr<n>`). Lane F's
+//! live-in VGPRs are inputs both sides share (the same registers in the same lane), its SGPRs
+//! are lane L's (scalar). Lane F's inputs are unconstrained, which is exact: any values of two
+//! lanes can occur together, and F = L is the case where they agree. F is the same lane on both
+//! sides only when EXEC is the same there, so a side that writes EXEC is not handled.
+
+use super::emit::{self, Side};
+use super::mir::{Inst, OpKind, Operand};
+use super::opcodes::{self, MirOp};
+use gcnsmt_semantics::target::Target;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What lane F's copy of virtual register `%N` is called: `%N + SHADOW`.
+pub const SHADOW: u32 = 1_000_000;
+
+/// The in-block definition of `%id` before instruction `at` (the last one).
+fn def_of<'a>(side: &'a Side, id: u32, at: usize) -> Option<(usize, &'a Inst)> {
+    side.block.insts[..at]
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, i)| {
+            i.defs
+                .iter()
+                .any(|d| matches!(d.kind, OpKind::VReg { id: x, .. } if x == id))
+        })
+}
+
+fn vgpr(side: &Side, o: &Operand) -> bool {
+    matches!(o.kind, OpKind::VReg { .. } | OpKind::Phys(_)) && emit::is_vgpr_dest(side, o)
+}
+
+/// Whether the instruction may be recomputed for lane F: a copy pseudo or a table VALU/SALU op
+/// that reads no lane mask (a mask bit is lane L's).
+fn recomputable(i: &Inst, target: Target) -> bool {
+    match i.opcode.as_str() {
+        "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" => true,
+        op if super::wide::is_wide(op) => true,
+        op if op.starts_with("V_CMP") => false,
+        op => matches!(
+            opcodes::lookup(target, op),
+            Some(MirOp::Alu {
+                mask: false,
+                vcc: false,
+                pseudo: false,
+                ..
+            })
+        ),
+    }
+}
+
+/// Whether `i` is a VGPR-to-SGPR `COPY`, which LLVM lowers to `V_READFIRSTLANE_B32`.
+pub fn to_sgpr_copy(side: &Side, i: &Inst) -> bool {
+    i.opcode == "COPY"
+        && i.defs.first().is_some_and(|d| !emit::is_vgpr_dest(side, d))
+        && i.uses().next().is_some_and(|u| vgpr(side, u))
+}
+
+/// Whether operand `o` (read by instruction `at`) holds the same value in every active lane.
+fn uniform(side: &Side, o: &Operand, at: usize, target: Target, depth: u32) -> bool {
+    match &o.kind {
+        OpKind::Imm(_) => true,
+        _ if !vgpr(side, o) => true,
+        OpKind::VReg { id, .. } if depth < 16 => match def_of(side, *id, at) {
+            Some((n, i)) => {
+                i.opcode != "V_READFIRSTLANE_B32"
+                    && recomputable(i, target)
+                    && i.uses().all(|u| uniform(side, u, n, target, depth + 1))
+            }
+            None => false,
+        },
+        _ => false,
+    }
+}
+
+/// The lines for `i` = `V_READFIRSTLANE_B32 dst, x` at index `at` of its side.
+pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<String>, String> {
+    let x = i.uses().next().ok_or("missing source")?;
+    if uniform(side, x, at, target, 0) {
+        return emit::lower_inst(side, i, target);
+    }
+    if side.block.insts.iter().any(|j| {
+        j.defs
+            .iter()
+            .chain(j.ops.iter().filter(|o| o.flags.implicit_def))
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    }) {
+        return Err("reads the first active lane of a changing EXEC".into());
+    }
+    // The definitions x depends on, in block order.
+    let mut need: BTreeSet<usize> = BTreeSet::new();
+    let mut todo: Vec<(u32, usize)> = Vec::new();
+    if let OpKind::VReg { id, .. } = x.kind {
+        todo.push((id, at));
+    }
+    while let Some((id, before)) = todo.pop() {
+        let Some((n, d)) = def_of(side, id, before) else {
+            continue;
+        };
+        if !recomputable(d, target) {
+            return Err(format!("its source is made by {}", d.opcode));
+        }
+        if need.insert(n) {
+            for u in d.uses() {
+                if let OpKind::VReg { id, .. } = u.kind {
+                    if vgpr(side, u) {
+                        todo.push((id, n));
+                    }
+                }
+            }
+        }
+    }
+    let mut classes: BTreeMap<u32, String> = side.classes.clone();
+    let mut shadow = |o: &mut Operand| {
+        if let OpKind::VReg { id, .. } = &mut o.kind {
+            if let Some(c) = side.classes.get(id).cloned() {
+                if emit::class_bank(&c) != 's' {
+                    classes.insert(*id + SHADOW, c);
+                    *id += SHADOW;
+                }
+            }
+        }
+    };
+    let mut insts: Vec<Inst> = Vec::new();
+    for n in need.iter().copied().chain([at]) {
+        // The readfirstlane itself keeps its SGPR result and reads lane F's x.
+        let mut j = side.block.insts[n].clone();
+        j.defs.iter_mut().for_each(&mut shadow);
+        j.ops
+            .iter_mut()
+            .filter(|o| !o.flags.implicit)
+            .for_each(&mut shadow);
+        insts.push(j);
+    }
+    let s2 = Side {
+        classes: &classes,
+        ..side.clone()
+    };
+    let mut out = Vec::new();
+    for (j, n) in insts.iter().zip(need.iter().copied().chain([at])) {
+        for l in emit::lower_inst(&s2, j, target)? {
+            out.push(phys_shadow(&l, &side.block.insts[..n])?);
+        }
+    }
+    Ok(out)
+}
+
+/// Lane F's copy of the physical VGPRs a recomputed line reads (`v3` -> `%lfv3`), when no
+/// instruction before it (`earlier`) writes a physical VGPR (then `$vgprN` still holds its
+/// live-in value, which is what `%lfvN` stands for on both sides).
+fn phys_shadow(line: &str, earlier: &[Inst]) -> Result<String, String> {
+    let re = regex::Regex::new(r"\bv(\d+)\b").expect("regex");
+    if !re.is_match(line) {
+        return Ok(line.to_string());
+    }
+    let writes_vgpr = earlier.iter().any(|j| {
+        j.defs
+            .iter()
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("vgpr")))
+    });
+    if writes_vgpr {
+        return Err("reads a physical VGPR of another lane the block writes".into());
+    }
+    let (op, rest) = line.split_once(' ').unwrap_or((line, ""));
+    Ok(format!("{op} {}", re.replace_all(rest, "%lfv$1")))
+}
