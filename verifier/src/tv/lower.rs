@@ -28,6 +28,7 @@
 use super::emit::{self, class_dwords, Side};
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
+pub use super::uninterp::UNINTERPRETED_PREFIX;
 use crate::rules::{Line, Loc, Rule};
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_semantics::target::Target;
@@ -80,7 +81,7 @@ const PSEUDO: [&str; 7] = [
 /// of the table, when it does not write EXEC (a single-lane check does not model EXEC: such an
 /// instruction is left to the uninterpreted path, which guards later reads of EXEC). `exec`: the
 /// block pair is checked in the EXEC model (`exec.rs`), which writes EXEC and lowers its ops.
-fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
+pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
     let op = i.opcode.as_str();
     let writes_exec = || {
         i.defs
@@ -197,7 +198,7 @@ pub(super) fn is_pure(op: &str, target: Target) -> bool {
 }
 
 /// Whether an instruction may read memory (modelled or not).
-fn reads_memory(i: &Inst, target: Target) -> bool {
+pub(super) fn reads_memory(i: &Inst, target: Target) -> bool {
     let op = i.opcode.as_str();
     match opcodes::lookup(target, op) {
         Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => false,
@@ -208,7 +209,7 @@ fn reads_memory(i: &Inst, target: Target) -> bool {
 }
 
 /// Whether an instruction may write global / LDS memory (modelled or not).
-fn writes(i: &Inst, target: Target) -> (bool, bool) {
+pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
     let op = i.opcode.as_str();
     match opcodes::lookup(target, op) {
         Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
@@ -229,7 +230,7 @@ fn writes(i: &Inst, target: Target) -> (bool, bool) {
     }
 }
 
-fn at(side: &Side, i: &Inst) -> String {
+pub(super) fn at(side: &Side, i: &Inst) -> String {
     format!("{}:{}:{}", side.file, i.loc.line, i.loc.col)
 }
 
@@ -336,18 +337,11 @@ fn lower_in(
     let mode = (target, exec, scc.live_out);
     let source = lower_side(before, mode, (scc, 'b'))?;
     let target_lines = lower_side(after, mode, (scc, 'a'))?;
-    let mut dead = Vec::new();
-    for id in defined_b.union(&defined_a) {
-        if live.contains(id) {
-            continue;
-        }
-        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
-        if let Some(n) = cls.and_then(|c| class_dwords(c)) {
-            for k in 0..n {
-                dead.push((format!("r{id}_{k}"), Loc::default()));
-            }
-        }
-    }
+    let mut dead = dead_vregs(
+        &defined_b.union(&defined_a).copied().collect(),
+        &live,
+        (before, after),
+    );
     // A variable must appear in the rule to be declared dead.
     let text: String = source
         .iter()
@@ -366,19 +360,9 @@ fn lower_in(
         })
         .map(|(op, _)| op.clone())
         .collect();
-    let (uninterpreted, taint) = uninterpreted_taint(before, after, (target, exec), uninterpreted);
-    let mut soft = BTreeSet::new();
-    let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
-        .expect("regex");
-    for m in uf_in.find_iter(&text) {
-        soft.insert(m.as_str().to_string());
-    }
-    for id in live.difference(&plain_live) {
-        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
-        for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
-            soft.insert(format!("%r{id}_{k}"));
-        }
-    }
+    let (uninterpreted, taint) =
+        super::uninterp::taint(before, after, (target, exec), uninterpreted);
+    let soft = soft_inputs(&text, &live, &plain_live, (before, after));
     scratch_dead(&text, scc.live_out, &mut dead);
     let lds = lds_size
         .filter(|n| *n > 0)
@@ -413,6 +397,47 @@ fn lower_in(
         taint,
         soft,
     })
+}
+
+/// Every 32-bit variable of a register the pair defines and nothing after it reads.
+fn dead_vregs(
+    defined: &BTreeSet<u32>,
+    live: &BTreeSet<u32>,
+    (before, after): (&Side, &Side),
+) -> Vec<(String, Loc)> {
+    let mut dead = Vec::new();
+    for id in defined.difference(live) {
+        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
+        if let Some(n) = cls.and_then(|c| class_dwords(c)) {
+            for k in 0..n {
+                dead.push((format!("r{id}_{k}"), Loc::default()));
+            }
+        }
+    }
+    dead
+}
+
+/// The compared variables a refutation may not rest on alone: the inputs of dropped
+/// instructions and the registers they made live-out (`live` beyond `plain_live`).
+fn soft_inputs(
+    text: &str,
+    live: &BTreeSet<u32>,
+    plain_live: &BTreeSet<u32>,
+    (before, after): (&Side, &Side),
+) -> BTreeSet<String> {
+    let mut soft = BTreeSet::new();
+    let uf_in = regex::Regex::new(&format!(r"%{UNINTERPRETED_PREFIX}[0-9a-f]{{8}}_\d+_in\d+"))
+        .expect("regex");
+    for m in uf_in.find_iter(text) {
+        soft.insert(m.as_str().to_string());
+    }
+    for id in live.difference(plain_live) {
+        let cls = before.classes.get(id).or_else(|| after.classes.get(id));
+        for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
+            soft.insert(format!("%r{id}_{k}"));
+        }
+    }
+    soft
 }
 
 /// Declare dead what is never compared: SCC where it is not live out, the renamed physical
@@ -661,7 +686,7 @@ fn lower_side(
             // An uninterpreted twin (checked by the caller): its physical inputs are compared
             // where it reads them, its physical results are the same fresh values on both sides.
             let k = seen.entry(i.key.as_str()).or_insert(0usize);
-            for t in uninterpreted_lines(side, i, *k, target, &mut temps)? {
+            for t in super::uninterp::lines(side, i, *k, target, &mut temps)? {
                 out.push(Line { text: t, loc });
             }
             *k += 1;
@@ -704,151 +729,4 @@ fn lower_side(
         }
     }
     Ok(out)
-}
-
-/// Prefix of the rule variables that stand for a dropped instruction's physical inputs
-/// (compared, soft) and results (fresh inputs both sides share).
-pub const UNINTERPRETED_PREFIX: &str = "uf";
-
-/// The rule variable of the `n`-th physical cell an uninterpreted instruction reads (`in`) or
-/// writes (`out`), for its `occ`-th occurrence (by text) in the block: the same name on both
-/// sides, so equal inputs and shared results pair the occurrences.
-fn uf_var(i: &Inst, occ: usize, dir: &str, n: usize) -> String {
-    // FNV-1a of the text: a short, stable name for the instruction.
-    let h = i.key.bytes().fold(0x811c_9dc5u32, |h, b| {
-        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
-    });
-    format!("%{UNINTERPRETED_PREFIX}{h:08x}_{occ}_{dir}{n}")
-}
-
-fn cell_mov(dst: &str, src: &str) -> String {
-    let vgpr = |c: &str| {
-        let c = c
-            .strip_prefix(&format!("%{}", emit::PHYS_PREFIX))
-            .unwrap_or(c);
-        c.strip_prefix('v')
-            .is_some_and(|d| !d.is_empty() && d.chars().all(|x| x.is_ascii_digit()))
-    };
-    if vgpr(dst) || vgpr(src) {
-        format!("v_mov_b32 {dst}, {src}")
-    } else {
-        format!("s_mov_b32 {dst}, {src}")
-    }
-}
-
-/// The lines an uninterpreted (dropped) instruction leaves in its side: each physical cell it
-/// reads is copied to a variable that must end equal on both sides (so the instruction saw the
-/// same inputs where it ran, even if the block writes the register again later), and each cell
-/// it writes gets a fresh value both sides share (so code after it does not read the register's
-/// old value). SCC is no 32-bit cell: reading it is accepted only where neither block writes it,
-/// and a result in it only where nothing reads it afterwards.
-fn uninterpreted_lines(
-    side: &Side,
-    i: &Inst,
-    occ: usize,
-    target: Target,
-    temps: &mut super::scc::Temps,
-) -> Result<Vec<String>, Unsupported> {
-    let fail = |m: String| Unsupported(format!("{}: {}: {m}", at(side, i), i.opcode));
-    let mut out = Vec::new();
-    let (mut nin, mut nout) = (0, 0);
-    let def_ops = i
-        .defs
-        .iter()
-        .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def));
-    let use_ops = i
-        .ops
-        .iter()
-        .filter(|o| !o.flags.implicit_def && !o.flags.def);
-    for o in use_ops {
-        let OpKind::Phys(p) = &o.kind else { continue };
-        let cells = if p == "scc" {
-            vec![super::scc::VAR.to_string()]
-        } else {
-            emit::operand_cells(side, o, target).map_err(fail)?
-        };
-        for c in cells {
-            out.push(cell_mov(&uf_var(i, occ, "in", nin), &c));
-            nin += 1;
-        }
-    }
-    let pos = side
-        .block
-        .insts
-        .iter()
-        .position(|j| std::ptr::eq(j, i))
-        .unwrap_or(0);
-    for o in def_ops {
-        let OpKind::Phys(p) = &o.kind else { continue };
-        if p == "scc" {
-            // A fresh shared value, read as the bit it stands for.
-            out.push(cell_mov(super::scc::VAR, &uf_var(i, occ, "out", nout)));
-            nout += 1;
-            out.extend(temps.normalize());
-            continue;
-        }
-        if p.starts_with("exec") {
-            // A single-lane check does not model EXEC (docs/tv.md, assumption 7), so the new
-            // mask is not written; what reads it explicitly afterwards would read the old one.
-            let read_later = side.block.insts[pos + 1..].iter().any(|j| {
-                j.ops.iter().any(|u| {
-                    matches!(&u.kind, OpKind::Phys(q) if q.starts_with("exec"))
-                        && !u.flags.implicit
-                        && !u.flags.implicit_def
-                        && !u.flags.def
-                })
-            });
-            if read_later {
-                return Err(fail("its EXEC result is read and not modelled".into()));
-            }
-            continue;
-        }
-        let cells = emit::operand_cells(side, o, target).map_err(fail)?;
-        for c in cells {
-            out.push(cell_mov(&c, &uf_var(i, occ, "out", nout)));
-            nout += 1;
-        }
-    }
-    Ok(out)
-}
-
-/// The dropped instructions a refutation may rest on (those whose results the rule reads, and
-/// those with physical results), and what depends on them ([`super::taint`]).
-fn uninterpreted_taint(
-    before: &Side,
-    after: &Side,
-    (target, exec): (Target, bool),
-    read: Vec<String>,
-) -> (Vec<String>, super::taint::Taint) {
-    let mut uninterpreted = read;
-    for i in before.block.insts.iter().chain(&after.block.insts) {
-        let op = i.opcode.as_str();
-        let dropped_here = !modelled(i, target, exec)
-            && !is_terminator(op)
-            && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
-        let phys_result = i
-            .defs
-            .iter()
-            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
-            .any(|o| matches!(&o.kind, OpKind::Phys(p) if !p.starts_with("exec")));
-        if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
-            uninterpreted.push(i.opcode.clone());
-        }
-    }
-    let mut taint = super::taint::Taint::default();
-    if !uninterpreted.is_empty() {
-        let uf = |i: &Inst| {
-            let op = i.opcode.as_str();
-            !modelled(i, target, exec)
-                && !is_terminator(op)
-                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
-        };
-        let mem = |i: &Inst| {
-            let (g, l) = writes(i, target);
-            (reads_memory(i, target), g || l)
-        };
-        super::taint::side(&mut taint, before, target, uf, mem);
-        super::taint::side(&mut taint, after, target, uf, mem);
-    }
-    (uninterpreted, taint)
 }

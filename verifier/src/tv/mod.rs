@@ -27,6 +27,7 @@ pub mod scc;
 pub mod scc_live;
 pub mod sdwa;
 pub mod taint;
+pub mod uninterp;
 mod vop_mods;
 pub mod waits;
 pub mod wide;

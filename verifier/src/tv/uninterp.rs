@@ -1,0 +1,157 @@
+//! Instructions the lowering does not translate but keeps (README "Translation validation",
+//! assumption 2 of docs/tv.md): an unmodelled instruction with the same text on both sides is
+//! an uninterpreted function of its inputs. Its physical inputs are snapshotted where it runs
+//! into variables both sides must end equal on, its physical results are fresh values both
+//! sides share, and [`taint`] finds what a refutation resting on them depends on.
+
+use super::emit::{self, Side};
+use super::lower::{at, is_terminator, modelled, reads_memory, writes, Unsupported};
+use super::mir::{Inst, OpKind};
+use gcnsmt_semantics::target::Target;
+
+/// Prefix of the rule variables that stand for a dropped instruction's physical inputs
+/// (compared, soft) and results (fresh inputs both sides share).
+pub const UNINTERPRETED_PREFIX: &str = "uf";
+
+/// The rule variable of the `n`-th physical cell an uninterpreted instruction reads (`in`) or
+/// writes (`out`), for its `occ`-th occurrence (by text) in the block: the same name on both
+/// sides, so equal inputs and shared results pair the occurrences.
+fn uf_var(i: &Inst, occ: usize, dir: &str, n: usize) -> String {
+    // FNV-1a of the text: a short, stable name for the instruction.
+    let h = i.key.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    });
+    format!("%{UNINTERPRETED_PREFIX}{h:08x}_{occ}_{dir}{n}")
+}
+
+fn cell_mov(dst: &str, src: &str) -> String {
+    let vgpr = |c: &str| {
+        let c = c
+            .strip_prefix(&format!("%{}", emit::PHYS_PREFIX))
+            .unwrap_or(c);
+        c.strip_prefix('v')
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|x| x.is_ascii_digit()))
+    };
+    if vgpr(dst) || vgpr(src) {
+        format!("v_mov_b32 {dst}, {src}")
+    } else {
+        format!("s_mov_b32 {dst}, {src}")
+    }
+}
+
+/// The lines an uninterpreted (dropped) instruction leaves in its side: each physical cell it
+/// reads is copied to a variable that must end equal on both sides (so the instruction saw the
+/// same inputs where it ran, even if the block writes the register again later), and each cell
+/// it writes gets a fresh value both sides share (so code after it does not read the register's
+/// old value). SCC is no 32-bit cell: reading it is accepted only where neither block writes it,
+/// and a result in it only where nothing reads it afterwards.
+pub(super) fn lines(
+    side: &Side,
+    i: &Inst,
+    occ: usize,
+    target: Target,
+    temps: &mut super::scc::Temps,
+) -> Result<Vec<String>, Unsupported> {
+    let fail = |m: String| Unsupported(format!("{}: {}: {m}", at(side, i), i.opcode));
+    let mut out = Vec::new();
+    let (mut nin, mut nout) = (0, 0);
+    let def_ops = i
+        .defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def));
+    let use_ops = i
+        .ops
+        .iter()
+        .filter(|o| !o.flags.implicit_def && !o.flags.def);
+    for o in use_ops {
+        let OpKind::Phys(p) = &o.kind else { continue };
+        let cells = if p == "scc" {
+            vec![super::scc::VAR.to_string()]
+        } else {
+            emit::operand_cells(side, o, target).map_err(fail)?
+        };
+        for c in cells {
+            out.push(cell_mov(&uf_var(i, occ, "in", nin), &c));
+            nin += 1;
+        }
+    }
+    let pos = side
+        .block
+        .insts
+        .iter()
+        .position(|j| std::ptr::eq(j, i))
+        .unwrap_or(0);
+    for o in def_ops {
+        let OpKind::Phys(p) = &o.kind else { continue };
+        if p == "scc" {
+            // A fresh shared value, read as the bit it stands for.
+            out.push(cell_mov(super::scc::VAR, &uf_var(i, occ, "out", nout)));
+            nout += 1;
+            out.extend(temps.normalize());
+            continue;
+        }
+        if p.starts_with("exec") {
+            // A single-lane check does not model EXEC (docs/tv.md, assumption 7), so the new
+            // mask is not written; what reads it explicitly afterwards would read the old one.
+            let read_later = side.block.insts[pos + 1..].iter().any(|j| {
+                j.ops.iter().any(|u| {
+                    matches!(&u.kind, OpKind::Phys(q) if q.starts_with("exec"))
+                        && !u.flags.implicit
+                        && !u.flags.implicit_def
+                        && !u.flags.def
+                })
+            });
+            if read_later {
+                return Err(fail("its EXEC result is read and not modelled".into()));
+            }
+            continue;
+        }
+        let cells = emit::operand_cells(side, o, target).map_err(fail)?;
+        for c in cells {
+            out.push(cell_mov(&c, &uf_var(i, occ, "out", nout)));
+            nout += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// The dropped instructions a refutation may rest on (those whose results the rule reads, and
+/// those with physical results), and what depends on them ([`super::taint`]).
+pub(super) fn taint(
+    before: &Side,
+    after: &Side,
+    (target, exec): (Target, bool),
+    read: Vec<String>,
+) -> (Vec<String>, super::taint::Taint) {
+    let mut uninterpreted = read;
+    for i in before.block.insts.iter().chain(&after.block.insts) {
+        let op = i.opcode.as_str();
+        let dropped_here = !modelled(i, target, exec)
+            && !is_terminator(op)
+            && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI");
+        let phys_result = i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if !p.starts_with("exec")));
+        if dropped_here && phys_result && !uninterpreted.contains(&i.opcode) {
+            uninterpreted.push(i.opcode.clone());
+        }
+    }
+    let mut taint = super::taint::Taint::default();
+    if !uninterpreted.is_empty() {
+        let uf = |i: &Inst| {
+            let op = i.opcode.as_str();
+            !modelled(i, target, exec)
+                && !is_terminator(op)
+                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
+        };
+        let mem = |i: &Inst| {
+            let (g, l) = writes(i, target);
+            (reads_memory(i, target), g || l)
+        };
+        super::taint::side(&mut taint, before, target, uf, mem);
+        super::taint::side(&mut taint, after, target, uf, mem);
+    }
+    (uninterpreted, taint)
+}
