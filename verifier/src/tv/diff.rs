@@ -180,11 +180,14 @@ fn blocks<'a>(
     Ok(out)
 }
 
-/// Virtual registers read by instructions of blocks other than `num` (PHI inputs included).
+/// Virtual registers read by instructions of blocks other than `num` (PHI inputs included), and
+/// by `num` itself when it is on a cycle: the next iteration reads what this one leaves (a
+/// loop-carried value, a PHI of the block's own back edge).
 fn used_outside(f: &Function, num: u32) -> BTreeSet<u32> {
+    let cyclic = reachable(f, num).contains(&num);
     f.blocks
         .iter()
-        .filter(|b| b.num != num)
+        .filter(|b| b.num != num || cyclic)
         .flat_map(|b| &b.insts)
         .flat_map(|i| &i.ops)
         .filter_map(|o| match o.kind {
@@ -192,6 +195,58 @@ fn used_outside(f: &Function, num: u32) -> BTreeSet<u32> {
             _ => None,
         })
         .collect()
+}
+
+/// The blocks reachable from `num`'s successors (`num` itself only through a cycle).
+fn reachable(f: &Function, num: u32) -> BTreeSet<u32> {
+    let succ = |n: u32| {
+        f.blocks
+            .iter()
+            .find(|b| b.num == n)
+            .map(|b| b.successors.clone())
+            .unwrap_or_default()
+    };
+    let mut seen = BTreeSet::new();
+    let mut work = succ(num);
+    while let Some(n) = work.pop() {
+        if seen.insert(n) {
+            work.extend(succ(n));
+        }
+    }
+    seen
+}
+
+/// Physical registers some block reachable from `num` reads before writing it there: the
+/// live-outs when the function has no `liveins:` (`tracksRegLiveness: false`). An
+/// over-approximation (a later block's write on the path is not followed), so sound.
+fn phys_read_after(f: &Function, num: u32) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for b in f
+        .blocks
+        .iter()
+        .filter(|b| reachable(f, num).contains(&b.num))
+    {
+        let mut written: BTreeSet<&str> = BTreeSet::new();
+        for i in &b.insts {
+            for o in &i.ops {
+                if let OpKind::Phys(p) = &o.kind {
+                    if !o.flags.def && !o.flags.implicit_def && !written.contains(p.as_str()) {
+                        out.insert(p.clone());
+                    }
+                }
+            }
+            for d in i
+                .defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+            {
+                if let OpKind::Phys(p) = &d.kind {
+                    written.insert(p.as_str());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Physical registers live out of `b`: its successors' live-ins and its terminators' uses.
@@ -202,6 +257,9 @@ fn phys_liveout(f: &Function, b: &Block) -> BTreeSet<String> {
         .filter(|s| b.successors.contains(&s.num))
         .flat_map(|s| s.liveins.iter().cloned())
         .collect();
+    if !f.tracks_liveness {
+        out.extend(phys_read_after(f, b.num));
+    }
     if super::scc_live::live_out(f, b) {
         out.insert("scc".into());
     }

@@ -132,7 +132,7 @@ enum Mem {
 
 /// The memory behaviour of an unmodelled opcode.
 fn memory_of(op: &str) -> Mem {
-    const EFFECT: [&str; 22] = [
+    const EFFECT: [&str; 23] = [
         "S_BARRIER",
         "S_SENDMSG",
         "S_SETREG",
@@ -157,6 +157,9 @@ fn memory_of(op: &str) -> Mem {
         "S_SCRATCH",
         "S_SETPC",
         "S_SET_GPR_IDX",
+        // The program counter: its value depends on where the instruction is, so a pass that
+        // moves code or adds an instruction before it changes the result.
+        "S_GETPC",
     ];
     // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
     // as physical registers (compared and fresh on the uninterpreted path); the call between
@@ -165,6 +168,11 @@ fn memory_of(op: &str) -> Mem {
         return Mem::Pure;
     }
     if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
+        return Mem::Effect;
+    }
+    // LDS DMA and the async loads write LDS (M0 or an operand gives the address): an effect
+    // the global-read class would hide (GLOBAL_LOAD_LDS_DWORD, GLOBAL_LOAD_ASYNC_TO_LDS_*).
+    if op.contains("_LDS") {
         return Mem::Effect;
     }
     if op.starts_with("S_LOAD_")
@@ -524,6 +532,24 @@ fn unmodelled(
                     at(side, i)
                 )));
             }
+            // Its virtual inputs are compared at the block's end, which is the value it read
+            // only if nothing (it included: a tied operand) writes them again (non-SSA MIR).
+            let pos = side.block.insts.iter().position(|j| std::ptr::eq(j, i));
+            let later = &side.block.insts[pos.unwrap_or(0)..];
+            for o in i
+                .ops
+                .iter()
+                .filter(|o| !o.flags.def && !o.flags.implicit_def)
+            {
+                if let OpKind::VReg { id, .. } = o.kind {
+                    if later.iter().any(|j| defines(j, id)) {
+                        return Err(Unsupported(format!(
+                            "{}: {op}: its input %{id} is written again in the block",
+                            at(side, i)
+                        )));
+                    }
+                }
+            }
             for o in &i.ops {
                 if let OpKind::VReg { id, .. } = o.kind {
                     live.insert(id);
@@ -543,6 +569,14 @@ fn unmodelled(
         }
     }
     Ok(uninterpreted)
+}
+
+/// Whether `i` writes virtual register `id` (or a part of it).
+fn defines(i: &Inst, id: u32) -> bool {
+    i.defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        .any(|d| matches!(d.kind, OpKind::VReg { id: x, .. } if x == id))
 }
 
 /// The 32-bit cells of physical registers written in either block (explicit definitions, and

@@ -37,6 +37,9 @@ pub struct Function {
     pub blocks: Vec<Block>,
     /// `machineFunctionInfo: mode:` (the float MODE fields).
     pub mode: super::fpmode::FpMode,
+    /// `tracksRegLiveness: true`: the blocks' `liveins:` are complete. Without it MIR lists
+    /// none, and the physical registers a block's successors read must be found by scanning.
+    pub tracks_liveness: bool,
 }
 
 /// One basic block `bb.N`.
@@ -303,6 +306,8 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
                 i += 1;
             }
             continue;
+        } else if let Some(v) = l.strip_prefix("tracksRegLiveness:") {
+            f.tracks_liveness = v.trim() == "true";
         } else if let Some(v) = l.trim_start().strip_prefix("ldsSize:") {
             if f.lds_size.is_none() {
                 f.lds_size = v.trim().parse().ok().filter(|n| *n > 0);
