@@ -111,7 +111,10 @@ pub fn rule_parts(
         lanes: 1,
         order: LaneOrder::Any,
     };
-    let dead = match terms.contains(&"S_ENDPGM 0") {
+    // Only when the wave ends here: a branch before S_ENDPGM (`S_CBRANCH_EXECZ`) leads to a
+    // block that reads EXEC.
+    let ends = terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
+    let dead = match ends {
         true => vec![("exec".to_string(), Loc::default())],
         false => Vec::new(),
     };
@@ -300,6 +303,17 @@ fn plain(
         if let Some(d) = i.defs.first() {
             out.extend(and_exec(&cells(side, d, target)?, &exec_cells(target)));
         }
+        // The `_e32` form writes `$vcc` implicitly, masked the same way.
+        let vcc = |o: &&Operand| {
+            o.flags.implicit_def && matches!(&o.kind, OpKind::Phys(p) if p.starts_with("vcc"))
+        };
+        for d in i.ops.iter().filter(vcc) {
+            let c = cells(side, d, target)?;
+            if c.len() != exec_cells(target).len() {
+                return Err("a lane mask of the wrong width".into());
+            }
+            out.extend(and_exec(&c, &exec_cells(target)));
+        }
     }
     if i.defs.iter().any(exec_op) {
         let ones = op == "S_MOV_B64" && matches!(reg_use(i, 0)?.kind, OpKind::Imm(-1));
@@ -325,6 +339,29 @@ fn reads_bit(i: &Inst, target: Target) -> bool {
         super::opcodes::lookup(target, &i.opcode),
         Some(super::opcodes::MirOp::Alu { mask: true, .. })
     )
+}
+
+/// A mask op keeps bit L at bit L only when it reads and writes whole masks: a sub-register of
+/// a mask (`COPY %m.sub1`, `$exec_lo` on wave64) or a `REG_SEQUENCE` / `INSERT_SUBREG` /
+/// `EXTRACT_SUBREG` of one moves lane bits to other positions, and a VGPR result holds the mask
+/// as lane L's data.
+fn moves_bits(side: &Side, i: &Inst, mask_uses: &[&Operand], target: Target) -> Result<(), String> {
+    let op = i.opcode.as_str();
+    if matches!(op, "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG") {
+        return Err("builds or splits a lane mask (moves lane bits)".into());
+    }
+    let width = exec_cells(target).len();
+    let whole = |o: &Operand| {
+        !matches!(&o.kind, OpKind::VReg { sub: Some(_), .. })
+            && cells(side, o, target).is_ok_and(|c| c.len() == width)
+    };
+    if !mask_uses.iter().all(|o| whole(o)) || !i.defs.iter().all(whole) {
+        return Err("reads or writes part of a lane mask (moves lane bits)".into());
+    }
+    if i.defs.iter().any(|d| emit::is_vgpr_dest(side, d)) {
+        return Err("a lane mask moved into a VGPR".into());
+    }
+    Ok(())
 }
 
 /// Check that every lane mask of a side is read only lane-wise: EXEC and what a V_CMP /
@@ -358,11 +395,16 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
             .filter(|o| key(o).iter().any(|k| masks.contains(k)))
             .collect();
         let last = i.uses().last();
+        // A whitelist: SALU mask ops and copies (a VALU op reads a mask as lane L's data), or
+        // the select / carry-in of a VALU op.
         let ok = mask_uses.is_empty()
-            || combines(op)
+            || combines(op) && !op.starts_with("V_")
             || reads_bit(i, target) && mask_uses.iter().all(|o| Some(*o) == last);
         if !ok {
             return Err((n, format!("{op} reads a lane mask across lanes")));
+        }
+        if !mask_uses.is_empty() && !reads_bit(i, target) {
+            moves_bits(side, i, &mask_uses, target).map_err(|m| (n, format!("{op}: {m}")))?;
         }
         // A VALU op's SGPR result is a lane mask too (a carry-out: one bit per lane).
         let valu_sgpr = op.starts_with("V_") && i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d));

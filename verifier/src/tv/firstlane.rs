@@ -40,6 +40,9 @@ fn vgpr(side: &Side, o: &Operand) -> bool {
 /// Whether the instruction may be recomputed for lane F: a copy pseudo or a table VALU/SALU op
 /// that reads no lane mask (a mask bit is lane L's).
 fn recomputable(i: &Inst, target: Target) -> bool {
+    if lane_dependent(&i.opcode) {
+        return false;
+    }
     match i.opcode.as_str() {
         "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" => true,
         op if super::wide::is_wide(op) => true,
@@ -54,6 +57,23 @@ fn recomputable(i: &Inst, target: Target) -> bool {
             })
         ),
     }
+}
+
+/// Whether `op`'s result in a lane depends on which lane it is or on other lanes' values
+/// (`V_MBCNT_*` counts the mask bits below the lane's id; DPP, permutes, lane reads and writes),
+/// even when its operands are uniform: such a value is neither uniform nor lane L's formula
+/// for lane F.
+fn lane_dependent(op: &str) -> bool {
+    op.starts_with("V_MBCNT")
+        || op.starts_with("V_READLANE")
+        || op.starts_with("V_WRITELANE")
+        || op.starts_with("V_PERMLANE")
+        || op.starts_with("V_SWIZZLE")
+        || op.starts_with("DS_SWIZZLE")
+        || op.starts_with("DS_PERMUTE")
+        || op.starts_with("DS_BPERMUTE")
+        || op.contains("DPP")
+        || op.contains("_dpp")
 }
 
 /// Whether `i` is a VGPR-to-SGPR `COPY`, which LLVM lowers to `V_READFIRSTLANE_B32`.
@@ -117,6 +137,15 @@ pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<Str
             }
         }
     }
+    // The recomputed instructions run at the readfirstlane: a scalar or physical register they
+    // read must still hold what it held at the original instruction.
+    for &n in &need {
+        if let Some(r) = overwritten(side, n, at, target) {
+            return Err(format!(
+                "its source reads {r}, which the block writes before the read"
+            ));
+        }
+    }
     let mut classes: BTreeMap<u32, String> = side.classes.clone();
     let mut shadow = |o: &mut Operand| {
         if let OpKind::VReg { id, .. } = &mut o.kind {
@@ -150,6 +179,35 @@ pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<Str
         }
     }
     Ok(out)
+}
+
+/// The cells (or `%id`) of a register operand.
+fn cells(o: &Operand, target: Target) -> Vec<String> {
+    match &o.kind {
+        OpKind::VReg { id, .. } => vec![format!("%{id}")],
+        OpKind::Phys(p) => emit::phys(p, target).unwrap_or_else(|_| vec![p.clone()]),
+        _ => Vec::new(),
+    }
+}
+
+/// A non-VGPR register instruction `n` reads (implicit ones but EXEC included) that an
+/// instruction after it and before `at` writes.
+fn overwritten(side: &Side, n: usize, at: usize, target: Target) -> Option<String> {
+    let i = &side.block.insts[n];
+    let read: Vec<String> = i
+        .ops
+        .iter()
+        .filter(|o| !o.flags.def && !o.flags.implicit_def && !vgpr(side, o))
+        .filter(|o| !matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+        .flat_map(|o| cells(o, target))
+        .collect();
+    side.block.insts[n + 1..at].iter().find_map(|j| {
+        j.defs
+            .iter()
+            .chain(j.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+            .flat_map(|o| cells(o, target))
+            .find(|c| read.contains(c))
+    })
 }
 
 /// Lane F's copy of the physical VGPRs a recomputed line reads (`v3` -> `%lfv3`), when no

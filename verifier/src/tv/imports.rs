@@ -10,8 +10,10 @@
 //! Sound when (checked here; argument in docs/tv.md, assumption 18):
 //! - the function's CFG has no cycle, so every block runs at most once per wave and a value,
 //!   once written, is never written again (no temporal divergence);
-//! - no instruction but a terminator writes EXEC in either file, so a lane active in a block
-//!   was active in every block that dominates it;
+//! - no instruction writes EXEC in either file but a terminator that only clears EXEC bits
+//!   (`SI_IF`, `S_AND_B64_term $exec, x`...; not `S_OR_B64_term`, `S_MOV_B64_term`, which
+//!   turn lanes back on), so a lane active in a block was active in every block that
+//!   dominates it;
 //! - `%r` and every virtual register the definition reads are defined exactly once in each
 //!   file, the definition has the same text in both files and its block strictly dominates the
 //!   checked block: a lane active in the block took a path through the definition, which read
@@ -138,18 +140,41 @@ fn def_sites(f: &Function) -> BTreeMap<u32, (u32, Option<&Inst>)> {
     out
 }
 
-/// Whether an instruction other than a terminator writes EXEC (`SI_END_CF`, WWM, `SI_INIT_EXEC`,
-/// `$exec = S_MOV_B64`): a lane could then be inactive where the definition runs yet active in
-/// a block it dominates. Terminators change EXEC only on the way to other blocks, along
-/// edges that also skip those blocks (`SI_IF`, `S_CBRANCH_EXECZ`).
+/// Whether an instruction writes EXEC other than a terminator that only turns lanes off
+/// ([`narrows_exec`]): a lane could then be inactive where the definition runs yet active in
+/// a block it dominates (`SI_END_CF`, WWM, `SI_INIT_EXEC`, `$exec = S_MOV_B64`, and the
+/// terminators `$exec = S_OR_B64_term $exec, %m` / `S_MOV_B64_term %m`, which turn lanes back
+/// on for the successor).
 fn exec_set_inside_blocks(f: &Function) -> bool {
     f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-        !super::lower::is_terminator(&i.opcode)
-            && i.defs
-                .iter()
-                .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
-                .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+        let writes = i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")));
+        writes && !(super::lower::is_terminator(&i.opcode) && narrows_exec(i))
     })
+}
+
+/// Whether terminator `i` can only clear EXEC bits: `SI_IF` (EXEC &= cond), or
+/// `$exec = S_AND(N2)_B64/B32_term $exec, x` / `S_AND_SAVEEXEC_*_term x` (EXEC & x, EXEC & !x).
+fn narrows_exec(i: &Inst) -> bool {
+    let op = i.opcode.as_str();
+    let exec = |o: Option<&super::mir::Operand>| {
+        o.is_some_and(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    };
+    let to_exec = i.defs.len() == 1 && exec(i.defs.first());
+    let mut srcs = i.uses().filter(|o| !o.flags.implicit);
+    match op {
+        "SI_IF" => true,
+        "S_AND_SAVEEXEC_B64_term" | "S_AND_SAVEEXEC_B32_term" => true,
+        "S_AND_B64_term" | "S_AND_B32_term" => {
+            let (a, b) = (srcs.next(), srcs.next());
+            to_exec && (exec(a) || exec(b))
+        }
+        "S_ANDN2_B64_term" | "S_ANDN2_B32_term" => to_exec && exec(srcs.next()),
+        _ => false,
+    }
 }
 
 /// Whether the CFG has no cycle (Kahn's algorithm over every block).

@@ -341,6 +341,9 @@ fn lower_in(
                     .iter()
                     .any(|i| super::scc::reads(i) || super::scc::writes(i))
             }),
+        vcmp: [before.block, after.block]
+            .iter()
+            .any(|b| b.insts.iter().any(|i| i.opcode.starts_with("V_CMP"))),
     };
     let mode = (target, exec, scc.live_out);
     let source = lower_side(before, mode, (scc, 'b'))?;
@@ -663,6 +666,8 @@ struct Scc {
     live_out: bool,
     /// Some instruction of either side reads or writes SCC (never in the EXEC model).
     mentioned: bool,
+    /// Either side makes a lane mask (a V_CMP / V_CMPX; [`super::scc::reads_mask`]).
+    vcmp: bool,
 }
 
 /// One side's rule lines; `tag` names the side's SCC scratch variables.
@@ -746,6 +751,12 @@ fn lower_side(
             let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
             if own.is_none() && super::scc::reads(i) {
                 return Err(fail("its SCC input is not modelled".into()));
+            }
+            if used[n] && super::scc::writes(i) && super::scc::reads_mask(side, n, target, scc.vcmp)
+            {
+                return Err(fail(
+                    "the SCC of a lane mask is read (a cross-lane value)".into(),
+                ));
             }
             let (pre, post) =
                 super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;

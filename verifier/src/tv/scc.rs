@@ -16,6 +16,7 @@ use super::emit::{dwords, imm_text, src, tuple, Side};
 use super::mir::{Inst, OpKind, Operand};
 use gcnsmt_lifter::lift::wave_size;
 use gcnsmt_semantics::target::{Gen, Target};
+use std::collections::BTreeSet;
 
 /// The rule variable holding SCC.
 pub const VAR: &str = "%scc";
@@ -525,4 +526,69 @@ pub fn write(
         Formula::Own => {}
     }
     Ok((pre, post))
+}
+
+/// Whether instruction `n` of `side` is a wave-width SALU logic op (`S_AND_B64` on wave64,
+/// `S_AND_B32` on wave32...) that may read a lane mask: the pair makes one (`vcmp`: a V_CMP or
+/// V_CMPX on either side) or the op reads `$exec` / `$vcc` or a register the block made from
+/// them. Its SCC (`mask != 0`) is a cross-lane value the one-lane model cannot compute: lane L
+/// always runs and sees only its own bit, while the wave may run the block with EXEC = 0.
+pub fn reads_mask(side: &Side, n: usize, target: Target, vcmp: bool) -> bool {
+    let wave64 = super::emit::phys("exec", target).is_ok_and(|c| c.len() == 2);
+    let suffix = if wave64 { "_B64" } else { "_B32" };
+    let op = side.block.insts[n].opcode.as_str();
+    let logic = [
+        "S_AND_",
+        "S_OR_",
+        "S_XOR_",
+        "S_ANDN2_",
+        "S_ORN2_",
+        "S_NAND_",
+        "S_NOR_",
+        "S_XNOR_",
+        "S_NOT_",
+        "S_AND_NOT1_",
+        "S_OR_NOT1_",
+    ];
+    let is_logic = op
+        .strip_suffix(suffix)
+        .is_some_and(|p| logic.contains(&format!("{p}_").as_str()));
+    if !is_logic {
+        return false;
+    }
+    if vcmp {
+        return true;
+    }
+    let key = |o: &Operand| -> Vec<String> {
+        match &o.kind {
+            OpKind::VReg { id, .. } => vec![format!("%{id}")],
+            OpKind::Phys(p) if p.starts_with("exec") || p.starts_with("vcc") => {
+                vec!["mask".to_string()]
+            }
+            OpKind::Phys(p) => super::emit::phys(p, target).unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    };
+    let mut tainted: BTreeSet<String> = BTreeSet::from(["mask".to_string()]);
+    for i in &side.block.insts[..=n] {
+        let reads = i
+            .ops
+            .iter()
+            .filter(|o| !o.flags.def && !o.flags.implicit_def)
+            .filter(|o| !(o.flags.implicit && matches!(&o.kind, OpKind::Phys(p) if p == "exec")))
+            .any(|o| key(o).iter().any(|k| tainted.contains(k)));
+        if std::ptr::eq(i, &side.block.insts[n]) {
+            return reads;
+        }
+        if reads {
+            for d in i
+                .defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.implicit_def))
+            {
+                tainted.extend(key(d));
+            }
+        }
+    }
+    false
 }

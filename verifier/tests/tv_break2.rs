@@ -1,0 +1,180 @@
+//! Wrong proofs a fresh helper found on 2026-12-04 in the models added that day (EXEC and lane
+//! masks, first-lane reads, imported definitions, SCC, waits) and in liveness
+//! (`tests/data/tv/break2/NN-*/`: each pair valid for llc-22 `-verify-machineinstrs`, its
+//! README works out by hand an input on which before and after differ on hardware). Each must
+//! end refuted, unknown or unsupported in some block: never all proved or unchanged.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+/// (folder, before, after, target).
+const CASES: &[(&str, &str, &str, &str)] = &[
+    (
+        "01-import-across-exec-term",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "01-import-across-exec-term",
+        "before-movterm.mir",
+        "after-movterm.mir",
+        "gfx900",
+    ),
+    (
+        "01-import-across-exec-term",
+        "before-gfx1100.mir",
+        "after-gfx1100.mir",
+        "gfx1100",
+    ),
+    (
+        "02-readfirstlane-mbcnt-uniform",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "02-readfirstlane-mbcnt-uniform",
+        "before-copy.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "02-readfirstlane-mbcnt-uniform",
+        "before.mir",
+        "after.mir",
+        "gfx1100",
+    ),
+    (
+        "03-vcmp-e32-vcc-not-masked",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "03-vcmp-e32-vcc-not-masked",
+        "before-cndmask.mir",
+        "after-cndmask.mir",
+        "gfx900",
+    ),
+    (
+        "04-readfirstlane-shadow-reads-later-sgpr",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "05-phys-liveout-without-liveins",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "05-phys-liveout-without-liveins",
+        "before-vcc.mir",
+        "after-vcc.mir",
+        "gfx900",
+    ),
+    (
+        "06-nonssa-vreg-input-of-uninterpreted-twin",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "07-global-load-lds-writes-lds",
+        "before.mir",
+        "after.mir",
+        "gfx942",
+    ),
+    (
+        "08-mask-halves-swapped-by-reg-sequence",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "08-mask-halves-swapped-by-reg-sequence",
+        "before-copy.mir",
+        "after-copy.mir",
+        "gfx900",
+    ),
+    (
+        "09-s-getpc-position-independent",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "09-s-getpc-position-independent",
+        "before-move.mir",
+        "after-move.mir",
+        "gfx900",
+    ),
+    (
+        "10-mask-into-vgpr-by-v-mov-b64-pseudo",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "11-execz-branch-before-s-endpgm",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "12-nonssa-loop-carried-vreg-dead",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "13-ssa-self-loop-phi-incoming-dead",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+    (
+        "14-one-lane-fallback-assumes-exec-nonzero",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    ),
+];
+
+fn verdicts(dir: &Path, before: &str, after: &str, target: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .current_dir(dir)
+        .args(["tv", "--format", "json", "--target", target, before, after])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "block")
+        .filter_map(|v| v["verdict"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn wrong_proofs_found_by_a_fresh_helper_are_not_proved() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/break2");
+    let mut wrong = Vec::new();
+    for (dir, before, after, target) in CASES {
+        let v = verdicts(&root.join(dir), before, after, target);
+        let caught = v
+            .iter()
+            .any(|x| matches!(x.as_str(), "refuted" | "unknown" | "unsupported"));
+        if !caught {
+            wrong.push(format!("{dir} {before} {after} {target}: {v:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "still proved:\n{}", wrong.join("\n"));
+}
