@@ -178,3 +178,18 @@ fn wrong_proofs_found_by_a_fresh_helper_are_not_proved() {
     }
     assert!(wrong.is_empty(), "still proved:\n{}", wrong.join("\n"));
 }
+
+/// The false alarm of that round (`FA1-*`): `S_MOV_B64` of the f64 1/(2*pi),
+/// 0x3FC45F306DC9C882, is an inline constant from gfx8 on (llc-22 encodes it on gfx900 as
+/// SSRC0 = 248), so the expansion of `S_MOV_B64_IMM_PSEUDO` into it is proved there; on gfx600
+/// it is not inline, the encoder keeps the low dword 0x6DC9C882 as a literal and s5 becomes 0
+/// instead of 0x3FC45F30: refuted.
+#[test]
+fn inv2pi_is_a_64_bit_inline_constant_from_gfx8() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break2/FA1-s-mov-b64-inv2pi-inline");
+    for (target, want) in [("gfx900", "proved"), ("gfx600", "refuted")] {
+        let v = verdicts(&dir, "before.mir", "after.mir", target);
+        assert_eq!(v, [want], "{target}");
+    }
+}

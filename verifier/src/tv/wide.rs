@@ -71,7 +71,7 @@ pub fn encoded_after(
         }
         for o in &mut i.ops {
             let OpKind::Imm(v) = o.kind else { continue };
-            if i32::try_from(v).is_ok() || u32::try_from(v).is_ok() {
+            if i32::try_from(v).is_ok() || u32::try_from(v).is_ok() || inline_f64(v, target) {
                 continue;
             }
             let lo = v as u32;
@@ -87,6 +87,17 @@ pub fn encoded_after(
         }
     }
     Ok(changed.then_some(out))
+}
+
+/// Whether `v` is an f64 inline constant of `target` (AMD Vega ISA guide, "Inline Constants":
+/// +-0.5, +-1, +-2, +-4, and from gfx8 on 1/(2*pi), LLVM's `HasInv2Pi`; llc-22 encodes
+/// `s_mov_b64 s[4:5], 0x3FC45F306DC9C882` on gfx900 as SSRC0 = 248): the encoder emits it
+/// whole, so it needs no literal.
+fn inline_f64(v: i64, target: Target) -> bool {
+    const F64_INLINE: [f64; 8] = [0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0];
+    const INV_2PI: i64 = 0x3FC4_5F30_6DC9_C882;
+    F64_INLINE.iter().any(|f| f.to_bits() as i64 == v)
+        || (v == INV_2PI && target.gen() >= gcnsmt_semantics::target::Gen::Gfx8)
 }
 
 /// Whether `op` is a 64-bit move or bitwise op lowered as two 32-bit ops.
