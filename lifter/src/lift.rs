@@ -77,18 +77,7 @@ pub enum AluMods {
 pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let g = target.gen();
     // Every form starts from a plain one-dword VALU op and says only what differs.
-    let plain = |entry: &'static str, srcs| AluDef {
-        entry,
-        sdst: false,
-        srcs,
-        scalar: false,
-        dmask: false,
-        smask: false,
-        wide_srcs: 0,
-        wide_dst: false,
-        to_sgpr: false,
-        mods: AluMods::None,
-    };
+    let plain = plain_valu;
     let v = |entry, sdst, srcs| {
         Some(AluDef {
             sdst,
@@ -245,16 +234,10 @@ fn float_op(g: Gen, base: &str) -> Option<AluDef> {
     };
     let pair = mods == AluMods::PackedMov;
     Some(AluDef {
-        entry,
-        sdst: false,
-        srcs,
-        scalar: false,
-        dmask: false,
-        smask: false,
         wide_srcs: if pair { 0b11 } else { 0 },
         wide_dst: pair,
-        to_sgpr: false,
         mods,
+        ..plain_valu(entry, srcs)
     })
 }
 
@@ -275,17 +258,25 @@ fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
         _ => return None,
     };
     Some(AluDef {
+        mods: AluMods::SatU32,
+        ..plain_valu(entry, 2)
+    })
+}
+
+/// A plain one-dword VALU op without modifiers: the form every other entry changes.
+fn plain_valu(entry: &'static str, srcs: u8) -> AluDef {
+    AluDef {
         entry,
         sdst: false,
-        srcs: 2,
+        srcs,
         scalar: false,
         dmask: false,
         smask: false,
         wide_srcs: 0,
         wide_dst: false,
         to_sgpr: false,
-        mods: AluMods::SatU32,
-    })
+        mods: AluMods::None,
+    }
 }
 
 /// The 32-bit VOPC compares: mnemonic (without `_e32`/`_e64`) -> semantics entry.
