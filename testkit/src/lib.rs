@@ -231,6 +231,21 @@ pub fn run_in_root(bin: &str, args: &[&str]) -> Run {
     r
 }
 
+/// `bin tv --format json ARGS` in `dir`: the JSON records of its blocks (`"type": "block"`,
+/// in output order) and the run itself, for the tv tests that compare verdicts.
+pub fn tv_blocks(bin: &str, dir: &Path, args: &[&str]) -> (Vec<serde_json::Value>, Run) {
+    let mut all = vec!["tv", "--format", "json"];
+    all.extend_from_slice(args);
+    let r = run_at(Some(dir), bin, &all, None, &[]);
+    let blocks = r
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "block")
+        .collect();
+    (blocks, r)
+}
+
 /// [`run`] in the working directory `cwd` (`None`: the test's own, its crate's directory).
 ///
 /// Doc examples and snapshots run in [`workspace_root`], so that the paths they name

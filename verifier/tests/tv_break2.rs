@@ -4,9 +4,7 @@
 //! README works out by hand an input on which before and after differ on hardware). Each must
 //! end refuted, unknown or unsupported in some block: never all proved or unchanged.
 
-use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 /// (folder, before, after, target).
 const CASES: &[(&str, &str, &str, &str)] = &[
@@ -145,20 +143,11 @@ const CASES: &[(&str, &str, &str, &str)] = &[
 ];
 
 fn verdicts(dir: &Path, before: &str, after: &str, target: &str) -> Vec<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .current_dir(dir)
-        .args(["tv", "--format", "json", "--target", target, before, after])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.code().is_some_and(|c| c <= 3),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == "block")
+    let args = ["--target", target, before, after];
+    let (blocks, out) = gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), dir, &args);
+    assert!((0..=3).contains(&out.code), "{}", out.stderr);
+    blocks
+        .iter()
         .filter_map(|v| v["verdict"].as_str().map(str::to_string))
         .collect()
 }

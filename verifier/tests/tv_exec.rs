@@ -4,28 +4,17 @@
 //! from tv's output.
 
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/tv/exec")
-        .join(name)
-}
+use std::path::Path;
 
 /// Every block verdict of a tv run on gfx900: (function, block, verdict, reason).
 fn run(stem: &str) -> Vec<(String, String, String, String)> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["tv", "--format", "json", "--target", "gfx900"])
-        .arg(data(&format!("{stem}.before.mir")))
-        .arg(data(&format!("{stem}.after.mir")))
-        .output()
-        .unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/exec");
+    let (before, after) = (format!("{stem}.before.mir"), format!("{stem}.after.mir"));
+    let args = ["--target", "gfx900", before.as_str(), after.as_str()];
+    let (blocks, _) = gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), &dir, &args);
     let s = |v: &Value| v.as_str().unwrap_or("").to_string();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == "block")
+    blocks
+        .iter()
         .map(|v| {
             (
                 s(&v["function"]),

@@ -8,31 +8,15 @@
 //! f16 1.0 = 0x3c00, 2.0 = 0x4000, -1.0 = 0xbc00, -2.0 = 0xc000. Every pair stores its result
 //! (LDS at v2, or global memory at v[2:3]) so the difference is observable.
 
-use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 /// The verdict and reason of the one block of `name`'s pair.
 fn verdict(name: &str, target: &str) -> (String, String) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/mods");
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .current_dir(dir)
-        .args(["tv", "--format", "json", "--target", target])
-        .arg(format!("{name}.before.mir"))
-        .arg(format!("{name}.after.mir"))
-        .output()
-        .unwrap();
-    let blocks: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == "block")
-        .collect();
-    assert_eq!(
-        blocks.len(),
-        1,
-        "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (before, after) = (format!("{name}.before.mir"), format!("{name}.after.mir"));
+    let args = ["--target", target, before.as_str(), after.as_str()];
+    let (blocks, out) = gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), &dir, &args);
+    assert_eq!(blocks.len(), 1, "{name}: {}", out.stderr);
     let s = |k: &str| blocks[0][k].as_str().unwrap_or("").to_string();
     (s("verdict"), s("reason"))
 }

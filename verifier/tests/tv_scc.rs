@@ -2,28 +2,18 @@
 //! (`tests/data/tv/scc/`; the before-file's header works out each breaking input). The expected
 //! verdicts are those hand computations, not tv's output.
 
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/data/tv/scc")
-        .join(name)
-}
+use std::path::Path;
 
 /// Every block verdict of the pair on `target`, as (function, block, verdict, reason).
 fn verdicts(target: &str) -> Vec<(String, String, String, String)> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["tv", "--format", "json", "--target", target])
-        .arg(data("scc.before.mir"))
-        .arg(data("scc.after.mir"))
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == "block")
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/scc");
+    let (blocks, _) = gcnsmt_testkit::tv_blocks(
+        env!("CARGO_BIN_EXE_gcnsmt"),
+        &dir,
+        &["--target", target, "scc.before.mir", "scc.after.mir"],
+    );
+    blocks
+        .iter()
         .map(|v| {
             let s = |k: &str| v[k].as_str().unwrap_or("").to_string();
             (s("function"), s("block"), s("verdict"), s("reason"))

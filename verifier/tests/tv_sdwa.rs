@@ -5,21 +5,11 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 fn run() -> Vec<Value> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/sdwa");
-    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .current_dir(&dir)
-        .args(["tv", "--format", "json", "--target", "gfx900"])
-        .args(["sdwa.before.mir", "sdwa.after.mir"])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter(|v| v["type"] == "block")
-        .collect()
+    let args = ["--target", "gfx900", "sdwa.before.mir", "sdwa.after.mir"];
+    gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), &dir, &args).0
 }
 
 fn block<'a>(v: &'a [Value], f: &str, b: &str) -> &'a Value {
