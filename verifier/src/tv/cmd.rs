@@ -508,6 +508,11 @@ fn decide(
                 v.reason = Some(e.to_string());
             }
             Some(Ok(o)) => match o.verdict {
+                // Proved for the waves the model covers, not all of them (`Lowered::bounded`).
+                Verdict::Proved if l.bounded.is_some() => {
+                    v.verdict = "unknown";
+                    v.reason = l.bounded.clone();
+                }
                 Verdict::Proved => v.verdict = "proved",
                 Verdict::Inapplicable => v.verdict = "inapplicable",
                 Verdict::Unknown(r) => {
