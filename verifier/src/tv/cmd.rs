@@ -55,9 +55,13 @@ pub struct TvArgs {
     /// Only these functions (repeatable).
     #[arg(long = "function", value_name = "NAME")]
     pub functions: Vec<String>,
-    /// The llc to run with --pass.
+    /// The llc to run with --pass (and --llc-verify).
     #[arg(long, default_value = "llc-22")]
     pub llc: String,
+    /// With two files: first run `llc -run-pass=none -verify-machineinstrs` on each, and treat
+    /// a file llc rejects as an input error (exit 2) before any verdict.
+    #[arg(long)]
+    pub llc_verify: bool,
     /// Output: text, json (JSON Lines) or sarif.
     #[arg(long, value_enum, default_value_t = TvFormat::Text)]
     pub format: TvFormat,
@@ -227,6 +231,12 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
             };
             let (b, f) = (read(before)?, read(after)?);
             let ts = a.target.as_deref().map(parse_targets).transpose()?;
+            if a.llc_verify {
+                let t = ts.as_ref().and_then(|v| v.first().copied());
+                for p in [before, after] {
+                    super::llc_verify::check(&a.llc, p, t)?;
+                }
+            }
             out.extend(validate(
                 &b,
                 &f,

@@ -20,6 +20,7 @@ pub mod firstlane;
 pub mod fpmode;
 pub mod imports;
 pub mod llc;
+mod llc_verify;
 pub mod lower;
 pub mod mir;
 pub mod opcodes;
