@@ -232,3 +232,26 @@ fn llc_verify_rejects_what_llc_rejects() {
     assert!(err.contains("-verify-machineinstrs` rejects"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pass that changes the CFG (here si-pre-emit-peephole removing a branch edge, the
+/// replay of llvm/llvm-project#120121, which llc-22's verifier accepts) gives `unsupported`
+/// for the function, exit 3: not an input error, and never a proof.
+#[test]
+fn a_changed_cfg_is_unsupported_not_an_input_error() {
+    let bug = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/bugs/preemit-execz-branch-loop");
+    let out = tv(&[], &bug.join("before.mir"), &bug.join("buggy.mir"));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b = blocks(&out);
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!(b[0]["verdict"], "unsupported");
+    assert!(
+        b[0]["reason"].as_str().unwrap().contains("changed the CFG"),
+        "{b:?}"
+    );
+}

@@ -272,8 +272,25 @@ pub fn validate(
     let (before, after) = (&canonical(before), &canonical(after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
+    let mut cfg = Vec::new();
     for fp in &pairs {
         for t in targets_of(before, fp, fallback)? {
+            if let Some((num, loc, why)) = &fp.cfg_changed {
+                cfg.push(BlockVerdict {
+                    function: fp.before.name.clone(),
+                    block: *num,
+                    target: t.name().to_string(),
+                    verdict: "unsupported",
+                    changed: true,
+                    time: Duration::ZERO,
+                    reason: Some(format!("{}:{}:{}: {why}", after.path, loc.line, loc.col)),
+                    counterexample: None,
+                    counterexample_data: None,
+                    file: after.path.clone(),
+                    line: loc.line,
+                    col: loc.col,
+                });
+            }
             for bp in &fp.blocks {
                 if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
                     jobs.push((fp, bp, t));
@@ -307,6 +324,8 @@ pub fn validate(
         })
         .collect();
     bar.finish_and_clear();
+    let mut out: Vec<BlockVerdict> = out;
+    out.extend(cfg);
     Ok(out)
 }
 
