@@ -39,10 +39,45 @@ fn touches_exec(i: &Inst) -> bool {
 /// Whether a block pair needs the EXEC model: an instruction other than a terminator of
 /// either side changes or explicitly reads EXEC, or makes a lane mask (a V_CMP).
 pub fn involved(before: &Block, after: &Block) -> bool {
-    before.insts.iter().chain(&after.insts).any(|i| {
-        !super::lower::is_terminator(&i.opcode)
-            && (touches_exec(i) || i.opcode.starts_with("V_CMP"))
+    [before, after].iter().any(|b| {
+        b.insts.iter().any(|i| {
+            !super::lower::is_terminator(&i.opcode)
+                && (touches_exec(i) || i.opcode.starts_with("V_CMP"))
+        }) || carry_out_read(b)
     })
+}
+
+/// Whether a VALU op's lane-mask result besides its VGPR one (`V_ADD_CO_U32_e64`'s carry-out,
+/// the implicit `$vcc` of an `_e32` carry op) is read by anything but a VALU op: a mask like a
+/// V_CMP's, which [`lanewise`] must see (a VALU carry-in reads it lane by lane).
+fn carry_out_read(b: &Block) -> bool {
+    let name = |o: &Operand| match &o.kind {
+        OpKind::VReg { id, .. } => Some(format!("%{id}")),
+        OpKind::Phys(p) if p.starts_with("vcc") => Some("vcc".to_string()),
+        _ => None,
+    };
+    let mut masks = BTreeSet::new();
+    for i in &b.insts {
+        let valu = i.opcode.starts_with("V_");
+        if !valu
+            && i.uses()
+                .chain(
+                    i.ops
+                        .iter()
+                        .filter(|o| o.flags.implicit && !o.flags.implicit_def),
+                )
+                .any(|o| name(o).is_some_and(|n| masks.contains(&n)))
+        {
+            return true;
+        }
+        if valu {
+            let extra = i.defs.iter().skip(1).chain(i.ops.iter().filter(|o| {
+                o.flags.implicit_def && matches!(&o.kind, OpKind::Phys(p) if p.starts_with("vcc"))
+            }));
+            masks.extend(extra.filter_map(name));
+        }
+    }
+    false
 }
 
 /// Whether an instruction other than a terminator of either side writes EXEC.
@@ -413,10 +448,13 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
             || handles(op)
             || combines(op) && !mask_uses.is_empty();
         if makes_mask {
+            // A VALU op's VGPR result (`V_ADD_CO_U32_e64`'s sum) is lane L's data, not a mask.
+            let data = |d: &&Operand| op.starts_with("V_") && emit::is_vgpr_dest(side, d);
             for d in i
                 .defs
                 .iter()
                 .chain(i.ops.iter().filter(|o| o.flags.implicit_def))
+                .filter(|d| !data(d))
             {
                 masks.extend(key(d));
             }

@@ -26,6 +26,7 @@ pub mod mir;
 pub mod opcodes;
 mod pcrel;
 pub mod scc;
+mod scc_carry;
 pub mod scc_live;
 mod scc_scalar;
 pub mod sdwa;

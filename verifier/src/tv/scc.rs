@@ -50,6 +50,11 @@ impl Temps {
         format!("%{TEMP}{}{}", self.side, self.n)
     }
 
+    /// A fresh scratch variable (declared dead).
+    pub fn fresh(&mut self) -> String {
+        self.var()
+    }
+
     /// A fresh 64-bit input of this side alone, named `%pc<side><n>` for the counterexample
     /// (`pcrel.rs`): the other side's names differ, so the two are independent.
     pub fn pc(&mut self) -> [String; 2] {
@@ -185,7 +190,8 @@ fn formula(op: &str) -> Option<Formula> {
 /// The ops this module lowers itself: compares, selects, bit set/test and the negated logic
 /// ops (`S_ANDN2_B32` ...), none of which the opcode table has.
 pub fn is_scc_op(op: &str) -> bool {
-    cmp32(op).is_some()
+    super::scc_carry::handles(op)
+        || cmp32(op).is_some()
         || cmpk(op).is_some()
         || matches!(
             op,
@@ -213,7 +219,18 @@ fn cmp32(op: &str) -> Option<String> {
         "U32" => "u32",
         _ => return None,
     };
-    Some(format!("v_cmp_{}_{ty}", relation(rel)?))
+    Some(format!("v_cmp_{}_{}", relation(rel)?, eq_unsigned(rel, ty)))
+}
+
+/// Equality does not depend on signedness, and the VALU has only `v_cmp_eq/ne_u32`'s
+/// semantics entry: an `I32` equality compares as `u32` (AMD Vega ISA guide: S_CMP_EQ_I32 and
+/// S_CMP_EQ_U32 are both `SCC = (S0 == S1)`).
+fn eq_unsigned<'a>(rel: &str, ty: &'a str) -> &'a str {
+    if matches!(rel, "EQ" | "LG") {
+        "u32"
+    } else {
+        ty
+    }
 }
 
 fn relation(rel: &str) -> Option<&'static str> {
@@ -237,7 +254,10 @@ fn cmpk(op: &str) -> Option<(String, bool)> {
         "U32" => ("u32", false),
         _ => return None,
     };
-    Some((format!("v_cmp_{}_{t}", relation(rel)?), signed))
+    Some((
+        format!("v_cmp_{}_{}", relation(rel)?, eq_unsigned(rel, t)),
+        signed,
+    ))
 }
 
 /// The negated logic ops: (32-bit op of the first stage, whether the second source is
@@ -377,6 +397,7 @@ pub fn lower(
     }
     match op {
         super::pcrel::OPCODE => out = super::pcrel::lower(side, i, target, t)?,
+        _ if super::scc_carry::handles(op) => out = super::scc_carry::lower(side, i, target, t)?,
         "S_CMP_EQ_U64" | "S_CMP_LG_U64" => {
             // SOPC 64-bit compares exist from gfx8 on (AMD GCN3 ISA guide).
             if target.gen() < Gen::Gfx8 {
@@ -392,10 +413,12 @@ pub fn lower(
             out.extend(t.bool_of64(VAR, cmp, &a, &b)?);
         }
         "S_BITCMP0_B32" | "S_BITCMP1_B32" => {
-            // SCC = (S0.u[S1.u[4:0]] == 0) resp. == 1: the bit by V_BFE_U32 (width 1).
+            // SCC = (S0.u[S1.u[4:0]] == 0) resp. == 1: the bit by SALU shift and mask (no
+            // VALU op: in the EXEC model lane L may be off, and SALU runs regardless).
             let (a, b) = (src(side, arg(0)?, target)?, src(side, arg(1)?, target)?);
-            let v = t.var();
-            out.push(format!("v_bfe_u32 {v}, {a}, {b}, 1"));
+            let (x, v) = (t.var(), t.var());
+            out.push(format!("s_lshr_b32 {x}, {a}, {b}"));
+            out.push(format!("s_and_b32 {v}, {x}, 1"));
             let cmp = if op == "S_BITCMP0_B32" {
                 "v_cmp_eq_u32"
             } else {
