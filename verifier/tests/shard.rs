@@ -176,3 +176,64 @@ fn concurrent_writers_and_read_only_cache() {
         r.stdout
     );
 }
+
+/// Issue 33: a shard whose verdict lines were deleted merged into a smaller run with exit 0.
+/// Each shard's records must be the ones its own summary counts, and the shards together must
+/// report every check of the plan once (`plan_checks`, the positions `seq`).
+#[test]
+fn a_shard_that_lost_records_is_an_error() {
+    let dir = TempDir::new("shard-lost");
+    let rules = workspace_path("proofs/ds_split.rules")
+        .display()
+        .to_string();
+    let mut outs = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let r = run(&[
+            "verify", &rules, "--target", TARGETS, "--format", "json", "--shard", &shard,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.context());
+        outs.push(r.stdout);
+    }
+    let ok = [
+        dir.write("s1.jsonl", &outs[0]),
+        dir.write("s2.jsonl", &outs[1]),
+    ];
+    let ok: Vec<&str> = ok.iter().map(|p| p.to_str().unwrap()).collect();
+    assert_eq!(run(&["merge", ok[0], ok[1]]).code, 0);
+    // Two proved verdicts deleted from shard 1; its summary still counts them.
+    let mut gone = 0;
+    let cut: String = outs[0]
+        .lines()
+        .filter(|l| {
+            let drop = gone < 2 && l.contains("\"verdict\":\"proved\"");
+            gone += usize::from(drop);
+            !drop
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(gone, 2, "shard 1 has two proofs to lose");
+    let cut_path = dir.write("s1-cut.jsonl", &cut);
+    let r = run(&["merge", cut_path.to_str().unwrap(), ok[1]]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("records were lost or added"),
+        "{}",
+        r.context()
+    );
+    // The summary edited to match (proved lowered by two): the plan still misses two checks.
+    let fixed: String = cut
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["type"] == "summary" {
+                v["proved"] = (v["proved"].as_u64().unwrap() - 2).into();
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    let fixed_path = dir.write("s1-fixed.jsonl", &fixed);
+    let r = run(&["merge", fixed_path.to_str().unwrap(), ok[1]]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("of the plan's"), "{}", r.context());
+}
