@@ -634,7 +634,8 @@ fn check_names_the_bad_field_and_refuses_a_too_wide_input() {
     assert_eq!(r.code, 0, "{}", r.context());
     let doc: Value = serde_json::from_str(&r.stdout).unwrap();
     let wide = format!("0x1{:08x}", hx(&doc["vectors"][1]["inputs"]["v2"]));
-    let cases: [(&str, Box<dyn Fn(&mut Value)>, String, &str); 3] = [
+    type Edit<'a> = Box<dyn Fn(&mut Value) + 'a>;
+    let cases: [(&str, Edit, String, &str); 3] = [
         (
             "wide",
             Box::new(|d: &mut Value| d["vectors"][1]["inputs"]["v2"] = Value::from(wide.clone())),
