@@ -186,22 +186,16 @@ fn a_shard_that_lost_records_is_an_error() {
     let rules = workspace_path("proofs/ds_split.rules")
         .display()
         .to_string();
-    let mut outs = Vec::new();
-    for k in 1..=2 {
-        let shard = format!("{k}/2");
-        let r = run(&[
-            "verify", &rules, "--target", TARGETS, "--format", "json", "--shard", &shard,
-        ]);
-        assert_eq!(r.code, 0, "{}", r.context());
-        outs.push(r.stdout);
-    }
-    let ok = [
-        dir.write("s1.jsonl", &outs[0]),
-        dir.write("s2.jsonl", &outs[1]),
-    ];
-    let ok: Vec<&str> = ok.iter().map(|p| p.to_str().unwrap()).collect();
-    assert_eq!(run(&["merge", ok[0], ok[1]]).code, 0);
-    // Two proved verdicts deleted from shard 1; its summary still counts them.
+    // One shard of one: which checks a shard of several gets depends on the build (the keys
+    // include its fingerprint), so a shard of several may hold no two proofs to lose.
+    let r = run(&[
+        "verify", &rules, "--target", TARGETS, "--format", "json", "--shard", "1/1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let outs = [r.stdout];
+    let ok = dir.write("s1.jsonl", &outs[0]);
+    assert_eq!(run(&["merge", ok.to_str().unwrap()]).code, 0);
+    // Two proved verdicts deleted from the shard; its summary still counts them.
     let mut gone = 0;
     let cut: String = outs[0]
         .lines()
@@ -212,9 +206,9 @@ fn a_shard_that_lost_records_is_an_error() {
         })
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_eq!(gone, 2, "shard 1 has two proofs to lose");
+    assert_eq!(gone, 2, "the shard has two proofs to lose");
     let cut_path = dir.write("s1-cut.jsonl", &cut);
-    let r = run(&["merge", cut_path.to_str().unwrap(), ok[1]]);
+    let r = run(&["merge", cut_path.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(
         r.stderr.contains("records were lost or added"),
@@ -233,7 +227,7 @@ fn a_shard_that_lost_records_is_an_error() {
         })
         .collect();
     let fixed_path = dir.write("s1-fixed.jsonl", &fixed);
-    let r = run(&["merge", fixed_path.to_str().unwrap(), ok[1]]);
+    let r = run(&["merge", fixed_path.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(r.stderr.contains("of the plan's"), "{}", r.context());
 }

@@ -353,3 +353,56 @@ fn tv_prints_the_settings_each_verdict_assumed() {
         );
     }
 }
+
+/// Issue 33: a rule error caused by an after-file line named the before-file whenever the
+/// before-file had a block line at the same line number. Here the merged load of
+/// `buf_load_x2_offset_imm` gets offset 99999, which MUBUF's 12-bit offset field cannot hold
+/// (0..4095), and IR lines are deleted from the after-file's module so that the load's line
+/// number is the before-block's first load's: the error must name the after-file.
+#[test]
+fn a_rule_error_of_an_after_line_names_the_after_file() {
+    let dir = TempDir::new("tv-error-site");
+    let root = gcnsmt_testkit::workspace_path("tests/data/tv/gen");
+    let before = std::fs::read_to_string(root.join("buf_merge.gfx900.before.mir")).unwrap();
+    let after = std::fs::read_to_string(root.join("buf_merge.gfx900.after.mir")).unwrap();
+    let (old, new) = (
+        "BUFFER_LOAD_DWORDX2_OFFSET %13, 0, 16,",
+        "BUFFER_LOAD_DWORDX2_OFFSET %13, 0, 99999,",
+    );
+    assert_eq!(after.matches(old).count(), 1);
+    let line_of = |text: &str, needle: &str| text.lines().position(|l| l.contains(needle)).unwrap();
+    let want = line_of(&before, "BUFFER_LOAD_DWORD_OFFSET %13, 0, 16,");
+    let mut lines: Vec<String> = after
+        .replace(old, new)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let extra = line_of(&after, old) - want;
+    // IR instruction lines of the embedded module (`    %v0 = call ...`): tv reads only its
+    // `define` and `attributes` lines.
+    let ir_end = lines.iter().position(|l| l.starts_with("...")).unwrap();
+    let cut: Vec<usize> = (0..ir_end)
+        .filter(|&k| lines[k].starts_with("    %"))
+        .take(extra)
+        .collect();
+    assert_eq!(cut.len(), extra);
+    for k in cut.into_iter().rev() {
+        lines.remove(k);
+    }
+    let a = dir.write("a.mir", &(lines.join("\n") + "\n"));
+    let b = dir.write("b.mir", &before);
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    assert!(std::fs::read_to_string(a)
+        .unwrap()
+        .lines()
+        .nth(want)
+        .unwrap()
+        .contains(new));
+    let r = run(&["tv", b, a, "--function", "buf_load_x2_offset_imm"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let at = format!(
+        "{a}:{}:5: error: offset must be in [0, 4095], got 99999",
+        want + 1
+    );
+    assert!(r.stdout.contains(&at), "{at}\n{}", r.context());
+}
