@@ -13,7 +13,11 @@ each shard's JSON Lines into a temporary directory and runs `gcnsmt merge` on th
 is the merged JSON Lines; the exit status is merge's (0 proved or as expected, 1 refuted,
 2 error, 3 unknown).
 
-Without --address, ray.init() starts a local cluster for the run (and stops it after). On a
+Without --address, the driver starts a local cluster for the run (`address="local"`, never a
+cluster some earlier `ray start` left behind) and stops it after, also on SIGTERM. Paths
+(--gcnsmt, --cache, and the files and directories among VERIFY-ARGS) are made absolute and
+checked before Ray starts: a bad one is one error line, exit 2. --gcnsmt defaults to `gcnsmt`
+on PATH, else this repository's target/release/gcnsmt. On a
 multi-machine cluster (`ray start --head` on one machine, `ray start --address HEAD:6379` on
 the others, see docs/scale-out.md) the gcnsmt binary, the rule files and the cache directory
 must be at the same paths on every machine (a shared file system); the cache may be shared,
@@ -23,14 +27,20 @@ since entries are written to a temporary file and renamed into place.
 import argparse
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--gcnsmt", default="gcnsmt", help="the gcnsmt binary (same path on every node)")
+    p.add_argument("--gcnsmt", default=None,
+                   help="the gcnsmt binary (same path on every node; default: gcnsmt on PATH, "
+                        "else target/release/gcnsmt of this repository)")
     p.add_argument("--shards", type=int, default=0, help="number of shards (default: 4 per cluster CPU)")
     p.add_argument("--cache", default=None, help="result cache directory shared by the tasks")
     p.add_argument("--address", default=None, help="Ray cluster address (default: a local cluster)")
@@ -42,6 +52,34 @@ def parse_args(argv):
     if not a.verify_args:
         p.error("give gcnsmt verify's arguments after --")
     return a
+
+
+def fail(msg):
+    """One error line, exit 2 (an input error, as gcnsmt's)."""
+    sys.stderr.write(f"ray_verify: error: {msg}\n")
+    sys.exit(2)
+
+
+def resolve(a):
+    """Absolute, checked paths: the Ray tasks run in other working directories (and machines),
+    where a relative path names nothing."""
+    if a.gcnsmt is None:
+        built = os.path.join(REPO, "target", "release", "gcnsmt")
+        a.gcnsmt = shutil.which("gcnsmt") or built
+    elif os.sep not in a.gcnsmt:
+        a.gcnsmt = shutil.which(a.gcnsmt) or a.gcnsmt
+    a.gcnsmt = os.path.abspath(a.gcnsmt)
+    if not (os.path.isfile(a.gcnsmt) and os.access(a.gcnsmt, os.X_OK)):
+        fail(f"--gcnsmt {a.gcnsmt}: not an executable file (build it with "
+             "`cargo build --release`, or pass --gcnsmt PATH)")
+    if a.cache:
+        a.cache = os.path.abspath(a.cache)
+        if os.path.exists(a.cache) and not os.path.isdir(a.cache):
+            fail(f"--cache {a.cache}: exists and is not a directory")
+    # Options' values (`--target gfx900`) are no paths; an argument naming an existing file or
+    # directory is one.
+    a.verify_args = [os.path.abspath(x) if not x.startswith("-") and os.path.exists(x) else x
+                     for x in a.verify_args]
 
 
 def list_checks(gcnsmt, verify_args):
@@ -66,11 +104,15 @@ def run_shard(gcnsmt, verify_args, k, n, cache, threads):
 
 def main(argv):
     a = parse_args(argv)
-    import ray  # imported here so that --help works without Ray
+    resolve(a)
+    import ray  # imported here so that --help and the path checks work without Ray
 
     checks = list_checks(a.gcnsmt, a.verify_args)
-    ray.init(address=a.address, include_dashboard=False, logging_level="ERROR",
+    # SIGTERM ends the run through the `finally` below, which stops the local cluster.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    ray.init(address=a.address or "local", include_dashboard=False, logging_level="ERROR",
              log_to_driver=False)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         n = a.shards or 4 * max(1, cpus // a.cpus_per_task)

@@ -290,6 +290,46 @@ pub fn run_at(
     }
 }
 
+/// Run `bin ARGS` (no stdin), killing it and panicking after `limit`: a hang is a test failure,
+/// not a stuck suite. Both pipes are drained on threads so a chatty child cannot block.
+pub fn run_for(bin: &str, args: &[&str], limit: std::time::Duration) -> Run {
+    use std::io::Read;
+    let mut child = Command::new(bin)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("run {bin}: {e}"));
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = Vec::new();
+            let _ = r.read_to_end(&mut s);
+            String::from_utf8_lossy(&s).into_owned()
+        })
+    };
+    let t_out = drain(Box::new(child.stdout.take().expect("piped")));
+    let t_err = drain(Box::new(child.stderr.take().expect("piped")));
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{bin} {args:?} still running after {limit:?} (a hang)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: t_out.join().expect("stdout thread"),
+        stderr: t_err.join().expect("stderr thread"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

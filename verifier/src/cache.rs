@@ -282,8 +282,9 @@ impl Cache {
 
     /// A stored verdict, if any: an unreadable entry, or one whose check line does not match
     /// its key and verdict (damaged, truncated, hand-edited, or of the old format), is none.
+    /// Only regular files are read: an entry that is a FIFO would block the run forever.
     pub fn get(&self, key: &str) -> Option<Cached> {
-        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        let text = crate::limits::read_text(&self.path(key)).ok()?;
         let (body, check) = text.strip_suffix('\n')?.rsplit_once("\ncheck ")?;
         if check != entry_check(key, body) {
             return None;

@@ -4,52 +4,13 @@
 //! hanging the test suite.
 
 use gcnsmt_testkit::{Run, TempDir};
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 /// Run the binary with `args`, killing it after `limit` (a hang is a test failure, not a stuck
 /// suite).
 fn run_for(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(args)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start gcnsmt");
-    // Drain both pipes on threads so a chatty child cannot block on a full pipe.
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
-    let t_out = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = out.read_to_end(&mut s);
-        s
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = err.read_to_end(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("gcnsmt {args:?} still running after {limit:?} (a hang)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let text = |v: Vec<u8>| String::from_utf8_lossy(&v).into_owned();
-    let r = Run {
-        code: status.code().unwrap_or(-1),
-        stdout: text(t_out.join().expect("stdout thread")),
-        stderr: text(t_err.join().expect("stderr thread")),
-    };
+    let r = gcnsmt_testkit::run_for(env!("CARGO_BIN_EXE_gcnsmt"), args, limit);
     r.assert_no_panic();
     assert!(
         !r.stderr.contains("stack overflow"),
@@ -595,4 +556,60 @@ fn cache_audit_catches_a_forged_proof() {
         "{}",
         r.context()
     );
+}
+
+/// Issue 33: a result-cache entry that is a FIFO blocked `verify --cache` and
+/// `--cache-read-only` forever (reading a FIFO waits for a writer). Only regular files are
+/// read, so it is a miss: the rule is checked afresh (refuted: the store moved by 4 bytes).
+#[test]
+fn a_fifo_cache_entry_is_a_miss_not_a_hang() {
+    let dir = TempDir::new("cache-fifo");
+    let p = dir.write(
+        "r.rules",
+        "Name: moved\nTargets: gfx900\n  ds_write_b32 %a, %v\n=>\n  ds_write_b32 %a, %v offset:4\n",
+    );
+    let p = p.to_str().unwrap();
+    let cache = dir.path().join("cache");
+    let c = cache.to_str().unwrap();
+    let r = run(&["verify", p, "--cache", c, "--no-matrix"]);
+    assert_eq!(r.code, 1, "refuted\n{}", r.context());
+    let entry = std::fs::read_dir(&cache)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::remove_file(&entry).unwrap();
+    let ok = Command::new("mkfifo").arg(&entry).status().expect("mkfifo");
+    assert!(ok.success());
+    // Read-only: the entry is a miss, which read-only mode reports (exit 2), without waiting.
+    let r = run_for(
+        &[
+            "verify",
+            p,
+            "--cache",
+            c,
+            "--cache-read-only",
+            "--no-matrix",
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stdout.contains("not in the read-only result cache"),
+        "{}",
+        r.context()
+    );
+    // Writable: a miss, checked afresh and stored over the FIFO.
+    let r = run_for(
+        &["verify", p, "--cache", c, "--no-matrix"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 1, "checked afresh\n{}", r.context());
+    assert!(
+        !r.stdout.contains("from the result cache"),
+        "{}",
+        r.context()
+    );
+    assert!(std::fs::metadata(&entry).unwrap().is_file());
 }

@@ -176,3 +176,58 @@ fn concurrent_writers_and_read_only_cache() {
         r.stdout
     );
 }
+
+/// Issue 33: a shard whose verdict lines were deleted merged into a smaller run with exit 0.
+/// Each shard's records must be the ones its own summary counts, and the shards together must
+/// report every check of the plan once (`plan_checks`, the positions `seq`).
+#[test]
+fn a_shard_that_lost_records_is_an_error() {
+    let dir = TempDir::new("shard-lost");
+    let rules = workspace_path("proofs/ds_split.rules")
+        .display()
+        .to_string();
+    // One shard of one: which checks a shard of several gets depends on the build (the keys
+    // include its fingerprint), so a shard of several may hold no two proofs to lose.
+    let r = run(&[
+        "verify", &rules, "--target", TARGETS, "--format", "json", "--shard", "1/1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let outs = [r.stdout];
+    let ok = dir.write("s1.jsonl", &outs[0]);
+    assert_eq!(run(&["merge", ok.to_str().unwrap()]).code, 0);
+    // Two proved verdicts deleted from the shard; its summary still counts them.
+    let mut gone = 0;
+    let cut: String = outs[0]
+        .lines()
+        .filter(|l| {
+            let drop = gone < 2 && l.contains("\"verdict\":\"proved\"");
+            gone += usize::from(drop);
+            !drop
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(gone, 2, "the shard has two proofs to lose");
+    let cut_path = dir.write("s1-cut.jsonl", &cut);
+    let r = run(&["merge", cut_path.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("records were lost or added"),
+        "{}",
+        r.context()
+    );
+    // The summary edited to match (proved lowered by two): the plan still misses two checks.
+    let fixed: String = cut
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["type"] == "summary" {
+                v["proved"] = (v["proved"].as_u64().unwrap() - 2).into();
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    let fixed_path = dir.write("s1-fixed.jsonl", &fixed);
+    let r = run(&["merge", fixed_path.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("of the plan's"), "{}", r.context());
+}

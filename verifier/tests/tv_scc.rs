@@ -75,6 +75,9 @@ fn check(v: &[(String, String, String, String)], t: &str) {
         // SI_PC_ADD_REL_OFFSET: the symbol's address, one constant per symbol.
         ("pcrel_copy", "bb.0", "proved", ""),
         ("pcrel_other_symbol", "bb.0", "refuted", "LDS["),
+        // The carry chain (`tv/scc_carry.rs`).
+        ("addc_commute", "bb.0", "proved", ""),
+        ("subb_dropped", "bb.0", "refuted", "LDS["),
     ];
     for (f, b, want, why) in cases {
         let got = find(v, f, b);
@@ -83,11 +86,12 @@ fn check(v: &[(String, String, String, String)], t: &str) {
     }
 }
 
-/// An unmodelled SCC reader (`S_ADDC_U32`) sees SCC = 1 before and 0 after: tv does not model
-/// it, but the SCC it reads is a compared input, so the block is never proved.
+/// An SCC reader (`S_ADDC_U32`, modelled since 2026-12-05 in `tv/scc_carry.rs`; before, an
+/// uninterpreted reader whose SCC input was compared, giving `unknown`) sees SCC = 1 before and
+/// 0 after: with s0 = s1 = 0 it adds 1 before and 0 after, so the block is refuted.
 #[test]
-fn an_uninterpreted_scc_reader_compares_what_it_reads() {
+fn an_scc_reader_sees_the_changed_compare() {
     let v = verdicts("gfx900");
     let got = find(&v, "uninterpreted_reader", "bb.0");
-    assert_eq!(got.2, "unknown", "{got:?}");
+    assert_eq!(got.2, "refuted", "{got:?}");
 }

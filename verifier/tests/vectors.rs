@@ -306,9 +306,16 @@ fn check_accepts_its_vectors_and_rejects_tampered_and_bad_files() {
     doc["vectors"][0]["asm"] = Value::from("ds_add_rtn_u32 v10, v1, v2 offset:99999");
     let g = dir.write("asm.json", &doc.to_string());
     let h = dir.write("syntax.json", "{\n  \"vectors\": [\n    {1}\n]}");
+    // The fault is at the field's value (the first vector's, written first: one line).
+    let at_value = |file: &std::path::Path, key: &str| {
+        let text = std::fs::read_to_string(file).unwrap();
+        let k = format!("\"{key}\":");
+        format!("1:{}", text.find(&k).unwrap() + k.len() + 1)
+    };
+    let (fa, ga) = (at_value(&f, "settings"), at_value(&g, "asm"));
     for (file, only, at) in [
-        (&f, None, "1:1"),
-        (&g, None, "1:1"),
+        (&f, None, fa.as_str()),
+        (&g, None, ga.as_str()),
         (&good, Some("ds_nosuch"), "1:1"),
         (&h, None, "3:6"),
     ] {
@@ -606,5 +613,69 @@ fn float_zero_pairs_come_before_the_cap() {
                 "{pair}"
             );
         }
+    }
+}
+
+/// Issue 33: a malformed field is named with its line and column (it was reported at 1:1
+/// without its name), and an input wider than its register (a 33-bit value for the 32-bit
+/// `v2`) is a malformed file, exit 2, not silently truncated. The file is pretty-printed, and
+/// each expected position is found by searching its text for the field.
+#[test]
+fn check_names_the_bad_field_and_refuses_a_too_wide_input() {
+    let dir = TempDir::new("vectors-fields");
+    let r = gcnsmt(&[
+        "vectors",
+        "--target",
+        "gfx1100",
+        "ds_add_rtn_u32",
+        "-n",
+        "2",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    let wide = format!("0x1{:08x}", hx(&doc["vectors"][1]["inputs"]["v2"]));
+    type Edit<'a> = Box<dyn Fn(&mut Value) + 'a>;
+    let cases: [(&str, Edit, String, &str); 3] = [
+        (
+            "wide",
+            Box::new(|d: &mut Value| d["vectors"][1]["inputs"]["v2"] = Value::from(wide.clone())),
+            format!("\"v2\": \"{wide}\""),
+            "field `vectors[1].inputs.v2`: ",
+        ),
+        (
+            "undefined",
+            Box::new(|d: &mut Value| {
+                d["vectors"][0]["expected"]["undefined"] = Value::from("maybe")
+            }),
+            "\"undefined\": \"maybe\"".to_string(),
+            "field `vectors[0].expected.undefined`: not true or false",
+        ),
+        (
+            "byte",
+            Box::new(|d: &mut Value| d["vectors"][0]["memory"]["lds"][0][1] = Value::from(987654)),
+            // Followed by a line break: not a digit run inside a hex string.
+            "987654\n".to_string(),
+            "field `vectors[0].memory.lds[0]`: a byte above 255",
+        ),
+    ];
+    for (name, edit, needle, msg) in cases {
+        let mut d = doc.clone();
+        edit(&mut d);
+        let text = serde_json::to_string_pretty(&d).unwrap();
+        let f = dir.write(&format!("{name}.json"), &text);
+        // The value's position: after `"key": ` on its line, or the pair's `[` for the byte.
+        let at = text
+            .find(&needle)
+            .unwrap_or_else(|| panic!("{name}: {needle}"));
+        let at = match name {
+            "byte" => text[..at].rfind('[').unwrap(),
+            _ => at + needle.find(": ").unwrap() + 2,
+        };
+        let line = text[..at].matches('\n').count() + 1;
+        let col = at - text[..at].rfind('\n').map_or(0, |k| k + 1) + 1;
+        let c = gcnsmt(&["vectors", "--check", f.to_str().unwrap()]);
+        assert_eq!(c.code, 2, "{name}\n{}", c.context());
+        let want = format!("{}:{line}:{col}: error: {msg}", f.display());
+        assert!(c.stderr.starts_with(&want), "{want}\n{}", c.context());
     }
 }

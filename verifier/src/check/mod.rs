@@ -32,7 +32,7 @@ pub use elaborate::{
     uses_float, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
 };
 pub use options::{parse_set, Options};
-pub use probe::{binds, probe, replay_inputs, EdgeFn, Probed, Witness};
+pub use probe::{binds, input_widths, probe, replay_inputs, EdgeFn, Probed, Witness};
 pub use stored::{known, replay_stored};
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE, IDENTITY_NOTE};
 pub use vsharp::vsharp_assumptions;

@@ -302,6 +302,23 @@ pub fn replay_inputs(
     witness(&model, &run, &b.src)
 }
 
+/// The width in bits of each input [`replay_inputs`] reads, by name (registers, immediates,
+/// `LDS_SIZE`, `LANE_ID`), so that a caller can refuse a value wider than its input instead of
+/// having it truncated. Errors: the binding's, as for [`replay_inputs`].
+pub fn input_widths(
+    rule: &Rule,
+    target: Target,
+    opts: &Options,
+) -> Result<Vec<(String, u32)>, String> {
+    let b = elaborate(rule, target, opts).map_err(|e| e.to_string())?;
+    let run = Run::new(&mut Smt, &b);
+    Ok(run
+        .table
+        .iter()
+        .map(|i| (i.name.clone(), i.width))
+        .collect())
+}
+
 /// Whether `rule` binds on `target` (every instruction known there, with semantics and
 /// operands the binding accepts): what `gcnsmt coverage` reports an opcode as unsupported by.
 ///

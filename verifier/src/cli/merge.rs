@@ -2,8 +2,10 @@
 //! back together: the records in the order the unsharded run prints them, one error per rule
 //! (as the unsharded run reports it), file errors once, and the summary and exit code the
 //! unsharded run has. Shards of different runs (another check list: rules, targets,
-//! settings, build) or a missing or repeated shard are an error (exit 2), since a merge that
-//! silently lacks a shard would report a partial run as whole.
+//! settings, build), a missing or repeated shard, a shard whose records are not the ones its
+//! summary counts, or shards that together do not report each check of the plan once, are an
+//! error (exit 2), since a merge that silently lacks records would report a partial run as
+//! whole.
 
 use crate::exit::ExitStatus;
 use crate::record::Summary;
@@ -28,6 +30,10 @@ struct ShardOut {
     plan: String,
     time_ms: f64,
     records: Vec<Value>,
+    /// The plan's number of checks (`plan_checks`).
+    plan_checks: u64,
+    /// The shard's own summary line.
+    summary: Value,
 }
 
 fn read_shard(path: &std::path::Path) -> Result<ShardOut, String> {
@@ -73,8 +79,78 @@ fn read_shard(path: &std::path::Path) -> Result<ShardOut, String> {
             .unwrap_or("")
             .to_string(),
         time_ms: s.get("time_ms").and_then(Value::as_f64).unwrap_or(0.0),
+        plan_checks: s.get("plan_checks").and_then(Value::as_u64).unwrap_or(0),
         records,
+        summary: s,
     })
+}
+
+/// A shard's records must be the ones its summary counts: a shard that lost (or gained)
+/// verdict lines would otherwise merge into a smaller run that looks whole (issue 33).
+fn check_counts(name: &str, s: &ShardOut) -> Result<(), String> {
+    let got = summary_of(&s.records);
+    let counts = [
+        ("proved", got.proved),
+        ("refuted", got.refuted),
+        ("refuted_expected", got.refuted_expected),
+        ("unknown", got.unknown),
+        ("inapplicable", got.inapplicable),
+        ("errors", got.errors),
+        ("errors_expected", got.errors_expected),
+        ("mismatches", got.mismatches),
+    ];
+    for (key, n) in counts {
+        let said = s.summary.get(key).and_then(Value::as_u64);
+        if said != Some(n as u64) {
+            return Err(format!(
+                "{name}: error: shard {}/{} has records for {n} `{key}` but its summary says {}: records were lost or added",
+                s.k,
+                s.n,
+                said.map_or("nothing".to_string(), |v| v.to_string())
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Together the shards must report each of the plan's checks once (its position `seq`).
+fn check_plan(shards: &[ShardOut]) -> Result<(), String> {
+    let n = shards.first().map_or(0, |s| s.plan_checks);
+    let mut seen: HashSet<u64> = HashSet::new();
+    for s in shards {
+        for seq in s
+            .records
+            .iter()
+            .filter_map(|r| r.get("seq").and_then(Value::as_u64))
+        {
+            if seq >= n || !seen.insert(seq) {
+                return Err(format!(
+                    "error: shard {}/{} reports check {seq} of a plan of {n} checks {}",
+                    s.k,
+                    s.n,
+                    if seq >= n { "(out of range)" } else { "twice" }
+                ));
+            }
+        }
+    }
+    if seen.len() as u64 != n {
+        let first: Vec<String> = (0..n)
+            .filter(|k| !seen.contains(k))
+            .take(5)
+            .map(|k| k.to_string())
+            .collect();
+        return Err(format!(
+            "error: the shards report {} of the plan's {n} checks (missing: {}{})",
+            seen.len(),
+            first.join(", "),
+            if n - seen.len() as u64 > 5 {
+                ", ..."
+            } else {
+                ""
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// The shards in order 1..N, or why they are not the shards of one run.
@@ -84,7 +160,8 @@ fn check_complete(mut shards: Vec<(String, ShardOut)>) -> Result<Vec<ShardOut>, 
     let (n, plan) = (first.n, first.plan.clone());
     let mut seen = HashSet::new();
     for (name, s) in &shards {
-        if s.n != n || s.plan != plan {
+        check_counts(name, s)?;
+        if s.n != n || s.plan != plan || s.plan_checks != first.plan_checks {
             return Err(format!(
                 "{name}: error: shard {}/{} is of another run than {first_name} (shard {}/{n}): other rules, targets, settings or build",
                 s.k, s.n, first.k
@@ -101,7 +178,9 @@ fn check_complete(mut shards: Vec<(String, ShardOut)>) -> Result<Vec<ShardOut>, 
     if !missing.is_empty() {
         return Err(format!("error: missing shard(s) {}", missing.join(", ")));
     }
-    Ok(shards.into_iter().map(|(_, s)| s).collect())
+    let shards: Vec<ShardOut> = shards.into_iter().map(|(_, s)| s).collect();
+    check_plan(&shards)?;
+    Ok(shards)
 }
 
 /// The merged records in unsharded order, `seq` removed.

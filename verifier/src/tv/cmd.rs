@@ -62,6 +62,15 @@ pub struct TvArgs {
     /// a file llc rejects as an input error (exit 2) before any verdict.
     #[arg(long)]
     pub llc_verify: bool,
+    /// Time limit of each llc run with --pass, in seconds; an llc that runs longer is killed
+    /// and its target's verdict is `error` (exit 2).
+    #[arg(long, value_name = "SECS", default_value_t = super::llc_run::DEFAULT_TIMEOUT_SECS)]
+    pub llc_timeout: f64,
+    /// With --pass, keep the MIR llc wrote in this directory (created if needed):
+    /// `STEM@TARGET.before.mir` and `STEM@TARGET.after.mir` (for a `.ll` input also
+    /// `STEM@TARGET.input.mir`, the MIR before the pass), to rerun `tv` on or edit.
+    #[arg(long, value_name = "DIR")]
+    pub keep_mir: Option<PathBuf>,
     /// Output: text, json (JSON Lines) or sarif.
     #[arg(long, value_enum, default_value_t = TvFormat::Text)]
     pub format: TvFormat,
@@ -112,6 +121,9 @@ pub struct BlockVerdict {
     pub counterexample: Option<String>,
     /// The same counterexample as JSON data (`counterexample_data` in `--format json`).
     pub counterexample_data: Option<serde_json::Value>,
+    /// The machine settings a checked block's verdict assumed, as `verify` prints them
+    /// (`alignment=UNALIGNED, lds_limit=ALLOC`); none for a block not checked.
+    pub settings: Option<String>,
     /// The after-file and the block's position in it (for SARIF).
     pub file: String,
     /// 1-based line of the block's `bb.N` label in the after-file.
@@ -160,6 +172,7 @@ fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
         reason: Some(msg.to_string()),
         counterexample: None,
         counterexample_data: None,
+        settings: None,
         file: file.display().to_string(),
         line: 0,
         col: 0,
@@ -191,6 +204,9 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         settings,
         ..Options::default()
     };
+    if a.pass.is_none() && a.keep_mir.is_some() {
+        return Err("error: --keep-mir needs --pass".into());
+    }
     let mut out = Vec::new();
     match (&a.pass, a.files.as_slice()) {
         (Some(pass), [file]) => {
@@ -198,10 +214,20 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 .target
                 .as_deref()
                 .ok_or("error: --pass needs --target (comma-separated -mcpu names)")?;
+            let bounds = super::llc_run::Bounds {
+                timeout: crate::limits::timeout(a.llc_timeout)
+                    .map_err(|e| format!("error: --llc-timeout: {e}"))?,
+                max_output: super::llc_run::MAX_OUTPUT_BYTES,
+            };
+            if let Some(d) = &a.keep_mir {
+                crate::limits::writable_dir(d)
+                    .map_err(|e| format!("error: --keep-mir {}: {e}", d.display()))?;
+            }
             for t in parse_targets(ts)? {
                 // One target's llc failure (an intrinsic llc cannot select there) is that
                 // target's error, not the end of the others' checks.
-                let p = match llc::before_after(&a.llc, pass, file, t, &a.extra) {
+                let keep = (bounds, a.keep_mir.as_deref());
+                let p = match llc::before_after(&a.llc, pass, file, t, &a.extra, keep) {
                     Ok(p) => p,
                     Err(e) => {
                         eprintln!("error: {}", e.0);
@@ -289,6 +315,7 @@ pub fn validate(
                     file: after.path.clone(),
                     line: loc.line,
                     col: loc.col,
+                    settings: None,
                 });
             }
             for bp in &fp.blocks {
@@ -375,6 +402,7 @@ fn block_verdict(
         reason: None,
         counterexample: None,
         counterexample_data: None,
+        settings: None,
         file: after.path.clone(),
         line: bp.after.loc.line,
         col: bp.after.loc.col,
@@ -452,6 +480,38 @@ fn rank(verdict: &str) -> u8 {
     }
 }
 
+/// A rule's input error at the file and line it comes from. The rule names the before-file,
+/// and both files' line numbers share its lines' positions, so a line number alone cannot
+/// tell the files apart (issue 33: errors of after-file lines named the before-file). The
+/// before-block alone (a rule from it to itself) is bound again: if it gives the same error,
+/// the error is in the before-file, else in the after-file.
+fn error_site(
+    mut e: crate::rules::InputError,
+    rule: &crate::rules::Rule,
+    p: &Pair,
+    after_path: &str,
+) -> crate::rules::InputError {
+    let before_only = crate::rules::Rule {
+        target: rule.source.clone(),
+        ..rule.clone()
+    };
+    let in_before = crate::check::binds(&before_only, p.t, p.opts)
+        .err()
+        .is_some_and(|b| b.loc == e.loc && b.msg == e.msg);
+    let lines = if in_before {
+        &rule.source
+    } else {
+        &rule.target
+    };
+    if let Some(x) = lines.iter().find(|x| x.loc.line == e.loc.line) {
+        e.loc = x.loc;
+    }
+    if !in_before {
+        e.file = after_path.to_string();
+    }
+    e
+}
+
 /// What every block pair of one function x target shares.
 struct Pair<'a> {
     files: (&'a MirFile, &'a MirFile),
@@ -506,6 +566,11 @@ fn decide(
         mode: fp.after.mode,
     };
     match lower::lower(&name, &sb, &sa, live.0, live.1, p.t, p.how) {
+        // The message names the file and line of the instruction at fault.
+        Err(u) if u.0.contains(super::emit::MALFORMED) => {
+            v.verdict = "error";
+            v.reason = Some(u.0);
+        }
         Err(u) => {
             v.verdict = "unsupported";
             v.reason = Some(u.0);
@@ -516,63 +581,59 @@ fn decide(
                 v.reason =
                     Some("the solver failed after the watchdog interrupted it (no verdict)".into());
             }
-            Some(Err(mut e)) => {
-                // The rule names the before-file; an error at a line only the after-block has
-                // is in the after-file.
-                let at = |lines: &[crate::rules::Line]| {
-                    lines
-                        .iter()
-                        .find(|x| x.loc.line == e.loc.line)
-                        .map(|x| x.loc)
-                };
-                match (at(&l.rule.source), at(&l.rule.target)) {
-                    (None, Some(loc)) => {
-                        e.file = after.path.clone();
-                        e.loc = loc;
-                    }
-                    (Some(loc), _) => e.loc = loc,
-                    _ => {}
-                }
+            Some(Err(e)) => {
                 v.verdict = "error";
-                v.reason = Some(e.to_string());
+                v.reason = Some(error_site(e, &l.rule, p, &after.path).to_string());
             }
-            Some(Ok(o)) => match o.verdict {
-                // Proved for the waves the model covers, not all of them (`Lowered::bounded`).
-                Verdict::Proved if l.bounded.is_some() => {
-                    v.verdict = "unknown";
-                    v.reason = l.bounded.clone();
-                }
-                Verdict::Proved => v.verdict = "proved",
-                Verdict::Inapplicable => v.verdict = "inapplicable",
-                Verdict::Unknown(r) => {
-                    v.verdict = "unknown";
-                    v.reason = Some(r);
-                }
-                Verdict::Error(r) => {
-                    v.verdict = "error";
-                    v.reason = Some(r);
-                }
-                Verdict::Refuted(c) => {
-                    let (verdict, reason) = classify_refutation(&l, &c, fp);
-                    v.verdict = verdict;
-                    v.reason = Some(reason);
-                    let defined = lower::defined(blocks.0)
-                        .union(&lower::defined(blocks.1))
-                        .copied()
-                        .collect();
-                    let names = |t: &str| mir_names(t, fp);
-                    let cx = super::cex::CexCtx {
-                        rule: &l.rule,
-                        blocks,
-                        defined: &defined,
-                        names: &names,
-                    };
-                    let m = super::cex::render(&c, &cx);
-                    v.counterexample = Some(m.text);
-                    v.counterexample_data = Some(m.data);
-                }
-            },
+            Some(Ok(o)) => {
+                v.settings = Some(o.settings_text());
+                set_verdict(v, o.verdict, (&l, blocks, fp));
+            }
         },
+    }
+}
+
+/// The verdict of a checked block into `v` (a refutation with its counterexample in MIR terms).
+fn set_verdict(
+    v: &mut BlockVerdict,
+    verdict: Verdict,
+    (l, blocks, fp): (&Lowered, (&mir::Block, &mir::Block), &FnPair),
+) {
+    match verdict {
+        // Proved for the waves the model covers, not all of them (`Lowered::bounded`).
+        Verdict::Proved if l.bounded.is_some() => {
+            v.verdict = "unknown";
+            v.reason = l.bounded.clone();
+        }
+        Verdict::Proved => v.verdict = "proved",
+        Verdict::Inapplicable => v.verdict = "inapplicable",
+        Verdict::Unknown(r) => {
+            v.verdict = "unknown";
+            v.reason = Some(r);
+        }
+        Verdict::Error(r) => {
+            v.verdict = "error";
+            v.reason = Some(r);
+        }
+        Verdict::Refuted(c) => {
+            let (verdict, reason) = classify_refutation(l, &c, fp);
+            v.verdict = verdict;
+            v.reason = Some(reason);
+            let defined = lower::defined(blocks.0)
+                .union(&lower::defined(blocks.1))
+                .copied()
+                .collect();
+            let names = |t: &str| mir_names(t, fp);
+            let cx = super::cex::CexCtx {
+                rule: &l.rule,
+                blocks,
+                defined: &defined,
+                names: &names,
+            };
+            let m = super::cex::render(&c, &cx);
+            v.counterexample = Some(m.text);
+            v.counterexample_data = Some(m.data);
+        }
     }
 }
 
@@ -670,6 +731,18 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
                     println!("{c}");
                 }
             }
+            // What the verdicts assumed, once per target and settings (`verify` prints it per
+            // check; `--format json` per block).
+            let mut seen: Vec<(&str, &str)> = Vec::new();
+            for b in v {
+                let Some(st) = b.settings.as_deref() else {
+                    continue;
+                };
+                if !seen.contains(&(b.target.as_str(), st)) {
+                    println!("settings on {}: {st}", b.target);
+                    seen.push((&b.target, st));
+                }
+            }
             let parts: Vec<String> = kinds.iter().map(|k| format!("{} {k}", count(k))).collect();
             println!(
                 "summary: {} blocks: {}  [{:.1}ms]",
@@ -691,6 +764,7 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
                     "reason": b.reason,
                     "counterexample": b.counterexample,
                     "counterexample_data": b.counterexample_data,
+                    "settings": b.settings,
                 });
                 println!("{line}");
             }
@@ -703,58 +777,6 @@ fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
             s.insert("time_ms".into(), json!(elapsed.as_secs_f64() * 1e3));
             println!("{}", serde_json::Value::Object(s));
         }
-        TvFormat::Sarif => println!("{}", sarif(v)),
+        TvFormat::Sarif => println!("{}", super::sarif::sarif_log(v)),
     }
-}
-
-/// The SARIF log: refuted and error blocks are errors, unknown and unsupported ones warnings.
-fn sarif(v: &[BlockVerdict]) -> serde_json::Value {
-    use crate::sarif::{log, Finding, Level};
-    let rules: Vec<(String, String)> = [
-        (
-            "tv-refuted",
-            "the after-block does not refine the before-block",
-        ),
-        ("tv-unknown", "the solver could not decide the block pair"),
-        (
-            "tv-unsupported",
-            "the block pair holds an instruction gcnsmt does not model",
-        ),
-        ("tv-error", "the block pair could not be checked"),
-    ]
-    .iter()
-    .map(|(a, b)| (a.to_string(), b.to_string()))
-    .collect();
-    let results: Vec<Finding> = v
-        .iter()
-        .filter_map(|b| {
-            let (id, level) = match b.verdict {
-                "refuted" => ("tv-refuted", Level::Error),
-                "error" => ("tv-error", Level::Error),
-                "unknown" | "inapplicable" => ("tv-unknown", Level::Warning),
-                "unsupported" => ("tv-unsupported", Level::Warning),
-                _ => return None,
-            };
-            let mut text = format!(
-                "{} bb.{} on {}: {}",
-                b.function, b.block, b.target, b.verdict
-            );
-            if let Some(r) = &b.reason {
-                text.push_str(&format!(": {r}"));
-            }
-            if let Some(c) = &b.counterexample {
-                text.push('\n');
-                text.push_str(c);
-            }
-            Some(Finding {
-                rule_id: id.to_string(),
-                level,
-                text,
-                file: b.file.clone(),
-                line: b.line,
-                col: b.col,
-            })
-        })
-        .collect();
-    log(&rules, &results, None)
 }

@@ -46,6 +46,12 @@ pub fn class_dwords(cls: &str) -> Option<u32> {
     (bits >= 32 && bits.is_multiple_of(32)).then_some(bits / 32)
 }
 
+/// The start of a lowering error that is the input's fault, not a gap in the model: an
+/// instruction with other operands than its LLVM definition has, or a field value its
+/// encoding cannot hold (no llc output has either). `tv` reports it as an input error
+/// (`error`, exit 2) at the instruction rather than `unsupported`.
+pub const MALFORMED: &str = "malformed instruction: ";
+
 /// The register file a class lives in: `v` (VGPR, or `av_*`: VGPR or AGPR, which hold the
 /// same values; the allocator picks), `s` (SGPR) or `a` (AGPR only).
 pub fn class_bank(cls: &str) -> char {
@@ -393,7 +399,9 @@ struct Lowering<'a> {
 fn field_bits(v: i64, bits: u32) -> Result<i64, String> {
     let (lo, hi) = (-(1i64 << (bits - 1)), (1i64 << bits) - 1);
     if !(lo..=hi).contains(&v) {
-        return Err(format!("the {bits}-bit offset field cannot hold {v}"));
+        return Err(format!(
+            "{MALFORMED}the {bits}-bit offset field cannot hold {v}"
+        ));
     }
     Ok(v & hi)
 }
@@ -426,7 +434,7 @@ fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, Stri
     };
     if uses.len() != nreg + noff + 1 {
         return Err(format!(
-            "expected {} operands, found {}",
+            "{MALFORMED}expected {} operands, found {}",
             nreg + noff + 1,
             uses.len()
         ));
@@ -770,7 +778,10 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         .collect::<Result<Vec<i64>, String>>()?;
     k += trailing as usize;
     if k != uses.len() {
-        return Err(format!("expected {k} operands, found {}", uses.len()));
+        return Err(format!(
+            "{MALFORMED}expected {k} operands, found {}",
+            uses.len()
+        ));
     }
     let (suffix, clamp) = vm.trailing(&tail)?;
     // An integer clamp saturates; only a float clamp reads DX10_CLAMP.

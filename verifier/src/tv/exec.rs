@@ -475,3 +475,12 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
     }
     Ok(())
 }
+
+/// Whether a side makes a lane mask: a V_CMP, or a VALU op with an SGPR result (a carry-out,
+/// one bit per lane).
+pub(super) fn makes_mask(side: &Side) -> bool {
+    side.block.insts.iter().any(|i| {
+        i.opcode.starts_with("V_CMP")
+            || i.opcode.starts_with("V_") && i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d))
+    })
+}

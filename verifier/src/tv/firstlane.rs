@@ -229,3 +229,47 @@ fn phys_shadow(line: &str, earlier: &[Inst]) -> Result<String, String> {
     let (op, rest) = line.split_once(' ').unwrap_or((line, ""));
     Ok(format!("{op} {}", re.replace_all(rest, "%lfv$1")))
 }
+
+/// A first-lane read (`V_READFIRSTLANE_B32`, a VGPR-to-SGPR `COPY`) the after-block has and the
+/// before-block does not: with EXEC = 0 (a block the wave runs with no lane on, which a skipped
+/// `S_CBRANCH_EXECZ` allows) it returns lane 0's stale value, which the one-lane model (lane L
+/// runs) cannot see, so a proof holds only for waves with an active lane. The before-file's
+/// own reads are fine: the after-file refines whatever stale value they return.
+pub(super) fn introduced(before: &Side, after: &Side) -> Option<String> {
+    let reads = |s: &Side, i: &Inst| i.opcode == "V_READFIRSTLANE_B32" || to_sgpr_copy(s, i);
+    let source = |i: &Inst| i.uses().next().map(|o| o.kind.clone());
+    let read_before = |i: &Inst| {
+        before
+            .block
+            .insts
+            .iter()
+            .any(|j| reads(before, j) && source(j) == source(i))
+    };
+    // Only a result something other than a VALU op reads matters: with EXEC = 0 the VALU
+    // writes nothing, so its per-lane results do not see the stale value.
+    let scalar_use = |n: usize, i: &Inst| {
+        let Some(OpKind::VReg { id, .. }) = i.defs.first().map(|d| &d.kind) else {
+            return true;
+        };
+        let reads_it = |j: &Inst| {
+            j.uses()
+                .any(|o| matches!(o.kind, OpKind::VReg { id: x, .. } if x == *id))
+        };
+        let later = &after.block.insts[n + 1..];
+        later.iter().any(|j| {
+            reads_it(j) && (!j.opcode.starts_with("V_") || super::lower::is_terminator(&j.opcode))
+        }) || !later.iter().any(reads_it)
+    };
+    let (_, i) = after
+        .block
+        .insts
+        .iter()
+        .enumerate()
+        .find(|(n, i)| reads(after, i) && !read_before(i) && scalar_use(*n, i))?;
+    Some(format!(
+        "proved only for waves with an active lane: {}: {} reads the first active lane, \
+         lane 0's stale value when EXEC = 0",
+        super::lower::at(after, i),
+        i.opcode
+    ))
+}

@@ -6,9 +6,9 @@
 //! to get MIR, then the same. For `si-load-store-opt` from `.ll`, pass
 //! `-- -amdgpu-load-store-vectorizer=0`, or the IR vectorizer merges the accesses first.
 
+use super::llc_run::{self, Bounds, Outcome};
 use gcnsmt_semantics::target::Target;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The before and after MIR text of one target.
 #[derive(Clone, Debug)]
@@ -28,21 +28,38 @@ pub struct Pair {
 #[derive(Clone, Debug)]
 pub struct LlcError(pub String);
 
-fn run(llc: &str, args: &[String]) -> Result<String, LlcError> {
-    let out = Command::new(llc).args(args).output().map_err(|e| {
+fn run(llc: &str, args: &[String], b: Bounds) -> Result<String, LlcError> {
+    let cmd = || format!("`{llc} {}`", args.join(" "));
+    let out = llc_run::run(llc, args, b).map_err(|e| {
         LlcError(format!(
             "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
         ))
     })?;
-    if !out.status.success() {
+    let (status, stdout, stderr) = match out {
+        Outcome::Exited(s, o, e) => (s, o, e),
+        Outcome::TimedOut => {
+            return Err(LlcError(format!(
+                "{} killed after {} s (--llc-timeout)",
+                cmd(),
+                b.timeout.as_secs_f64()
+            )))
+        }
+        Outcome::TooMuchOutput => {
+            return Err(LlcError(format!(
+                "{} killed: wrote more than {} bytes",
+                cmd(),
+                b.max_output
+            )))
+        }
+    };
+    if !status.success() {
         return Err(LlcError(format!(
-            "`{llc} {}` failed ({}):\n{}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stderr).trim_end()
+            "{} failed ({status}):\n{}",
+            cmd(),
+            String::from_utf8_lossy(&stderr).trim_end()
         )));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(String::from_utf8_lossy(&stdout).into_owned())
 }
 
 fn scratch(file: &Path, target: Target) -> PathBuf {
@@ -57,13 +74,43 @@ fn scratch(file: &Path, target: Target) -> PathBuf {
     ))
 }
 
-/// Run llc for `pass` on `file` (`.mir` or `.ll`) for `target`, with `extra` arguments.
+/// Write the MIR of `p` (and for a `.ll` input the MIR llc stopped at, `input`) into `dir` as
+/// `STEM@TARGET.before.mir`, `STEM@TARGET.after.mir` (and `STEM@TARGET.input.mir`), so that a
+/// user can rerun `tv` on them or edit them (`--keep-mir`).
+fn keep(
+    dir: &Path,
+    file: &Path,
+    target: Target,
+    p: &Pair,
+    input: Option<&str>,
+) -> Result<(), LlcError> {
+    let stem = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    let texts = [
+        ("before", Some(p.before.as_str())),
+        ("after", Some(p.after.as_str())),
+        ("input", input),
+    ];
+    for (side, text) in texts {
+        let Some(text) = text else { continue };
+        let path = dir.join(format!("{stem}@{}.{side}.mir", target.name()));
+        std::fs::write(&path, text)
+            .map_err(|e| LlcError(format!("--keep-mir: {}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
+/// Run llc for `pass` on `file` (`.mir` or `.ll`) for `target`, with `extra` arguments; with
+/// `keep_dir`, keep the MIR it wrote there ([`keep`]).
 pub fn before_after(
     llc: &str,
     pass: &str,
     file: &Path,
     target: Target,
     extra: &[String],
+    (bounds, keep_dir): (Bounds, Option<&Path>),
 ) -> Result<Pair, LlcError> {
     let base = |more: &[&str]| -> Vec<String> {
         // The caller's -mtriple (LLVM's tests use `amdgcn--amdpal`) replaces ours.
@@ -79,31 +126,43 @@ pub fn before_after(
     let is_ll = file.extension().is_some_and(|e| e == "ll");
     let input = file.to_string_lossy().into_owned();
     let mut tmp = None;
+    let mut input_mir = None;
     let mir_path = if is_ll {
         let mir = run(
             llc,
             &base(&[&format!("-stop-before={pass}"), &input, "-o", "-"]),
+            bounds,
         )?;
         let p = scratch(file, target);
-        std::fs::write(&p, mir).map_err(|e| LlcError(format!("{}: {e}", p.display())))?;
+        std::fs::write(&p, &mir).map_err(|e| LlcError(format!("{}: {e}", p.display())))?;
+        input_mir = Some(mir);
         tmp = Some(p.clone());
         p.to_string_lossy().into_owned()
     } else {
         input.clone()
     };
-    let before = run(llc, &base(&["-run-pass=none", &mir_path, "-o", "-"]));
+    let before = run(
+        llc,
+        &base(&["-run-pass=none", &mir_path, "-o", "-"]),
+        bounds,
+    );
     let after = run(
         llc,
         &base(&[&format!("-run-pass={pass}"), &mir_path, "-o", "-"]),
+        bounds,
     );
     if let Some(p) = tmp {
         let _ = std::fs::remove_file(p);
     }
     let name = format!("{input}@{}", target.name());
-    Ok(Pair {
+    let pair = Pair {
         before: before?,
         after: after?,
         before_name: format!("{name}.before.mir"),
         after_name: format!("{name}.after.mir"),
-    })
+    };
+    if let Some(dir) = keep_dir {
+        keep(dir, file, target, &pair, input_mir.as_deref())?;
+    }
+    Ok(pair)
 }

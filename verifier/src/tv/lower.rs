@@ -348,14 +348,14 @@ fn lower_in(
                 .iter()
                 .any(|i| super::scc::reads(i) || super::scc::writes(i))
         }),
-        vcmp: [before, after].iter().any(|s| makes_mask(s)),
+        vcmp: [before, after].iter().any(|s| super::exec::makes_mask(s)),
     };
     let mode = (target, exec, scc.live_out);
     let (source, bounded_b) = lower_side(before, mode, (scc, 'b'))?;
     let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a'))?;
     let bounded = bounded_b
         .or(bounded_a)
-        .or_else(|| introduced_first_lane_read(before, after));
+        .or_else(|| super::firstlane::introduced(before, after));
     let mut dead = dead_vregs(
         &defined_b.union(&defined_a).copied().collect(),
         &live,
@@ -416,62 +416,6 @@ fn lower_in(
         taint,
         soft,
         bounded,
-    })
-}
-
-/// A first-lane read (`V_READFIRSTLANE_B32`, a VGPR-to-SGPR `COPY`) the after-block has and the
-/// before-block does not: with EXEC = 0 (a block the wave runs with no lane on, which a skipped
-/// `S_CBRANCH_EXECZ` allows) it returns lane 0's stale value, which the one-lane model (lane L
-/// runs) cannot see, so a proof holds only for waves with an active lane. The before-file's
-/// own reads are fine: the after-file refines whatever stale value they return.
-fn introduced_first_lane_read(before: &Side, after: &Side) -> Option<String> {
-    let reads = |s: &Side, i: &Inst| {
-        i.opcode == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(s, i)
-    };
-    let source = |i: &Inst| i.uses().next().map(|o| o.kind.clone());
-    let read_before = |i: &Inst| {
-        before
-            .block
-            .insts
-            .iter()
-            .any(|j| reads(before, j) && source(j) == source(i))
-    };
-    // Only a result something other than a VALU op reads matters: with EXEC = 0 the VALU
-    // writes nothing, so its per-lane results do not see the stale value.
-    let scalar_use = |n: usize, i: &Inst| {
-        let Some(OpKind::VReg { id, .. }) = i.defs.first().map(|d| &d.kind) else {
-            return true;
-        };
-        let reads_it = |j: &Inst| {
-            j.uses()
-                .any(|o| matches!(o.kind, OpKind::VReg { id: x, .. } if x == *id))
-        };
-        let later = &after.block.insts[n + 1..];
-        later
-            .iter()
-            .any(|j| reads_it(j) && (!j.opcode.starts_with("V_") || is_terminator(&j.opcode)))
-            || !later.iter().any(reads_it)
-    };
-    let (_, i) = after
-        .block
-        .insts
-        .iter()
-        .enumerate()
-        .find(|(n, i)| reads(after, i) && !read_before(i) && scalar_use(*n, i))?;
-    Some(format!(
-        "proved only for waves with an active lane: {}: {} reads the first active lane, \
-         lane 0's stale value when EXEC = 0",
-        at(after, i),
-        i.opcode
-    ))
-}
-
-/// Whether a side makes a lane mask: a V_CMP, or a VALU op with an SGPR result (a carry-out,
-/// one bit per lane).
-fn makes_mask(side: &Side) -> bool {
-    side.block.insts.iter().any(|i| {
-        i.opcode.starts_with("V_CMP")
-            || i.opcode.starts_with("V_") && i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d))
     })
 }
 

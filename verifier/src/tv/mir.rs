@@ -370,6 +370,7 @@ fn register_entry(l: &str, i: usize, f: &mut Function, err: ErrFn) -> Result<(),
     if let Some(c) = field("class:") {
         let c = unquote(c);
         if !c.is_empty() && c != "_" {
+            check_class_width(c).map_err(|m| err(i, l.find(c).unwrap_or(0), m))?;
             f.classes.insert(id, c.to_string());
         }
     }
@@ -460,7 +461,7 @@ fn body(
             // Debug and bundle-closing lines carry no semantics we check.
         } else {
             let inst = instruction(t, i, indent, err)?;
-            note_classes(t, classes);
+            note_classes(t, classes).map_err(|(at, m)| err(i, indent + at, m))?;
             b.insts.push(inst);
         }
         i += 1;
@@ -483,8 +484,30 @@ fn strip_comment(t: &str) -> &str {
     }
 }
 
-/// `%12:vgpr_32` annotations in instruction text.
-fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) {
+/// The widest register class, in bits: AMDGPU's classes stop at 1,024 (`vreg_1024`,
+/// `sgpr_1024`, `areg_1024`, `av_1024`; LLVM's SIRegisterInfo.td).
+pub const MAX_CLASS_BITS: u64 = 1024;
+
+/// A class whose width (a `_`-separated all-digit part, as [`super::emit::class_dwords`]
+/// reads it) is past [`MAX_CLASS_BITS`] is an input error: `vreg_4294967264` would otherwise
+/// be split into 134 million dwords.
+fn check_class_width(cls: &str) -> Result<(), String> {
+    let wide = cls.split('_').skip(1).any(|p| {
+        !p.is_empty()
+            && p.bytes().all(|c| c.is_ascii_digit())
+            && p.parse::<u64>().map_or(true, |n| n > MAX_CLASS_BITS)
+    });
+    if wide {
+        return Err(format!(
+            "register class `{cls}` is wider than {MAX_CLASS_BITS} bits (no AMDGPU class is)"
+        ));
+    }
+    Ok(())
+}
+
+/// `%12:vgpr_32` annotations in instruction text. Errors: a class wider than
+/// [`MAX_CLASS_BITS`], with its byte offset in `t`.
+fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) -> Result<(), (usize, String)> {
     let b = t.as_bytes();
     let mut k = 0;
     while k < b.len() {
@@ -501,6 +524,7 @@ fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) {
                     .collect();
                 if let Ok(id) = d.parse::<u32>() {
                     if !cls.is_empty() && cls != "_" {
+                        check_class_width(&cls).map_err(|m| (after + 1, m))?;
                         classes.entry(id).or_insert(cls);
                     }
                 }
@@ -510,6 +534,7 @@ fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) {
             k += 1;
         }
     }
+    Ok(())
 }
 
 /// Split at top-level commas (not inside parentheses, brackets, braces or quotes), keeping

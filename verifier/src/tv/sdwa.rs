@@ -225,7 +225,11 @@ pub fn lower(
     let dsel_at = clamp_at + 1 + omod;
     let n_ops = dsel_at + 3 + usize::from(two);
     if uses.len() != n_ops {
-        return Err(format!("expected {n_ops} operands, found {}", uses.len()));
+        return Err(format!(
+            "{}expected {n_ops} operands, found {}",
+            super::emit::MALFORMED,
+            uses.len()
+        ));
     }
     if imm(uses.get(clamp_at), "clamp")? != 0 {
         return Err("clamp is not modelled".into());

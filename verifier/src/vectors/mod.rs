@@ -10,8 +10,10 @@ pub mod coverage;
 pub mod edges;
 pub mod emit;
 pub mod forms;
+pub mod locate;
 pub mod recheck;
 mod record;
+mod stored;
 
 use crate::check::{probe, Options, Witness};
 use crate::rules::{parse_rules, Rule};

@@ -3,74 +3,13 @@
 //! files this is the mutation measure of the vectors (`scripts/vector_kill.py`): a vector
 //! whose expected values the mutant does not reproduce kills it. No solver query is run.
 
+use super::locate::{self, Step};
+use super::stored::{self, Bad, Stored};
 use crate::check::{replay_inputs, Options, Witness};
-use gcnsmt_semantics::eval::{AddrSpace, PerSpace};
+use gcnsmt_semantics::eval::AddrSpace;
 use gcnsmt_semantics::target::Target;
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// A vector as read back from a file.
-struct Stored {
-    id: String,
-    asm: String,
-    mnemonic: String,
-    entry: String,
-    settings: Vec<(String, String)>,
-    inputs: Vec<(String, u128)>,
-    mem: PerSpace<Vec<(u64, u8)>>,
-    regs: Vec<(String, u32)>,
-    mem_out: PerSpace<Vec<(u64, u8)>>,
-    undefined: bool,
-}
-
-fn num(v: &Value) -> Option<u128> {
-    match v {
-        Value::String(s) => u128::from_str_radix(s.strip_prefix("0x")?, 16).ok(),
-        Value::Number(n) => n.as_u64().map(u128::from),
-        _ => None,
-    }
-}
-
-fn bytes(v: &Value) -> Option<PerSpace<Vec<(u64, u8)>>> {
-    let mut out: PerSpace<Vec<(u64, u8)>> = PerSpace::default();
-    for (k, pairs) in v.as_object()? {
-        let s = AddrSpace::ALL.into_iter().find(|s| s.key() == k)?;
-        for p in pairs.as_array()? {
-            let a = p.get(0)?.as_u64()?;
-            let b = u8::try_from(p.get(1)?.as_u64()?).ok()?;
-            out[s].push((a, b));
-        }
-    }
-    Some(out)
-}
-
-fn pairs<T>(v: &Value, f: impl Fn(u128) -> Option<T>) -> Option<Vec<(String, T)>> {
-    v.as_object()?
-        .iter()
-        .map(|(k, x)| Some((k.clone(), f(num(x)?)?)))
-        .collect()
-}
-
-fn stored(v: &Value) -> Option<Stored> {
-    let e = v.get("expected")?;
-    Some(Stored {
-        id: v.get("id")?.as_str()?.to_string(),
-        asm: v.get("asm")?.as_str()?.to_string(),
-        mnemonic: v.get("mnemonic")?.as_str()?.to_string(),
-        entry: v.get("entry")?.as_str()?.to_ascii_lowercase(),
-        settings: v
-            .get("settings")?
-            .as_object()?
-            .iter()
-            .map(|(k, x)| Some((k.clone(), x.as_str()?.to_string())))
-            .collect::<Option<_>>()?,
-        inputs: pairs(v.get("inputs")?, Some)?,
-        mem: bytes(v.get("memory")?)?,
-        regs: pairs(e.get("registers")?, |x| u32::try_from(x).ok())?,
-        mem_out: bytes(e.get("memory")?)?,
-        undefined: e.get("undefined")?.as_bool()?,
-    })
-}
 
 /// The differences between a vector's expected values and a run, as text (empty: none).
 fn differences(s: &Stored, got: &Witness) -> Vec<String> {
@@ -113,8 +52,8 @@ fn differences(s: &Stored, got: &Witness) -> Vec<String> {
     out
 }
 
-/// Why a file is not a vector file: 1-based line and column (1:1 unless a JSON syntax error
-/// points elsewhere) and a message.
+/// Why a file is not a vector file: the 1-based line and column of the field at fault (or
+/// of the JSON syntax error) and a message naming the field.
 pub type FileError = (usize, usize, String);
 
 /// Check the vectors of `text` (a vector file) whose mnemonic or semantics entry is in `only`
@@ -133,7 +72,22 @@ pub fn check_text(text: &str, only: &[String]) -> Result<(usize, Vec<String>), F
             format!("not JSON: {msg}"),
         )
     })?;
-    check_doc(&doc, only).map_err(|e| (1, 1, e))
+    check_doc(&doc, only).map_err(|(path, msg)| {
+        let (line, col) = locate::locate(text, &path);
+        (line, col, msg)
+    })
+}
+
+fn key(k: &str) -> Vec<Step> {
+    vec![Step::Key(k.into())]
+}
+
+fn in_vector(i: usize, k: &str) -> Vec<Step> {
+    vec![
+        Step::Key("vectors".into()),
+        Step::Index(i),
+        Step::Key(k.into()),
+    ]
 }
 
 /// A setting of a vector that `target` does not have (the checks of `verify --set`).
@@ -142,40 +96,59 @@ fn bad_setting(target: Target, settings: &[(String, String)]) -> Option<String> 
     settings.iter().find_map(|(k, v)| s.set(target, k, v).err())
 }
 
-fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), String> {
+fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), Bad> {
     if doc.get("schema").and_then(Value::as_str) != Some(super::emit::SCHEMA) {
-        return Err(format!("not a `{}` vector file", super::emit::SCHEMA));
+        let msg = format!(
+            "not a `{}` vector file (field `schema`)",
+            super::emit::SCHEMA
+        );
+        return Err((key("schema"), msg));
     }
     let target = doc
         .get("target")
         .and_then(Value::as_str)
         .and_then(Target::parse)
-        .ok_or("no known `target`")?;
+        .ok_or((
+            key("target"),
+            "field `target`: not a known target".to_string(),
+        ))?;
     let list = doc
         .get("vectors")
         .and_then(Value::as_array)
-        .ok_or("no `vectors` list")?;
+        .ok_or((key("vectors"), "field `vectors`: not a list".to_string()))?;
     let only: Vec<String> = only.iter().map(|n| n.to_ascii_lowercase()).collect();
     let mut n = 0;
     let mut bad = Vec::new();
     for (i, v) in list.iter().enumerate() {
-        let s = stored(v).ok_or_else(|| format!("vector {i}: missing or malformed fields"))?;
+        let s: Stored = stored::stored(v, i)?;
         if let Some(e) = bad_setting(target, &s.settings) {
-            return Err(format!("vector {i} ({}): {e}", s.id));
+            return Err((
+                in_vector(i, "settings"),
+                format!("vector {i} ({}): {e}", s.id),
+            ));
         }
-        let bad_asm = |e: String| format!("vector {i} ({}): {}: {e}", s.id, s.asm);
+        let bad_asm = |e: String| {
+            (
+                in_vector(i, "asm"),
+                format!("vector {i} ({}): {}: {e}", s.id, s.asm),
+            )
+        };
         // The target's assembler first: an instruction it rejects is a bad file, not a
         // vector whose run differs.
         gcnsmt_lifter::parse_any(target, &s.asm).map_err(|e| bad_asm(e.to_string()))?;
         let rule = super::rule_for(&s.asm).map_err(bad_asm)?;
-        if !only.is_empty() && !only.contains(&s.mnemonic) && !only.contains(&s.entry) {
-            continue;
-        }
-        n += 1;
         let opts = Options {
             settings: s.settings.clone(),
             ..Options::default()
         };
+        // An input wider than its slot is a bad file, not a value to truncate.
+        if let Ok(widths) = crate::check::input_widths(&rule, target, &opts) {
+            stored::check_widths(&s, i, &widths)?;
+        }
+        if !only.is_empty() && !only.contains(&s.mnemonic) && !only.contains(&s.entry) {
+            continue;
+        }
+        n += 1;
         let got = replay_inputs(&rule, target, &opts, &s.inputs, &s.mem);
         match got {
             Ok(w) => {
@@ -188,7 +161,8 @@ fn check_doc(doc: &Value, only: &[String]) -> Result<(usize, Vec<String>), Strin
         }
     }
     if n == 0 && !only.is_empty() {
-        return Err(format!("no vector of {} in the file", only.join(", ")));
+        let msg = format!("no vector of {} in the file", only.join(", "));
+        return Err((Vec::new(), msg));
     }
     Ok((n, bad))
 }
