@@ -28,7 +28,8 @@ pub struct Pair {
 #[derive(Clone, Debug)]
 pub struct LlcError(pub String);
 
-fn run(llc: &str, args: &[String]) -> Result<String, LlcError> {
+/// Run llc with `args`; its stdout, or the command and its stderr.
+pub fn run(llc: &str, args: &[String]) -> Result<String, LlcError> {
     let out = Command::new(llc).args(args).output().map_err(|e| {
         LlcError(format!(
             "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
@@ -57,6 +58,19 @@ fn scratch(file: &Path, target: Target) -> PathBuf {
     ))
 }
 
+/// llc's arguments for `target`: `-mtriple=amdgcn` (unless `extra` names a triple: LLVM's
+/// tests use `amdgcn--amdpal`), `-mcpu`, `extra`, then `more`.
+pub fn base_args(target: Target, extra: &[String], more: &[&str]) -> Vec<String> {
+    let mut v = Vec::new();
+    if !extra.iter().any(|a| a.starts_with("-mtriple")) {
+        v.push("-mtriple=amdgcn".to_string());
+    }
+    v.push(format!("-mcpu={}", target.name()));
+    v.extend(extra.iter().cloned());
+    v.extend(more.iter().map(|s| s.to_string()));
+    v
+}
+
 /// Run llc for `pass` on `file` (`.mir` or `.ll`) for `target`, with `extra` arguments.
 pub fn before_after(
     llc: &str,
@@ -65,17 +79,7 @@ pub fn before_after(
     target: Target,
     extra: &[String],
 ) -> Result<Pair, LlcError> {
-    let base = |more: &[&str]| -> Vec<String> {
-        // The caller's -mtriple (LLVM's tests use `amdgcn--amdpal`) replaces ours.
-        let mut v = Vec::new();
-        if !extra.iter().any(|a| a.starts_with("-mtriple")) {
-            v.push("-mtriple=amdgcn".to_string());
-        }
-        v.push(format!("-mcpu={}", target.name()));
-        v.extend(extra.iter().cloned());
-        v.extend(more.iter().map(|s| s.to_string()));
-        v
-    };
+    let base = |more: &[&str]| base_args(target, extra, more);
     let is_ll = file.extension().is_some_and(|e| e == "ll");
     let input = file.to_string_lossy().into_owned();
     let mut tmp = None;
