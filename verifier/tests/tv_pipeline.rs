@@ -220,6 +220,49 @@ fn the_first_refuted_pass_is_named() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A `.mir` input (llc-22's own MIR of the global loop kernel, with control flow, before
+/// si-fold-operands) runs from the first machine pass: without `-start-after=amdgpu-isel` llc
+/// would select the embedded IR again and fail on `llvm.amdgcn.if`.
+#[test]
+fn a_mir_input_runs_the_machine_pipeline() {
+    if !have_llc() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("gcnsmt-tv-pipeline-mir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mir = dir.join("global_loop.mir");
+    let ll = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/kernels/global_loop.ll");
+    let st = Command::new("llc-22")
+        .args([
+            "-O3",
+            "-mtriple=amdgcn",
+            "-mcpu=gfx900",
+            "-stop-before=si-fold-operands",
+        ])
+        .arg(&ll)
+        .arg("-o")
+        .arg(&mir)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = gcnsmt(&[
+        "tv",
+        "--pipeline",
+        mir.to_str().unwrap(),
+        "--target",
+        "gfx900",
+        "--format",
+        "json",
+    ]);
+    let recs = records(&out);
+    let names = listed(&recs, "gfx900");
+    assert!(names.iter().any(|n| n == "si-fold-operands"), "{names:?}");
+    assert!(names.iter().any(|n| n == "machine-scheduler"), "{names:?}");
+    let first = &recs[0];
+    assert_eq!(first["error"], 0, "{first}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn llc_failing_is_an_error_row_and_exit_2() {
     let file = kernel();
@@ -262,6 +305,15 @@ fn usage_errors_exit_2() {
             "sarif",
         ],
         vec!["tv", "--pipeline", f, "--target", "gfx9000"],
+        vec![
+            "tv",
+            "--pipeline",
+            f,
+            "--target",
+            "gfx900",
+            "--",
+            "-start-before=greedy",
+        ],
     ] {
         let out = gcnsmt(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

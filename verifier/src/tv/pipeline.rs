@@ -53,6 +53,21 @@ pub fn with_opt_level(extra: &[String]) -> Vec<String> {
     v
 }
 
+/// llc's pipeline arguments for `file`: [`with_opt_level`], and for a `.mir` input
+/// `-start-after=amdgpu-isel`. Without it llc-22 runs the IR passes and instruction selection
+/// again on the IR a `.mir` embeds (which then fails on `llvm.amdgcn.if` in any kernel with
+/// control flow); a `.mir` is taken as the input of the first machine pass, so passes before
+/// the point it was written at run again on it. `-start-before`/`-start-after` of the caller
+/// are refused ([`super::pipeline_cmd`]): llc counts a pass's instances over the whole
+/// pipeline, started or not, so the instance numbers read from the headers would be wrong.
+pub fn pipeline_args(file: &Path, extra: &[String]) -> Vec<String> {
+    let mut v = with_opt_level(extra);
+    if file.extension().is_some_and(|e| e == "mir") {
+        v.push("-start-after=amdgpu-isel".into());
+    }
+    v
+}
+
 /// The machine passes of the pipeline from the `-print-after-all` text (llc's stderr).
 pub fn parse_headers(text: &str) -> Vec<Step> {
     let mut steps = Vec::new();
@@ -101,7 +116,7 @@ fn passes(llc: &str, file: &Path, target: Target, extra: &[String]) -> Result<Ve
     let input = file.to_string_lossy().into_owned();
     let args = base_args(
         target,
-        &with_opt_level(extra),
+        &pipeline_args(file, extra),
         &["-print-after-all", &input, "-o", "/dev/null"],
     );
     let out = Command::new(llc).args(&args).output().map_err(|e| {
@@ -143,7 +158,7 @@ fn stop_run(
     let input = file.to_string_lossy().into_owned();
     let args = base_args(
         target,
-        &with_opt_level(extra),
+        &pipeline_args(file, extra),
         &[stop, "-debug-pass=Arguments", &input, "-o", "-"],
     );
     let out = Command::new(llc).args(&args).output().map_err(|e| {

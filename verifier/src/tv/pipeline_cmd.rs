@@ -104,6 +104,13 @@ pub fn collect(a: &TvArgs) -> Result<Vec<PassRow>, String> {
     let [file] = a.files.as_slice() else {
         return Err("error: --pipeline takes one input file (FILE.ll or FILE.mir)".into());
     };
+    if a.extra.iter().any(|x| x.starts_with("-start-")) {
+        return Err(
+            "error: --pipeline runs the whole machine pipeline: -start-before and \
+                    -start-after are not supported (a .mir input starts after amdgpu-isel)"
+                .into(),
+        );
+    }
     let ts = a
         .target
         .as_deref()
