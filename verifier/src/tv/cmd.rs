@@ -42,12 +42,16 @@ pub enum Unmodelled {
 /// Arguments of `gcnsmt tv`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TvArgs {
-    /// BEFORE.mir AFTER.mir; with --pass, one FILE.mir or FILE.ll.
+    /// BEFORE.mir AFTER.mir; with --pass or --pipeline, one FILE.mir or FILE.ll.
     #[arg(required = true, num_args = 1..=2)]
     pub files: Vec<PathBuf>,
     /// Run llc for this pass (`si-load-store-opt`, `si-fold-operands`, ...) and validate it.
     #[arg(long)]
     pub pass: Option<String>,
+    /// Run llc's whole machine pipeline (-O3 unless `-- -ON`) on the one FILE.ll or FILE.mir
+    /// and validate every pass, each between consecutive `-stop-before` points (docs/tv.md).
+    #[arg(long, conflicts_with = "pass")]
+    pub pipeline: bool,
     /// Targets (comma-separated -mcpu names); for two files, used when a function has no
     /// "target-cpu" attribute.
     #[arg(long)]
@@ -134,6 +138,9 @@ pub struct BlockVerdict {
 
 /// Run the command; returns its exit status.
 pub fn run(a: &TvArgs) -> ExitStatus {
+    if a.pipeline {
+        return super::pipeline_cmd::run(a);
+    }
     let start = Instant::now();
     let verdicts = match collect(a) {
         Ok(v) => v,
@@ -161,7 +168,7 @@ pub fn exit_code(v: &[BlockVerdict]) -> ExitStatus {
 }
 
 /// The record of a target on which llc failed: verdict `error`, exit 2.
-fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
+pub fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
     BlockVerdict {
         function: String::new(),
         block: 0,
@@ -179,12 +186,13 @@ fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
     }
 }
 
-fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
+/// The `--target` list, or a usage error.
+pub fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
     Target::parse_list(s).map_err(|e| format!("error: --target: {e}"))
 }
 
-/// All verdicts, or one input/tool error message.
-pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
+/// The checking options and the shard of `a`, or a usage error.
+pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), String> {
     let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
     let shard = a
         .shard
@@ -204,6 +212,12 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         settings,
         ..Options::default()
     };
+    Ok((opts, shard))
+}
+
+/// All verdicts, or one input/tool error message.
+pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
+    let (opts, shard) = options(a)?;
     if a.pass.is_none() && a.keep_mir.is_some() {
         return Err("error: --keep-mir needs --pass".into());
     }
@@ -408,6 +422,14 @@ fn block_verdict(
         col: bp.after.loc.col,
     };
     if !bp.changed {
+        return v;
+    }
+    if fp.assigns_registers() {
+        v.verdict = "unsupported";
+        v.reason = Some(
+            "register allocation (virtual registers rewritten to physical ones) is not modelled"
+                .into(),
+        );
         return v;
     }
     let bp = &super::imports::with_imports(fp, bp, t);

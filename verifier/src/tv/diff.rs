@@ -311,6 +311,26 @@ fn with_phi_copies(ix: &FnIndex, b: &Block) -> Block {
     out
 }
 
+impl FnPair<'_> {
+    /// Whether the pair spans register assignment (greedy + virtregrewriter): the before
+    /// function has virtual registers and the after-function has more `renamable` physical
+    /// register operands, the flag only the virtual register rewriter sets. Which physical
+    /// register holds which virtual one is not in the MIR (it is in greedy's VirtRegMap), so
+    /// comparing them is not modelled: their blocks are `unsupported`, never a refutation that
+    /// compares a virtual register with an unrelated physical one.
+    pub fn assigns_registers(&self) -> bool {
+        let renamable = |f: &crate::tv::mir::Function| {
+            f.blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .flat_map(|i| i.defs.iter().chain(&i.ops))
+                .filter(|o| o.flags.renamable)
+                .count()
+        };
+        !self.before.classes.is_empty() && renamable(self.after) > renamable(self.before)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// A chain of `n` blocks, block k computing `%(k+1) = %k + %k` (as

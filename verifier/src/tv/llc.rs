@@ -74,6 +74,19 @@ fn scratch(file: &Path, target: Target) -> PathBuf {
     ))
 }
 
+/// llc's arguments for `target`: `-mtriple=amdgcn` (unless `extra` names a triple: LLVM's
+/// tests use `amdgcn--amdpal`), `-mcpu`, `extra`, then `more`.
+pub fn base_args(target: Target, extra: &[String], more: &[&str]) -> Vec<String> {
+    let mut v = Vec::new();
+    if !extra.iter().any(|a| a.starts_with("-mtriple")) {
+        v.push("-mtriple=amdgcn".to_string());
+    }
+    v.push(format!("-mcpu={}", target.name()));
+    v.extend(extra.iter().cloned());
+    v.extend(more.iter().map(|s| s.to_string()));
+    v
+}
+
 /// Write the MIR of `p` (and for a `.ll` input the MIR llc stopped at, `input`) into `dir` as
 /// `STEM@TARGET.before.mir`, `STEM@TARGET.after.mir` (and `STEM@TARGET.input.mir`), so that a
 /// user can rerun `tv` on them or edit them (`--keep-mir`).
@@ -112,17 +125,7 @@ pub fn before_after(
     extra: &[String],
     (bounds, keep_dir): (Bounds, Option<&Path>),
 ) -> Result<Pair, LlcError> {
-    let base = |more: &[&str]| -> Vec<String> {
-        // The caller's -mtriple (LLVM's tests use `amdgcn--amdpal`) replaces ours.
-        let mut v = Vec::new();
-        if !extra.iter().any(|a| a.starts_with("-mtriple")) {
-            v.push("-mtriple=amdgcn".to_string());
-        }
-        v.push(format!("-mcpu={}", target.name()));
-        v.extend(extra.iter().cloned());
-        v.extend(more.iter().map(|s| s.to_string()));
-        v
-    };
+    let base = |more: &[&str]| base_args(target, extra, more);
     let is_ll = file.extension().is_some_and(|e| e == "ll");
     let input = file.to_string_lossy().into_owned();
     let mut tmp = None;
