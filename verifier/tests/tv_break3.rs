@@ -108,6 +108,15 @@ fn wrong_proofs_of_the_third_helper_are_not_proved() {
             "gfx1100",
         ),
     ];
+    // 05: `+wavefrontsize64` on gfx1100 (the target-cpu attribute decides the target).
+    let (v, why) = run(
+        "05-wavefrontsize64-ignored-vcc-hi",
+        "before.mir",
+        "after.mir",
+        "gfx1100",
+    );
+    assert_eq!(v, "unsupported", "{why}");
+    assert!(why.contains("wave64"), "{why}");
     for (dir, b, a, t) in cases {
         let (v, why) = run(dir, b, a, t);
         assert!(

@@ -314,23 +314,10 @@ pub fn validate(
     let mut jobs = Vec::new();
     let mut cfg = Vec::new();
     for fp in &pairs {
-        for t in targets_of(before, fp, fallback)? {
-            if let Some((num, loc, why)) = &fp.cfg_changed {
-                cfg.push(BlockVerdict {
-                    function: fp.before.name.clone(),
-                    block: *num,
-                    target: t.name().to_string(),
-                    verdict: "unsupported",
-                    changed: true,
-                    time: Duration::ZERO,
-                    reason: Some(format!("{}:{}:{}: {why}", after.path, loc.line, loc.col)),
-                    counterexample: None,
-                    counterexample_data: None,
-                    file: after.path.clone(),
-                    line: loc.line,
-                    col: loc.col,
-                    settings: None,
-                });
+        for t in super::targets::targets_of(before, fp, fallback)? {
+            if let Some(v) = super::targets::not_modelled(fp, t, &after.path) {
+                cfg.push(v);
+                continue;
             }
             for bp in &fp.blocks {
                 if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
@@ -375,26 +362,6 @@ pub fn validate(
 fn block_key(fp: &FnPair, bp: &diff::BlockPair, t: Target) -> String {
     let text = format!("{}\0{t}\0{:?}\0{:?}", fp.before.name, bp.before, bp.after);
     blake3::hash(text.as_bytes()).to_hex().to_string()
-}
-
-fn targets_of(
-    file: &MirFile,
-    fp: &FnPair,
-    fallback: Option<&[Target]>,
-) -> Result<Vec<Target>, String> {
-    match (&fp.before.target_cpu, fallback) {
-        (Some(cpu), _) => Target::parse(cpu).map(|t| vec![t]).ok_or_else(|| {
-            format!(
-                "{}:{}:{}: error: function `{}` has target-cpu \"{cpu}\", which gcnsmt does not model",
-                file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
-            )
-        }),
-        (None, Some(ts)) => Ok(ts.to_vec()),
-        (None, None) => Err(format!(
-            "{}:{}:{}: error: function `{}` has no \"target-cpu\" attribute; pass --target",
-            file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
-        )),
-    }
 }
 
 fn block_verdict(

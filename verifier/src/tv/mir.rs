@@ -28,6 +28,8 @@ pub struct Function {
     pub loc: Loc,
     /// `"target-cpu"` of the IR function of the same name, if the file embeds IR.
     pub target_cpu: Option<String>,
+    /// Its `"target-features"` ask for wave64 (`+wavefrontsize64`), which gfx10+ may run.
+    pub wave64: bool,
     /// `"amdgpu-lds-size"` in bytes (the attribute; `ldsSize:` of machineFunctionInfo as fallback).
     pub lds_size: Option<u32>,
     /// Virtual register number -> class name (`vgpr_32`, `sreg_64`), from `registers:` and
@@ -189,8 +191,9 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             }
             let (f, next) = function(&lines, i + 1, &err)?;
             let mut f = f;
-            if let Some((cpu, lds)) = attrs.get(&f.name) {
+            if let Some((cpu, lds, wave64)) = attrs.get(&f.name) {
                 f.target_cpu = cpu.clone();
+                f.wave64 = *wave64;
                 if lds.is_some() {
                     f.lds_size = *lds;
                 }
@@ -224,9 +227,9 @@ mod cfg;
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
 
-/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`), from `define ... #N {` and
+/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`, wave64), from `define ... #N {` and
 /// `attributes #N = { ... }` lines of the embedded IR.
-fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>)> {
+fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>, bool)> {
     let mut groups: BTreeMap<String, String> = BTreeMap::new();
     let mut defines: Vec<(String, Vec<String>, String)> = Vec::new();
     for l in lines {
@@ -261,15 +264,18 @@ fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32
     for (name, refs, inline) in defines {
         let mut cpu = attr(&inline, "target-cpu");
         let mut lds = attr(&inline, "amdgpu-lds-size");
+        let mut features = attr(&inline, "target-features").unwrap_or_default();
         for r in refs {
             if let Some(g) = groups.get(&r) {
                 cpu = cpu.or_else(|| attr(g, "target-cpu"));
                 lds = lds.or_else(|| attr(g, "amdgpu-lds-size"));
+                features += &attr(g, "target-features").unwrap_or_default();
             }
         }
+        let wave64 = features.contains("+wavefrontsize64");
         // `amdgpu-lds-size` may be "min,max"; the minimum is what the kernel declares.
         let lds = lds.and_then(|s| s.split(',').next().and_then(|v| v.trim().parse().ok()));
-        out.insert(name, (cpu, lds));
+        out.insert(name, (cpu, lds, wave64));
     }
     out
 }

@@ -37,6 +37,7 @@ pub mod scc_live;
 mod scc_scalar;
 pub mod sdwa;
 pub mod taint;
+mod targets;
 pub mod uninterp;
 mod vop_mods;
 pub mod waits;

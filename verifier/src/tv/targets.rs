@@ -1,0 +1,64 @@
+//! Which targets a function pair is checked on, and the function-level reasons it is not
+//! checked there (`unsupported` records, one per function and target).
+
+use super::cmd::BlockVerdict;
+use super::diff::FnPair;
+use super::mir::MirFile;
+use gcnsmt_semantics::target::Target;
+use std::time::Duration;
+
+/// The function's targets: its `"target-cpu"`, else `fallback`, else an error.
+pub(super) fn targets_of(
+    file: &MirFile,
+    fp: &FnPair,
+    fallback: Option<&[Target]>,
+) -> Result<Vec<Target>, String> {
+    match (&fp.before.target_cpu, fallback) {
+        (Some(cpu), _) => Target::parse(cpu).map(|t| vec![t]).ok_or_else(|| {
+            format!(
+                "{}:{}:{}: error: function `{}` has target-cpu \"{cpu}\", which gcnsmt does not model",
+                file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
+            )
+        }),
+        (None, Some(ts)) => Ok(ts.to_vec()),
+        (None, None) => Err(format!(
+            "{}:{}:{}: error: function `{}` has no \"target-cpu\" attribute; pass --target",
+            file.path, fp.before.loc.line, fp.before.loc.col, fp.before.name
+        )),
+    }
+}
+
+/// Why `fp` is not checked on `t` at all, as its `unsupported` record: the pass changed the
+/// CFG (`diff.rs`), or the function asks for wave64 (`+wavefrontsize64`) on a wave32 target,
+/// where the lowering would check the wrong wave size (`vcc_hi`, 64-bit lane masks).
+pub(super) fn not_modelled(fp: &FnPair, t: Target, after: &str) -> Option<BlockVerdict> {
+    let wave32 = gcnsmt_lifter::lift::wave_size(t) == 32;
+    let (num, loc, why) = match &fp.cfg_changed {
+        Some((num, loc, why)) => (*num, *loc, why.clone()),
+        None if wave32 && (fp.before.wave64 || fp.after.wave64) => (
+            fp.after.blocks.first().map_or(0, |b| b.num),
+            fp.after.loc,
+            format!(
+                "`{}` runs in wave64 (\"+wavefrontsize64\") on {t}, which tv checks as wave32 \
+                 only: not modelled",
+                fp.before.name
+            ),
+        ),
+        None => return None,
+    };
+    Some(BlockVerdict {
+        function: fp.before.name.clone(),
+        block: num,
+        target: t.name().to_string(),
+        verdict: "unsupported",
+        changed: true,
+        time: Duration::ZERO,
+        reason: Some(format!("{after}:{}:{}: {why}", loc.line, loc.col)),
+        counterexample: None,
+        counterexample_data: None,
+        file: after.to_string(),
+        line: loc.line,
+        col: loc.col,
+        settings: None,
+    })
+}
