@@ -359,6 +359,7 @@ fn block_verdict(
     let how = lower::How {
         lds_size: lds,
         assume_same: unmodelled == Unmodelled::Same,
+        texel: super::mimg::Texel::Shared,
     };
     let pair = Pair {
         files: (before, after),
@@ -519,7 +520,13 @@ fn decide(
                     v.reason = Some(r);
                 }
                 Verdict::Refuted(c) => {
-                    let (verdict, reason) = classify_refutation(&l, &c, fp);
+                    let (mut verdict, mut reason) = classify_refutation(&l, &c, fp);
+                    let (mut l, mut c) = (l, c);
+                    if verdict == "unknown" && l.images {
+                        if let Some((l2, c2, r2)) = confirm_image(p, &name, (&sb, &sa), live) {
+                            (l, c, verdict, reason) = (l2, c2, "refuted", r2);
+                        }
+                    }
                     v.verdict = verdict;
                     v.reason = Some(reason);
                     let defined = lower::defined(blocks.0)
@@ -553,6 +560,39 @@ fn checked(
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
     crate::smt::with_fresh_context(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check::check(rule, t, opts))).ok()
+    })
+}
+
+/// A refutation that rested on the shared image inputs, retried with every image read a fixed
+/// function of its arguments (`mimg.rs`, `Texel::Concrete`): one real image, so a difference
+/// found that way (and not resting on another uninterpreted value) is `refuted`.
+fn confirm_image(
+    p: &Pair,
+    name: &str,
+    (sb, sa): (&Side, &Side),
+    live: (
+        &std::collections::BTreeSet<u32>,
+        &std::collections::BTreeSet<String>,
+    ),
+) -> Option<(Lowered, Box<crate::check::Cex>, String)> {
+    let how = lower::How {
+        texel: super::mimg::Texel::Concrete,
+        ..p.how
+    };
+    let l = lower::lower(name, sb, sa, live.0, live.1, p.t, how).ok()?;
+    let Some(Ok(o)) = checked(&l.rule, p.t, p.opts) else {
+        return None;
+    };
+    let Verdict::Refuted(c) = o.verdict else {
+        return None;
+    };
+    let (verdict, reason) = classify_refutation(&l, &c, p.fp);
+    (verdict == "refuted").then(|| {
+        let reason = format!(
+            "{reason} (image reads as one fixed image: each dword a function of the \
+             coordinates, descriptors and channel, every fetch resident)"
+        );
+        (l, c, reason)
     })
 }
 

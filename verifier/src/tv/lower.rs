@@ -44,6 +44,9 @@ pub struct How {
     /// on both sides is dropped and its results are the same fresh inputs on both sides; `false`
     /// makes such a block unsupported.
     pub assume_same: bool,
+    /// How image reads are lowered (`mimg.rs`): shared inputs (the proof) or a fixed function
+    /// (to confirm a refutation).
+    pub texel: super::mimg::Texel,
 }
 
 /// A lowered block pair.
@@ -61,6 +64,9 @@ pub struct Lowered {
     pub uninterpreted: Vec<String>,
     /// What depends on the uninterpreted results.
     pub taint: super::taint::Taint,
+    /// The pair has image reads (`mimg.rs`) lowered as shared inputs: a refutation that rests
+    /// on them is confirmed with [`super::mimg::Texel::Concrete`].
+    pub images: bool,
 }
 
 /// Why a block pair is not checked: the instruction (file:line:col) and the reason.
@@ -89,6 +95,7 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
     (exec && super::exec::handles(op))
+        || (!exec && super::mimg::is_image_read(op))
         || (exec || !writes_exec())
             && (pseudo(op)
                 || super::wide::is_wide(op)
@@ -175,7 +182,9 @@ fn memory_of(op: &str) -> Mem {
     if op.contains("_LDS") {
         return Mem::Effect;
     }
-    if op.starts_with("S_LOAD_")
+    // Image memory is global memory (`mimg.rs`).
+    if super::mimg::is_image_read(op)
+        || op.starts_with("S_LOAD_")
         || op.starts_with("S_BUFFER_LOAD_")
         || op.starts_with("GLOBAL_LOAD_")
     {
@@ -284,6 +293,7 @@ fn lower_in(
     let How {
         lds_size,
         assume_same,
+        texel,
     } = how;
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
     let rename = renamable(&bw, &aw, phys_live, target);
@@ -331,6 +341,15 @@ fn lower_in(
     let defined_a = defined(after.block);
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
+    // Image reads: their arguments are compared (soft, like a dropped instruction's inputs).
+    let global_write = |i: &Inst| writes(i, target).0;
+    live.extend(super::mimg::check((before, after), target, global_write)?);
+    let images = !exec
+        && [before.block, after.block].iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| super::mimg::is_image_read(&i.opcode))
+        });
     // In the EXEC model a mask is bit L only, so an SCC computed from one would be wrong:
     // there SCC is left to `exec.rs`, which refuses an SCC result that is read.
     let scc = Scc {
@@ -346,8 +365,8 @@ fn lower_in(
             .any(|b| b.insts.iter().any(|i| i.opcode.starts_with("V_CMP"))),
     };
     let mode = (target, exec, scc.live_out);
-    let source = lower_side(before, mode, (scc, 'b'))?;
-    let target_lines = lower_side(after, mode, (scc, 'a'))?;
+    let source = lower_side(before, mode, (scc, 'b', texel))?;
+    let target_lines = lower_side(after, mode, (scc, 'a', texel))?;
     let mut dead = dead_vregs(
         &defined_b.union(&defined_a).copied().collect(),
         &live,
@@ -371,8 +390,12 @@ fn lower_in(
         })
         .map(|(op, _)| op.clone())
         .collect();
-    let (uninterpreted, taint) =
-        super::uninterp::taint(before, after, (target, exec), uninterpreted);
+    let (uninterpreted, taint) = super::uninterp::taint(
+        before,
+        after,
+        (target, exec),
+        (uninterpreted, images && texel == super::mimg::Texel::Shared),
+    );
     let soft = soft_inputs(&text, &live, &plain_live, (before, after));
     scratch_dead(&text, scc.live_out, &mut dead);
     let lds = lds_size
@@ -407,6 +430,7 @@ fn lower_in(
         uninterpreted,
         taint,
         soft,
+        images: images && texel == super::mimg::Texel::Shared,
     })
 }
 
@@ -459,10 +483,11 @@ fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
         dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
     }
     let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
+        r"%((?:{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
         super::scc::TEMP,
-        super::sdwa::TMP_PREFIX
+        super::sdwa::TMP_PREFIX,
+        super::mimg::TMP_PREFIX
     ))
     .expect("regex");
     let mut seen = BTreeSet::new();
@@ -674,7 +699,7 @@ struct Scc {
 fn lower_side(
     side: &Side,
     (target, exec, scc_out): (Target, bool, bool),
-    (scc, tag): (Scc, char),
+    (scc, tag, texel): (Scc, char, super::mimg::Texel),
 ) -> Result<Vec<Line>, Unsupported> {
     let mut out = Vec::new();
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
@@ -762,6 +787,9 @@ fn lower_side(
                 super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
             let body = match own {
                 Some(t) => t,
+                None if super::mimg::is_image_read(op) => {
+                    super::mimg::lower(side, i, target, (texel, tag, n)).map_err(fail)?
+                }
                 None if op == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(side, i) => {
                     super::firstlane::lower(side, i, n, target).map_err(fail)?
                 }

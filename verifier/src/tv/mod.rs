@@ -21,6 +21,7 @@ pub mod fpmode;
 pub mod imports;
 pub mod llc;
 pub mod lower;
+pub mod mimg;
 pub mod mir;
 pub mod opcodes;
 pub mod scc;
@@ -81,6 +82,7 @@ mod fuzz {
                         lower::How {
                             lds_size: None,
                             assume_same: true,
+                            texel: Default::default(),
                         },
                     );
                 }
