@@ -342,14 +342,9 @@ fn lower_in(
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
     // Image reads: their arguments are compared (soft, like a dropped instruction's inputs).
-    let global_write = |i: &Inst| writes(i, target).0;
-    live.extend(super::mimg::check((before, after), target, global_write)?);
-    let images = !exec
-        && [before.block, after.block].iter().any(|b| {
-            b.insts
-                .iter()
-                .any(|i| super::mimg::is_image_read(&i.opcode))
-        });
+    let images = super::mimg::check((before, after), (target, exec), &mut live, |i| {
+        writes(i, target).0
+    })? && texel == super::mimg::Texel::Shared;
     // In the EXEC model a mask is bit L only, so an SCC computed from one would be wrong:
     // there SCC is left to `exec.rs`, which refuses an SCC result that is read.
     let scc = Scc {
@@ -390,12 +385,8 @@ fn lower_in(
         })
         .map(|(op, _)| op.clone())
         .collect();
-    let (uninterpreted, taint) = super::uninterp::taint(
-        before,
-        after,
-        (target, exec),
-        (uninterpreted, images && texel == super::mimg::Texel::Shared),
-    );
+    let (uninterpreted, taint) =
+        super::uninterp::taint(before, after, (target, exec), (uninterpreted, images));
     let soft = soft_inputs(&text, &live, &plain_live, (before, after));
     scratch_dead(&text, scc.live_out, &mut dead);
     let lds = lds_size
@@ -430,7 +421,7 @@ fn lower_in(
         uninterpreted,
         taint,
         soft,
-        images: images && texel == super::mimg::Texel::Shared,
+        images,
     })
 }
 

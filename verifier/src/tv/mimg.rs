@@ -163,7 +163,7 @@ fn decode<'i>(i: &'i Inst, target: Target) -> Result<Read<'i>, String> {
         .collect();
     let init = match (status, tied.as_slice()) {
         (false, _) => None,
-        (true, [o]) => Some(*o),
+        (true, [o]) if matches!(o.kind, OpKind::VReg { .. }) => Some(*o),
         (true, _) => {
             return Err("TFE/LWE without exactly one tied initial value".into());
         }
@@ -301,21 +301,24 @@ pub(super) fn lower(
     Ok(out)
 }
 
-/// Check the image reads of a pair and return the virtual registers they read, which the
-/// caller makes live-out (compared): their arguments must agree on both sides. Unsupported: a
-/// read the model does not decode, an argument written again after the read (non-SSA), or a
-/// block that may write global memory (which an image may alias).
+/// Check the image reads of a pair and add to `live` the virtual registers that the keys read
+/// on both sides name (compared: a shared input stands for equal arguments only if they are).
+/// Returns whether the pair has image reads this module lowers (not in the EXEC model, where
+/// they are uninterpreted twins). Unsupported: a read the model does not decode, an argument
+/// written again after the read (non-SSA), or a block that may write global memory (which an
+/// image may alias).
 pub(super) fn check(
     (before, after): (&Side, &Side),
-    target: Target,
+    (target, exec): (Target, bool),
+    live: &mut BTreeSet<u32>,
     writes_global: impl Fn(&Inst) -> bool,
-) -> Result<BTreeSet<u32>, Unsupported> {
-    let mut args = BTreeSet::new();
+) -> Result<bool, Unsupported> {
     let any = |b: &Block| b.insts.iter().any(|i| is_image_read(&i.opcode));
     if !any(before.block) && !any(after.block) {
-        return Ok(args);
+        return Ok(false);
     }
-    for side in [before, after] {
+    let mut keys: [Vec<(String, Vec<u32>)>; 2] = Default::default();
+    for (s, side) in [before, after].into_iter().enumerate() {
         for (n, i) in side.block.insts.iter().enumerate() {
             let fail = |m: String| Unsupported(format!("{}: {}: {m}", at(side, i), i.opcode));
             if writes_global(i) {
@@ -330,6 +333,7 @@ pub(super) fn check(
                 continue;
             }
             let r = decode(i, target).map_err(fail)?;
+            let mut ids = Vec::new();
             for o in r.regs.iter().chain(r.init.iter()) {
                 let OpKind::VReg { id, .. } = o.kind else {
                     continue;
@@ -345,9 +349,26 @@ pub(super) fn check(
                         "its input %{id} is written again in the block"
                     )));
                 }
-                args.insert(id);
+                ids.push(id);
             }
+            keys[s].push((r.key, ids));
         }
     }
-    Ok(args)
+    // Two keys with one hash would share inputs: refuse (never seen; the hash is 32 bits).
+    let mut by_hash = std::collections::BTreeMap::new();
+    for (k, _) in keys.iter().flatten() {
+        if by_hash.insert(fnv(k), k).is_some_and(|old| old != k) {
+            return Err(Unsupported(format!(
+                "{}: two image-read keys hash alike",
+                before.file
+            )));
+        }
+    }
+    let [kb, ka] = keys;
+    live.extend(
+        kb.iter()
+            .filter(|(k, _)| ka.iter().any(|(k2, _)| k2 == k))
+            .flat_map(|(_, ids)| ids.iter().copied()),
+    );
+    Ok(!exec)
 }
