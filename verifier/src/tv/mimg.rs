@@ -20,9 +20,9 @@
 //!   with their union reads the same inputs and is proved.
 //! - `Concrete` (to confirm a refutation): the dword is a fixed function of the argument
 //!   values (a shift-xor of every `vaddr`/`srsrc`/`ssamp` dword, xor a constant per channel),
-//!   and every status dword is 0 (a resident, successful fetch). That is one particular image,
-//!   so a difference found with it holds for a real function, whatever the shared inputs
-//!   allowed: `cmd.rs` reports `refuted` only from this form.
+//!   and every status dword keeps its tied value (a resident, successful fetch). That is one
+//!   particular image, so a difference found with it holds for a real function, whatever the
+//!   shared inputs allowed: `cmd.rs` reports `refuted` only from this form.
 //!
 //! Image memory is global memory: a block pair with an image read and any instruction that
 //! may write global memory (a buffer, global, flat or image store or atomic, scratch) is
@@ -40,7 +40,7 @@ pub enum Texel {
     /// Inputs shared by key and channel (the proof).
     #[default]
     Shared,
-    /// A fixed function of the argument values, status 0 (to confirm a refutation).
+    /// A fixed function of the argument values, status left as tied (to confirm a refutation).
     Concrete,
 }
 
@@ -236,17 +236,18 @@ pub(super) fn lower(
     }
     let mut out = Vec::new();
     let h = fnv(&r.key);
-    if let Some(init) = r.init {
-        // The hardware writes the data dwords only for a successful fetch: what it does not
-        // write keeps the tied value, which the key names (Shared) or which a resident fetch
-        // overwrites (Concrete).
-        let iv = emit::dwords(side, init, target)?;
-        if iv.len() != vdata.len() {
-            return Err("the tied initial value's width differs from the result's".into());
-        }
-        for (d, s) in vdata.iter().zip(&iv).skip(words.len()) {
-            out.push(format!("v_mov_b32 {d}, {s}"));
-        }
+    // With TFE/LWE the hardware writes the status only when a fetch fails (LLVM D48826), and
+    // LLVM zero-initialises the data too: what it leaves unwritten keeps the tied value, which
+    // the key names (Shared); a resident fetch writes the data and leaves the status (Concrete).
+    let iv = match r.init {
+        Some(init) => emit::dwords(side, init, target)?,
+        None => Vec::new(),
+    };
+    if r.init.is_some() && iv.len() != vdata.len() {
+        return Err("the tied initial value's width differs from the result's".into());
+    }
+    for (d, s) in vdata.iter().zip(&iv).skip(words.len()) {
+        out.push(format!("v_mov_b32 {d}, {s}"));
     }
     let hv = format!("%{TMP_PREFIX}{tag}{n}h");
     if texel == Texel::Concrete {
@@ -294,7 +295,7 @@ pub(super) fn lower(
             }
             Dword::Status => out.push(match texel {
                 Texel::Shared => format!("v_mov_b32 {d}, %{VALUE_PREFIX}{h:08x}_s{}", r.dmask),
-                Texel::Concrete => format!("v_mov_b32 {d}, 0"),
+                Texel::Concrete => format!("v_mov_b32 {d}, {}", iv[j]),
             }),
         }
     }
