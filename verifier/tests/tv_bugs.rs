@@ -19,6 +19,7 @@ const CAUGHT: &[&str] = &[
     "fold-imm64-sub1",
     "fold-or-minus1",
     "fold-regseq-splat",
+    "lso-mimg-tfe-dropped",
     "peephole-foldimm-sub1",
     "peephole-scmp-pcrel",
     "preemit-sand-exec-scc-live",

@@ -52,9 +52,11 @@ fn live_in(name: &str, defined: &BTreeSet<u32>) -> bool {
     vreg_of(name).is_none_or(|id| !defined.contains(&id))
 }
 
-/// A scratch variable of an SCC formula (`scc.rs`): no register of the program.
+/// A scratch variable of an SCC formula (`scc.rs`) or of an image read's fixed function
+/// (`mimg.rs`): no register of the program.
 fn scratch(name: &str) -> bool {
     name.starts_with(&format!("%{}", super::scc::TEMP))
+        || name.starts_with(&format!("%{}", super::mimg::TMP_PREFIX))
 }
 
 /// One MIR instruction of a side and the writes of the rule steps lowered from it.

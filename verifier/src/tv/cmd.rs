@@ -4,8 +4,9 @@
 
 use super::barrier;
 use super::canon;
+use super::classify::{classify_refutation, mir_names};
 use super::diff::{self, FnPair};
-use super::emit::{class_dwords, Side};
+use super::emit::Side;
 use super::llc;
 use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
@@ -405,6 +406,7 @@ fn block_verdict(
     let how = lower::How {
         lds_size: lds,
         assume_same: unmodelled == Unmodelled::Same,
+        texel: super::mimg::Texel::Shared,
     };
     let pair = Pair {
         files: (before, after),
@@ -576,6 +578,16 @@ fn decide(
             }
             Some(Ok(o)) => {
                 v.settings = Some(o.settings_text());
+                if let Verdict::Refuted(c) = &o.verdict {
+                    // A refutation resting on the shared image inputs, confirmed on one image.
+                    if l.images && classify_refutation(&l, c, fp).0 == "unknown" {
+                        if let Some((l2, c2, r2)) = confirm_image(p, &name, (&sb, &sa), live) {
+                            set_verdict(v, Verdict::Refuted(c2), (&l2, blocks, fp));
+                            v.reason = Some(r2);
+                            return;
+                        }
+                    }
+                }
                 set_verdict(v, o.verdict, (&l, blocks, fp));
             }
         },
@@ -640,58 +652,37 @@ fn checked(
     })
 }
 
-/// `refuted` only for a counterexample that shows a real difference: not one resting on the
-/// fresh result of an uninterpreted instruction, nor one where the sides differ only in the
-/// inputs of dropped unmodelled instructions (which may map both to one result): `unknown`.
-fn classify_refutation(l: &Lowered, c: &crate::check::Cex, fp: &FnPair) -> (&'static str, String) {
-    let dead = |n: &str| {
-        l.rule
-            .dead
-            .iter()
-            .any(|(d, _)| d == n.trim_start_matches('%'))
+/// A refutation that rested on the shared image inputs, retried with every image read a fixed
+/// function of its arguments (`mimg.rs`, `Texel::Concrete`): one real image, so a difference
+/// found that way (and not resting on another uninterpreted value) is `refuted`.
+fn confirm_image(
+    p: &Pair,
+    name: &str,
+    (sb, sa): (&Side, &Side),
+    live: (
+        &std::collections::BTreeSet<u32>,
+        &std::collections::BTreeSet<String>,
+    ),
+) -> Option<(Lowered, Box<crate::check::Cex>, String)> {
+    let how = lower::How {
+        texel: super::mimg::Texel::Concrete,
+        ..p.how
     };
-    let differing: Vec<&str> = c
-        .regs
-        .iter()
-        .filter(|(n, x, y)| x != y && !dead(n))
-        .map(|(n, _, _)| n.as_str())
-        .collect();
-    let only_soft = c.mem_diffs.is_empty()
-        && !differing.is_empty()
-        && differing.iter().all(|n| l.soft.contains(*n));
-    if !l.uninterpreted.is_empty() && l.taint.touches(&differing, !c.mem_diffs.is_empty()) {
-        let ops = l.uninterpreted.join(", ");
-        (
-            "unknown",
-            format!("a counterexample rests on the uninterpreted result of {ops}"),
-        )
-    } else if only_soft {
-        let regs = mir_names(&differing.join(", "), fp);
-        (
-            "unknown",
-            format!("the sides differ only in inputs of unmodelled instructions ({regs})"),
-        )
-    } else {
-        ("refuted", mir_names(&c.first_difference, fp))
-    }
-}
-
-/// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.
-fn mir_names(text: &str, fp: &FnPair) -> String {
-    let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
-    re.replace_all(text, |c: &regex::Captures| {
-        let id: u32 = c[1].parse().unwrap_or(0);
-        let cls = fp
-            .before
-            .classes
-            .get(&id)
-            .or_else(|| fp.after.classes.get(&id));
-        match cls.and_then(|c| class_dwords(c)) {
-            Some(1) => format!("%{id}"),
-            _ => format!("%{id}.sub{}", &c[2]),
-        }
+    let l = lower::lower(name, sb, sa, live.0, live.1, p.t, how).ok()?;
+    let Some(Ok(o)) = checked(&l.rule, p.t, p.opts) else {
+        return None;
+    };
+    let Verdict::Refuted(c) = o.verdict else {
+        return None;
+    };
+    let (verdict, reason) = classify_refutation(&l, &c, p.fp);
+    (verdict == "refuted").then(|| {
+        let reason = format!(
+            "{reason} (image reads as one fixed image: each dword a function of the \
+             coordinates, descriptors and channel, every fetch resident)"
+        );
+        (l, c, reason)
     })
-    .into_owned()
 }
 
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {

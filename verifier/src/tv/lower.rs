@@ -25,12 +25,13 @@
 //!   instruction) makes the block `unsupported`, naming the instruction. Barriers never reach
 //!   the lowering: [`super::barrier`] splits a block at them.
 
+pub use super::effects::is_terminator;
+pub(super) use super::effects::{is_pure, memory_of, pseudo, reads_memory, writes, Mem};
 use super::emit::{self, class_dwords, Side};
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 pub use super::uninterp::UNINTERPRETED_PREFIX;
 use crate::rules::{Line, Loc, Rule};
-use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -44,6 +45,9 @@ pub struct How {
     /// on both sides is dropped and its results are the same fresh inputs on both sides; `false`
     /// makes such a block unsupported.
     pub assume_same: bool,
+    /// How image reads are lowered (`mimg.rs`): shared inputs (the proof) or a fixed function
+    /// (to confirm a refutation).
+    pub texel: super::mimg::Texel,
 }
 
 /// A lowered block pair.
@@ -65,21 +69,14 @@ pub struct Lowered {
     /// lane mask, `mask != 0`, from lane L's bit: exact when L is the only active lane, so a
     /// refutation is real, but other lanes could set the bit): a proof is then `unknown`.
     pub bounded: Option<String>,
+    /// The pair has image reads (`mimg.rs`) lowered as shared inputs: a refutation that rests
+    /// on them is confirmed with [`super::mimg::Texel::Concrete`].
+    pub images: bool,
 }
 
 /// Why a block pair is not checked: the instruction (file:line:col) and the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unsupported(pub String);
-
-const PSEUDO: [&str; 7] = [
-    "COPY",
-    "REG_SEQUENCE",
-    "INSERT_SUBREG",
-    "EXTRACT_SUBREG",
-    "IMPLICIT_DEF",
-    "KILL",
-    "PHI",
-];
 
 /// Whether the lowering translates `i`: a copy pseudo, a 64-bit move or bitwise op, or an opcode
 /// of the table, when it does not write EXEC (a single-lane check does not model EXEC: such an
@@ -93,153 +90,12 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
     (exec && super::exec::handles(op))
+        || (!exec && super::mimg::is_image_read(op))
         || (exec || !writes_exec())
             && (pseudo(op)
                 || super::wide::is_wide(op)
                 || super::scc::is_scc_op(op)
                 || opcodes::lookup(target, op).is_some())
-}
-
-/// A copy pseudo, or a whole-wave / whole-quad marker (a copy for an active lane).
-fn pseudo(op: &str) -> bool {
-    PSEUDO.contains(&op) || super::exec::is_mode_copy(op)
-}
-
-/// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
-pub fn is_terminator(op: &str) -> bool {
-    op == "S_ENDPGM"
-        || op == "S_BRANCH"
-        || op.starts_with("S_CBRANCH")
-        || op.starts_with("SI_RETURN")
-        || op.starts_with("S_SETPC_B64_return")
-        || matches!(
-            op,
-            "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ"
-        )
-        || op == "SI_TCRETURN"
-        // Terminator forms of SALU ops (`S_MOV_B64_term`, `S_AND_B32_term`,
-        // `SI_KILL_I1_TERMINATOR`): they write EXEC at the block's end, so they must be
-        // identical on both sides and their register uses are live-out.
-        || op.ends_with("_term")
-        || op.ends_with("_TERMINATOR")
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mem {
-    Pure,
-    ReadsGlobal,
-    /// `GLOBAL_STORE_*` / `GLOBAL_ATOMIC_*`: global memory only, never LDS.
-    WritesGlobal,
-    ReadsAny,
-    Effect,
-}
-
-/// The memory behaviour of an unmodelled opcode.
-fn memory_of(op: &str) -> Mem {
-    const EFFECT: [&str; 23] = [
-        "S_BARRIER",
-        "S_SENDMSG",
-        "S_SETREG",
-        "S_GETREG",
-        "S_SLEEP",
-        "S_TRAP",
-        "S_DCACHE",
-        "S_ICACHE",
-        "S_MEMTIME",
-        "S_MEMREALTIME",
-        "S_STORE",
-        "S_ATOMIC",
-        "S_BUFFER_STORE",
-        "S_BUFFER_ATOMIC",
-        "SI_CALL",
-        "SI_KILL",
-        // Indirect register access (M0 or the GPR index mode picks the register), LDS reads of
-        // interpolation, scratch stores, indirect jumps: effects the operands do not list.
-        "S_MOVREL",
-        "V_MOVREL",
-        "V_INTERP",
-        "S_SCRATCH",
-        "S_SETPC",
-        "S_SET_GPR_IDX",
-        // The program counter: its value depends on where the instruction is, so a pass that
-        // moves code or adds an instruction before it changes the result.
-        "S_GETPC",
-    ];
-    // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
-    // as physical registers (compared and fresh on the uninterpreted path); the call between
-    // them is a split point (`barrier.rs`).
-    if op.starts_with("ADJCALLSTACK") {
-        return Mem::Pure;
-    }
-    if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
-        return Mem::Effect;
-    }
-    // LDS DMA and the async loads write LDS (M0 or an operand gives the address): an effect
-    // the global-read class would hide (GLOBAL_LOAD_LDS_DWORD, GLOBAL_LOAD_ASYNC_TO_LDS_*).
-    if op.contains("_LDS") {
-        return Mem::Effect;
-    }
-    if op.starts_with("S_LOAD_")
-        || op.starts_with("S_BUFFER_LOAD_")
-        || op.starts_with("GLOBAL_LOAD_")
-    {
-        return Mem::ReadsGlobal;
-    }
-    if op.starts_with("GLOBAL_STORE_") || op.starts_with("GLOBAL_ATOMIC_") {
-        return Mem::WritesGlobal;
-    }
-    if op.starts_with("FLAT_LOAD_") {
-        return Mem::ReadsAny;
-    }
-    if op.starts_with("V_") || op.starts_with("S_") || op.starts_with("SI_") {
-        // Cross-lane reads (V_READLANE, DPP) see one lane in this model, like every VALU op.
-        return Mem::Pure;
-    }
-    Mem::Effect
-}
-
-/// Whether an instruction touches no memory and no barrier: a copy pseudo, a modelled ALU op,
-/// or an unmodelled `V_*`/`S_*`/`SI_*` op outside the effect list (`V_READFIRSTLANE_B32`).
-pub(super) fn is_pure(op: &str, target: Target) -> bool {
-    match opcodes::lookup(target, op) {
-        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => true,
-        Some(_) => false,
-        None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
-        None => pseudo(op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
-    }
-}
-
-/// Whether an instruction may read memory (modelled or not).
-pub(super) fn reads_memory(i: &Inst, target: Target) -> bool {
-    let op = i.opcode.as_str();
-    match opcodes::lookup(target, op) {
-        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => false,
-        Some(_) => true,
-        None if pseudo(op) || super::wide::is_wide(op) || is_terminator(op) => false,
-        None => memory_of(op) != Mem::Pure,
-    }
-}
-
-/// Whether an instruction may write global / LDS memory (modelled or not).
-pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
-    let op = i.opcode.as_str();
-    match opcodes::lookup(target, op) {
-        Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
-        Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
-        Some(MirOp::Global { op, .. }) => (op.kind == gcnsmt_lifter::GlobalKind::Store, false),
-        // A FLAT store may reach LDS or global memory (the aperture decides).
-        Some(MirOp::Flat { op, .. }) => {
-            let store = op.kind == gcnsmt_lifter::GlobalKind::Store;
-            (store, store)
-        }
-        Some(MirOp::Alu { .. } | MirOp::Sdwa(_) | MirOp::Smem { .. }) => (false, false),
-        None if pseudo(op) || is_terminator(op) => (false, false),
-        None => match memory_of(op) {
-            Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
-            Mem::WritesGlobal => (true, false),
-            Mem::Effect => (true, true),
-        },
-    }
 }
 
 pub(super) fn at(side: &Side, i: &Inst) -> String {
@@ -292,6 +148,7 @@ fn lower_in(
     let How {
         lds_size,
         assume_same,
+        texel,
     } = how;
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
     let rename = renamable(&bw, &aw, phys_live, target);
@@ -339,6 +196,10 @@ fn lower_in(
     let defined_a = defined(after.block);
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
+    // Image reads: their arguments are compared (soft, like a dropped instruction's inputs).
+    let images = super::mimg::check((before, after), (target, exec), &mut live, |i| {
+        writes(i, target).0
+    })? && texel == super::mimg::Texel::Shared;
     // In the EXEC model a mask is bit L only: an SCC computed from one is exact for waves whose
     // only active lane is L (`Lowered::bounded`).
     let scc = Scc {
@@ -351,8 +212,8 @@ fn lower_in(
         vcmp: [before, after].iter().any(|s| super::exec::makes_mask(s)),
     };
     let mode = (target, exec, scc.live_out);
-    let (source, bounded_b) = lower_side(before, mode, (scc, 'b'))?;
-    let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a'))?;
+    let (source, bounded_b) = lower_side(before, mode, (scc, 'b', texel))?;
+    let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a', texel))?;
     let bounded = bounded_b
         .or(bounded_a)
         .or_else(|| super::firstlane::introduced(before, after));
@@ -380,7 +241,7 @@ fn lower_in(
         .map(|(op, _)| op.clone())
         .collect();
     let (uninterpreted, taint) =
-        super::uninterp::taint(before, after, (target, exec), uninterpreted);
+        super::uninterp::taint(before, after, (target, exec), (uninterpreted, images));
     let soft = soft_inputs(&text, &live, &plain_live, (before, after));
     scratch_dead(&text, scc.live_out, &mut dead);
     let lds = lds_size
@@ -416,6 +277,7 @@ fn lower_in(
         taint,
         soft,
         bounded,
+        images,
     })
 }
 
@@ -468,10 +330,11 @@ fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
         dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
     }
     let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
+        r"%((?:{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
         super::scc::TEMP,
-        super::sdwa::TMP_PREFIX
+        super::sdwa::TMP_PREFIX,
+        super::mimg::TMP_PREFIX
     ))
     .expect("regex");
     let mut seen = BTreeSet::new();
@@ -683,7 +546,7 @@ struct Scc {
 fn lower_side(
     side: &Side,
     (target, exec, scc_out): (Target, bool, bool),
-    (scc, tag): (Scc, char),
+    (scc, tag, texel): (Scc, char, super::mimg::Texel),
 ) -> Result<(Vec<Line>, Option<String>), Unsupported> {
     let mut out = Vec::new();
     let mut bounded = None;
@@ -780,6 +643,9 @@ fn lower_side(
                 super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
             let body = match own {
                 Some(t) => t,
+                None if super::mimg::is_image_read(op) => {
+                    super::mimg::lower(side, i, target, (texel, tag, n)).map_err(fail)?
+                }
                 None if op == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(side, i) => {
                     super::firstlane::lower(side, i, n, target).map_err(fail)?
                 }

@@ -11,9 +11,11 @@ pub mod alu64;
 pub mod barrier;
 pub mod canon;
 pub mod cex;
+mod classify;
 pub mod cmd;
 pub mod cpol;
 pub mod diff;
+pub mod effects;
 pub mod emit;
 pub mod exec;
 pub mod firstlane;
@@ -24,6 +26,7 @@ pub mod llc;
 pub mod llc_run;
 mod llc_verify;
 pub mod lower;
+pub mod mimg;
 pub mod mir;
 pub mod opcodes;
 mod pcrel;
@@ -92,6 +95,7 @@ mod fuzz {
                         lower::How {
                             lds_size: None,
                             assume_same: true,
+                            texel: Default::default(),
                         },
                     );
                 }

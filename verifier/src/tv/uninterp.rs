@@ -116,14 +116,21 @@ pub(super) fn lines(
 }
 
 /// The dropped instructions a refutation may rest on (those whose results the rule reads, and
-/// those with physical results), and what depends on them ([`super::taint`]).
+/// those with physical results), and what depends on them ([`super::taint`]). `images`: image
+/// reads are lowered as shared inputs (`mimg.rs`) and count as uninterpreted too.
 pub(super) fn taint(
     before: &Side,
     after: &Side,
     (target, exec): (Target, bool),
-    read: Vec<String>,
+    (read, images): (Vec<String>, bool),
 ) -> (Vec<String>, super::taint::Taint) {
     let mut uninterpreted = read;
+    let image = |i: &Inst| images && super::mimg::is_image_read(&i.opcode);
+    for i in before.block.insts.iter().chain(&after.block.insts) {
+        if image(i) && !uninterpreted.contains(&i.opcode) {
+            uninterpreted.push(i.opcode.clone());
+        }
+    }
     for i in before.block.insts.iter().chain(&after.block.insts) {
         let op = i.opcode.as_str();
         let dropped_here = !modelled(i, target, exec)
@@ -142,9 +149,10 @@ pub(super) fn taint(
     if !uninterpreted.is_empty() {
         let uf = |i: &Inst| {
             let op = i.opcode.as_str();
-            !modelled(i, target, exec)
-                && !is_terminator(op)
-                && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
+            image(i)
+                || !modelled(i, target, exec)
+                    && !is_terminator(op)
+                    && !matches!(op, "IMPLICIT_DEF" | "KILL" | "PHI")
         };
         let mem = |i: &Inst| {
             let (g, l) = writes(i, target);

@@ -1,0 +1,65 @@
+//! Whether a refutation is one: a counterexample resting on an uninterpreted result, or
+//! differing only in inputs of dropped instructions, is `unknown`; and the counterexample's
+//! rule variables named back in MIR terms.
+
+use super::diff::FnPair;
+use super::emit::class_dwords;
+use super::lower::Lowered;
+
+/// `refuted` only for a counterexample that shows a real difference: not one resting on the
+/// fresh result of an uninterpreted instruction, nor one where the sides differ only in the
+/// inputs of dropped unmodelled instructions (which may map both to one result): `unknown`.
+pub(super) fn classify_refutation(
+    l: &Lowered,
+    c: &crate::check::Cex,
+    fp: &FnPair,
+) -> (&'static str, String) {
+    let dead = |n: &str| {
+        l.rule
+            .dead
+            .iter()
+            .any(|(d, _)| d == n.trim_start_matches('%'))
+    };
+    let differing: Vec<&str> = c
+        .regs
+        .iter()
+        .filter(|(n, x, y)| x != y && !dead(n))
+        .map(|(n, _, _)| n.as_str())
+        .collect();
+    let only_soft = c.mem_diffs.is_empty()
+        && !differing.is_empty()
+        && differing.iter().all(|n| l.soft.contains(*n));
+    if !l.uninterpreted.is_empty() && l.taint.touches(&differing, !c.mem_diffs.is_empty()) {
+        let ops = l.uninterpreted.join(", ");
+        (
+            "unknown",
+            format!("a counterexample rests on the uninterpreted result of {ops}"),
+        )
+    } else if only_soft {
+        let regs = mir_names(&differing.join(", "), fp);
+        (
+            "unknown",
+            format!("the sides differ only in inputs of unmodelled instructions ({regs})"),
+        )
+    } else {
+        ("refuted", mir_names(&c.first_difference, fp))
+    }
+}
+
+/// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.
+pub(super) fn mir_names(text: &str, fp: &FnPair) -> String {
+    let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
+    re.replace_all(text, |c: &regex::Captures| {
+        let id: u32 = c[1].parse().unwrap_or(0);
+        let cls = fp
+            .before
+            .classes
+            .get(&id)
+            .or_else(|| fp.after.classes.get(&id));
+        match cls.and_then(|c| class_dwords(c)) {
+            Some(1) => format!("%{id}"),
+            _ => format!("%{id}.sub{}", &c[2]),
+        }
+    })
+    .into_owned()
+}

@@ -1,0 +1,162 @@
+//! What an opcode the lowering does not translate does to memory and beyond the registers it
+//! names: pure, a global read or write, any read, or an effect (`unsupported` when changed).
+
+use super::mir::Inst;
+use super::opcodes;
+use super::opcodes::MirOp;
+use gcnsmt_lifter::mubuf_table::MubufClass;
+use gcnsmt_semantics::target::Target;
+
+const PSEUDO: [&str; 7] = [
+    "COPY",
+    "REG_SEQUENCE",
+    "INSERT_SUBREG",
+    "EXTRACT_SUBREG",
+    "IMPLICIT_DEF",
+    "KILL",
+    "PHI",
+];
+
+/// A copy pseudo, or a whole-wave / whole-quad marker (a copy for an active lane).
+pub(super) fn pseudo(op: &str) -> bool {
+    PSEUDO.contains(&op) || super::exec::is_mode_copy(op)
+}
+
+/// Block-ending instructions (and `SI_*` control-flow pseudos that end blocks).
+pub fn is_terminator(op: &str) -> bool {
+    op == "S_ENDPGM"
+        || op == "S_BRANCH"
+        || op.starts_with("S_CBRANCH")
+        || op.starts_with("SI_RETURN")
+        || op.starts_with("S_SETPC_B64_return")
+        || matches!(
+            op,
+            "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_BRCOND" | "S_CBRANCH_EXECZ"
+        )
+        || op == "SI_TCRETURN"
+        // Terminator forms of SALU ops (`S_MOV_B64_term`, `S_AND_B32_term`,
+        // `SI_KILL_I1_TERMINATOR`): they write EXEC at the block's end, so they must be
+        // identical on both sides and their register uses are live-out.
+        || op.ends_with("_term")
+        || op.ends_with("_TERMINATOR")
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Mem {
+    Pure,
+    ReadsGlobal,
+    /// `GLOBAL_STORE_*` / `GLOBAL_ATOMIC_*`: global memory only, never LDS.
+    WritesGlobal,
+    ReadsAny,
+    Effect,
+}
+
+/// The memory behaviour of an unmodelled opcode.
+pub(super) fn memory_of(op: &str) -> Mem {
+    const EFFECT: [&str; 23] = [
+        "S_BARRIER",
+        "S_SENDMSG",
+        "S_SETREG",
+        "S_GETREG",
+        "S_SLEEP",
+        "S_TRAP",
+        "S_DCACHE",
+        "S_ICACHE",
+        "S_MEMTIME",
+        "S_MEMREALTIME",
+        "S_STORE",
+        "S_ATOMIC",
+        "S_BUFFER_STORE",
+        "S_BUFFER_ATOMIC",
+        "SI_CALL",
+        "SI_KILL",
+        // Indirect register access (M0 or the GPR index mode picks the register), LDS reads of
+        // interpolation, scratch stores, indirect jumps: effects the operands do not list.
+        "S_MOVREL",
+        "V_MOVREL",
+        "V_INTERP",
+        "S_SCRATCH",
+        "S_SETPC",
+        "S_SET_GPR_IDX",
+        // The program counter: its value depends on where the instruction is, so a pass that
+        // moves code or adds an instruction before it changes the result.
+        "S_GETPC",
+    ];
+    // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
+    // as physical registers (compared and fresh on the uninterpreted path); the call between
+    // them is a split point (`barrier.rs`).
+    if op.starts_with("ADJCALLSTACK") {
+        return Mem::Pure;
+    }
+    if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
+        return Mem::Effect;
+    }
+    // LDS DMA and the async loads write LDS (M0 or an operand gives the address): an effect
+    // the global-read class would hide (GLOBAL_LOAD_LDS_DWORD, GLOBAL_LOAD_ASYNC_TO_LDS_*).
+    if op.contains("_LDS") {
+        return Mem::Effect;
+    }
+    // Image memory is global memory (`mimg.rs`).
+    if super::mimg::is_image_read(op)
+        || op.starts_with("S_LOAD_")
+        || op.starts_with("S_BUFFER_LOAD_")
+        || op.starts_with("GLOBAL_LOAD_")
+    {
+        return Mem::ReadsGlobal;
+    }
+    if op.starts_with("GLOBAL_STORE_") || op.starts_with("GLOBAL_ATOMIC_") {
+        return Mem::WritesGlobal;
+    }
+    if op.starts_with("FLAT_LOAD_") {
+        return Mem::ReadsAny;
+    }
+    if op.starts_with("V_") || op.starts_with("S_") || op.starts_with("SI_") {
+        // Cross-lane reads (V_READLANE, DPP) see one lane in this model, like every VALU op.
+        return Mem::Pure;
+    }
+    Mem::Effect
+}
+
+/// Whether an instruction touches no memory and no barrier: a copy pseudo, a modelled ALU op,
+/// or an unmodelled `V_*`/`S_*`/`SI_*` op outside the effect list (`V_READFIRSTLANE_B32`).
+pub(super) fn is_pure(op: &str, target: Target) -> bool {
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => true,
+        Some(_) => false,
+        None if is_terminator(op) || matches!(op, "IMPLICIT_DEF" | "PHI" | "KILL") => false,
+        None => pseudo(op) || super::wide::is_wide(op) || memory_of(op) == Mem::Pure,
+    }
+}
+
+/// Whether an instruction may read memory (modelled or not).
+pub(super) fn reads_memory(i: &Inst, target: Target) -> bool {
+    let op = i.opcode.as_str();
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_)) => false,
+        Some(_) => true,
+        None if pseudo(op) || super::wide::is_wide(op) || is_terminator(op) => false,
+        None => memory_of(op) != Mem::Pure,
+    }
+}
+
+/// Whether an instruction may write global / LDS memory (modelled or not).
+pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
+    let op = i.opcode.as_str();
+    match opcodes::lookup(target, op) {
+        Some(MirOp::Ds { shape, .. }) => (false, shape.data0 > 0 || op.contains("WRITE")),
+        Some(MirOp::Mubuf { shape, lds, .. }) => (shape.class != MubufClass::Load, lds),
+        Some(MirOp::Global { op, .. }) => (op.kind == gcnsmt_lifter::GlobalKind::Store, false),
+        // A FLAT store may reach LDS or global memory (the aperture decides).
+        Some(MirOp::Flat { op, .. }) => {
+            let store = op.kind == gcnsmt_lifter::GlobalKind::Store;
+            (store, store)
+        }
+        Some(MirOp::Alu { .. } | MirOp::Sdwa(_) | MirOp::Smem { .. }) => (false, false),
+        None if pseudo(op) || is_terminator(op) => (false, false),
+        None => match memory_of(op) {
+            Mem::Pure | Mem::ReadsGlobal | Mem::ReadsAny => (false, false),
+            Mem::WritesGlobal => (true, false),
+            Mem::Effect => (true, true),
+        },
+    }
+}
