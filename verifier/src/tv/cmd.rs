@@ -481,7 +481,7 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked(&l.rule, p.t, p.opts) {
+        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -556,6 +556,63 @@ fn checked(
     })
 }
 
+/// [`checked`], and for a rule with DPP reads (`dpp.rs`) a refutation only where it holds with
+/// every DPP source lane active (what an inactive one gives is not settled by the guides, so
+/// both behaviours are inputs) and one DPP control (lane S of two controls are modelled as
+/// independent lanes, which may be one lane): otherwise `unknown`.
+fn checked_dpp(
+    rule: &crate::rules::Rule,
+    t: Target,
+    opts: &Options,
+) -> Option<Result<check::Outcome, crate::rules::InputError>> {
+    let first = checked(rule, t, opts)?;
+    let Ok(o) = &first else { return Some(first) };
+    let text: String = rule
+        .source
+        .iter()
+        .chain(&rule.target)
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ctrls = super::dpp::controls(&text);
+    if !matches!(o.verdict, Verdict::Refuted(_)) || ctrls.is_empty() {
+        return Some(first);
+    }
+    let unknown = |why: String| {
+        let mut o = first.clone().ok()?;
+        o.verdict = Verdict::Unknown(why);
+        Some(Ok(o))
+    };
+    if ctrls.len() > 1 {
+        let names: Vec<String> = ctrls.iter().map(|c| super::dpp::ctrl_name(*c)).collect();
+        return unknown(format!(
+            "refuted with two DPP controls ({}), whose source lanes are modelled independently \
+             (they may be one lane)",
+            names.join(", ")
+        ));
+    }
+    let mut strict = rule.clone();
+    let pre = super::dpp::active_pre(&ctrls);
+    strict.pre = Some(match &rule.pre {
+        Some(p) => crate::rules::Line {
+            text: format!("({}) && {pre}", p.text),
+            loc: p.loc,
+        },
+        None => crate::rules::Line {
+            text: pre,
+            loc: Default::default(),
+        },
+    });
+    let second = checked(&strict, t, opts)?;
+    match &second {
+        Ok(o2) if matches!(o2.verdict, Verdict::Refuted(_)) => Some(second),
+        _ => unknown(
+            "refuted only where a DPP source lane is inactive, whose value the guides leave open"
+                .into(),
+        ),
+    }
+}
+
 /// `refuted` only for a counterexample that shows a real difference: not one resting on the
 /// fresh result of an uninterpreted instruction, nor one where the sides differ only in the
 /// inputs of dropped unmodelled instructions (which may map both to one result): `unknown`.
@@ -594,6 +651,15 @@ fn classify_refutation(l: &Lowered, c: &crate::check::Cex, fp: &FnPair) -> (&'st
 
 /// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.
 fn mir_names(text: &str, fp: &FnPair) -> String {
+    let dwords = |id: u32| {
+        let cls = fp
+            .before
+            .classes
+            .get(&id)
+            .or_else(|| fp.after.classes.get(&id));
+        cls.and_then(|c| class_dwords(c))
+    };
+    let text = &super::dpp::mir_names(text, &dwords);
     let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
     re.replace_all(text, |c: &regex::Captures| {
         let id: u32 = c[1].parse().unwrap_or(0);

@@ -14,6 +14,7 @@ pub mod cex;
 pub mod cmd;
 pub mod cpol;
 pub mod diff;
+pub mod dpp;
 pub mod emit;
 pub mod exec;
 pub mod firstlane;
