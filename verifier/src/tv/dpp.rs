@@ -488,6 +488,10 @@ pub fn describe(inputs: &[(String, u128, u32)]) -> Vec<String> {
                 (true, false, _, 1) => "inactive, read anyway (S bit 1)".into(),
                 _ => "inactive: bound_ctrl decides".into(),
             };
+            let s = match inrange {
+                true => s.to_string(),
+                false => "none".into(),
+            };
             Some(format!(
                 "DPP: lane L = LANE_ID = {l} reads lane S = {s} ({}), {state}; `@{}` is lane S's copy",
                 ctrl_name(c),
