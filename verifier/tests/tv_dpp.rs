@@ -128,7 +128,11 @@ fn the_counterexample_names_lane_s() {
         .unwrap()
         .parse()
         .unwrap();
-    let s = if l.is_multiple_of(4) { l + 1 } else { l - l % 4 };
+    let s = if l.is_multiple_of(4) {
+        l + 1
+    } else {
+        l - l % 4
+    };
     assert!(line.contains(&format!("lane S = {s} ")), "{line}");
     assert!(text.contains("%16@quad_perm:[1,0,0,0]"), "{text}");
 }

@@ -139,6 +139,14 @@ fn parse(i: &Inst, target: Target) -> Result<Dpp<'_>, String> {
     if !(0..16).contains(&rm) || !(0..16).contains(&bm) {
         return Err("row_mask and bank_mask are 4-bit fields".into());
     }
+    // gfx10+ is checked as wave32 (lanes 0-31), but a function may run as wave64 (tv does not
+    // read `+wavefrontsize64`): rows 2-3 then behave as rows 0-1 only when their ROW_MASK bits
+    // agree (every gfx10+ control stays within its row).
+    if target.gen() >= Gen::Gfx10 && rm >> 2 != rm & 3 {
+        return Err(
+            "a row_mask whose rows 2-3 differ from rows 0-1 (wave64) is not modelled".into(),
+        );
+    }
     if !ctrl_valid(ctrl, target) {
         return Err(format!("{} does not exist on {target}", ctrl_name(ctrl)));
     }
