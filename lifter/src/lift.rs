@@ -195,6 +195,10 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "s_add_u32" => s("S_ADD_U32", 2),
         "s_add_i32" => s("S_ADD_I32", 2),
         "s_lshl_b32" => s("S_LSHL_B32", 2),
+        // gfx12 spells it s_sub_co_u32; llvm-mc-22 accepts s_sub_u32 there too.
+        "s_sub_u32" => s("S_SUB_U32", 2),
+        "s_lshr_b32" => s("S_LSHR_B32", 2),
+        "s_min_u32" => s("S_MIN_U32", 2),
         // SOP2 (every generation, llvm-mc-22): a 64-bit value shifted by a 32-bit amount.
         "s_lshl_b64" => Some(AluDef {
             wide_srcs: 0b01,

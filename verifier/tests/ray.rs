@@ -72,3 +72,25 @@ fn ray_driver_matches_unsharded_run() {
         "the Ray tasks stored nothing in the shared cache"
     );
 }
+
+/// Issue 33: the driver checks its paths before Ray starts (a relative or missing `--gcnsmt`
+/// failed inside the tasks with a Python traceback): a missing binary is one error line,
+/// exit 2. Runs in the default tier: no Ray is needed to get there.
+#[test]
+fn ray_driver_checks_its_paths_first() {
+    let dir = TempDir::new("ray-paths");
+    let out = Command::new("python3")
+        .arg(workspace_path("scripts/ray_verify.py"))
+        .args(["--gcnsmt", "./no-such-gcnsmt", "--", "x.rules"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let want = format!(
+        "ray_verify: error: --gcnsmt {}: not an executable file",
+        dir.path().join("no-such-gcnsmt").display()
+    );
+    assert!(stderr.starts_with(&want), "{want}\n{stderr}");
+    assert!(!stderr.contains("Traceback"), "{stderr}");
+}

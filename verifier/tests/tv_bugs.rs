@@ -21,6 +21,8 @@ const CAUGHT: &[&str] = &[
     "fold-or-minus1",
     "fold-regseq-splat",
     "peephole-foldimm-sub1",
+    "peephole-scmp-pcrel",
+    "preemit-sand-exec-scc-live",
     "sdwa-ashr-i16-sext",
     "sdwa-cndmask-sext-as-neg",
     "sdwa-existing-sel-combine",

@@ -63,6 +63,13 @@ fn exec_writes_and_lane_masks() {
     let (r, why) = verdict(&v, "ifbreak_swap");
     assert_eq!(r, "refuted", "{why}");
     assert!(why == "s0" || why == "s1", "{why}");
+    // SCC in the EXEC model: scalar compares are exact, the SCC of a mask is bounded.
+    assert_eq!(verdict(&v, "scc_cmp_swap").0, "proved", "{v:?}");
+    let (r, why) = verdict(&v, "scc_cmp_le");
+    assert_eq!(r, "refuted", "{why}");
+    let (r, why) = verdict(&v, "scc_mask_bounded");
+    assert_eq!(r, "unknown", "{why}");
+    assert!(why.starts_with("proved only for waves"), "{why}");
 }
 
 #[test]

@@ -72,6 +72,9 @@ fn check(v: &[(String, String, String, String)], t: &str) {
         ("bitcmp_and", "bb.0", "proved", ""),
         // s0 = 8: bit 3 set, but 8 & 4 = 0.
         ("bitcmp_wrong_bit", "bb.0", "refuted", "LDS["),
+        // SI_PC_ADD_REL_OFFSET: the symbol's address, one constant per symbol.
+        ("pcrel_copy", "bb.0", "proved", ""),
+        ("pcrel_other_symbol", "bb.0", "refuted", "LDS["),
     ];
     for (f, b, want, why) in cases {
         let got = find(v, f, b);

@@ -183,3 +183,75 @@ fn inputs_from_a_fresh_helper_are_not_proved() {
         assert_eq!(b["verdict"], want, "{name}: {b}");
     }
 }
+
+/// `--llc-verify` (issue 27, item 8): a file llc-22 rejects is an input error at llc's
+/// `file:line:col`, before any verdict; a file it accepts is checked as without the option.
+#[test]
+fn llc_verify_rejects_what_llc_rejects() {
+    if Command::new("llc-22").arg("--version").output().is_err() {
+        eprintln!("llc-22 not on PATH: skipped");
+        return;
+    }
+    let bug = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/bugs/fold-or-minus1");
+    let (before, good) = (bug.join("before.mir"), bug.join("good.mir"));
+    let out = tv(&["--target", "gfx900", "--llc-verify"], &before, &good);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = std::env::temp_dir().join(format!("gcnsmt-llcverify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(&good).unwrap();
+    // Line 130 of good.mir, column 18: an opcode llc does not know (hand-checked position).
+    let bad = dir.join("bad.after.mir");
+    std::fs::write(
+        &bad,
+        text.replace("= V_ADD_U32_e64 %3", "= V_FOO_U32_e64 %3"),
+    )
+    .unwrap();
+    let out = tv(&["--target", "gfx900", "--llc-verify"], &before, &bad);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{}:130:18: error:", bad.display())),
+        "{err}"
+    );
+    assert!(blocks(&out).is_empty(), "a verdict was given");
+    // The machine verifier: a VGPR result written by an SALU move.
+    let bad = dir.join("verifier.after.mir");
+    let t = text.replace(
+        "%3:vgpr_32 = V_MOV_B32_e32 -1, implicit $exec",
+        "%3:vgpr_32 = S_MOV_B32 -1",
+    );
+    std::fs::write(&bad, t).unwrap();
+    let out = tv(&["--target", "gfx900", "--llc-verify"], &before, &bad);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("-verify-machineinstrs` rejects"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A pass that changes the CFG (here si-pre-emit-peephole removing a branch edge, the
+/// replay of llvm/llvm-project#120121, which llc-22's verifier accepts) gives `unsupported`
+/// for the function, exit 3: not an input error, and never a proof.
+#[test]
+fn a_changed_cfg_is_unsupported_not_an_input_error() {
+    let bug = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/bugs/preemit-execz-branch-loop");
+    let out = tv(&[], &bug.join("before.mir"), &bug.join("buggy.mir"));
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b = blocks(&out);
+    assert_eq!(b.len(), 1, "{b:?}");
+    assert_eq!(b[0]["verdict"], "unsupported");
+    assert!(
+        b[0]["reason"].as_str().unwrap().contains("changed the CFG"),
+        "{b:?}"
+    );
+}

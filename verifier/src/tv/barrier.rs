@@ -219,6 +219,14 @@ pub fn split(
                 }
             }
         }
+        // A call clobbers SCC (no AMDGPU calling convention preserves it, and the callee does
+        // not read the caller's): what the segment leaves in it is never read.
+        if bars_b
+            .get(k)
+            .is_some_and(|b| b.opcode.starts_with("SI_CALL"))
+        {
+            phys_live.remove("scc");
+        }
         let changed = keys(&sb[k].insts.iter().collect::<Vec<_>>())
             != keys(&sa[k].insts.iter().collect::<Vec<_>>());
         out.push(Segment {

@@ -55,9 +55,13 @@ pub struct TvArgs {
     /// Only these functions (repeatable).
     #[arg(long = "function", value_name = "NAME")]
     pub functions: Vec<String>,
-    /// The llc to run with --pass.
+    /// The llc to run with --pass (and --llc-verify).
     #[arg(long, default_value = "llc-22")]
     pub llc: String,
+    /// With two files: first run `llc -run-pass=none -verify-machineinstrs` on each, and treat
+    /// a file llc rejects as an input error (exit 2) before any verdict.
+    #[arg(long)]
+    pub llc_verify: bool,
     /// Output: text, json (JSON Lines) or sarif.
     #[arg(long, value_enum, default_value_t = TvFormat::Text)]
     pub format: TvFormat,
@@ -227,6 +231,12 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
             };
             let (b, f) = (read(before)?, read(after)?);
             let ts = a.target.as_deref().map(parse_targets).transpose()?;
+            if a.llc_verify {
+                let t = ts.as_ref().and_then(|v| v.first().copied());
+                for p in [before, after] {
+                    super::llc_verify::check(&a.llc, p, t)?;
+                }
+            }
             out.extend(validate(
                 &b,
                 &f,
@@ -262,8 +272,25 @@ pub fn validate(
     let (before, after) = (&canonical(before), &canonical(after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
+    let mut cfg = Vec::new();
     for fp in &pairs {
         for t in targets_of(before, fp, fallback)? {
+            if let Some((num, loc, why)) = &fp.cfg_changed {
+                cfg.push(BlockVerdict {
+                    function: fp.before.name.clone(),
+                    block: *num,
+                    target: t.name().to_string(),
+                    verdict: "unsupported",
+                    changed: true,
+                    time: Duration::ZERO,
+                    reason: Some(format!("{}:{}:{}: {why}", after.path, loc.line, loc.col)),
+                    counterexample: None,
+                    counterexample_data: None,
+                    file: after.path.clone(),
+                    line: loc.line,
+                    col: loc.col,
+                });
+            }
             for bp in &fp.blocks {
                 if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
                     jobs.push((fp, bp, t));
@@ -297,6 +324,8 @@ pub fn validate(
         })
         .collect();
     bar.finish_and_clear();
+    let mut out: Vec<BlockVerdict> = out;
+    out.extend(cfg);
     Ok(out)
 }
 
@@ -508,6 +537,11 @@ fn decide(
                 v.reason = Some(e.to_string());
             }
             Some(Ok(o)) => match o.verdict {
+                // Proved for the waves the model covers, not all of them (`Lowered::bounded`).
+                Verdict::Proved if l.bounded.is_some() => {
+                    v.verdict = "unknown";
+                    v.reason = l.bounded.clone();
+                }
                 Verdict::Proved => v.verdict = "proved",
                 Verdict::Inapplicable => v.verdict = "inapplicable",
                 Verdict::Unknown(r) => {

@@ -61,6 +61,10 @@ pub struct Lowered {
     pub uninterpreted: Vec<String>,
     /// What depends on the uninterpreted results.
     pub taint: super::taint::Taint,
+    /// Why a proof covers only waves with one active lane (the EXEC model computed the SCC of a
+    /// lane mask, `mask != 0`, from lane L's bit: exact when L is the only active lane, so a
+    /// refutation is real, but other lanes could set the bit): a proof is then `unknown`.
+    pub bounded: Option<String>,
 }
 
 /// Why a block pair is not checked: the instruction (file:line:col) and the reason.
@@ -332,23 +336,23 @@ fn lower_in(
     let defined_a = defined(after.block);
     let plain_live = live.clone();
     let dropped = unmodelled(before, after, target, &mut live, (assume_same, exec))?;
-    // In the EXEC model a mask is bit L only, so an SCC computed from one would be wrong:
-    // there SCC is left to `exec.rs`, which refuses an SCC result that is read.
+    // In the EXEC model a mask is bit L only: an SCC computed from one is exact for waves whose
+    // only active lane is L (`Lowered::bounded`).
     let scc = Scc {
         live_out: phys_live.contains("scc"),
-        mentioned: !exec
-            && [before.block, after.block].iter().any(|b| {
-                b.insts
-                    .iter()
-                    .any(|i| super::scc::reads(i) || super::scc::writes(i))
-            }),
+        mentioned: [before.block, after.block].iter().any(|b| {
+            b.insts
+                .iter()
+                .any(|i| super::scc::reads(i) || super::scc::writes(i))
+        }),
         vcmp: [before.block, after.block]
             .iter()
             .any(|b| b.insts.iter().any(|i| i.opcode.starts_with("V_CMP"))),
     };
     let mode = (target, exec, scc.live_out);
-    let source = lower_side(before, mode, (scc, 'b'))?;
-    let target_lines = lower_side(after, mode, (scc, 'a'))?;
+    let (source, bounded_b) = lower_side(before, mode, (scc, 'b'))?;
+    let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a'))?;
+    let bounded = bounded_b.or(bounded_a);
     let mut dead = dead_vregs(
         &defined_b.union(&defined_a).copied().collect(),
         &live,
@@ -408,6 +412,7 @@ fn lower_in(
         uninterpreted,
         taint,
         soft,
+        bounded,
     })
 }
 
@@ -677,10 +682,11 @@ fn lower_side(
     side: &Side,
     (target, exec, scc_out): (Target, bool, bool),
     (scc, tag): (Scc, char),
-) -> Result<Vec<Line>, Unsupported> {
+) -> Result<(Vec<Line>, Option<String>), Unsupported> {
     let mut out = Vec::new();
+    let mut bounded = None;
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut temps = super::scc::Temps::new(target, tag);
+    let mut temps = super::scc::Temps::new(target, tag, exec);
     if scc.mentioned {
         // The live-in SCC is one bit: any input value stands for `value != 0`.
         for t in temps.normalize() {
@@ -736,20 +742,28 @@ fn lower_side(
         }
         let fail = |m: String| Unsupported(format!("{}: {op}: {m}", at(side, i)));
         let rest = &side.block.insts[n + 1..];
-        let texts = if exec {
-            // SCC is not modelled here (see `Scc::mentioned`): a read of it gives up, a
-            // result of it that is read gives up in `exec::lower_inst`.
-            if super::scc::reads(i) {
-                return Err(fail(
-                    "reads SCC, which the EXEC model does not compute".into(),
-                ));
+        let texts: Vec<String> = if exec {
+            let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
+            if own.is_none() && super::scc::reads(i) {
+                return Err(fail("its SCC input is not modelled".into()));
             }
-            if super::scc::writes(i) && (scc_out || rest.iter().any(super::scc::reads)) {
-                return Err(fail(
-                    "its SCC result is read; the EXEC model does not compute SCC".into(),
-                ));
+            if used[n] && super::scc::writes(i) && super::scc::reads_mask(side, n, target, true) {
+                bounded.get_or_insert_with(|| {
+                    format!(
+                        "proved only for waves whose one active lane is the lane checked: {}: \
+                         {op} sets SCC from a lane mask (mask != 0 reads every lane)",
+                        at(side, i)
+                    )
+                });
             }
-            super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out)).map_err(fail)?
+            let (pre, post) =
+                super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
+            let body = match own {
+                Some(t) => t,
+                None => super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out))
+                    .map_err(fail)?,
+            };
+            pre.into_iter().chain(body).chain(post).collect()
         } else {
             let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;
             if own.is_none() && super::scc::reads(i) {
@@ -786,5 +800,5 @@ fn lower_side(
             text,
             loc: Loc::default(),
         });
-    Ok(pro.chain(out).collect())
+    Ok((pro.chain(out).collect(), bounded))
 }

@@ -28,19 +28,34 @@ pub struct Temps {
     target: Target,
     side: char,
     n: usize,
+    /// Build conditions from SALU ops alone (`scc_scalar.rs`): the EXEC model.
+    scalar: bool,
 }
 
 impl Temps {
     /// No scratch variables used yet. `side` (`b`, `a`) keeps the two sides' scratch variables
     /// apart: a rule variable is one register of both sides, and one side's VGPR scratch must
-    /// not be the other's SGPR.
-    pub fn new(target: Target, side: char) -> Self {
-        Temps { target, side, n: 0 }
+    /// not be the other's SGPR. `scalar`: the EXEC model, where no lane need be active.
+    pub fn new(target: Target, side: char, scalar: bool) -> Self {
+        Temps {
+            target,
+            side,
+            n: 0,
+            scalar,
+        }
     }
 
     fn var(&mut self) -> String {
         self.n += 1;
         format!("%{TEMP}{}{}", self.side, self.n)
+    }
+
+    /// A fresh 64-bit input of this side alone, named `%pc<side><n>` for the counterexample
+    /// (`pcrel.rs`): the other side's names differ, so the two are independent.
+    pub fn pc(&mut self) -> [String; 2] {
+        self.n += 1;
+        let r = format!("%pc{}{}", self.side, self.n);
+        [format!("{r}_0"), format!("{r}_1")]
     }
 
     /// A lane mask: one SGPR on wave32, a pair on wave64.
@@ -53,8 +68,54 @@ impl Temps {
         }
     }
 
-    /// `dst` (an SGPR or `%scc`) = 1 if the compare `cmp a, b` holds in this lane, else 0.
-    pub fn bool_of(&mut self, dst: &str, cmp: &str, a: &str, b: &str) -> Vec<String> {
+    fn scalar_lines(
+        &mut self,
+        f: impl FnOnce(&mut super::scc_scalar::Scalar) -> Result<(), String>,
+    ) -> Result<Vec<String>, String> {
+        let mut var = || self.var();
+        let mut s = super::scc_scalar::Scalar {
+            var: &mut var,
+            out: Vec::new(),
+        };
+        f(&mut s)?;
+        Ok(s.out)
+    }
+
+    /// `dst` (an SGPR or `%scc`) = 1 if the 32-bit compare `cmp a, b` holds in this lane, else 0.
+    pub fn bool_of(
+        &mut self,
+        dst: &str,
+        cmp: &str,
+        a: &str,
+        b: &str,
+    ) -> Result<Vec<String>, String> {
+        if self.scalar {
+            let (a, b) = ([a.to_string()], [b.to_string()]);
+            return self.scalar_lines(|s| s.bool_of(dst, cmp, &a, &b));
+        }
+        Ok(self.vector_bool(dst, cmp, a, b))
+    }
+
+    /// [`Temps::bool_of`] of a 64-bit compare (`v_cmp_ne_u64`, `v_cmp_lt_u64`).
+    pub fn bool_of64(
+        &mut self,
+        dst: &str,
+        cmp: &str,
+        a: &[String; 2],
+        b: &[String; 2],
+    ) -> Result<Vec<String>, String> {
+        if self.scalar {
+            return self.scalar_lines(|s| s.bool_of(dst, cmp, a, b));
+        }
+        // A 64-bit zero is the inline constant 0, not a register pair.
+        let text = |x: &[String; 2]| match x {
+            [lo, hi] if lo == "0" && hi == "0" => "0".to_string(),
+            _ => tuple(x),
+        };
+        Ok(self.vector_bool(dst, cmp, &text(a), &text(b)))
+    }
+
+    fn vector_bool(&mut self, dst: &str, cmp: &str, a: &str, b: &str) -> Vec<String> {
         let (m, v) = (self.mask(), self.var());
         vec![
             format!("{cmp} {m}, {a}, {b}"),
@@ -65,6 +126,13 @@ impl Temps {
 
     /// `dst` = SCC ? `set` : `clear`.
     fn select(&mut self, dst: &str, set: &str, clear: &str) -> Vec<String> {
+        if self.scalar {
+            let lines = self.scalar_lines(|s| {
+                s.select(dst, VAR, set, clear);
+                Ok(())
+            });
+            return lines.unwrap_or_default();
+        }
         let (m, v) = (self.mask(), self.var());
         vec![
             format!("v_cmp_ne_u32 {m}, 0, {VAR}"),
@@ -76,6 +144,7 @@ impl Temps {
     /// `%scc` = (`%scc` != 0): any input or fresh value as the bit it stands for.
     pub fn normalize(&mut self) -> Vec<String> {
         self.bool_of(VAR, "v_cmp_ne_u32", "0", VAR)
+            .unwrap_or_default()
     }
 }
 
@@ -122,6 +191,7 @@ pub fn is_scc_op(op: &str) -> bool {
             op,
             "S_CMP_EQ_U64"
                 | "S_CMP_LG_U64"
+                | super::pcrel::OPCODE
                 | "S_CSELECT_B32"
                 | "S_CSELECT_B64"
                 | "S_BITCMP0_B32"
@@ -288,7 +358,7 @@ pub fn lower(
     let mut out = Vec::new();
     if let Some(cmp) = cmp32(op) {
         let (a, b) = (src(side, arg(0)?, target)?, src(side, arg(1)?, target)?);
-        return Ok(Some(t.bool_of(VAR, &cmp, &a, &b)));
+        return Ok(Some(t.bool_of(VAR, &cmp, &a, &b)?));
     }
     if let Some((cmp, signed)) = cmpk(op) {
         let a = src(side, arg(0)?, target)?;
@@ -303,9 +373,10 @@ pub fn lower(
         if !ok {
             return Err(format!("{v} does not fit SIMM16"));
         }
-        return Ok(Some(t.bool_of(VAR, &cmp, &a, &imm_text(v))));
+        return Ok(Some(t.bool_of(VAR, &cmp, &a, &imm_text(v))?));
     }
     match op {
+        super::pcrel::OPCODE => out = super::pcrel::lower(side, i, target, t)?,
         "S_CMP_EQ_U64" | "S_CMP_LG_U64" => {
             // SOPC 64-bit compares exist from gfx8 on (AMD GCN3 ISA guide).
             if target.gen() < Gen::Gfx8 {
@@ -318,7 +389,7 @@ pub fn lower(
             } else {
                 "v_cmp_ne_u64"
             };
-            out.extend(t.bool_of(VAR, cmp, &tuple(&a), &tuple(&b)));
+            out.extend(t.bool_of64(VAR, cmp, &a, &b)?);
         }
         "S_BITCMP0_B32" | "S_BITCMP1_B32" => {
             // SCC = (S0.u[S1.u[4:0]] == 0) resp. == 1: the bit by V_BFE_U32 (width 1).
@@ -330,7 +401,7 @@ pub fn lower(
             } else {
                 "v_cmp_ne_u32"
             };
-            out.extend(t.bool_of(VAR, cmp, &v, "0"));
+            out.extend(t.bool_of(VAR, cmp, &v, "0")?);
         }
         "S_CSELECT_B32" => {
             let (a, b) = (src(side, arg(0)?, target)?, src(side, arg(1)?, target)?);
@@ -493,14 +564,19 @@ pub fn write(
     match f {
         Formula::NonZero => {
             let d = d()?;
-            post = t.bool_of(VAR, "v_cmp_ne_u32", &d[0], "0");
+            post = t.bool_of(VAR, "v_cmp_ne_u32", &d[0], "0")?;
         }
         Formula::NonZero64 => {
             let d = d()?;
             let [lo, hi] = d.as_slice() else {
                 return Err("a 64-bit result needs two dwords".into());
             };
-            post = t.bool_of(VAR, "v_cmp_ne_u64", &tuple(&[lo.clone(), hi.clone()]), "0");
+            post = t.bool_of64(
+                VAR,
+                "v_cmp_ne_u64",
+                &[lo.clone(), hi.clone()],
+                &["0".into(), "0".into()],
+            )?;
         }
         Formula::Carry => {
             // The carry of a + b is (a + b mod 2^32) < a, computed before the op (the
@@ -508,7 +584,7 @@ pub fn write(
             let (a, b) = two()?;
             let (sum, c) = (t.var(), t.var());
             pre.push(format!("s_add_u32 {sum}, {a}, {b}"));
-            pre.extend(t.bool_of(&c, "v_cmp_lt_u32", &sum, &a));
+            pre.extend(t.bool_of(&c, "v_cmp_lt_u32", &sum, &a)?);
             post.push(format!("s_mov_b32 {VAR}, {c}"));
         }
         Formula::Overflow => {
@@ -520,7 +596,7 @@ pub fn write(
             pre.push(format!("s_xor_b32 {x}, {a}, {sum}"));
             pre.push(format!("s_xor_b32 {y}, {b}, {sum}"));
             pre.push(format!("s_and_b32 {x}, {x}, {y}"));
-            pre.extend(t.bool_of(&c, "v_cmp_lt_i32", &x, "0"));
+            pre.extend(t.bool_of(&c, "v_cmp_lt_i32", &x, "0")?);
             post.push(format!("s_mov_b32 {VAR}, {c}"));
         }
         Formula::Own => {}
