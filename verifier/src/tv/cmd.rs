@@ -590,61 +590,13 @@ fn checked(
     })
 }
 
-/// [`checked`], and for a rule with DPP reads (`dpp.rs`) a refutation only where it holds with
-/// every DPP source lane active (what an inactive one gives is not settled by the guides, so
-/// both behaviours are inputs) and one DPP control (lane S of two controls are modelled as
-/// independent lanes, which may be one lane): otherwise `unknown`.
+/// [`checked`], with a DPP refutation rechecked ([`super::dpp::recheck`]).
 fn checked_dpp(
     rule: &crate::rules::Rule,
     t: Target,
     opts: &Options,
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
-    let first = checked(rule, t, opts)?;
-    let Ok(o) = &first else { return Some(first) };
-    let text: String = rule
-        .source
-        .iter()
-        .chain(&rule.target)
-        .map(|l| l.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let ctrls = super::dpp::controls(&text);
-    if !matches!(o.verdict, Verdict::Refuted(_)) || ctrls.is_empty() {
-        return Some(first);
-    }
-    let unknown = |why: String| {
-        let mut o = first.clone().ok()?;
-        o.verdict = Verdict::Unknown(why);
-        Some(Ok(o))
-    };
-    if ctrls.len() > 1 {
-        let names: Vec<String> = ctrls.iter().map(|c| super::dpp::ctrl_name(*c)).collect();
-        return unknown(format!(
-            "refuted with two DPP controls ({}), whose source lanes are modelled independently \
-             (they may be one lane)",
-            names.join(", ")
-        ));
-    }
-    let mut strict = rule.clone();
-    let pre = super::dpp::active_pre(&ctrls);
-    strict.pre = Some(match &rule.pre {
-        Some(p) => crate::rules::Line {
-            text: format!("({}) && {pre}", p.text),
-            loc: p.loc,
-        },
-        None => crate::rules::Line {
-            text: pre,
-            loc: Default::default(),
-        },
-    });
-    let second = checked(&strict, t, opts)?;
-    match &second {
-        Ok(o2) if matches!(o2.verdict, Verdict::Refuted(_)) => Some(second),
-        _ => unknown(
-            "refuted only where a DPP source lane is inactive, whose value the guides leave open"
-                .into(),
-        ),
-    }
+    super::dpp::recheck(rule, &|r| checked(r, t, opts))
 }
 
 /// `refuted` only for a counterexample that shows a real difference: not one resting on the

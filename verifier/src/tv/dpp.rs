@@ -377,7 +377,7 @@ fn writes_phys_vgpr(earlier: &[Inst]) -> bool {
 
 /// The lines a side starts with: for each control, lane S's flags and, for each live-in VGPR
 /// of lane S, lane L's value where S = L (lane S's copy is a free input otherwise).
-pub fn prologue(live: &BTreeMap<u32, LiveIns>) -> Vec<String> {
+pub fn prologue(live: &BTreeMap<u32, LiveIns>) -> impl Iterator<Item = crate::rules::Line> {
     let mut out = Vec::new();
     for (ctrl, regs) in live {
         if regs.is_empty() {
@@ -389,7 +389,10 @@ pub fn prologue(live: &BTreeMap<u32, LiveIns>) -> Vec<String> {
             out.push(format!("v_dpp_same_b32 {s}, {l}, {s}, {f}"));
         }
     }
-    out
+    out.into_iter().map(|text| crate::rules::Line {
+        text,
+        loc: crate::rules::Loc::default(),
+    })
 }
 
 /// The controls whose lane-S state variables a rule's text mentions.
@@ -507,4 +510,62 @@ pub fn describe(inputs: &[(String, u128, u32)]) -> Vec<String> {
             ))
         })
         .collect()
+}
+
+/// One rule's check result, as `tv` gets it (`None`: the solver failed).
+pub type Checked = Result<crate::check::Outcome, crate::rules::InputError>;
+/// The caller's check of one rule.
+pub type Checker<'a> = dyn Fn(&crate::rules::Rule) -> Option<Checked> + 'a;
+
+/// `check` (the caller's check of one rule), and for a rule with DPP reads a refutation only where it holds with
+/// every DPP source lane active (what an inactive one gives is not settled by the guides, so
+/// both behaviours are inputs) and one DPP control (lane S of two controls are modelled as
+/// independent lanes, which may be one lane): otherwise `unknown`.
+pub fn recheck(rule: &crate::rules::Rule, check: &Checker) -> Option<Checked> {
+    let first = check(rule)?;
+    let Ok(o) = &first else { return Some(first) };
+    let text: String = rule
+        .source
+        .iter()
+        .chain(&rule.target)
+        .map(|l| l.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let ctrls = controls(&text);
+    if !matches!(o.verdict, crate::check::Verdict::Refuted(_)) || ctrls.is_empty() {
+        return Some(first);
+    }
+    let unknown = |why: String| {
+        let mut o = first.clone().ok()?;
+        o.verdict = crate::check::Verdict::Unknown(why);
+        Some(Ok(o))
+    };
+    if ctrls.len() > 1 {
+        let names: Vec<String> = ctrls.iter().map(|c| ctrl_name(*c)).collect();
+        return unknown(format!(
+            "refuted with two DPP controls ({}), whose source lanes are modelled independently \
+             (they may be one lane)",
+            names.join(", ")
+        ));
+    }
+    let mut strict = rule.clone();
+    let pre = active_pre(&ctrls);
+    strict.pre = Some(match &rule.pre {
+        Some(p) => crate::rules::Line {
+            text: format!("({}) && {pre}", p.text),
+            loc: p.loc,
+        },
+        None => crate::rules::Line {
+            text: pre,
+            loc: Default::default(),
+        },
+    });
+    let second = check(&strict)?;
+    match &second {
+        Ok(o2) if matches!(o2.verdict, crate::check::Verdict::Refuted(_)) => Some(second),
+        _ => unknown(
+            "refuted only where a DPP source lane is inactive, whose value the guides leave open"
+                .into(),
+        ),
+    }
 }

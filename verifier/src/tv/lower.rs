@@ -794,11 +794,6 @@ fn lower_side(
         }
     }
     // Lane S's live-in VGPRs are settled before anything runs (they are block inputs).
-    let pro = super::dpp::prologue(&dpp_live)
-        .into_iter()
-        .map(|text| Line {
-            text,
-            loc: Loc::default(),
-        });
-    Ok((pro.chain(out).collect(), bounded))
+    let lines = super::dpp::prologue(&dpp_live).chain(out).collect();
+    Ok((lines, bounded))
 }
