@@ -94,7 +94,7 @@ pub static FAMILIES: &[FamilyDef] = &[
     FamilyDef {
         family: Family::Alu,
         name: "VALU/SALU",
-        pcode_files: &["alu.pcode"],
+        pcode_files: &["alu.pcode", "dpp.pcode"],
         owns: crate::lift::alu_known_anywhere,
         on_target: |t, m| crate::lift::alu_lookup(t, m).is_some(),
     },

@@ -147,6 +147,16 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         // Every target, with or without `_e32`/`_e64` (llvm-mc 22, observed 2026-12).
         "v_bfe_u32" => return v("V_BFE_U32", false, 3),
         "v_mul_lo_u32" => return v("V_MUL_LO_U32", false, 2),
+        // The reversed no-carry subtract: gfx9/CDNA v_subrev_u32, gfx10+ v_subrev_nc_u32
+        // (gfx11+ also v_subrev_u32), as for v_sub_u32; `clamp` is not modelled here.
+        "v_subrev_u32" if gfx9 || gfx11p => return v("V_SUBREV_U32", false, 2),
+        "v_subrev_nc_u32" if gfx10p => return v("V_SUBREV_NC_U32", false, 2),
+        // gcnsmt's DPP modelling steps (semantics/pcode/dpp.pcode), which `gcnsmt tv` emits for
+        // the `_dpp` instructions of gfx8+; no AMD instruction has these names.
+        "v_dpp_flags_b32" if g >= Gen::Gfx8 => return v("V_DPP_FLAGS_B32", false, 2),
+        "v_dpp_fetch_b32" if g >= Gen::Gfx8 => return v("V_DPP_FETCH_B32", false, 3),
+        "v_dpp_write_b32" if g >= Gen::Gfx8 => return v("V_DPP_WRITE_B32", false, 3),
+        "v_dpp_same_b32" if g >= Gen::Gfx8 => return v("V_DPP_SAME_B32", false, 3),
         "v_readfirstlane_b32" => {
             return Some(AluDef {
                 to_sgpr: true,

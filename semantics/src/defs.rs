@@ -28,6 +28,7 @@ pub const FILES: &[(&str, &str)] = &[
         include_str!("../pcode/ds_barrier.pcode"),
     ),
     ("alu.pcode", include_str!("../pcode/alu.pcode")),
+    ("dpp.pcode", include_str!("../pcode/dpp.pcode")),
     ("global.pcode", include_str!("../pcode/global.pcode")),
     ("smem.pcode", include_str!("../pcode/smem.pcode")),
     ("flat.pcode", include_str!("../pcode/flat.pcode")),

@@ -14,6 +14,7 @@ const CAUGHT: &[&str] = &[
     "cse-pk-mov-commute",
     "fold-clamp-max-abs",
     "cse-vcmp-exec-loop",
+    "dpp-combine-subrev-src1",
     "fold-copy-temporal-divergence",
     "fold-pk-const-dropped",
     "fold-imm64-sub1",

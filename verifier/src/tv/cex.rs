@@ -49,7 +49,14 @@ fn live_in(name: &str, defined: &BTreeSet<u32>) -> bool {
     if fresh.iter().any(|p| name.starts_with(&format!("%{p}"))) || scratch(name) {
         return false;
     }
-    vreg_of(name).is_none_or(|id| !defined.contains(&id))
+    if name.starts_with(&format!("%{}", super::dpp::PREFIX)) {
+        return super::dpp::is_input(name);
+    }
+    // Lane S's copy of a register (`dpp.rs`) is live-in where the register is.
+    vreg_of(name).is_none_or(|id| {
+        let id = super::dpp::unshadow(id).map_or(id, |(m, _)| m);
+        !defined.contains(&id)
+    })
 }
 
 /// A scratch variable of an SCC formula (`scc.rs`) or of an image read's fixed function
@@ -160,6 +167,9 @@ pub fn render(c: &Cex, cx: &CexCtx) -> MirCex {
     for (i, (n, v, bits)) in inputs.iter().enumerate() {
         let lead = if i == 0 { "  live-in: " } else { "           " };
         let _ = writeln!(out, "{lead}{:<w$} = {}", names(n), num(*v, *bits));
+    }
+    for l in super::dpp::describe(&c.inputs) {
+        let _ = writeln!(out, "  {l}");
     }
     for (name, fields) in &c.vsharp {
         let _ = writeln!(out, "  V#:      {}", names(name));

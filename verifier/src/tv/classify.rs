@@ -48,6 +48,16 @@ pub(super) fn classify_refutation(
 
 /// Rule variable names back in MIR terms: `%r14_0` -> `%14` (one dword) or `%14.sub0`.
 pub(super) fn mir_names(text: &str, fp: &FnPair) -> String {
+    let dwords = |id: u32| {
+        let cls = fp
+            .before
+            .classes
+            .get(&id)
+            .or_else(|| fp.after.classes.get(&id));
+        cls.and_then(|c| class_dwords(c))
+    };
+    // DPP's lane-S copies first (`%16@quad_perm:[1,0,0,0]`).
+    let text = &super::dpp::mir_names(text, &dwords);
     let re = regex::Regex::new(r"%r(\d+)_(\d+)").expect("valid regex");
     re.replace_all(text, |c: &regex::Captures| {
         let id: u32 = c[1].parse().unwrap_or(0);

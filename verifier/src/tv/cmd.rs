@@ -566,7 +566,7 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked(&l.rule, p.t, p.opts) {
+        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -683,6 +683,15 @@ fn confirm_image(
         );
         (l, c, reason)
     })
+}
+
+/// [`checked`], with a DPP refutation rechecked ([`super::dpp::recheck`]).
+fn checked_dpp(
+    rule: &crate::rules::Rule,
+    t: Target,
+    opts: &Options,
+) -> Option<Result<check::Outcome, crate::rules::InputError>> {
+    super::dpp::recheck(rule, &|r| checked(r, t, opts))
 }
 
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const SHADOW: u32 = 1_000_000;
 
 /// The in-block definition of `%id` before instruction `at` (the last one).
-fn def_of<'a>(side: &'a Side, id: u32, at: usize) -> Option<(usize, &'a Inst)> {
+pub(super) fn def_of<'a>(side: &'a Side, id: u32, at: usize) -> Option<(usize, &'a Inst)> {
     side.block.insts[..at]
         .iter()
         .enumerate()
@@ -33,13 +33,13 @@ fn def_of<'a>(side: &'a Side, id: u32, at: usize) -> Option<(usize, &'a Inst)> {
         })
 }
 
-fn vgpr(side: &Side, o: &Operand) -> bool {
+pub(super) fn vgpr(side: &Side, o: &Operand) -> bool {
     matches!(o.kind, OpKind::VReg { .. } | OpKind::Phys(_)) && emit::is_vgpr_dest(side, o)
 }
 
 /// Whether the instruction may be recomputed for lane F: a copy pseudo or a table VALU/SALU op
 /// that reads no lane mask (a mask bit is lane L's).
-fn recomputable(i: &Inst, target: Target) -> bool {
+pub(super) fn recomputable(i: &Inst, target: Target) -> bool {
     if lane_dependent(&i.opcode) {
         return false;
     }
@@ -192,7 +192,7 @@ fn cells(o: &Operand, target: Target) -> Vec<String> {
 
 /// A non-VGPR register instruction `n` reads (implicit ones but EXEC included) that an
 /// instruction after it and before `at` writes.
-fn overwritten(side: &Side, n: usize, at: usize, target: Target) -> Option<String> {
+pub(super) fn overwritten(side: &Side, n: usize, at: usize, target: Target) -> Option<String> {
     let i = &side.block.insts[n];
     let read: Vec<String> = i
         .ops

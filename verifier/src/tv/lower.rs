@@ -91,6 +91,7 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
     };
     (exec && super::exec::handles(op))
         || (!exec && super::mimg::is_image_read(op))
+        || (!exec && super::dpp::is_dpp(op))
         || (exec || !writes_exec())
             && (pseudo(op)
                 || super::wide::is_wide(op)
@@ -330,11 +331,12 @@ fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
         dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
     }
     let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
+        r"%((?:{}|{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
         super::scc::TEMP,
         super::sdwa::TMP_PREFIX,
-        super::mimg::TMP_PREFIX
+        super::mimg::TMP_PREFIX,
+        super::dpp::PREFIX
     ))
     .expect("regex");
     let mut seen = BTreeSet::new();
@@ -569,6 +571,7 @@ fn lower_side(
         })?;
     }
     let mut st = super::exec::State::default();
+    let mut dpp_live = BTreeMap::new();
     // llvm.amdgcn.init.exec "is always moved to the beginning of the basic block"
     // (IntrinsicsAMDGPU.td; SIWholeQuadMode::lowerInitExec inserts it there).
     let init = |i: &Inst| i.opcode.starts_with("SI_INIT_EXEC");
@@ -649,6 +652,9 @@ fn lower_side(
                 None if op == "V_READFIRSTLANE_B32" || super::firstlane::to_sgpr_copy(side, i) => {
                     super::firstlane::lower(side, i, n, target).map_err(fail)?
                 }
+                None if super::dpp::is_dpp(op) => {
+                    super::dpp::lower(side, i, n, target, &mut dpp_live).map_err(fail)?
+                }
                 None => emit::lower_inst(side, i, target).map_err(fail)?,
             };
             pre.into_iter().chain(body).chain(post).collect()
@@ -657,5 +663,7 @@ fn lower_side(
             out.push(Line { text: t, loc });
         }
     }
-    Ok((out, bounded))
+    // Lane S's live-in VGPRs are settled before anything runs (they are block inputs).
+    let lines = super::dpp::prologue(&dpp_live).chain(out).collect();
+    Ok((lines, bounded))
 }

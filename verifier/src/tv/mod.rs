@@ -15,6 +15,7 @@ mod classify;
 pub mod cmd;
 pub mod cpol;
 pub mod diff;
+pub mod dpp;
 pub mod effects;
 pub mod emit;
 pub mod exec;

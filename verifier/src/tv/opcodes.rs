@@ -330,6 +330,7 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("S_LSHL_B32", &["s_lshl_b32"], 2, 0),
     ("V_ADD_U32", &["v_add_u32", "v_add_nc_u32"], 2, 1),
     ("V_SUB_U32", &["v_sub_u32", "v_sub_nc_u32"], 2, 1),
+    ("V_SUBREV_U32", &["v_subrev_u32", "v_subrev_nc_u32"], 2, 1),
     (
         "V_ADD_CO_U32",
         &["v_add_co_u32", "v_add_u32", "v_add_i32"],
