@@ -5,7 +5,7 @@
 use super::barrier;
 use super::canon;
 use super::diff::{self, FnPair};
-use super::emit::{class_dwords, Side};
+use super::emit::Side;
 use super::llc;
 use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
@@ -617,7 +617,7 @@ fn mir_names(text: &str, fp: &FnPair) -> String {
             .classes
             .get(&id)
             .or_else(|| fp.after.classes.get(&id));
-        match cls.and_then(|c| class_dwords(c)) {
+        match cls.and_then(|c| super::half16::class_cells(c)) {
             Some(1) => format!("%{id}"),
             _ => format!("%{id}.sub{}", &c[2]),
         }

@@ -18,6 +18,7 @@ pub mod emit;
 pub mod exec;
 pub mod firstlane;
 pub mod fpmode;
+pub mod half16;
 pub mod imports;
 pub mod llc;
 mod llc_verify;
