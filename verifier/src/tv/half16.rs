@@ -192,6 +192,15 @@ fn write(d: &str, db: char, dh: bool, s: &Half) -> Result<Vec<String>, String> {
     }
 }
 
+/// Whether the source of a VGPR-to-SGPR half copy is uniform: `firstlane.rs` lowers the copy
+/// as it is only then; otherwise it renames the source to lane F's copy (`%N + SHADOW`), and a
+/// physical VGPR is never uniform there. A non-uniform one is not modelled: tv's first-lane
+/// reading (docs/tv.md item 12) refutes si-fix-sgpr-copies' per-lane rewrite of such a copy,
+/// which LLVM bases on the source being uniform (the conflict is left to a decision on item 12).
+fn uniform_source(o: &Operand) -> bool {
+    matches!(o.kind, OpKind::VReg { id, .. } if id < super::firstlane::SHADOW)
+}
+
 /// The rule lines of `i` (one [`handles`] accepts).
 pub fn lower(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, String> {
     let uses: Vec<&Operand> = i.uses().collect();
@@ -212,6 +221,13 @@ pub fn lower(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Strin
             }
             // A 32-bit destination from a half: bits 15:0 (see the module comment).
             let (c, b) = cell32(side, d, target)?;
+            if b == 's' && s.bank == 'v' && !uniform_source(uses[0]) {
+                return Err(
+                    "a VGPR-to-SGPR COPY of a 16-bit half whose source is not uniform \
+                     (docs/tv.md, \"16-bit register halves\")"
+                        .into(),
+                );
+            }
             write(&c, b, false, &s)
         }
         "REG_SEQUENCE" => {
@@ -238,21 +254,21 @@ pub fn lower(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Strin
     }
 }
 
-/// A True16 VOP3 op: `src0_modifiers, src0, [src1_modifiers, src1,] clamp, op_sel` (llc-22),
+/// A True16 VOP3 op: `src0_modifiers, src0, [src1_modifiers, src1,] [clamp,] op_sel` (llc-22),
 /// the halves given by the registers. Modifiers, clamp and the op_sel immediate must be 0.
 fn alu(side: &Side, i: &Inst, uses: &[&Operand], target: Target) -> Result<Vec<String>, String> {
-    let Some(super::opcodes::MirOp::Alu { mnemonic, srcs, .. }) =
-        super::opcodes::lookup(target, &i.opcode)
+    let Some(super::opcodes::MirOp::Alu {
+        mnemonic,
+        srcs,
+        trailing,
+        ..
+    }) = super::opcodes::lookup(target, &i.opcode)
     else {
         return Err("not modelled".into());
     };
-    let srcs = srcs as usize;
-    if uses.len() != 2 * srcs + 2 {
-        return Err(format!(
-            "expected {} operands, found {}",
-            2 * srcs + 2,
-            uses.len()
-        ));
+    let (srcs, n) = (srcs as usize, 2 * srcs as usize + trailing as usize);
+    if uses.len() != n {
+        return Err(format!("expected {n} operands, found {}", uses.len()));
     }
     let zero = |o: &Operand| matches!(o.kind, OpKind::Imm(0));
     if !uses.iter().step_by(2).take(srcs).all(|o| zero(o)) {
