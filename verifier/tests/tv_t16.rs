@@ -52,6 +52,12 @@ fn halves_and_t16_ops() {
     // refutation there may rest on those bits.
     let (r, why) = verdict(&v, "widen_store32");
     assert_eq!(r, "unknown", "{why}");
+    // The other True16 ops: multiply and AND commuted.
+    assert_eq!(verdict(&v, "ops_commuted").0, "proved", "{v:?}");
+    // Shift amount and value swapped: v1 = 1, v2 = 0x00010003 stores 0xffff vs 0xfffd.
+    let (r, why) = verdict(&v, "shl_swapped");
+    assert_eq!(r, "refuted", "{why}");
+    assert!(why.starts_with("LDS["), "{why}");
     // A VGPR-to-SGPR copy of a uniform value's hi16: the first lane's is every lane's.
     assert_eq!(verdict(&v, "v2s_uniform").0, "proved", "{v:?}");
     // ... rewritten to read lo16: s0 = 0x00010000, v2 = 0 adds 1 before, 0 after.
