@@ -245,7 +245,12 @@ pub fn lower(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Strin
                 if !is16(side, s) {
                     return Err("a 32-bit register as a 16-bit REG_SEQUENCE part".into());
                 }
-                out.extend(write(&c, b, hi, &half(side, s, target)?)?);
+                let h = half(side, s, target)?;
+                // Not routed through `firstlane.rs`: a VGPR part of an SGPR would be lane L's.
+                if b == 's' && h.bank == 'v' {
+                    return Err("a VGPR half as part of an SGPR reads the first lane".into());
+                }
+                out.extend(write(&c, b, hi, &h)?);
             }
             Ok(out)
         }
