@@ -62,6 +62,9 @@ pub enum AluMods {
     Packed16,
     /// `v_pk_mov_b32`: `op_sel` picks each source's dword (`op_sel_hi` is not read).
     PackedMov,
+    /// The gfx11+ VOP3 16-bit integer ops on register halves: `op_sel:[s0,..,dst]` picks each
+    /// source's half and the destination's half (the other half is kept).
+    True16,
     /// The no-carry 32-bit integer add and subtract: `clamp` saturates to the unsigned range
     /// (AMD CDNA4 guide, V_ADD_U32 / V_SUB_U32: "Supports saturation (unsigned 32-bit integer
     /// domain)"; LLVM selects `uaddsat`/`usubsat` as `V_ADD_U32_e64`/`V_SUB_U32_e64` with
@@ -115,7 +118,11 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .or_else(|| mnemonic.strip_suffix("_e64"))
         .unwrap_or(mnemonic);
     let sat = sat_op(g, mnemonic);
-    if let Some(d) = alu64(target, base).or_else(|| float_op(g, base)).or(sat) {
+    if let Some(d) = alu64(target, base)
+        .or_else(|| float_op(g, base))
+        .or(sat)
+        .or_else(|| true16_op(g, base))
+    {
         return Some(d);
     }
     if let Some(entry) = vcmp32(base) {
@@ -251,6 +258,38 @@ fn float_op(g: Gen, base: &str) -> Option<AluDef> {
         wide_srcs: if pair { 0b11 } else { 0 },
         wide_dst: pair,
         mods,
+        ..plain_valu(entry, srcs)
+    })
+}
+
+/// The gfx11+ 16-bit integer VALU ops on register halves (VOP3 `op_sel`, [`AluMods::True16`])
+/// and the SALU packs of 16-bit halves, which tv uses to move SGPR halves (gfx9+; AMD RDNA3
+/// ISA guide, SOP2). llvm-mc-22 takes all of them on gfx11 and gfx12 (observed 2026-12).
+fn true16_op(g: Gen, base: &str) -> Option<AluDef> {
+    let (entry, srcs) = match base {
+        "s_pack_ll_b32_b16" | "s_pack_lh_b32_b16" | "s_pack_hh_b32_b16" if g >= Gen::Gfx9 => {
+            let entry = match base {
+                "s_pack_ll_b32_b16" => "S_PACK_LL_B32_B16",
+                "s_pack_lh_b32_b16" => "S_PACK_LH_B32_B16",
+                _ => "S_PACK_HH_B32_B16",
+            };
+            return Some(AluDef {
+                scalar: true,
+                ..plain_valu(entry, 2)
+            });
+        }
+        _ if g < Gen::Gfx11 => return None,
+        "v_add_nc_u16" => ("V_ADD_NC_U16", 2),
+        "v_sub_nc_u16" => ("V_SUB_NC_U16", 2),
+        "v_mul_lo_u16" => ("V_MUL_LO_U16", 2),
+        "v_lshlrev_b16" => ("V_LSHLREV_B16", 2),
+        "v_and_b16" => ("V_AND_B16", 2),
+        "v_or_b16" => ("V_OR_B16", 2),
+        "v_mov_b16" => ("V_MOV_B16", 1),
+        _ => return None,
+    };
+    Some(AluDef {
+        mods: AluMods::True16,
         ..plain_valu(entry, srcs)
     })
 }

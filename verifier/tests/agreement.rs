@@ -510,6 +510,11 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
         let lay = Target::ALL
             .iter()
             .find_map(|t| gcnsmt_lifter::lift::alu_lookup(*t, &name.to_ascii_lowercase()));
+        // The op_sel field: v_pk_mov_b32's two bits, the True16 ops' four (bit 3: destination).
+        let true16 = lay
+            .as_ref()
+            .is_some_and(|a| a.mods == gcnsmt_lifter::lift::AluMods::True16);
+        let opsel_bits = if true16 { 4 } else { 2 };
         let (wide, wide_dst) = lay.map_or((0, false), |a| (a.wide_srcs, a.wide_dst));
         let w = |i: u32| if wide >> i & 1 == 1 { 64 } else { 32 };
         let (s0w, s1w) = (w(0), w(1));
@@ -524,8 +529,12 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
                     ("D0".into(), interesting(rng, d0w), d0w, Kind::B),
                     ("SDST".into(), interesting(rng, 64), 64, Kind::B),
                     ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
-                    // v_pk_mov_b32's op_sel field.
-                    ("OPSEL".into(), rng.gen_range(0..4), 2, Kind::B),
+                    (
+                        "OPSEL".into(),
+                        rng.gen_range(0..1 << opsel_bits),
+                        opsel_bits,
+                        Kind::B,
+                    ),
                 ],
                 settings: Settings {
                     fp32_denorm: random_denorm(rng),

@@ -136,6 +136,13 @@ fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str) -> bool
         AluMods::Float32 => (mods.neg | mods.abs) >> i & 1 == 0,
         AluMods::Packed16 => text == "0",
         AluMods::PackedMov => false,
+        // A 16-bit integer inline constant read from the low half: its value is the same
+        // in 16 bits (AMD RDNA3 ISA guide, "Inline Constants"); a literal or a high half is
+        // not modelled.
+        AluMods::True16 => {
+            mods.op_sel >> i & 1 == 0
+                && gcnsmt_lifter::asm::parse_int(text).is_some_and(|v| (-16..=64).contains(&v))
+        }
     }
 }
 

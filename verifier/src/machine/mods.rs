@@ -39,7 +39,7 @@ pub(crate) fn parse(
     let nsrc = alu.srcs as usize;
     let first_src = syn.operands.len().saturating_sub(nsrc);
     let mut mods = SrcMods {
-        op_sel_hi: if alu.mods == AluMods::None {
+        op_sel_hi: if matches!(alu.mods, AluMods::None | AluMods::True16) {
             0
         } else {
             (1u8 << nsrc) - 1
@@ -71,6 +71,12 @@ pub(crate) fn parse(
                 mods.clamp = true
             }
             "op_sel" if packed => mods.op_sel = mask(cx)?,
+            // True16: one entry per source, then the destination (VOP3 op_sel bit 3).
+            "op_sel" if alu.mods == AluMods::True16 => {
+                let m = bits(cx, value.as_deref(), nsrc + 1, *col)?;
+                let dst = m >> nsrc & 1;
+                mods.op_sel = m & ((1u8 << nsrc) - 1) | dst << 3;
+            }
             "op_sel_hi" if packed => mods.op_sel_hi = mask(cx)?,
             "neg_lo" if alu.mods == AluMods::Packed16 => mods.neg = mask(cx)?,
             "neg_hi" if alu.mods == AluMods::Packed16 => mods.neg_hi = mask(cx)?,
@@ -141,7 +147,8 @@ pub(crate) fn source<D: Domain>(d: &mut D, alu: &AluDef, s: &SrcMods, i: usize, 
             on(s.neg_hi),
         ),
         // v_pk_mov_b32 reads `op_sel` in its entry (OPSEL).
-        AluMods::PackedMov | AluMods::SatU32 | AluMods::None => v,
+        // v_pk_mov_b32 and the True16 ops read `op_sel` in their entry (OPSEL).
+        AluMods::PackedMov | AluMods::True16 | AluMods::SatU32 | AluMods::None => v,
     }
 }
 

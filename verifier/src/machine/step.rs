@@ -295,6 +295,10 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
         read_srcs.push(v.clone());
         vars.insert(format!("S{i}"), bits(v, d));
     }
+    if alu.mods == gcnsmt_lifter::lift::AluMods::True16 {
+        let sel = d.bv(u128::from(mods.op_sel), 4);
+        vars.insert("OPSEL".to_string(), bits(sel, d));
+    }
     if alu.mods == gcnsmt_lifter::lift::AluMods::PackedMov {
         let sel = d.bv(u128::from(mods.op_sel), 2);
         vars.insert("OPSEL".to_string(), bits(sel, d));

@@ -3,7 +3,6 @@
 //! rule variables named back in MIR terms.
 
 use super::diff::FnPair;
-use super::emit::class_dwords;
 use super::lower::Lowered;
 
 /// `refuted` only for a counterexample that shows a real difference: not one resting on the
@@ -54,7 +53,7 @@ pub(super) fn mir_names(text: &str, fp: &FnPair) -> String {
             .classes
             .get(&id)
             .or_else(|| fp.after.classes.get(&id));
-        cls.and_then(|c| class_dwords(c))
+        cls.and_then(|c| super::half16::class_cells(c))
     };
     // DPP's lane-S copies first (`%16@quad_perm:[1,0,0,0]`).
     let text = &super::dpp::mir_names(text, &dwords);
@@ -66,7 +65,7 @@ pub(super) fn mir_names(text: &str, fp: &FnPair) -> String {
             .classes
             .get(&id)
             .or_else(|| fp.after.classes.get(&id));
-        match cls.and_then(|c| class_dwords(c)) {
+        match cls.and_then(|c| super::half16::class_cells(c)) {
             Some(1) => format!("%{id}"),
             _ => format!("%{id}.sub{}", &c[2]),
         }

@@ -108,7 +108,10 @@ pub(super) fn operand_cells(
     o: &Operand,
     target: Target,
 ) -> Result<Vec<String>, String> {
-    dwords(side, o, target)
+    match super::half16::cells(side, o, target) {
+        Some(c) => Ok(c),
+        None => dwords(side, o, target),
+    }
 }
 
 /// `sub0` -> [0]; `sub2_sub3` -> [2, 3].
@@ -260,6 +263,9 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
             .get(k)
             .ok_or_else(|| "missing definition".to_string())
     };
+    if super::half16::handles(side, i) {
+        return super::half16::lower(side, i, target);
+    }
     match i.opcode.as_str() {
         // The whole-wave / whole-quad markers give an active lane its own value (`exec.rs`).
         "COPY" | "EXTRACT_SUBREG" | "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM" => {

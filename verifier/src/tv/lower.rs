@@ -27,7 +27,7 @@
 
 pub use super::effects::is_terminator;
 pub(super) use super::effects::{is_pure, memory_of, pseudo, reads_memory, writes, Mem};
-use super::emit::{self, class_dwords, Side};
+use super::emit::{self, Side};
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 pub use super::uninterp::UNINTERPRETED_PREFIX;
@@ -291,7 +291,7 @@ fn dead_vregs(
     let mut dead = Vec::new();
     for id in defined.difference(live) {
         let cls = before.classes.get(id).or_else(|| after.classes.get(id));
-        if let Some(n) = cls.and_then(|c| class_dwords(c)) {
+        if let Some(n) = cls.and_then(|c| super::half16::class_cells(c)) {
             for k in 0..n {
                 dead.push((format!("r{id}_{k}"), Loc::default()));
             }
@@ -316,7 +316,7 @@ fn soft_inputs(
     }
     for id in live.difference(plain_live) {
         let cls = before.classes.get(id).or_else(|| after.classes.get(id));
-        for k in 0..cls.and_then(|c| class_dwords(c)).unwrap_or(0) {
+        for k in 0..cls.and_then(|c| super::half16::class_cells(c)).unwrap_or(0) {
             soft.insert(format!("%r{id}_{k}"));
         }
     }

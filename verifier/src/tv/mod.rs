@@ -22,6 +22,7 @@ pub mod exec;
 pub mod firstlane;
 pub mod fn_index;
 pub mod fpmode;
+pub mod half16;
 pub mod imports;
 pub mod llc;
 pub mod llc_run;

@@ -309,6 +309,16 @@ fn mubuf(target: Target, opcode: &str) -> Option<MirOp> {
 /// the same carry-out is taken), source count, trailing zero immediates of the `_e64` form.
 const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_MOV_B32", &["v_mov_b32"], 1, 0),
+    // The True16 VOP3 forms (gfx11+; `half16.rs`): MIR `src0_modifiers, src0, [src1_modifiers,
+    // src1,] [clamp,] op_sel`; only the adds and subtracts have `clamp` (llc-22's machine
+    // verifier, gfx1100 and gfx1200, 2026-12-05). The halves are the registers' (`%5.hi16`).
+    ("V_ADD_NC_U16_t16", &["v_add_nc_u16"], 2, 2),
+    ("V_SUB_NC_U16_t16", &["v_sub_nc_u16"], 2, 2),
+    ("V_MUL_LO_U16_t16", &["v_mul_lo_u16"], 2, 1),
+    ("V_LSHLREV_B16_t16", &["v_lshlrev_b16"], 2, 1),
+    ("V_AND_B16_t16", &["v_and_b16"], 2, 1),
+    ("V_OR_B16_t16", &["v_or_b16"], 2, 1),
+    ("V_MOV_B16_t16", &["v_mov_b16"], 1, 1),
     // An immediate into a VGPR or AGPR, chosen by the allocator (`SIInstructions.td`
     // `AV_MOV_B32_IMM_PSEUDO`, expanded to `v_mov_b32` or `v_accvgpr_write_b32`): the same 32
     // bits either way, and `av_*` registers are VGPRs here (assumption 6 in docs/tv.md).
@@ -472,7 +482,11 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         sdst: carry,
         trailing: if e64 { *trailing } else { 0 },
         vop: if e64 { def.mods } else { AluMods::None },
-        mods: match (e64, cnd, FLOAT.contains(&base) || packed) {
+        mods: match (
+            e64,
+            cnd,
+            FLOAT.contains(&base) || packed || base.ends_with("_t16"),
+        ) {
             (true, true, _) => 2,
             (true, _, true) => *srcs,
             _ => 0,

@@ -42,7 +42,18 @@ pub fn side(
     mem: impl Fn(&Inst) -> (bool, bool),
 ) {
     let mut memory = false;
+    // Cells whose bits 31:16 a widening 16-bit copy left undefined (`half16.rs`): a read of
+    // them other than as a low half taints like an uninterpreted result.
+    let mut upper: BTreeSet<String> = BTreeSet::new();
     for i in &side.block.insts {
+        let undef_read = i
+            .ops
+            .iter()
+            .filter(|o| !o.flags.def && !o.flags.implicit_def)
+            .filter(|o| !super::half16::reads_lo_only(side, i, o, target))
+            .filter_map(|o| emit::operand_cells(side, o, target).ok())
+            .flatten()
+            .any(|c| upper.contains(&c));
         let mut names = |o: &super::mir::Operand| -> Vec<String> {
             match &o.kind {
                 // SCC is the rule variable `%scc` (`scc.rs`).
@@ -70,14 +81,24 @@ pub fn side(
             .collect();
         let (reads, writes) = mem(i);
         let dirty = uninterpreted(i)
+            || undef_read
             || uses.iter().any(|u| t.regs.contains(u))
             || reads && (memory || t.memory);
+        let partial = super::half16::partial_def(side, i, target);
+        if partial.is_none() && !super::half16::handles(side, i) {
+            defs.iter().for_each(|d| {
+                upper.remove(d);
+            });
+        }
         if dirty {
             t.regs.extend(defs);
             if writes {
                 memory = true;
             }
         }
+        upper.extend(partial);
     }
+    // A compared cell whose high half is undefined may differ only there.
+    t.regs.extend(upper);
     t.memory |= memory;
 }

@@ -145,6 +145,19 @@ pub(super) fn taint(
             uninterpreted.push(i.opcode.clone());
         }
     }
+    // A 16-bit copy that leaves a cell's high half undefined (`half16.rs`): the lowering picks
+    // one of its values, so a refutation may not rest on it.
+    const UNDEF16: &str = "a 16-bit copy (bits 31:16 of its 32-bit destination undefined)";
+    for side in [before, after] {
+        let partial = side
+            .block
+            .insts
+            .iter()
+            .any(|i| super::half16::partial_def(side, i, target).is_some());
+        if partial && !uninterpreted.iter().any(|u| u == UNDEF16) {
+            uninterpreted.push(UNDEF16.to_string());
+        }
+    }
     let mut taint = super::taint::Taint::default();
     if !uninterpreted.is_empty() {
         let uf = |i: &Inst| {

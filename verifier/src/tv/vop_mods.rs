@@ -44,6 +44,7 @@ impl VopMods {
                 Err("source modifiers are not modelled".into())
             }
             AluMods::None | AluMods::SatU32 => Ok(text),
+            AluMods::True16 => Err("a True16 op is lowered by half16.rs".into()),
             AluMods::Float32 if m & !(NEG | ABS) != 0 => {
                 Err(format!("source modifier bits {m:#x} are not modelled"))
             }
@@ -107,7 +108,7 @@ impl VopMods {
             AluMods::PackedMov if clamp => return Err("v_pk_mov_b32 clamp is not modelled".into()),
             AluMods::PackedMov => t.push_str(&format!(" op_sel:{}", list(&self.op_sel))),
             AluMods::None if clamp => return Err("clamp is not modelled".into()),
-            AluMods::None | AluMods::Float32 | AluMods::SatU32 => {}
+            AluMods::None | AluMods::Float32 | AluMods::SatU32 | AluMods::True16 => {}
         }
         if clamp {
             t.push_str(" clamp");
