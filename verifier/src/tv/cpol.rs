@@ -3,7 +3,7 @@
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 use gcnsmt_lifter::mubuf_table::MubufClass;
-use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::target::{Gen, Target};
 use std::collections::BTreeSet;
 
 /// What the cache policies of a block pair's memory accesses allow ([`cache_policy`]).
@@ -116,4 +116,43 @@ pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
         b
     };
     Policy::Strip(strip(before), strip(after))
+}
+
+/// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;
+/// gfx940: SC0 1, NT 2, SC1 16; gfx12: TH 2:0, SCOPE 4:3).
+pub(super) fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> {
+    let g = target.gen();
+    let mut out = String::new();
+    if g >= Gen::Gfx12 {
+        let th = cpol & 7;
+        let scope = (cpol >> 3) & 3;
+        if scope != 0 || (th != 0 && !(atomic && th == 1)) || cpol >> 5 != 0 {
+            return Err(format!(
+                "cache policy {cpol} is not modelled on {}",
+                target.name()
+            ));
+        }
+        if th == 1 {
+            out.push_str(" th:TH_ATOMIC_RETURN");
+        }
+        return Ok(out);
+    }
+    let gfx940 = matches!(target, Target::Gfx942 | Target::Gfx950);
+    let names: &[(i64, &str)] = if gfx940 {
+        &[(1, "sc0"), (16, "sc1"), (2, "nt")]
+    } else {
+        &[(1, "glc"), (2, "slc"), (4, "dlc"), (16, "scc")]
+    };
+    let mut rest = cpol;
+    for (bit, n) in names {
+        if cpol & bit != 0 {
+            out.push(' ');
+            out.push_str(n);
+            rest &= !bit;
+        }
+    }
+    if rest != 0 {
+        return Err(format!("cache policy bits {rest:#x} are not modelled"));
+    }
+    Ok(out)
 }

@@ -8,7 +8,7 @@ use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_lifter::table::DsShape;
 use gcnsmt_lifter::table::OffsetKind;
 use gcnsmt_lifter::GlobalOp;
-use gcnsmt_semantics::target::{Gen, Target};
+use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Renamed physical registers (see [`Side::rename`]) are rule variables with this prefix; the
@@ -478,45 +478,6 @@ struct Mubuf<'a> {
     rtn: bool,
 }
 
-/// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;
-/// gfx940: SC0 1, NT 2, SC1 16; gfx12: TH 2:0, SCOPE 4:3).
-fn cpol_text(target: Target, cpol: i64, atomic: bool) -> Result<String, String> {
-    let g = target.gen();
-    let mut out = String::new();
-    if g >= Gen::Gfx12 {
-        let th = cpol & 7;
-        let scope = (cpol >> 3) & 3;
-        if scope != 0 || (th != 0 && !(atomic && th == 1)) || cpol >> 5 != 0 {
-            return Err(format!(
-                "cache policy {cpol} is not modelled on {}",
-                target.name()
-            ));
-        }
-        if th == 1 {
-            out.push_str(" th:TH_ATOMIC_RETURN");
-        }
-        return Ok(out);
-    }
-    let gfx940 = matches!(target, Target::Gfx942 | Target::Gfx950);
-    let names: &[(i64, &str)] = if gfx940 {
-        &[(1, "sc0"), (16, "sc1"), (2, "nt")]
-    } else {
-        &[(1, "glc"), (2, "slc"), (4, "dlc"), (16, "scc")]
-    };
-    let mut rest = cpol;
-    for (bit, n) in names {
-        if cpol & bit != 0 {
-            out.push(' ');
-            out.push_str(n);
-            rest &= !bit;
-        }
-    }
-    if rest != 0 {
-        return Err(format!("cache policy bits {rest:#x} are not modelled"));
-    }
-    Ok(out)
-}
-
 fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
     let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     let mut out = Vec::new();
@@ -586,7 +547,11 @@ fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
     if offset != 0 {
         t.push_str(&format!(" offset:{offset}"));
     }
-    t.push_str(&cpol_text(target, cpol, m.class == MubufClass::Atomic)?);
+    t.push_str(&super::cpol::cpol_text(
+        target,
+        cpol,
+        m.class == MubufClass::Atomic,
+    )?);
     if m.lds {
         t.push_str(" lds");
     }

@@ -1,5 +1,6 @@
 //! Unit tests of `emit.rs`.
 use super::*;
+use crate::tv::cpol::cpol_text;
 
 #[test]
 fn sign_extended_offset_fields_are_their_low_bits() {

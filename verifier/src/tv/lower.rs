@@ -90,8 +90,7 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
     (exec && super::exec::handles(op))
-        || (!exec && super::mimg::is_image_read(op))
-        || (!exec && super::dpp::is_dpp(op))
+        || (!exec && (super::mimg::is_image_read(op) || super::dpp::is_dpp(op)))
         || (exec || !writes_exec())
             && (pseudo(op)
                 || super::wide::is_wide(op)
