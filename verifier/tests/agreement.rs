@@ -497,7 +497,7 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
     let mut checked = 0usize;
     let name = &n.name;
     let aliases = n.aliases.as_slice();
-    if file == "alu.pcode" {
+    if file == "alu.pcode" || file == "dpp.pcode" {
         // A lane-mask S2 (v_cndmask_b32's select, the carry-in ops) is 64 bits on
         // wave64, so LANE_ID 32..63 reads a bit that may be set.
         let mask = def.names.iter().any(|n| {
