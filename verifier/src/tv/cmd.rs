@@ -694,16 +694,19 @@ fn checked_dpp(
     super::dpp::recheck(rule, &|r| checked(r, t, opts))
 }
 
+/// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).
+pub const VERDICTS: [&str; 7] = [
+    "proved",
+    "refuted",
+    "unknown",
+    "unsupported",
+    "inapplicable",
+    "error",
+    "unchanged",
+];
+
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
-    let kinds = [
-        "proved",
-        "refuted",
-        "unknown",
-        "unsupported",
-        "inapplicable",
-        "error",
-        "unchanged",
-    ];
+    let kinds = VERDICTS;
     let count = |k: &str| v.iter().filter(|b| b.verdict == k).count();
     match format {
         TvFormat::Text => {

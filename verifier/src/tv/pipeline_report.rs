@@ -6,15 +6,12 @@ use super::pipeline_cmd::{exit_code, PassRow};
 use serde_json::json;
 use std::time::Duration;
 
-/// The verdict columns, in table order.
-const KINDS: [&str; 6] = [
-    "proved",
-    "refuted",
-    "unknown",
-    "unsupported",
-    "inapplicable",
-    "error",
-];
+/// The verdict columns, in table order: tv's verdicts but `unchanged` (a checked pair's
+/// unchanged blocks are not counted).
+const KINDS: [&str; 6] = {
+    let v = super::cmd::VERDICTS;
+    [v[0], v[1], v[2], v[3], v[4], v[5]]
+};
 
 /// Print the rows in `format` (text or json).
 pub fn print(rows: &[PassRow], format: TvFormat, elapsed: Duration) {
