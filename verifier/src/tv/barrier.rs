@@ -108,6 +108,7 @@ fn cut(b: &Block) -> (Vec<Block>, Vec<&Inst>) {
                 Vec::new()
             },
             insts,
+            inlined: b.inlined.clone(),
         })
         .collect();
     (blocks, bars)

@@ -31,21 +31,24 @@ pub fn canonicalize(f: &mut Function) {
         }
         _ => false,
     };
+    let stable = Stable::new(f);
     let mut map: BTreeMap<u32, u32> = BTreeMap::new();
-    for i in f.blocks.iter().flat_map(|b| &b.insts) {
-        if i.opcode != "COPY" || i.defs.len() != 1 || i.ops.len() != 1 {
-            continue;
-        }
-        let (OpKind::VReg { id: a, sub: None }, OpKind::VReg { id: b, sub: None }) =
-            (&i.defs[0].kind, &i.ops[0].kind)
-        else {
-            continue;
-        };
-        // Both registers defined once (MIR may be out of SSA: llc accepts a register defined
-        // twice, and then `%a` equals `%b` only until `%b` is written again).
-        let once = |r: &u32| defs.get(r).copied().unwrap_or(0) <= 1;
-        if defs.get(a) == Some(&1) && once(b) && a != b && same(*a, *b) {
-            map.insert(*a, *b);
+    for (k, blk) in f.blocks.iter().enumerate() {
+        for i in &blk.insts {
+            let Some((a, b)) = copy_of(i) else {
+                continue;
+            };
+            // Both registers defined once (MIR may be out of SSA: llc accepts a register
+            // defined twice, and then `%a` equals `%b` only until `%b` is written again).
+            let once = |r: &u32| defs.get(r).copied().unwrap_or(0) <= 1;
+            if defs.get(&a) == Some(&1)
+                && once(&b)
+                && a != b
+                && same(a, b)
+                && stable.at(k, b, i.opcode == "PHI")
+            {
+                map.insert(a, b);
+            }
         }
     }
     let resolve = |mut x: u32| {
@@ -80,6 +83,103 @@ pub fn canonicalize(f: &mut Function) {
                 key
             };
         }
+    }
+}
+
+/// `%a = COPY %b`, or a PHI all of whose incoming values are `%b` or `%a` itself (what
+/// opt-phis removes), between whole virtual registers.
+fn copy_of(i: &super::mir::Inst) -> Option<(u32, u32)> {
+    let [d] = i.defs.as_slice() else {
+        return None;
+    };
+    let OpKind::VReg { id: a, sub: None } = d.kind else {
+        return None;
+    };
+    let value = |o: &super::mir::Operand| match o.kind {
+        OpKind::VReg { id, sub: None } => Some(id),
+        _ => None,
+    };
+    match i.opcode.as_str() {
+        "COPY" if i.ops.len() == 1 => Some((a, value(&i.ops[0])?)),
+        "PHI" if !i.ops.is_empty() => {
+            let mut vals = i.ops.iter().step_by(2).map(value);
+            let mut b = None;
+            for v in vals.by_ref() {
+                match (v?, b) {
+                    (v, _) if v == a => {}
+                    (v, None) => b = Some(v),
+                    (v, Some(w)) if v == w => {}
+                    _ => return None,
+                }
+            }
+            b.map(|b| (a, b))
+        }
+        _ => None,
+    }
+}
+
+/// Where a copy's source keeps one value for every lane while the copy's block can run again:
+/// the copy's block is on no CFG cycle, or the source is defined in the same block or outside
+/// the copy's cycle. Otherwise a lane that left a loop early holds the copy of an older
+/// iteration's value than the source holds now (temporal divergence), and the two differ.
+struct Stable {
+    comp: Vec<usize>,
+    cyclic: Vec<bool>,
+    def_block: BTreeMap<u32, usize>,
+}
+
+impl Stable {
+    fn new(f: &Function) -> Stable {
+        let pos: BTreeMap<u32, usize> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (b.num, k))
+            .collect();
+        let succ: Vec<Vec<usize>> = f
+            .blocks
+            .iter()
+            .map(|b| {
+                b.successors
+                    .iter()
+                    .filter_map(|s| pos.get(s).copied())
+                    .collect()
+            })
+            .collect();
+        let mut comp = vec![0; succ.len()];
+        let mut cyclic = vec![false; succ.len()];
+        for (c, members) in super::fn_index::components(&succ).iter().enumerate() {
+            for &v in members {
+                comp[v] = c;
+                cyclic[v] = members.len() > 1 || succ[v].contains(&v);
+            }
+        }
+        let mut def_block = BTreeMap::new();
+        for (k, b) in f.blocks.iter().enumerate() {
+            for i in &b.insts {
+                for d in &i.defs {
+                    if let OpKind::VReg { id, .. } = d.kind {
+                        def_block.insert(id, k);
+                    }
+                }
+            }
+        }
+        Stable {
+            comp,
+            cyclic,
+            def_block,
+        }
+    }
+
+    /// `phi`: the copy is a PHI, which reads its incoming values on the edges into block `k`,
+    /// so a source defined in `k` itself is the previous iteration's.
+    fn at(&self, k: usize, src: u32, phi: bool) -> bool {
+        !self.cyclic[k]
+            || match self.def_block.get(&src) {
+                Some(&d) => (d == k && !phi) || self.comp[d] != self.comp[k],
+                // A function argument or a register never defined: one value throughout.
+                None => true,
+            }
     }
 }
 

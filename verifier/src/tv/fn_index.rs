@@ -54,8 +54,9 @@ impl<'a> FnIndex<'a> {
             }
         }
         let mut readers: HashMap<u32, Vec<u32>> = HashMap::new();
-        for b in &f.blocks {
-            for id in reads(b) {
+        for (k, b) in f.blocks.iter().enumerate() {
+            let phis = succ[k].iter().map(|&s| &f.blocks[s]);
+            for id in reads(b, phis) {
                 let v = readers.entry(id).or_default();
                 if v.last() != Some(&b.num) {
                     v.push(b.num);
@@ -158,14 +159,50 @@ impl<'a> FnIndex<'a> {
 }
 
 /// The virtual registers `b`'s instructions read.
-fn reads(b: &Block) -> impl Iterator<Item = u32> + '_ {
-    b.insts
-        .iter()
-        .flat_map(|i| &i.ops)
-        .filter_map(|o| match o.kind {
-            OpKind::VReg { id, .. } if !o.flags.implicit_def && !o.flags.def => Some(id),
-            _ => None,
-        })
+/// The virtual registers `b` reads before defining them (a PHI's result counts as not
+/// defined: it is an input of the block, set on the edges), and the incoming values of its
+/// successors' PHIs from `b`, which the edge's copy reads at `b`'s end. A register read only
+/// after the block's own definition is that definition's value, not a value from outside.
+pub(super) fn reads<'b>(b: &'b Block, succs: impl Iterator<Item = &'b Block>) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut local: BTreeSet<u32> = BTreeSet::new();
+    for i in &b.insts {
+        if i.opcode == "PHI" {
+            continue;
+        }
+        for o in &i.ops {
+            if let OpKind::VReg { id, .. } = o.kind {
+                if !o.flags.implicit_def && !o.flags.def && !local.contains(&id) {
+                    out.push(id);
+                }
+            }
+        }
+        for d in i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        {
+            if let OpKind::VReg { id, .. } = d.kind {
+                local.insert(id);
+            }
+        }
+    }
+    let here = OpKind::Other(format!("%bb.{}", b.num));
+    for s in succs {
+        for phi in s.insts.iter().filter(|i| i.opcode == "PHI") {
+            for pair in phi.ops.chunks(2) {
+                if let [v, from] = pair {
+                    match v.kind {
+                        OpKind::VReg { id, .. } if from.kind == here && !local.contains(&id) => {
+                            out.push(id)
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The physical registers `b` reads before writing them.
@@ -196,7 +233,7 @@ fn exposed(b: &Block) -> BTreeSet<String> {
 /// The strongly connected components of the graph `succ` (Tarjan's algorithm, without
 /// recursion so that a chain of 10,000 blocks cannot overflow the stack), in reverse
 /// topological order: a component comes after every component it reaches.
-fn components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(super) fn components(succ: &[Vec<usize>]) -> Vec<Vec<usize>> {
     const NEW: usize = usize::MAX;
     let n = succ.len();
     let (mut index, mut low, mut on) = (vec![NEW; n], vec![0; n], vec![false; n]);

@@ -61,6 +61,10 @@ pub struct Block {
     pub liveins: Vec<String>,
     /// Its instructions, in order, without debug instructions.
     pub insts: Vec<Inst>,
+    /// Virtual registers only the block's preamble defines: pure definitions of dominating
+    /// blocks copied in front of its instructions (`ssa.rs`). Their real definition is
+    /// elsewhere, so they are not live out of this block.
+    pub inlined: std::collections::BTreeSet<u32>,
 }
 
 /// Flags an operand may carry.

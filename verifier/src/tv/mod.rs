@@ -23,7 +23,6 @@ pub mod firstlane;
 pub mod fn_index;
 pub mod fpmode;
 pub mod half16;
-pub mod imports;
 pub mod llc;
 pub mod llc_run;
 mod llc_verify;
@@ -41,6 +40,7 @@ mod scc_carry;
 pub mod scc_live;
 mod scc_scalar;
 pub mod sdwa;
+mod ssa;
 pub mod taint;
 mod targets;
 pub mod uninterp;
@@ -59,14 +59,10 @@ mod fuzz {
     const BASE: &str = include_str!("../../../tests/data/tv/gen/buf_merge.gfx802.after.mir");
 
     fn pipeline(before: &str, after: &str) {
-        let (Ok(mut b), Ok(mut a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after))
-        else {
+        let (Ok(b), Ok(a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after)) else {
             return;
         };
-        b.functions
-            .iter_mut()
-            .chain(a.functions.iter_mut())
-            .for_each(canon::canonicalize);
+        let (b, a) = cmd::canonical(&b, &a);
         let Ok(pairs) = diff::pair(&b, &a, &[]) else {
             return;
         };

@@ -1,0 +1,644 @@
+//! Values that cross blocks (issue 28): a block that reads a virtual register another block
+//! defines by a pure, lane-local computation gets a copy of that computation (its *preamble*),
+//! so a pass that moves or folds the computation between blocks (si-fold-operands folding an
+//! `S_MOV_B32 1` of bb.0 into its use in a loop, machine-cse reusing a dominating block's
+//! value, early-machinelicm hoisting, machine-sink) leaves equal values on both sides.
+//!
+//! Why it is sound. The definition `D` of `%x` is its only one in the function and dominates
+//! the reading block `P`. Then no definition of an operand of `D` runs between the last run of
+//! `D` and the read (such a path from an operand's definition to `P` would avoid `D`, and the
+//! operand's definition dominates `D`, so `P` would be reachable from the entry without `D`).
+//! So at `P`, `%x` equals `D` applied to the operands' current values:
+//! - wave-level values (SALU ops, copies between SGPRs) exactly;
+//! - a VALU result per lane, for a lane that ran `D` (LLVM's SSA semantics: a lane reads only
+//!   values defined while it was active; reading one it never wrote is undefined), when `D`
+//!   runs at most once per operand value: `D` is on no CFG cycle, or every operand is defined
+//!   outside `D`'s cycles. A VALU result defined on a cycle from values of that cycle is not
+//!   copied: a lane that left the loop early keeps the value of its last active iteration
+//!   while the wave's operands moved on (temporal divergence).
+//!
+//! A VALU preamble runs under `P`'s EXEC, so it gives the right value only in `P`'s active
+//! lanes: it is not added to a block that writes EXEC, or reads other lanes (DPP, readlane,
+//! readfirstlane and VGPR-to-SGPR copies, permutes, whole-wave ops, calls, inline assembly).
+//! Ops that read a lane mask's inactive bits, write EXEC or VCC, read memory or physical
+//! registers (other than EXEC, and MODE when nothing writes it) are never copied. A preamble
+//! that writes SCC is not added to a block SCC is live into.
+//!
+//! The copied computation's operands that are not copied themselves stay inputs shared by
+//! both sides; they are read in `P`, so [`super::fn_index`] makes them live out of the block
+//! that defines them, where the two sides are compared. A register only a preamble defines is
+//! not live out of `P` ([`super::diff`]): its real definition is elsewhere.
+
+use super::emit::class_bank;
+use super::mir::{Block, Function, Inst, OpKind};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// At most this many instructions per preamble, and chains at most this deep: a longer chain
+/// is cut, its operands there stay inputs (compared where they are defined), which is sound at
+/// any cut.
+const BUDGET: usize = 16;
+
+/// How a definition may be copied into another block.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// A wave-level value: SALU op or SGPR copy.
+    Scalar,
+    /// A per-lane value (VALU op, copy into a VGPR).
+    Vector,
+}
+
+/// Which file a function comes from: the after-file's preambles need every lane that reads a
+/// value to have run its definition (see the module documentation).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Side {
+    Before,
+    After,
+}
+
+/// Add the preambles to a function of the before-file and the same function of the
+/// after-file. The after-file's come first: a register the after-block reads but does not
+/// copy (a lane may have been turned on since its definition) is not copied into the
+/// before-block either, so both sides read the same input rather than the before-side a
+/// value the after-side cannot be shown to have.
+pub fn inline_pair(before: &mut Function, after: &mut Function) {
+    let reads: HashMap<u32, BTreeSet<u32>> = after
+        .blocks
+        .iter()
+        .map(|b| {
+            let read = b.insts.iter().flat_map(|i| inst_reads(i)).collect();
+            (b.num, read)
+        })
+        .collect();
+    inline_defs(after, Side::After, &|_, _| true);
+    let copied: HashMap<u32, BTreeSet<u32>> = after
+        .blocks
+        .iter()
+        .map(|b| (b.num, b.inlined.clone()))
+        .collect();
+    let allow = |num: u32, id: u32| {
+        copied.get(&num).is_some_and(|c| c.contains(&id))
+            || !reads.get(&num).is_some_and(|r| r.contains(&id))
+    };
+    inline_defs(before, Side::Before, &allow);
+}
+
+/// Add, to every block of `f` reached from its entry, the preamble of pure definitions it reads
+/// from dominating blocks (see the module documentation), and record them in `Block::inlined`.
+/// `allow(block, register)`: whether the block's preamble may define the register.
+fn inline_defs(f: &mut Function, side: Side, allow: &dyn Fn(u32, u32) -> bool) {
+    let n = f.blocks.len();
+    if n < 2 {
+        return;
+    }
+    let pos: HashMap<u32, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.num, k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .blocks
+        .iter()
+        .map(|b| {
+            b.successors
+                .iter()
+                .filter_map(|s| pos.get(s).copied())
+                .collect()
+        })
+        .collect();
+    let idom = dominators(&succ);
+    let comps = super::fn_index::components(&succ);
+    let mut comp = vec![0; n];
+    let mut cyclic = vec![false; n];
+    for (c, members) in comps.iter().enumerate() {
+        for &v in members {
+            comp[v] = c;
+            cyclic[v] = members.len() > 1 || succ[v].contains(&v);
+        }
+    }
+    let open: Vec<bool> = f
+        .blocks
+        .iter()
+        .map(|b| b.successors.iter().any(|s| !pos.contains_key(s)))
+        .collect();
+    let scc_in = super::scc_live::live_in(&f.blocks, &succ, &open);
+    let defs = def_sites(f);
+    let mode_written = f.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+        writes_phys(i, |p| p == "mode")
+            || ["S_SETREG", "S_DENORM_MODE", "S_ROUND_MODE", "SI_CALL"]
+                .iter()
+                .any(|p| i.opcode.starts_with(p))
+    });
+    // The after-file must not turn a lane on between a definition and a read (`SI_END_CF`,
+    // `S_OR_B64_term $exec`): that lane never ran the definition, and what the after-program
+    // reads there is not the definition's value.
+    let widen = match side {
+        // The before-program may read a lane it never wrote: that value is unspecified, so
+        // taking it to be the definition's value is one of its behaviours.
+        Side::Before => Widening::default(),
+        Side::After => Widening::new(f, &succ),
+    };
+    let ctx = Ctx {
+        f,
+        defs: &defs,
+        dom: &DomTree::new(&idom),
+        comp: &comp,
+        cyclic: &cyclic,
+        mode_written,
+        widen: &widen,
+        allow,
+    };
+    let mut pre: Vec<(Vec<Inst>, BTreeSet<u32>)> = Vec::with_capacity(n);
+    for p in 0..n {
+        pre.push(if idom[p].is_some() && p != 0 {
+            ctx.preamble(p, &succ, scc_in[p])
+        } else {
+            Default::default()
+        });
+    }
+    for (b, (insts, ids)) in f.blocks.iter_mut().zip(pre) {
+        if insts.is_empty() {
+            continue;
+        }
+        let at = b.insts.iter().take_while(|i| i.opcode == "PHI").count();
+        b.insts.splice(at..at, insts);
+        b.inlined = ids;
+    }
+}
+
+/// The only definition of each virtual register defined once: (block position, index).
+fn def_sites(f: &Function) -> HashMap<u32, (usize, usize)> {
+    let mut count: HashMap<u32, (u32, usize, usize)> = HashMap::new();
+    for (k, b) in f.blocks.iter().enumerate() {
+        for (j, i) in b.insts.iter().enumerate() {
+            for id in inst_defs(i) {
+                let e = count.entry(id).or_insert((0, k, j));
+                e.0 += 1;
+            }
+        }
+    }
+    count
+        .into_iter()
+        .filter(|(_, (c, _, _))| *c == 1)
+        .map(|(id, (_, k, j))| (id, (k, j)))
+        .collect()
+}
+
+fn inst_defs(i: &Inst) -> impl Iterator<Item = u32> + '_ {
+    i.defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        .filter_map(|o| match o.kind {
+            OpKind::VReg { id, .. } => Some(id),
+            _ => None,
+        })
+}
+
+/// Virtual registers `i` reads (not `undef` ones: they read nothing defined).
+fn inst_reads(i: &Inst) -> impl Iterator<Item = u32> + '_ {
+    i.ops
+        .iter()
+        .filter(|o| !o.flags.def && !o.flags.implicit_def && !o.flags.undef)
+        .filter_map(|o| match o.kind {
+            OpKind::VReg { id, .. } => Some(id),
+            _ => None,
+        })
+}
+
+fn writes_phys(i: &Inst, pick: impl Fn(&str) -> bool) -> bool {
+    i.defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        .any(|o| matches!(&o.kind, OpKind::Phys(p) if pick(p)))
+}
+
+struct Ctx<'a> {
+    f: &'a Function,
+    defs: &'a HashMap<u32, (usize, usize)>,
+    dom: &'a DomTree,
+    comp: &'a [usize],
+    cyclic: &'a [bool],
+    mode_written: bool,
+    /// Where the after-program turns lanes on (see [`inline_defs`]).
+    widen: &'a Widening,
+    /// Whether the preamble of block `num` may define a register (see [`inline_pair`]).
+    allow: &'a dyn Fn(u32, u32) -> bool,
+}
+
+impl Ctx<'_> {
+    /// The preamble of block `p` and the registers it defines.
+    fn preamble(
+        &self,
+        p: usize,
+        succ: &[Vec<usize>],
+        scc_live: bool,
+    ) -> (Vec<Inst>, BTreeSet<u32>) {
+        let b = &self.f.blocks[p];
+        let lanes_ok = !touches_other_lanes(b, &self.f.classes);
+        // What `p` reads before defining it, and what its successors' PHIs read on the edge.
+        let wanted = super::fn_index::reads(b, succ[p].iter().map(|&s| &self.f.blocks[s]));
+        let mut out = Vec::new();
+        let mut done: BTreeSet<u32> = BTreeSet::new();
+        let mut seen: BTreeSet<u32> = BTreeSet::new();
+        for id in wanted {
+            self.visit(
+                (id, 0),
+                p,
+                (lanes_ok, scc_live),
+                &mut seen,
+                &mut done,
+                &mut out,
+            );
+        }
+        (out, done)
+    }
+
+    /// Add `id`'s definition (after its operands') to the preamble of `p` if it may be copied.
+    fn visit(
+        &self,
+        (id, depth): (u32, usize),
+        p: usize,
+        ok: (bool, bool),
+        seen: &mut BTreeSet<u32>,
+        done: &mut BTreeSet<u32>,
+        out: &mut Vec<Inst>,
+    ) {
+        if depth >= BUDGET || out.len() >= BUDGET || !seen.insert(id) {
+            return;
+        }
+        let Some(&(k, j)) = self.defs.get(&id) else {
+            return;
+        };
+        if !(self.allow)(self.f.blocks[p].num, id) {
+            return;
+        }
+        if k == p || !self.dominates(k, p) {
+            return;
+        }
+        let d = &self.f.blocks[k].insts[j];
+        let Some(kind) = self.kind(d) else {
+            return;
+        };
+        let (lanes_ok, scc_live) = ok;
+        if kind == Kind::Vector
+            && (!lanes_ok || !self.once_per_value(d, k) || self.widen.between(k, p))
+        {
+            return;
+        }
+        if scc_live && writes_phys(d, |r| r == "scc") {
+            return;
+        }
+        for op in inst_reads(d).collect::<Vec<_>>() {
+            self.visit((op, depth + 1), p, ok, seen, done, out);
+        }
+        if out.len() < BUDGET {
+            // Every register it defines is defined once: `kind` refuses other definitions.
+            done.extend(inst_defs(d));
+            out.push(d.clone());
+        }
+    }
+
+    /// Whether block `a` dominates block `b` (both reached from the entry): `a` encloses `b`
+    /// in the dominator tree's depth-first numbering.
+    fn dominates(&self, a: usize, b: usize) -> bool {
+        let ((ia, oa), (ib, ob)) = (self.dom.order[a], self.dom.order[b]);
+        ia <= ib && ob <= oa
+    }
+
+    /// A VALU definition runs at most once per value of its operands: it is on no cycle, or
+    /// every register it reads is defined once, outside its cycle.
+    fn once_per_value(&self, d: &Inst, k: usize) -> bool {
+        !self.cyclic[k]
+            || inst_reads(d).all(|op| {
+                self.defs
+                    .get(&op)
+                    .is_some_and(|&(ko, _)| self.comp[ko] != self.comp[k])
+            })
+    }
+
+    /// Whether `d` may be copied, and how: see the module documentation.
+    fn kind(&self, d: &Inst) -> Option<Kind> {
+        let op = d.opcode.as_str();
+        let bank = |o: &super::mir::Operand| match o.kind {
+            OpKind::VReg { id, .. } => self.f.classes.get(&id).map(|c| class_bank(c)),
+            _ => None,
+        };
+        // Every register it defines is a virtual register defined only here.
+        let mut out_banks = Vec::new();
+        for o in d
+            .defs
+            .iter()
+            .chain(d.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        {
+            match &o.kind {
+                OpKind::VReg { id, .. } if self.defs.contains_key(id) => out_banks.push(bank(o)?),
+                OpKind::Phys(p) if p == "scc" && op.starts_with("S_") => {}
+                _ => return None,
+            }
+        }
+        if out_banks.is_empty() {
+            return None;
+        }
+        // Physical registers read: EXEC (a VALU op's mask) and MODE when nothing writes it.
+        for o in d
+            .ops
+            .iter()
+            .filter(|o| !o.flags.def && !o.flags.implicit_def)
+        {
+            if let OpKind::Phys(p) = &o.kind {
+                let allowed =
+                    (p == "exec" && op.starts_with("V_")) || (p == "mode" && !self.mode_written);
+                if !allowed {
+                    return None;
+                }
+            }
+        }
+        let in_banks: Vec<char> = d.ops.iter().filter_map(bank).collect();
+        let scalar_out = out_banks.iter().all(|&b| b == 's');
+        if matches!(
+            op,
+            "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG"
+        ) {
+            return match scalar_out {
+                // A VGPR-to-SGPR copy reads the first active lane: EXEC decides.
+                true if in_banks.iter().all(|&b| b == 's') => Some(Kind::Scalar),
+                true => None,
+                false if out_banks.iter().all(|&b| b != 's') => Some(Kind::Vector),
+                false => None,
+            };
+        }
+        if op.starts_with("S_") && scalar_out && in_banks.iter().all(|&b| b == 's') {
+            return (super::effects::memory_of(op) == super::effects::Mem::Pure
+                && !super::effects::is_terminator(op)
+                && !scalar_excluded(op))
+            .then_some(Kind::Scalar);
+        }
+        if op.starts_with("V_") && out_banks.iter().all(|&b| b != 's') {
+            return (super::effects::memory_of(op) == super::effects::Mem::Pure
+                && !other_lanes(op))
+            .then_some(Kind::Vector);
+        }
+        None
+    }
+}
+
+/// The blocks of the after-program with an instruction that may turn EXEC bits on: any EXEC
+/// write but a terminator that only clears bits ([`narrows_exec`]): `SI_END_CF`, `SI_ELSE`,
+/// WWM, `SI_INIT_EXEC`, `$exec = S_MOV_B64`, `$exec = S_OR_B64_term $exec, %m`. A lane turned on
+/// between a definition and a read never ran the definition, so the after-program reads
+/// whatever its register held there: a VALU definition is not copied across such a block.
+#[derive(Default)]
+struct Widening {
+    /// Per widening block: the blocks it reaches, and the blocks that reach it.
+    reach: Vec<(usize, Vec<bool>, Vec<bool>)>,
+    /// Too many widening blocks to track: no VALU definition is copied.
+    all: bool,
+}
+
+impl Widening {
+    fn new(f: &Function, succ: &[Vec<usize>]) -> Widening {
+        let at: Vec<usize> = (0..f.blocks.len())
+            .filter(|&k| f.blocks[k].insts.iter().any(widens_exec))
+            .collect();
+        if at.len() > 64 {
+            return Widening {
+                reach: Vec::new(),
+                all: true,
+            };
+        }
+        let mut pred: Vec<Vec<usize>> = vec![Vec::new(); succ.len()];
+        for (u, ss) in succ.iter().enumerate() {
+            for &v in ss {
+                pred[v].push(u);
+            }
+        }
+        let reach = at
+            .into_iter()
+            .map(|w| (w, closure(w, succ), closure(w, &pred)))
+            .collect();
+        Widening { reach, all: false }
+    }
+
+    /// Whether a widening block lies on a path from block `k` (a definition there) to block
+    /// `p` (its read), either end included.
+    fn between(&self, k: usize, p: usize) -> bool {
+        self.all || self.reach.iter().any(|(_, fwd, back)| back[k] && fwd[p])
+    }
+}
+
+/// The blocks reached from `w` along `edges`, `w` included.
+fn closure(w: usize, edges: &[Vec<usize>]) -> Vec<bool> {
+    let mut seen = vec![false; edges.len()];
+    let mut work = vec![w];
+    seen[w] = true;
+    while let Some(v) = work.pop() {
+        for &x in &edges[v] {
+            if !seen[x] {
+                seen[x] = true;
+                work.push(x);
+            }
+        }
+    }
+    seen
+}
+
+/// Whether `i` may turn EXEC bits on (see [`Widening`]).
+fn widens_exec(i: &Inst) -> bool {
+    writes_phys(i, |p| p.starts_with("exec"))
+        && !(super::effects::is_terminator(&i.opcode) && narrows_exec(i))
+}
+
+/// Whether terminator `i` can only clear EXEC bits: `SI_IF` (EXEC &= cond), or
+/// `$exec = S_AND(N2)_B64/B32_term $exec, x` / `S_AND_SAVEEXEC_*_term x` (EXEC & x, EXEC & !x).
+fn narrows_exec(i: &Inst) -> bool {
+    let op = i.opcode.as_str();
+    let exec = |o: Option<&super::mir::Operand>| {
+        o.is_some_and(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    };
+    let to_exec = i.defs.len() == 1 && exec(i.defs.first());
+    let mut srcs = i.uses().filter(|o| !o.flags.implicit);
+    match op {
+        "SI_IF" => true,
+        "S_AND_SAVEEXEC_B64_term" | "S_AND_SAVEEXEC_B32_term" => true,
+        "S_AND_B64_term" | "S_AND_B32_term" => {
+            let (a, b) = (srcs.next(), srcs.next());
+            to_exec && (exec(a) || exec(b))
+        }
+        "S_ANDN2_B64_term" | "S_ANDN2_B32_term" => to_exec && exec(srcs.next()),
+        _ => false,
+    }
+}
+
+/// SALU ops whose result is not a function of their register operands alone.
+fn scalar_excluded(op: &str) -> bool {
+    // The EXEC-writing and -reading forms read a physical register the operands name anyway
+    // (refused above); these read state the operands do not name.
+    [
+        "S_GETPC",
+        "S_GETREG",
+        "S_MEMTIME",
+        "S_MEMREALTIME",
+        "S_SENDMSG",
+        "S_TTRACE",
+        "S_RFE",
+    ]
+    .iter()
+    .any(|p| op.starts_with(p))
+}
+
+/// VALU ops that read or write other lanes than their own, or run whole-wave.
+fn other_lanes(op: &str) -> bool {
+    const CROSS: [&str; 7] = [
+        "V_READLANE",
+        "V_READFIRSTLANE",
+        "V_WRITELANE",
+        "V_PERMLANE",
+        "V_SET_INACTIVE",
+        "V_MOV_B32_DPP",
+        "V_MOV_B64_DPP",
+    ];
+    CROSS.iter().any(|p| op.starts_with(p))
+        || op.contains("_dpp")
+        || op.contains("DPP")
+        || op.contains("WWM")
+        || op.contains("WQM")
+}
+
+/// Whether block `b` may read a lane its EXEC leaves inactive, or writes EXEC before its
+/// terminators: a VALU preamble (which writes only the active lanes) is then not added.
+fn touches_other_lanes(b: &Block, classes: &BTreeMap<u32, String>) -> bool {
+    b.insts.iter().any(|i| {
+        let op = i.opcode.as_str();
+        let vgpr_to_sgpr = matches!(
+            op,
+            "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG"
+        ) && i.defs.iter().any(|d| match d.kind {
+            OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) == 's'),
+            OpKind::Phys(ref p) => {
+                p.starts_with("sgpr") || p.starts_with("vcc") || p.starts_with("exec")
+            }
+            _ => false,
+        }) && i.ops.iter().any(|o| match o.kind {
+            OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) != 's'),
+            OpKind::Phys(ref p) => p.starts_with("vgpr") || p.starts_with("agpr"),
+            _ => false,
+        });
+        vgpr_to_sgpr
+            || other_lanes(op)
+            || op.starts_with("DS_BPERMUTE")
+            || op.starts_with("DS_PERMUTE")
+            || op.starts_with("DS_SWIZZLE")
+            || op.starts_with("SI_CALL")
+            || op.starts_with("S_SETPC")
+            || op.starts_with("INLINEASM")
+            || (op.starts_with("SI_") && !super::effects::is_terminator(op))
+            || op.starts_with("STRICT_")
+            || op.starts_with("ENTER_STRICT")
+            || op.starts_with("EXIT_STRICT")
+            || (!super::effects::is_terminator(op) && writes_phys(i, |p| p.starts_with("exec")))
+    })
+}
+
+/// Immediate dominators of the blocks at positions `0..succ.len()`, the entry at 0 (its own
+/// dominator); `None` for a block the entry does not reach. Cooper, Harvey and Kennedy's
+/// iteration over reverse post-order.
+fn dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
+    let n = succ.len();
+    let mut order = Vec::with_capacity(n);
+    let mut seen = vec![false; n];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    seen[0] = true;
+    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+        if let Some(&w) = succ[v].get(*k) {
+            *k += 1;
+            if !seen[w] {
+                seen[w] = true;
+                stack.push((w, 0));
+            }
+        } else {
+            order.push(v);
+            stack.pop();
+        }
+    }
+    order.reverse();
+    let mut rpo = vec![usize::MAX; n];
+    for (k, &v) in order.iter().enumerate() {
+        rpo[v] = k;
+    }
+    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (u, ss) in succ.iter().enumerate() {
+        for &v in ss {
+            pred[v].push(u);
+        }
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; n];
+    idom[0] = Some(0);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &v in order.iter().skip(1) {
+            let mut new: Option<usize> = None;
+            for &u in pred[v].iter().filter(|&&u| idom[u].is_some()) {
+                new = Some(match new {
+                    None => u,
+                    Some(x) => intersect(&idom, &rpo, x, u),
+                });
+            }
+            if new.is_some() && idom[v] != new {
+                idom[v] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
+
+/// The dominator tree numbered depth-first: (entry, exit) times per block, so that `a`
+/// dominates `b` when `a`'s interval encloses `b`'s; constant time per question (walking up
+/// the tree is linear, quadratic over a chain of 10,000 blocks).
+struct DomTree {
+    order: Vec<(usize, usize)>,
+}
+
+impl DomTree {
+    fn new(idom: &[Option<usize>]) -> DomTree {
+        let n = idom.len();
+        let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (v, d) in idom.iter().enumerate() {
+            if let Some(d) = *d {
+                if d != v {
+                    kids[d].push(v);
+                }
+            }
+        }
+        let mut order = vec![(usize::MAX, 0); n];
+        let mut clock = 0;
+        let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+        order[0].0 = clock;
+        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+            if let Some(&w) = kids[v].get(*k) {
+                *k += 1;
+                clock += 1;
+                order[w].0 = clock;
+                stack.push((w, 0));
+            } else {
+                clock += 1;
+                order[v].1 = clock;
+                stack.pop();
+            }
+        }
+        DomTree { order }
+    }
+}
+
+fn intersect(idom: &[Option<usize>], rpo: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while rpo[a] > rpo[b] {
+            a = idom[a].expect("processed");
+        }
+        while rpo[b] > rpo[a] {
+            b = idom[b].expect("processed");
+        }
+    }
+    a
+}
