@@ -24,6 +24,7 @@ pub mod fn_index;
 pub mod fpmode;
 pub mod half16;
 pub mod imports;
+pub mod lanef;
 pub mod llc;
 pub mod llc_run;
 mod llc_verify;
