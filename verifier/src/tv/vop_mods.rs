@@ -83,7 +83,7 @@ impl VopMods {
     pub(super) fn trailing(&self, vals: &[i64]) -> Result<(String, bool), String> {
         // An i1 clamp operand prints as 1 or -1 (llc-22: `V_DOT2_F32_F16 ..., -1, 0, 0, 0, 0`).
         let clamp = vals.first().copied().unwrap_or(0);
-        if !matches!(clamp, 0 | 1 | -1) || vals.iter().skip(1).any(|v| *v != 0) {
+        if !matches!(clamp, -1..=1) || vals.iter().skip(1).any(|v| *v != 0) {
             return Err(format!(
                 "output modifiers {vals:?} (clamp, then omod or op_sel placeholders) are not modelled"
             ));
