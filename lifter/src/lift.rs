@@ -120,6 +120,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let sat = sat_op(g, mnemonic);
     if let Some(d) = alu64(target, base)
         .or_else(|| float_op(g, base))
+        .or_else(|| dot_op(target, base))
         .or(sat)
         .or_else(|| true16_op(g, base))
     {
@@ -259,6 +260,25 @@ fn float_op(g: Gen, base: &str) -> Option<AluDef> {
         wide_dst: pair,
         mods,
         ..plain_valu(entry, srcs)
+    })
+}
+
+/// `v_dot2_f32_f16` (VOP3P, packed f16 sources, an f32 accumulator and result): llvm-mc-22
+/// takes it on gfx908, gfx90a, gfx942, gfx950, gfx1030, gfx1100, gfx1150 and gfx1200, not on
+/// gfx600-gfx900, gfx1010 or gfx1250 (observed 2026-12, `v_dot2_f32_f16 v0, v1, v2, v3`).
+fn dot_op(target: Target, base: &str) -> Option<AluDef> {
+    let has = !matches!(
+        target,
+        Target::Gfx600
+            | Target::Gfx700
+            | Target::Gfx802
+            | Target::Gfx900
+            | Target::Gfx1010
+            | Target::Gfx1250
+    );
+    (base == "v_dot2_f32_f16" && has).then(|| AluDef {
+        mods: AluMods::Packed16,
+        ..plain_valu("V_DOT2_F32_F16", 3)
     })
 }
 

@@ -2,7 +2,8 @@
 //! by hand, parsed by `llc-22 -run-pass=none`): each pair's verdict worked out by hand below.
 //! MIR operand order: `V_ADD_F32_e64 src0_mods, src0, src1_mods, src1, clamp, omod`,
 //! `V_PK_ADD_F16 / V_PK_MOV_B32 m0, s0, m1, s1, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`,
-//! `V_ADD_U32_e64 / V_SUB_U32_e64 s0, s1, clamp`;
+//! `V_ADD_U32_e64 / V_SUB_U32_e64 s0, s1, clamp`,
+//! `V_DOT2_F32_F16 m0, s0, m1, s1, m2, s2, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`;
 //! SISrcMods (LLVM SIDefines.h): NEG = 1, ABS = 2 (NEG_HI on VOP3P), OP_SEL_0 = 4,
 //! OP_SEL_1 = 8. Float encodings: 1.0 = 0x3f800000, -1.0 = 0xbf800000, 2.0 = 0x40000000;
 //! f16 1.0 = 0x3c00, 2.0 = 0x4000, -1.0 = 0xbc00, -2.0 = 0xc000. Every pair stores its result
@@ -76,6 +77,18 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("pkmov-copy", "gfx90a", "proved", ""),
     // op_sel:[0,1] -> op_sel:[0,0]: %0 = {lo 0, hi 1}: before hi = 1, after hi = %0.lo = 0.
     ("pkmov-opsel-dropped", "gfx90a", "refuted", ""),
+    // V_DOT2_F32_F16 m0, a, m1, b, m2, c, clamp, ... (gfx942), b = S_MOV_B32 0x3c003c00, the
+    // splat <1.0, 1.0>. An inline constant of an F16 instruction is its f16 bits in 15:0 and 0
+    // in 31:16 (LLVM 22 getInlineEncodingV216). b -> the inline 1.0 (15360) with op_sel_hi
+    // cleared: both halves read bits 15:0 = 1.0, the same sources, the same dot product.
+    ("dot2-splat-inline", "gfx942", "proved", ""),
+    // The same with op_sel_hi still set (llvm#73589): the high half reads 0.0. a = 0x3c000000
+    // (hi 1.0, lo 0), c = 0: before 0*1 + 1*1 = 1.0 (0x3f800000), after 0*1 + 1*0 = 0.
+    ("dot2-splat-inline-opsel-hi", "gfx942", "refuted", ""),
+    // clamp dropped: a = 0x3c003c00, c = 0: before clamp(2.0) = 1.0, after 2.0 (0x40000000).
+    ("dot2-clamp-dropped", "gfx942", "refuted", ""),
+    // f16 denormals flushed in the MODE: not modelled.
+    ("dot2-f16-flush", "gfx942", "unsupported", "denormals"),
 ];
 
 #[test]

@@ -65,3 +65,33 @@ fn halves_and_t16_ops() {
     assert_eq!(r, "refuted", "{why}");
     assert!(why.starts_with("LDS["), "{why}");
 }
+
+/// `tests/data/tv/t16/v2s-nonuniform.*`: the copy's source %3 = v1 ^ v2 is not uniform by
+/// construction, so the before-file reads it in the first active lane F (`firstlane.rs`) and
+/// a refutation must hold with lane F = lane L (`lanef.rs`).
+#[test]
+fn nonuniform_half_copies() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/t16");
+    let args = [
+        "--target",
+        "gfx1100",
+        "v2s-nonuniform.before.mir",
+        "v2s-nonuniform.after.mir",
+    ];
+    let (blocks, _) = gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), &dir, &args);
+    let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+    let v: Vec<(String, String, String)> = blocks
+        .iter()
+        .map(|b| (s(&b["function"]), s(&b["verdict"]), s(&b["reason"])))
+        .collect();
+    // The copy replaced by the per-lane %3.hi16: with F = L both read L's %3.hi16, the same
+    // add; only lanes whose %3 differ (F != L) tell them apart, so not refuted, not proved.
+    let (r, why) = verdict(&v, "v2s_per_lane");
+    assert_eq!(r, "unknown", "{why}");
+    assert!(why.contains("uniform"), "{why}");
+    // Read as %3.lo16 instead: with every lane equal, v1 = 0x00010000, v2 = 0 gives %3 =
+    // 0x00010000, the add 1 + 0 before and 0 + 0 after: LDS[0] 01 vs 00.
+    let (r, why) = verdict(&v, "v2s_per_lane_lo");
+    assert_eq!(r, "refuted", "{why}");
+    assert!(why.starts_with("LDS["), "{why}");
+}

@@ -197,6 +197,10 @@ impl<D: Domain> Ev<'_, '_, D> {
                 }
                 Ok(Val::Bits(self.d.fma(fmt, a, b, c), ty))
             }
+            "f16_to_f32" => {
+                arity(1)?;
+                self.f16_to_f32(vals.into_iter().next().unwrap())
+            }
             "FlushDenormF32" => {
                 arity(1)?;
                 self.flush_denorm_f32(vals.into_iter().next().unwrap())
@@ -321,6 +325,45 @@ impl<D: Domain> Ev<'_, '_, D> {
                 Ok(Val::Bool(self.d.and(&nan, &want)))
             }
         }
+    }
+
+    /// AMD's `f16_to_f32`: the f32 of the same value (exact: every f16 value is an f32 value).
+    /// A normal f16 rebiases its exponent (15 -> 127) and widens its fraction; infinities and
+    /// NaNs keep their fraction bits (NaN stays NaN); a denormal m * 2^-24 is computed as
+    /// 2^-14 * (1 + m/1024) - 2^-14, an exact f32 subtraction (Sterbenz: the operands are
+    /// within a factor of 2) whose result is an f32 normal, then the sign is put back.
+    fn f16_to_f32(&mut self, v: Val<D>) -> Result<Val<D>, EvalError> {
+        let Val::Bits(x, Ty::Bits(_, 16)) = v else {
+            return err("f16_to_f32 needs a 16-bit value");
+        };
+        let d = &mut *self.d;
+        let sign = d.extract(&x, 15, 15);
+        let e = d.extract(&x, 14, 10);
+        let m = d.extract(&x, 9, 0);
+        let pad = d.bv(0, 13);
+        let frac = d.concat(&m, &pad);
+        let wide_e = d.zext(&e, 3);
+        let bias = d.bv(112, 8);
+        let exp = d.op(BvOp::Add, &wide_e, &bias);
+        let top = d.concat(&sign, &exp);
+        let normal = d.concat(&top, &frac);
+        let all_ones = d.bv(255, 8);
+        let top = d.concat(&sign, &all_ones);
+        let inf_nan = d.concat(&top, &frac);
+        let e113 = d.bv(113, 9);
+        let a = d.concat(&e113, &frac);
+        let b = d.bv(113 << 23, 32);
+        let mag = d.fp(FpOp::Sub, FpFmt::F32, &a, &b);
+        let zeros = d.bv(0, 31);
+        let sbit = d.concat(&sign, &zeros);
+        let small = d.op(BvOp::Or, &mag, &sbit);
+        let z5 = d.bv(0, 5);
+        let o5 = d.bv(31, 5);
+        let is_small = d.cmp(CmpOp::Eq, &e, &z5);
+        let is_top = d.cmp(CmpOp::Eq, &e, &o5);
+        let big = d.ite(&is_top, &inf_nan, &normal);
+        let out = d.ite(&is_small, &small, &big);
+        Ok(Val::Bits(out, Ty::Bits(Kind::F, 32)))
     }
 
     /// The VALU's f32 denormal mode (settings `fp32_denorm`): identity when denormals are

@@ -7,6 +7,7 @@ use super::regkey::{Class, Src};
 use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::lift::{alu_lookup, wave_size, AluDef, AluMods};
 use gcnsmt_lifter::AsmSyntax;
+use gcnsmt_semantics::target::{Gen, Target};
 
 pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
     let (rule, line, target, imms, mn) = (cx.rule, cx.line, cx.target, cx.imms, cx.mn);
@@ -66,7 +67,7 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             || tt.starts_with(|ch: char| ch.is_ascii_digit() || ch == '-')
             || tt.strip_prefix('%').is_some_and(|v| imms.contains(v));
         let wide = alu.wide_srcs >> i & 1 == 1;
-        if is_imm && !imm_mods_modelled(&alu, &mods, i, tt) {
+        if is_imm && !imm_mods_modelled(&alu, &mods, i, tt, target) {
             return Err(rule.error(
                 loc_at(line, *c),
                 format!("{mn}: modifiers on the immediate `{tt}` are not modelled"),
@@ -126,15 +127,29 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
     })
 }
 
+/// The f16 inline constants as 32-bit values (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
+/// 1/(2*pi); LLVM 22 `getInlineEncodingV216`).
+const F16_INLINE: [i64; 9] = [
+    0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118,
+];
+
 /// Whether source `i`, the immediate `text`, is read as the semantics read it: without
-/// VOP3 input modifiers; for the packed ops only the constant 0, whose halves are 0 whichever
-/// `op_sel` picks (how an inline constant fills the high half differs per generation: LLVM
-/// `SIFoldOperands::tryFoldImmWithOpSel`); never for `v_pk_mov_b32` (its 64-bit sources).
-fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str) -> bool {
+/// VOP3 input modifiers; for the packed f16 ops an inline constant, which the hardware gives
+/// as a 32-bit value that op_sel/op_sel_hi then split like a register (LLVM 22
+/// `AMDGPUBaseInfo.cpp` `getInlineEncodingV216`, which notes that the ISA guide is misleading
+/// here: an integer constant -16..64 is its sign-extended 32-bit value, a float constant of an
+/// F16 instruction is its f16 bits in bits 15:0 and 0 in bits 31:16; so the text's value is the
+/// operand, and a literal or any other value is not modelled); never for `v_pk_mov_b32` (its
+/// 64-bit sources).
+fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str, target: Target) -> bool {
     match alu.mods {
         AluMods::None | AluMods::SatU32 => true,
         AluMods::Float32 => (mods.neg | mods.abs) >> i & 1 == 0,
-        AluMods::Packed16 => text == "0",
+        // gfx1250 places some packed inline constants in bits 31:16 (llvm#209861, packed
+        // bf16): only 0, the same in every half, is taken there.
+        AluMods::Packed16 if target.gen() >= Gen::Gfx1250 => text == "0",
+        AluMods::Packed16 => gcnsmt_lifter::asm::parse_int(text)
+            .is_some_and(|v| (-16..=64).contains(&v) || F16_INLINE.contains(&v)),
         AluMods::PackedMov => false,
         // A 16-bit integer inline constant read from the low half: its value is the same
         // in 16 bits (AMD RDNA3 ISA guide, "Inline Constants"); a literal or a high half is

@@ -163,6 +163,10 @@ pub(crate) fn result<D: Domain>(
     match (s.clamp, alu.mods, srcs) {
         (false, ..) => v,
         (true, AluMods::Float32, _) => m::clamp(d, FpFmt::F32, &v),
+        // v_dot2_f32_f16 has packed sources and one f32 result.
+        (true, AluMods::Packed16, _) if alu.entry == "V_DOT2_F32_F16" => {
+            m::clamp(d, FpFmt::F32, &v)
+        }
         (true, AluMods::Packed16, _) => m::clamp_packed16(d, &v),
         (true, AluMods::SatU32, [a, b]) => {
             let sub = alu.entry.starts_with("V_SUB");

@@ -574,7 +574,7 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts) {
+        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts, half_read(&sb, &sa, p.t).as_deref()) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -693,13 +693,21 @@ fn confirm_image(
     })
 }
 
-/// [`checked`], with a DPP refutation rechecked ([`super::dpp::recheck`]).
+/// [`checked`], with a DPP refutation rechecked ([`super::dpp::recheck`]) and one through a
+/// first-lane read of a non-uniform 16-bit half (`half_read`) too ([`super::lanef::recheck`]).
 fn checked_dpp(
     rule: &crate::rules::Rule,
     t: Target,
     opts: &Options,
+    half_read: Option<&str>,
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
-    super::dpp::recheck(rule, &|r| checked(r, t, opts))
+    let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, t, opts));
+    super::lanef::recheck(rule, &dpp, half_read)
+}
+
+/// Where either side reads the first lane of a non-uniform 16-bit half (`half16.rs`).
+fn half_read(sb: &Side, sa: &Side, t: Target) -> Option<String> {
+    super::half16::nonuniform_read(sb, t).or_else(|| super::half16::nonuniform_read(sa, t))
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).

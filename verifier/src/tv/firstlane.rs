@@ -83,6 +83,13 @@ pub fn to_sgpr_copy(side: &Side, i: &Inst) -> bool {
         && i.uses().next().is_some_and(|u| vgpr(side, u))
 }
 
+/// Whether the source of `i` (instruction `at` of its side) is uniform by construction.
+pub(super) fn uniform_at(side: &Side, i: &Inst, at: usize, target: Target) -> bool {
+    i.uses()
+        .next()
+        .is_some_and(|x| uniform(side, x, at, target, 0))
+}
+
 /// Whether operand `o` (read by instruction `at`) holds the same value in every active lane.
 fn uniform(side: &Side, o: &Operand, at: usize, target: Target, depth: u32) -> bool {
     match &o.kind {

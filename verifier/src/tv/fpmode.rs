@@ -74,7 +74,15 @@ impl FpMode {
                 "{mnemonic} clamp is modelled with `dx10-clamp: true` only"
             ));
         }
-        if mnemonic == "v_pk_add_f16" && self.fp16_denormals != (Some(true), Some(true)) {
+        let kept = (Some(true), Some(true));
+        if mnemonic == "v_dot2_f32_f16"
+            && (self.fp16_denormals != kept || self.fp32_denormals != kept)
+        {
+            return Some(
+                "v_dot2_f32_f16 is modelled with f16 and f32 denormals kept (`mode:`) only".into(),
+            );
+        }
+        if mnemonic == "v_pk_add_f16" && self.fp16_denormals != kept {
             return Some(
                 "v_pk_add_f16 is modelled with f16 denormals kept (`fp64-fp16-*-denormals: true`) only"
                     .into(),

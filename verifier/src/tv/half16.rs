@@ -192,13 +192,18 @@ fn write(d: &str, db: char, dh: bool, s: &Half) -> Result<Vec<String>, String> {
     }
 }
 
-/// Whether the source of a VGPR-to-SGPR half copy is uniform: `firstlane.rs` lowers the copy
-/// as it is only then; otherwise it renames the source to lane F's copy (`%N + SHADOW`), and a
-/// physical VGPR is never uniform there. A non-uniform one is not modelled: tv's first-lane
-/// reading (docs/tv.md item 12) refutes si-fix-sgpr-copies' per-lane rewrite of such a copy,
-/// which LLVM bases on the source being uniform (the conflict is left to a decision on item 12).
-fn uniform_source(o: &Operand) -> bool {
-    matches!(o.kind, OpKind::VReg { id, .. } if id < super::firstlane::SHADOW)
+/// The first VGPR-to-SGPR copy of a 16-bit half in `side` whose source is not uniform by
+/// construction (`firstlane.rs` reads lane F's copy of it), as `file:line:col`: a refutation
+/// of the block is then kept only where it holds with F = L (`lanef.rs`), since LLVM bases
+/// si-fix-sgpr-copies' per-lane rewrite of such a copy on its source being uniform.
+pub fn nonuniform_read(side: &Side, target: Target) -> Option<String> {
+    side.block.insts.iter().enumerate().find_map(|(n, i)| {
+        let half = i.opcode == "COPY"
+            && super::firstlane::to_sgpr_copy(side, i)
+            && i.uses().next().is_some_and(|s| is16(side, s));
+        (half && !super::firstlane::uniform_at(side, i, n, target))
+            .then(|| super::lower::at(side, i))
+    })
 }
 
 /// The rule lines of `i` (one [`handles`] accepts).
@@ -221,13 +226,6 @@ pub fn lower(side: &Side, i: &Inst, target: Target) -> Result<Vec<String>, Strin
             }
             // A 32-bit destination from a half: bits 15:0 (see the module comment).
             let (c, b) = cell32(side, d, target)?;
-            if b == 's' && s.bank == 'v' && !uniform_source(uses[0]) {
-                return Err(
-                    "a VGPR-to-SGPR COPY of a 16-bit half whose source is not uniform \
-                     (docs/tv.md, \"16-bit register halves\")"
-                        .into(),
-                );
-            }
             write(&c, b, false, &s)
         }
         "REG_SEQUENCE" => {

@@ -23,6 +23,7 @@ pub mod firstlane;
 pub mod fn_index;
 pub mod fpmode;
 pub mod half16;
+pub mod lanef;
 pub mod llc;
 pub mod llc_run;
 mod llc_verify;

@@ -422,6 +422,7 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     // before each source, then clamp, op_sel, op_sel_hi, neg_lo, neg_hi.
     ("V_PK_ADD_F16", &["v_pk_add_f16"], 2, 5),
     ("V_PK_MOV_B32", &["v_pk_mov_b32"], 2, 5),
+    ("V_DOT2_F32_F16", &["v_dot2_f32_f16"], 3, 5),
     (
         "V_ADDC_U32",
         &["v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32"],
@@ -446,7 +447,7 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
 const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32", "V_MAX_F32"];
 
 /// The VOP3P ops: only one (VOP3P) form, with a modifier before every source.
-const PACKED: &[&str] = &["V_PK_ADD_F16", "V_PK_MOV_B32"];
+const PACKED: &[&str] = &["V_PK_ADD_F16", "V_PK_MOV_B32", "V_DOT2_F32_F16"];
 
 /// The ops with a carry-in mask as `src2` (and a carry-out).
 const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];

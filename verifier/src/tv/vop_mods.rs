@@ -62,10 +62,8 @@ impl VopMods {
             _ if m & !(NEG | ABS | OP_SEL_0 | OP_SEL_1) != 0 => {
                 Err(format!("source modifier bits {m:#x} are not modelled"))
             }
-            // Only the constant 0 reads the same whichever half op_sel picks.
-            AluMods::Packed16 if imm && text != "0" => {
-                Err("a packed source immediate other than 0 is not modelled".into())
-            }
+            // An immediate is its 32-bit value, split by op_sel/op_sel_hi like a register;
+            // `machine/alu.rs` takes inline constants only (`imm_mods_modelled`).
             AluMods::PackedMov if imm || m & (NEG | ABS) != 0 || m & OP_SEL_1 == 0 => Err(
                 "v_pk_mov_b32 is modelled with register sources, op_sel_hi set and no neg only"
                     .into(),
@@ -83,13 +81,14 @@ impl VopMods {
     /// The modifier text after the operands for the trailing immediates `vals` (see the module
     /// comment), and whether it clamps.
     pub(super) fn trailing(&self, vals: &[i64]) -> Result<(String, bool), String> {
+        // An i1 clamp operand prints as 1 or -1 (llc-22: `V_DOT2_F32_F16 ..., -1, 0, 0, 0, 0`).
         let clamp = vals.first().copied().unwrap_or(0);
-        if !matches!(clamp, 0 | 1) || vals.iter().skip(1).any(|v| *v != 0) {
+        if !matches!(clamp, -1..=1) || vals.iter().skip(1).any(|v| *v != 0) {
             return Err(format!(
                 "output modifiers {vals:?} (clamp, then omod or op_sel placeholders) are not modelled"
             ));
         }
-        let clamp = clamp == 1;
+        let clamp = clamp != 0;
         let mut t = String::new();
         let list = |v: &[u8]| {
             let items: Vec<String> = v.iter().map(|b| b.to_string()).collect();
