@@ -1,8 +1,8 @@
 ; Written for gcnsmt (issue 28, tv --pipeline): wave-level stream compaction: each lane tests
 ; its element, a ballot gives the wave's mask, mbcnt the lane's rank among the kept lanes,
 ; the first lane reserves space with one global atomic add and broadcasts the base with
-; readfirstlane, and kept lanes store at base + rank. The mask width follows the wave size
-; (i64 ballot on wave64 targets; llc narrows it on wave32).
+; readfirstlane, and kept lanes store at base + rank. The ballot is i64 on every target (on
+; the wave32 targets gfx1100/gfx1200 its high half is zero, and mbcnt.hi adds nothing).
 define amdgpu_kernel void @stream_compact(ptr addrspace(1) noalias %out, ptr addrspace(1) noalias %count, ptr addrspace(1) noalias readonly %in, i32 %threshold) {
 entry:
   %tid = call i32 @llvm.amdgcn.workitem.id.x()
