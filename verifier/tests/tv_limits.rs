@@ -99,6 +99,119 @@ fn an_llc_that_writes_without_end_is_an_error() {
     assert!(r.stderr.contains("wrote more than"), "{}", r.context());
 }
 
+/// `tv --pipeline` with the fake llc `llc` on an input it never reads, for gfx900.
+fn tv_pipeline(dir: &TempDir, llc: &str, more: &[&str]) -> Run {
+    let ll = dir.write("in.ll", "; never read: the fake llc answers\n");
+    let mut args = vec![
+        "tv",
+        "--format",
+        "json",
+        "--pipeline",
+        ll.to_str().unwrap(),
+        "--target",
+        "gfx900",
+        "--llc",
+        llc,
+    ];
+    args.extend_from_slice(more);
+    run(&args)
+}
+
+/// The JSON pass records of a `--pipeline` run.
+fn pass_rows(r: &Run) -> Vec<serde_json::Value> {
+    r.stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["type"] == "pass")
+        .collect()
+}
+
+/// A fake llc with a two-pass pipeline (`p-one`, `p-two`, as `-print-after-all` headers
+/// name them after `amdgpu-isel`) whose run for `hang` (a `-stop-before=` argument) sleeps in a
+/// child of the script; every other stop run prints the same MIR text (so no pair changes).
+fn two_pass_llc(dir: &TempDir, name: &str, hang: &str) -> String {
+    let body = format!(
+        "case \" $* \" in\n\
+         *\" -print-after-all \"*)\n\
+           for p in 'AMDGPU DAG->DAG Pattern Instruction Selection (amdgpu-isel)' \\\n\
+                    'Pass One (p-one)' 'Pass Two (p-two)'; do\n\
+             echo \"# *** IR Dump After $p ***:\" >&2\n\
+             echo '# Machine code for function f: IsSSA' >&2\n\
+           done\n\
+           exit 0 ;;\n\
+         *\" {hang} \"*) sleep 1000; exit 0 ;;\n\
+         *\" -stop-before=p-one,1 \"*) echo 'Pass Arguments: all' >&2 ;;\n\
+         *) echo \"Pass Arguments: up to $*\" >&2 ;;\n\
+         esac\n\
+         echo '# the MIR'"
+    );
+    script(dir, name, &body)
+}
+
+/// `--pipeline` runs llc within `--llc-timeout` as `--pass` does: an llc that hangs while the
+/// passes are listed is killed, and the target's row is `error` naming `--llc-timeout`.
+#[test]
+fn pipeline_listing_is_bounded_by_llc_timeout() {
+    let dir = TempDir::new("tv-pipeline-hang");
+    let llc = script(&dir, "llc-hang", "sleep 1000");
+    let start = std::time::Instant::now();
+    let r = tv_pipeline(&dir, &llc, &["--llc-timeout", "1"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let rows = pass_rows(&r);
+    assert_eq!(rows.len(), 1, "{}", r.context());
+    let why = rows[0]["reason"].as_str().unwrap_or("");
+    assert!(
+        why.contains("-print-after-all") && why.contains("killed after 1 s (--llc-timeout)"),
+        "{}",
+        r.context()
+    );
+    // The run that never stops (after the listing) is bounded too.
+    let llc = two_pass_llc(&dir, "llc-hang-end", "-stop-before=p-one,1");
+    let r = tv_pipeline(&dir, &llc, &["--llc-timeout", "1"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let why = pass_rows(&r)[0]["reason"]
+        .as_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(
+        why.contains("-stop-before=p-one,1") && why.contains("(--llc-timeout)"),
+        "{}",
+        r.context()
+    );
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+/// A stop point whose llc run hangs is killed after `--llc-timeout`; the pass before it is
+/// that pass's `error` (the first point: nothing to pair it with), the rest of the pipeline
+/// is still checked (`p-two`: its two points print the same MIR, so it is identical).
+#[test]
+fn a_hanging_stop_point_is_that_passs_error() {
+    let dir = TempDir::new("tv-pipeline-hang-point");
+    let llc = two_pass_llc(&dir, "llc-hang-one", "-stop-before=p-one,0");
+    let start = std::time::Instant::now();
+    let r = tv_pipeline(&dir, &llc, &["--llc-timeout", "1"]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let rows = pass_rows(&r);
+    let names: Vec<&str> = rows.iter().map(|v| v["pass"].as_str().unwrap()).collect();
+    assert_eq!(names, ["p-one", "p-two"], "{}", r.context());
+    let why = rows[0]["reason"].as_str().unwrap_or("");
+    assert!(why.contains("(--llc-timeout)"), "{}", r.context());
+    assert_eq!(rows[1]["identical"], true, "{}", r.context());
+    assert!(start.elapsed() < Duration::from_secs(60));
+}
+
+/// `--pipeline` reads at most the output bound of each llc run, as `--pass` does.
+#[test]
+fn a_pipeline_llc_that_writes_without_end_is_an_error() {
+    let dir = TempDir::new("tv-pipeline-flood");
+    let llc = script(&dir, "llc-flood", "yes");
+    let r = tv_pipeline(&dir, &llc, &[]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    let rows = pass_rows(&r);
+    let why = rows[0]["reason"].as_str().unwrap_or("");
+    assert!(why.contains("wrote more than"), "{}", r.context());
+}
+
 /// The hand-written pair `regress/ds_fold_gfx6` with `old` replaced by `new` in both files.
 fn planted_pair(dir: &TempDir, old: &str, new: &str) -> (String, String) {
     let root = gcnsmt_testkit::workspace_path("tests/data/tv/regress");

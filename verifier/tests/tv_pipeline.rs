@@ -320,3 +320,47 @@ fn usage_errors_exit_2() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("error"));
     }
 }
+
+/// The measurement kernels of `scripts/tv-kernels.sh` (`tests/data/tv/kernels/`, issue 28):
+/// at least 20, each saying in its first line that it was written for gcnsmt, and each
+/// compiled by llc-22 -O3 for amdgcn-amd-amdhsa on the four targets the script measures (a
+/// kernel llc rejects would measure nothing).
+#[test]
+fn the_measurement_kernels_compile_on_the_four_targets() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/kernels");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ll"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{} kernels", files.len());
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let first = text.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("; Written for gcnsmt"),
+            "{}: {first}",
+            f.display()
+        );
+    }
+    if !have_llc() {
+        return;
+    }
+    for t in ["gfx900", "gfx90a", "gfx1100", "gfx1200"] {
+        for f in &files {
+            let out = Command::new("llc-22")
+                .args(["-O3", "-mtriple=amdgcn-amd-amdhsa", &format!("-mcpu={t}")])
+                .args(["-o", "/dev/null"])
+                .arg(f)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{} on {t}: {}",
+                f.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}

@@ -67,8 +67,9 @@ pub struct TvArgs {
     /// a file llc rejects as an input error (exit 2) before any verdict.
     #[arg(long)]
     pub llc_verify: bool,
-    /// Time limit of each llc run with --pass, in seconds; an llc that runs longer is killed
-    /// and its target's verdict is `error` (exit 2).
+    /// Time limit of each llc run with --pass or --pipeline, in seconds; an llc that runs
+    /// longer is killed and its target's (with --pipeline: its pass's) verdict is `error`
+    /// (exit 2).
     #[arg(long, value_name = "SECS", default_value_t = super::llc_run::DEFAULT_TIMEOUT_SECS)]
     pub llc_timeout: f64,
     /// With --pass, keep the MIR llc wrote in this directory (created if needed):
@@ -216,6 +217,16 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
     Ok((opts, shard))
 }
 
+/// The bounds of every llc run of `--pass` and `--pipeline`: `--llc-timeout` and
+/// [`super::llc_run::MAX_OUTPUT_BYTES`].
+pub fn llc_bounds(a: &TvArgs) -> Result<super::llc_run::Bounds, String> {
+    Ok(super::llc_run::Bounds {
+        timeout: crate::limits::timeout(a.llc_timeout)
+            .map_err(|e| format!("error: --llc-timeout: {e}"))?,
+        max_output: super::llc_run::MAX_OUTPUT_BYTES,
+    })
+}
+
 /// All verdicts, or one input/tool error message.
 pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     let (opts, shard) = options(a)?;
@@ -229,11 +240,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 .target
                 .as_deref()
                 .ok_or("error: --pass needs --target (comma-separated -mcpu names)")?;
-            let bounds = super::llc_run::Bounds {
-                timeout: crate::limits::timeout(a.llc_timeout)
-                    .map_err(|e| format!("error: --llc-timeout: {e}"))?,
-                max_output: super::llc_run::MAX_OUTPUT_BYTES,
-            };
+            let bounds = llc_bounds(a)?;
             if let Some(d) = &a.keep_mir {
                 crate::limits::writable_dir(d)
                     .map_err(|e| format!("error: --keep-mir {}: {e}", d.display()))?;

@@ -29,6 +29,19 @@ pub struct Pair {
 pub struct LlcError(pub String);
 
 fn run(llc: &str, args: &[String], b: Bounds) -> Result<String, LlcError> {
+    run_output(llc, args, b, None).map(|(stdout, _)| stdout)
+}
+
+/// Run llc within `b` (the one way `tv` runs llc, for `--pass` and `--pipeline`): its stdout
+/// and stderr, or why not: it could not start, ran past `b` and was killed, or failed. A
+/// failure shows the last `tail` lines of stderr (all of them for `None`; `-print-after-all`
+/// writes megabytes there).
+pub fn run_output(
+    llc: &str,
+    args: &[String],
+    b: Bounds,
+    tail: Option<usize>,
+) -> Result<(String, String), LlcError> {
     let cmd = || format!("`{llc} {}`", args.join(" "));
     let out = llc_run::run(llc, args, b).map_err(|e| {
         LlcError(format!(
@@ -52,14 +65,17 @@ fn run(llc: &str, args: &[String], b: Bounds) -> Result<String, LlcError> {
             )))
         }
     };
+    let stderr = String::from_utf8_lossy(&stderr).into_owned();
     if !status.success() {
+        let lines: Vec<&str> = stderr.lines().collect();
+        let from = tail.map_or(0, |n| lines.len().saturating_sub(n));
         return Err(LlcError(format!(
             "{} failed ({status}):\n{}",
             cmd(),
-            String::from_utf8_lossy(&stderr).trim_end()
+            lines[from..].join("\n").trim_end()
         )));
     }
-    Ok(String::from_utf8_lossy(&stdout).into_owned())
+    Ok((String::from_utf8_lossy(&stdout).into_owned(), stderr))
 }
 
 fn scratch(file: &Path, target: Target) -> PathBuf {

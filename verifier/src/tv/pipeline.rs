@@ -19,10 +19,10 @@
 //! MIR is re-read by llc (llc-22 cannot re-read some of its own wave32 MIR). The cost is one llc
 //! run per pass, each from the input.
 
-use super::llc::{base_args, LlcError};
+use super::llc::{base_args, run_output, LlcError};
+use super::llc_run::Bounds;
 use gcnsmt_semantics::target::Target;
 use std::path::Path;
-use std::process::Command;
 
 /// One machine pass of the pipeline: its argument name and 0-based instance.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,29 +112,20 @@ pub fn parse_headers(text: &str) -> Vec<Step> {
 }
 
 /// The machine passes llc runs on `file` for `target`.
-fn passes(llc: &str, file: &Path, target: Target, extra: &[String]) -> Result<Vec<Step>, LlcError> {
+fn passes(
+    llc: &str,
+    file: &Path,
+    target: Target,
+    extra: &[String],
+    bounds: Bounds,
+) -> Result<Vec<Step>, LlcError> {
     let input = file.to_string_lossy().into_owned();
     let args = base_args(
         target,
         &pipeline_args(file, extra),
         &["-print-after-all", &input, "-o", "/dev/null"],
     );
-    let out = Command::new(llc).args(&args).output().map_err(|e| {
-        LlcError(format!(
-            "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
-        ))
-    })?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        let tail: Vec<&str> = err.lines().rev().take(20).collect();
-        let tail: Vec<&str> = tail.into_iter().rev().collect();
-        return Err(LlcError(format!(
-            "`{llc} {}` failed ({}):\n{}",
-            args.join(" "),
-            out.status,
-            tail.join("\n")
-        )));
-    }
+    let (_, err) = run_output(llc, &args, bounds, Some(20))?;
     let steps = parse_headers(&err);
     if steps.is_empty() {
         return Err(LlcError(format!(
@@ -153,7 +144,7 @@ fn stop_run(
     file: &Path,
     target: Target,
     extra: &[String],
-    stop: &str,
+    (stop, bounds): (&str, Bounds),
 ) -> Result<(String, String), LlcError> {
     let input = file.to_string_lossy().into_owned();
     let args = base_args(
@@ -161,21 +152,7 @@ fn stop_run(
         &pipeline_args(file, extra),
         &[stop, "-debug-pass=Arguments", &input, "-o", "-"],
     );
-    let out = Command::new(llc).args(&args).output().map_err(|e| {
-        LlcError(format!(
-            "cannot run `{llc}`: {e} (install LLVM 22 or pass --llc)"
-        ))
-    })?;
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    if !out.status.success() {
-        return Err(LlcError(format!(
-            "`{llc} {}` failed ({}):\n{}",
-            args.join(" "),
-            out.status,
-            err.trim_end()
-        )));
-    }
-    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), err))
+    run_output(llc, &args, bounds, None)
 }
 
 /// The machine passes of one target's pipeline and the MIR after all of them.
@@ -187,27 +164,32 @@ pub struct Pipeline {
     end_mir: String,
     /// The pass list of a run that never stops (see [`Pipeline::mir_before`]).
     end_args: String,
+    /// The time and output bounds of every llc run (`--llc-timeout`), as for `tv --pass`.
+    bounds: Bounds,
 }
 
 impl Pipeline {
-    /// List the passes llc runs on `file` for `target`, and run the whole pipeline once.
+    /// List the passes llc runs on `file` for `target`, and run the whole pipeline once;
+    /// every llc run, here and in [`Pipeline::mir_before`], within `bounds`.
     pub fn discover(
         llc: &str,
         file: &Path,
         target: Target,
         extra: &[String],
+        bounds: Bounds,
     ) -> Result<Pipeline, LlcError> {
-        let steps = passes(llc, file, target, extra)?;
+        let steps = passes(llc, file, target, extra, bounds)?;
         // An instance of the first pass that llc does not have: llc-22 never stops, and prints
         // the MIR after every pass, with the pass list of a run that does not stop.
         let p = &steps[0];
         let n = steps.iter().filter(|s| s.pass == p.pass).count();
         let never = format!("-stop-before={},{n}", p.pass);
-        let (end_mir, end_args) = stop_run(llc, file, target, extra, &never)?;
+        let (end_mir, end_args) = stop_run(llc, file, target, extra, (&never, bounds))?;
         Ok(Pipeline {
             steps,
             end_mir,
             end_args,
+            bounds,
         })
     }
 
@@ -228,7 +210,7 @@ impl Pipeline {
             return Ok(self.end_mir.clone());
         };
         let stop = format!("-stop-before={},{}", s.pass, s.instance);
-        let (mir, args) = stop_run(llc, file, target, extra, &stop)?;
+        let (mir, args) = stop_run(llc, file, target, extra, (&stop, self.bounds))?;
         if args == self.end_args {
             return Err(LlcError(format!(
                 "llc does not stop at {stop} (it runs the whole pipeline): the pass is not \

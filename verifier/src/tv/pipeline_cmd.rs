@@ -122,6 +122,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<PassRow>, String> {
         file,
         opts: &opts,
         shard,
+        bounds: cmd::llc_bounds(a)?,
     };
     let mut rows = Vec::new();
     for t in targets {
@@ -136,13 +137,15 @@ struct Ctx<'a> {
     file: &'a Path,
     opts: &'a Options,
     shard: Option<crate::shard::Shard>,
+    /// `--llc-timeout` and the output bound, for every llc run.
+    bounds: super::llc_run::Bounds,
 }
 
 impl Ctx<'_> {
     /// The rows of one target, in pipeline order.
     fn target(&self, t: Target) -> Vec<PassRow> {
         let a = self.a;
-        let pipe = match pipeline::Pipeline::discover(&a.llc, self.file, t, &a.extra) {
+        let pipe = match pipeline::Pipeline::discover(&a.llc, self.file, t, &a.extra, self.bounds) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("error: {}", e.0);
