@@ -35,6 +35,8 @@ import sys
 import time
 
 UNTIL = "si-form-memory-clauses"
+# Targets every `.ll` test also runs on (`--ll-targets`), besides its RUN lines' processors.
+LL_TARGETS = []
 
 
 def run_lines(text):
@@ -143,11 +145,20 @@ def jobs_of(path):
         jobs.setdefault(key, [])
         if cpu not in jobs[key]:
             jobs[key].append(cpu)
+    if not path.endswith(".mir") and jobs:
+        # Issue 28's measure: every .ll also on these targets, with no RUN-line options.
+        for cpu in LL_TARGETS:
+            jobs.setdefault(("pipeline", UNTIL, ()), [])
+            if cpu not in jobs[("pipeline", UNTIL, ())]:
+                jobs[("pipeline", UNTIL, ())].append(cpu)
     out = []
     for (mode, p, extra), cpus in jobs.items():
         by_target = {}
         for cpu in cpus:
             t = resolve(cpu)
+            if t in by_target and cpu not in by_target[t]:
+                by_target[t].append(cpu)
+                continue
             if t is None:
                 skipped.append(("not a gcnsmt target", cpu))
             else:
@@ -159,6 +170,9 @@ def jobs_of(path):
 
 
 GCNSMT = os.environ.get("GCNSMT", "gcnsmt")
+# A pass's place in llc's pipeline (its `index` in `tv --pipeline` records), to print the
+# merged table in pipeline order whatever order the shards' files are read in.
+ORDER = {}
 _RESOLVED = {}
 
 
@@ -264,6 +278,7 @@ def block_records(path, meta):
         if r.get("type") == "block" and r.get("changed"):
             yield meta["pass"], r.get("target", meta["cpu"]), r
         elif r.get("type") == "pass":
+            ORDER.setdefault(r["pass"], r.get("index", 0))
             for b in r.get("blocks", []):
                 yield r["pass"], r["target"], b
             if r.get("error"):
@@ -279,6 +294,8 @@ def cmd_merge(a):
             if not n.endswith(".meta.json"):
                 continue
             meta = json.load(open(os.path.join(d, n)))
+            if a.mode and meta["mode"] != a.mode:
+                continue
             metas.append(meta)
             jl = os.path.join(d, meta["id"] + ".jsonl")
             for p, t, b in block_records(jl, meta):
@@ -303,7 +320,8 @@ def cmd_merge(a):
         total["times"] += r["times"]
         for k in kinds:
             total[k] = total.get(k, 0) + r.get(k, 0)
-    for p, r in list(rows.items()) + [("**total**", total)]:
+    ordered = sorted(rows.items(), key=lambda kv: (ORDER.get(kv[0], 0), kv[0]))
+    for p, r in ordered + [("**total**", total)]:
         ts = sorted(r["times"])
         med = statistics.median(ts) if ts else 0
         p99 = ts[min(len(ts) - 1, int(len(ts) * 0.99))] if ts else 0
@@ -315,11 +333,11 @@ def cmd_merge(a):
     print(f"\n{len(files)} files, {len(metas)} jobs (file x options x target), "
           f"{wall:.0f} s summed wall time, peak RSS {rss // 1024} MB (one gcnsmt process)")
     print("\nrefuted and unknown blocks:")
-    for r in refs:
+    for r in sorted(refs, key=lambda x: [str(v) for v in x]):
         print("  " + " ".join(str(x) for x in r))
     print("\nunsupported and error reasons, by blocks:")
-    for (v, why), where in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {len(where):5} {v}: {why}  (e.g. {where[0]})")
+    for (v, why), where in sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print(f"  {len(where):5} {v}: {why}  (e.g. {min(where)})")
     return 0
 
 
@@ -337,6 +355,7 @@ def main(argv):
     sub = p.add_subparsers(dest="cmd", required=True)
     pl = sub.add_parser("plan")
     pl.add_argument("--skipped", action="store_true", help="also print the RUN lines skipped")
+    pl.add_argument("--ll-targets", default="", help="targets every .ll also runs on")
     pl.add_argument("files", nargs="+")
     r = sub.add_parser("run")
     r.add_argument("--shard", default="1/1")
@@ -344,13 +363,19 @@ def main(argv):
     r.add_argument("--gcnsmt", default="gcnsmt")
     r.add_argument("--llc", default="llc-22")
     r.add_argument("--timeout", type=float, default=20.0)
+    r.add_argument("--ll-targets", default="",
+                   help="targets every .ll also runs on (issue 28: gfx900,gfx90a,gfx1100,gfx1200)")
     r.add_argument("files", nargs="+")
     m = sub.add_parser("merge")
+    m.add_argument("--mode", choices=["pass", "pipeline"], default=None,
+                   help="only the .mir (`tv --pass`) or only the .ll (`tv --pipeline`) jobs")
     m.add_argument("dirs", nargs="+")
     a = p.parse_args(argv)
-    global GCNSMT
+    global GCNSMT, LL_TARGETS
     if a.cmd == "run":
         GCNSMT = a.gcnsmt
+    if a.cmd in ("run", "plan"):
+        LL_TARGETS = [t for t in a.ll_targets.split(",") if t]
     if a.cmd == "plan":
         for f in test_files(a.files):
             js, skipped = jobs_of(f)
