@@ -275,14 +275,15 @@ def block_records(path, meta):
         if not line.startswith("{"):
             continue
         r = json.loads(line)
-        if r.get("type") == "block" and r.get("changed"):
+        if r.get("type") == "block" and (r.get("changed") or r.get("verdict") == "error"):
             yield meta["pass"], r.get("target", meta["cpu"]), r
         elif r.get("type") == "pass":
             ORDER.setdefault(r["pass"], r.get("index", 0))
             for b in r.get("blocks", []):
                 yield r["pass"], r["target"], b
-            if r.get("error"):
-                # A pair llc could not produce or tv could not read: one `error` for the pass.
+            if r.get("error") and r.get("reason"):
+                # A pair llc could not produce or tv could not read: one `error` for the pass
+                # (the errors of single blocks are among its blocks).
                 yield r["pass"], r["target"], {"verdict": "error", "reason": r.get("reason"),
                                                "function": "", "block": "", "time_ms": 0}
 

@@ -47,7 +47,11 @@ fn plan_reads_both_run_line_spellings() {
                 .collect();
             (
                 file.to_string(),
-                format!("{} {}", j["mode"].as_str().unwrap(), j["pass"].as_str().unwrap()),
+                format!(
+                    "{} {}",
+                    j["mode"].as_str().unwrap(),
+                    j["pass"].as_str().unwrap()
+                ),
                 j["cpu"].as_str().unwrap().to_string(),
                 extra.join(" "),
             )
@@ -97,7 +101,11 @@ fn run(dir: &std::path::Path, shard: &str) {
         .arg(workspace_path("tests/data/tv/llvm_run_lines"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn merge(dirs: &[&std::path::Path]) -> String {
@@ -107,7 +115,11 @@ fn merge(dirs: &[&std::path::Path]) -> String {
         .args(dirs)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -142,8 +154,8 @@ fn every_llc_processor_name_is_a_target() {
         .args(["-mtriple=amdgcn", "-mcpu=help"])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&help.stdout).into_owned()
-        + &String::from_utf8_lossy(&help.stderr);
+    let text =
+        String::from_utf8_lossy(&help.stdout).into_owned() + &String::from_utf8_lossy(&help.stderr);
     let names: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.starts_with("Available CPUs"))

@@ -78,7 +78,7 @@ pub struct TvArgs {
     /// With --pass, keep the MIR llc wrote in this directory (created if needed):
     /// `STEM@TARGET.before.mir` and `STEM@TARGET.after.mir` (for a `.ll` input also
     /// `STEM@TARGET.input.mir`, the MIR before the pass), to rerun `tv` on or edit. With
-    /// --pipeline, the pairs with a refuted or unknown block or an error, as
+    /// --pipeline, the pairs with a refuted, unknown or error block, or an error, as
     /// `STEM@TARGET.PASS.before.mir` and `.after.mir`.
     #[arg(long, value_name = "DIR")]
     pub keep_mir: Option<PathBuf>,

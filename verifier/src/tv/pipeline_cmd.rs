@@ -273,7 +273,7 @@ impl Ctx<'_> {
                 || row
                     .verdicts
                     .iter()
-                    .any(|b| matches!(b.verdict, "refuted" | "unknown"));
+                    .any(|b| matches!(b.verdict, "refuted" | "unknown" | "error"));
             if worth {
                 keep_pair(dir, self.file, t, &first, before, after);
             }
