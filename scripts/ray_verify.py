@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Run `gcnsmt verify` on a Ray cluster: one Ray task per shard, one shared result cache,
 merged by `gcnsmt merge` into the report, summary and exit code of the unsharded run.
+With --tv, run `gcnsmt tv` over LLVM test files the same way (scripts/tv_llvm_tests.py: one
+task per shard of its jobs, then its `merge` table).
 
     python3 scripts/ray_verify.py [--gcnsmt BIN] [--shards N] [--cache DIR]
         [--address ADDR] [--cpus-per-task C] -- VERIFY-ARGS...
@@ -45,6 +47,13 @@ def parse_args(argv):
     p.add_argument("--cache", default=None, help="result cache directory shared by the tasks")
     p.add_argument("--address", default=None, help="Ray cluster address (default: a local cluster)")
     p.add_argument("--cpus-per-task", type=int, default=1, help="CPUs (gcnsmt threads) per task")
+    p.add_argument("--tv", action="store_true",
+                   help="run `gcnsmt tv` over LLVM test files instead of `verify`: the arguments "
+                        "after -- are scripts/tv_llvm_tests.py run's (files, directories, "
+                        "--ll-targets T,...); stdout is the merged per-pass table")
+    p.add_argument("--out", default=None,
+                   help="with --tv: keep every shard's results here (DIR/sK), else a temporary "
+                        "directory")
     p.add_argument("verify_args", nargs=argparse.REMAINDER, help="-- then gcnsmt verify's arguments")
     a = p.parse_args(argv)
     if a.verify_args and a.verify_args[0] == "--":
@@ -102,10 +111,70 @@ def run_shard(gcnsmt, verify_args, k, n, cache, threads):
     return r.stdout, r.returncode, r.stderr
 
 
+TV_SCRIPT = os.path.join(REPO, "scripts", "tv_llvm_tests.py")
+
+
+def tv_jobs(a):
+    """How many jobs `tv_llvm_tests.py plan` makes of the files (exits 2 on failure)."""
+    env = dict(os.environ, GCNSMT=a.gcnsmt)
+    r = subprocess.run([sys.executable, TV_SCRIPT, "plan", *a.verify_args],
+                       capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.stderr.write(r.stderr)
+        sys.exit(2)
+    return [line for line in r.stdout.splitlines() if line.startswith("{")]
+
+
+def run_tv_shard(gcnsmt, tv_args, k, n, out):
+    """One shard of `tv_llvm_tests.py run`: its results land in OUT/sK (a shared directory)."""
+    cmd = [sys.executable, TV_SCRIPT, "run", "--shard", f"{k}/{n}", "--out",
+           os.path.join(out, f"s{k}"), "--gcnsmt", gcnsmt, *tv_args]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode, r.stderr
+
+
+def main_tv(a, ray):
+    """`--tv`: the tv jobs over Ray tasks, then one merged table (exit 0, or 2 if a shard
+    failed to run)."""
+    jobs = tv_jobs(a)
+    out = os.path.abspath(a.out) if a.out else tempfile.mkdtemp(prefix="gcnsmt-ray-tv-")
+    ray.init(address=a.address or "local", include_dashboard=False, logging_level="ERROR",
+             log_to_driver=False)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        n = max(1, min(a.shards or 4 * max(1, cpus // a.cpus_per_task), len(jobs) or 1))
+        task = ray.remote(num_cpus=a.cpus_per_task)(run_tv_shard)
+        outs = ray.get([task.remote(a.gcnsmt, a.verify_args, k, n, out)
+                        for k in range(1, n + 1)])
+    finally:
+        ray.shutdown()
+    print(f"ray_verify: {len(jobs)} tv jobs in {n} shards on {cpus} CPUs, results in {out}",
+          file=sys.stderr)
+    code = 0
+    for k, (rc, err) in enumerate(outs, start=1):
+        if rc != 0:
+            sys.stderr.write(f"shard {k}/{n}: exit {rc}: {err}")
+            code = 2
+    dirs = [os.path.join(out, f"s{k}") for k in range(1, n + 1)
+            if os.path.isdir(os.path.join(out, f"s{k}"))]
+    r = subprocess.run([sys.executable, TV_SCRIPT, "merge", *dirs], capture_output=True,
+                       text=True)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    if not a.out:
+        shutil.rmtree(out, ignore_errors=True)
+    return code or (2 if r.returncode else 0)
+
+
 def main(argv):
     a = parse_args(argv)
     resolve(a)
     import ray  # imported here so that --help and the path checks work without Ray
+
+    if a.tv:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        return main_tv(a, ray)
 
     checks = list_checks(a.gcnsmt, a.verify_args)
     # SIGTERM ends the run through the `finally` below, which stops the local cluster.

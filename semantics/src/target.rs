@@ -169,9 +169,12 @@ impl Target {
         }
     }
 
-    /// Parse an `-mcpu` name or one of LLVM's aliases.
+    /// Parse an `-mcpu` name, one of LLVM's aliases, or a folded triple's architecture.
     pub fn parse(name: &str) -> Option<Target> {
         let n = name.trim().to_ascii_lowercase();
+        if let Some(gfx) = unfold_triple_arch(&n) {
+            return Target::parse(&gfx);
+        }
         let t =
             match n.as_str() {
                 // LLVM's processors (`llc-22 -mtriple=amdgcn -mcpu=help`), each checked as the
@@ -241,6 +244,23 @@ impl Target {
         out.dedup();
         Ok(out)
     }
+}
+
+/// The `gfx` name of a folded-triple architecture (`amdgpu9.00` -> `gfx900`, `amdgpu9.0a` ->
+/// `gfx90a`, `amdgpu12.50` -> `gfx1250`), with or without the triple's vendor and OS
+/// (`amdgpu9.00-amd-amdhsa`): LLVM main's RUN lines spell the processor as the triple's
+/// architecture, major version, a dot, then the minor version and stepping digits that follow
+/// the major version in the `gfx` name (llvm/test/CodeGen/AMDGPU RUN lines, 2026).
+fn unfold_triple_arch(n: &str) -> Option<String> {
+    let arch = n.strip_prefix("amdgpu")?.split('-').next()?;
+    let (major, rest) = arch.split_once('.')?;
+    let digits = |s: &str, hex: bool| {
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()))
+    };
+    (digits(major, false) && rest.len() == 2 && digits(rest, true))
+        .then(|| format!("gfx{major}{rest}"))
 }
 
 impl fmt::Display for Target {
@@ -327,6 +347,40 @@ mod tests {
     }
 
     use super::*;
+
+    /// Folded triples as LLVM main's AMDGPU RUN lines write them (`-mtriple=amdgpu9.00-amd-amdhsa`,
+    /// `amdgpu9.0a`, `amdgpu9.42`, `amdgpu12.50`, `amdgpu8.03`), each the processor whose
+    /// `gfx` name is the major version followed by the two digits after the dot.
+    #[test]
+    fn folded_triples() {
+        for (triple, target) in [
+            ("amdgpu9.00-amd-amdhsa", Target::Gfx900),
+            ("amdgpu9.02-amd-amdhsa", Target::Gfx900),
+            ("amdgpu9.0a-amd-amdhsa", Target::Gfx90a),
+            ("amdgpu9.0a", Target::Gfx90a),
+            ("amdgpu9.42", Target::Gfx942),
+            ("amdgpu9.50-amd-amdhsa", Target::Gfx950),
+            ("amdgpu8.03", Target::Gfx802),
+            ("amdgpu7.00-amd-amdhsa", Target::Gfx700),
+            ("amdgpu6.01", Target::Gfx600),
+            ("amdgpu10.30-amd-amdpal", Target::Gfx1030),
+            ("amdgpu11.00", Target::Gfx1100),
+            ("amdgpu12.00", Target::Gfx1200),
+            ("amdgpu12.50-amd-amdhsa", Target::Gfx1250),
+        ] {
+            assert_eq!(Target::parse(triple), Some(target), "{triple}");
+        }
+        for bad in [
+            "amdgpu",
+            "amdgpu9",
+            "amdgpu9.0",
+            "amdgpu9.000",
+            "amdgpux.00",
+            "amdgpu12.51",
+        ] {
+            assert_eq!(Target::parse(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn ranges_and_aliases() {

@@ -135,6 +135,9 @@ enum Cmd {
     Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
+    /// The gcnsmt target each name stands for (`fiji` -> gfx802, `amdgpu9.0a` -> gfx90a), one
+    /// `NAME TARGET` line each; with no names, the fourteen targets. Exit 2 if a name is none.
+    Targets { names: Vec<String> },
     /// Combine the JSON Lines of every shard of a `verify --shard K/N --format json` run into
     /// the report, summary and exit code of the unsharded run.
     Merge {
@@ -277,6 +280,7 @@ fn main() -> ExitCode {
         ),
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
+        Cmd::Targets { names } => targets(&names),
         Cmd::Vectors {
             target,
             instr,
@@ -312,4 +316,27 @@ fn main() -> ExitCode {
         },
     };
     ExitCode::from(code)
+}
+
+/// `gcnsmt targets`: how each processor name or folded triple resolves.
+fn targets(names: &[String]) -> gcnsmt_verifier::exit::ExitStatus {
+    use gcnsmt_semantics::target::Target;
+    use gcnsmt_verifier::exit::ExitStatus;
+    if names.is_empty() {
+        for t in Target::ALL {
+            println!("{t}");
+        }
+        return ExitStatus::Proved;
+    }
+    let mut code = ExitStatus::Proved;
+    for n in names {
+        match Target::parse(n) {
+            Some(t) => println!("{n} {t}"),
+            None => {
+                eprintln!("error: unknown target `{n}`");
+                code = ExitStatus::InputError;
+            }
+        }
+    }
+    code
 }

@@ -94,3 +94,71 @@ fn ray_driver_checks_its_paths_first() {
     assert!(stderr.starts_with(&want), "{want}\n{stderr}");
     assert!(!stderr.contains("Traceback"), "{stderr}");
 }
+
+/// `ray_verify.py --tv`: the tv jobs of our RUN-line tests (`tests/data/tv/llvm_run_lines/`)
+/// as Ray tasks give the table of one unsharded `tv_llvm_tests.py run` (times aside). Slow tier,
+/// and skipped without Ray or llc-22.
+#[test]
+fn ray_driver_runs_tv_jobs() {
+    if !gcnsmt_testkit::slow() {
+        println!("NOTICE: ray_driver_runs_tv_jobs runs in the slow tier (GCNSMT_SLOW=1)");
+        return;
+    }
+    let ok = |cmd: &mut Command| cmd.output().is_ok_and(|o| o.status.success());
+    if !ok(Command::new("python3").args(["-c", "import ray"]))
+        || !ok(Command::new("llc-22").arg("--version"))
+    {
+        println!("NOTICE: ray or llc-22 missing; ray_driver_runs_tv_jobs skipped");
+        return;
+    }
+    let bin = env!("CARGO_BIN_EXE_gcnsmt");
+    let tests = workspace_path("tests/data/tv/llvm_run_lines");
+    let script = workspace_path("scripts/tv_llvm_tests.py");
+    let dir = TempDir::new("ray-tv");
+    let out = Command::new("python3")
+        .arg(workspace_path("scripts/ray_verify.py"))
+        .args(["--tv", "--gcnsmt", bin, "--shards", "2", "--"])
+        .arg(&tests)
+        .output()
+        .unwrap();
+    let ray_table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{ray_table}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let whole = dir.path().join("whole");
+    let r = Command::new("python3")
+        .arg(&script)
+        .args(["run", "--out"])
+        .arg(&whole)
+        .args(["--gcnsmt", bin])
+        .arg(&tests)
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    let m = Command::new("python3")
+        .arg(&script)
+        .arg("merge")
+        .arg(&whole)
+        .output()
+        .unwrap();
+    let strip = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.contains("summed wall time"))
+            .map(|l| {
+                let cells: Vec<&str> = l.split('|').collect();
+                if l.starts_with('|') {
+                    cells[..cells.len() - 3].join("|")
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect()
+    };
+    assert_eq!(
+        strip(&ray_table),
+        strip(&String::from_utf8_lossy(&m.stdout))
+    );
+}

@@ -364,3 +364,54 @@ fn the_measurement_kernels_compile_on_the_four_targets() {
         }
     }
 }
+
+/// `--until si-form-memory-clauses`: the listed passes are llc's machine passes up to that one
+/// and no further (llc-22's `-debug-pass=Structure` list is the independent source), and the
+/// last row is that pass; a pass llc does not run is an error row, exit 2.
+#[test]
+fn until_stops_after_the_named_pass() {
+    if !have_llc() {
+        return;
+    }
+    let file = kernel();
+    let f = file.to_str().unwrap();
+    let args = [
+        "tv",
+        "--pipeline",
+        f,
+        "--target",
+        "gfx900",
+        "--format",
+        "json",
+    ];
+    let out = gcnsmt(&[&args[..], &["--until", "si-form-memory-clauses"]].concat());
+    let recs = records(&out);
+    let names = listed(&recs, "gfx900");
+    assert_eq!(
+        names.last().map(String::as_str),
+        Some("si-form-memory-clauses"),
+        "{names:?}"
+    );
+    let llc = llc_machine_args("gfx900");
+    let cut = llc
+        .iter()
+        .position(|a| a == "si-form-memory-clauses")
+        .unwrap();
+    for n in &names {
+        let base = n.split(',').next().unwrap();
+        assert!(
+            llc[..=cut].iter().any(|a| a == base),
+            "{n} is after the cut"
+        );
+    }
+    for late in ["greedy", "virtregrewriter", "si-insert-waitcnts"] {
+        assert!(!names.iter().any(|n| n.starts_with(late)), "{late} listed");
+    }
+    let bad = gcnsmt(&[&args[..], &["--until", "no-such-pass"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    let recs = records(&bad);
+    assert!(recs[0]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("--until no-such-pass"));
+}

@@ -53,6 +53,10 @@ pub struct TvArgs {
     /// and validate every pass, each between consecutive `-stop-before` points (docs/tv.md).
     #[arg(long, conflicts_with = "pass")]
     pub pipeline: bool,
+    /// With --pipeline, stop after this pass (`si-form-memory-clauses`, or `ARG,K` for its
+    /// K-th instance): the passes after it are neither run to a stop point nor checked.
+    #[arg(long, value_name = "PASS", requires = "pipeline")]
+    pub until: Option<String>,
     /// Targets (comma-separated -mcpu names); for two files, used when a function has no
     /// "target-cpu" attribute.
     #[arg(long)]
@@ -74,7 +78,9 @@ pub struct TvArgs {
     pub llc_timeout: f64,
     /// With --pass, keep the MIR llc wrote in this directory (created if needed):
     /// `STEM@TARGET.before.mir` and `STEM@TARGET.after.mir` (for a `.ll` input also
-    /// `STEM@TARGET.input.mir`, the MIR before the pass), to rerun `tv` on or edit.
+    /// `STEM@TARGET.input.mir`, the MIR before the pass), to rerun `tv` on or edit. With
+    /// --pipeline, the pairs with a refuted, unknown or error block, or an error, as
+    /// `STEM@TARGET.PASS.before.mir` and `.after.mir`.
     #[arg(long, value_name = "DIR")]
     pub keep_mir: Option<PathBuf>,
     /// Output: text, json (JSON Lines) or sarif.

@@ -153,7 +153,17 @@ impl Ctx<'_> {
             }
         };
         let steps = &pipe.steps;
-        let n = steps.len();
+        let n = match &a.until {
+            None => steps.len(),
+            Some(p) => match steps.iter().position(|s| s.name() == *p) {
+                Some(i) => i + 1,
+                None => {
+                    let why = format!("--until {p}: llc runs no such pass on this input");
+                    eprintln!("error: {why}");
+                    return vec![self.row(t, 0, 0, Vec::new(), Some(why))];
+                }
+            },
+        };
         // One llc run per point, all from the input, in parallel (each is independent).
         use rayon::prelude::*;
         let done = std::sync::atomic::AtomicUsize::new(0);
@@ -196,7 +206,7 @@ impl Ctx<'_> {
         let from = prev.map_or(0, |p| p.0);
         if from < n {
             let why = llc_error.unwrap_or_else(|| "llc stopped at no later point".into());
-            rows.push(self.row(t, from + 1, n, steps[from..].to_vec(), Some(why)));
+            rows.push(self.row(t, from + 1, n, steps[from..n].to_vec(), Some(why)));
         }
         rows
     }
@@ -261,6 +271,34 @@ impl Ctx<'_> {
             Err(e) => row.error = Some(e),
         }
         row.time = start.elapsed();
+        if let Some(dir) = &self.a.keep_mir {
+            let worth = row.error.is_some()
+                || row
+                    .verdicts
+                    .iter()
+                    .any(|b| matches!(b.verdict, "refuted" | "unknown" | "error"));
+            if worth {
+                keep_pair(dir, self.file, t, &first, before, after);
+            }
+        }
         row
+    }
+}
+
+/// Write a pair whose check refuted, was unknown or failed to `DIR/STEM@TARGET.PASS.before.mir`
+/// and `.after.mir`, to examine or rerun `tv` on; a failure to write is a warning, since the
+/// verdicts are already known.
+fn keep_pair(dir: &Path, file: &Path, t: Target, pass: &str, before: &str, after: &str) {
+    let stem = file
+        .file_stem()
+        .map_or("input".into(), |s| s.to_string_lossy());
+    let base = format!("{stem}@{}.{}", t.name(), pass.replace(',', "_"));
+    let write = || -> std::io::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join(format!("{base}.before.mir")), before)?;
+        std::fs::write(dir.join(format!("{base}.after.mir")), after)
+    };
+    if let Err(e) = write() {
+        eprintln!("warning: --keep-mir {}: {e}", dir.display());
     }
 }

@@ -127,6 +127,7 @@ fn json_lines(rows: &[PassRow], elapsed: Duration) {
                     "verdict": b.verdict,
                     "time_ms": b.time.as_secs_f64() * 1e3,
                     "reason": b.reason,
+                    "counterexample": b.counterexample,
                 })
             })
             .collect();
