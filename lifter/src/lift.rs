@@ -205,6 +205,12 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         // gfx12 spells it s_sub_co_u32; llvm-mc-22 accepts s_sub_u32 there too.
         "s_sub_u32" => s("S_SUB_U32", 2),
         "s_lshr_b32" => s("S_LSHR_B32", 2),
+        "s_ashr_i32" => s("S_ASHR_I32", 2),
+        // SOP2 gfx9+ (llvm-mc-22 rejects them on gfx6-gfx8, observed 2026-12-05).
+        "s_lshl1_add_u32" if g >= Gen::Gfx9 => s("S_LSHL1_ADD_U32", 2),
+        "s_lshl2_add_u32" if g >= Gen::Gfx9 => s("S_LSHL2_ADD_U32", 2),
+        "s_lshl3_add_u32" if g >= Gen::Gfx9 => s("S_LSHL3_ADD_U32", 2),
+        "s_lshl4_add_u32" if g >= Gen::Gfx9 => s("S_LSHL4_ADD_U32", 2),
         "s_min_u32" => s("S_MIN_U32", 2),
         // SOP2 (every generation, llvm-mc-22): a 64-bit value shifted by a 32-bit amount.
         "s_lshl_b64" => Some(AluDef {

@@ -83,13 +83,15 @@ impl VopMods {
     /// The modifier text after the operands for the trailing immediates `vals` (see the module
     /// comment), and whether it clamps.
     pub(super) fn trailing(&self, vals: &[i64]) -> Result<(String, bool), String> {
+        // MIR prints the i1 clamp operand as 1 or, sign-extended, -1 (llc-22 `V_MAX_F32_e64 0,
+        // %30, 0, %30, -1, 0` for `llvm.maxnum` + clamp, which it emits as `v_max_f32 ... clamp`).
         let clamp = vals.first().copied().unwrap_or(0);
-        if !matches!(clamp, 0 | 1) || vals.iter().skip(1).any(|v| *v != 0) {
+        if !matches!(clamp, 0 | 1 | -1) || vals.iter().skip(1).any(|v| *v != 0) {
             return Err(format!(
                 "output modifiers {vals:?} (clamp, then omod or op_sel placeholders) are not modelled"
             ));
         }
-        let clamp = clamp == 1;
+        let clamp = clamp != 0;
         let mut t = String::new();
         let list = |v: &[u8]| {
             let items: Vec<String> = v.iter().map(|b| b.to_string()).collect();
