@@ -1,7 +1,7 @@
 //! Issue 28 coverage in tv: the SALU shifts with SCC (`S_LSHR_B32`, `S_ASHR_I32`,
 //! `S_LSHL1..4_ADD_U32`), MIR's `-1` clamp, `ATOMIC_FENCE` as a split point, more scheduling
-//! hints, `$mode` as a shared input of uninterpreted float ops, and carry chains in the EXEC
-//! model. Pairs written by hand in
+//! hints, `$mode` as a shared input of uninterpreted float ops, carry chains in the EXEC model,
+//! and `S_LOAD_DWORDX8` next to buffer accesses. Pairs written by hand in
 //! `tests/data/tv/coverage/`; each before-file's header works the verdicts out, and the expected
 //! verdicts here are those hand computations, not tv's output.
 
@@ -77,4 +77,14 @@ fn carry_chains_in_the_exec_model() {
         ("addc_wrong_mask", "refuted", "LDS["),
     ];
     check(&verdicts("gfx900", "exec-carry"), &cases, "gfx900");
+}
+
+#[test]
+fn kernel_argument_load_of_two_vsharps_next_to_buffer_accesses() {
+    let cases = [
+        ("sload8_fold", "proved", ""),
+        // MEM[B0] = 1 vs MEM[B1] = 2 stored: the buffer store's bytes differ.
+        ("sload8_wrong_half", "refuted", "MEM["),
+    ];
+    check(&verdicts("gfx900", "sload8"), &cases, "gfx900");
 }
