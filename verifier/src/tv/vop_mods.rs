@@ -86,7 +86,7 @@ impl VopMods {
         // MIR prints the i1 clamp operand as 1 or, sign-extended, -1 (llc-22 `V_MAX_F32_e64 0,
         // %30, 0, %30, -1, 0` for `llvm.maxnum` + clamp, which it emits as `v_max_f32 ... clamp`).
         let clamp = vals.first().copied().unwrap_or(0);
-        if !matches!(clamp, 0 | 1 | -1) || vals.iter().skip(1).any(|v| *v != 0) {
+        if !matches!(clamp, -1..=1) || vals.iter().skip(1).any(|v| *v != 0) {
             return Err(format!(
                 "output modifiers {vals:?} (clamp, then omod or op_sel placeholders) are not modelled"
             ));
