@@ -123,6 +123,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .or_else(|| dot_op(target, base))
         .or(sat)
         .or_else(|| true16_op(g, base))
+        .or_else(|| sop2_shift(g, base))
     {
         return Some(d);
     }
@@ -205,7 +206,6 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "s_lshl_b32" => s("S_LSHL_B32", 2),
         // gfx12 spells it s_sub_co_u32; llvm-mc-22 accepts s_sub_u32 there too.
         "s_sub_u32" => s("S_SUB_U32", 2),
-        "s_lshr_b32" => s("S_LSHR_B32", 2),
         "s_min_u32" => s("S_MIN_U32", 2),
         // SOP2 (every generation, llvm-mc-22): a 64-bit value shifted by a 32-bit amount.
         "s_lshl_b64" => Some(AluDef {
@@ -226,6 +226,25 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
         _ => None,
     }
+}
+
+/// The SOP2 right shifts (every generation) and the gfx9+ shift-and-adds (llvm-mc-22 rejects
+/// `s_lshl1_add_u32` ... `s_lshl4_add_u32` on gfx6-gfx8, observed 2026-12-05).
+fn sop2_shift(g: Gen, mnemonic: &str) -> Option<AluDef> {
+    let entry = match mnemonic {
+        "s_lshr_b32" => "S_LSHR_B32",
+        "s_ashr_i32" => "S_ASHR_I32",
+        _ if g < Gen::Gfx9 => return None,
+        "s_lshl1_add_u32" => "S_LSHL1_ADD_U32",
+        "s_lshl2_add_u32" => "S_LSHL2_ADD_U32",
+        "s_lshl3_add_u32" => "S_LSHL3_ADD_U32",
+        "s_lshl4_add_u32" => "S_LSHL4_ADD_U32",
+        _ => return None,
+    };
+    Some(AluDef {
+        scalar: true,
+        ..plain_valu(entry, 2)
+    })
 }
 
 /// The lane-count ops' semantics entry. llvm-mc 22 takes `v_mbcnt_hi_u32_b32_e64` everywhere

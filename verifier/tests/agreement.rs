@@ -369,7 +369,18 @@ fn compare(
     };
     assert_eq!(cub, sub, "undefined-behaviour flag differs: {}", ctx());
     // ADDR is an output of the BVH stack ops (the new stack pointer).
-    for k in ["RETURN_DATA", "D0", "SDST", "VDATA", "ADDR"] {
+    // SDATA..SDATA3: the scalar loads' destinations (global.pcode, smem.pcode).
+    for k in [
+        "RETURN_DATA",
+        "D0",
+        "SDST",
+        "VDATA",
+        "ADDR",
+        "SDATA",
+        "SDATA1",
+        "SDATA2",
+        "SDATA3",
+    ] {
         assert_eq!(co.get(k), so.get(k), "{k} differs: {}", ctx());
     }
     for (space, bytes) in cmem.iter() {
@@ -584,6 +595,7 @@ fn check_name(file: &str, def: &Def, n: &DefName, rng: &mut StdRng) -> usize {
                 ("VDATA".into(), interesting(rng, 128), 128, Kind::B),
                 ("RETURN_DATA".into(), interesting(rng, 128), 128, Kind::B),
                 ("SDATA".into(), interesting(rng, 128), 128, Kind::B),
+                ("SDATA1".into(), interesting(rng, 128), 128, Kind::B),
                 ("LANE_ID".into(), rng.gen_range(0..64), 32, Kind::B),
             ];
             let inp = gfx900_global(rng, vars);

@@ -105,6 +105,9 @@ const OPS: &[(&str, &str, GlobalKind, u8)] = &[
     ("s_load_dword", "s_load_b32", GlobalKind::ScalarLoad, 4),
     ("s_load_dwordx2", "s_load_b64", GlobalKind::ScalarLoad, 8),
     ("s_load_dwordx4", "s_load_b128", GlobalKind::ScalarLoad, 16),
+    // Eight SGPRs (a V# and its sampler, or eight kernel arguments), every generation
+    // (llvm-mc-22 takes s_load_dwordx8, and s_load_b256 from gfx11 on).
+    ("s_load_dwordx8", "s_load_b256", GlobalKind::ScalarLoad, 32),
     // gfx12 on only, and only under its new name (llvm-mc-22 has no `s_load_dwordx3`); the
     // old name is LLVM's MIR opcode (`S_LOAD_DWORDX3_IMM`).
     ("s_load_dwordx3", "s_load_b96", GlobalKind::ScalarLoad, 12),

@@ -26,8 +26,11 @@ pub fn bind_global(cx: LineCx) -> Result<Bound, InputError> {
     if kind == GlobalKind::ScalarLoad {
         let sbase = holes.sgprs(Role::Sbase, &inst.sbase.expect("parsed"));
         m.inputs.push(("SBASE", MemIn::Regs(sbase)));
+        // Up to four dwords per output value: eight SGPRs are SDATA and SDATA1 (global.pcode).
         let sdst = holes.sgprs(Role::Sdst, &inst.sdst.expect("parsed"));
-        m.outputs.push(("SDATA", sdst));
+        for (k, n) in sdst.chunks(4).zip(["SDATA", "SDATA1"]) {
+            m.outputs.push((n, k.to_vec()));
+        }
     } else {
         let saddr = match inst.saddr {
             Some(s) => MemIn::Regs(holes.sgprs(Role::Saddr, &s)),

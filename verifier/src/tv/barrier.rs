@@ -36,10 +36,22 @@ use std::collections::{BTreeMap, BTreeSet};
 /// equal there). Both sides must run the same cache operations in the same order, and no memory
 /// access may cross one; a pass that adds, drops or reorders one is `unsupported` (which order
 /// a memory model needs is not modelled).
+///
+/// `ATOMIC_FENCE ordering, scope` (LLVM's `fence`, which si-memory-legalizer expands after
+/// register allocation into waits and cache operations) is a split point for the same reason:
+/// it writes no register of the wave and no memory, and it is where other agents' stores become
+/// visible to this wave (acquire) and this wave's stores to them (release). So memory must be
+/// equal at it and is arbitrary, the same on both sides, after it; both sides must run the same
+/// fences (ordering and scope are its operands, compared as text) in the same order.
 pub fn is_barrier(op: &str) -> bool {
     matches!(
         op,
-        "S_BARRIER" | "S_BARRIER_SIGNAL_IMM" | "S_BARRIER_WAIT" | "S_SWAPPC_B64" | "S_CALL_B64"
+        "S_BARRIER"
+            | "S_BARRIER_SIGNAL_IMM"
+            | "S_BARRIER_WAIT"
+            | "S_SWAPPC_B64"
+            | "S_CALL_B64"
+            | "ATOMIC_FENCE"
     ) || op.starts_with("SI_CALL")
         || is_cache_op(op)
 }

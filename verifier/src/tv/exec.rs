@@ -429,7 +429,12 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
             .filter(|o| !o.flags.implicit_def && !o.flags.def && !o.flags.implicit)
             .filter(|o| key(o).iter().any(|k| masks.contains(k)))
             .collect();
-        let last = i.uses().last();
+        // The mask is the last register source: `V_ADDC_U32_e64 %a, %b, %cin, 0` ends with its
+        // clamp immediate, `V_CNDMASK_B32_e64 0, %a, 0, %b, %m` with the mask itself.
+        let last = i
+            .uses()
+            .filter(|o| matches!(o.kind, OpKind::VReg { .. } | OpKind::Phys(_)))
+            .last();
         // A whitelist: SALU mask ops and copies (a VALU op reads a mask as lane L's data), or
         // the select / carry-in of a VALU op.
         let ok = mask_uses.is_empty()

@@ -164,6 +164,8 @@ enum Formula {
     Carry,
     /// `S_ADD_I32`: signed overflow.
     Overflow,
+    /// `S_LSHL<N>_ADD_U32`: the carry out of `(S0 << N) + S1` taken at 64 bits.
+    ShiftAddCarry(u8),
     /// Written by [`lower`] itself (compares), or not written (`S_BITSET*`, `S_CSELECT*`).
     Own,
 }
@@ -178,10 +180,17 @@ fn formula(op: &str) -> Option<Formula> {
         .any(|p| op.strip_prefix(p) == Some(w))
     };
     Some(match op {
-        _ if logic("B32") || op == "S_BCNT1_I32_B64" => Formula::NonZero,
+        // The right shifts set SCC = (D != 0) too (AMD Vega ISA guide, S_LSHR_B32, S_ASHR_I32).
+        _ if logic("B32") || matches!(op, "S_BCNT1_I32_B64" | "S_LSHR_B32" | "S_ASHR_I32") => {
+            Formula::NonZero
+        }
         _ if logic("B64") => Formula::NonZero64,
         "S_ADD_U32" => Formula::Carry,
         "S_ADD_I32" => Formula::Overflow,
+        "S_LSHL1_ADD_U32" => Formula::ShiftAddCarry(1),
+        "S_LSHL2_ADD_U32" => Formula::ShiftAddCarry(2),
+        "S_LSHL3_ADD_U32" => Formula::ShiftAddCarry(3),
+        "S_LSHL4_ADD_U32" => Formula::ShiftAddCarry(4),
         _ if is_scc_op(op) => Formula::Own,
         _ => return None,
     })
@@ -620,6 +629,21 @@ pub fn write(
             pre.push(format!("s_xor_b32 {y}, {b}, {sum}"));
             pre.push(format!("s_and_b32 {x}, {x}, {y}"));
             pre.extend(t.bool_of(&c, "v_cmp_lt_i32", &x, "0")?);
+            post.push(format!("s_mov_b32 {VAR}, {c}"));
+        }
+        Formula::ShiftAddCarry(n) => {
+            // (a << n) + b >= 2^32 exactly when a bit of a is shifted out (a >> (32 - n) != 0)
+            // or the 32-bit add of (a << n mod 2^32) and b carries (sum < a << n); computed
+            // before the op, whose destination may be a source.
+            let (a, b) = two()?;
+            let (out, lo, sum) = (t.var(), t.var(), t.var());
+            let (c1, c2, c) = (t.var(), t.var(), t.var());
+            pre.push(format!("s_lshr_b32 {out}, {a}, {}", 32 - n));
+            pre.push(format!("s_lshl_b32 {lo}, {a}, {n}"));
+            pre.push(format!("s_add_u32 {sum}, {lo}, {b}"));
+            pre.extend(t.bool_of(&c1, "v_cmp_lt_u32", &sum, &lo)?);
+            pre.extend(t.bool_of(&c2, "v_cmp_ne_u32", &out, "0")?);
+            pre.push(format!("s_or_b32 {c}, {c1}, {c2}"));
             post.push(format!("s_mov_b32 {VAR}, {c}"));
         }
         Formula::Own => {}

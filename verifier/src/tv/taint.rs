@@ -58,6 +58,9 @@ pub fn side(
             match &o.kind {
                 // SCC is the rule variable `%scc` (`scc.rs`).
                 OpKind::Phys(p) if p == "scc" => vec![super::scc::VAR.into()],
+                // MODE is a shared block input no instruction of a lowered pair writes
+                // (`uninterp.rs`): no value of the rule.
+                OpKind::Phys(p) if p == "mode" => Vec::new(),
                 OpKind::VReg { .. } | OpKind::Phys(_) => emit::operand_cells(side, o, target)
                     .unwrap_or_else(|_| {
                         t.all = true;

@@ -65,6 +65,17 @@ pub(super) fn lines(
         .filter(|o| !o.flags.implicit_def && !o.flags.def);
     for o in use_ops {
         let OpKind::Phys(p) = &o.kind else { continue };
+        if p == "mode" {
+            // MODE (rounding and denormal modes, `implicit $mode` of the float ops) is a block
+            // input both sides share, as the function's `mode:` is: equal where the block
+            // starts, and unchanged in it when no instruction writes it. A writer
+            // (`S_SETREG`, `S_DENORM_MODE`, `S_ROUND_MODE`) on either side is refused here or
+            // where that side's own writer is lowered (its `$mode` result is no cell).
+            if side.block.insts.iter().any(writes_mode) {
+                return Err(fail("MODE is written in the block".into()));
+            }
+            continue;
+        }
         let cells = if p == "scc" {
             vec![super::scc::VAR.to_string()]
         } else {
@@ -113,6 +124,14 @@ pub(super) fn lines(
         }
     }
     Ok(out)
+}
+
+/// Whether `i` writes MODE (an explicit or implicit `$mode` definition).
+fn writes_mode(i: &Inst) -> bool {
+    i.defs
+        .iter()
+        .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
+        .any(|o| matches!(&o.kind, OpKind::Phys(p) if p == "mode"))
 }
 
 /// The dropped instructions a refutation may rest on (those whose results the rule reads, and

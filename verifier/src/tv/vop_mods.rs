@@ -81,7 +81,8 @@ impl VopMods {
     /// The modifier text after the operands for the trailing immediates `vals` (see the module
     /// comment), and whether it clamps.
     pub(super) fn trailing(&self, vals: &[i64]) -> Result<(String, bool), String> {
-        // An i1 clamp operand prints as 1 or -1 (llc-22: `V_DOT2_F32_F16 ..., -1, 0, 0, 0, 0`).
+        // MIR prints the i1 clamp operand as 1 or, sign-extended, -1 (llc-22 `V_MAX_F32_e64 0,
+        // %30, 0, %30, -1, 0` for `llvm.maxnum` + clamp, which it emits as `v_max_f32 ... clamp`).
         let clamp = vals.first().copied().unwrap_or(0);
         if !matches!(clamp, -1..=1) || vals.iter().skip(1).any(|v| *v != 0) {
             return Err(format!(

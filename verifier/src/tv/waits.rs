@@ -2,10 +2,23 @@
 
 use super::mir::Block;
 
-/// Scheduling hints (`SCHED_BARRIER`, `S_SETPRIO`, `S_DELAY_ALU`): they change when an
-/// instruction runs, never what one wave's registers and memory hold.
+/// Scheduling hints (`SCHED_BARRIER`, `SCHED_GROUP_BARRIER`, `IGLP_OPT`, `S_SETPRIO`,
+/// `S_DELAY_ALU`, `S_CLAUSE`, `S_INST_PREFETCH`): they change when an instruction runs or is
+/// fetched, never what one wave's registers and memory hold (AMD RDNA3.5 ISA guide, SOPP:
+/// S_CLAUSE groups the next memory instructions for issue, S_INST_PREFETCH prefetches
+/// instructions; the two `SCHED_*` and `IGLP_OPT` are LLVM pseudos that emit nothing).
+/// Assumed: one wave's values do not depend on issue order within a clause.
 fn is_hint(op: &str) -> bool {
-    matches!(op, "S_DELAY_ALU" | "SCHED_BARRIER" | "S_SETPRIO")
+    matches!(
+        op,
+        "S_DELAY_ALU"
+            | "SCHED_BARRIER"
+            | "SCHED_GROUP_BARRIER"
+            | "IGLP_OPT"
+            | "S_SETPRIO"
+            | "S_CLAUSE"
+            | "S_INST_PREFETCH"
+    )
 }
 
 /// Waits (`S_WAITCNT*`, `S_WAITCNT_soft`, `S_WAITCNT_VSCNT*`) and `S_NOP`: a wait holds the wave
