@@ -248,6 +248,7 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
     if ix.scc_live_out(b) {
         out.insert("scc".into());
     }
+    out.extend(returns_writes(f, b));
     for i in b
         .insts
         .iter()
@@ -262,6 +263,36 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// In a function that returns to a caller (a return terminator: `SI_RETURN*`,
+/// `S_SETPC_B64_return*`, `SI_TCRETURN*`; a kernel ends in `S_ENDPGM`), every physical register
+/// `b` writes: the caller reads the callee-saved ones (`$vgpr40`, the frame pointer `$sgpr33`,
+/// the stack pointer `$sgpr32`, AMDGPUUsage "Calling Convention") after the return, and which
+/// of them a later block writes again is not followed (break4 05). Sound and coarse: a
+/// caller-saved register a pass changed is compared too.
+fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
+    let returns = f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
+        let op = i.opcode.as_str();
+        op.starts_with("SI_RETURN")
+            || op.starts_with("S_SETPC_B64_return")
+            || op.starts_with("SI_TCRETURN")
+    });
+    if !returns {
+        return BTreeSet::new();
+    }
+    b.insts
+        .iter()
+        .flat_map(|i| {
+            i.defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        })
+        .filter_map(|o| match &o.kind {
+            OpKind::Phys(p) => Some(p.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `b` with, before its terminators, one `%R = COPY %V` for every PHI `%R = PHI ..., %V,
