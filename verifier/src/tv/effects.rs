@@ -199,15 +199,22 @@ pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
     }
 }
 
-/// The first instruction naming `$sgpr_null`. NULL is no register: reads give 0 and writes are
-/// discarded (RDNA ISA guides, "Scalar operands": SGPR encoding 125 on gfx10, 124 on gfx11+),
-/// which the one-register-file model would not follow (break4 11): `unsupported`.
-pub(super) fn names_null(b: &super::mir::Block) -> Option<&Inst> {
+/// The first instruction naming `$sgpr_null` other than as a source of a MUBUF or scalar
+/// memory instruction. NULL is no register: reads give 0 and writes are discarded (RDNA ISA
+/// guides, "Scalar operands": SGPR encoding 125 on gfx10, 124 on gfx11+), which the
+/// one-register-file model would not follow (break4 11): `unsupported`. The buffer and scalar
+/// load semantics read a `null` offset as 0 (`machine/buffer.rs`, `machine/smem.rs`).
+pub(super) fn names_null(b: &super::mir::Block, target: Target) -> Option<&Inst> {
+    let is_null = |o: &super::mir::Operand| matches!(&o.kind, super::mir::OpKind::Phys(p) if p == "sgpr_null");
     b.insts.iter().find(|i| {
-        i.defs
-            .iter()
-            .chain(&i.ops)
-            .any(|o| matches!(&o.kind, super::mir::OpKind::Phys(p) if p == "sgpr_null"))
+        let reads_as_zero = matches!(
+            opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Mubuf { .. } | MirOp::Smem { .. })
+        );
+        i.defs.iter().any(is_null)
+            || i.ops
+                .iter()
+                .any(|o| is_null(o) && (o.flags.def || o.flags.implicit_def || !reads_as_zero))
     })
 }
 

@@ -118,7 +118,7 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     for side in [before, after] {
-        if let Some(i) = super::effects::names_null(side.block) {
+        if let Some(i) = super::effects::names_null(side.block, target) {
             let why = "$sgpr_null (reads 0, writes discarded on gfx10+) is not modelled";
             return Err(Unsupported(format!("{}: {why}", at(side, i))));
         }
