@@ -64,9 +64,34 @@ pub fn is_cache_op(op: &str) -> bool {
     ) || op.starts_with("BUFFER_WBINVL1")
 }
 
-/// Whether the block has a barrier.
-pub fn has_barrier(b: &Block) -> bool {
-    b.insts.iter().any(|i| is_barrier(&i.opcode))
+/// An unmodelled global memory access (`GLOBAL_ATOMIC_*`, the D16 loads and stores, an
+/// unmodelled `S_LOAD` form): a split point too (docs/tv.md, "Rules added after the wrong
+/// proofs of break4"). It reads and writes global memory in program order with the modelled
+/// accesses, which a dropped twin would lose: at the split memory must be equal and so must
+/// its operands (they are live-out of the segment before), so it reads the same bytes and
+/// writes the same ones on both sides; afterwards memory and its results are arbitrary, the
+/// same on both sides. Image reads have their own rule (`mimg.rs`).
+pub fn is_global_twin(op: &str, target: Target) -> bool {
+    use super::effects::{memory_of, Mem};
+    super::opcodes::lookup(target, op).is_none()
+        && !super::mimg::is_image_read(op)
+        && matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal)
+}
+
+/// Whether `op` splits a block ([`is_barrier`] or [`is_global_twin`]).
+pub fn is_split(op: &str, target: Target) -> bool {
+    is_barrier(op) || is_global_twin(op, target)
+}
+
+/// Whether the block has a split point.
+pub fn has_barrier(b: &Block, target: Target) -> bool {
+    b.insts.iter().any(|i| is_split(&i.opcode, target))
+}
+
+/// Whether the block has an unmodelled global access (a split point whose memory compare may
+/// report bytes it never reads: a refutation there is `unknown`).
+pub fn has_global_twin(b: &Block, target: Target) -> bool {
+    b.insts.iter().any(|i| is_global_twin(&i.opcode, target))
 }
 
 /// One segment pair of a block pair: the instructions between two barriers on each side.
@@ -87,11 +112,11 @@ pub struct Segment {
     pub barrier: Option<crate::rules::Loc>,
 }
 
-fn cut(b: &Block) -> (Vec<Block>, Vec<&Inst>) {
+fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>) {
     let mut segs = vec![Vec::new()];
     let mut bars = Vec::new();
     for i in &b.insts {
-        if is_barrier(&i.opcode) {
+        if is_split(&i.opcode, target) {
             bars.push(i);
             segs.push(Vec::new());
         } else {
@@ -168,13 +193,19 @@ pub fn split(
     files: (&str, &str),
     target: Target,
 ) -> Result<Vec<Segment>, Unsupported> {
-    let (sb, bars_b) = cut(&bp.before);
-    let (sa, bars_a) = cut(&bp.after);
+    let (sb, bars_b) = cut(&bp.before, target);
+    let (sa, bars_a) = cut(&bp.after, target);
     let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
     if keys(&bars_b) != keys(&bars_a) {
         let at = bars_a.first().map_or(bp.after.loc, |i| i.loc);
         let what = if bars_a.iter().chain(&bars_b).any(|i| is_cache_op(&i.opcode)) {
             "a barrier or cache invalidate/writeback (the memory model's order is not modelled)"
+        } else if bars_a
+            .iter()
+            .chain(&bars_b)
+            .any(|i| is_global_twin(&i.opcode, target))
+        {
+            "an unmodelled global memory access (its order with the other accesses matters)"
         } else {
             "a barrier"
         };
@@ -334,4 +365,18 @@ fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
     });
     segs[k].insts.extend(moved);
     ok
+}
+
+/// A refutation of a block split at an unmodelled global access is `unknown`: the split
+/// compares all of memory where the access runs, and the next segment starts from arbitrary
+/// memory, while the access reads and writes only its own address (a store another store
+/// overwrites after it is dead on hardware when the addresses differ).
+pub fn twin_refutation(v: &mut super::cmd::BlockVerdict, twin: bool) {
+    if twin && v.verdict == "refuted" {
+        v.verdict = "unknown";
+        let r = v.reason.take().unwrap_or_default();
+        v.reason = Some(format!(
+            "{r} (memory compared at an unmodelled global access, which may not read it)"
+        ));
+    }
 }

@@ -436,7 +436,11 @@ fn block_verdict(
         opts,
         how,
     };
-    if barrier::has_barrier(&bp.before) || barrier::has_barrier(&bp.after) {
+    let twin = barrier::has_global_twin(&bp.before, t) || barrier::has_global_twin(&bp.after, t);
+    if twin && unmodelled == Unmodelled::Unsupported {
+        v.verdict = "unsupported";
+        v.reason = Some("an unmodelled global access (--unmodelled unsupported)".into());
+    } else if barrier::has_barrier(&bp.before, t) || barrier::has_barrier(&bp.after, t) {
         match barrier::split(bp, (&before.path, &after.path), t) {
             Err(u) => {
                 v.verdict = "unsupported";
@@ -464,6 +468,7 @@ fn block_verdict(
                         v = sv;
                     }
                 }
+                barrier::twin_refutation(&mut v, twin);
             }
         }
     } else {

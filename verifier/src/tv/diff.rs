@@ -269,6 +269,7 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
     if ix.scc_live_out(b) {
         out.insert("scc".into());
     }
+    out.extend(returns_writes(f, b));
     for i in b
         .insts
         .iter()
@@ -283,6 +284,37 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// In a function that returns to a caller (a return terminator: `SI_RETURN`,
+/// `S_SETPC_B64_return*`, `SI_TCRETURN*`; a kernel ends in `S_ENDPGM`, a shader's
+/// `SI_RETURN_TO_EPILOG` hands the epilog only the registers it names), every physical register
+/// `b` writes but SCC and VCC: the caller reads the callee-saved ones (`$vgpr40`, the frame
+/// pointer `$sgpr33`, the stack pointer `$sgpr32`; which ones depends on the calling
+/// convention: llc-22 saves `s5` in an `amdgpu_gfx` function, not in a C one) after the return,
+/// and which of them a later block writes again is not followed (break4 05). SCC and VCC are
+/// clobbered by every convention (llc-22 saves neither around an inline-asm clobber). Sound
+/// and coarse: a caller-saved register a pass changed is compared too.
+fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
+    let returns = f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
+        let op = i.opcode.as_str();
+        op == "SI_RETURN" || op.starts_with("S_SETPC_B64_return") || op.starts_with("SI_TCRETURN")
+    });
+    if !returns {
+        return BTreeSet::new();
+    }
+    b.insts
+        .iter()
+        .flat_map(|i| {
+            i.defs
+                .iter()
+                .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        })
+        .filter_map(|o| match &o.kind {
+            OpKind::Phys(p) if p != "scc" && !p.starts_with("vcc") => Some(p.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `b` with, before its terminators, one `%R = COPY %V` for every PHI `%R = PHI ..., %V,

@@ -26,7 +26,9 @@ pub(super) fn pseudo(op: &str) -> bool {
 pub fn is_terminator(op: &str) -> bool {
     op == "S_ENDPGM"
         || op == "S_BRANCH"
-        || op.starts_with("S_CBRANCH")
+        // The fork/join ops may stand anywhere in a block and set EXEC: effects, not
+        // terminators (`WAVE_CONTROL`).
+        || op.starts_with("S_CBRANCH") && !op.contains("FORK") && !op.contains("JOIN")
         || op.starts_with("SI_RETURN")
         || op.starts_with("S_SETPC_B64_return")
         || matches!(
@@ -50,6 +52,35 @@ pub(super) enum Mem {
     ReadsAny,
     Effect,
 }
+
+/// SALU ops whose effect is on the wave, not on the registers they name (AMD Vega ISA guide,
+/// SOPP/SOP1/SOP2/SOPK/SOPC; RDNA guides for the later ones): halting, killing or waking
+/// waves, skipping vector instructions (`S_SETVSKIP`), the fork/join branch stack that sets
+/// EXEC (`S_CBRANCH_I_FORK`/`G_FORK`/`JOIN`), the float MODE float ops read
+/// (`S_DENORM_MODE`, `S_ROUND_MODE`), returns from traps, ending the program, VGPR
+/// allocation, debug and trace data, the gfx10+ subvector loops. Moving code across one
+/// changes what runs or what it computes: `unsupported` (break4 06-09).
+const WAVE_CONTROL: [&str; 19] = [
+    "S_SETHALT",
+    "S_SETKILL",
+    "S_SETVSKIP",
+    "S_CBRANCH_I_FORK",
+    "S_CBRANCH_G_FORK",
+    "S_CBRANCH_JOIN",
+    "S_DENORM_MODE",
+    "S_ROUND_MODE",
+    "S_WAKEUP",
+    "S_ENDPGM_SAVED",
+    "S_ENDPGM_ORDERED_PS_DONE",
+    "S_RFE",
+    "S_TTRACEDATA",
+    "S_ALLOC_VGPR",
+    "S_SUBVECTOR_LOOP",
+    "S_MOV_FED",
+    "S_ATC_PROBE",
+    "S_GL1_INV",
+    "S_WAIT_EVENT",
+];
 
 /// The memory behaviour of an unmodelled opcode.
 pub(super) fn memory_of(op: &str) -> Mem {
@@ -82,13 +113,20 @@ pub(super) fn memory_of(op: &str) -> Mem {
         // moves code or adds an instruction before it changes the result.
         "S_GETPC",
     ];
+    if EFFECT
+        .iter()
+        .chain(&WAVE_CONTROL)
+        .any(|p| op.starts_with(p))
+    {
+        return Mem::Effect;
+    }
     // The call-frame pseudos only adjust the stack pointer ($sgpr32), which they read and write
     // as physical registers (compared and fresh on the uninterpreted path); the call between
     // them is a split point (`barrier.rs`).
     if op.starts_with("ADJCALLSTACK") {
         return Mem::Pure;
     }
-    if EFFECT.iter().any(|p| op.starts_with(p)) || op.starts_with("SI_SPILL") {
+    if op.starts_with("SI_SPILL") {
         return Mem::Effect;
     }
     // LDS DMA and the async loads write LDS (M0 or an operand gives the address): an effect
@@ -159,4 +197,53 @@ pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
             Mem::Effect => (true, true),
         },
     }
+}
+
+/// The first instruction naming `$sgpr_null` other than as a source of a MUBUF or scalar
+/// memory instruction. NULL is no register: reads give 0 and writes are discarded (RDNA ISA
+/// guides, "Scalar operands": SGPR encoding 125 on gfx10, 124 on gfx11+), which the
+/// one-register-file model would not follow (break4 11): `unsupported`. The buffer and scalar
+/// load semantics read a `null` offset as 0 (`machine/buffer.rs`, `machine/smem.rs`).
+pub(super) fn names_null(b: &super::mir::Block, target: Target) -> Option<&Inst> {
+    let is_null = |o: &super::mir::Operand| matches!(&o.kind, super::mir::OpKind::Phys(p) if p == "sgpr_null");
+    b.insts.iter().find(|i| {
+        let reads_as_zero = matches!(
+            opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Mubuf { .. } | MirOp::Smem { .. })
+        );
+        i.defs.iter().any(is_null)
+            || i.ops
+                .iter()
+                .any(|o| is_null(o) && (o.flags.def || o.flags.implicit_def || !reads_as_zero))
+    })
+}
+
+/// The first scalar load (`S_LOAD_*`, `S_BUFFER_LOAD_*`) after a vector memory instruction
+/// that may write global memory in the same block. The scalar load runs once per wave; the
+/// store runs per active lane, so what the load reads depends on EXEC (a block may run with
+/// EXEC = 0 when `S_CBRANCH_EXECZ` is skipped) and on the other lanes' addresses, which one lane
+/// does not see (break4 12): `unsupported`.
+pub(super) fn scalar_read_after_vector_store(
+    b: &super::mir::Block,
+    target: Target,
+) -> Option<&Inst> {
+    let mut stored = false;
+    for i in &b.insts {
+        let op = i.opcode.as_str();
+        if stored && (op.starts_with("S_LOAD_") || op.starts_with("S_BUFFER_LOAD_")) {
+            return Some(i);
+        }
+        stored |= !op.starts_with("S_") && !op.starts_with("SI_") && writes(i, target).0;
+    }
+    None
+}
+
+/// The first wave-level DS instruction (GWS, `DS_APPEND`/`DS_CONSUME`, ordered count): it
+/// updates shared state once per wave by the number of active lanes, which the `Lanes: 1`
+/// rule cannot express (docs/lanes.md, "Wave-level DS instructions"; break4 ERR1).
+pub(super) fn wave_level_ds(b: &super::mir::Block, target: Target) -> Option<&Inst> {
+    b.insts.iter().find(|i| {
+        matches!(opcodes::lookup(target, &i.opcode),
+            Some(MirOp::Ds { shape, .. }) if shape.scope != gcnsmt_lifter::table::DsScope::Lane)
+    })
 }

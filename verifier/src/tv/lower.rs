@@ -117,6 +117,17 @@ pub fn lower(
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
+    for side in [before, after] {
+        if let Some(i) = super::effects::names_null(side.block, target) {
+            let why = "$sgpr_null (reads 0, writes discarded on gfx10+) is not modelled";
+            return Err(Unsupported(format!("{}: {why}", at(side, i))));
+        }
+        if let Some(i) = super::effects::scalar_read_after_vector_store(side.block, target) {
+            let why = "a scalar load after a vector memory store (EXEC = 0 or other lanes' \
+                       stores decide what it reads)";
+            return Err(Unsupported(format!("{}: {why}", at(side, i))));
+        }
+    }
     // A pair that writes EXEC, reads it explicitly or makes a lane mask gets the EXEC model
     // (`exec.rs`). One that writes EXEC has no other: the one-lane model would run lane L's
     // VALU work whatever EXEC says. The others fall back to the one-lane model.
@@ -171,6 +182,12 @@ fn lower_in(
             "{}: the pass changed the block's terminators",
             after.file
         )));
+    }
+    for side in [before, after].iter().filter(|_| exec) {
+        if let Some(i) = super::effects::wave_level_ds(side.block, target) {
+            let why = "a wave-level DS instruction (GWS, append/consume) in the EXEC model";
+            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
+        }
     }
     if before.mode != after.mode {
         // The float ops read the MODE; one per side would compare different machines.
