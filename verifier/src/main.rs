@@ -135,6 +135,9 @@ enum Cmd {
     Equiv(cli::EquivArgs),
     /// Translation validation: prove each block LLVM changed (MIR before/after a pass).
     Tv(gcnsmt_verifier::tv::cmd::TvArgs),
+    /// Memory timing of final code (llc's `.s`): prove no register is read or overwritten
+    /// before the access that writes or reads it completes (docs/timing.md).
+    Waitcnt(gcnsmt_verifier::timing::cmd::WaitcntArgs),
     /// Combine the JSON Lines of every shard of a `verify --shard K/N --format json` run into
     /// the report, summary and exit code of the unsharded run.
     Merge {
@@ -277,6 +280,7 @@ fn main() -> ExitCode {
         ),
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
+        Cmd::Waitcnt(args) => gcnsmt_verifier::timing::cmd::run(&args),
         Cmd::Vectors {
             target,
             instr,

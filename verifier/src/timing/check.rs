@@ -1,0 +1,328 @@
+//! `gcnsmt waitcnt` on one file: classify, build the CFG, solve, and turn hazards into
+//! reports with a witness path and schedule; find the waits no schedule needs.
+
+use super::analysis::{Analysis, Hazard, HazardKind, Site, State};
+use super::asm::{self, Function, Inst};
+use super::cfg;
+use super::classify::{classify, Action};
+use super::regs::RegSet;
+use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
+use gcnsmt_semantics::target::Target;
+use std::collections::HashSet;
+
+/// A position and the instruction text there.
+#[derive(Clone, Debug)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// The instruction.
+    pub text: String,
+}
+
+/// One hazard, ready to print.
+#[derive(Clone, Debug)]
+pub struct HazardReport {
+    /// `read`, `overwrite` or `overwrite-source`.
+    pub kind: &'static str,
+    /// The registers.
+    pub regs: String,
+    /// The counter the access may still be pending on.
+    pub counter: &'static str,
+    /// The pending access (None: left by the caller or a callee).
+    pub access: Option<Loc>,
+    /// Description of a pseudo access.
+    pub access_desc: String,
+    /// The instruction that is too early.
+    pub at: Loc,
+    /// Block labels (or `line N`) of the witness path.
+    pub path: Vec<String>,
+    /// The schedule: which access completes where.
+    pub schedule: Vec<String>,
+}
+
+/// The result for one function.
+#[derive(Clone, Debug)]
+pub struct FnReport {
+    /// Its name.
+    pub name: String,
+    /// Kernel (starts with nothing pending) or callable function.
+    pub kernel: bool,
+    /// Instruction count.
+    pub insts: usize,
+    /// The hazards.
+    pub hazards: Vec<HazardReport>,
+    /// Instructions whose counters are not known (paths stop there).
+    pub unknown: Vec<Loc>,
+    /// Waits no schedule needs: location and reason.
+    pub redundant: Vec<(Loc, &'static str)>,
+}
+
+/// A bad-input error with its position.
+#[derive(Clone, Debug)]
+pub struct InputError {
+    /// 1-based line (0: the file as a whole).
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong.
+    pub msg: String,
+}
+
+/// Functions at most this long also get the full redundancy check (one more solve per wait).
+pub const FULL_REDUNDANCY_LIMIT: usize = 4000;
+
+/// Check the assembly `text`. `target` overrides `.amdgcn_target`.
+pub fn check_text(
+    text: &str,
+    target: Option<Target>,
+) -> Result<(Target, Vec<FnReport>), InputError> {
+    let file = asm::parse(text).map_err(|e| InputError {
+        line: e.line,
+        col: e.col,
+        msg: e.msg,
+    })?;
+    let target = target.or(file.target).ok_or_else(|| InputError {
+        line: 1,
+        col: 1,
+        msg: "no `.amdgcn_target` in the file: give --target".into(),
+    })?;
+    let mut out = Vec::new();
+    for f in &file.functions {
+        out.push(check_function(target, f)?);
+    }
+    Ok((target, out))
+}
+
+/// What a caller or callee may leave pending: one out-of-order access per counter that
+/// writes every register (except on the store counters) and holds every source on expcnt and
+/// xcnt.
+fn pseudo_sites(target: Target, callee: bool) -> Vec<Site> {
+    counters::counters(target)
+        .iter()
+        .map(|&(c, _)| {
+            let holds = matches!(c, Counter::Exp | Counter::X);
+            let writes = !matches!(c, Counter::Vs | Counter::Store | Counter::X);
+            Site {
+                inst: None,
+                callee,
+                writes: if writes { RegSet::all() } else { RegSet::new() },
+                held: if holds { RegSet::all() } else { RegSet::new() },
+                held_until: holds.then_some(c),
+                effects: vec![Effect {
+                    counter: c,
+                    order: Order::OutOfOrder,
+                    definite: true,
+                }],
+            }
+        })
+        .collect()
+}
+
+/// Check one function.
+pub fn check_function(target: Target, f: &Function) -> Result<FnReport, InputError> {
+    let at = |i: &Inst, msg: String| InputError {
+        line: i.line,
+        col: i.col,
+        msg,
+    };
+    let actions: Vec<Action> = f
+        .insts
+        .iter()
+        .map(|i| classify(target, i).map_err(|m| at(i, m)))
+        .collect::<Result<_, _>>()?;
+    let blocks = cfg::blocks(f, &actions).map_err(|i| {
+        at(
+            &f.insts[i],
+            format!("branch to a label not in function `{}`", f.name),
+        )
+    })?;
+    let mut pseudo = pseudo_sites(target, false);
+    pseudo.extend(pseudo_sites(target, true));
+    let mut an = Analysis::new(&actions, &blocks, pseudo);
+    let init = initial_state(&an, f.kernel);
+    let mut useful = vec![false; actions.len()];
+    an.solve(init.clone(), &mut useful);
+    let mut useful = vec![false; actions.len()];
+    let hazards = dedup(an.collect(&mut useful));
+    let reports = hazards.iter().map(|h| report(&an, f, h)).collect();
+    let redundant = redundant_waits(&mut an, f, &init, &hazards, &useful);
+    let unknown = actions
+        .iter()
+        .zip(&f.insts)
+        .filter(|(a, _)| matches!(a, Action::Unknown(_)))
+        .map(|(_, i)| loc(i))
+        .collect();
+    Ok(FnReport {
+        name: f.name.clone(),
+        kernel: f.kernel,
+        insts: f.insts.len(),
+        hazards: reports,
+        unknown,
+        redundant,
+    })
+}
+
+/// A kernel starts with nothing pending; a callable function with the caller's left-overs.
+fn initial_state(an: &Analysis, kernel: bool) -> State {
+    let mut st = State::new();
+    if !kernel {
+        for s in an.actions.len()..an.sites.len() {
+            if !an.sites[s].callee {
+                an.issue(&mut st, s);
+            }
+        }
+    }
+    st
+}
+
+/// One hazard per (access, instruction, counter): the count is exact, never capped.
+fn dedup(hs: Vec<Hazard>) -> Vec<Hazard> {
+    let mut seen = HashSet::new();
+    hs.into_iter()
+        .filter(|h| seen.insert((h.site, h.at, h.counter, h.kind)))
+        .collect()
+}
+
+/// Waits no schedule needs: those that complete nothing on any path, and (for functions of
+/// at most [`FULL_REDUNDANCY_LIMIT`] instructions) those whose removal adds no hazard.
+fn redundant_waits(
+    an: &mut Analysis,
+    f: &Function,
+    init: &State,
+    hazards: &[Hazard],
+    useful: &[bool],
+) -> Vec<(Loc, &'static str)> {
+    let reached: Vec<bool> = (0..an.actions.len())
+        .map(|i| an.entry[an.block_of[i]].is_some())
+        .collect();
+    let base: HashSet<(usize, usize)> = hazards.iter().map(|h| (h.site, h.at)).collect();
+    let mut out = Vec::new();
+    for i in 0..an.actions.len() {
+        if !matches!(an.actions[i], Action::Wait(_)) || !reached[i] {
+            continue;
+        }
+        if !useful[i] {
+            out.push((loc(&f.insts[i]), "it completes nothing on any path"));
+            continue;
+        }
+        if an.actions.len() > FULL_REDUNDANCY_LIMIT {
+            continue;
+        }
+        an.disabled = Some(i);
+        let mut scratch = vec![false; an.actions.len()];
+        an.solve(init.clone(), &mut scratch);
+        let more = an
+            .collect(&mut scratch)
+            .iter()
+            .any(|h| !base.contains(&(h.site, h.at)));
+        if !more {
+            out.push((loc(&f.insts[i]), "no hazard appears without it"));
+        }
+    }
+    an.disabled = None;
+    let mut scratch = vec![false; an.actions.len()];
+    an.solve(init.clone(), &mut scratch);
+    out
+}
+
+fn loc(i: &Inst) -> Loc {
+    Loc {
+        line: i.line,
+        col: i.col,
+        text: i.text(),
+    }
+}
+
+/// The printed form of a hazard: witness path and schedule.
+fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
+    let site = &an.sites[h.site];
+    let path = an.witness(h);
+    let path_names = path
+        .iter()
+        .map(|&b| match &an.blocks[b].label {
+            Some(l) => l.clone(),
+            None => format!("line {}", f.insts[an.blocks[b].start].line),
+        })
+        .collect();
+    let access_desc = match (site.inst, site.callee) {
+        (Some(i), _) => format!("`{}`", f.insts[i].text()),
+        (None, false) => "an access the caller left pending".to_string(),
+        (None, true) => "an access the callee left pending".to_string(),
+    };
+    HazardReport {
+        kind: match h.kind {
+            HazardKind::Read => "read",
+            HazardKind::Overwrite => "overwrite",
+            HazardKind::OverwriteSource => "overwrite-source",
+        },
+        regs: h.regs.to_string(),
+        counter: h.counter.name(),
+        access: site.inst.map(|i| loc(&f.insts[i])),
+        access_desc,
+        at: loc(&f.insts[h.at]),
+        path: path_names,
+        schedule: schedule(an, f, h, &path),
+    }
+}
+
+/// The instructions along the witness path from the access to the hazard.
+fn path_insts(an: &Analysis, h: &Hazard, path: &[usize]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (n, &b) in path.iter().enumerate() {
+        let bl = &an.blocks[b];
+        let lo = match an.sites[h.site].inst {
+            Some(s) if n == 0 && an.block_of[s] == b => s + 1,
+            _ => bl.start,
+        };
+        let hi = if n + 1 == path.len() { h.at } else { bl.end };
+        out.extend(lo..hi.max(lo));
+    }
+    out
+}
+
+/// Which access completes where: the access stays pending past every wait on its counter
+/// along the path, because each such wait can be met by other accesses completing.
+fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<String> {
+    let site = &an.sites[h.site];
+    let c = h.counter;
+    let mut out = vec![match site.inst {
+        Some(i) => format!(
+            "line {}: issued; it counts on {}",
+            f.insts[i].line,
+            c.name()
+        ),
+        None => format!(
+            "function entry: pending on {} (left by the caller or a callee)",
+            c.name()
+        ),
+    }];
+    let order = site
+        .effects
+        .iter()
+        .find(|e| e.counter == c)
+        .map(|e| e.order);
+    for i in path_insts(an, h, path) {
+        if let Action::Wait(w) = &an.actions[i] {
+            if let Some((_, n)) = w.iter().find(|(k, _)| *k == c) {
+                let why = match order {
+                    Some(Order::InOrder(kind)) => format!(
+                        "{n} access(es) may remain and the {kind} accesses issued after it may all be among them"
+                    ),
+                    _ => format!("{n} access(es) may remain and it completes out of order"),
+                };
+                out.push(format!(
+                    "line {}: `{}` is met with it still pending: {why}",
+                    f.insts[i].line,
+                    f.insts[i].text()
+                ));
+            }
+        }
+    }
+    out.push(format!(
+        "line {}: reached with it pending; it completes after this instruction",
+        f.insts[h.at].line
+    ));
+    out
+}
