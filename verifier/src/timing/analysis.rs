@@ -13,13 +13,11 @@ use super::classify::{Access, Action};
 use super::regs::RegSet;
 use gcnsmt_lifter::counters::{Counter, Effect, Order};
 
-/// One issuing point: an instruction, or the accesses a caller or callee left pending.
+/// One issuing point: an instruction, or the accesses the caller left pending.
 #[derive(Clone, Debug)]
 pub struct Site {
     /// The instruction, if the site is one.
     pub inst: Option<usize>,
-    /// For a pseudo-site: left by a callee (true) or by the caller (false).
-    pub callee: bool,
     /// Registers written at completion.
     pub writes: RegSet,
     /// Sources read after issue.
@@ -58,6 +56,8 @@ pub enum HazardKind {
     Overwrite,
     /// Writes a source register a pending access has not read yet.
     OverwriteSource,
+    /// Returns to the caller with the access pending (the caller assumes it complete).
+    ReturnPending,
 }
 
 /// A hazard: the pending access, where it bites and the registers involved.
@@ -89,10 +89,13 @@ pub struct Analysis<'a> {
     pub entry: Vec<Option<State>>,
     /// A wait to ignore (the redundancy check).
     pub disabled: Option<usize>,
+    /// A callable function: a return with accesses other than stores pending breaks the
+    /// calling convention callers rely on.
+    pub check_returns: bool,
 }
 
 impl<'a> Analysis<'a> {
-    /// Set up: one site per memory instruction, plus `pseudo` sites (caller/callee left-overs).
+    /// Set up: one site per memory instruction, plus `pseudo` sites (the caller's left-overs).
     pub fn new(actions: &'a [Action], blocks: &'a [super::cfg::Block], pseudo: Vec<Site>) -> Self {
         let mut sites: Vec<Site> = actions
             .iter()
@@ -106,7 +109,6 @@ impl<'a> Analysis<'a> {
                     ..
                 }) => Site {
                     inst: Some(i),
-                    callee: false,
                     writes: writes.clone(),
                     held: held.clone(),
                     held_until: *held_until,
@@ -114,7 +116,6 @@ impl<'a> Analysis<'a> {
                 },
                 _ => Site {
                     inst: Some(i),
-                    callee: false,
                     writes: RegSet::new(),
                     held: RegSet::new(),
                     held_until: None,
@@ -134,6 +135,7 @@ impl<'a> Analysis<'a> {
             block_of,
             entry: vec![None; blocks.len()],
             disabled: None,
+            check_returns: false,
         }
     }
 
@@ -171,10 +173,25 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Apply a wait; whether it completed anything.
-    fn wait(st: &mut State, w: &[(Counter, u32)]) -> bool {
+    /// Apply a wait; whether it completed anything. An access that completed has also read
+    /// its sources and had its address translated: its `held_until` entry (expcnt for gfx6
+    /// store data and GDS, xcnt on gfx1250) goes with it.
+    fn wait(&self, st: &mut State, w: &[(Counter, u32)]) -> bool {
         let before = st.len();
-        st.retain(|e| !w.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n));
+        let mut done: Vec<u32> = Vec::new();
+        st.retain(|e| {
+            let gone = w.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n);
+            if gone && self.sites[e.site as usize].held_until != Some(e.counter) {
+                done.push(e.site);
+            }
+            !gone
+        });
+        if !done.is_empty() {
+            st.retain(|e| {
+                !(done.contains(&e.site)
+                    && self.sites[e.site as usize].held_until == Some(e.counter))
+            });
+        }
         st.len() != before
     }
 
@@ -188,10 +205,14 @@ impl<'a> Analysis<'a> {
                 m.union(&a.held);
                 (m, a.writes.clone(), Some(a))
             }
-            Action::Branch { reads, .. } | Action::End { reads } => {
+            Action::End { reads, ret: true } if self.check_returns => {
+                self.return_pending(st, i, out);
                 (reads.clone(), RegSet::new(), None)
             }
-            Action::Call { mentions } => (mentions.clone(), RegSet::all(), None),
+            Action::Branch { reads, .. } | Action::End { reads, .. } => {
+                (reads.clone(), RegSet::new(), None)
+            }
+            Action::Call { mentions, writes } => (mentions.clone(), writes.clone(), None),
             Action::Wait(_) | Action::Unknown(_) => return,
         };
         for e in st {
@@ -229,6 +250,25 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// At a return: every access still pending (but stores on vscnt/storecnt) is one the
+    /// caller assumes complete.
+    fn return_pending(&self, st: &State, i: usize, out: &mut Vec<Hazard>) {
+        for e in st {
+            if !matches!(e.counter, Counter::Vs | Counter::Store) {
+                let site = &self.sites[e.site as usize];
+                let mut regs = site.writes.clone();
+                regs.union(&site.held);
+                out.push(Hazard {
+                    site: e.site as usize,
+                    at: i,
+                    counter: e.counter,
+                    kind: HazardKind::ReturnPending,
+                    regs,
+                });
+            }
+        }
+    }
+
     /// A later load of the same in-order kind on the same counter that only overwrites the
     /// pending one's destination completes after it, so the register ends with the later value
     /// (LLVM's `VmemType` rule): no hazard.
@@ -254,24 +294,50 @@ impl<'a> Analysis<'a> {
         &self,
         st: &mut State,
         i: usize,
-        out: Option<&mut Vec<Hazard>>,
+        mut out: Option<&mut Vec<Hazard>>,
         useful: &mut [bool],
     ) {
-        if let Some(out) = out {
+        if let Some(out) = out.as_deref_mut() {
             self.hazards(st, i, out);
         }
         match &self.actions[i] {
             Action::Wait(w) if self.disabled != Some(i) => {
-                useful[i] |= Self::wait(st, w);
+                useful[i] |= self.wait(st, w);
             }
             Action::Mem(_) => self.issue(st, i),
             Action::Call { .. } => {
-                // The callee may leave anything pending: the pseudo-sites after the
-                // instruction sites, one per counter ([`super::run`] builds them).
-                let first = self.actions.len();
-                for s in first..self.sites.len() {
-                    if self.sites[s].callee {
-                        self.issue(st, s);
+                // LLVM's convention (`callWaitsOnFunctionEntry`, `callWaitsOnFunctionReturn`
+                // in SIInsertWaitcnts.cpp): the callee waits for every counter but the store
+                // counter at entry and before returning; a callee in the file is checked for
+                // it ([`Self::return_pending`] and the caller's pending accesses at its entry).
+                let all: Vec<(Counter, u32)> = [
+                    Counter::Vm,
+                    Counter::Lgkm,
+                    Counter::Exp,
+                    Counter::Load,
+                    Counter::Sample,
+                    Counter::Bvh,
+                    Counter::Ds,
+                    Counter::Km,
+                    Counter::Async,
+                ]
+                .map(|c| (c, 0))
+                .to_vec();
+                self.wait(st, &all);
+                // Sources still held (a gfx1250 store before its xcnt drained): the callee
+                // may overwrite any register.
+                if let Some(out) = out {
+                    for e in st.iter() {
+                        let site = &self.sites[e.site as usize];
+                        if site.held_until == Some(e.counter) && !site.held.is_empty() {
+                            out.push(Hazard {
+                                site: e.site as usize,
+                                at: i,
+                                counter: e.counter,
+                                kind: HazardKind::OverwriteSource,
+                                regs: site.held.clone(),
+                            });
+                        }
                     }
                 }
             }

@@ -4,7 +4,7 @@
 use super::analysis::{Analysis, Hazard, HazardKind, Site, State};
 use super::asm::{self, Function, Inst};
 use super::cfg;
-use super::classify::{classify, Action};
+use super::classify::{classify, Action, Settings};
 use super::regs::RegSet;
 use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
 use gcnsmt_semantics::target::Target;
@@ -30,7 +30,7 @@ pub struct HazardReport {
     pub regs: String,
     /// The counter the access may still be pending on.
     pub counter: &'static str,
-    /// The pending access (None: left by the caller or a callee).
+    /// The pending access (None: left by the caller).
     pub access: Option<Loc>,
     /// Description of a pseudo access.
     pub access_desc: String,
@@ -77,6 +77,7 @@ pub const FULL_REDUNDANCY_LIMIT: usize = 4000;
 pub fn check_text(
     text: &str,
     target: Option<Target>,
+    set: Settings,
 ) -> Result<(Target, Vec<FnReport>), InputError> {
     let file = asm::parse(text).map_err(|e| InputError {
         line: e.line,
@@ -90,38 +91,53 @@ pub fn check_text(
     })?;
     let mut out = Vec::new();
     for f in &file.functions {
-        out.push(check_function(target, f)?);
+        out.push(check_function(target, f, set)?);
     }
     Ok((target, out))
 }
 
-/// What a caller or callee may leave pending: one out-of-order access per counter that
-/// writes every register (except on the store counters) and holds every source on expcnt and
-/// xcnt.
-fn pseudo_sites(target: Target, callee: bool) -> Vec<Site> {
+/// What a caller may leave pending: one out-of-order access per counter, writing every
+/// register (but on the store and async counters, whose accesses write memory or LDS), and
+/// holding every source on expcnt, or on xcnt until it completes (gfx1250).
+fn pseudo_sites(target: Target) -> Vec<Site> {
+    let has_x = counters::counter_max(target, Counter::X).is_some();
+    let ooo = |counter| Effect {
+        counter,
+        order: Order::OutOfOrder,
+        definite: true,
+    };
     counters::counters(target)
         .iter()
+        .filter(|(c, _)| *c != Counter::X)
         .map(|&(c, _)| {
-            let holds = matches!(c, Counter::Exp | Counter::X);
-            let writes = !matches!(c, Counter::Vs | Counter::Store | Counter::X);
+            let writes = !matches!(c, Counter::Vs | Counter::Store | Counter::Async);
+            let held_until = match c {
+                Counter::Exp => Some(Counter::Exp),
+                Counter::Ds => None,
+                _ if has_x => Some(Counter::X),
+                _ => None,
+            };
+            let mut effects = vec![ooo(c)];
+            if held_until == Some(Counter::X) {
+                effects.push(ooo(Counter::X));
+            }
             Site {
                 inst: None,
-                callee,
                 writes: if writes { RegSet::all() } else { RegSet::new() },
-                held: if holds { RegSet::all() } else { RegSet::new() },
-                held_until: holds.then_some(c),
-                effects: vec![Effect {
-                    counter: c,
-                    order: Order::OutOfOrder,
-                    definite: true,
-                }],
+                held: if held_until.is_some() {
+                    RegSet::all()
+                } else {
+                    RegSet::new()
+                },
+                held_until,
+                effects,
             }
         })
         .collect()
 }
 
 /// Check one function.
-pub fn check_function(target: Target, f: &Function) -> Result<FnReport, InputError> {
+pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnReport, InputError> {
     let at = |i: &Inst, msg: String| InputError {
         line: i.line,
         col: i.col,
@@ -130,7 +146,7 @@ pub fn check_function(target: Target, f: &Function) -> Result<FnReport, InputErr
     let actions: Vec<Action> = f
         .insts
         .iter()
-        .map(|i| classify(target, i).map_err(|m| at(i, m)))
+        .map(|i| classify(target, i, set).map_err(|m| at(i, m)))
         .collect::<Result<_, _>>()?;
     let blocks = cfg::blocks(f, &actions).map_err(|i| {
         at(
@@ -138,9 +154,8 @@ pub fn check_function(target: Target, f: &Function) -> Result<FnReport, InputErr
             format!("branch to a label not in function `{}`", f.name),
         )
     })?;
-    let mut pseudo = pseudo_sites(target, false);
-    pseudo.extend(pseudo_sites(target, true));
-    let mut an = Analysis::new(&actions, &blocks, pseudo);
+    let mut an = Analysis::new(&actions, &blocks, pseudo_sites(target));
+    an.check_returns = !f.kernel;
     let init = initial_state(&an, f.kernel);
     let mut useful = vec![false; actions.len()];
     an.solve(init.clone(), &mut useful);
@@ -169,9 +184,7 @@ fn initial_state(an: &Analysis, kernel: bool) -> State {
     let mut st = State::new();
     if !kernel {
         for s in an.actions.len()..an.sites.len() {
-            if !an.sites[s].callee {
-                an.issue(&mut st, s);
-            }
+            an.issue(&mut st, s);
         }
     }
     st
@@ -246,16 +259,16 @@ fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
             None => format!("line {}", f.insts[an.blocks[b].start].line),
         })
         .collect();
-    let access_desc = match (site.inst, site.callee) {
-        (Some(i), _) => format!("`{}`", f.insts[i].text()),
-        (None, false) => "an access the caller left pending".to_string(),
-        (None, true) => "an access the callee left pending".to_string(),
+    let access_desc = match site.inst {
+        Some(i) => format!("`{}`", f.insts[i].text()),
+        None => "an access the caller left pending".to_string(),
     };
     HazardReport {
         kind: match h.kind {
             HazardKind::Read => "read",
             HazardKind::Overwrite => "overwrite",
             HazardKind::OverwriteSource => "overwrite-source",
+            HazardKind::ReturnPending => "return-pending",
         },
         regs: h.regs.to_string(),
         counter: h.counter.name(),
@@ -294,7 +307,7 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
             c.name()
         ),
         None => format!(
-            "function entry: pending on {} (left by the caller or a callee)",
+            "function entry: pending on {} (left by the caller)",
             c.name()
         ),
     }];

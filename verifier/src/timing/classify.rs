@@ -54,11 +54,16 @@ pub enum Action {
     End {
         /// Registers it reads.
         reads: RegSet,
+        /// A return: LLVM's convention makes the callee wait for everything first.
+        ret: bool,
     },
-    /// A call: the callee may leave accesses pending.
+    /// A call. LLVM's convention: the callee waits for every counter (but vscnt/storecnt)
+    /// at entry and before it returns, so the call completes every register access.
     Call {
         /// Registers it names.
         mentions: RegSet,
+        /// The return address it writes (first operand).
+        writes: RegSet,
     },
     /// An instruction whose counters gcnsmt does not know: never treated as synchronous.
     Unknown(String),
@@ -212,8 +217,18 @@ fn waitcnt(target: Target, ops: &str) -> Result<Vec<(Counter, u32)>, BadInput> {
     Ok(out)
 }
 
+/// Named settings where the sources leave a choice (docs/timing.md).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// `flat-lds=never`: assume no FLAT instruction reaches LDS, so FLAT counts like GLOBAL
+    /// (vmcnt only, in order). llc assumes this where its alias analysis proves the address
+    /// is not LDS, which the `.s` file no longer shows. Default (false): FLAT may reach LDS
+    /// and counts on both counters, out of order.
+    pub flat_never_lds: bool,
+}
+
 /// Classify one instruction on `target`.
-pub fn classify(target: Target, inst: &Inst) -> Result<Action, BadInput> {
+pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, BadInput> {
     let m = inst.mnemonic.as_str();
     let ops = inst.operands.as_str();
     if let Some(w) = wait(target, m, ops) {
@@ -224,6 +239,23 @@ pub fn classify(target: Target, inst: &Inst) -> Result<Action, BadInput> {
         return Ok(a);
     }
     match memory_family(target, m, ops) {
+        Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds => Ok(Action::Mem(access(
+            target,
+            MemFamily::VmemLoad,
+            m,
+            ops,
+            mentions,
+        )?)),
+        Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds => Ok(Action::Mem(access(
+            target,
+            MemFamily::VmemStore,
+            m,
+            ops,
+            mentions,
+        )?)),
+        Some(Ok(family)) if counters::effects(target, family).is_empty() => Ok(Action::Unknown(
+            format!("`{m}`: {family:?} has no counters on {}", target.name()),
+        )),
         Some(Ok(family)) => Ok(Action::Mem(access(target, family, m, ops, mentions)?)),
         Some(Err(why)) => Ok(Action::Unknown(why)),
         None => Ok(Action::Sync {
@@ -258,11 +290,18 @@ fn control(m: &str, ops: &str, mentions: &RegSet) -> Result<Option<Action>, BadI
                 reads,
             }
         }
-        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" | "s_setpc_b64" => Action::End {
+        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => Action::End {
             reads: mentions.clone(),
+            ret: false,
         },
-        "s_swappc_b64" | "s_call_b64" => Action::Call {
+        // A return (or a jump out of the function: llc emits none within one).
+        "s_setpc_b64" | "s_set_pc_i64" => Action::End {
+            reads: mentions.clone(),
+            ret: true,
+        },
+        "s_swappc_b64" | "s_call_b64" | "s_swap_pc_i64" | "s_call_i64" => Action::Call {
             mentions: mentions.clone(),
+            writes: first_regs(ops)?,
         },
         _ => return Ok(None),
     }))
@@ -321,7 +360,7 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
     let unknown = || Some(Err(format!("`{m}`: its wait counters are not known")));
     let returns = atomic_returns(target, ops);
     let fam = match m {
-        "exp" => Export,
+        "exp" | "export" => Export,
         "lds_param_load" | "lds_direct_load" | "ds_param_load" | "ds_direct_load" => LdsParam,
         _ if m.starts_with("ds_") => match ds_lookup(target, m) {
             None => return unknown(),

@@ -1,6 +1,7 @@
 //! The `gcnsmt waitcnt` command line.
 
 use super::check::check_text;
+use super::classify::Settings;
 use super::report;
 use crate::exit::{write_stdout, ExitStatus};
 use gcnsmt_semantics::target::Target;
@@ -27,6 +28,26 @@ pub struct WaitcntArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Named settings: `flat-lds=never` (assume no FLAT access reaches LDS; default `may`).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+}
+
+/// Parse the `--set` values.
+fn settings(list: &[String]) -> Result<Settings, String> {
+    let mut s = Settings::default();
+    for item in list {
+        match item.as_str() {
+            "flat-lds=never" => s.flat_never_lds = true,
+            "flat-lds=may" => s.flat_never_lds = false,
+            _ => {
+                return Err(format!(
+                    "unknown setting `{item}` (known: flat-lds=may|never)"
+                ))
+            }
+        }
+    }
+    Ok(s)
 }
 
 /// Run: exit 0 no hazard, 1 a hazard, 2 bad input, 3 no hazard but an instruction whose
@@ -42,6 +63,13 @@ pub fn run(a: &WaitcntArgs) -> ExitStatus {
         Some((_, Some(t))) => Some(t),
         None => None,
     };
+    let set = match settings(&a.settings) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitStatus::InputError;
+        }
+    };
     let text = match std::fs::read_to_string(&a.file) {
         Ok(t) => t,
         Err(e) => {
@@ -49,7 +77,7 @@ pub fn run(a: &WaitcntArgs) -> ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    let (target, fns) = match check_text(&text, target) {
+    let (target, fns) = match check_text(&text, target, set) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);

@@ -18,6 +18,10 @@ fn hazard_line(file: &str, h: &HazardReport) -> String {
     let verb = match h.kind {
         "read" => format!("reads {} before {} has written it", h.regs, h.access_desc),
         "overwrite" => format!("writes {} before {} has written it", h.regs, h.access_desc),
+        "return-pending" => format!(
+            "returns before {} has completed (callers assume it has: {})",
+            h.access_desc, h.regs
+        ),
         _ => format!("writes {} before {} has read it", h.regs, h.access_desc),
     };
     let from = h
