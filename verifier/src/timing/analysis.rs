@@ -87,8 +87,8 @@ pub struct Analysis<'a> {
     pub block_of: Vec<usize>,
     /// The state at each block's entry (None: unreachable).
     pub entry: Vec<Option<State>>,
-    /// A wait to ignore (the redundancy check).
-    pub disabled: Option<usize>,
+    /// Waits to ignore (the redundancy check).
+    pub disabled: Vec<usize>,
     /// A callable function: a return with accesses other than stores pending breaks the
     /// calling convention callers rely on.
     pub check_returns: bool,
@@ -134,7 +134,7 @@ impl<'a> Analysis<'a> {
             sites,
             block_of,
             entry: vec![None; blocks.len()],
-            disabled: None,
+            disabled: Vec::new(),
             check_returns: false,
         }
     }
@@ -173,16 +173,21 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Apply a wait; whether it completed anything. An access that completed has also read
-    /// its sources and had its address translated: its `held_until` entry (expcnt for gfx6
-    /// store data and GDS, xcnt on gfx1250) goes with it.
-    fn wait(&self, st: &mut State, w: &[(Counter, u32)]) -> bool {
+    /// Apply a wait; whether it completed anything, and whether it completed an access that
+    /// writes no register (a store, an LDS write: its wait may order memory for other waves,
+    /// which this analysis does not model). An access that completed has also read its
+    /// sources and had its address translated: its `held_until` entry (expcnt for gfx6 store
+    /// data and GDS, xcnt on gfx1250) goes with it.
+    fn wait(&self, st: &mut State, w: &[(Counter, u32)]) -> (bool, bool) {
         let before = st.len();
         let mut done: Vec<u32> = Vec::new();
+        let mut memory = false;
         st.retain(|e| {
             let gone = w.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n);
-            if gone && self.sites[e.site as usize].held_until != Some(e.counter) {
+            let site = &self.sites[e.site as usize];
+            if gone && site.held_until != Some(e.counter) {
                 done.push(e.site);
+                memory |= site.writes.is_empty();
             }
             !gone
         });
@@ -192,13 +197,21 @@ impl<'a> Analysis<'a> {
                     && self.sites[e.site as usize].held_until == Some(e.counter))
             });
         }
-        st.len() != before
+        (st.len() != before, memory)
     }
 
     /// The hazards of instruction `i` in state `st`.
     fn hazards(&self, st: &State, i: usize, out: &mut Vec<Hazard>) {
+        let mut sync_reads = None;
         let (mentions, writes, own) = match &self.actions[i] {
-            Action::Sync { mentions, writes } => (mentions.clone(), writes.clone(), None),
+            Action::Sync {
+                mentions,
+                writes,
+                reads,
+            } => {
+                sync_reads = Some(reads);
+                (mentions.clone(), writes.clone(), None)
+            }
             Action::Mem(a) => {
                 let mut m = a.reads.clone();
                 m.union(&a.writes);
@@ -221,9 +234,10 @@ impl<'a> Analysis<'a> {
             if holds_writes && site.writes.overlaps(&mentions) {
                 let hit = site.writes.intersect(&mentions);
                 if !self.same_kind_overwrite(e, own, &hit) {
-                    let read = match own {
-                        Some(a) => a.reads.overlaps(&hit) || a.held.overlaps(&hit),
-                        None => !writes.contains(&hit),
+                    let read = match (own, sync_reads) {
+                        (Some(a), _) => a.reads.overlaps(&hit) || a.held.overlaps(&hit),
+                        (None, Some(r)) => r.overlaps(&hit),
+                        (None, None) => !writes.contains(&hit),
                     };
                     out.push(Hazard {
                         site: e.site as usize,
@@ -288,21 +302,23 @@ impl<'a> Analysis<'a> {
         same && others_in_order && !a.reads.overlaps(hit) && a.writes.contains(hit)
     }
 
-    /// Run instruction `i` on `st`; record hazards in `out` when given. Whether a wait
-    /// completed anything is recorded in `useful`.
+    /// Run instruction `i` on `st`; record hazards in `out` when given. What a wait completed
+    /// is recorded in `useful`: 0 nothing, 1 register accesses only, 2 also a store or an
+    /// LDS write.
     pub fn step(
         &self,
         st: &mut State,
         i: usize,
         mut out: Option<&mut Vec<Hazard>>,
-        useful: &mut [bool],
+        useful: &mut [u8],
     ) {
         if let Some(out) = out.as_deref_mut() {
             self.hazards(st, i, out);
         }
         match &self.actions[i] {
-            Action::Wait(w) if self.disabled != Some(i) => {
-                useful[i] |= self.wait(st, w);
+            Action::Wait(w) if !self.disabled.contains(&i) => {
+                let (any, memory) = self.wait(st, w);
+                useful[i] = useful[i].max(u8::from(any) + u8::from(memory));
             }
             Action::Mem(_) => self.issue(st, i),
             Action::Call { .. } => {
@@ -373,7 +389,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// The fixpoint from `init` at block 0.
-    pub fn solve(&mut self, init: State, useful: &mut [bool]) {
+    pub fn solve(&mut self, init: State, useful: &mut [u8]) {
         if self.blocks.is_empty() {
             return;
         }
@@ -404,7 +420,7 @@ impl<'a> Analysis<'a> {
         b: usize,
         st: &mut State,
         mut out: Option<&mut Vec<Hazard>>,
-        useful: &mut [bool],
+        useful: &mut [u8],
     ) -> bool {
         let bl = &self.blocks[b];
         for i in bl.start..bl.end {
@@ -417,7 +433,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// Every hazard in the fixpoint (one pass over the reached blocks).
-    pub fn collect(&self, useful: &mut [bool]) -> Vec<Hazard> {
+    pub fn collect(&self, useful: &mut [u8]) -> Vec<Hazard> {
         let mut out = Vec::new();
         for b in 0..self.blocks.len() {
             if let Some(init) = &self.entry[b] {

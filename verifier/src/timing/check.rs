@@ -157,9 +157,9 @@ pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnR
     let mut an = Analysis::new(&actions, &blocks, pseudo_sites(target));
     an.check_returns = !f.kernel;
     let init = initial_state(&an, f.kernel);
-    let mut useful = vec![false; actions.len()];
+    let mut useful = vec![0u8; actions.len()];
     an.solve(init.clone(), &mut useful);
-    let mut useful = vec![false; actions.len()];
+    let mut useful = vec![0u8; actions.len()];
     let hazards = dedup(an.collect(&mut useful));
     let reports = hazards.iter().map(|h| report(&an, f, h)).collect();
     let redundant = redundant_waits(&mut an, f, &init, &hazards, &useful);
@@ -199,45 +199,56 @@ fn dedup(hs: Vec<Hazard>) -> Vec<Hazard> {
 }
 
 /// Waits no schedule needs: those that complete nothing on any path, and (for functions of
-/// at most [`FULL_REDUNDANCY_LIMIT`] instructions) those whose removal adds no hazard.
+/// at most [`FULL_REDUNDANCY_LIMIT`] instructions) those that complete only register-writing
+/// accesses and whose removal adds no hazard.
 fn redundant_waits(
     an: &mut Analysis,
     f: &Function,
     init: &State,
     hazards: &[Hazard],
-    useful: &[bool],
+    useful: &[u8],
 ) -> Vec<(Loc, &'static str)> {
     let reached: Vec<bool> = (0..an.actions.len())
         .map(|i| an.entry[an.block_of[i]].is_some())
         .collect();
     let base: HashSet<(usize, usize)> = hazards.iter().map(|h| (h.site, h.at)).collect();
-    let mut out = Vec::new();
-    for i in 0..an.actions.len() {
-        if !matches!(an.actions[i], Action::Wait(_)) || !reached[i] {
-            continue;
-        }
-        if !useful[i] {
-            out.push((loc(&f.insts[i]), "it completes nothing on any path"));
-            continue;
-        }
-        if an.actions.len() > FULL_REDUNDANCY_LIMIT {
-            continue;
-        }
-        an.disabled = Some(i);
-        let mut scratch = vec![false; an.actions.len()];
+    let waits: Vec<usize> = (0..an.actions.len())
+        .filter(|&i| matches!(an.actions[i], Action::Wait(_)) && reached[i])
+        .collect();
+    // Waits that complete nothing go first: removing them changes no state.
+    let mut found: Vec<(usize, &'static str)> = waits
+        .iter()
+        .filter(|&&i| useful[i] == 0)
+        .map(|&i| (i, "it completes nothing on any path"))
+        .collect();
+    an.disabled = found.iter().map(|(i, _)| *i).collect();
+    // Then greedily, in program order: a wait is redundant when removing it, with the waits
+    // already found, adds no hazard (so the reported waits can all go together). A wait
+    // that completes a store or an LDS write may order memory for other waves, which this
+    // register analysis does not model: never called redundant.
+    let small = an.actions.len() <= FULL_REDUNDANCY_LIMIT;
+    for &i in waits.iter().filter(|&&i| small && useful[i] == 1) {
+        an.disabled.push(i);
+        let mut scratch = vec![0u8; an.actions.len()];
         an.solve(init.clone(), &mut scratch);
         let more = an
             .collect(&mut scratch)
             .iter()
             .any(|h| !base.contains(&(h.site, h.at)));
-        if !more {
-            out.push((loc(&f.insts[i]), "no hazard appears without it"));
+        if more {
+            an.disabled.pop();
+        } else {
+            found.push((i, "no hazard appears without it"));
         }
     }
-    an.disabled = None;
-    let mut scratch = vec![false; an.actions.len()];
+    an.disabled.clear();
+    let mut scratch = vec![0u8; an.actions.len()];
     an.solve(init.clone(), &mut scratch);
-    out
+    found.sort();
+    found
+        .into_iter()
+        .map(|(i, why)| (loc(&f.insts[i]), why))
+        .collect()
 }
 
 fn loc(i: &Inst) -> Loc {
@@ -256,6 +267,7 @@ fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
         .iter()
         .map(|&b| match &an.blocks[b].label {
             Some(l) => l.clone(),
+            None if b == 0 => f.name.clone(),
             None => format!("line {}", f.insts[an.blocks[b].start].line),
         })
         .collect();

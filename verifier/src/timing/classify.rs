@@ -36,6 +36,8 @@ pub enum Action {
         mentions: RegSet,
         /// The registers it may write.
         writes: RegSet,
+        /// The registers it reads.
+        reads: RegSet,
     },
     /// A memory access.
     Mem(Access),
@@ -258,10 +260,14 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
         )),
         Some(Ok(family)) => Ok(Action::Mem(access(target, family, m, ops, mentions)?)),
         Some(Err(why)) => Ok(Action::Unknown(why)),
-        None => Ok(Action::Sync {
-            writes: sync_writes(m, ops)?,
-            mentions: with_implicit(m, mentions),
-        }),
+        None => {
+            let (writes, reads) = sync_operands(m, ops)?;
+            Ok(Action::Sync {
+                writes,
+                reads: with_implicit(m, reads),
+                mentions: with_implicit(m, mentions),
+            })
+        }
     }
 }
 
@@ -315,10 +321,11 @@ fn with_implicit(m: &str, mut mentions: RegSet) -> RegSet {
     mentions
 }
 
-/// The registers a synchronous instruction may write: its first operand (LLVM puts the
-/// destination first), both destinations of VOP3b carry and division ops, both operands of
-/// `v_swap`; nothing for compares into SCC, branches and no-ops.
-fn sync_writes(m: &str, ops: &str) -> Result<RegSet, BadInput> {
+/// The registers a synchronous instruction may write and those it reads. Written: its first
+/// operand (LLVM puts the destination first), both destinations of VOP3b carry and division
+/// ops, both operands of `v_swap`, EXEC for `v_cmpx`; nothing for compares into SCC and
+/// no-ops. Read: the other operands (and both operands of `v_swap`).
+fn sync_operands(m: &str, ops: &str) -> Result<(RegSet, RegSet), BadInput> {
     let none = [
         "s_cmp",
         "s_bitcmp",
@@ -328,29 +335,43 @@ fn sync_writes(m: &str, ops: &str) -> Result<RegSet, BadInput> {
         "s_set",
         "s_sleep",
     ];
-    if none.iter().any(|p| m.starts_with(p)) && !m.starts_with("s_setreg") {
-        return Ok(RegSet::new());
-    }
     let parts = split_operands(ops);
-    let mut w = first_regs(ops)?;
-    let two = [
-        "_co_",
-        "addc",
-        "subb",
-        "div_scale",
-        "mad_u64",
-        "mad_i64",
-        "v_swap",
-    ];
-    if two.iter().any(|p| m.contains(p)) {
-        if let Some(second) = parts.get(1) {
-            w.union(&parse_regs(second)?);
+    let dsts = match () {
+        _ if none.iter().any(|p| m.starts_with(p)) && !m.starts_with("s_setreg") => 0,
+        _ if m.starts_with("v_")
+            && [
+                "_co_",
+                "addc",
+                "subb",
+                "div_scale",
+                "mad_u64",
+                "mad_i64",
+                "v_swap",
+            ]
+            .iter()
+            .any(|p| m.contains(p)) =>
+        {
+            2
         }
+        _ => 1,
+    };
+    let (mut w, mut r) = (RegSet::new(), RegSet::new());
+    for (n, p) in parts.iter().enumerate() {
+        // The first operand's register only: modifiers may follow it (`v1 clamp`).
+        let regs = parse_regs(p)?;
+        if n < dsts {
+            w.union(&regs);
+        } else {
+            r.union(&regs);
+        }
+    }
+    if m.starts_with("v_swap") {
+        r.union(&w);
     }
     if m.starts_with("v_cmpx") {
         w.union(&RegSet::special("exec").expect("special"));
     }
-    Ok(w)
+    Ok((w, r))
 }
 
 /// The memory family of `m`, `Some(Err)` for a memory instruction whose timing is not known,
