@@ -315,8 +315,13 @@ fn control(m: &str, ops: &str, mentions: &RegSet) -> Result<Option<Action>, BadI
 
 /// EXEC is read by every VALU instruction (and by vector memory, which names it nowhere).
 fn with_implicit(m: &str, mut mentions: RegSet) -> RegSet {
-    if m.starts_with("v_") || m.starts_with("s_cbranch_exec") {
+    // EXEC: every VALU instruction and the scalar ops on EXEC (`s_and_saveexec_b64`, ...);
+    // M0: relative moves, messages, LDS-parameter interpolation.
+    if m.starts_with("v_") || m.contains("exec") {
         mentions.union(&RegSet::special("exec").expect("special"));
+    }
+    if m.contains("movrel") || m.starts_with("s_sendmsg") || m.starts_with("v_interp") {
+        mentions.union(&RegSet::special("m0").expect("special"));
     }
     mentions
 }
@@ -490,6 +495,10 @@ fn access(
         reads = minus(&reads, &writes);
     }
     reads.union(&RegSet::special("exec").expect("special"));
+    // DS before gfx9 reads M0 (the LDS size limit); LDS DMA reads M0 (the LDS address).
+    if (matches!(family, Lds | Gds) && target.lds_uses_m0()) || family == LdsDma {
+        reads.union(&RegSet::special("m0").expect("special"));
+    }
     let held_until = counters::sources_held_until(target, family);
     let held = match family {
         // gfx6 stores hold their data (the first operand of buffer and image stores).
