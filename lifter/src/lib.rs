@@ -22,6 +22,7 @@
 
 pub mod any;
 pub mod asm;
+pub mod counters;
 mod decode;
 mod encode;
 mod family;

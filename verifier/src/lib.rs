@@ -60,6 +60,7 @@ pub mod shard;
 mod shrink;
 pub mod smt;
 pub mod spec;
+pub mod timing;
 pub mod tv;
 pub mod vectors;
 pub mod wave;

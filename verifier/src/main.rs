@@ -138,6 +138,9 @@ enum Cmd {
     /// The gcnsmt target each name stands for (`fiji` -> gfx802, `amdgpu9.0a` -> gfx90a), one
     /// `NAME TARGET` line each; with no names, the fourteen targets. Exit 2 if a name is none.
     Targets { names: Vec<String> },
+    /// Memory timing of final code (llc's `.s`): prove no register is read or overwritten
+    /// before the access that writes or reads it completes (docs/timing.md).
+    Waitcnt(gcnsmt_verifier::timing::cmd::WaitcntArgs),
     /// Combine the JSON Lines of every shard of a `verify --shard K/N --format json` run into
     /// the report, summary and exit code of the unsharded run.
     Merge {
@@ -281,6 +284,7 @@ fn main() -> ExitCode {
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Targets { names } => targets(&names),
+        Cmd::Waitcnt(args) => gcnsmt_verifier::timing::cmd::run(&args),
         Cmd::Vectors {
             target,
             instr,

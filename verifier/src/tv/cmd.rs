@@ -3,7 +3,6 @@
 //! refuted but something unknown or unsupported).
 
 use super::barrier;
-use super::canon;
 use super::classify::{classify_refutation, mir_names};
 use super::diff::{self, FnPair};
 use super::emit::Side;
@@ -307,20 +306,6 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
     Ok(out)
 }
 
-/// Both files canonicalised (`canon.rs`), with the preambles of values that cross blocks
-/// (`ssa.rs`) in every function both hold.
-pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile) {
-    let (mut b, mut a) = (before.clone(), after.clone());
-    b.functions.iter_mut().for_each(canon::canonicalize);
-    a.functions.iter_mut().for_each(canon::canonicalize);
-    for fb in &mut b.functions {
-        if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
-            super::ssa::inline_pair(fb, fa);
-        }
-    }
-    (b, a)
-}
-
 /// Validate every changed block of every function on its targets: the function's
 /// `"target-cpu"`, else `fallback`, else an error.
 pub fn validate(
@@ -332,7 +317,7 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
-    let (before, after) = &canonical(before, after);
+    let (before, after) = &super::ssa::canonical(before, after);
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
     let mut cfg = Vec::new();

@@ -63,7 +63,7 @@ mod fuzz {
         let (Ok(b), Ok(a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after)) else {
             return;
         };
-        let (b, a) = cmd::canonical(&b, &a);
+        let (b, a) = ssa::canonical(&b, &a);
         let Ok(pairs) = diff::pair(&b, &a, &[]) else {
             return;
         };

@@ -30,7 +30,7 @@
 //! not live out of `P` ([`super::diff`]): its real definition is elsewhere.
 
 use super::emit::class_bank;
-use super::mir::{Block, Function, Inst, OpKind};
+use super::mir::{Block, Function, Inst, MirFile, OpKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// At most this many instructions per preamble, and chains at most this deep: a longer chain
@@ -53,6 +53,20 @@ enum Kind {
 pub enum Side {
     Before,
     After,
+}
+
+/// Both files canonicalised (`canon.rs`), with the preambles of values that cross blocks
+/// (`ssa.rs`) in every function both hold.
+pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile) {
+    let (mut b, mut a) = (before.clone(), after.clone());
+    b.functions.iter_mut().for_each(super::canon::canonicalize);
+    a.functions.iter_mut().for_each(super::canon::canonicalize);
+    for fb in &mut b.functions {
+        if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
+            inline_pair(fb, fa);
+        }
+    }
+    (b, a)
 }
 
 /// Add the preambles to a function of the before-file and the same function of the

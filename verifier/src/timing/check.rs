@@ -1,0 +1,353 @@
+//! `gcnsmt waitcnt` on one file: classify, build the CFG, solve, and turn hazards into
+//! reports with a witness path and schedule; find the waits no schedule needs.
+
+use super::analysis::{Analysis, Hazard, HazardKind, Site, State};
+use super::asm::{self, Function, Inst};
+use super::cfg;
+use super::classify::{classify, Action, Settings};
+use super::regs::RegSet;
+use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
+use gcnsmt_semantics::target::Target;
+use std::collections::HashSet;
+
+/// A position and the instruction text there.
+#[derive(Clone, Debug)]
+pub struct Loc {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// The instruction.
+    pub text: String,
+}
+
+/// One hazard, ready to print.
+#[derive(Clone, Debug)]
+pub struct HazardReport {
+    /// `read`, `overwrite` or `overwrite-source`.
+    pub kind: &'static str,
+    /// The registers.
+    pub regs: String,
+    /// The counter the access may still be pending on.
+    pub counter: &'static str,
+    /// The pending access (None: left by the caller).
+    pub access: Option<Loc>,
+    /// Description of a pseudo access.
+    pub access_desc: String,
+    /// The instruction that is too early.
+    pub at: Loc,
+    /// Block labels (or `line N`) of the witness path.
+    pub path: Vec<String>,
+    /// The schedule: which access completes where.
+    pub schedule: Vec<String>,
+}
+
+/// The result for one function.
+#[derive(Clone, Debug)]
+pub struct FnReport {
+    /// Its name.
+    pub name: String,
+    /// Kernel (starts with nothing pending) or callable function.
+    pub kernel: bool,
+    /// Instruction count.
+    pub insts: usize,
+    /// The hazards.
+    pub hazards: Vec<HazardReport>,
+    /// Instructions whose counters are not known (paths stop there).
+    pub unknown: Vec<Loc>,
+    /// Waits no schedule needs: location and reason.
+    pub redundant: Vec<(Loc, &'static str)>,
+}
+
+/// A bad-input error with its position.
+#[derive(Clone, Debug)]
+pub struct InputError {
+    /// 1-based line (0: the file as a whole).
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+    /// What is wrong.
+    pub msg: String,
+}
+
+/// Functions at most this long also get the full redundancy check (one more solve per wait).
+pub const FULL_REDUNDANCY_LIMIT: usize = 4000;
+
+/// Check the assembly `text`. `target` overrides `.amdgcn_target`.
+pub fn check_text(
+    text: &str,
+    target: Option<Target>,
+    set: Settings,
+) -> Result<(Target, Vec<FnReport>), InputError> {
+    let file = asm::parse(text).map_err(|e| InputError {
+        line: e.line,
+        col: e.col,
+        msg: e.msg,
+    })?;
+    let target = target.or(file.target).ok_or_else(|| InputError {
+        line: 1,
+        col: 1,
+        msg: "no `.amdgcn_target` in the file: give --target".into(),
+    })?;
+    let mut out = Vec::new();
+    for f in &file.functions {
+        out.push(check_function(target, f, set)?);
+    }
+    Ok((target, out))
+}
+
+/// What a caller may leave pending: one out-of-order access per counter, writing every
+/// register (but on the store and async counters, whose accesses write memory or LDS), and
+/// holding every source on expcnt, or on xcnt until it completes (gfx1250).
+fn pseudo_sites(target: Target) -> Vec<Site> {
+    let has_x = counters::counter_max(target, Counter::X).is_some();
+    let ooo = |counter| Effect {
+        counter,
+        order: Order::OutOfOrder,
+        definite: true,
+    };
+    counters::counters(target)
+        .iter()
+        .filter(|(c, _)| *c != Counter::X)
+        .map(|&(c, _)| {
+            let writes = !matches!(c, Counter::Vs | Counter::Store | Counter::Async);
+            let held_until = match c {
+                Counter::Exp => Some(Counter::Exp),
+                Counter::Ds => None,
+                _ if has_x => Some(Counter::X),
+                _ => None,
+            };
+            let mut effects = vec![ooo(c)];
+            if held_until == Some(Counter::X) {
+                effects.push(ooo(Counter::X));
+            }
+            Site {
+                inst: None,
+                writes: if writes { RegSet::all() } else { RegSet::new() },
+                held: if held_until.is_some() {
+                    RegSet::all()
+                } else {
+                    RegSet::new()
+                },
+                held_until,
+                effects,
+            }
+        })
+        .collect()
+}
+
+/// Check one function.
+pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnReport, InputError> {
+    let at = |i: &Inst, msg: String| InputError {
+        line: i.line,
+        col: i.col,
+        msg,
+    };
+    let actions: Vec<Action> = f
+        .insts
+        .iter()
+        .map(|i| classify(target, i, set).map_err(|m| at(i, m)))
+        .collect::<Result<_, _>>()?;
+    let blocks = cfg::blocks(f, &actions).map_err(|i| {
+        at(
+            &f.insts[i],
+            format!("branch to a label not in function `{}`", f.name),
+        )
+    })?;
+    let mut an = Analysis::new(&actions, &blocks, pseudo_sites(target));
+    an.check_returns = !f.kernel;
+    let init = initial_state(&an, f.kernel);
+    let mut useful = vec![0u8; actions.len()];
+    an.solve(init.clone(), &mut useful);
+    let mut useful = vec![0u8; actions.len()];
+    let hazards = dedup(an.collect(&mut useful));
+    let reports = hazards.iter().map(|h| report(&an, f, h)).collect();
+    let redundant = redundant_waits(&mut an, f, &init, &hazards, &useful);
+    let unknown = actions
+        .iter()
+        .zip(&f.insts)
+        .filter(|(a, _)| matches!(a, Action::Unknown(_)))
+        .map(|(_, i)| loc(i))
+        .collect();
+    Ok(FnReport {
+        name: f.name.clone(),
+        kernel: f.kernel,
+        insts: f.insts.len(),
+        hazards: reports,
+        unknown,
+        redundant,
+    })
+}
+
+/// A kernel starts with nothing pending; a callable function with the caller's left-overs.
+fn initial_state(an: &Analysis, kernel: bool) -> State {
+    let mut st = State::new();
+    if !kernel {
+        for s in an.actions.len()..an.sites.len() {
+            an.issue(&mut st, s);
+        }
+    }
+    st
+}
+
+/// One hazard per (access, instruction, counter): the count is exact, never capped.
+fn dedup(hs: Vec<Hazard>) -> Vec<Hazard> {
+    let mut seen = HashSet::new();
+    hs.into_iter()
+        .filter(|h| seen.insert((h.site, h.at, h.counter, h.kind)))
+        .collect()
+}
+
+/// Waits no schedule needs: those that complete nothing on any path, and (for functions of
+/// at most [`FULL_REDUNDANCY_LIMIT`] instructions) those that complete only register-writing
+/// accesses and whose removal adds no hazard.
+fn redundant_waits(
+    an: &mut Analysis,
+    f: &Function,
+    init: &State,
+    hazards: &[Hazard],
+    useful: &[u8],
+) -> Vec<(Loc, &'static str)> {
+    let reached: Vec<bool> = (0..an.actions.len())
+        .map(|i| an.entry[an.block_of[i]].is_some())
+        .collect();
+    let base: HashSet<(usize, usize)> = hazards.iter().map(|h| (h.site, h.at)).collect();
+    let waits: Vec<usize> = (0..an.actions.len())
+        .filter(|&i| matches!(an.actions[i], Action::Wait(_)) && reached[i])
+        .collect();
+    // Waits that complete nothing go first: removing them changes no state.
+    let mut found: Vec<(usize, &'static str)> = waits
+        .iter()
+        .filter(|&&i| useful[i] == 0)
+        .map(|&i| (i, "it completes nothing on any path"))
+        .collect();
+    an.disabled = found.iter().map(|(i, _)| *i).collect();
+    // Then greedily, in program order: a wait is redundant when removing it, with the waits
+    // already found, adds no hazard (so the reported waits can all go together). A wait
+    // that completes a store or an LDS write may order memory for other waves, which this
+    // register analysis does not model: never called redundant.
+    let small = an.actions.len() <= FULL_REDUNDANCY_LIMIT;
+    for &i in waits.iter().filter(|&&i| small && useful[i] == 1) {
+        an.disabled.push(i);
+        let mut scratch = vec![0u8; an.actions.len()];
+        an.solve(init.clone(), &mut scratch);
+        let more = an
+            .collect(&mut scratch)
+            .iter()
+            .any(|h| !base.contains(&(h.site, h.at)));
+        if more {
+            an.disabled.pop();
+        } else {
+            found.push((i, "no hazard appears without it"));
+        }
+    }
+    an.disabled.clear();
+    let mut scratch = vec![0u8; an.actions.len()];
+    an.solve(init.clone(), &mut scratch);
+    found.sort();
+    found
+        .into_iter()
+        .map(|(i, why)| (loc(&f.insts[i]), why))
+        .collect()
+}
+
+fn loc(i: &Inst) -> Loc {
+    Loc {
+        line: i.line,
+        col: i.col,
+        text: i.text(),
+    }
+}
+
+/// The printed form of a hazard: witness path and schedule.
+fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
+    let site = &an.sites[h.site];
+    let path = an.witness(h);
+    let path_names = path
+        .iter()
+        .map(|&b| match &an.blocks[b].label {
+            Some(l) => l.clone(),
+            None if b == 0 => f.name.clone(),
+            None => format!("line {}", f.insts[an.blocks[b].start].line),
+        })
+        .collect();
+    let access_desc = match site.inst {
+        Some(i) => format!("`{}`", f.insts[i].text()),
+        None => "an access the caller left pending".to_string(),
+    };
+    HazardReport {
+        kind: match h.kind {
+            HazardKind::Read => "read",
+            HazardKind::Overwrite => "overwrite",
+            HazardKind::OverwriteSource => "overwrite-source",
+            HazardKind::ReturnPending => "return-pending",
+        },
+        regs: h.regs.to_string(),
+        counter: h.counter.name(),
+        access: site.inst.map(|i| loc(&f.insts[i])),
+        access_desc,
+        at: loc(&f.insts[h.at]),
+        path: path_names,
+        schedule: schedule(an, f, h, &path),
+    }
+}
+
+/// The instructions along the witness path from the access to the hazard.
+fn path_insts(an: &Analysis, h: &Hazard, path: &[usize]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (n, &b) in path.iter().enumerate() {
+        let bl = &an.blocks[b];
+        let lo = match an.sites[h.site].inst {
+            Some(s) if n == 0 && an.block_of[s] == b => s + 1,
+            _ => bl.start,
+        };
+        let hi = if n + 1 == path.len() { h.at } else { bl.end };
+        out.extend(lo..hi.max(lo));
+    }
+    out
+}
+
+/// Which access completes where: the access stays pending past every wait on its counter
+/// along the path, because each such wait can be met by other accesses completing.
+fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<String> {
+    let site = &an.sites[h.site];
+    let c = h.counter;
+    let mut out = vec![match site.inst {
+        Some(i) => format!(
+            "line {}: issued; it counts on {}",
+            f.insts[i].line,
+            c.name()
+        ),
+        None => format!(
+            "function entry: pending on {} (left by the caller)",
+            c.name()
+        ),
+    }];
+    let order = site
+        .effects
+        .iter()
+        .find(|e| e.counter == c)
+        .map(|e| e.order);
+    for i in path_insts(an, h, path) {
+        if let Action::Wait(w) = &an.actions[i] {
+            if let Some((_, n)) = w.iter().find(|(k, _)| *k == c) {
+                let why = match order {
+                    Some(Order::InOrder(kind)) => format!(
+                        "{n} access(es) may remain and the {kind} accesses issued after it may all be among them"
+                    ),
+                    _ => format!("{n} access(es) may remain and it completes out of order"),
+                };
+                out.push(format!(
+                    "line {}: `{}` is met with it still pending: {why}",
+                    f.insts[i].line,
+                    f.insts[i].text()
+                ));
+            }
+        }
+    }
+    out.push(format!(
+        "line {}: reached with it pending; it completes after this instruction",
+        f.insts[h.at].line
+    ));
+    out
+}

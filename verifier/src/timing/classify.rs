@@ -1,0 +1,525 @@
+//! What one instruction does to the wait counters and registers: a wait, a memory access
+//! (which counters it increments, which registers it writes when it completes, which sources
+//! it reads after issue), a branch, the end of a path, or ordinary synchronous code.
+//! The counter facts come from `gcnsmt_lifter::counters`; the operand roles from the opcode
+//! tables (`ds_lookup`, `buffer_lookup`) and LLVM's assembly syntax (destination first).
+
+use super::asm::Inst;
+use super::regs::{parse_regs, RegSet};
+use gcnsmt_lifter::counters::{self, Counter, Effect, MemFamily};
+use gcnsmt_lifter::{buffer_lookup, ds_lookup, MubufClass};
+use gcnsmt_semantics::target::{Gen, Target};
+
+/// A memory access as the timing model sees it.
+#[derive(Clone, Debug)]
+pub struct Access {
+    /// Its family.
+    pub family: MemFamily,
+    /// The counters it increments.
+    pub effects: Vec<Effect>,
+    /// Registers it writes when it completes (loads, returning atomics).
+    pub writes: RegSet,
+    /// Registers it reads at issue.
+    pub reads: RegSet,
+    /// Sources it still reads after issue, until `held_until` says they were read.
+    pub held: RegSet,
+    /// The counter that covers `held`.
+    pub held_until: Option<Counter>,
+}
+
+/// What an instruction is.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Synchronous: reads and writes registers when it issues.
+    Sync {
+        /// Every register it names or implies (reads and writes).
+        mentions: RegSet,
+        /// The registers it may write.
+        writes: RegSet,
+        /// The registers it reads.
+        reads: RegSet,
+    },
+    /// A memory access.
+    Mem(Access),
+    /// A wait: each counter down to a count.
+    Wait(Vec<(Counter, u32)>),
+    /// A branch to a label; `conditional` also falls through.
+    Branch {
+        /// Label.
+        label: String,
+        /// Whether it may fall through.
+        conditional: bool,
+        /// Registers the condition reads.
+        reads: RegSet,
+    },
+    /// The path ends (`s_endpgm`; `s_setpc_b64` returns or jumps out of the function).
+    End {
+        /// Registers it reads.
+        reads: RegSet,
+        /// A return: LLVM's convention makes the callee wait for everything first.
+        ret: bool,
+    },
+    /// A call. LLVM's convention: the callee waits for every counter (but vscnt/storecnt)
+    /// at entry and before it returns, so the call completes every register access.
+    Call {
+        /// Registers it names.
+        mentions: RegSet,
+        /// The return address it writes (first operand).
+        writes: RegSet,
+    },
+    /// An instruction whose counters gcnsmt does not know: never treated as synchronous.
+    Unknown(String),
+}
+
+/// A bad-input error (the caller adds the file position).
+pub type BadInput = String;
+
+/// The operands split at top-level commas.
+fn split_operands(ops: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in ops.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(ops[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !ops.trim().is_empty() {
+        out.push(ops[start..].trim());
+    }
+    out
+}
+
+/// The registers of the first operand (the destination in LLVM syntax).
+fn first_regs(ops: &str) -> Result<RegSet, BadInput> {
+    let first = split_operands(ops).first().copied().unwrap_or("");
+    parse_regs(first.split_whitespace().next().unwrap_or(""))
+}
+
+/// Whether the modifier token `m` appears (`glc`, `sc0`, `gds`, `lds`, `th:...RETURN`).
+fn has_modifier(ops: &str, pred: impl Fn(&str) -> bool) -> bool {
+    ops.split(|c: char| c.is_whitespace() || c == ',').any(pred)
+}
+
+/// Whether an atomic returns its pre-op value: `glc` (before gfx940 and on gfx10-11), `sc0`
+/// (gfx940-gfx950), `th:TH_ATOMIC_RETURN` (gfx12+).
+fn atomic_returns(target: Target, ops: &str) -> bool {
+    has_modifier(ops, |m| match target.gen() {
+        Gen::Gfx12 | Gen::Gfx1250 => m.starts_with("th:") && m.contains("RETURN"),
+        Gen::Gfx90a if target != Target::Gfx90a => m == "sc0",
+        _ => m == "glc",
+    })
+}
+
+/// Parse a count: decimal or `0x` hex.
+fn parse_count(s: &str) -> Option<u32> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// A wait instruction, if `m` is one.
+fn wait(target: Target, m: &str, ops: &str) -> Option<Result<Vec<(Counter, u32)>, BadInput>> {
+    use Counter::*;
+    let single = |c: Counter| -> Result<Vec<(Counter, u32)>, BadInput> {
+        let parts = split_operands(ops);
+        // The SOPK forms `s_waitcnt_vscnt SREG, IMM` wait for SREG + IMM; only `null` is a
+        // known register value, so any other register makes the wait guarantee nothing.
+        let (reg, imm) = match parts.as_slice() {
+            [imm] => ("null", *imm),
+            [reg, imm] => (*reg, *imm),
+            _ => return Err(format!("`{m}` takes a count")),
+        };
+        let n = parse_count(imm).ok_or_else(|| format!("bad count `{imm}`"))?;
+        Ok(if reg == "null" { vec![(c, n)] } else { vec![] })
+    };
+    let r = match m {
+        "s_waitcnt" => waitcnt(target, ops),
+        "s_waitcnt_vscnt" => single(Vs),
+        "s_waitcnt_vmcnt" => single(Vm),
+        "s_waitcnt_expcnt" => single(Exp),
+        "s_waitcnt_lgkmcnt" => single(Lgkm),
+        "s_wait_loadcnt" => single(Load),
+        "s_wait_storecnt" => single(Store),
+        "s_wait_samplecnt" => single(Sample),
+        "s_wait_bvhcnt" => single(Bvh),
+        "s_wait_dscnt" => single(Ds),
+        "s_wait_kmcnt" => single(Km),
+        "s_wait_expcnt" => single(Exp),
+        "s_wait_xcnt" => single(X),
+        "s_wait_asynccnt" => single(Async),
+        "s_wait_loadcnt_dscnt" | "s_wait_storecnt_dscnt" => {
+            let first = if m.contains("load") { Load } else { Store };
+            parse_count(ops)
+                .map(|n| counters::decode_combined(first, n))
+                .ok_or_else(|| format!("bad count `{ops}`"))
+        }
+        // gfx12 `s_wait_idle`: every counter at zero.
+        "s_wait_idle" => Ok(counters::counters(target)
+            .iter()
+            .map(|(c, _)| (*c, 0))
+            .collect()),
+        _ => return None,
+    };
+    Some(r.and_then(|w| {
+        match w
+            .iter()
+            .find(|(c, _)| counters::counter_max(target, *c).is_none())
+        {
+            Some((c, _)) => Err(format!(
+                "`{m}` waits on {}, which {} lacks",
+                c.name(),
+                target.name()
+            )),
+            None => Ok(w),
+        }
+    }))
+}
+
+/// `s_waitcnt`: `vmcnt(N) expcnt(N) lgkmcnt(N)` (any subset, `_sat` too, `&` or spaces
+/// between) or the raw immediate.
+fn waitcnt(target: Target, ops: &str) -> Result<Vec<(Counter, u32)>, BadInput> {
+    if counters::waitcnt_fields(target).is_empty() {
+        return Err(format!(
+            "{} has no s_waitcnt (it has s_wait_*)",
+            target.name()
+        ));
+    }
+    if !ops.contains('(') {
+        let n = parse_count(ops).ok_or_else(|| format!("bad s_waitcnt operand `{ops}`"))?;
+        return Ok(counters::decode_waitcnt(target, n));
+    }
+    let mut out = Vec::new();
+    for item in ops.split(|c: char| c.is_whitespace() || c == '&' || c == ',') {
+        if item.is_empty() {
+            continue;
+        }
+        let (name, rest) = item
+            .split_once('(')
+            .ok_or_else(|| format!("bad s_waitcnt field `{item}`"))?;
+        let n = rest
+            .strip_suffix(')')
+            .and_then(parse_count)
+            .ok_or_else(|| format!("bad s_waitcnt field `{item}`"))?;
+        let c = match name.trim_end_matches("_sat") {
+            "vmcnt" => Counter::Vm,
+            "expcnt" => Counter::Exp,
+            "lgkmcnt" => Counter::Lgkm,
+            _ => return Err(format!("unknown counter `{name}`")),
+        };
+        out.push((c, n));
+    }
+    Ok(out)
+}
+
+/// Named settings where the sources leave a choice (docs/timing.md).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// `flat-lds=never`: assume no FLAT instruction reaches LDS, so FLAT counts like GLOBAL
+    /// (vmcnt only, in order). llc assumes this where its alias analysis proves the address
+    /// is not LDS, which the `.s` file no longer shows. Default (false): FLAT may reach LDS
+    /// and counts on both counters, out of order.
+    pub flat_never_lds: bool,
+}
+
+/// Classify one instruction on `target`.
+pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, BadInput> {
+    let m = inst.mnemonic.as_str();
+    let ops = inst.operands.as_str();
+    if let Some(w) = wait(target, m, ops) {
+        return w.map(Action::Wait);
+    }
+    let mentions = parse_regs(ops)?;
+    if let Some(a) = control(m, ops, &mentions)? {
+        return Ok(a);
+    }
+    match memory_family(target, m, ops) {
+        Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds => Ok(Action::Mem(access(
+            target,
+            MemFamily::VmemLoad,
+            m,
+            ops,
+            mentions,
+        )?)),
+        Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds => Ok(Action::Mem(access(
+            target,
+            MemFamily::VmemStore,
+            m,
+            ops,
+            mentions,
+        )?)),
+        Some(Ok(family)) if counters::effects(target, family).is_empty() => Ok(Action::Unknown(
+            format!("`{m}`: {family:?} has no counters on {}", target.name()),
+        )),
+        Some(Ok(family)) => Ok(Action::Mem(access(target, family, m, ops, mentions)?)),
+        Some(Err(why)) => Ok(Action::Unknown(why)),
+        None => {
+            let (writes, reads) = sync_operands(m, ops)?;
+            Ok(Action::Sync {
+                writes,
+                reads: with_implicit(m, reads),
+                mentions: with_implicit(m, mentions),
+            })
+        }
+    }
+}
+
+/// Branches, ends and calls.
+fn control(m: &str, ops: &str, mentions: &RegSet) -> Result<Option<Action>, BadInput> {
+    let label = || ops.split_whitespace().next().unwrap_or("").to_string();
+    Ok(Some(match m {
+        "s_branch" => Action::Branch {
+            label: label(),
+            conditional: false,
+            reads: RegSet::new(),
+        },
+        "s_cbranch_join" | "s_cbranch_g_fork" | "s_cbranch_i_fork" => {
+            return Ok(Some(Action::Unknown(format!("`{m}` (computed branch)"))))
+        }
+        _ if m.starts_with("s_cbranch_") => {
+            let mut reads = RegSet::new();
+            for r in ["vcc", "exec"] {
+                if m.contains(&r[..3]) {
+                    reads.union(&RegSet::special(r).expect("special"));
+                }
+            }
+            Action::Branch {
+                label: label(),
+                conditional: true,
+                reads,
+            }
+        }
+        "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => Action::End {
+            reads: mentions.clone(),
+            ret: false,
+        },
+        // A return (or a jump out of the function: llc emits none within one).
+        "s_setpc_b64" | "s_set_pc_i64" => Action::End {
+            reads: mentions.clone(),
+            ret: true,
+        },
+        "s_swappc_b64" | "s_call_b64" | "s_swap_pc_i64" | "s_call_i64" => Action::Call {
+            mentions: mentions.clone(),
+            writes: first_regs(ops)?,
+        },
+        _ => return Ok(None),
+    }))
+}
+
+/// EXEC is read by every VALU instruction (and by vector memory, which names it nowhere).
+fn with_implicit(m: &str, mut mentions: RegSet) -> RegSet {
+    // EXEC: every VALU instruction and the scalar ops on EXEC (`s_and_saveexec_b64`, ...);
+    // M0: relative moves, messages, LDS-parameter interpolation.
+    if m.starts_with("v_") || m.contains("exec") {
+        mentions.union(&RegSet::special("exec").expect("special"));
+    }
+    if m.contains("movrel") || m.starts_with("s_sendmsg") || m.starts_with("v_interp") {
+        mentions.union(&RegSet::special("m0").expect("special"));
+    }
+    mentions
+}
+
+/// The registers a synchronous instruction may write and those it reads. Written: its first
+/// operand (LLVM puts the destination first), both destinations of VOP3b carry and division
+/// ops, both operands of `v_swap`, EXEC for `v_cmpx`; nothing for compares into SCC and
+/// no-ops. Read: the other operands (and both operands of `v_swap`).
+fn sync_operands(m: &str, ops: &str) -> Result<(RegSet, RegSet), BadInput> {
+    let none = [
+        "s_cmp",
+        "s_bitcmp",
+        "s_nop",
+        "s_barrier",
+        "s_sendmsg",
+        "s_set",
+        "s_sleep",
+    ];
+    let parts = split_operands(ops);
+    let dsts = match () {
+        _ if none.iter().any(|p| m.starts_with(p)) && !m.starts_with("s_setreg") => 0,
+        _ if m.starts_with("v_")
+            && [
+                "_co_",
+                "addc",
+                "subb",
+                "div_scale",
+                "mad_u64",
+                "mad_i64",
+                "v_swap",
+            ]
+            .iter()
+            .any(|p| m.contains(p)) =>
+        {
+            2
+        }
+        _ => 1,
+    };
+    let (mut w, mut r) = (RegSet::new(), RegSet::new());
+    for (n, p) in parts.iter().enumerate() {
+        // The first operand's register only: modifiers may follow it (`v1 clamp`).
+        let regs = parse_regs(p)?;
+        if n < dsts {
+            w.union(&regs);
+        } else {
+            r.union(&regs);
+        }
+    }
+    if m.starts_with("v_swap") {
+        r.union(&w);
+    }
+    if m.starts_with("v_cmpx") {
+        w.union(&RegSet::special("exec").expect("special"));
+    }
+    Ok((w, r))
+}
+
+/// The memory family of `m`, `Some(Err)` for a memory instruction whose timing is not known,
+/// `None` for synchronous code.
+fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily, String>> {
+    use MemFamily::*;
+    let unknown = || Some(Err(format!("`{m}`: its wait counters are not known")));
+    let returns = atomic_returns(target, ops);
+    let fam = match m {
+        "exp" | "export" => Export,
+        "lds_param_load" | "lds_direct_load" | "ds_param_load" | "ds_direct_load" => LdsParam,
+        _ if m.starts_with("ds_") => match ds_lookup(target, m) {
+            None => return unknown(),
+            Some(_) if m.starts_with("ds_gws") || m == "ds_ordered_count" => Gds,
+            Some(_) if has_modifier(ops, |t| t == "gds") => Gds,
+            Some(_) => Lds,
+        },
+        _ if m.starts_with("buffer_") || m.starts_with("tbuffer_") => {
+            match buffer_lookup(target, m) {
+                None => return unknown(),
+                Some((_, s)) => match s.class {
+                    _ if s.lds_only => VmemStore,
+                    MubufClass::Load if has_modifier(ops, |t| t == "lds") => LdsDma,
+                    MubufClass::Load => VmemLoad,
+                    MubufClass::Store => VmemStore,
+                    MubufClass::Atomic if returns => VmemLoad,
+                    MubufClass::Atomic => VmemStore,
+                    MubufClass::Cache => CacheOp,
+                },
+            }
+        }
+        _ if ["global_", "scratch_", "flat_"]
+            .iter()
+            .any(|p| m.starts_with(p)) =>
+        {
+            let flat = m.starts_with("flat_");
+            match () {
+                _ if m.contains("async") || m.contains("_block") => return unknown(),
+                _ if m.contains("_lds") => LdsDma,
+                _ if m.contains("_inv") || m.contains("_wb") || m.contains("prefetch") => CacheOp,
+                _ if m.contains("load") || (m.contains("atomic") && returns) => {
+                    if flat {
+                        FlatLoad
+                    } else {
+                        VmemLoad
+                    }
+                }
+                _ if m.contains("store") || m.contains("atomic") => {
+                    if flat {
+                        FlatStore
+                    } else {
+                        VmemStore
+                    }
+                }
+                _ => return unknown(),
+            }
+        }
+        _ if m.starts_with("image_") => match () {
+            _ if m.contains("bvh") => BvhRay,
+            _ if m.contains("sample") || m.contains("gather4") || m.contains("get_lod") => Sampler,
+            _ if m.contains("store") || (m.contains("atomic") && !returns) => VmemStore,
+            _ => VmemLoad,
+        },
+        _ if is_smem(m) => Smem,
+        _ if m.starts_with("s_dcache_") || m.starts_with("s_atc_probe") => CacheOp,
+        _ if m.starts_with("s_prefetch") => CacheOp,
+        "s_sendmsg" | "s_sendmsghalt" => Message,
+        _ if m.starts_with("s_sendmsg_rtn") => Smem,
+        _ if m.starts_with("tensor_") || m.starts_with("s_get_barrier") => return unknown(),
+        _ => return None,
+    };
+    Some(Ok(fam))
+}
+
+/// Scalar memory reads, writes and atomics, and the SMEM clock reads.
+fn is_smem(m: &str) -> bool {
+    [
+        "s_load_",
+        "s_buffer_load_",
+        "s_store_",
+        "s_buffer_store_",
+        "s_scratch_",
+        "s_atomic_",
+        "s_buffer_atomic_",
+        "s_memtime",
+        "s_memrealtime",
+    ]
+    .iter()
+    .any(|p| m.starts_with(p))
+}
+
+/// The registers of an access: the destination (first operand) for families that return
+/// data, and the sources held after issue.
+fn access(
+    target: Target,
+    family: MemFamily,
+    m: &str,
+    ops: &str,
+    mentions: RegSet,
+) -> Result<Access, BadInput> {
+    use MemFamily::*;
+    let returns_data = match family {
+        VmemLoad | FlatLoad | Sampler | BvhRay | LdsParam => true,
+        Lds | Gds => ds_lookup(target, m).is_some_and(|(_, s)| s.vdst > 0),
+        Smem => !(m.contains("store") || m.contains("atomic")) || atomic_returns(target, ops),
+        _ => false,
+    };
+    let writes = if returns_data {
+        first_regs(ops)?
+    } else {
+        RegSet::new()
+    };
+    let mut reads = mentions.clone();
+    // A returning buffer/image atomic's first operand is data and destination.
+    if !(m.contains("atomic") && matches!(family, VmemLoad)) {
+        reads = minus(&reads, &writes);
+    }
+    reads.union(&RegSet::special("exec").expect("special"));
+    // DS before gfx9 reads M0 (the LDS size limit); LDS DMA reads M0 (the LDS address).
+    if (matches!(family, Lds | Gds) && target.lds_uses_m0()) || family == LdsDma {
+        reads.union(&RegSet::special("m0").expect("special"));
+    }
+    let held_until = counters::sources_held_until(target, family);
+    let held = match family {
+        // gfx6 stores hold their data (the first operand of buffer and image stores).
+        VmemStore if target.gen() == Gen::Gfx6 => first_regs(ops)?,
+        _ if held_until.is_some() => minus(&mentions, &writes),
+        _ => RegSet::new(),
+    };
+    Ok(Access {
+        family,
+        effects: counters::effects(target, family),
+        writes,
+        reads,
+        held,
+        held_until,
+    })
+}
+
+/// `a` without the units of `b`.
+fn minus(a: &RegSet, b: &RegSet) -> RegSet {
+    if b.is_empty() || !a.overlaps(b) {
+        return a.clone();
+    }
+    a.without(b)
+}

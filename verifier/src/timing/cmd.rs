@@ -1,0 +1,103 @@
+//! The `gcnsmt waitcnt` command line.
+
+use super::check::check_text;
+use super::classify::Settings;
+use super::report;
+use crate::exit::{write_stdout, ExitStatus};
+use gcnsmt_semantics::target::Target;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Output format.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum Format {
+    /// One line per finding.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// `gcnsmt waitcnt` arguments.
+#[derive(clap::Args, Debug)]
+pub struct WaitcntArgs {
+    /// llc's `.s` output (or hand-written assembly in LLVM syntax).
+    pub file: PathBuf,
+    /// Target (-mcpu name); default: the file's `.amdgcn_target`.
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Named settings: `flat-lds=never` (assume no FLAT access reaches LDS; default `may`).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+}
+
+/// Parse the `--set` values.
+fn settings(list: &[String]) -> Result<Settings, String> {
+    let mut s = Settings::default();
+    for item in list {
+        match item.as_str() {
+            "flat-lds=never" => s.flat_never_lds = true,
+            "flat-lds=may" => s.flat_never_lds = false,
+            _ => {
+                return Err(format!(
+                    "unknown setting `{item}` (known: flat-lds=may|never)"
+                ))
+            }
+        }
+    }
+    Ok(s)
+}
+
+/// Run: exit 0 no hazard, 1 a hazard, 2 bad input, 3 no hazard but an instruction whose
+/// counters are not known.
+pub fn run(a: &WaitcntArgs) -> ExitStatus {
+    let start = Instant::now();
+    let name = a.file.display().to_string();
+    let target = match a.target.as_deref().map(|t| (t, Target::parse(t))) {
+        Some((t, None)) => {
+            eprintln!("error: unknown target `{t}`");
+            return ExitStatus::InputError;
+        }
+        Some((_, Some(t))) => Some(t),
+        None => None,
+    };
+    let set = match settings(&a.settings) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitStatus::InputError;
+        }
+    };
+    let text = match std::fs::read_to_string(&a.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{name}: error: {e}");
+            return ExitStatus::InputError;
+        }
+    };
+    let (target, fns) = match check_text(&text, target, set) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
+            return ExitStatus::InputError;
+        }
+    };
+    let secs = start.elapsed().as_secs_f64();
+    match a.format {
+        Format::Text => write_stdout(&report::text(&name, target.name(), &fns, secs)),
+        Format::Json => write_stdout(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report::json(&name, target.name(), &fns)).expect("json")
+        )),
+    }
+    let (h, u, _) = report::totals(&fns);
+    if h > 0 {
+        ExitStatus::Refuted
+    } else if u > 0 {
+        ExitStatus::Inconclusive
+    } else {
+        ExitStatus::Proved
+    }
+}

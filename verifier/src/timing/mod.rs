@@ -1,0 +1,13 @@
+//! Memory timing: `gcnsmt waitcnt FILE` proves that the waits of final code are enough, or
+//! prints a path and completion schedule that reads or overwrites a register too early
+//! (docs/timing.md). The counter facts are `gcnsmt_lifter::counters`; no solver is needed:
+//! the abstract state is exact about which waits complete which accesses.
+
+pub mod analysis;
+pub mod asm;
+pub mod cfg;
+pub mod check;
+pub mod classify;
+pub mod cmd;
+pub mod regs;
+pub mod report;
