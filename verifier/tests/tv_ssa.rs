@@ -34,6 +34,8 @@ fn definitions_of_dominating_blocks_are_copied_where_read() {
         ("single_phi", "bb.1", "proved"),
         ("leaf_changed", "bb.0", "refuted"),
         ("leaf_changed", "bb.1", "unchanged"),
+        ("fold_across_barrier", "bb.0", "proved"),
+        ("fold_across_barrier", "bb.1", "proved"),
     ];
     for (f, b, v) in want {
         assert_eq!(verdict(f, b), v, "{f} {b}");

@@ -115,10 +115,24 @@ pub struct Segment {
 fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>) {
     let mut segs = vec![Vec::new()];
     let mut bars = Vec::new();
+    // The block's preamble (copies of pure definitions of other blocks, `ssa.rs`) starts every
+    // segment: a segment's check then never reads a copied value from another segment.
+    let phis = b.insts.iter().take_while(|i| i.opcode == "PHI").count();
+    let preamble: Vec<Inst> = b.insts[phis..]
+        .iter()
+        .take_while(|i| {
+            let mut defs = i.defs.iter().filter_map(|d| match d.kind {
+                OpKind::VReg { id, .. } => Some(id),
+                _ => None,
+            });
+            !b.inlined.is_empty() && defs.all(|id| b.inlined.contains(&id)) && !i.defs.is_empty()
+        })
+        .cloned()
+        .collect();
     for i in &b.insts {
         if is_split(&i.opcode, target) {
             bars.push(i);
-            segs.push(Vec::new());
+            segs.push(preamble.clone());
         } else {
             segs.last_mut()
                 .expect("one segment at least")
@@ -227,6 +241,14 @@ pub fn split(
             }
         }
     }
+    // Registers only a preamble defines, on both sides (none has a real definition here).
+    let (def_b, def_a) = (defined(&bp.before), defined(&bp.after));
+    let real = |b: &Block, d: &BTreeSet<u32>, r: &u32| d.contains(r) && !b.inlined.contains(r);
+    let copied = |r: &u32| {
+        (bp.before.inlined.contains(r) || bp.after.inlined.contains(r))
+            && !real(&bp.before, &def_b, r)
+            && !real(&bp.after, &def_a, r)
+    };
     let mut out = Vec::new();
     for k in 0..sb.len() {
         let others = |segs: &[Block]| -> BTreeSet<u32> {
@@ -242,6 +264,8 @@ pub fn split(
         let mut liveout = bp.liveout.clone();
         liveout.extend(others(&sb));
         liveout.extend(others(&sa));
+        // Every segment computes the copied values itself (see `cut`).
+        liveout.retain(|r| bp.liveout.contains(r) || !copied(r));
         let mut phys_live = bp.phys_live.clone();
         phys_live.extend(later(&sb));
         phys_live.extend(later(&sa));
