@@ -540,7 +540,7 @@ fn decide(
     let name = format!("{}/bb.{}", fp.before.name, num);
     let policy = super::cpol::cache_policy(blocks.0, blocks.1, p.t);
     let lowered = match &policy {
-        super::cpol::Policy::Strip(b, a) => (b, a),
+        super::cpol::Policy::Strip(ba) => (&ba.0, &ba.1),
         super::cpol::Policy::Weakened(why) => {
             v.verdict = "refuted";
             v.reason = Some(why.clone());

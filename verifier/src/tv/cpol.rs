@@ -14,7 +14,7 @@ pub enum Policy {
     /// Every after-access's policy includes every before-access's bits: the blocks with every
     /// policy operand set to 0 (the policy picks caches and coherence, not the bytes one lane
     /// reads or writes, and none was weakened).
-    Strip(Block, Block),
+    Strip(Box<(Block, Block)>),
     /// A policy bit some before-access has is on no after-access: a weaker policy (`refuted`).
     Weakened(String),
     /// Policies changed in a way that is neither kept nor strengthened for every access
@@ -115,7 +115,7 @@ pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
         }
         b
     };
-    Policy::Strip(strip(before), strip(after))
+    Policy::Strip(Box::new((strip(before), strip(after))))
 }
 
 /// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;

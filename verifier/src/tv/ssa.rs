@@ -79,7 +79,7 @@ pub fn inline_pair(before: &mut Function, after: &mut Function) {
         .blocks
         .iter()
         .map(|b| {
-            let read = b.insts.iter().flat_map(|i| inst_reads(i)).collect();
+            let read = b.insts.iter().flat_map(inst_reads).collect();
             (b.num, read)
         })
         .collect();
