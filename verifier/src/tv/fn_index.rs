@@ -182,8 +182,17 @@ pub(super) fn reads<'b>(b: &'b Block, succs: impl Iterator<Item = &'b Block>) ->
             .iter()
             .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
         {
-            if let OpKind::VReg { id, .. } = d.kind {
-                local.insert(id);
+            match d.kind {
+                // `%5.sub0 = ...` without `undef` keeps the register's other sub-registers: it
+                // reads them, and the register stays a value from outside.
+                OpKind::VReg { id, sub: Some(_) } if !d.flags.undef && !local.contains(&id) => {
+                    out.push(id);
+                }
+                OpKind::VReg { sub: Some(_), .. } if !d.flags.undef => {}
+                OpKind::VReg { id, .. } => {
+                    local.insert(id);
+                }
+                _ => {}
             }
         }
     }

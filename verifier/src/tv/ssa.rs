@@ -293,6 +293,11 @@ impl Ctx<'_> {
         let Some(kind) = self.kind(d) else {
             return;
         };
+        // Every register it reads has one definition too: an operand written again between
+        // the definition and the read (MIR out of SSA) would give the copy another value.
+        if !inst_reads(d).all(|op| self.defs.contains_key(&op)) {
+            return;
+        }
         let (lanes_ok, scc_live) = ok;
         if kind == Kind::Vector
             && (!lanes_ok || !self.once_per_value(d, k) || self.widen.between(k, p))
@@ -457,7 +462,7 @@ fn closure(w: usize, edges: &[Vec<usize>]) -> Vec<bool> {
 }
 
 /// Whether `i` may turn EXEC bits on (see [`Widening`]).
-fn widens_exec(i: &Inst) -> bool {
+pub(super) fn widens_exec(i: &Inst) -> bool {
     writes_phys(i, |p| p.starts_with("exec"))
         && !(super::effects::is_terminator(&i.opcode) && narrows_exec(i))
 }
