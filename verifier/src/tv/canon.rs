@@ -130,30 +130,7 @@ struct Stable {
 
 impl Stable {
     fn new(f: &Function) -> Stable {
-        let pos: BTreeMap<u32, usize> = f
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(k, b)| (b.num, k))
-            .collect();
-        let succ: Vec<Vec<usize>> = f
-            .blocks
-            .iter()
-            .map(|b| {
-                b.successors
-                    .iter()
-                    .filter_map(|s| pos.get(s).copied())
-                    .collect()
-            })
-            .collect();
-        let mut comp = vec![0; succ.len()];
-        let mut cyclic = vec![false; succ.len()];
-        for (c, members) in super::fn_index::components(&succ).iter().enumerate() {
-            for &v in members {
-                comp[v] = c;
-                cyclic[v] = members.len() > 1 || succ[v].contains(&v);
-            }
-        }
+        let super::fn_index::Cfg { comp, cyclic, .. } = super::fn_index::Cfg::new(f);
         let mut def_block = BTreeMap::new();
         for (k, b) in f.blocks.iter().enumerate() {
             for i in &b.insts {

@@ -28,31 +28,13 @@ pub struct FnIndex<'a> {
 impl<'a> FnIndex<'a> {
     /// Index `f`.
     pub fn new(f: &'a Function) -> FnIndex<'a> {
-        let pos: HashMap<u32, usize> = f
-            .blocks
-            .iter()
-            .enumerate()
-            .map(|(k, b)| (b.num, k))
-            .collect();
-        let succ: Vec<Vec<usize>> = f
-            .blocks
-            .iter()
-            .map(|b| {
-                b.successors
-                    .iter()
-                    .filter_map(|s| pos.get(s).copied())
-                    .collect()
-            })
-            .collect();
-        let comps = components(&succ);
-        let mut comp = vec![0; succ.len()];
-        let mut cyclic = vec![false; succ.len()];
-        for (c, members) in comps.iter().enumerate() {
-            for &v in members {
-                comp[v] = c;
-                cyclic[v] = members.len() > 1 || succ[v].contains(&v);
-            }
-        }
+        let Cfg {
+            pos,
+            succ,
+            comps,
+            comp,
+            cyclic,
+        } = Cfg::new(f);
         let mut readers: HashMap<u32, Vec<u32>> = HashMap::new();
         for (k, b) in f.blocks.iter().enumerate() {
             let phis = succ[k].iter().map(|&s| &f.blocks[s]);
@@ -159,6 +141,53 @@ impl<'a> FnIndex<'a> {
 }
 
 /// The virtual registers `b`'s instructions read.
+/// A function's blocks as positions: successors, the strongly connected components of the
+/// CFG (in reverse topological order), each block's component and whether it is on a cycle.
+pub(super) struct Cfg {
+    pub pos: HashMap<u32, usize>,
+    pub succ: Vec<Vec<usize>>,
+    pub comps: Vec<Vec<usize>>,
+    pub comp: Vec<usize>,
+    pub cyclic: Vec<bool>,
+}
+
+impl Cfg {
+    pub fn new(f: &Function) -> Cfg {
+        let pos: HashMap<u32, usize> = f
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (b.num, k))
+            .collect();
+        let succ: Vec<Vec<usize>> = f
+            .blocks
+            .iter()
+            .map(|b| {
+                b.successors
+                    .iter()
+                    .filter_map(|s| pos.get(s).copied())
+                    .collect()
+            })
+            .collect();
+        let comps = components(&succ);
+        let mut comp = vec![0; succ.len()];
+        let mut cyclic = vec![false; succ.len()];
+        for (c, members) in comps.iter().enumerate() {
+            for &v in members {
+                comp[v] = c;
+                cyclic[v] = members.len() > 1 || succ[v].contains(&v);
+            }
+        }
+        Cfg {
+            pos,
+            succ,
+            comps,
+            comp,
+            cyclic,
+        }
+    }
+}
+
 /// The virtual registers `b` reads before defining them (a PHI's result counts as not
 /// defined: it is an input of the block, set on the edges), and the incoming values of its
 /// successors' PHIs from `b`, which the edge's copy reads at `b`'s end. A register read only

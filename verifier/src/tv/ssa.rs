@@ -104,32 +104,14 @@ fn inline_defs(f: &mut Function, side: Side, allow: &dyn Fn(u32, u32) -> bool) {
     if n < 2 {
         return;
     }
-    let pos: HashMap<u32, usize> = f
-        .blocks
-        .iter()
-        .enumerate()
-        .map(|(k, b)| (b.num, k))
-        .collect();
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| {
-            b.successors
-                .iter()
-                .filter_map(|s| pos.get(s).copied())
-                .collect()
-        })
-        .collect();
+    let super::fn_index::Cfg {
+        pos,
+        succ,
+        comp,
+        cyclic,
+        ..
+    } = super::fn_index::Cfg::new(f);
     let idom = dominators(&succ);
-    let comps = super::fn_index::components(&succ);
-    let mut comp = vec![0; n];
-    let mut cyclic = vec![false; n];
-    for (c, members) in comps.iter().enumerate() {
-        for &v in members {
-            comp[v] = c;
-            cyclic[v] = members.len() > 1 || succ[v].contains(&v);
-        }
-    }
     let open: Vec<bool> = f
         .blocks
         .iter()
