@@ -470,6 +470,30 @@ fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, Stri
     Ok(vec![t])
 }
 
+/// The MIR `swz` operand, LLVM's mark of an access it assumes swizzled. The instruction does
+/// not encode it: the hardware swizzles by the V#'s SWIZZLE_EN. So `swz` 1 changes nothing the
+/// semantics computes; it only tells that the V# is swizzled. Accepted where the target's
+/// default `buffer_swizzle` is FORMULA (gfx6-8: a dword is swizzled by the formula, a
+/// multi-dword access is undefined); elsewhere swizzled descriptors are undefined behaviour,
+/// which would make a block with a `swz` access prove anything, so it stays unsupported.
+fn swz(rest: &[&Operand], target: Target) -> Result<(), String> {
+    use gcnsmt_semantics::settings::{BufferSwizzle, Settings};
+    match rest {
+        [] => Ok(()),
+        [o] if o.kind == OpKind::Imm(0) => Ok(()),
+        [o] if o.kind == OpKind::Imm(1)
+            && Settings::default_for(target).buffer_swizzle == BufferSwizzle::Formula =>
+        {
+            Ok(())
+        }
+        [_] => Err(format!(
+            "a swizzled buffer access (`swz`) on {}: swizzled descriptors are undefined there",
+            target.name()
+        )),
+        _ => Err("extra buffer operands are not modelled".into()),
+    }
+}
+
 struct Mubuf<'a> {
     mnemonic: &'a str,
     class: MubufClass,
@@ -528,10 +552,7 @@ fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
     };
     let offset = imm(uses.get(k + 2), "offset")?;
     let cpol = imm(uses.get(k + 3), "cpol")?;
-    let rest = &uses[(k + 4).min(uses.len())..];
-    if rest.len() > 1 || rest.iter().any(|o| o.kind != OpKind::Imm(0)) {
-        return Err("swizzle or extra operands are not modelled".into());
-    }
+    swz(&uses[(k + 4).min(uses.len())..], target)?;
     let mut t = m.mnemonic.to_string();
     if let Some(v) = vdata {
         t.push_str(&format!(" {v},"));
