@@ -32,6 +32,7 @@ pub mod mimg;
 pub mod mir;
 pub mod opcodes;
 mod pcrel;
+pub mod phi_elim;
 pub mod pipeline;
 pub mod pipeline_cmd;
 pub mod pipeline_report;

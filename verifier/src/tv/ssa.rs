@@ -59,6 +59,11 @@ pub enum Side {
 /// (`ssa.rs`) in every function both hold.
 pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile) {
     let (mut b, mut a) = (before.clone(), after.clone());
+    for fa in &mut a.functions {
+        if let Some(fb) = b.functions.iter().find(|g| g.name == fa.name) {
+            super::phi_elim::restore(fb, fa);
+        }
+    }
     b.functions.iter_mut().for_each(super::canon::canonicalize);
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
