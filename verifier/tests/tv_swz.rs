@@ -45,3 +45,23 @@ fn a_swizzled_access_is_unsupported_where_swizzling_is_undefined() {
     assert_eq!(code, 3, "{blocks:?}");
     assert_eq!(blocks[0]["verdict"], "unsupported", "{blocks:?}");
 }
+
+/// A merge of two scratch dwords: wrong on the machine (the scratch descriptor is swizzled);
+/// gfx9+ was proved before, since its swizzled descriptors were left out as undefined.
+#[test]
+fn a_merge_of_scratch_dwords_is_never_proved() {
+    for pair in ["scratch-merge", "scratch-memop"] {
+        let (b, a) = (format!("{pair}.before.mir"), format!("{pair}.after.mir"));
+        let (blocks, code) = run("gfx802", &b, &a);
+        assert_eq!(
+            (code, &blocks[0]["verdict"]),
+            (1, &"refuted".into()),
+            "{pair}"
+        );
+        for t in ["gfx900", "gfx1030"] {
+            let (blocks, code) = run(t, &b, &a);
+            assert_eq!(code, 3, "{pair} {t}: {blocks:?}");
+            assert_eq!(blocks[0]["verdict"], "unsupported", "{pair} {t}");
+        }
+    }
+}

@@ -351,6 +351,7 @@ fn with_phi_copies(ix: &FnIndex, b: &Block) -> Block {
                     defs: vec![res],
                     opcode: "COPY".into(),
                     ops: vec![v],
+                    private: false,
                 });
             }
         }

@@ -494,6 +494,23 @@ fn swz(rest: &[&Operand], target: Target) -> Result<(), String> {
     }
 }
 
+/// A buffer access of private memory through the scratch descriptor, which is swizzled
+/// (AMDGPUUsage, "Private Segment": interleaved by lane; no multi-dword access "except by flat
+/// and scratch instructions"). gcnsmt models the swizzle on gfx6-8 only; elsewhere a swizzled
+/// descriptor is undefined behaviour, which would leave the real scratch descriptor out of the
+/// proof (a merge of two scratch dwords would be proved), so the access is unsupported.
+fn scratch(i: &Inst, target: Target) -> Result<(), String> {
+    use gcnsmt_semantics::settings::{BufferSwizzle, Settings};
+    if i.private && Settings::default_for(target).buffer_swizzle != BufferSwizzle::Formula {
+        return Err(format!(
+            "a scratch (private) access through the swizzled scratch descriptor on {}: \
+             swizzling is not modelled there",
+            target.name()
+        ));
+    }
+    Ok(())
+}
+
 struct Mubuf<'a> {
     mnemonic: &'a str,
     class: MubufClass,
@@ -504,6 +521,7 @@ struct Mubuf<'a> {
 
 fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
     let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
+    scratch(i, target)?;
     let mut out = Vec::new();
     let mut k = 0;
     let mut vdata: Option<String> = None;

@@ -135,6 +135,9 @@ pub struct Inst {
     /// The instruction text without memory operands, debug locations and operand flags that
     /// do not change meaning (`killed`, `renamable`, `dead`), for comparing the two files.
     pub key: String,
+    /// It accesses private (scratch) memory: a memory operand in `addrspace 5`, or the
+    /// function's `scratchRSrcReg` as an operand. The scratch descriptor is swizzled.
+    pub private: bool,
 }
 
 impl Inst {
@@ -290,6 +293,7 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
     let mut i = start;
     let mut have_name = false;
     let mut seen_keys: Vec<&str> = Vec::new();
+    let mut scratch_rsrc: Option<String> = None;
     while i < lines.len() {
         let l = lines[i];
         if l.starts_with("...") || l.starts_with("---") {
@@ -334,8 +338,16 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
                 i += 1;
             }
             continue;
+        } else if let Some(v) = l.trim_start().strip_prefix("scratchRSrcReg:") {
+            scratch_rsrc = Some(unquote(v.trim()).trim_start_matches('$').to_string());
         } else if l.starts_with("body:") {
-            let (blocks, next) = body(lines, i + 1, &mut f.classes, err)?;
+            let (mut blocks, next) = body(lines, i + 1, &mut f.classes, err)?;
+            if let Some(r) = &scratch_rsrc {
+                let reads = |i: &Inst| i.ops.iter().any(|o| o.kind == OpKind::Phys(r.clone()));
+                for i in blocks.iter_mut().flat_map(|b| &mut b.insts) {
+                    i.private |= reads(i);
+                }
+            }
             f.blocks = blocks;
             i = next;
             continue;
@@ -677,6 +689,7 @@ fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, Inp
         opcode,
         ops,
         key: key_of(s),
+        private: t[end..].contains("addrspace 5)"),
     })
 }
 
