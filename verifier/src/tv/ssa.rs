@@ -80,15 +80,21 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
 /// before-block either, so both sides read the same input rather than the before-side a
 /// value the after-side cannot be shown to have.
 pub fn inline_pair(before: &mut Function, after: &mut Function) {
+    inline_defs(after, Side::After, &|_, _| true);
+    // What each after-block reads, its preamble included (a copied definition may read a
+    // register the preamble does not copy), and the incoming values of its successors' PHIs
+    // (read at its end).
+    let by_num: HashMap<u32, &Block> = after.blocks.iter().map(|b| (b.num, b)).collect();
     let reads: HashMap<u32, BTreeSet<u32>> = after
         .blocks
         .iter()
         .map(|b| {
-            let read = b.insts.iter().flat_map(inst_reads).collect();
+            let succs = b.successors.iter().filter_map(|s| by_num.get(s).copied());
+            let mut read: BTreeSet<u32> = b.insts.iter().flat_map(inst_reads).collect();
+            read.extend(super::fn_index::reads(b, succs));
             (b.num, read)
         })
         .collect();
-    inline_defs(after, Side::After, &|_, _| true);
     let copied: HashMap<u32, BTreeSet<u32>> = after
         .blocks
         .iter()
