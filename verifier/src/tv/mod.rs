@@ -9,6 +9,7 @@
 
 pub mod alu64;
 pub mod barrier;
+pub mod calls;
 pub mod canon;
 pub mod cex;
 mod classify;
@@ -35,6 +36,7 @@ mod pcrel;
 pub mod pipeline;
 pub mod pipeline_cmd;
 pub mod pipeline_report;
+pub mod regmask;
 pub mod sarif;
 pub mod scc;
 mod scc_carry;
