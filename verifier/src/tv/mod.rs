@@ -25,6 +25,7 @@ pub mod fn_index;
 pub mod fpmode;
 pub mod half16;
 pub mod lanef;
+pub mod ldsdma;
 pub mod llc;
 pub mod llc_run;
 mod llc_verify;
