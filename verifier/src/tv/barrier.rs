@@ -112,7 +112,8 @@ pub struct Segment {
     pub barrier: Option<crate::rules::Loc>,
 }
 
-fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>) {
+/// The segments of `b`, its split points and the length of the preamble each segment starts with.
+fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>, usize) {
     let mut segs = vec![Vec::new()];
     let mut bars = Vec::new();
     // The block's preamble (copies of pure definitions of other blocks, `ssa.rs`) starts every
@@ -162,7 +163,7 @@ fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>) {
             inlined: b.inlined.clone(),
         })
         .collect();
-    (blocks, bars)
+    (blocks, bars, preamble.len())
 }
 
 fn vregs(b: &Block) -> BTreeSet<u32> {
@@ -207,8 +208,13 @@ pub fn split(
     files: (&str, &str),
     target: Target,
 ) -> Result<Vec<Segment>, Unsupported> {
-    let (sb, bars_b) = cut(&bp.before, target);
-    let (sa, bars_a) = cut(&bp.after, target);
+    for (b, file) in [(&bp.before, files.0), (&bp.after, files.1)] {
+        if let Some(m) = super::calls::unknown_mask(b, file) {
+            return Err(Unsupported(m));
+        }
+    }
+    let (sb, bars_b, pre_b) = cut(&bp.before, target);
+    let (sa, bars_a, pre_a) = cut(&bp.after, target);
     let keys = |v: &[&Inst]| v.iter().map(|i| i.key.clone()).collect::<Vec<_>>();
     if keys(&bars_b) != keys(&bars_a) {
         let at = bars_a.first().map_or(bp.after.loc, |i| i.loc);
@@ -220,6 +226,11 @@ pub fn split(
             .any(|i| is_global_twin(&i.opcode, target))
         {
             "an unmodelled global memory access (its order with the other accesses matters)"
+        } else if bars_a.iter().chain(&bars_b).any(|i| {
+            i.opcode.starts_with("SI_CALL")
+                || matches!(i.opcode.as_str(), "S_SWAPPC_B64" | "S_CALL_B64")
+        }) {
+            "a call, or changed a call's callee, arguments or register mask"
         } else {
             "a barrier"
         };
@@ -230,6 +241,7 @@ pub fn split(
     }
     let (mut sb, mut sa) = (sb, sa);
     align_moved(&mut sb, &mut sa, target);
+    carry_preserved(bp, (&mut sb, &mut sa), (pre_b, pre_a), target);
     let (db, da) = (def_segments(&sb), def_segments(&sa));
     for (r, kb) in &db {
         if let Some(ka) = da.get(r) {
@@ -287,6 +299,9 @@ pub fn split(
                 }
             }
         }
+        if let Some(call) = bars_b.get(k) {
+            super::calls::drop_clobbered(call, &mut phys_live, target);
+        }
         // A call clobbers SCC (no AMDGPU calling convention preserves it, and the callee does
         // not read the caller's): what the segment leaves in it is never read.
         if bars_b
@@ -307,6 +322,57 @@ pub fn split(
         });
     }
     Ok(out)
+}
+
+/// After each call with a register mask, replay on each side the definitions of the preserved
+/// registers the rest of the block mentions (`calls.rs`), after the segment's preamble. A cell
+/// is carried only where both sides can replay its definition, from virtual registers both
+/// blocks define or neither does (a register one side alone defines would be compared with an
+/// unrelated input where the segment before ends).
+fn carry_preserved(
+    bp: &BlockPair,
+    (sb, sa): (&mut [Block], &mut [Block]),
+    (pre_b, pre_a): (usize, usize),
+    target: Target,
+) {
+    let (def_b, def_a) = (defined(&bp.before), defined(&bp.after));
+    let vreg_ok = |r: u32| def_b.contains(&r) == def_a.contains(&r);
+    let split_at = |b: &Block, k: usize| {
+        b.insts
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| is_split(&i.opcode, target))
+            .nth(k - 1)
+            .map(|(j, _)| j)
+    };
+    let mut added: Vec<(usize, Vec<Inst>, Vec<Inst>)> = Vec::new();
+    for k in 1..sb.len() {
+        let mut names = bp.phys_live.clone();
+        names.extend(sb[k..].iter().chain(sa[k..].iter()).flat_map(phys));
+        let cells = super::calls::cells_of(&names, target);
+        let (Some(ub), Some(ua)) = (split_at(&bp.before, k), split_at(&bp.after, k)) else {
+            continue;
+        };
+        let cb = super::calls::carriers(&bp.before.insts, ub, &cells, &vreg_ok, target);
+        let ca = super::calls::carriers(&bp.after.insts, ua, &cells, &vreg_ok, target);
+        let pick = |m: &BTreeMap<String, usize>, other: &BTreeMap<String, usize>, b: &Block| {
+            let js: BTreeSet<usize> = m
+                .iter()
+                .filter(|(c, _)| other.contains_key(*c))
+                .map(|(_, j)| *j)
+                .collect();
+            js.into_iter()
+                .map(|j| b.insts[j].clone())
+                .collect::<Vec<_>>()
+        };
+        added.push((k, pick(&cb, &ca, &bp.before), pick(&ca, &cb, &bp.after)));
+    }
+    for (k, cb, ca) in added {
+        for (seg, pre, c) in [(&mut sb[k], pre_b, cb), (&mut sa[k], pre_a, ca)] {
+            let at = pre.min(seg.insts.len());
+            seg.insts.splice(at..at, c);
+        }
+    }
 }
 
 /// A scheduler may move pure instructions across a barrier (llc-22 hoists the

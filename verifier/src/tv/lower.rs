@@ -117,6 +117,13 @@ pub fn lower(
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
+    if let Some(why) = super::ldsdma::reordered(b, a, target) {
+        let at = (a.loc.line, a.loc.col);
+        return Err(Unsupported(format!(
+            "{}:{}:{}: {why}",
+            after.file, at.0, at.1
+        )));
+    }
     for side in [before, after] {
         if let Some(i) = super::effects::names_null(side.block, target) {
             let why = "$sgpr_null (reads 0, writes discarded on gfx10+) is not modelled";

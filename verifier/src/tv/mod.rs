@@ -9,6 +9,7 @@
 
 pub mod alu64;
 pub mod barrier;
+pub mod calls;
 pub mod canon;
 pub mod cex;
 mod classify;
@@ -24,6 +25,7 @@ pub mod fn_index;
 pub mod fpmode;
 pub mod half16;
 pub mod lanef;
+pub mod ldsdma;
 pub mod llc;
 pub mod llc_run;
 mod llc_verify;
@@ -36,6 +38,7 @@ pub mod phi_elim;
 pub mod pipeline;
 pub mod pipeline_cmd;
 pub mod pipeline_report;
+pub mod regmask;
 pub mod sarif;
 pub mod scc;
 mod scc_carry;
