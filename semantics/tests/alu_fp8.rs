@@ -109,7 +109,11 @@ fn outside_the_modelled_part_is_undefined() {
     }
     // The scale: field 127 only (2^0, the same whether the value is divided or multiplied).
     assert_eq!(cvt(0x3c00, 0x3fc0_0000, 0, 0), Some(0x38), "1.5: field 127");
-    assert_eq!(cvt(0x3c00, 0xbf80_0000, 0, 0), Some(0x38), "-1.0: field 127");
+    assert_eq!(
+        cvt(0x3c00, 0xbf80_0000, 0, 0),
+        Some(0x38),
+        "-1.0: field 127"
+    );
     assert_eq!(cvt(0x3c00, 0x4000_0000, 0, 0), None, "scale 2.0 (2^1)");
     assert_eq!(cvt(0x3c00, 0x3f00_0000, 0, 0), None, "scale 0.5 (2^-1)");
     assert_eq!(cvt(0x3c00, ONE, 0, 0b0001), None, "op_sel on src0");
@@ -121,7 +125,11 @@ fn op_sel_picks_the_half_and_keeps_the_other() {
     // <1.0, 2.0> (0x40003c00) -> bytes 0x38 (low value), 0x40 (high value): 0x4038.
     let src = 0x4000_3c00;
     assert_eq!(cvt(src, ONE, 0xaaaa_5555, 0), Some(0xaaaa_4038), "low half");
-    assert_eq!(cvt(src, ONE, 0xaaaa_5555, 0b1000), Some(0x4038_5555), "high half");
+    assert_eq!(
+        cvt(src, ONE, 0xaaaa_5555, 0b1000),
+        Some(0x4038_5555),
+        "high half"
+    );
     // <0.5, -448>: 0xfe30.
     assert_eq!(cvt(0xdf00_3800, ONE, 0, 0), Some(0xfe30), "two values");
 }

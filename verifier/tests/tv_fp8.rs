@@ -49,6 +49,9 @@ fn fp8_conversion_pairs() {
     for (name, want, why) in CASES {
         let (got, reason) = verdict(name);
         assert_eq!(got, *want, "{name}: {reason}");
-        assert!(reason.contains(why), "{name}: reason `{reason}` lacks `{why}`");
+        assert!(
+            reason.contains(why),
+            "{name}: reason `{reason}` lacks `{why}`"
+        );
     }
 }

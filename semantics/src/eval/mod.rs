@@ -787,6 +787,6 @@ impl<D: Domain> Ev<'_, '_, D> {
 }
 
 mod builtins;
-mod fp8;
 mod format;
+mod fp8;
 mod memory;

@@ -592,7 +592,11 @@ fn decide(
                 if let Verdict::Refuted(c) = &o.verdict {
                     // One resting on shared image inputs (or a kept fp8 conversion), confirmed.
                     if classify_refutation(&l, c, fp).0 == "unknown" {
-                        let confirm = if l.images { confirm_image } else { super::fp8cvt::confirm };
+                        let confirm = if l.images {
+                            confirm_image
+                        } else {
+                            super::fp8cvt::confirm
+                        };
                         if let Some((l2, c2, r2)) = confirm(p, &name, (&sb, &sa), live) {
                             set_verdict(v, Verdict::Refuted(c2), (&l2, blocks, fp));
                             v.reason = Some(r2);
