@@ -120,8 +120,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let sat = sat_op(g, mnemonic);
     if let Some(d) = alu64(target, base)
         .or_else(|| float_op(g, base))
-        .or_else(|| dot_op(target, base))
-        .or_else(|| cvt_scale_op(target, base))
+        .or_else(|| dot_op(target, base).or_else(|| cvt_scale_op(target, base)))
         .or(sat)
         .or_else(|| true16_op(g, base))
         .or_else(|| sop2_shift(g, base))
