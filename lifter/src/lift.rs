@@ -120,7 +120,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
     let sat = sat_op(g, mnemonic);
     if let Some(d) = alu64(target, base)
         .or_else(|| float_op(g, base))
-        .or_else(|| dot_op(target, base))
+        .or_else(|| dot_op(target, base).or_else(|| cvt_scale_op(target, base)))
         .or(sat)
         .or_else(|| true16_op(g, base))
         .or_else(|| sop2_shift(g, base))
@@ -298,6 +298,16 @@ fn dot_op(target: Target, base: &str) -> Option<AluDef> {
     (base == "v_dot2_f32_f16" && has).then(|| AluDef {
         mods: AluMods::Packed16,
         ..plain_valu("V_DOT2_F32_F16", 3)
+    })
+}
+
+/// `v_cvt_scalef32_pk_fp8_f16` (gfx950 only: llvm-mc-22 rejects it elsewhere, "NOT-GFX950"
+/// in LLVM's MC tests; observed 2026-12 on gfx942 and gfx950): VOP3 `op_sel:[s0,s1,dst]`, the
+/// same form as the True16 ops ([`AluMods::True16`]; `OPSEL` bit 3 picks the half written).
+fn cvt_scale_op(target: Target, base: &str) -> Option<AluDef> {
+    (base == "v_cvt_scalef32_pk_fp8_f16" && target == Target::Gfx950).then(|| AluDef {
+        mods: AluMods::True16,
+        ..plain_valu("V_CVT_SCALEF32_PK_FP8_F16", 2)
     })
 }
 

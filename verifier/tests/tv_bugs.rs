@@ -14,6 +14,7 @@ const CAUGHT: &[&str] = &[
     "cse-pk-mov-commute",
     "cse-sdwa-sub-commute",
     "fold-sgpr-hi16-copy",
+    "fold-vop3-pk-imm-opsel",
     "fold-clamp-max-abs",
     "fold-dot2-splat-no-opsel",
     "cse-vcmp-exec-loop",

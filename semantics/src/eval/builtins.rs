@@ -201,6 +201,13 @@ impl<D: Domain> Ev<'_, '_, D> {
                 arity(1)?;
                 self.f16_to_f32(vals.into_iter().next().unwrap())
             }
+            // The gfx950 scaled fp8 conversion, on its certain domain only (`fp8.rs`).
+            "f16_to_fp8_scale" => {
+                arity(2)?;
+                let mut it = vals.into_iter();
+                let (x, s) = (it.next().unwrap(), it.next().unwrap());
+                self.f16_to_fp8_scale(x, s, st)
+            }
             "FlushDenormF32" => {
                 arity(1)?;
                 self.flush_denorm_f32(vals.into_iter().next().unwrap())

@@ -788,4 +788,5 @@ impl<D: Domain> Ev<'_, '_, D> {
 
 mod builtins;
 mod format;
+mod fp8;
 mod memory;

@@ -17,6 +17,7 @@ mod elaborate;
 mod identity;
 mod inputs;
 mod options;
+mod partial;
 mod probe;
 mod query;
 mod replay;
@@ -48,6 +49,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let start = Instant::now();
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
+    let verdict = partial::restrict(rule, verdict);
     let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
         time: start.elapsed(),

@@ -133,6 +133,18 @@ const F16_INLINE: [i64; 9] = [
     0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118,
 ];
 
+/// The f32 inline constants 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 as 32-bit values.
+const F32_INLINE: [i64; 8] = [
+    0x3F00_0000,
+    0xBF00_0000,
+    0x3F80_0000,
+    0xBF80_0000,
+    0x4000_0000,
+    0xC000_0000,
+    0x4080_0000,
+    0xC080_0000,
+];
+
 /// Whether source `i`, the immediate `text`, is read as the semantics read it: without
 /// VOP3 input modifiers; for the packed f16 ops an inline constant, which the hardware gives
 /// as a 32-bit value that op_sel/op_sel_hi then split like a register (LLVM 22
@@ -151,6 +163,19 @@ fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str, target:
         AluMods::Packed16 => gcnsmt_lifter::asm::parse_int(text)
             .is_some_and(|v| (-16..=64).contains(&v) || F16_INLINE.contains(&v)),
         AluMods::PackedMov => false,
+        // v_cvt_scalef32_pk_fp8_f16 (VOP3, no source op_sel): src0 is packed f16, read as
+        // the packed ops read an inline constant (its 32-bit value, as above); src1 is the
+        // f32 scale, an inline constant's 32-bit value (an integer -16..64 or one of the f32
+        // constants 0.5, 1.0, 2.0, 4.0 and their negatives, AMD Vega/CDNA guides "Inline
+        // Constants"; 1/(2*pi) is left out).
+        AluMods::True16 if alu.entry == "V_CVT_SCALEF32_PK_FP8_F16" => {
+            let v = gcnsmt_lifter::asm::parse_int(text);
+            let int = v.is_some_and(|v| (-16..=64).contains(&v));
+            match i {
+                0 => int || v.is_some_and(|v| F16_INLINE.contains(&v)),
+                _ => int || v.is_some_and(|v| F32_INLINE.contains(&v)),
+            }
+        }
         // A 16-bit integer inline constant read from the low half: its value is the same
         // in 16 bits (AMD RDNA3 ISA guide, "Inline Constants"); a literal or a high half is
         // not modelled.

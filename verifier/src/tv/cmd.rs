@@ -515,12 +515,12 @@ fn error_site(
 }
 
 /// What every block pair of one function x target shares.
-struct Pair<'a> {
+pub(super) struct Pair<'a> {
     files: (&'a MirFile, &'a MirFile),
-    fp: &'a FnPair<'a>,
-    t: Target,
-    opts: &'a Options,
-    how: lower::How,
+    pub(super) fp: &'a FnPair<'a>,
+    pub(super) t: Target,
+    pub(super) opts: &'a Options,
+    pub(super) how: lower::How,
 }
 
 /// Lower and check one pair of (whole or barrier-free) blocks, writing the verdict into `v`.
@@ -567,7 +567,7 @@ fn decide(
         rename: Default::default(),
         mode: fp.after.mode,
     };
-    match lower::lower(&name, &sb, &sa, live.0, live.1, p.t, p.how) {
+    match super::fp8cvt::lower_pair(&name, (&sb, &sa), live, p.t, p.how) {
         // The message names the file and line of the instruction at fault.
         Err(u) if u.0.contains(super::emit::MALFORMED) => {
             v.verdict = "error";
@@ -590,9 +590,14 @@ fn decide(
             Some(Ok(o)) => {
                 v.settings = Some(o.settings_text());
                 if let Verdict::Refuted(c) = &o.verdict {
-                    // A refutation resting on the shared image inputs, confirmed on one image.
-                    if l.images && classify_refutation(&l, c, fp).0 == "unknown" {
-                        if let Some((l2, c2, r2)) = confirm_image(p, &name, (&sb, &sa), live) {
+                    // One resting on shared image inputs (or a kept fp8 conversion), confirmed.
+                    if classify_refutation(&l, c, fp).0 == "unknown" {
+                        let confirm = if l.images {
+                            confirm_image
+                        } else {
+                            super::fp8cvt::confirm
+                        };
+                        if let Some((l2, c2, r2)) = confirm(p, &name, (&sb, &sa), live) {
                             set_verdict(v, Verdict::Refuted(c2), (&l2, blocks, fp));
                             v.reason = Some(r2);
                             return;
@@ -653,7 +658,7 @@ fn set_verdict(
 /// watchdog interrupt in one block's context cannot reach another's). z3 can fail to build a
 /// term in a context it has interrupted, which the z3 crate turns into a panic; that is no
 /// verdict (`None`), never a crash of the whole run.
-fn checked(
+pub(super) fn checked(
     rule: &crate::rules::Rule,
     t: Target,
     opts: &Options,

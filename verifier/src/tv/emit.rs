@@ -265,6 +265,9 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
     if super::half16::handles(side, i) {
         return super::half16::lower(side, i, target);
     }
+    if super::fp8cvt::handles(&i.opcode) {
+        return super::fp8cvt::lower(side, i, target);
+    }
     match i.opcode.as_str() {
         // The whole-wave / whole-quad markers give an active lane its own value (`exec.rs`).
         "COPY" | "EXTRACT_SUBREG" | "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM" => {

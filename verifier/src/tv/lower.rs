@@ -93,6 +93,7 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
         || (!exec && (super::mimg::is_image_read(op) || super::dpp::is_dpp(op)))
         || (exec || !writes_exec())
             && (pseudo(op)
+                || super::fp8cvt::handles(op)
                 || super::wide::is_wide(op)
                 || super::scc::is_scc_op(op)
                 || opcodes::lookup(target, op).is_some())

@@ -22,6 +22,7 @@ pub mod emit;
 pub mod exec;
 pub mod firstlane;
 pub mod fn_index;
+pub mod fp8cvt;
 pub mod fpmode;
 pub mod half16;
 pub mod lanef;
