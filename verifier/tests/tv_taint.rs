@@ -35,6 +35,11 @@ fn differences_in_defined_bits_are_refuted_and_in_undefined_bits_never() {
         assert_eq!(r, "refuted", "{f}: {why}");
         assert_eq!(why, "LDS[0x0]", "{f}");
     }
+    // The same through a DS offset of 2: the undefined bits land at v0 + 4 and v0 + 5, the
+    // difference at v0 + 2.
+    let (r, why) = verdict(&v, "xor_offset");
+    assert_eq!(r, "refuted", "{why}");
+    assert!(why.starts_with("LDS["), "{why}");
     // The undefined bits are shifted out: equal for every value of them.
     assert_eq!(verdict(&v, "shl_proved").0, "proved", "{v:?}");
     // Correct files that differ only where the undefined bits reach (directly, or through the

@@ -332,3 +332,44 @@ fn halves(cx: &Cx, i: &Inst) -> Option<Update> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_extracts_move_the_field_and_its_sign() {
+        // Bits 31:16 tainted; bits 23:16 as the field: all 8 tainted, the rest clean.
+        assert_eq!(bfe(0xffff_0000, 16, 8, false), Some(0xff));
+        // Bits 7:0 of the same value: clean.
+        assert_eq!(bfe(0xffff_0000, 0, 8, false), Some(0));
+        // A signed field whose top bit (bit 15) is tainted spreads into bits 31:8.
+        assert_eq!(bfe(0x0000_8000, 8, 8, true), Some(0xffff_ff80));
+        assert_eq!(bfe(0x0000_8000, 8, 8, false), Some(0x80));
+        // Width 0 and a field past bit 31 are left to the whole-value rule.
+        assert_eq!(bfe(1, 0, 0, false), None);
+        assert_eq!(bfe(1, 20, 16, false), None);
+    }
+
+    #[test]
+    fn only_bitwise_ops_take_the_union() {
+        for op in [
+            "S_XOR_B32",
+            "S_AND_NOT1_B64",
+            "S_ORN2_B32",
+            "V_XOR_B32",
+            "V_AND_B32",
+        ] {
+            assert!(bitwise2(op), "{op}");
+        }
+        for op in [
+            "S_ADD_U32",
+            "V_ADD_U32",
+            "S_LSHL_B32",
+            "V_XAD_U32",
+            "S_AND_SAVEEXEC_B64",
+        ] {
+            assert!(!bitwise2(op), "{op}");
+        }
+    }
+}
