@@ -131,7 +131,9 @@ pub fn side(
             memory |= whole;
             stored |= whole || t.stores.len() > n;
         }
-        memory |= uf && writes;
+        // A write of what was read from tainted memory (a DS atomic, a load to LDS) may be
+        // tainted anywhere it lands.
+        memory |= writes && (uf || mem_in);
         stored |= memory;
         let clean = |o: &Operand| {
             cells(side, o, target).is_some_and(|cs| cs.iter().all(|c| get(&masks, c) == 0))
