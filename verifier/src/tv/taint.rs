@@ -124,7 +124,9 @@ pub fn side(
         t.seen
             .extend(explicit_defs.iter().chain(&implicit_defs).cloned());
         let (reads, writes) = mem(i);
-        let mem_in = reads && (stored || t.memory || !t.stores.is_empty());
+        // `reads` is any memory access; a plain DS store reads none (it writes its data).
+        let plain_store = super::taint_mem::ds_store(side, i, target).is_some();
+        let mem_in = reads && !plain_store && (stored || t.memory || !t.stores.is_empty());
         if (reads || writes) && !uf {
             let n = t.stores.len();
             let whole = access(t, (side, which), i, (target, &masks), any_use);
