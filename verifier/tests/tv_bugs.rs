@@ -36,6 +36,7 @@ const CAUGHT: &[&str] = &[
     "shrink-bitset-scc",
     "sgprcopies-strict-wwm-readfirstlane",
     "sgprcopies-v2s-hi16-as-lo16",
+    "sgprcopies-v2s-hi16-salu-user",
     "shrink-cmpx-le-reverse",
     "sink-temporal-divergence",
     "sink-waterfall-divergence",

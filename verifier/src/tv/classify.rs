@@ -28,7 +28,7 @@ pub(super) fn classify_refutation(
     let only_soft = c.mem_diffs.is_empty()
         && !differing.is_empty()
         && differing.iter().all(|n| l.soft.contains(*n));
-    if !l.uninterpreted.is_empty() && l.taint.touches(&differing, !c.mem_diffs.is_empty()) {
+    if !l.uninterpreted.is_empty() && !l.taint.real(c, &l.rule, &differing, &l.soft) {
         let ops = l.uninterpreted.join(", ");
         (
             "unknown",

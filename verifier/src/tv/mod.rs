@@ -48,6 +48,8 @@ mod scc_scalar;
 pub mod sdwa;
 mod ssa;
 pub mod taint;
+mod taint_mem;
+mod taint_ops;
 mod targets;
 pub mod uninterp;
 mod vop_mods;

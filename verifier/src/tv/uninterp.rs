@@ -190,8 +190,8 @@ pub(super) fn taint(
             let (g, l) = writes(i, target);
             (reads_memory(i, target), g || l)
         };
-        super::taint::side(&mut taint, before, target, uf, mem);
-        super::taint::side(&mut taint, after, target, uf, mem);
+        super::taint::side(&mut taint, (before, 0), (target, exec), uf, mem);
+        super::taint::side(&mut taint, (after, 1), (target, exec), uf, mem);
     }
     (uninterpreted, taint)
 }
