@@ -22,6 +22,7 @@ pub mod exec;
 pub mod firstlane;
 pub mod fn_index;
 pub mod fpmode;
+mod gvs;
 pub mod half16;
 pub mod lanef;
 pub mod llc;

@@ -68,7 +68,7 @@ impl VopMods {
                 "v_pk_mov_b32 is modelled with register sources, op_sel_hi set and no neg only"
                     .into(),
             ),
-            AluMods::Packed16 | AluMods::PackedMov => {
+            AluMods::Packed16 | AluMods::PackedMov | AluMods::Packed32 => {
                 self.neg_lo.push(bit(NEG));
                 self.neg_hi.push(bit(ABS));
                 self.op_sel.push(bit(OP_SEL_0));
@@ -96,7 +96,10 @@ impl VopMods {
             format!("[{}]", items.join(","))
         };
         match self.kind {
-            AluMods::Packed16 => {
+            AluMods::Packed32 if clamp => {
+                return Err("clamp on a packed f32 op is not modelled".into())
+            }
+            AluMods::Packed16 | AluMods::Packed32 => {
                 t.push_str(&format!(
                     " op_sel:{} op_sel_hi:{} neg_lo:{} neg_hi:{}",
                     list(&self.op_sel),
