@@ -15,7 +15,7 @@ mod holes;
 mod mods;
 mod op;
 mod operands;
-mod pk_imm;
+pub(crate) mod pk_imm;
 mod regkey;
 mod smem;
 mod state;

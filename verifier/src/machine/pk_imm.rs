@@ -31,12 +31,16 @@ const BF16_INLINE: [i64; 8] = [
 pub(crate) fn gfx1250_value(alu: &AluDef, mods: &SrcMods, i: usize, text: &str) -> Option<i64> {
     let v = gcnsmt_lifter::asm::parse_int(text)?;
     let neg = (mods.neg | mods.neg_hi) >> i & 1 != 0;
-    match alu.mods {
+    gfx1250_imm(alu.mods, alu.entry == "V_PK_ADD_BF16", neg, v)
+}
+
+/// [`gfx1250_value`] for an op with modifiers `kind` (`bf16`: a packed bf16 op), a source
+/// immediate `v` with (`neg`) or without neg_lo/neg_hi; `gcnsmt tv` asks it before lowering.
+pub(crate) fn gfx1250_imm(kind: AluMods, bf16: bool, neg: bool, v: i64) -> Option<i64> {
+    match kind {
         AluMods::Packed32 if !neg => Some(v & 0xffff_ffff),
         AluMods::Packed16 if v == 0 => Some(0),
-        AluMods::Packed16 if alu.entry == "V_PK_ADD_BF16" && BF16_INLINE.contains(&v) => {
-            Some(v << 16)
-        }
+        AluMods::Packed16 if bf16 && BF16_INLINE.contains(&v) => Some(v << 16),
         _ => None,
     }
 }

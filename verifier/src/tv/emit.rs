@@ -717,7 +717,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         )?));
     }
     let mut k = 0;
-    let mut vm = super::vop_mods::VopMods::new(vop);
+    let mut vm = super::vop_mods::VopMods::new(vop).on(target, mnemonic);
     for n in 0..srcs {
         let m = if n < mods {
             k += 1;
