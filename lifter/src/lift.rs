@@ -62,6 +62,10 @@ pub enum AluMods {
     Packed16,
     /// `v_pk_mov_b32`: `op_sel` picks each source's dword (`op_sel_hi` is not read).
     PackedMov,
+    /// VOP3P packed f32 ops (`v_pk_add_f32`, 64-bit sources and result): `op_sel` picks the
+    /// dword each source gives the low lane, `op_sel_hi` the high lane's, `neg_lo`/`neg_hi`
+    /// negate a lane's f32; no `clamp` here (not modelled).
+    Packed32,
     /// The gfx11+ VOP3 16-bit integer ops on register halves: `op_sel:[s0,..,dst]` picks each
     /// source's half and the destination's half (the other half is kept).
     True16,
@@ -262,9 +266,16 @@ fn mbcnt(mnemonic: &str, gfx11p: bool) -> Option<&'static str> {
 /// them (observed 2026-12 on every target): v_add_f32, v_mul_f32, v_fma_f32 everywhere,
 /// v_max_f32 before gfx12 (gfx12 renamed it v_max_num_f32, with IEEE 754-2019 NaN rules, and
 /// llvm-mc-22 prints `v_max_f32_e64` as `v_max_num_f32_e64` there: not this entry),
-/// v_pk_add_f16 from gfx9 on, v_pk_mov_b32 on gfx90a/gfx942/gfx950.
+/// v_pk_add_f16 from gfx9 on, v_pk_mov_b32 on gfx90a/gfx942/gfx950, v_pk_add_f32,
+/// v_pk_mul_f32 and v_pk_fma_f32 on gfx90a/gfx942/gfx950 and gfx1250 (not gfx908 or gfx12),
+/// v_pk_add_bf16 on gfx1250 only (observed 2026-12-05).
 fn float_op(g: Gen, base: &str) -> Option<AluDef> {
+    let pk_f32 = matches!(g, Gen::Gfx90a | Gen::Gfx1250);
     let (entry, srcs, mods) = match base {
+        "v_pk_add_f32" if pk_f32 => ("V_PK_ADD_F32", 2, AluMods::Packed32),
+        "v_pk_mul_f32" if pk_f32 => ("V_PK_MUL_F32", 2, AluMods::Packed32),
+        "v_pk_fma_f32" if pk_f32 => ("V_PK_FMA_F32", 3, AluMods::Packed32),
+        "v_pk_add_bf16" if g == Gen::Gfx1250 => ("V_PK_ADD_BF16", 2, AluMods::Packed16),
         "v_add_f32" => ("V_ADD_F32", 2, AluMods::Float32),
         "v_mul_f32" => ("V_MUL_F32", 2, AluMods::Float32),
         "v_fma_f32" => ("V_FMA_F32", 3, AluMods::Float32),
@@ -273,9 +284,9 @@ fn float_op(g: Gen, base: &str) -> Option<AluDef> {
         "v_pk_mov_b32" if g == Gen::Gfx90a => ("V_PK_MOV_B32", 2, AluMods::PackedMov),
         _ => return None,
     };
-    let pair = mods == AluMods::PackedMov;
+    let pair = matches!(mods, AluMods::PackedMov | AluMods::Packed32);
     Some(AluDef {
-        wide_srcs: if pair { 0b11 } else { 0 },
+        wide_srcs: if pair { (1 << srcs) - 1 } else { 0 },
         wide_dst: pair,
         mods,
         ..plain_valu(entry, srcs)

@@ -21,7 +21,7 @@ pub(crate) fn lookup_mnemonic<T>(
     lookup: impl FnOnce(Target, &str) -> Option<T>,
     known: impl FnOnce(&str) -> bool,
 ) -> AsmResult<(AsmSyntax, T)> {
-    let syn = parse_syntax_with(line, &[])?;
+    let syn = parse_syntax_with(line, &["scale_offset"])?;
     let mn = syn.mnemonic.as_str();
     match lookup(target, mn) {
         Some(x) => Ok((syn, x)),

@@ -22,7 +22,8 @@ pub struct AsmSyntax {
 }
 
 /// Bare words that are modifiers, not operands.
-const FLAGS: &[&str] = &["gds", "clamp"];
+/// (`scale_offset`: gfx1250 GLOBAL, see `global::parse`.)
+const FLAGS: &[&str] = &["gds", "clamp", "scale_offset"];
 
 fn is_modifier(tok: &str, flags: &[&str]) -> bool {
     if flags.contains(&tok) {

@@ -100,6 +100,32 @@ pub fn packed16<D: Domain>(
     d.concat(&hi, &lo)
 }
 
+/// VOP3P input modifiers of a packed f32 source `x` (64 bits): the low lane reads dword
+/// `sel_lo` (op_sel), the high lane dword `sel_hi` (op_sel_hi), each negated by
+/// `neg_lo`/`neg_hi` (AMD CDNA3 ISA guide, VOP3P: "OPSEL ... for 32-bit packed operands selects
+/// the low or high dword"; llvm-mc-22 `v_pk_mov_b32`/`v_pk_add_f32` op_sel syntax).
+pub fn packed32<D: Domain>(
+    d: &mut D,
+    x: &D::Bv,
+    sel_lo: bool,
+    sel_hi: bool,
+    neg_lo: bool,
+    neg_hi: bool,
+) -> D::Bv {
+    let dword = |d: &mut D, hi: bool| {
+        if hi {
+            d.extract(x, 63, 32)
+        } else {
+            d.extract(x, 31, 0)
+        }
+    };
+    let lo = dword(d, sel_lo);
+    let hi = dword(d, sel_hi);
+    let lo = neg_abs(d, &lo, neg_lo, false);
+    let hi = neg_abs(d, &hi, neg_hi, false);
+    d.concat(&hi, &lo)
+}
+
 /// [`clamp`] on each f16 half of a packed result.
 pub fn clamp_packed16<D: Domain>(d: &mut D, x: &D::Bv) -> D::Bv {
     let lo = d.extract(x, 15, 0);

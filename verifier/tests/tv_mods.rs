@@ -3,7 +3,8 @@
 //! MIR operand order: `V_ADD_F32_e64 src0_mods, src0, src1_mods, src1, clamp, omod`,
 //! `V_PK_ADD_F16 / V_PK_MOV_B32 m0, s0, m1, s1, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`,
 //! `V_ADD_U32_e64 / V_SUB_U32_e64 s0, s1, clamp`,
-//! `V_DOT2_F32_F16 m0, s0, m1, s1, m2, s2, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`;
+//! `V_DOT2_F32_F16 m0, s0, m1, s1, m2, s2, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`,
+//! `V_PK_ADD_F32 / V_PK_ADD_BF16 m0, s0, m1, s1, clamp, op_sel, op_sel_hi, neg_lo, neg_hi`;
 //! SISrcMods (LLVM SIDefines.h): NEG = 1, ABS = 2 (NEG_HI on VOP3P), OP_SEL_0 = 4,
 //! OP_SEL_1 = 8. Float encodings: 1.0 = 0x3f800000, -1.0 = 0xbf800000, 2.0 = 0x40000000;
 //! f16 1.0 = 0x3c00, 2.0 = 0x4000, -1.0 = 0xbc00, -2.0 = 0xc000. Every pair stores its result
@@ -89,6 +90,27 @@ const CASES: &[(&str, &str, &str, &str)] = &[
     ("dot2-clamp-dropped", "gfx942", "refuted", ""),
     // f16 denormals flushed in the MODE: not modelled.
     ("dot2-f16-flush", "gfx942", "unsupported", "denormals"),
+    // V_PK_ADD_F32 (gfx1250; 64-bit sources, op_sel picks the dword of the low lane, op_sel_hi
+    // the high lane's): src0 modifier 4 (op_sel 1, op_sel_hi 0) reads a's dwords swapped,
+    // the same as reading the REG_SEQUENCE {a.sub1, a.sub0} with modifier 8.
+    ("pk-f32-opsel-copy", "gfx1250", "proved", ""),
+    // Modifier 8 -> 4 on src0 alone: a = {lo 0, hi 1.0}, b = 0: before {0, 1.0}, after
+    // {1.0, 0}.
+    ("pk-f32-opsel-swap", "gfx1250", "refuted", ""),
+    // <1.0, 1.0> (V_MOV_B64_PSEUDO 0x3f8000003f800000) -> the literal 0x3f800000: gfx1250
+    // reads 32 bits of a literal into both lanes (llvm#168458): the same sources.
+    ("pk-f32-literal-replicated", "gfx1250", "proved", ""),
+    // The same on gfx90a, where a packed f32 literal is not modelled.
+    ("pk-f32-literal-replicated", "gfx90a", "unsupported", "not modelled"),
+    // f32 denormals flushed in the MODE: not modelled.
+    ("pk-f32-flush", "gfx1250", "unsupported", "denormals"),
+    // V_PK_ADD_BF16 (gfx1250): the splat <-2.0, -2.0> (0xc000c000) -> the inline -2.0
+    // (49152) with op_sel and op_sel_hi set (modifier 12): gfx1250 puts a bf16 inline
+    // constant in bits 31:16 (llvm#209861), both halves read it: the same sources.
+    ("pk-bf16-inline-hi", "gfx1250", "proved", ""),
+    // The integer inline constant 1 for the splat 0x00010001: which bits gfx1250 gives an
+    // integer constant of a bf16 op no source we have says: not modelled.
+    ("pk-bf16-inline-int", "gfx1250", "unsupported", "not modelled"),
 ];
 
 #[test]

@@ -63,6 +63,7 @@ pub fn parse_flat_with(target: Target, line: &str, holes: &mut dyn Holes) -> Asm
         sdst: None,
         sbase: None,
         offset: offset.unwrap_or(0),
+        scale_offset: false,
     })
 }
 

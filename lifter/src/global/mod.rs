@@ -244,4 +244,7 @@ pub struct GlobalInst {
     pub sbase: Option<Sgprs>,
     /// Byte offset (already scaled by 4 for gfx6/gfx7 scalar loads).
     pub offset: i64,
+    /// gfx1250 `scale_offset` (GLOBAL with saddr only): the VGPR offset is scaled by the
+    /// access size.
+    pub scale_offset: bool,
 }

@@ -176,6 +176,7 @@ pub fn parse_global_with(
         sdst: None,
         sbase: None,
         offset: 0,
+        scale_offset: false,
     };
     let ops = &syn.operands;
     let names = match op.kind {
@@ -230,6 +231,13 @@ pub fn parse_global_with(
                 inst.offset = cx.offset(v, col + "offset:".len(), lo, hi)?;
             }
             ("offset", _) => return err(*col, "duplicate or empty offset"),
+            // llvm-mc-22 takes `scale_offset` on gfx1250 GLOBAL with saddr only ("scale_offset
+            // is not supported for this instruction" with `off`; observed 2026-12-05).
+            ("scale_offset", None)
+                if target == Target::Gfx1250 && inst.saddr.is_some() && !inst.scale_offset =>
+            {
+                inst.scale_offset = true
+            }
             _ => {
                 return err(
                     *col,

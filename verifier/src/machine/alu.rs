@@ -7,7 +7,7 @@ use super::regkey::{Class, Src};
 use crate::rules::{InputError, Loc};
 use gcnsmt_lifter::lift::{alu_lookup, wave_size, AluDef, AluMods};
 use gcnsmt_lifter::AsmSyntax;
-use gcnsmt_semantics::target::{Gen, Target};
+use gcnsmt_semantics::target::Target;
 
 pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, InputError> {
     let (rule, line, target, imms, mn) = (cx.rule, cx.line, cx.target, cx.imms, cx.mn);
@@ -73,15 +73,26 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
                 format!("{mn}: modifiers on the immediate `{tt}` are not modelled"),
             ));
         }
-        if is_imm && wide {
+        // gfx1250's packed f32 and bf16 immediates (checked by `imm_mods_modelled`).
+        let pk = is_imm && super::pk_imm::gfx1250(target);
+        let pk = pk
+            .then(|| super::pk_imm::gfx1250_value(&alu, &mods, i, tt))
+            .flatten();
+        if is_imm && wide && alu.mods != AluMods::Packed32 {
             srcs.push(Src::Imm(inline64(cx, tt, *c)?));
             continue;
         }
         if is_imm {
-            let e = cx.imm_expr(tt, *c)?;
+            let e = match pk {
+                Some(v) => cx.imm_expr(&v.to_string(), *c)?,
+                None => cx.imm_expr(tt, *c)?,
+            };
             // A 32-bit operand takes a literal in [-2^31, 2^32 - 1]; llvm-mc 22 rejects others
             // ("invalid operand for instruction") rather than truncating them.
-            let literal = gcnsmt_lifter::asm::parse_int(tt);
+            let literal = match pk {
+                Some(v) => Some(v),
+                None => gcnsmt_lifter::asm::parse_int(tt),
+            };
             let fits = match literal {
                 Some(v) => (-(1i64 << 31)..=0xffff_ffff).contains(&v),
                 None => const_value(&e).is_none_or(|v| v <= 0xffff_ffff),
@@ -95,7 +106,9 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
             srcs.push(Src::Imm(e));
         } else {
             // v_readfirstlane_b32 reads a VGPR only (llvm-mc 22 rejects an SGPR source).
-            let sclass = match (alu.scalar, alu.to_sgpr) {
+            // Packed f32 ops: VGPR sources only (gfx1250 reads 32 bits of an SGPR source and
+            // replicates them, llvm#168458; SGPR pairs are not modelled on any target).
+            let sclass = match (alu.scalar, alu.to_sgpr || alu.mods == AluMods::Packed32) {
                 (true, _) => Class::Sgpr,
                 (false, true) => Class::Vgpr,
                 (false, false) => Class::Any,
@@ -157,9 +170,12 @@ fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str, target:
     match alu.mods {
         AluMods::None | AluMods::SatU32 => true,
         AluMods::Float32 => (mods.neg | mods.abs) >> i & 1 == 0,
-        // gfx1250 places some packed inline constants in bits 31:16 (llvm#209861, packed
-        // bf16): only 0, the same in every half, is taken there.
-        AluMods::Packed16 if target.gen() >= Gen::Gfx1250 => text == "0",
+        // gfx1250 places packed bf16 inline constants in bits 31:16 (llvm#209861) and gives
+        // a packed f32 op 32 bits of an immediate in both lanes (llvm#168458): see pk_imm.rs.
+        AluMods::Packed16 | AluMods::Packed32 if super::pk_imm::gfx1250(target) => {
+            super::pk_imm::gfx1250_value(alu, mods, i, text).is_some()
+        }
+        AluMods::Packed32 => false,
         AluMods::Packed16 => gcnsmt_lifter::asm::parse_int(text)
             .is_some_and(|v| (-16..=64).contains(&v) || F16_INLINE.contains(&v)),
         AluMods::PackedMov => false,

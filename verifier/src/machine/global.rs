@@ -41,7 +41,7 @@ pub fn bind_global(cx: LineCx) -> Result<Bound, InputError> {
         };
         m.inputs.push(("SADDR", saddr));
         let vaddr = holes.keys(Role::Vaddr, inst.vaddr);
-        m.inputs.push(("VADDR", MemIn::Regs(vaddr)));
+        m.inputs.push(("VADDR", vaddr_input(cx, inst, vaddr)?));
         if kind == GlobalKind::Load {
             let vdst = holes.keys(Role::Vdst, inst.vdst);
             m.outputs.push(("RETURN_DATA", vdst));
@@ -56,6 +56,38 @@ pub fn bind_global(cx: LineCx) -> Result<Bound, InputError> {
         kind == GlobalKind::Store,
         kind == GlobalKind::ScalarLoad,
     ))
+}
+
+/// The `VADDR` input. On gfx1250 the `_SADDR` form's 32-bit VGPR offset is signed (LLVM 22
+/// `GCNSubtarget::hasSignedGVSOffset`: "FLAT GLOBAL VOffset is signed", gfx1250 only), and
+/// `scale_offset` multiplies it by the access size (`hasScaleOffset`; llc-22 selects it for
+/// `p + sext(i) * 4` with a dword access and `* 8` with a dwordx2 one,
+/// tests/data/tv/bugs/fold-pk-*): a 64-bit value that global.pcode adds as it adds any VADDR.
+/// Earlier targets zero-extend the offset (CDNA3 guide: SADDR + VADDR[31:0] + offset).
+///
+/// Errors: `scale_offset` on an access of another size (its scale is not checked).
+fn vaddr_input(
+    cx: LineCx,
+    inst: &gcnsmt_lifter::GlobalInst,
+    vaddr: Vec<super::regkey::RegKey>,
+) -> Result<MemIn, InputError> {
+    if inst.saddr.is_none() || cx.target != gcnsmt_semantics::target::Target::Gfx1250 {
+        return Ok(MemIn::Regs(vaddr));
+    }
+    let scale = match (inst.scale_offset, inst.op.bytes) {
+        (false, _) => 1,
+        (true, b @ (4 | 8)) => b,
+        (true, b) => {
+            return Err(cx.err(
+                1,
+                format!(
+                    "{}: scale_offset on a {b}-byte access is not modelled",
+                    cx.mn
+                ),
+            ))
+        }
+    };
+    Ok(MemIn::GvsOffset(vaddr, scale))
 }
 
 /// The text and column of an `offset:` modifier's value.

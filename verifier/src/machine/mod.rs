@@ -15,6 +15,7 @@ mod holes;
 mod mods;
 mod op;
 mod operands;
+pub(crate) mod pk_imm;
 mod regkey;
 mod smem;
 mod state;

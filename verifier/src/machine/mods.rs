@@ -58,11 +58,18 @@ pub(crate) fn parse(
         ops.push((text, *c));
     }
     for (name, value, col) in &syn.modifiers {
-        let packed = matches!(alu.mods, AluMods::Packed16 | AluMods::PackedMov);
+        let packed = matches!(
+            alu.mods,
+            AluMods::Packed16 | AluMods::PackedMov | AluMods::Packed32
+        );
+        let neg_lanes = matches!(alu.mods, AluMods::Packed16 | AluMods::Packed32);
+        // A bf16 clamp is not modelled (`m::clamp_packed16` clamps f16 halves).
+        let bf16 = alu.entry == "V_PK_ADD_BF16";
         let mask = |cx: LineCx| bits(cx, value.as_deref(), nsrc, *col);
         match name.as_str() {
             "clamp"
                 if value.is_none()
+                    && !bf16
                     && matches!(
                         alu.mods,
                         AluMods::Float32 | AluMods::Packed16 | AluMods::SatU32
@@ -78,8 +85,8 @@ pub(crate) fn parse(
                 mods.op_sel = m & ((1u8 << nsrc) - 1) | dst << 3;
             }
             "op_sel_hi" if packed => mods.op_sel_hi = mask(cx)?,
-            "neg_lo" if alu.mods == AluMods::Packed16 => mods.neg = mask(cx)?,
-            "neg_hi" if alu.mods == AluMods::Packed16 => mods.neg_hi = mask(cx)?,
+            "neg_lo" if neg_lanes => mods.neg = mask(cx)?,
+            "neg_hi" if neg_lanes => mods.neg_hi = mask(cx)?,
             _ => {
                 return Err(cx.err(*col, format!("unknown modifier `{name}` for {}", cx.mn)));
             }
@@ -146,7 +153,14 @@ pub(crate) fn source<D: Domain>(d: &mut D, alu: &AluDef, s: &SrcMods, i: usize, 
             on(s.neg),
             on(s.neg_hi),
         ),
-        // v_pk_mov_b32 reads `op_sel` in its entry (OPSEL).
+        AluMods::Packed32 => m::packed32(
+            d,
+            &v,
+            on(s.op_sel),
+            on(s.op_sel_hi),
+            on(s.neg),
+            on(s.neg_hi),
+        ),
         // v_pk_mov_b32 and the True16 ops read `op_sel` in their entry (OPSEL).
         AluMods::PackedMov | AluMods::True16 | AluMods::SatU32 | AluMods::None => v,
     }

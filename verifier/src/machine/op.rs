@@ -411,6 +411,10 @@ pub enum MemIn {
     Zero(u32),
     /// An immediate, as a signed 32-bit value (offsets of the global family).
     Signed(Expr),
+    /// gfx1250's GLOBAL `_SADDR` VGPR offset: the 32-bit register sign-extended to 64 bits
+    /// and multiplied by the scale (the access size under `scale_offset`, else 1); see
+    /// [`super::global`].
+    GvsOffset(Vec<RegKey>, u8),
     /// A 64-bit value decoded from the V# in these four registers (scalar buffer loads; see
     /// [`super::smem::vsharp_input`]).
     Vsharp(Vec<RegKey>, VsharpLayout, VsharpPart),
@@ -457,7 +461,7 @@ impl MemOp {
             .inputs
             .iter()
             .filter_map(|(_, i)| match i {
-                MemIn::Regs(k) | MemIn::Vsharp(k, ..) => Some(k.clone()),
+                MemIn::Regs(k) | MemIn::Vsharp(k, ..) | MemIn::GvsOffset(k, _) => Some(k.clone()),
                 _ => None,
             })
             .flatten()
@@ -476,6 +480,7 @@ impl MemOp {
                     let i = match i {
                         MemIn::Regs(k) => MemIn::Regs(m(k)),
                         MemIn::Vsharp(k, l, p) => MemIn::Vsharp(m(k), *l, *p),
+                        MemIn::GvsOffset(k, s) => MemIn::GvsOffset(m(k), *s),
                         other => other.clone(),
                     };
                     (*n, i)

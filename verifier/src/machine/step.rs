@@ -283,8 +283,12 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
                 let v = eval_imm(d, env, m, e)?;
                 let lo = d.extract(&v, 31, 0);
                 // A 64-bit source immediate is an inline constant (the binder checks
-                // -16..=64): its 64-bit value is the 32-bit one sign-extended.
-                if alu.wide_srcs >> i & 1 == 1 {
+                // -16..=64): its 64-bit value is the 32-bit one sign-extended; a packed f32
+                // op's (gfx1250 only, the binder checks) is its 32 bits in both lanes
+                // (machine/pk_imm.rs).
+                if alu.mods == gcnsmt_lifter::lift::AluMods::Packed32 {
+                    d.concat(&lo, &lo)
+                } else if alu.wide_srcs >> i & 1 == 1 {
                     d.sext(&lo, 32)
                 } else {
                     lo
@@ -394,6 +398,12 @@ fn step_mem<D: Domain>(
             MemIn::Signed(e) => {
                 let v = eval_imm(d, env, m, e)?;
                 Val::Bits(d.extract(&v, 31, 0), Ty::Bits(Kind::I, 32))
+            }
+            MemIn::GvsOffset(k, scale) => {
+                let v = read(d, m, k);
+                let v = d.sext(&v, 32);
+                let s = d.bv(u128::from(*scale), 64);
+                bits(d.op(gcnsmt_semantics::domain::BvOp::Mul, &v, &s), d)
             }
             MemIn::Vsharp(k, layout, part) => {
                 let rsrc = read(d, m, k);

@@ -13,6 +13,25 @@ use gcnsmt_semantics::target::{Gen, Target};
 /// hardware reads as its 64-bit value (AMD Vega ISA guide, "Inline Constants"). Any other
 /// immediate would be a literal, which is extended to 64 bits by per-type rules the binder does
 /// not model.
+/// A 64-bit source of an op with modifiers `vop`: a packed f32 op's immediate on gfx1250 is
+/// its MIR value whatever its size (the rule's binder reads its low 32 bits in both lanes,
+/// `machine/pk_imm.rs`); otherwise [`wide_src`].
+pub(super) fn wide_src_of(
+    side: &Side,
+    o: &Operand,
+    target: Target,
+    vop: gcnsmt_lifter::lift::AluMods,
+) -> Result<String, String> {
+    match o.kind {
+        OpKind::Imm(v)
+            if vop == gcnsmt_lifter::lift::AluMods::Packed32 && target == Target::Gfx1250 =>
+        {
+            Ok(v.to_string())
+        }
+        _ => wide_src(side, o, target),
+    }
+}
+
 pub(super) fn wide_src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     match o.kind {
         OpKind::Imm(v) if (-16..=64).contains(&v) => Ok(v.to_string()),

@@ -60,6 +60,27 @@ fn cpol_names(bits: i64, target: Target) -> String {
     }
 }
 
+/// The policy part of a cache-policy operand value `c` on `target`. Before gfx12 every bit
+/// is policy (`glc slc dlc scc`, gfx940 `sc0 sc1 nt`). From gfx12 on the operand also carries
+/// bits that are no policy at all (LLVM 22 `SIDefines.h` `CPol`: `TH` 2:0, `SCOPE` 4:3 and `NV`
+/// 5 are the policy, `CPol::ALL`; `SCAL` 11 is gfx1250's `scale_offset`, which scales the
+/// address's VGPR offset by the access size, `SIInstrInfo`/`GCNSubtarget::hasScaleOffset`):
+/// those stay in the operand for the lowering, which models `scale_offset` or refuses it.
+pub(super) fn policy_bits(c: i64, target: Target) -> i64 {
+    if target.gen() >= Gen::Gfx12 {
+        c & GFX12_POLICY
+    } else {
+        c
+    }
+}
+
+/// gfx12 `CPol::ALL`: `TH` (bits 2:0), `SCOPE` (4:3), `NV` (5).
+const GFX12_POLICY: i64 = 0x3f;
+
+/// One policy entry per access of a block: the access's opcode and its non-policy operands
+/// (the key that pairs it with an access of the other side) and its policy bits.
+type Access = (String, i64);
+
 /// One rule for every memory family (LDS has no policy; MUBUF and MTBUF loads and stores,
 /// GLOBAL, FLAT and scalar loads do): a pass may keep an access's cache policy or strengthen
 /// it, never weaken or drop it. Before gfx12 the policy is a set of flags, each asking for more
@@ -67,30 +88,24 @@ fn cpol_names(bits: i64, target: Target) -> String {
 /// guide, "SCC"; the MI300 guide, "SC0 SC1 NT"), so a superset is at least as strong: the pair
 /// is checked with the policies left out when every after-access has every bit some
 /// before-access has. A bit that some before-access has and no after-access has was dropped:
-/// refuted. gfx12's `th`/`scope` codes are not ordered this way: they must be equal.
+/// refuted. gfx12's `th`/`scope` codes are not ordered this way: each access must keep its
+/// own (the accesses of both sides pair up, by opcode and operands, with equal policies), or
+/// every access has one and the same policy; anything else is `unsupported`. Only the policy
+/// bits count ([`policy_bits`]): gfx1250's `scale_offset` bit is an address bit.
 pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
-    let bits = |b: &Block| -> Vec<i64> {
-        b.insts
-            .iter()
-            .filter_map(|i| {
-                let k = cpol_index(i, target)?;
-                match i.ops[k].kind {
-                    OpKind::Imm(c) => Some(c),
-                    _ => None,
-                }
-            })
-            .collect()
-    };
-    let (pb, pa) = (bits(before), bits(after));
+    let (ab, aa) = (accesses(before, target), accesses(after, target));
+    let pb: Vec<i64> = ab.iter().map(|a| a.1).collect();
+    let pa: Vec<i64> = aa.iter().map(|a| a.1).collect();
     if pb.iter().chain(&pa).all(|c| *c == 0) {
         return Policy::Keep;
     }
-    let gfx12 = target.gen() >= gcnsmt_semantics::target::Gen::Gfx12;
+    let gfx12 = target.gen() >= Gen::Gfx12;
     let union_b = pb.iter().fold(0, |a, c| a | c);
     let union_a = pa.iter().fold(0, |a, c| a | c);
     let inter_a = pa.iter().fold(!0i64, |a, c| a & c);
     if gfx12 {
-        if pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() != 1 {
+        let same = pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() == 1;
+        if !same && !paired(ab, aa) {
             return Policy::Mixed(
                 "the pass changed a gfx12 cache policy (th/scope), which is not ordered".into(),
             );
@@ -110,12 +125,48 @@ pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
         let mut b = b.clone();
         for i in b.insts.iter_mut() {
             if let Some(k) = cpol_index(i, target) {
-                i.ops[k].kind = OpKind::Imm(0);
+                if let OpKind::Imm(c) = i.ops[k].kind {
+                    i.ops[k].kind = OpKind::Imm(c & !policy_bits(c, target));
+                }
             }
         }
         b
     };
     Policy::Strip(Box::new((strip(before), strip(after))))
+}
+
+/// The accesses of `b` that carry a policy operand, in order: (opcode and every operand but
+/// the policy's own bits, as text; the policy bits).
+fn accesses(b: &Block, target: Target) -> Vec<Access> {
+    b.insts
+        .iter()
+        .filter_map(|i| {
+            let k = cpol_index(i, target)?;
+            let OpKind::Imm(c) = i.ops[k].kind else {
+                return None;
+            };
+            // Kinds only: `killed` and other flags do not change what is accessed.
+            let kinds: Vec<OpKind> = (i.defs.iter().chain(&i.ops))
+                .enumerate()
+                .map(|(n, o)| match o.kind {
+                    OpKind::Imm(c) if n == i.defs.len() + k => {
+                        OpKind::Imm(c & !policy_bits(c, target))
+                    }
+                    ref kind => kind.clone(),
+                })
+                .collect();
+            let key = format!("{} {kinds:?}", i.opcode);
+            Some((key, policy_bits(c, target)))
+        })
+        .collect()
+}
+
+/// Whether the two sides' accesses pair up one to one with equal keys and equal policies (as
+/// multisets: a pass may reorder accesses, not move a policy from one access to another).
+fn paired(mut b: Vec<Access>, mut a: Vec<Access>) -> bool {
+    b.sort();
+    a.sort();
+    b == a
 }
 
 /// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;

@@ -500,27 +500,26 @@ fn global(cx: Lowering, mnemonic: &str, op: GlobalOp, base: Base) -> Result<Vec<
         let d = i.defs.first().ok_or("missing destination")?;
         Ok(tuple(&dwords(side, d, target)?))
     };
-    let tail = |k: usize| -> Result<i64, String> {
+    // The offset and the `scale_offset` modifier text from the cache-policy operand.
+    let tail = |k: usize| -> Result<(i64, String), String> {
         let cpol = imm(uses.get(k + 1), "cpol")?;
-        if cpol != 0 {
-            return Err("cache policy bits are not modelled".into());
-        }
+        let scale = super::gvs::scale_offset(cpol, target, saddr, op.kind, op.bytes)?;
         if uses.len() > k + 2 {
             return Err("extra operands are not modelled".into());
         }
-        imm(uses.get(k), "offset")
+        Ok((imm(uses.get(k), "offset")?, scale))
     };
-    let off = |o: i64| {
+    let off = |(o, scale): (i64, String)| {
         if o == 0 {
-            String::new()
+            scale
         } else {
-            format!(" offset:{o}")
+            format!(" offset:{o}{scale}")
         }
     };
     let line = match op.kind {
         GlobalKind::ScalarLoad => {
             let sbase = reg(0, "sbase")?;
-            let o = tail(1)?;
+            let (o, _) = tail(1)?;
             format!("{mnemonic} {}, {sbase}, {o}", def()?)
         }
         GlobalKind::Load if saddr => {
@@ -631,7 +630,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         )?));
     }
     let mut k = 0;
-    let mut vm = super::vop_mods::VopMods::new(vop);
+    let mut vm = super::vop_mods::VopMods::new(vop).on(target, mnemonic);
     for n in 0..srcs {
         let m = if n < mods {
             k += 1;
@@ -646,7 +645,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         }
         let o = uses.get(k).ok_or("missing source")?;
         let text = if wide >> n & 1 == 1 {
-            super::alu64::wide_src(side, o, target)?
+            super::alu64::wide_src_of(side, o, target, vop)?
         } else if mask && n + 1 == srcs {
             // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
             // wave64.

@@ -82,6 +82,22 @@ impl FpMode {
                 "v_dot2_f32_f16 is modelled with f16 and f32 denormals kept (`mode:`) only".into(),
             );
         }
+        if ["v_pk_add_f32", "v_pk_mul_f32", "v_pk_fma_f32"].contains(&mnemonic)
+            && self.fp32_denormals != kept
+        {
+            return Some(format!(
+                "{mnemonic} is modelled with f32 denormals kept (`fp32-*-denormals: true`) only"
+            ));
+        }
+        // Which MODE field governs bf16 denormals is not documented to us: both kept.
+        if mnemonic == "v_pk_add_bf16"
+            && (self.fp16_denormals != kept || self.fp32_denormals != kept)
+        {
+            return Some(
+                "v_pk_add_bf16 is modelled with f32 and f16/f64 denormals kept (`mode:`) only"
+                    .into(),
+            );
+        }
         if mnemonic == "v_pk_add_f16" && self.fp16_denormals != kept {
             return Some(
                 "v_pk_add_f16 is modelled with f16 denormals kept (`fp64-fp16-*-denormals: true`) only"

@@ -24,6 +24,7 @@ pub mod firstlane;
 pub mod fn_index;
 pub mod fp8cvt;
 pub mod fpmode;
+mod gvs;
 pub mod half16;
 pub mod lanef;
 pub mod ldsdma;

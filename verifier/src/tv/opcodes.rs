@@ -429,6 +429,10 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_PK_ADD_F16", &["v_pk_add_f16"], 2, 5),
     ("V_PK_MOV_B32", &["v_pk_mov_b32"], 2, 5),
     ("V_DOT2_F32_F16", &["v_dot2_f32_f16"], 3, 5),
+    ("V_PK_ADD_F32", &["v_pk_add_f32"], 2, 5),
+    ("V_PK_MUL_F32", &["v_pk_mul_f32"], 2, 5),
+    ("V_PK_FMA_F32", &["v_pk_fma_f32"], 3, 5),
+    ("V_PK_ADD_BF16", &["v_pk_add_bf16"], 2, 5),
     (
         "V_ADDC_U32",
         &["v_addc_u32", "v_addc_co_u32", "v_add_co_ci_u32"],
@@ -453,7 +457,15 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
 const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32", "V_MAX_F32"];
 
 /// The VOP3P ops: only one (VOP3P) form, with a modifier before every source.
-const PACKED: &[&str] = &["V_PK_ADD_F16", "V_PK_MOV_B32", "V_DOT2_F32_F16"];
+const PACKED: &[&str] = &[
+    "V_PK_ADD_F16",
+    "V_PK_MOV_B32",
+    "V_DOT2_F32_F16",
+    "V_PK_ADD_F32",
+    "V_PK_MUL_F32",
+    "V_PK_FMA_F32",
+    "V_PK_ADD_BF16",
+];
 
 /// The ops with a carry-in mask as `src2` (and a carry-out).
 const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];

@@ -18,6 +18,10 @@ const OP_SEL_1: i64 = 8;
 /// The modifiers collected from one instruction's source-modifier immediates.
 pub(super) struct VopMods {
     kind: AluMods,
+    /// gfx1250's packed immediate rules apply (`machine::pk_imm`), and whether the op is a
+    /// packed bf16 one.
+    gfx1250: bool,
+    bf16: bool,
     op_sel: Vec<u8>,
     op_sel_hi: Vec<u8>,
     neg_lo: Vec<u8>,
@@ -28,6 +32,8 @@ impl VopMods {
     pub(super) fn new(kind: AluMods) -> VopMods {
         VopMods {
             kind,
+            gfx1250: false,
+            bf16: false,
             op_sel: Vec::new(),
             op_sel_hi: Vec::new(),
             neg_lo: Vec::new(),
@@ -35,10 +41,17 @@ impl VopMods {
         }
     }
 
+    /// The same for an op `mnemonic` on `target`: on gfx1250 a packed immediate is lowered
+    /// only where `machine::pk_imm` models it (else `unsupported` here, not a rule error).
+    pub(super) fn on(mut self, target: gcnsmt_semantics::target::Target, mnemonic: &str) -> Self {
+        self.gfx1250 = crate::machine::pk_imm::gfx1250(target);
+        self.bf16 = mnemonic == "v_pk_add_bf16";
+        self
+    }
+
     /// The text of a source whose modifier immediate is `m` (`text` as lowered; `imm`: it is
     /// an immediate).
     pub(super) fn source(&mut self, m: i64, text: String, imm: bool) -> Result<String, String> {
-        let bit = |b: i64| u8::from(m & b != 0);
         match self.kind {
             AluMods::None | AluMods::SatU32 if m != 0 => {
                 Err("source modifiers are not modelled".into())
@@ -68,14 +81,37 @@ impl VopMods {
                 "v_pk_mov_b32 is modelled with register sources, op_sel_hi set and no neg only"
                     .into(),
             ),
-            AluMods::Packed16 | AluMods::PackedMov => {
-                self.neg_lo.push(bit(NEG));
-                self.neg_hi.push(bit(ABS));
-                self.op_sel.push(bit(OP_SEL_0));
-                self.op_sel_hi.push(bit(OP_SEL_1));
+            AluMods::Packed16 | AluMods::Packed32 if imm && self.gfx1250 => {
+                let v = gcnsmt_lifter::asm::parse_int(&text);
+                let neg = m & (NEG | ABS) != 0;
+                if v.and_then(|v| crate::machine::pk_imm::gfx1250_imm(self.kind, self.bf16, neg, v))
+                    .is_none()
+                {
+                    return Err(format!(
+                        "the packed immediate {text} is not modelled on gfx1250 (docs/tv.md \
+                         \"Packed f32 and bf16 on gfx1250\")"
+                    ));
+                }
+                self.push(m);
+                Ok(text)
+            }
+            AluMods::Packed32 if imm => {
+                Err("a packed f32 immediate is modelled on gfx1250 only".into())
+            }
+            AluMods::Packed16 | AluMods::PackedMov | AluMods::Packed32 => {
+                self.push(m);
                 Ok(text)
             }
         }
+    }
+
+    /// Record the VOP3P op_sel/op_sel_hi/neg_lo/neg_hi bits of a source modifier `m`.
+    fn push(&mut self, m: i64) {
+        let bit = |b: i64| u8::from(m & b != 0);
+        self.neg_lo.push(bit(NEG));
+        self.neg_hi.push(bit(ABS));
+        self.op_sel.push(bit(OP_SEL_0));
+        self.op_sel_hi.push(bit(OP_SEL_1));
     }
 
     /// The modifier text after the operands for the trailing immediates `vals` (see the module
@@ -96,7 +132,10 @@ impl VopMods {
             format!("[{}]", items.join(","))
         };
         match self.kind {
-            AluMods::Packed16 => {
+            AluMods::Packed32 if clamp => {
+                return Err("clamp on a packed f32 op is not modelled".into())
+            }
+            AluMods::Packed16 | AluMods::Packed32 => {
                 t.push_str(&format!(
                     " op_sel:{} op_sel_hi:{} neg_lo:{} neg_hi:{}",
                     list(&self.op_sel),
