@@ -189,6 +189,7 @@ fn lower_in(
             return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
         }
     }
+    super::frame::check(before).map_err(Unsupported)?;
     if before.mode != after.mode {
         // The float ops read the MODE; one per side would compare different machines.
         return Err(Unsupported(format!(
@@ -264,6 +265,7 @@ fn lower_in(
     let lds = lds_size
         .filter(|n| *n > 0)
         .map(|n| format!("LDS_SIZE >= {n}"));
+    let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
     let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm));
     let pre = pre.map(|text| Line {
         text,
