@@ -117,6 +117,7 @@ pub fn lower(
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
+    super::frame::check(before).map_err(Unsupported)?;
     for side in [before, after] {
         if let Some(i) = super::effects::names_null(side.block, target) {
             let why = "$sgpr_null (reads 0, writes discarded on gfx10+) is not modelled";
@@ -189,7 +190,6 @@ fn lower_in(
             return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
         }
     }
-    super::frame::check(before).map_err(Unsupported)?;
     if before.mode != after.mode {
         // The float ops read the MODE; one per side would compare different machines.
         return Err(Unsupported(format!(
