@@ -29,6 +29,7 @@ const CAUGHT: &[&str] = &[
     "lso-mimg-tfe-dropped",
     "peephole-foldimm-sub1",
     "peephole-scmp-pcrel",
+    "pei-cselect-fi-scc",
     "preemit-sand-exec-scc-live",
     "sdwa-ashr-i16-sext",
     "sdwa-cndmask-sext-as-neg",

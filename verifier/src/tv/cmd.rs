@@ -317,7 +317,7 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
-    let (before, after) = &super::ssa::canonical(before, after);
+    let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
     let mut cfg = Vec::new();
@@ -559,6 +559,7 @@ fn decide(
         classes: &fp.before.classes,
         rename: Default::default(),
         mode: fp.before.mode,
+        frame: &fp.before.frame,
     };
     let sa = Side {
         file: &after.path,
@@ -566,6 +567,7 @@ fn decide(
         classes: &fp.after.classes,
         rename: Default::default(),
         mode: fp.after.mode,
+        frame: &fp.after.frame,
     };
     match super::fp8cvt::lower_pair(&name, (&sb, &sa), live, p.t, p.how) {
         // The message names the file and line of the instruction at fault.

@@ -294,7 +294,8 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
 /// convention: llc-22 saves `s5` in an `amdgpu_gfx` function, not in a C one) after the return,
 /// and which of them a later block writes again is not followed (break4 05). SCC and VCC are
 /// clobbered by every convention (llc-22 saves neither around an inline-asm clobber). Sound
-/// and coarse: a caller-saved register a pass changed is compared too.
+/// and coarse: a caller-saved register a pass changed is compared too, except in a C function,
+/// whose caller-saved registers `csr.rs` knows.
 fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
     let returns = f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
         let op = i.opcode.as_str();
@@ -314,6 +315,7 @@ fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
             OpKind::Phys(p) if p != "scc" && !p.starts_with("vcc") => Some(p.clone()),
             _ => None,
         })
+        .filter(|p| !super::csr::clobbered_by_c_return(f, p))
         .collect()
 }
 
@@ -381,7 +383,9 @@ impl FnPair<'_> {
                 .filter(|o| o.flags.renamable)
                 .count()
         };
-        !self.before.classes.is_empty() && renamable(self.after) > renamable(self.before)
+        // Frame-index inputs (`frame.rs`) are registers of no class in the file.
+        let classes = self.before.classes.len() - self.before.frame.inputs.len();
+        classes > 0 && renamable(self.after) > renamable(self.before)
     }
 }
 

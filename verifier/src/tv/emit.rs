@@ -36,6 +36,8 @@ pub struct Side<'a> {
     pub rename: BTreeSet<String>,
     /// The function's MODE (`machineFunctionInfo: mode:`), which the float ops read.
     pub mode: super::fpmode::FpMode,
+    /// Its function's frame and frame-index inputs (`frame.rs`).
+    pub frame: &'a super::frame::Frame,
 }
 
 /// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,

@@ -118,6 +118,7 @@ pub fn lower(
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
+    super::frame::check(before).map_err(Unsupported)?;
     if let Some(why) = super::ldsdma::reordered(b, a, target) {
         let at = (a.loc.line, a.loc.col);
         return Err(Unsupported(format!(
@@ -272,6 +273,7 @@ fn lower_in(
     let lds = lds_size
         .filter(|n| *n > 0)
         .map(|n| format!("LDS_SIZE >= {n}"));
+    let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
     let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm));
     let pre = pre.map(|text| Line {
         text,

@@ -42,6 +42,10 @@ pub struct Function {
     /// `tracksRegLiveness: true`: the blocks' `liveins:` are complete. Without it MIR lists
     /// none, and the physical registers a block's successors read must be found by scanning.
     pub tracks_liveness: bool,
+    /// Its calling convention is C (`csr.rs`): its caller reads no `s0`-`s29`, `v0`-`v39` after it.
+    pub c_convention: bool,
+    /// The frame layout of its header and the frame-index inputs (`frame.rs`).
+    pub frame: super::frame::Frame,
 }
 
 /// One basic block `bb.N`.
@@ -162,6 +166,10 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
         msg,
     };
     let attrs = ir_attributes(&lines);
+    let (conventions, ir) = (
+        super::csr::c_conventions(&lines),
+        super::csr::has_ir(&lines),
+    );
     let mut file = MirFile {
         path: path.to_string(),
         functions: Vec::new(),
@@ -198,6 +206,7 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             }
             let (f, next) = function(&lines, i + 1, &err)?;
             let mut f = f;
+            f.c_convention = conventions.get(&f.name).copied().unwrap_or(!ir);
             if let Some((cpu, lds, wave64)) = attrs.get(&f.name) {
                 f.target_cpu = cpu.clone();
                 f.wave64 = *wave64;
@@ -354,6 +363,7 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
         }
         i += 1;
     }
+    f.frame = super::frame::Frame::read(&lines[start..i]);
     if !have_name {
         return Err(err(
             start.saturating_sub(1),

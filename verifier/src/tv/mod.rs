@@ -15,6 +15,7 @@ pub mod cex;
 mod classify;
 pub mod cmd;
 pub mod cpol;
+pub mod csr;
 pub mod diff;
 pub mod dpp;
 pub mod effects;
@@ -24,6 +25,7 @@ pub mod firstlane;
 pub mod fn_index;
 pub mod fp8cvt;
 pub mod fpmode;
+pub mod frame;
 mod gvs;
 pub mod half16;
 pub mod lanef;
@@ -71,7 +73,7 @@ mod fuzz {
         let (Ok(b), Ok(a)) = (mir::parse("b.mir", before), mir::parse("a.mir", after)) else {
             return;
         };
-        let (b, a) = ssa::canonical(&b, &a);
+        let (b, a) = frame::resolve(ssa::canonical(&b, &a));
         let Ok(pairs) = diff::pair(&b, &a, &[]) else {
             return;
         };
@@ -83,6 +85,7 @@ mod fuzz {
                     classes: &fp.before.classes,
                     rename: Default::default(),
                     mode: fp.before.mode,
+                    frame: &fp.before.frame,
                 };
                 let sa = emit::Side {
                     file: "a.mir",
@@ -90,6 +93,7 @@ mod fuzz {
                     classes: &fp.after.classes,
                     rename: Default::default(),
                     mode: fp.after.mode,
+                    frame: &fp.after.frame,
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
                     let _ = lower::lower(
