@@ -240,6 +240,9 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
 
 #[path = "mir_cfg.rs"]
 mod cfg;
+#[path = "mir_classes.rs"]
+mod classes;
+use classes::{note_classes, register_entry};
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
 
@@ -378,37 +381,6 @@ fn unquote(s: &str) -> &str {
     s.trim_matches(|c| c == '\'' || c == '"')
 }
 
-/// `  - { id: 3, class: sgpr_64, preferred-register: '', flags: [  ] }`
-fn register_entry(l: &str, i: usize, f: &mut Function, err: ErrFn) -> Result<(), InputError> {
-    let t = l.trim();
-    if !t.starts_with('-') {
-        return Ok(());
-    }
-    let field = |key: &str| -> Option<&str> {
-        let at = t.find(key)? + key.len();
-        let rest = &t[at..];
-        let end = rest.find([',', '}']).unwrap_or(rest.len());
-        Some(rest[..end].trim())
-    };
-    let id = field("id:")
-        .and_then(|v| v.parse::<u32>().ok())
-        .ok_or_else(|| {
-            err(
-                i,
-                l.find('-').unwrap_or(0),
-                format!("register entry without a numeric id: `{t}`"),
-            )
-        })?;
-    if let Some(c) = field("class:") {
-        let c = unquote(c);
-        if !c.is_empty() && c != "_" {
-            check_class_width(c).map_err(|m| err(i, l.find(c).unwrap_or(0), m))?;
-            f.classes.insert(id, c.to_string());
-        }
-    }
-    Ok(())
-}
-
 /// The blocks of a `body: |` literal, from line `start`.
 fn body(
     lines: &[&str],
@@ -519,55 +491,6 @@ fn strip_comment(t: &str) -> &str {
 /// The widest register class, in bits: AMDGPU's classes stop at 1,024 (`vreg_1024`,
 /// `sgpr_1024`, `areg_1024`, `av_1024`; LLVM's SIRegisterInfo.td).
 pub const MAX_CLASS_BITS: u64 = 1024;
-
-/// A class whose width (a `_`-separated all-digit part, as [`super::emit::class_dwords`]
-/// reads it) is past [`MAX_CLASS_BITS`] is an input error: `vreg_4294967264` would otherwise
-/// be split into 134 million dwords.
-fn check_class_width(cls: &str) -> Result<(), String> {
-    let wide = cls.split('_').skip(1).any(|p| {
-        !p.is_empty()
-            && p.bytes().all(|c| c.is_ascii_digit())
-            && p.parse::<u64>().map_or(true, |n| n > MAX_CLASS_BITS)
-    });
-    if wide {
-        return Err(format!(
-            "register class `{cls}` is wider than {MAX_CLASS_BITS} bits (no AMDGPU class is)"
-        ));
-    }
-    Ok(())
-}
-
-/// `%12:vgpr_32` annotations in instruction text. Errors: a class wider than
-/// [`MAX_CLASS_BITS`], with its byte offset in `t`.
-fn note_classes(t: &str, classes: &mut BTreeMap<u32, String>) -> Result<(), (usize, String)> {
-    let b = t.as_bytes();
-    let mut k = 0;
-    while k < b.len() {
-        if b[k] == b'%' {
-            let d: String = t[k + 1..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            let after = k + 1 + d.len();
-            if !d.is_empty() && t[after..].starts_with(':') {
-                let cls: String = t[after + 1..]
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if let Ok(id) = d.parse::<u32>() {
-                    if !cls.is_empty() && cls != "_" {
-                        check_class_width(&cls).map_err(|m| (after + 1, m))?;
-                        classes.entry(id).or_insert(cls);
-                    }
-                }
-            }
-            k = after;
-        } else {
-            k += 1;
-        }
-    }
-    Ok(())
-}
 
 /// Split at top-level commas (not inside parentheses, brackets, braces or quotes), keeping
 /// each piece's byte offset.

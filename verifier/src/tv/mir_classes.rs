@@ -1,0 +1,94 @@
+//! Virtual register classes of a MIR function: its `registers:` entries and the `%N:class`
+//! annotations in its body, with each class's width checked.
+
+use super::{unquote, ErrFn, Function, MAX_CLASS_BITS};
+use crate::rules::InputError;
+use std::collections::BTreeMap;
+
+/// `  - { id: 3, class: sgpr_64, preferred-register: '', flags: [  ] }`
+pub(super) fn register_entry(
+    l: &str,
+    i: usize,
+    f: &mut Function,
+    err: ErrFn,
+) -> Result<(), InputError> {
+    let t = l.trim();
+    if !t.starts_with('-') {
+        return Ok(());
+    }
+    let field = |key: &str| -> Option<&str> {
+        let at = t.find(key)? + key.len();
+        let rest = &t[at..];
+        let end = rest.find([',', '}']).unwrap_or(rest.len());
+        Some(rest[..end].trim())
+    };
+    let id = field("id:")
+        .and_then(|v| v.parse::<u32>().ok())
+        .ok_or_else(|| {
+            err(
+                i,
+                l.find('-').unwrap_or(0),
+                format!("register entry without a numeric id: `{t}`"),
+            )
+        })?;
+    if let Some(c) = field("class:") {
+        let c = unquote(c);
+        if !c.is_empty() && c != "_" {
+            check_class_width(c).map_err(|m| err(i, l.find(c).unwrap_or(0), m))?;
+            f.classes.insert(id, c.to_string());
+        }
+    }
+    Ok(())
+}
+
+/// A class whose width (a `_`-separated all-digit part, as [`super::emit::class_dwords`]
+/// reads it) is past [`MAX_CLASS_BITS`] is an input error: `vreg_4294967264` would otherwise
+/// be split into 134 million dwords.
+pub(super) fn check_class_width(cls: &str) -> Result<(), String> {
+    let wide = cls.split('_').skip(1).any(|p| {
+        !p.is_empty()
+            && p.bytes().all(|c| c.is_ascii_digit())
+            && p.parse::<u64>().map_or(true, |n| n > MAX_CLASS_BITS)
+    });
+    if wide {
+        return Err(format!(
+            "register class `{cls}` is wider than {MAX_CLASS_BITS} bits (no AMDGPU class is)"
+        ));
+    }
+    Ok(())
+}
+
+/// `%12:vgpr_32` annotations in instruction text. Errors: a class wider than
+/// [`MAX_CLASS_BITS`], with its byte offset in `t`.
+pub(super) fn note_classes(
+    t: &str,
+    classes: &mut BTreeMap<u32, String>,
+) -> Result<(), (usize, String)> {
+    let b = t.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        if b[k] == b'%' {
+            let d: String = t[k + 1..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            let after = k + 1 + d.len();
+            if !d.is_empty() && t[after..].starts_with(':') {
+                let cls: String = t[after + 1..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if let Ok(id) = d.parse::<u32>() {
+                    if !cls.is_empty() && cls != "_" {
+                        check_class_width(&cls).map_err(|m| (after + 1, m))?;
+                        classes.entry(id).or_insert(cls);
+                    }
+                }
+            }
+            k = after;
+        } else {
+            k += 1;
+        }
+    }
+    Ok(())
+}
