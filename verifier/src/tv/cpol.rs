@@ -32,7 +32,7 @@ fn cpol_index(i: &Inst, target: Target) -> Option<usize> {
         .collect();
     let from_end = match opcodes::lookup(target, &i.opcode)? {
         MirOp::Global { .. } | MirOp::Flat { .. } | MirOp::Smem { .. } => 1,
-        MirOp::Mubuf { shape, lds, .. } if shape.class != MubufClass::Atomic && !lds => 2,
+        MirOp::Mubuf { shape, .. } if shape.class != MubufClass::Atomic => 2,
         _ => return None,
     };
     let k = *explicit.get(explicit.len().checked_sub(from_end)?)?;

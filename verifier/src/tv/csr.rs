@@ -42,9 +42,20 @@ pub fn has_ir(lines: &[&str]) -> bool {
         .any(|l| l.starts_with("---") && l[3..].trim().starts_with('|'))
 }
 
-/// Whether `f` returns under the C convention and every 32-bit cell of the physical register
-/// `p` (`sgpr4`, `vgpr0_vgpr1`) is caller-saved there.
-pub fn clobbered_by_c_return(f: &Function, p: &str) -> bool {
+/// Whether `c` (both files' function returns under the C convention: the before-file's
+/// convention is the one its callers were compiled against, so the after-file cannot change
+/// it) and every 32-bit cell of the physical register `p` (`sgpr4`, `vgpr0_vgpr1`) is
+/// caller-saved there. The scratch descriptor (`scratchRSrcReg`, `s[0:3]` on targets with
+/// buffer scratch) is reserved, not caller-saved: llc never saves it, and callers read it after
+/// a call to restore their spilled registers.
+pub fn clobbered_by_c_return(c: bool, f: &Function, p: &str) -> bool {
+    let reserved = f.scratch_rsrc.as_deref().is_some_and(|r| {
+        let cells: Vec<&str> = r.split('_').collect();
+        p.split('_').any(|x| cells.contains(&x))
+    });
+    if reserved {
+        return false;
+    }
     let below = |pre: &str, n: u32| {
         p.split('_').all(|part| {
             part.strip_prefix(pre)
@@ -52,7 +63,7 @@ pub fn clobbered_by_c_return(f: &Function, p: &str) -> bool {
                 .is_some_and(|k| k < n)
         })
     };
-    f.c_convention && (below("sgpr", 30) || below("vgpr", 40))
+    c && (below("sgpr", 30) || below("vgpr", 40))
 }
 
 #[cfg(test)]
@@ -87,14 +98,14 @@ mod tests {
             c_convention: true,
             ..Default::default()
         };
-        assert!(clobbered_by_c_return(&f, "sgpr4"));
-        assert!(clobbered_by_c_return(&f, "sgpr28_sgpr29"));
-        assert!(!clobbered_by_c_return(&f, "sgpr29_sgpr30"));
-        assert!(!clobbered_by_c_return(&f, "sgpr32"));
-        assert!(clobbered_by_c_return(&f, "vgpr39"));
-        assert!(!clobbered_by_c_return(&f, "vgpr40"));
-        assert!(!clobbered_by_c_return(&f, "m0"));
+        assert!(clobbered_by_c_return(f.c_convention, &f, "sgpr4"));
+        assert!(clobbered_by_c_return(f.c_convention, &f, "sgpr28_sgpr29"));
+        assert!(!clobbered_by_c_return(f.c_convention, &f, "sgpr29_sgpr30"));
+        assert!(!clobbered_by_c_return(f.c_convention, &f, "sgpr32"));
+        assert!(clobbered_by_c_return(f.c_convention, &f, "vgpr39"));
+        assert!(!clobbered_by_c_return(f.c_convention, &f, "vgpr40"));
+        assert!(!clobbered_by_c_return(f.c_convention, &f, "m0"));
         f.c_convention = false;
-        assert!(!clobbered_by_c_return(&f, "sgpr4"));
+        assert!(!clobbered_by_c_return(f.c_convention, &f, "sgpr4"));
     }
 }

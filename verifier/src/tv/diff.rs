@@ -213,8 +213,9 @@ fn blocks<'a>(
         liveout.retain(|&id| {
             !(bb.inlined.contains(&id) || ba.inlined.contains(&id)) || own(&bb, id) || own(&ba, id)
         });
-        let mut phys_live = phys_liveout(fb, &ib, &bb);
-        phys_live.extend(phys_liveout(fa, &ia, &ba));
+        let c = fb.c_convention && fa.c_convention;
+        let mut phys_live = phys_liveout(fb, &ib, &bb, c);
+        phys_live.extend(phys_liveout(fa, &ia, &ba, c));
         out.push(BlockPair {
             num: bb.num,
             before: bb,
@@ -257,7 +258,7 @@ fn vregs(b: &Block) -> impl Iterator<Item = u32> + '_ {
 /// and when the function has no live-in lists (`tracksRegLiveness: false`), every physical
 /// register a block reachable from `b` reads before writing it there (an over-approximation:
 /// a later block's write on the path is not followed, so sound).
-fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
+fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block, c: bool) -> BTreeSet<String> {
     let mut out: BTreeSet<String> = ix
         .successors(b)
         .into_iter()
@@ -269,7 +270,7 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
     if ix.scc_live_out(b) {
         out.insert("scc".into());
     }
-    out.extend(returns_writes(f, b));
+    out.extend(returns_writes(f, b, c));
     for i in b
         .insts
         .iter()
@@ -296,7 +297,7 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block) -> BTreeSet<String> {
 /// clobbered by every convention (llc-22 saves neither around an inline-asm clobber). Sound
 /// and coarse: a caller-saved register a pass changed is compared too, except in a C function,
 /// whose caller-saved registers `csr.rs` knows.
-fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
+fn returns_writes(f: &Function, b: &Block, c: bool) -> BTreeSet<String> {
     let returns = f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
         let op = i.opcode.as_str();
         op == "SI_RETURN" || op.starts_with("S_SETPC_B64_return") || op.starts_with("SI_TCRETURN")
@@ -315,7 +316,7 @@ fn returns_writes(f: &Function, b: &Block) -> BTreeSet<String> {
             OpKind::Phys(p) if p != "scc" && !p.starts_with("vcc") => Some(p.clone()),
             _ => None,
         })
-        .filter(|p| !super::csr::clobbered_by_c_return(f, p))
+        .filter(|p| !super::csr::clobbered_by_c_return(c, f, p))
         .collect()
 }
 

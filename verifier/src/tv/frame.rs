@@ -28,8 +28,10 @@ use std::collections::BTreeMap;
 /// What a function's YAML header says about its frame, and what [`resolve`] made of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Frame {
-    /// `stack:` object id -> (`offset:`, `size:`).
-    pub offsets: BTreeMap<u32, (i64, i64)>,
+    /// `stack:` object id -> (`offset:`, `size:`, `alignment:`, 1 when not given).
+    pub offsets: BTreeMap<u32, (i64, i64, i64)>,
+    /// `frameInfo: stackSize:`.
+    pub stack_size: Option<i64>,
     /// `frameInfo: hasVarSizedObjects: true` or an object of `type: variable-sized`.
     pub var_sized: bool,
     /// `machineFunctionInfo: isEntryFunction:` (kernels, shaders).
@@ -77,6 +79,7 @@ impl Frame {
             let v = v.trim().trim_matches('\'');
             match (section, k) {
                 ("frameInfo", "hasVarSizedObjects") => f.var_sized |= v == "true",
+                ("frameInfo", "stackSize") => f.stack_size = v.parse().ok(),
                 ("machineFunctionInfo", "isEntryFunction") => f.entry = Some(v == "true"),
                 ("machineFunctionInfo", "isChainFunction") => f.chain = v == "true",
                 ("machineFunctionInfo", "stackPtrOffsetReg") => f.sp = reg(v),
@@ -97,7 +100,8 @@ impl Frame {
         self.var_sized |= field("type") == Some("variable-sized");
         let num = |key: &str| field(key).and_then(|v| v.parse::<i64>().ok());
         if let (Some(id), Some(off), Some(size)) = (num("id"), num("offset"), num("size")) {
-            self.offsets.insert(id as u32, (off, size));
+            let align = num("alignment").filter(|a| *a > 0).unwrap_or(1);
+            self.offsets.insert(id as u32, (off, size, align));
         }
     }
 }
@@ -187,7 +191,7 @@ fn modelled(f: &Function, g: &Function) -> Result<(String, BTreeMap<u32, i64>), 
                     "{at}: a frame index used as a memory address (scratch memory is not modelled)"
                 ));
             }
-            let off = placed(&g.frame, n).map_err(|e| format!("{at}: {e}"))?;
+            let off = placed(&f.frame, &g.frame, n).map_err(|e| format!("{at}: {e}"))?;
             offsets.insert(n, off);
         }
     }
@@ -198,22 +202,38 @@ fn modelled(f: &Function, g: &Function) -> Result<(String, BTreeMap<u32, i64>), 
     Ok((base, offsets))
 }
 
-/// Object `n`'s offset in the after-file's layout, if the layout places it without overlap:
-/// an object the layout made share bytes with another (or placed below the frame) would make
-/// the model prove whatever the pass did with that layout, so it is not trusted.
-fn placed(fr: &Frame, n: u32) -> Result<i64, String> {
-    let (off, size) = *fr.offsets.get(&n).ok_or(format!(
+/// Object `n`'s offset in the after-file's layout, if the layout is one the files allow: every
+/// object at an offset that is a multiple of its alignment, inside the frame (`stackSize`), and
+/// sharing no byte with another, each object taken at its larger size and alignment of the two
+/// files. A layout that breaks these would make the model prove whatever the pass did with it,
+/// so it is not trusted.
+fn placed(before: &Frame, fr: &Frame, n: u32) -> Result<i64, String> {
+    let dims = |m: u32| {
+        let (o, s, a) = *fr.offsets.get(&m)?;
+        let (_, bs, ba) = before.offsets.get(&m).copied().unwrap_or((0, s, a));
+        Some((o, s.max(bs), a.max(ba)))
+    };
+    let (off, size, align) = dims(n).ok_or(format!(
         "%stack.{n} has no offset in the after-file's `stack:`"
     ))?;
     if off < 0 {
         return Err(format!("%stack.{n} is below the frame (offset {off})"));
     }
-    let clash = fr
-        .offsets
-        .iter()
-        .find(|(m, (o, s))| **m != n && *s > 0 && size > 0 && *o < off + size && off < *o + *s);
+    if off % align != 0 {
+        return Err(format!(
+            "%stack.{n} at offset {off} breaks its alignment {align}"
+        ));
+    }
+    if fr.stack_size.is_none_or(|t| off + size > t) {
+        return Err(format!(
+            "%stack.{n} does not lie inside the after-file's stackSize"
+        ));
+    }
+    let clash = fr.offsets.keys().filter(|m| **m != n).find(|m| {
+        dims(**m).is_some_and(|(o, s, _)| s > 0 && size > 0 && o < off + size && off < o + s)
+    });
     match clash {
-        Some((m, _)) => Err(format!(
+        Some(m) => Err(format!(
             "the after-file's layout overlaps %stack.{n} with %stack.{m}"
         )),
         None => Ok(off),

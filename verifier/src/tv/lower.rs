@@ -170,6 +170,13 @@ fn lower_in(
         assume_same,
         texel,
     } = how;
+    if let Some(why) = super::waits::moved(before.block, after.block) {
+        let at = after.block.loc;
+        return Err(Unsupported(format!(
+            "{}:{}:{}: {why}",
+            after.file, at.line, at.col
+        )));
+    }
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
     let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).

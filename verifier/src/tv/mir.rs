@@ -44,6 +44,9 @@ pub struct Function {
     pub tracks_liveness: bool,
     /// Its calling convention is C (`csr.rs`): its caller reads no `s0`-`s29`, `v0`-`v39` after it.
     pub c_convention: bool,
+    /// `machineFunctionInfo: scratchRSrcReg:` without the `$` (`sgpr0_sgpr1_sgpr2_sgpr3`): the
+    /// scratch descriptor, reserved across calls.
+    pub scratch_rsrc: Option<String>,
     /// The frame layout of its header and the frame-index inputs (`frame.rs`).
     pub frame: super::frame::Frame,
 }
@@ -355,12 +358,10 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
         } else if l.starts_with("body:") {
             let (mut blocks, next) = body(lines, i + 1, &mut f.classes, err)?;
             if let Some(r) = &scratch_rsrc {
-                let reads = |i: &Inst| i.ops.iter().any(|o| o.kind == OpKind::Phys(r.clone()));
-                for i in blocks.iter_mut().flat_map(|b| &mut b.insts) {
-                    i.private |= reads(i);
-                }
+                classes::mark_scratch(&mut blocks, r);
             }
             f.blocks = blocks;
+            f.scratch_rsrc = scratch_rsrc.clone();
             i = next;
             continue;
         }

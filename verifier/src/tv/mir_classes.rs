@@ -1,9 +1,11 @@
 //! Virtual register classes of a MIR function: its `registers:` entries and the `%N:class`
-//! annotations in its body, with each class's width checked.
+//! annotations in its body, with each class's width checked; and the registers that hold the
+//! scratch descriptor.
 
-use super::{unquote, ErrFn, Function, MAX_CLASS_BITS};
+use super::{unquote, Block, ErrFn, Function, Inst, OpKind, MAX_CLASS_BITS};
 use crate::rules::InputError;
 use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 /// `  - { id: 3, class: sgpr_64, preferred-register: '', flags: [  ] }`
 pub(super) fn register_entry(
@@ -91,4 +93,41 @@ pub(super) fn note_classes(
         }
     }
     Ok(())
+}
+
+/// Mark every instruction that names the scratch descriptor `rsrc` (`scratchRSrcReg`), or a
+/// register copied from any part of it (transitively, physical or virtual), as private.
+pub(super) fn mark_scratch(blocks: &mut [Block], rsrc: &str) {
+    let mut cells: BTreeSet<String> = rsrc.split('_').map(str::to_string).collect();
+    let mut vregs: BTreeSet<u32> = BTreeSet::new();
+    let holds = |k: &OpKind, cells: &BTreeSet<String>, vregs: &BTreeSet<u32>| match k {
+        OpKind::Phys(p) => p.split('_').any(|c| cells.contains(c)),
+        OpKind::VReg { id, .. } => vregs.contains(id),
+        _ => false,
+    };
+    loop {
+        let before = (cells.len(), vregs.len());
+        for i in blocks.iter().flat_map(|b| &b.insts) {
+            let copies = matches!(i.opcode.as_str(), "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG");
+            if !copies || !i.ops.iter().any(|o| holds(&o.kind, &cells, &vregs)) {
+                continue;
+            }
+            for d in &i.defs {
+                match &d.kind {
+                    OpKind::Phys(p) => cells.extend(p.split('_').map(str::to_string)),
+                    OpKind::VReg { id, .. } => {
+                        vregs.insert(*id);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if (cells.len(), vregs.len()) == before {
+            break;
+        }
+    }
+    let reads = |i: &Inst| i.ops.iter().any(|o| holds(&o.kind, &cells, &vregs));
+    for i in blocks.iter_mut().flat_map(|b| &mut b.insts) {
+        i.private |= reads(i);
+    }
 }
