@@ -119,7 +119,8 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
-    if let Some(why) = super::ldsdma::reordered(b, a, target) {
+    let moved = super::waits::moved(b, a);
+    if let Some(why) = moved.or_else(|| super::ldsdma::reordered(b, a, target)) {
         let at = (a.loc.line, a.loc.col);
         return Err(Unsupported(format!(
             "{}:{}:{}: {why}",
@@ -170,13 +171,6 @@ fn lower_in(
         assume_same,
         texel,
     } = how;
-    if let Some(why) = super::waits::moved(before.block, after.block) {
-        let at = after.block.loc;
-        return Err(Unsupported(format!(
-            "{}:{}:{}: {why}",
-            after.file, at.line, at.col
-        )));
-    }
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
     let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
