@@ -86,18 +86,7 @@ pub fn packed16<D: Domain>(
     neg_lo: bool,
     neg_hi: bool,
 ) -> D::Bv {
-    let half = |d: &mut D, hi: bool| {
-        if hi {
-            d.extract(x, 31, 16)
-        } else {
-            d.extract(x, 15, 0)
-        }
-    };
-    let lo = half(d, sel_lo);
-    let hi = half(d, sel_hi);
-    let lo = neg_abs(d, &lo, neg_lo, false);
-    let hi = neg_abs(d, &hi, neg_hi, false);
-    d.concat(&hi, &lo)
+    packed(d, x, 16, (sel_lo, sel_hi), (neg_lo, neg_hi))
 }
 
 /// VOP3P input modifiers of a packed f32 source `x` (64 bits): the low lane reads dword
@@ -112,17 +101,23 @@ pub fn packed32<D: Domain>(
     neg_lo: bool,
     neg_hi: bool,
 ) -> D::Bv {
-    let dword = |d: &mut D, hi: bool| {
+    packed(d, x, 32, (sel_lo, sel_hi), (neg_lo, neg_hi))
+}
+
+/// A packed source of two `w`-bit lanes: each lane reads the lane its select names, negated
+/// if asked.
+fn packed<D: Domain>(d: &mut D, x: &D::Bv, w: u32, sel: (bool, bool), neg: (bool, bool)) -> D::Bv {
+    let lane = |d: &mut D, hi: bool| {
         if hi {
-            d.extract(x, 63, 32)
+            d.extract(x, 2 * w - 1, w)
         } else {
-            d.extract(x, 31, 0)
+            d.extract(x, w - 1, 0)
         }
     };
-    let lo = dword(d, sel_lo);
-    let hi = dword(d, sel_hi);
-    let lo = neg_abs(d, &lo, neg_lo, false);
-    let hi = neg_abs(d, &hi, neg_hi, false);
+    let lo = lane(d, sel.0);
+    let hi = lane(d, sel.1);
+    let lo = neg_abs(d, &lo, neg.0, false);
+    let hi = neg_abs(d, &hi, neg.1, false);
     d.concat(&hi, &lo)
 }
 
