@@ -135,6 +135,10 @@ impl VopMods {
             AluMods::Packed32 if clamp => {
                 return Err("clamp on a packed f32 op is not modelled".into())
             }
+            // llvm-mc-22 encodes `v_pk_add_bf16 ... clamp` on gfx1250; its clamp is not modelled.
+            AluMods::Packed16 if clamp && self.bf16 => {
+                return Err("clamp on v_pk_add_bf16 is not modelled".into())
+            }
             AluMods::Packed16 | AluMods::Packed32 => {
                 t.push_str(&format!(
                     " op_sel:{} op_sel_hi:{} neg_lo:{} neg_hi:{}",
