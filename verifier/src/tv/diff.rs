@@ -313,7 +313,10 @@ fn returns_writes(f: &Function, b: &Block, c: bool) -> BTreeSet<String> {
                 .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
         })
         .filter_map(|o| match &o.kind {
-            OpKind::Phys(p) if p != "scc" && !p.starts_with("vcc") => Some(p.clone()),
+            // NULL keeps nothing (its writes are discarded) for the caller to read.
+            OpKind::Phys(p) if p != "scc" && p != "sgpr_null" && !p.starts_with("vcc") => {
+                Some(p.clone())
+            }
             _ => None,
         })
         .filter(|p| !super::csr::clobbered_by_c_return(c, f, p))

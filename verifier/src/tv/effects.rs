@@ -199,22 +199,34 @@ pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
     }
 }
 
-/// The first instruction naming `$sgpr_null` other than as a source of a MUBUF or scalar
-/// memory instruction. NULL is no register: reads give 0 and writes are discarded (RDNA ISA
-/// guides, "Scalar operands": SGPR encoding 125 on gfx10, 124 on gfx11+), which the
-/// one-register-file model would not follow (break4 11): `unsupported`. The buffer and scalar
-/// load semantics read a `null` offset as 0 (`machine/buffer.rs`, `machine/smem.rs`).
+/// The first instruction that reads `$sgpr_null` (other than as a source of a MUBUF or
+/// scalar memory instruction) in a block side that also writes it. NULL is no register: reads
+/// give 0 and writes are discarded (RDNA ISA guides, "Scalar operands": SGPR encoding 125 on
+/// gfx10, 124 on gfx11+). A 32-bit source `emit::src` reads is the constant 0, and the buffer
+/// and scalar load semantics read a `null` offset as 0 (`machine/buffer.rs`,
+/// `machine/smem.rs`); a write goes to a cell no later read in the block sees. Only a read by
+/// some other path after a write in the same block would see the written value where the
+/// hardware reads 0 (break4 11): `unsupported`. A read on a side that never writes NULL reads
+/// either 0 or the `null` cell, an input both sides share, of which 0 is one value: sound.
 pub(super) fn names_null(b: &super::mir::Block, target: Target) -> Option<&Inst> {
     let is_null = |o: &super::mir::Operand| matches!(&o.kind, super::mir::OpKind::Phys(p) if p == "sgpr_null");
+    let writes = b.insts.iter().any(|i| {
+        i.defs.iter().any(is_null)
+            || i.ops
+                .iter()
+                .any(|o| is_null(o) && (o.flags.def || o.flags.implicit_def))
+    });
+    if !writes {
+        return None;
+    }
     b.insts.iter().find(|i| {
         let reads_as_zero = matches!(
             opcodes::lookup(target, &i.opcode),
             Some(MirOp::Mubuf { .. } | MirOp::Smem { .. })
         );
-        i.defs.iter().any(is_null)
-            || i.ops
-                .iter()
-                .any(|o| is_null(o) && (o.flags.def || o.flags.implicit_def || !reads_as_zero))
+        i.ops
+            .iter()
+            .any(|o| is_null(o) && !o.flags.def && !o.flags.implicit_def && !reads_as_zero)
     })
 }
 

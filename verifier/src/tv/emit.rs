@@ -187,8 +187,10 @@ pub(super) fn imm_text(v: i64) -> String {
 
 /// A source operand: an immediate or one dword.
 pub(super) fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
-    match o.kind {
-        OpKind::Imm(v) => Ok(imm_text(v)),
+    match &o.kind {
+        OpKind::Imm(v) => Ok(imm_text(*v)),
+        // NULL reads 0 (`effects::names_null`).
+        OpKind::Phys(p) if p == "sgpr_null" => Ok("0".into()),
         _ => {
             let d = dwords(side, o, target)?;
             if d.len() != 1 {

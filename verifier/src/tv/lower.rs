@@ -129,7 +129,9 @@ pub fn lower(
     }
     for side in [before, after] {
         if let Some(i) = super::effects::names_null(side.block, target) {
-            let why = "$sgpr_null (reads 0, writes discarded on gfx10+) is not modelled";
+            let why =
+                "$sgpr_null read after a write to it in the block (reads 0, writes discarded \
+                       on gfx10+) is not modelled";
             return Err(Unsupported(format!("{}: {why}", at(side, i))));
         }
         if let Some(i) = super::effects::scalar_read_after_vector_store(side.block, target) {
