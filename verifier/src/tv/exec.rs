@@ -107,6 +107,9 @@ pub fn handles(op: &str) -> bool {
                 | "S_AND_SAVEEXEC_B64"
                 | "S_OR_SAVEEXEC_B64"
                 | "S_XOR_SAVEEXEC_B64"
+                | "S_AND_SAVEEXEC_B32"
+                | "S_OR_SAVEEXEC_B32"
+                | "S_XOR_SAVEEXEC_B32"
         )
 }
 
@@ -277,7 +280,8 @@ pub fn lower_inst(
                 return Err("S_WQM_B64 reads other lanes of its mask".into());
             }
         }
-        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64" => {
+        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64"
+        | "S_AND_SAVEEXEC_B32" | "S_OR_SAVEEXEC_B32" | "S_XOR_SAVEEXEC_B32" => {
             // dst = EXEC; EXEC = src OP EXEC (AMD Vega guide, S_AND_SAVEEXEC_B64).
             if scc_read {
                 return Err(format!("{op}: its SCC result is read and not modelled"));
@@ -287,9 +291,11 @@ pub fn lower_inst(
             if d.len() != ex.len() || s.len() != ex.len() || d.iter().any(|x| s.contains(x)) {
                 return Err("a lane mask of the wrong width or overlapping".into());
             }
-            let m = match op {
-                "S_AND_SAVEEXEC_B64" => "and",
-                "S_OR_SAVEEXEC_B64" => "or",
+            // The `_B32` forms are wave32's (one EXEC cell; a `_B32` form on wave64 fails the
+            // width check above).
+            let m = match op.strip_suffix("_B64").or_else(|| op.strip_suffix("_B32")) {
+                Some("S_AND_SAVEEXEC") => "and",
+                Some("S_OR_SAVEEXEC") => "or",
                 _ => "xor",
             };
             for k in 0..ex.len() {
@@ -362,10 +368,41 @@ fn plain(
 fn combines(op: &str) -> bool {
     handles(op)
         || super::wide::is_wide(op)
+        || bitwise(op)
         || matches!(
             op,
-            "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" | "S_WQM_B64"
+            "COPY"
+                | "REG_SEQUENCE"
+                | "INSERT_SUBREG"
+                | "EXTRACT_SUBREG"
+                | "S_WQM_B64"
+                | "S_MOV_B32"
         )
+}
+
+/// The SALU bitwise ops, 32- and 64-bit (`S_OR_B32` is the mask op of wave32, `S_ANDN2_B64`
+/// of wave64): bit k of the result is made from bits k of the sources only, so bit L of a mask
+/// result is exact from bits L ([`lanewise`]; a mask of the wrong width is refused by
+/// `moves_bits`). Their SCC (`result != 0`) reads every lane: `scc::reads_mask` makes a proof
+/// that reads it `bounded`.
+fn bitwise(op: &str) -> bool {
+    let Some(base) = op.strip_suffix("_B32").or_else(|| op.strip_suffix("_B64")) else {
+        return false;
+    };
+    matches!(
+        base,
+        "S_AND"
+            | "S_OR"
+            | "S_XOR"
+            | "S_ANDN2"
+            | "S_ORN2"
+            | "S_NAND"
+            | "S_NOR"
+            | "S_XNOR"
+            | "S_NOT"
+            | "S_AND_NOT1"
+            | "S_OR_NOT1"
+    )
 }
 
 /// Whether `i` reads its last source as lane L's bit (`V_CNDMASK_B32_e64`, a carry-in).
