@@ -85,27 +85,36 @@ type Access = (String, i64);
 /// GLOBAL, FLAT and scalar loads do): a pass may keep an access's cache policy or strengthen
 /// it, never weaken or drop it. Before gfx12 the policy is a set of flags, each asking for more
 /// coherence or less caching (AMD Vega ISA guide, "GLC", "SLC"; RDNA guides, "DLC"; the MI200
-/// guide, "SCC"; the MI300 guide, "SC0 SC1 NT"), so a superset is at least as strong: the pair
-/// is checked with the policies left out when every after-access has every bit some
-/// before-access has. A bit that some before-access has and no after-access has was dropped:
-/// refuted. gfx12's `th`/`scope` codes are not ordered this way: each access must keep its
-/// own (the accesses of both sides pair up, by opcode and operands, with equal policies), or
-/// every access has one and the same policy; anything else is `unsupported`. Only the policy
-/// bits count ([`policy_bits`]): gfx1250's `scale_offset` bit is an address bit.
+/// guide, "SCC"; the MI300 guide, "SC0 SC1 NT"), so a superset is at least as strong. Accesses
+/// equal on both sides (opcode, operands and policy) keep theirs and are set aside
+/// ([`unpaired`]); of the rest, the pair is checked with the policies left out when every
+/// remaining after-access has every bit some remaining before-access has (or one side has none
+/// left: only deletions, checked by the memory comparison, or only additions). A bit that some
+/// remaining before-access has and no remaining after-access has was dropped: refuted.
+/// gfx12's `th`/`scope` codes are not ordered this way: the remaining accesses must all have
+/// one and the same policy; anything else is `unsupported`. Only the policy bits count
+/// ([`policy_bits`]): gfx1250's `scale_offset` bit is an address bit.
 pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
     let (ab, aa) = (accesses(before, target), accesses(after, target));
-    let pb: Vec<i64> = ab.iter().map(|a| a.1).collect();
-    let pa: Vec<i64> = aa.iter().map(|a| a.1).collect();
-    if pb.iter().chain(&pa).all(|c| *c == 0) {
+    if ab.iter().chain(&aa).all(|a| a.1 == 0) {
         return Policy::Keep;
     }
+    // An access the pass left as it was (same opcode, operands and policy) keeps its policy;
+    // only the rest must be compared: the accesses the pass deleted (a deleted access keeps no
+    // policy; the memory check decides whether it could go), changed or added. Comparing
+    // every access with every other would call a block whose accesses differ in policy
+    // "mixed" whenever anything in it changed.
+    let (rb, ra) = unpaired(ab, aa);
+    let pb: Vec<i64> = rb.iter().map(|a| a.1).collect();
+    let pa: Vec<i64> = ra.iter().map(|a| a.1).collect();
     let gfx12 = target.gen() >= Gen::Gfx12;
     let union_b = pb.iter().fold(0, |a, c| a | c);
     let union_a = pa.iter().fold(0, |a, c| a | c);
     let inter_a = pa.iter().fold(!0i64, |a, c| a & c);
-    if gfx12 {
-        let same = pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() == 1;
-        if !same && !paired(ab, aa) {
+    if pb.is_empty() || pa.is_empty() {
+        // Only deletions, or only additions (no before-access left to weaken).
+    } else if gfx12 {
+        if pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() != 1 {
             return Policy::Mixed(
                 "the pass changed a gfx12 cache policy (th/scope), which is not ordered".into(),
             );
@@ -115,7 +124,7 @@ pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
             "the pass dropped cache policy {} (a weaker policy: other agents may see stale data)",
             cpol_names(union_b & !union_a, target)
         ));
-    } else if pa.is_empty() || inter_a & union_b != union_b {
+    } else if inter_a & union_b != union_b {
         return Policy::Mixed(format!(
             "an access lost cache policy {} while another kept it",
             cpol_names(union_b & !inter_a, target)
@@ -161,12 +170,27 @@ fn accesses(b: &Block, target: Target) -> Vec<Access> {
         .collect()
 }
 
-/// Whether the two sides' accesses pair up one to one with equal keys and equal policies (as
-/// multisets: a pass may reorder accesses, not move a policy from one access to another).
-fn paired(mut b: Vec<Access>, mut a: Vec<Access>) -> bool {
+/// The accesses of each side left when those equal on both sides (key and policy, as
+/// multisets: a pass may reorder accesses, not move a policy from one access to another) are
+/// taken out.
+fn unpaired(mut b: Vec<Access>, mut a: Vec<Access>) -> (Vec<Access>, Vec<Access>) {
     b.sort();
     a.sort();
-    b == a
+    let (mut rb, mut ra) = (Vec::new(), Vec::new());
+    let (mut x, mut y) = (b.into_iter().peekable(), a.into_iter().peekable());
+    loop {
+        match (x.peek(), y.peek()) {
+            (Some(p), Some(q)) if p == q => {
+                x.next();
+                y.next();
+            }
+            (Some(p), Some(q)) if p < q => rb.extend(x.next()),
+            (Some(_), Some(_)) => ra.extend(y.next()),
+            (Some(_), None) => rb.extend(x.next()),
+            (None, Some(_)) => ra.extend(y.next()),
+            (None, None) => return (rb, ra),
+        }
+    }
 }
 
 /// Cache-policy bits as llvm-mc spells them (LLVM `CPol`: GLC 1, SLC 2, DLC 4, SCC 16;
