@@ -47,9 +47,7 @@ fn own_block_pairs_get_the_hand_worked_verdicts() {
         ("agpr_read2", "proved", ""),
         ("agpr_read2_swapped", "refuted", "LDS["),
         ("glc_load2", "proved", ""),
-        // Both loads had glc; the merged dwordx2 load has none (the store keeps its own glc,
-        // which says nothing about the loads): the loads' policy was dropped.
-        ("glc_load2_dropped", "refuted", "dropped cache policy glc"),
+        ("glc_load2_dropped", "unsupported", "lost cache policy glc"),
     ];
     assert_eq!(v.len(), expect.len(), "{v:?}");
     for (f, verdict, reason) in expect {

@@ -77,9 +77,17 @@ pub(super) fn policy_bits(c: i64, target: Target) -> i64 {
 /// gfx12 `CPol::ALL`: `TH` (bits 2:0), `SCOPE` (4:3), `NV` (5).
 const GFX12_POLICY: i64 = 0x3f;
 
-/// One policy entry per access of a block: the access's opcode and its non-policy operands
-/// (the key that pairs it with an access of the other side) and its policy bits.
-type Access = (String, i64);
+/// One policy entry per access of a block.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Access {
+    /// The access's opcode and its non-policy operands: the key that pairs it with an access
+    /// of the other side.
+    key: String,
+    /// Its policy bits.
+    policy: i64,
+    /// It returns a value (a load; a store has no result).
+    load: bool,
+}
 
 /// One rule for every memory family (LDS has no policy; MUBUF and MTBUF loads and stores,
 /// GLOBAL, FLAT and scalar loads do): a pass may keep an access's cache policy or strengthen
@@ -96,25 +104,35 @@ type Access = (String, i64);
 /// ([`policy_bits`]): gfx1250's `scale_offset` bit is an address bit.
 pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
     let (ab, aa) = (accesses(before, target), accesses(after, target));
-    if ab.iter().chain(&aa).all(|a| a.1 == 0) {
+    if ab.iter().chain(&aa).all(|a| a.policy == 0) {
         return Policy::Keep;
     }
-    // An access the pass left as it was (same opcode, operands and policy) keeps its policy;
-    // only the rest must be compared: the accesses the pass deleted (a deleted access keeps no
-    // policy; the memory check decides whether it could go), changed or added. Comparing
-    // every access with every other would call a block whose accesses differ in policy
-    // "mixed" whenever anything in it changed.
-    let (rb, ra) = unpaired(ab, aa);
-    let pb: Vec<i64> = rb.iter().map(|a| a.1).collect();
-    let pa: Vec<i64> = ra.iter().map(|a| a.1).collect();
     let gfx12 = target.gen() >= Gen::Gfx12;
+    // Loads of one policy on both sides: then no use can be moved from a load with a policy
+    // to one without (the memory model gives both the same value; the hardware may not:
+    // breaker7 02), and only the accesses the pass changed need comparing ([`unpaired`]).
+    // Otherwise every access is compared with every other, as before 2026-12-05.
+    let load_policies: BTreeSet<i64> = ab
+        .iter()
+        .chain(&aa)
+        .filter(|a| a.load)
+        .map(|a| a.policy)
+        .collect();
+    let (rb, ra) = if load_policies.len() <= 1 {
+        unpaired(ab.clone(), aa.clone())
+    } else {
+        (ab.clone(), aa.clone())
+    };
+    let pol = |v: &[Access]| v.iter().map(|a| a.policy).collect::<Vec<i64>>();
+    let (pb, pa) = (pol(&rb), pol(&ra));
     let union_b = pb.iter().fold(0, |a, c| a | c);
     let union_a = pa.iter().fold(0, |a, c| a | c);
     let inter_a = pa.iter().fold(!0i64, |a, c| a & c);
-    if pb.is_empty() || pa.is_empty() {
-        // Only deletions, or only additions (no before-access left to weaken).
-    } else if gfx12 {
-        if pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() != 1 {
+    // Added accesses must have every bit any before-access has (pre-gfx12).
+    let union_all_b = ab.iter().fold(0, |a, c| a | c.policy);
+    if gfx12 {
+        let same = pb.iter().chain(&pa).collect::<BTreeSet<_>>().len() <= 1;
+        if !same || (pa.is_empty() && union_b != 0) {
             return Policy::Mixed(
                 "the pass changed a gfx12 cache policy (th/scope), which is not ordered".into(),
             );
@@ -124,10 +142,10 @@ pub fn cache_policy(before: &Block, after: &Block, target: Target) -> Policy {
             "the pass dropped cache policy {} (a weaker policy: other agents may see stale data)",
             cpol_names(union_b & !union_a, target)
         ));
-    } else if inter_a & union_b != union_b {
+    } else if !pa.is_empty() && inter_a & (union_b | union_all_b) != union_b | union_all_b {
         return Policy::Mixed(format!(
             "an access lost cache policy {} while another kept it",
-            cpol_names(union_b & !inter_a, target)
+            cpol_names((union_b | union_all_b) & !inter_a, target)
         ));
     }
     let strip = |b: &Block| {
@@ -165,7 +183,11 @@ fn accesses(b: &Block, target: Target) -> Vec<Access> {
                 })
                 .collect();
             let key = format!("{} {kinds:?}", i.opcode);
-            Some((key, policy_bits(c, target)))
+            Some(Access {
+                key,
+                policy: policy_bits(c, target),
+                load: !i.defs.is_empty(),
+            })
         })
         .collect()
 }

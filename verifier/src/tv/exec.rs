@@ -454,7 +454,18 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
     };
     for (n, i) in side.block.insts.iter().enumerate() {
         let op = i.opcode.as_str();
-        if op == "V_READFIRSTLANE_B32" || op.starts_with("V_READLANE") || op.contains("DPP") {
+        // Permutes read (`V_PERMLANE16/X16/64`, with FI even inactive lanes, breaker7 03,
+        // `DS_BPERMUTE`/`DS_PERMUTE`/`DS_SWIZZLE`) or write (`V_WRITELANE`) other lanes.
+        let cross = op.starts_with("V_PERMLANE")
+            || op.starts_with("V_WRITELANE")
+            || op.starts_with("DS_BPERMUTE")
+            || op.starts_with("DS_PERMUTE")
+            || op.starts_with("DS_SWIZZLE");
+        if cross
+            || op == "V_READFIRSTLANE_B32"
+            || op.starts_with("V_READLANE")
+            || op.contains("DPP")
+        {
             return Err((n, format!("{op} reads another lane")));
         }
         if super::lower::is_terminator(op) {
@@ -474,6 +485,17 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
             .last();
         // A whitelist: SALU mask ops and copies (a VALU op reads a mask as lane L's data), or
         // the select / carry-in of a VALU op.
+        // A VOP3 mask source that is EXEC forwards only EXEC_LO on wave64 (LLVM r314522; llc's
+        // verifier rejects it): lanes 32-63 would not read their own bit (breaker7 05).
+        if exec_cells(target).len() == 2
+            && reads_bit(i, target)
+            && last.is_some_and(|o| matches!(&o.kind, OpKind::Phys(p) if p == "exec"))
+        {
+            return Err((
+                n,
+                format!("{op}: $exec read as a lane mask forwards only EXEC_LO on wave64"),
+            ));
+        }
         let ok = mask_uses.is_empty()
             || combines(op) && !op.starts_with("V_")
             || reads_bit(i, target) && mask_uses.iter().all(|o| Some(*o) == last);

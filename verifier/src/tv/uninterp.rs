@@ -39,6 +39,15 @@ fn cell_mov(dst: &str, src: &str) -> String {
     }
 }
 
+/// A move between a virtual register's cell and a rule variable, in the register's bank.
+fn vreg_mov(side: &Side, o: &super::mir::Operand, dst: &str, src: &str) -> String {
+    if emit::is_vgpr_dest(side, o) {
+        format!("v_mov_b32 {dst}, {src}")
+    } else {
+        format!("s_mov_b32 {dst}, {src}")
+    }
+}
+
 /// The lines an uninterpreted (dropped) instruction leaves in its side: each physical cell it
 /// reads is copied to a variable that must end equal on both sides (so the instruction saw the
 /// same inputs where it ran, even if the block writes the register again later), and each cell
@@ -64,6 +73,19 @@ pub(super) fn lines(
         .iter()
         .filter(|o| !o.flags.implicit_def && !o.flags.def);
     for o in use_ops {
+        if let OpKind::VReg { .. } = o.kind {
+            // Snapshotted where it runs, like a physical input: the register may be written
+            // again later in the block (non-SSA MIR, a loop's PHI copy). 16-bit halves are
+            // compared at the block's end instead (`lower::unmodelled` checks they are not
+            // written again).
+            if super::half16::cells(side, o, target).is_none() {
+                for c in emit::dwords(side, o, target).map_err(fail)? {
+                    out.push(vreg_mov(side, o, &uf_var(i, occ, "in", nin), &c));
+                    nin += 1;
+                }
+            }
+            continue;
+        }
         let OpKind::Phys(p) = &o.kind else { continue };
         if p == "mode" {
             // MODE (rounding and denormal modes, `implicit $mode` of the float ops) is a block
@@ -93,6 +115,19 @@ pub(super) fn lines(
         .position(|j| std::ptr::eq(j, i))
         .unwrap_or(0);
     for o in def_ops {
+        if let OpKind::VReg { .. } = o.kind {
+            // A fresh value both sides share, written where the instruction runs: what the
+            // register held before (non-SSA MIR defines it more than once) is gone. 16-bit
+            // halves stay free inputs (`lower::unmodelled` checks nothing else writes or
+            // reads them first).
+            if super::half16::cells(side, o, target).is_none() {
+                for c in emit::dwords(side, o, target).map_err(fail)? {
+                    out.push(vreg_mov(side, o, &c, &uf_var(i, occ, "out", nout)));
+                    nout += 1;
+                }
+            }
+            continue;
+        }
         let OpKind::Phys(p) = &o.kind else { continue };
         if p == "scc" {
             // A fresh shared value, read as the bit it stands for.
@@ -116,6 +151,10 @@ pub(super) fn lines(
                 return Err(fail("its EXEC result is read and not modelled".into()));
             }
             continue;
+        }
+        if p.ends_with("_lo16") || p.ends_with("_hi16") {
+            // A fresh value in the whole cell would also replace the other half (breaker7 01).
+            return Err(fail("a 16-bit physical result is not modelled".into()));
         }
         let cells = emit::operand_cells(side, o, target).map_err(fail)?;
         for c in cells {

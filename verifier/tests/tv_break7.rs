@@ -1,0 +1,100 @@
+//! The wrong proofs a seventh fresh tester found (2026-12-05), each pair in
+//! `tests/data/tv/break7/NN-*/` with the hardware argument in its README: none may be proved.
+
+use std::path::Path;
+
+fn verdict(dir: &str, before: &str, after: &str, target: &str) -> (String, String) {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break7")
+        .join(dir);
+    let (blocks, _) = gcnsmt_testkit::tv_blocks(
+        env!("CARGO_BIN_EXE_gcnsmt"),
+        &d,
+        &["--target", target, before, after],
+    );
+    let b = blocks
+        .iter()
+        .find(|b| b["verdict"] != "unchanged")
+        .expect("a changed block");
+    let s = |k: &str| b[k].as_str().unwrap_or("").to_string();
+    (s("verdict"), s("reason"))
+}
+
+#[test]
+fn the_seventh_breakers_pairs_are_not_proved() {
+    let cases = [
+        (
+            "01-uf-t16-hi16-clobbers-lo16",
+            "before.mir",
+            "after.mir",
+            "gfx1100",
+            "unsupported",
+        ),
+        (
+            "02-glc-load-replaced-by-plain-load",
+            "before.mir",
+            "after.mir",
+            "gfx900",
+            "refuted",
+        ),
+        (
+            "02-glc-load-replaced-by-plain-load",
+            "before.mir",
+            "after.mir",
+            "gfx942",
+            "refuted",
+        ),
+        (
+            "02-glc-load-replaced-by-plain-load",
+            "smem_before.mir",
+            "smem_after.mir",
+            "gfx900",
+            "refuted",
+        ),
+        (
+            "03-permlanex16-fi-reads-inactive-lane",
+            "before.mir",
+            "after.mir",
+            "gfx1100",
+            "unsupported",
+        ),
+        (
+            "04-gfx10-16bit-op-keeps-high-half",
+            "before.mir",
+            "after.mir",
+            "gfx1030",
+            "unsupported",
+        ),
+        (
+            "04-gfx10-16bit-op-keeps-high-half",
+            "nonssa_vreg_before.mir",
+            "nonssa_vreg_after.mir",
+            "gfx1100",
+            "unsupported",
+        ),
+        (
+            "05-cndmask-exec-condition-wave64",
+            "before.mir",
+            "after.mir",
+            "gfx900",
+            "unsupported",
+        ),
+    ];
+    for (dir, b, a, t, want) in cases {
+        let (v, why) = verdict(dir, b, a, t);
+        assert_eq!(v, want, "{dir} {a} on {t}: {why}");
+    }
+}
+
+#[test]
+fn gfx9_zeroes_the_high_half_so_the_16_bit_pair_holds_there() {
+    // GCNSubtarget::zeroesHigh16BitsOfDest: gfx9 16-bit ops write 0 to bits 31:16, so the
+    // earlier high half the after-file changes is overwritten on both sides.
+    let (v, why) = verdict(
+        "04-gfx10-16bit-op-keeps-high-half",
+        "before.mir",
+        "after.mir",
+        "gfx900",
+    );
+    assert_eq!(v, "proved", "{why}");
+}
