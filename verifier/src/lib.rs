@@ -5,7 +5,7 @@
 //!
 //! The public surface: [`rules`] (rule files), [`check`] (one rule on one target: verdict,
 //! counterexample), [`tv`] (translation validation of MIR), [`spec`] (spec-check), [`wave`]
-//! (wavefront atomics), [`smt`] (the z3 encoding, the only module that names `z3::`),
+//! (wavefront atomics), [`smt`] (the z3 encoding and `--solver`; the only module naming `z3::`),
 //! [`crosscheck`] (cvc5), [`egg_rules`]/[`egg_domain`] (egg normalisation), [`exit`] (exit
 //! codes), [`LaneMode`], and [`cli`], the commands the binary dispatches to. The machine model
 //! (`machine`), the result cache, the output writers and the counterexample shrinker are

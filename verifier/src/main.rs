@@ -18,6 +18,12 @@ struct Cli {
     /// More tracing detail (-v debug, -vv trace); RUST_LOG overrides.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// The solver of every query (verify, tv, bench): z3 (the default), bitwuzla (the
+    /// `bitwuzla` Python package in worker processes), or portfolio (both at once, the first
+    /// answer wins). docs/benchmarks.md, "Second solver".
+    #[arg(long, global = true, value_name = "SOLVER",
+          value_parser = |s: &str| s.parse::<gcnsmt_verifier::smt::Backend>())]
+    solver: Option<gcnsmt_verifier::smt::Backend>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -226,6 +232,12 @@ fn main() -> ExitCode {
         .init();
     // Before any parallel work: worker threads get the stack deep (bounded) input needs.
     gcnsmt_verifier::limits::init_worker_threads();
+    if let Some(b) = cli.solver {
+        if let Err(e) = gcnsmt_verifier::smt::set_backend(b) {
+            eprintln!("error: --solver {}: {e}", b.name());
+            return ExitCode::from(2);
+        }
+    }
     let parse_target = |t: &str| -> Result<Target, String> {
         Target::parse(t).ok_or_else(|| format!("unknown target `{t}`"))
     };

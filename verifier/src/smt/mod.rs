@@ -3,9 +3,14 @@
 //! operands converted from their bit patterns; a NaN result is replaced by the canonical
 //! quiet NaN before converting back, so no verdict depends on z3's single-NaN abstraction.
 
+mod backend;
+mod bitwuzla;
 mod fold;
 mod mem;
 mod rewrite;
+mod watchdog;
+pub use backend::{backend, set_backend, Backend};
+pub use bitwuzla::PYTHON_VAR;
 use gcnsmt_semantics::domain::{BvOp, CmpOp, Domain, FpOp};
 use gcnsmt_semantics::ty::FpFmt;
 pub use mem::{encoding, set_encoding, Base, Encoding, Mem, Store, ENCODING_VAR};
@@ -14,7 +19,7 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Dynamic, Float, RoundingMode, BV};
-use z3::{DeclKind, FuncDecl, Params, SatResult, Solver, Sort};
+use z3::{FuncDecl, Params, SatResult, Solver, Sort};
 
 /// The environment variable that deliberately breaks one primitive of the encoding, so a test
 /// can show that counterexample replay catches encoding bugs. `ult-signed` encodes unsigned
@@ -410,20 +415,7 @@ impl Query {
         self.assertions.truncate(n);
     }
     fn solver(&self, timeout: Duration) -> Solver {
-        let solver = Solver::new();
-        let mut p = Params::new();
-        p.set_u32(
-            "timeout",
-            timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
-        );
-        if let Some(mb) = self.memory_mb {
-            p.set_u32("max_memory", mb.max(1));
-        }
-        solver.set_params(&p);
-        for a in &self.assertions {
-            solver.assert(a);
-        }
-        solver
+        solver_for(&self.assertions, timeout, self.memory_mb)
     }
     /// Decide the assertions so far.
     pub fn check(&self) -> Answer {
@@ -435,9 +427,19 @@ impl Query {
     pub fn check_within(&self, limit: Duration) -> Answer {
         let limit = limit.min(self.timeout);
         let start = std::time::Instant::now();
+        let answer = match backend() {
+            Backend::Z3 => self.check_z3(limit),
+            Backend::Bitwuzla => backend::check_bitwuzla(self, limit),
+            Backend::Portfolio => backend::check_portfolio(self, limit),
+        };
+        self.last.set(start.elapsed());
+        answer
+    }
+
+    /// [`Query::check_within`] by z3 in this thread's context.
+    fn check_z3(&self, limit: Duration) -> Answer {
         let solver = self.solver(limit);
         let r = self.watched(&solver, limit);
-        self.last.set(start.elapsed());
         match r {
             // The watchdog may interrupt the context just as z3 answers: then there is no
             // model to read, and the answer is unknown (never a verdict).
@@ -464,31 +466,15 @@ impl Query {
     /// query, but if it has not returned a second after that, the watchdog interrupts the
     /// context, and the answer is `unknown` (never `proved`).
     fn watched(&self, solver: &Solver, timeout: Duration) -> SatResult {
-        use std::sync::{Condvar, Mutex};
         let ctx = z3::Context::thread_local();
-        let done = Mutex::new(false);
-        let wake = Condvar::new();
-        let grace = timeout + Duration::from_secs(1);
-        let (done, wake) = (&done, &wake);
+        let handle = ctx.handle();
         let interrupted = &self.interrupted;
-        std::thread::scope(|s| {
-            let handle = ctx.handle();
-            s.spawn(move || {
-                let guard = done.lock().unwrap_or_else(|e| e.into_inner());
-                let (guard, _) = wake
-                    .wait_timeout_while(guard, grace, |finished| !*finished)
-                    .unwrap_or_else(|e| e.into_inner());
-                if !*guard {
-                    tracing::warn!("z3 ignored its time limit; interrupting it");
-                    interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
-                    handle.interrupt();
-                }
-            });
-            let r = solver.check();
-            *done.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            wake.notify_all();
-            r
-        })
+        let stop = move || {
+            tracing::warn!("z3 ignored its time limit; interrupting it");
+            interrupted.store(true, std::sync::atomic::Ordering::SeqCst);
+            handle.interrupt();
+        };
+        watchdog::within(timeout + Duration::from_secs(1), stop, || solver.check())
     }
 
     /// Whether the watchdog has interrupted this query's context: models it gave before can no
@@ -524,6 +510,24 @@ impl Query {
     }
 }
 
+/// A fresh z3 solver with `assertions`, a time limit and an optional memory bound (MB).
+fn solver_for(assertions: &[Bool], timeout: Duration, memory_mb: Option<u32>) -> Solver {
+    let solver = Solver::new();
+    let mut p = Params::new();
+    p.set_u32(
+        "timeout",
+        timeout.as_millis().clamp(1, u32::MAX as u128) as u32,
+    );
+    if let Some(mb) = memory_mb {
+        p.set_u32("max_memory", mb.max(1));
+    }
+    solver.set_params(&p);
+    for a in assertions {
+        solver.assert(a);
+    }
+    solver
+}
+
 /// The assertions with every `fp.to_ieee_bv` replaced as [`Query::to_smt2`] describes.
 fn portable(assertions: &[Bool]) -> Vec<Bool> {
     // The terms are DAGs with much sharing: visit each node once.
@@ -534,7 +538,9 @@ fn portable(assertions: &[Bool]) -> Vec<Bool> {
         if !t.is_app() || !seen.insert(t.clone()) {
             continue;
         }
-        if t.decl().kind() == DeclKind::FpaToIeeeBv {
+        // By name: the z3 crate's kind numbers for the later declaration kinds are not those of
+        // Debian 12's libz3 4.8.12 (smt/backend.rs, `declarations`).
+        if t.decl().name() == "fp.to_ieee_bv" {
             found.push(t.clone());
         }
         stack.extend(t.children());
