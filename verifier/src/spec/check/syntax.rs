@@ -139,6 +139,19 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             Ok(None) => {}
             Err(r) => c.skip(K, s.line, Some(&e.name), r),
         }
+    } else if super::is_buffer(e) {
+        match super::syntax_buffer::order_fault(&s.value) {
+            Ok(Some(truth)) => faults.push((
+                truth,
+                vec![(
+                    "llvm-mc 22".into(),
+                    "buffer_load_dword v5, v1, s[8:11], s3 offen (vdata, vaddr, srsrc, soffset)"
+                        .into(),
+                )],
+            )),
+            Ok(None) => {}
+            Err(r) => c.skip(K, s.line, Some(&e.name), r),
+        }
     }
     if faults.is_empty() {
         c.ok(K);
@@ -157,6 +170,14 @@ pub(super) fn forms(c: &mut Ctx) {
     for f in c.doc.syntax_forms.clone() {
         let (label, form) = f.value.split_once(':').unwrap_or(("", &f.value));
         let label = label.trim().to_ascii_lowercase();
+        if let Some(truth) = form_order_fault(form) {
+            let ev = vec![(
+                "llvm-mc 22".into(),
+                "ds_write2_b32 v1, v2, v3 (ADDR, VDATA0, VDATA1); ds_read_b32 v5, v1 (VDST, ADDR); buffer_load_dword v5, v1, s[8:11], s3 offen (VDATA, VADDR, SRSRC, SOFFSET)".into(),
+            )];
+            c.find(K, f.line, None, None, f.value.clone(), truth, ev);
+            continue;
+        }
         let ops = operands(form.trim());
         let roles: Option<Vec<_>> = ops.iter().map(|t| role(t).map(|r| r.0)).collect();
         let Some(roles) = roles else {
@@ -195,4 +216,30 @@ pub(super) fn forms(c: &mut Ctx) {
             None => c.ok(K),
         }
     }
+}
+
+/// A general syntax line's operands out of LLVM 22's order: DS `VDST, ADDR, VDATA0,
+/// VDATA1`; MUBUF `VDATA, VADDR, SRSRC, SOFFSET` (optional operands in `[..]` kept in
+/// place). `None` when in order or not all read (the line's other checks then decide).
+fn form_order_fault(form: &str) -> Option<String> {
+    if form.contains("SRSRC") {
+        let plain = form.replace(['[', ']'], "");
+        return super::syntax_buffer::order_fault(plain.trim())
+            .ok()
+            .flatten();
+    }
+    let rank = |r: &str| {
+        ["VDST", "ADDR", "DATA0", "DATA1"]
+            .iter()
+            .position(|x| *x == r)
+    };
+    let ranks: Option<Vec<usize>> = operands(form.trim())
+        .iter()
+        .map(|t| role(t).and_then(|r| rank(r.0)))
+        .collect();
+    let ranks = ranks?;
+    if ranks.windows(2).all(|w| w[0] < w[1]) {
+        return None;
+    }
+    Some("LLVM 22 orders DS operands VDST, ADDR, VDATA0, VDATA1; this line does not".into())
 }
