@@ -46,7 +46,7 @@ pub(super) fn stated(sentence: &str) -> Option<(u32, String)> {
         (Some(n), Some(u), _) => {
             let n: u32 = n.as_str().parse().ok()?;
             if u.as_str().to_ascii_lowercase().starts_with("bit") {
-                if n % 8 != 0 {
+                if !n.is_multiple_of(8) {
                     return None;
                 }
                 n / 8
