@@ -158,21 +158,10 @@ fn seed_cmpst_alias_swaps_operands_on_gfx11() {
     let f = findings("seed002_ds_cmpst_rtn_f32.txt");
     let e = Some("ds_cmpst_rtn_f32".to_string());
     // The Semantics (line 76) name DATA2 and DATA; the page's operand list (lines 43-50)
-    // names VDST, ADDR, DATA0 and DATA1.
-    assert_eq!(
-        keys(&f),
-        vec![
-            ("alias", 9, e.clone()),
-            ("operand-names", 76, e.clone()),
-            ("operand-names", 76, e)
-        ]
-    );
-    let names: Vec<&str> = f
-        .iter()
-        .filter(|x| x.kind == "operand-names")
-        .map(|x| x.claim.as_str())
-        .collect();
-    assert_eq!(names, ["Semantics name DATA2", "Semantics name DATA"]);
+    // names VDST, ADDR, DATA0 and DATA1. That is AMD's own naming (its guides write DATA and
+    // DATA2 in every semantics line for the list's DATA0 and DATA1), so it is mapped and not
+    // a finding (issue 32): the one finding is the alias.
+    assert_eq!(keys(&f), vec![("alias", 9, e)]);
     let x = f.iter().find(|x| x.kind == "alias").unwrap();
     assert_eq!(x.target.map(|t| t.name()), Some("gfx1100"));
     // The page: cmp = DATA, src = DATA2. LLVM DSInstructions.td: on gfx11 ds_cmpstore takes

@@ -361,6 +361,37 @@ fn dword_range(idx: &[T]) -> Result<(u32, u32), String> {
     })
 }
 
+/// The destination a DS listing writes: all of VDST (`VDST = e`), or from dword `k` on: `VDST+k
+/// = e` (CLRX's next register, two-address reads: `VDST+1 = *V1`) and `VDST[k]`, `VDST[a:b]`
+/// (dwords `a..=b`, which must be as wide as the value of type `ty`).
+fn vdst_part(part: &[T], ty: &str) -> Result<String, String> {
+    let w: u32 = ty[1..].parse().map_err(|_| format!("type `{ty}`"))?;
+    let lo = match part {
+        [] => return Ok(format!("RETURN_DATA.{ty}")),
+        [T::P("+"), T::Num(k)] => k
+            .parse::<u32>()
+            .ok()
+            .filter(|k| *k <= 3)
+            .ok_or_else(|| format!("VDST+{k} is past a 4-dword VDST"))?,
+        [T::P("["), idx @ .., T::P("]")] => {
+            let (a, b) = dword_range(idx)?;
+            if 32 * (b - a + 1) != w {
+                return Err(format!("VDST[{a}:{b}] is not as wide as a {ty} value"));
+            }
+            a
+        }
+        _ => return Err("a VDST destination must be `VDST`, `VDST+k` or `VDST[a:b]`".into()),
+    };
+    if w < 32 || 32 * lo + w > 128 {
+        return Err(format!("a {ty} value from dword {lo} of VDST is not read"));
+    }
+    Ok(format!(
+        "RETURN_DATA[{} : {}].b{w}",
+        32 * lo + w - 1,
+        32 * lo
+    ))
+}
+
 /// The whole VDATA register read in a statement of type `ty`: as `ty` when the widths agree,
 /// otherwise as the unsigned register of its own width (C widens the narrower operand).
 fn vdata_view(w: u32, ty: &str) -> String {
@@ -579,7 +610,7 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                     _ => return Err(bad(format!("unsupported assignment `{line}`"))),
                 }
             }
-            [T::Id(v)] if v == "VDST" => {
+            [T::Id(v), part @ ..] if v == "VDST" => {
                 // The destination takes the type of the first pointer the value reads.
                 let ty = rhs
                     .windows(2)
@@ -589,7 +620,8 @@ fn translate(listing: &str, buffer: Option<(u32, bool)>) -> Result<String, Untra
                     })
                     .ok_or_else(|| bad("VDST is assigned without a memory read".into()))?;
                 let e = expr_in(&ptrs, &locals, ty, vdata, rhs).map_err(bad)?;
-                out.push(format!("RETURN_DATA.{ty} = {e}"));
+                let target = vdst_part(part, ty).map_err(bad)?;
+                out.push(format!("{target} = {e}"));
             }
             _ => return Err(bad(format!("unsupported assignment `{line}`"))),
         }

@@ -18,6 +18,7 @@
 pub mod check;
 pub mod clike;
 pub mod clrx;
+pub mod cover;
 pub mod docpcode;
 pub mod equiv;
 pub mod isa_xml;
@@ -393,13 +394,32 @@ pub fn run_batch(paths: &[impl AsRef<Path>], opts: &Options) -> Report {
         // Regular files only, within the size limit, UTF-8 (an error at the first bad byte).
         let doc = crate::limits::read_text(p)
             .map_err(|e| SpecError::new(&name, e.line, e.col, format!("cannot read: {}", e.msg)))
-            .and_then(|text| read(&name, &text, opts));
+            .and_then(|text| read(&name, &text, opts).map(|d| (d, text)));
         match doc {
-            Ok(doc) => check::check_doc(&doc, opts, &mut report),
+            Ok((doc, text)) => {
+                let first = report.findings.len();
+                check::check_doc(&doc, opts, &mut report);
+                quote_lines(&mut report.findings[first..], &text);
+            }
             Err(e) => report.errors.push(e),
         }
     }
     report
+}
+
+/// Give each finding the words of the document line it rests on, as written (the claim says
+/// how the check read them; this is what a writer searches for).
+fn quote_lines(findings: &mut [Finding], text: &str) {
+    let lines: Vec<&str> = text.lines().collect();
+    for f in findings {
+        let Some(l) = (f.line as usize).checked_sub(1).and_then(|i| lines.get(i)) else {
+            continue;
+        };
+        let l = l.trim();
+        if !l.is_empty() {
+            f.evidence.push((format!("line {}", f.line), l.to_string()));
+        }
+    }
 }
 
 /// The target a generation name in a document stands for: CLRX's `GCN 1.0` .. `GCN 1.4`,

@@ -72,6 +72,12 @@ enum Tag {
     Size,
     /// A word that says the operation is atomic.
     Atomic,
+    /// `by` after `increase`/`decrease`: the amount follows it.
+    By,
+    /// `by one`: the operation adds or subtracts one (an increment or decrement).
+    Step,
+    /// Words read and meaning nothing for the operation (`bit by bit`).
+    Filler,
 }
 
 /// Split `text` into sentences as written (white-space runs joined).
@@ -118,8 +124,11 @@ fn words(s: &str) -> Vec<String> {
     out
 }
 
-/// Tag the words of a sentence: (word index, tag). Multi-word concepts tag their first word.
-fn tag(ws: &[String]) -> Vec<(usize, Tag)> {
+/// Tag the words of a sentence: (word index, tag; multi-word concepts tag their first word),
+/// and for each word whether a concept covers it (a word of a multi-word concept
+/// is covered by it; a word the grammar steps over is not).
+fn tag_spans(ws: &[String]) -> (Vec<(usize, Tag)>, Vec<bool>) {
+    let mut covered = vec![false; ws.len()];
     let lw: Vec<String> = ws.iter().map(|w| w.to_ascii_lowercase()).collect();
     let at = |i: usize, k: usize| -> &str { lw.get(i + k).map_or("", String::as_str) };
     let mut out = Vec::new();
@@ -145,7 +154,16 @@ fn tag(ws: &[String]) -> Vec<(usize, Tag)> {
                 {
                     (2, Some(Tag::Op(Op::Dec)))
                 }
-                "add" | "adds" | "added" | "adding" | "sum" | "plus" => one(Tag::Op(Op::Add)),
+                "add" | "adds" | "added" | "adding" | "sum" | "plus" | "increase" | "increases"
+                | "increased" => one(Tag::Op(Op::Add)),
+                "decrease" | "decreases" | "decreased" | "reduce" | "reduces" | "reduced" => {
+                    one(Tag::Op(Op::Sub))
+                }
+                // `by one` is the step of an increment or decrement; `bit by bit` says
+                // what a bitwise operation is.
+                "by" if matches!(at(i, 1), "one" | "1") => (2, Some(Tag::Step)),
+                "bit" if at(i, 1) == "by" && at(i, 2) == "bit" => (3, Some(Tag::Filler)),
+                "by" => one(Tag::By),
                 "subtract" | "subtracts" | "subtracted" | "subtracting" | "minus"
                 | "difference" => one(Tag::Op(Op::Sub)),
                 "increment" | "increments" | "incremented" | "incrementing" => {
@@ -205,10 +223,13 @@ fn tag(ws: &[String]) -> Vec<(usize, Tag)> {
         };
         if let Some(t) = t {
             out.push((i, t));
+            for c in covered.iter_mut().skip(i).take(n) {
+                *c = true;
+            }
         }
         i += n;
     }
-    out
+    (out, covered)
 }
 
 /// The operands of a sentence that the role words before them give: the first operand (or
@@ -225,6 +246,83 @@ fn sub_order(tags: &[(usize, Tag)]) -> Option<String> {
     let x = tags[s + 1..f].iter().find_map(|(_, t)| val(t))?;
     let y = tags[f + 1..].iter().find_map(|(_, t)| val(t))?;
     (x != y).then(|| format!("{y} - {x}"))
+}
+
+/// `decrease Y by X` and `increase Y by X`: (Y, X), where Y must be the memory value and X
+/// a data operand, each the only value named on its side of `by`.
+fn by_order(tags: &[(usize, Tag)]) -> Option<(String, String)> {
+    let b = tags.iter().position(|(_, t)| *t == Tag::By)?;
+    let before: Vec<&Tag> = tags[..b]
+        .iter()
+        .map(|(_, t)| t)
+        .filter(|t| matches!(t, Tag::Data(_) | Tag::Mem))
+        .collect();
+    let after: Vec<&Tag> = tags[b + 1..]
+        .iter()
+        .map(|(_, t)| t)
+        .filter(|t| matches!(t, Tag::Data(_) | Tag::Mem))
+        .collect();
+    match (before.as_slice(), after.as_slice()) {
+        ([Tag::Mem, ..], [Tag::Data(k)]) if before.iter().all(|t| **t == Tag::Mem) => {
+            Some(("tmp".into(), format!("DATA{k}.T")))
+        }
+        _ => None,
+    }
+}
+
+/// A masked OR stated in two clauses, each naming one data operand and what it does to the
+/// memory value's bits: "the bits set in VDATA0 are cleared first, then the bits set in
+/// VDATA1 are set" is `(tmp & ~DATA0) | DATA1`; the clauses in the other order,
+/// `(tmp | DATA1) & ~DATA0`. Every word must be a clause's operand, its verb or a word of
+/// the clause frame (`the bits set in`, `are`, `first`, `then`), else `None`.
+fn mask_or(ws: &[String]) -> Option<String> {
+    const FRAME: &[&str] = &[
+        "the", "bits", "bit", "set", "in", "of", "are", "is", "first", "then", "that", "and",
+        "memory", "value", "lds", "location",
+    ];
+    let mut clauses: Vec<(bool, u8)> = Vec::new();
+    for clause in ws.split(|w| matches!(w.as_str(), "," | ";" | "then")) {
+        let lw: Vec<String> = clause.iter().map(|w| w.to_ascii_lowercase()).collect();
+        if lw.is_empty() {
+            continue;
+        }
+        let clear = lw
+            .iter()
+            .any(|w| matches!(w.as_str(), "clear" | "clears" | "cleared" | "zeroed"));
+        // `set` is the verb when it ends the clause (`are set`) or starts it (`set the
+        // bits of X`); inside `the bits set in X` it only names the bits.
+        // (`first` after the verb says the order, which the clause order already gives.)
+        let verb_end = lw.iter().rev().find(|w| *w != "first")?;
+        let set = !clear && (verb_end == "set" || matches!(lw[0].as_str(), "set" | "sets"));
+        let datas: Vec<u8> = clause
+            .iter()
+            .filter_map(|w| match w.as_str() {
+                "DATA0" | "VDATA0" | "DATA" => Some(0),
+                "DATA1" | "VDATA1" | "DATA2" => Some(1),
+                _ => None,
+            })
+            .collect();
+        let other = lw.iter().zip(clause).any(|(l, w)| {
+            !FRAME.contains(&l.as_str())
+                && !matches!(
+                    l.as_str(),
+                    "clear" | "clears" | "cleared" | "zeroed" | "sets"
+                )
+                && !matches!(
+                    w.as_str(),
+                    "DATA0" | "VDATA0" | "DATA" | "DATA1" | "VDATA1" | "DATA2"
+                )
+        });
+        match datas.as_slice() {
+            [d] if (clear || set) && !other => clauses.push((clear, *d)),
+            _ => return None,
+        }
+    }
+    match clauses.as_slice() {
+        [(true, a), (false, b)] if a != b => Some(format!("(tmp & ~DATA{a}.T) | DATA{b}.T")),
+        [(false, b), (true, a)] if a != b => Some(format!("(tmp | DATA{b}.T) & ~DATA{a}.T")),
+        _ => None,
+    }
 }
 
 /// The compare and source operands of a compare-and-store sentence: each data operand takes
@@ -257,9 +355,16 @@ fn cmp_roles(tags: &[(usize, Tag)]) -> Option<(u8, u8)> {
 
 /// The one operation the tags name; `None` if none, `Err` when two conflict.
 fn operation(tags: &[(usize, Tag)]) -> Result<Option<Op>, ()> {
+    let step = tags.iter().any(|(_, t)| *t == Tag::Step);
     let ops: Vec<Op> = tags
         .iter()
         .filter_map(|(_, t)| if let Tag::Op(o) = t { Some(*o) } else { None })
+        // `increase/decrease ... by one` and `decrement ... by one` step by one.
+        .map(|o| match o {
+            Op::Add if step => Op::Inc,
+            Op::Sub if step => Op::Dec,
+            o => o,
+        })
         .collect();
     let has = |t: Tag| tags.iter().any(|(_, x)| *x == t);
     let datas: Vec<u8> = tags
@@ -299,6 +404,20 @@ fn operand(tags: &[(usize, Tag)]) -> Option<u8> {
 fn new_value(op: Op, tags: &[(usize, Tag)]) -> Option<String> {
     let has = |t: Tag| tags.iter().any(|(_, x)| *x == t);
     let d = format!("DATA{}.T", operand(tags)?);
+    if has(Tag::By) {
+        // `increase/decrease Y by X`: only the memory value by a named operand is read.
+        // `replaced by X` is the passive of a store, whose roles the role words give; with
+        // any other operation `by` names an amount the reading has no place for.
+        match op {
+            Op::Add | Op::Sub => {
+                let (y, x) = by_order(tags)?;
+                let sign = if op == Op::Add { '+' } else { '-' };
+                return Some(format!("{y} {sign} {x}"));
+            }
+            Op::CmpSwap | Op::Store | Op::Swap => {}
+            _ => return None,
+        }
+    }
     Some(match op {
         Op::Add => format!("tmp + {d}"),
         Op::Sub => sub_order(tags).unwrap_or(format!("tmp - {d}")),
@@ -357,8 +476,34 @@ pub fn read(description: &str, ty: &str) -> Result<Paraphrase, String> {
     let mut role_only: Option<String> = None;
     for s in sentences(description) {
         let ws = words(&s);
-        let tags = tag(&ws);
+        let (tags, covered) = tag_spans(&ws);
         let has = |t: Tag| tags.iter().any(|(_, x)| *x == t);
+        // A sentence the grammar does not cover word for word is not read, and neither is
+        // the description: a part read alone can say the opposite of the whole. Sentences
+        // about sizes are the size check's, which reads them itself.
+        if let Some(nv) = mask_or(&ws) {
+            if value.as_ref().is_some_and(|(v, _)| *v != nv) {
+                return Err(format!("a second operation: \"{s}\""));
+            }
+            value = Some((nv, s));
+            continue;
+        }
+        let mut rest = super::cover::uncovered(&ws, &covered, ty);
+        if has(Tag::Ret) && operation(&tags).ok().flatten().is_none() {
+            // "The value before the operation is returned": the old value, as `returned`
+            // already says; `after` is not excused.
+            rest.retain(|w| !w.eq_ignore_ascii_case("before"));
+        }
+        let sizes_only = has(Tag::Size) && operation(&tags).ok().flatten().is_none();
+        if !rest.is_empty() && !sizes_only {
+            return Err(format!(
+                "sentence not covered by the grammar (words {}): \"{s}\"",
+                rest.iter()
+                    .map(|w| format!("`{w}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         returns |= has(Tag::Ret);
         if has(Tag::Signed) {
             signed = Some(true);
@@ -496,13 +641,53 @@ mod tests {
     }
 
     #[test]
+    fn partial_readings_are_no_readings() {
+        // Each was once read from the words the grammar knew, stepping over the rest
+        // (issue 32): now each is left unchecked.
+        for d in [
+            "Decrease the word in LDS by VDATA0 and store it.",
+            "Add DATA0 to the dword in LDS only if it is not zero.",
+            "Increment the dword; wrap to zero when it is greater than DATA0.",
+            "Swap DATA0 with the high half of the dword.",
+        ] {
+            assert!(read(d, "u32").is_err(), "{d}");
+        }
+    }
+
+    #[test]
+    fn decrease_by_and_masked_or() {
+        // Hand readings: decrease memory by X is tmp - X; clear the bits of DATA0, then set
+        // those of DATA1, is (tmp & ~DATA0) | DATA1.
+        assert_eq!(
+            nv("Decrease the dword in LDS by DATA0.", "u32"),
+            "tmp - DATA0.u32"
+        );
+        assert!(read("Decrease DATA0 by the dword in LDS.", "u32").is_err());
+        assert_eq!(
+            nv(
+                "The bits set in VDATA0 are cleared first, then the bits set in VDATA1 are set.",
+                "b32"
+            ),
+            "(tmp & ~DATA0.b32) | DATA1.b32"
+        );
+        assert_eq!(
+            nv(
+                "The bits set in VDATA1 are set first, then the bits set in VDATA0 are cleared.",
+                "b32"
+            ),
+            "(tmp | DATA1.b32) & ~DATA0.b32"
+        );
+    }
+
+    #[test]
     fn unread_sentences_are_listed_and_returns_read() {
         let p = read(
-            "Add DATA0 to the dword in LDS. This is fast. The old value is returned in VDST.",
+            "Add DATA0 to the dword in LDS. It is so. The old value is returned in VDST.",
             "u32",
         )
         .unwrap();
-        assert_eq!(p.unread, vec!["This is fast".to_string()]);
+        assert_eq!(p.unread, vec!["It is so".to_string()]);
+        assert!(read("Add DATA0 to the dword in LDS. This is fast.", "u32").is_err());
         assert!(p.reading.returns);
         assert!(read("Swizzle the lanes.", "b32").is_err());
         assert!(read("Add DATA0 and keep the larger value.", "u32").is_err());

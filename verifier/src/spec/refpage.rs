@@ -18,6 +18,17 @@ fn bits(s: &str) -> Option<(u32, u32)> {
     }
 }
 
+/// The section headings of a page, which end a paragraph.
+const HEADINGS: &[&str] = &[
+    "Description",
+    "Semantics",
+    "Example",
+    "Syntax",
+    "Operands",
+    "Encoding",
+    "Notes",
+];
+
 fn next_text(lines: &[&str], from: usize) -> Option<(usize, String)> {
     (from..lines.len()).find_map(|j| {
         let t = lines[j].trim();
@@ -126,7 +137,20 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             i = j;
             continue;
         } else if l == "Description" || l == "Semantics" || l == "Example" || l == "Syntax" {
-            if let Some((j, t)) = next_text(&lines, i + 1) {
+            if let Some((j, mut t)) = next_text(&lines, i + 1) {
+                // A description is its whole paragraph: a later line read alone, or left
+                // out, can change what the first one says.
+                let mut last = j;
+                if l == "Description" {
+                    while let Some(next) = lines.get(last + 1).map(|x| x.trim()) {
+                        if next.is_empty() || HEADINGS.contains(&next) {
+                            break;
+                        }
+                        t.push('\n');
+                        t.push_str(next);
+                        last += 1;
+                    }
+                }
                 let loc = Located {
                     value: t.clone(),
                     line: j as u32 + 1,
@@ -143,7 +167,7 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
                     }
                     _ => e.example = Some(loc),
                 }
-                i = j + 1;
+                i = last + 1;
                 continue;
             }
         }

@@ -16,8 +16,11 @@ mod pcode_syntax;
 mod pcode_vs_semantics;
 mod prose_vs_pcode;
 mod prose_vs_semantics;
+mod return_bit;
 mod size;
+mod size_buffer;
 mod syntax;
+mod syntax_buffer;
 
 use super::equiv::{Family, Side};
 use super::{Doc, Entry, Finding, Format, Notation, Options, Pcode, Report, Unchecked};
@@ -101,6 +104,10 @@ pub const KINDS: &[Check] = &[
     Check {
         kind: prose_vs_pcode::KIND,
         run: Run::By(prose_vs_semantics::KIND),
+    },
+    Check {
+        kind: return_bit::KIND,
+        run: Run::Entry(return_bit::check),
     },
     Check {
         kind: operand_names::KIND,

@@ -21,6 +21,9 @@ fn elem_bytes(name: &str) -> Option<u32> {
 pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     const K: &str = KIND;
     let Some(d) = &e.description else { return };
+    if super::is_buffer(e) {
+        return buffer_sizes(c, e, d);
+    }
     let Some(eb) = elem_bytes(&e.name) else {
         return;
     };
@@ -182,4 +185,46 @@ fn unit_claims(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>, scale: 
         let source = format!("OFFSET * {x} bytes (semantics/pcode/ds_2addr.pcode)");
         (truth, ("gcnsmt semantics".into(), source))
     });
+}
+
+/// The access size each sentence of a MUBUF load or store description states right after its
+/// verb, against the mnemonic's ([`super::size_buffer`]).
+fn buffer_sizes(c: &mut Ctx, e: &Entry, d: &crate::spec::Located<String>) {
+    let Some(want) = super::size_buffer::access_bytes(&lower(&e.name)) else {
+        return;
+    };
+    let mut at = 0;
+    for piece in d.value.split_inclusive('.') {
+        let s = piece.trim_start();
+        let begin = at + piece.len() - s.len();
+        at += piece.len();
+        let line = d.line + d.value[..begin].matches('\n').count() as u32;
+        let Some((got, words)) = super::size_buffer::stated(s) else {
+            continue;
+        };
+        if got == want {
+            c.ok(KIND);
+            continue;
+        }
+        let quote = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        c.find(
+            KIND,
+            line,
+            Some(&e.name),
+            None,
+            format!("\"{words}\" in \"{quote}\""),
+            format!(
+                "{} moves {want} byte(s) ({} bits) per lane, not {got}",
+                e.name,
+                want * 8
+            ),
+            vec![(
+                "mnemonic".into(),
+                format!(
+                    "{} (llvm-mc 22 names; AMD's guides give the width)",
+                    lower(&e.name)
+                ),
+            )],
+        );
+    }
 }

@@ -5,7 +5,8 @@
 use super::{lower, Body, Ctx};
 use crate::spec::equiv::Family;
 use crate::spec::Entry;
-use gcnsmt_lifter::table::ds_lookup;
+use gcnsmt_lifter::table::{ds_by_opcode, ds_lookup};
+use gcnsmt_semantics::target::Target;
 use regex::Regex;
 
 /// The role a syntax line's operand name stands for, and the dword count it writes
@@ -113,7 +114,7 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     let first = s.value.split_whitespace().next().unwrap_or("");
     // What is wrong with the line, each with its evidence.
     let mut faults: Vec<(String, Vec<(String, String)>)> = Vec::new();
-    if !first.eq_ignore_ascii_case(&e.name) {
+    if !first.eq_ignore_ascii_case(&e.name) && !ds_rename(c, e, first) {
         faults.push((
             format!("the syntax names {first}, but the entry is {}", e.name),
             vec![("entry".into(), format!("line {}: {}", e.line, e.name))],
@@ -139,6 +140,19 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             Ok(None) => {}
             Err(r) => c.skip(K, s.line, Some(&e.name), r),
         }
+    } else if super::is_buffer(e) {
+        match super::syntax_buffer::order_fault(&s.value) {
+            Ok(Some(truth)) => faults.push((
+                truth,
+                vec![(
+                    "llvm-mc 22".into(),
+                    "buffer_load_dword v5, v1, s[8:11], s3 offen (vdata, vaddr, srsrc, soffset)"
+                        .into(),
+                )],
+            )),
+            Ok(None) => {}
+            Err(r) => c.skip(K, s.line, Some(&e.name), r),
+        }
     }
     if faults.is_empty() {
         c.ok(K);
@@ -157,6 +171,14 @@ pub(super) fn forms(c: &mut Ctx) {
     for f in c.doc.syntax_forms.clone() {
         let (label, form) = f.value.split_once(':').unwrap_or(("", &f.value));
         let label = label.trim().to_ascii_lowercase();
+        if let Some(truth) = form_order_fault(form) {
+            let ev = vec![(
+                "llvm-mc 22".into(),
+                "ds_write2_b32 v1, v2, v3 (ADDR, VDATA0, VDATA1); ds_read_b32 v5, v1 (VDST, ADDR); buffer_load_dword v5, v1, s[8:11], s3 offen (VDATA, VADDR, SRSRC, SOFFSET)".into(),
+            )];
+            c.find(K, f.line, None, None, f.value.clone(), truth, ev);
+            continue;
+        }
         let ops = operands(form.trim());
         let roles: Option<Vec<_>> = ops.iter().map(|t| role(t).map(|r| r.0)).collect();
         let Some(roles) = roles else {
@@ -195,4 +217,52 @@ pub(super) fn forms(c: &mut Ctx) {
             None => c.ok(K),
         }
     }
+}
+
+/// A general syntax line's operands out of LLVM 22's order: DS `VDST, ADDR, VDATA0,
+/// VDATA1`; MUBUF `VDATA, VADDR, SRSRC, SOFFSET` (optional operands in `[..]` kept in
+/// place). `None` when in order or not all read (the line's other checks then decide).
+fn form_order_fault(form: &str) -> Option<String> {
+    if form.contains("SRSRC") {
+        let plain = form.replace(['[', ']'], "");
+        return super::syntax_buffer::order_fault(plain.trim())
+            .ok()
+            .flatten();
+    }
+    let rank = |r: &str| {
+        ["VDST", "ADDR", "DATA0", "DATA1"]
+            .iter()
+            .position(|x| *x == r)
+    };
+    let ranks: Option<Vec<usize>> = operands(form.trim())
+        .iter()
+        .map(|t| role(t).and_then(|r| rank(r.0)))
+        .collect();
+    let ranks = ranks?;
+    if ranks.windows(2).all(|w| w[0] < w[1]) {
+        return None;
+    }
+    Some("LLVM 22 orders DS operands VDST, ADDR, VDATA0, VDATA1; this line does not".into())
+}
+
+/// Whether `other` is a name AMD gives the entry's DS instruction in another generation (the
+/// RDNA 3 renames: `ds_write_b32` for `ds_store_b32`, `ds_read2_b32` for `ds_load_2addr_b32`,
+/// which LLVM 22 still assembles as aliases): the mnemonic some generation has at the entry's
+/// opcode. `ds_cmpst*` / `ds_cmpstore*` are not: their data operands are swapped, and LLVM
+/// gives no alias (the alias check shows the difference).
+fn ds_rename(c: &Ctx, e: &Entry, other: &str) -> bool {
+    let (name, other) = (lower(&e.name), lower(other));
+    if !super::is_ds(e) || name.contains("cmpst") || other.contains("cmpst") {
+        return false;
+    }
+    let Some(op) = c
+        .first_target(e, Family::Ds)
+        .and_then(|t| ds_lookup(t, &name))
+        .map(|x| x.0)
+    else {
+        return false;
+    };
+    Target::ALL
+        .into_iter()
+        .any(|t| ds_by_opcode(t, op).is_some_and(|(n, _)| n == other))
 }
