@@ -20,7 +20,8 @@ pub enum Format {
 /// `gcnsmt waitcnt` arguments.
 #[derive(clap::Args, Debug)]
 pub struct WaitcntArgs {
-    /// llc's `.s` output (or hand-written assembly in LLVM syntax).
+    /// llc's `.s` output (or hand-written assembly in LLVM syntax), or MIR after register
+    /// allocation (`llc -stop-after=si-insert-waitcnts`: read when the file has a `body:`).
     pub file: PathBuf,
     /// Target (-mcpu name); default: the file's `.amdgcn_target`.
     #[arg(long)]
@@ -77,7 +78,12 @@ pub fn run(a: &WaitcntArgs) -> ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    let (target, fns) = match check_text(&text, target, set) {
+    let checked = if super::mir_input::is_mir(&text) {
+        super::mir_input::check_mir(&name, &text, target, set)
+    } else {
+        check_text(&text, target, set)
+    };
+    let (target, fns) = match checked {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
