@@ -126,7 +126,11 @@ fn parse_count(s: &str) -> Option<u32> {
 }
 
 /// A wait instruction, if `m` is one (`m` lower case, `ops` in assembly syntax).
-pub(crate) fn wait(target: Target, m: &str, ops: &str) -> Option<Result<Vec<(Counter, u32)>, BadInput>> {
+pub(crate) fn wait(
+    target: Target,
+    m: &str,
+    ops: &str,
+) -> Option<Result<Vec<(Counter, u32)>, BadInput>> {
     use Counter::*;
     let single = |c: Counter| -> Result<Vec<(Counter, u32)>, BadInput> {
         let parts = split_operands(ops);

@@ -47,11 +47,17 @@ fn phys(name: &str) -> Option<RegSet> {
     }
     let mut out = RegSet::new();
     for piece in name.split('_') {
-        let r = match piece.strip_prefix("sgpr").or_else(|| piece.strip_prefix("vgpr")) {
+        let r = match piece
+            .strip_prefix("sgpr")
+            .or_else(|| piece.strip_prefix("vgpr"))
+        {
             Some(n) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
                 format!("{}{n}", &piece[..1])
             }
-            _ => match piece.strip_prefix("agpr").or_else(|| piece.strip_prefix("ttmp")) {
+            _ => match piece
+                .strip_prefix("agpr")
+                .or_else(|| piece.strip_prefix("ttmp"))
+            {
                 Some(n) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
                     piece.to_string().replace("agpr", "a")
                 }
@@ -198,10 +204,7 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
     mentions.union(&reads);
     match op {
         "S_ENDPGM" | "S_ENDPGM_SAVED" | "S_ENDPGM_ORDERED_PS_DONE" | "SI_RETURN_TO_EPILOG" => {
-            return Ok(Action::End {
-                reads,
-                ret: false,
-            })
+            return Ok(Action::End { reads, ret: false })
         }
         "SI_RETURN" | "S_SETPC_B64_return" | "S_SETPC_B64_return_gfx" | "S_SETPC_B64" => {
             return Ok(Action::End { reads, ret: true })
@@ -222,11 +225,13 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         _ => {}
     }
     let fam = match family(op, returns) {
-        None => return Ok(Action::Sync {
-            mentions,
-            writes,
-            reads,
-        }),
+        None => {
+            return Ok(Action::Sync {
+                mentions,
+                writes,
+                reads,
+            })
+        }
         Some(Err(why)) => return Ok(Action::Unknown(why)),
         Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds => MemFamily::VmemLoad,
         Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds => MemFamily::VmemStore,
@@ -259,7 +264,10 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         held,
         held_until,
     };
-    super::lds::add_lds(&mut a, classify::lds_read(fam, op) || (op.starts_with("DS_") && returns));
+    super::lds::add_lds(
+        &mut a,
+        classify::lds_read(fam, op) || (op.starts_with("DS_") && returns),
+    );
     Ok(Action::Mem(a))
 }
 
@@ -315,8 +323,12 @@ pub fn check_mir_function(
         ..Function::default()
     };
     let (mut actions, mut blocks) = (Vec::new(), Vec::new());
-    let index: std::collections::HashMap<u32, usize> =
-        f.blocks.iter().enumerate().map(|(n, b)| (b.num, n)).collect();
+    let index: std::collections::HashMap<u32, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(n, b)| (b.num, n))
+        .collect();
     for (n, b) in f.blocks.iter().enumerate() {
         let start = func.insts.len();
         for i in &b.insts {
@@ -353,7 +365,11 @@ fn successors(
 ) -> Vec<usize> {
     let b = &f.blocks[n];
     if b.successors_listed {
-        return b.successors.iter().filter_map(|s| index.get(s).copied()).collect();
+        return b
+            .successors
+            .iter()
+            .filter_map(|s| index.get(s).copied())
+            .collect();
     }
     let mut out: Vec<usize> = Vec::new();
     for i in &b.insts {

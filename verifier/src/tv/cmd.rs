@@ -285,7 +285,15 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     super::llc_verify::check(&a.llc, p, t)?;
                 }
             }
-            let mut v = validate(&b, &f, &a.functions, ts.as_deref(), &opts, a.unmodelled, shard)?;
+            let mut v = validate(
+                &b,
+                &f,
+                &a.functions,
+                ts.as_deref(),
+                &opts,
+                a.unmodelled,
+                shard,
+            )?;
             let text = std::fs::read_to_string(after).unwrap_or_default();
             super::wait_pass::apply(None, (&b, &f), &text, &mut v);
             out.extend(v);
