@@ -278,3 +278,80 @@ fn tv_pass_runs_llc() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("mix bb.0 gfx1200: proved"), "{out}");
 }
+
+#[test]
+fn objdump_input() {
+    // llvm-objdump-22 -d of llc-22's code objects: llc's placement has no hazard; `call`
+    // has a callable function (`dev`, returns with s_setpc_b64) and a kernel.
+    for (f, t) in [
+        ("loop_gfx900", "gfx900"),
+        ("mix_gfx1100", "gfx1100"),
+        ("call_gfx900", "gfx900"),
+    ] {
+        let p = data(&format!("timing/objdump/{f}.dis"));
+        let (code, out, err) = gcnsmt(&[
+            "waitcnt",
+            "--format",
+            "json",
+            "--target",
+            t,
+            p.to_str().unwrap(),
+        ]);
+        let v: Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        assert_eq!((code, total_hazards(&v)), (0, 0), "{f}: {v}");
+    }
+    let p = data("timing/objdump/call_gfx900.dis");
+    let (_, out, _) = gcnsmt(&[
+        "waitcnt",
+        "--format",
+        "json",
+        "--target",
+        "gfx900",
+        p.to_str().unwrap(),
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let kinds: Vec<(String, bool)> = v["functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["name"].as_str().unwrap().to_string(),
+                f["kernel"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(kinds, vec![("dev".into(), false), ("caller".into(), true)]);
+    // Without the `s_waitcnt vmcnt(0)` in the loop the add reads v4 while the volatile load
+    // writing it may be pending (the only wait on vmcnt in the loop).
+    let p = mutate(
+        "timing/objdump/loop_gfx900.dis",
+        "\ts_waitcnt vmcnt(0)",
+        "\ts_nop 0           ",
+    );
+    let (code, out, _) = gcnsmt(&[
+        "waitcnt",
+        "--format",
+        "json",
+        "--target",
+        "gfx900",
+        p.to_str().unwrap(),
+    ]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let line = line_after(&p, "<add_loop>", "v_add_u32_e32 v1, v1, v4");
+    assert_eq!(code, 1);
+    assert!(
+        hazards(&v, "add_loop").contains(&("read".into(), "v4".into(), line, "vmcnt".into())),
+        "{v}"
+    );
+    // No target in the disassembly: an input error at 1:1.
+    let (code, _, err) = gcnsmt(&[
+        "waitcnt",
+        data("timing/objdump/loop_gfx900.dis").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(":1:1: error:") && err.contains("--target"),
+        "{err}"
+    );
+}

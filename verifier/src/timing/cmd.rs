@@ -21,7 +21,8 @@ pub enum Format {
 #[derive(clap::Args, Debug)]
 pub struct WaitcntArgs {
     /// llc's `.s` output (or hand-written assembly in LLVM syntax), or MIR after register
-    /// allocation (`llc -stop-after=si-insert-waitcnts`: read when the file has a `body:`).
+    /// allocation (`llc -stop-after=si-insert-waitcnts`: read when the file has a `body:`), or
+    /// `llvm-objdump -d` output of a code object (give --target).
     pub file: PathBuf,
     /// Target (-mcpu name); default: the file's `.amdgcn_target`.
     #[arg(long)]
@@ -80,6 +81,8 @@ pub fn run(a: &WaitcntArgs) -> ExitStatus {
     };
     let checked = if super::mir_input::is_mir(&text) {
         super::mir_input::check_mir(&name, &text, target, set)
+    } else if super::objdump::is_objdump(&text) {
+        super::objdump::check_objdump(&text, target, set)
     } else {
         check_text(&text, target, set)
     };
