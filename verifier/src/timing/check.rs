@@ -158,7 +158,7 @@ pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnR
 }
 
 /// Check one function whose instructions are classified and whose blocks are built (from
-/// assembly above, from MIR in `mir_input`). `f` gives names and positions only.
+/// assembly above, from MIR in `tv/wait_mir.rs`). `f` gives names and positions only.
 pub fn check_prepared(
     target: Target,
     f: &Function,

@@ -10,7 +10,6 @@ pub mod check;
 pub mod classify;
 pub mod cmd;
 pub mod lds;
-pub mod mir_input;
 pub mod objdump;
 pub mod regs;
 pub mod report;

@@ -1,7 +1,7 @@
 //! `gcnsmt tv --pass si-insert-waitcnts` (docs/tv.md, docs/timing.md): the pass only adds,
 //! strengthens or relaxes waits, so the before-MIR runs with every access complete at issue
 //! and the after-MIR with every completion schedule its counters allow. The after-function is
-//! checked by the waitcnt analysis (`timing::mir_input`); a block whose instructions are the
+//! checked by the waitcnt analysis (`wait_mir.rs`); a block whose instructions are the
 //! before-block's apart from waits is then decided by it:
 //!
 //! - a hazard in the block (an instruction reads or overwrites a register or LDS before the
@@ -21,9 +21,9 @@
 
 use super::cmd::BlockVerdict;
 use super::mir::{self, MirFile};
+use super::wait_mir;
 use crate::timing::check::FnReport;
 use crate::timing::classify::Settings;
-use crate::timing::mir_input;
 use gcnsmt_semantics::target::Target;
 
 /// The pass this module decides.
@@ -70,7 +70,7 @@ pub fn apply(
     if pass.is_some_and(|p| p != PASS) {
         return;
     }
-    let kernels = mir_input::entry_function_names(after_text);
+    let kernels = wait_mir::entry_function_names(after_text);
     for fa in &after.functions {
         let Some(fb) = before.functions.iter().find(|f| f.name == fa.name) else {
             continue;
@@ -86,7 +86,7 @@ pub fn apply(
         targets.dedup();
         for t in targets.iter().filter_map(|t| Target::parse(t)) {
             let kernel = kernels.contains(&fa.name);
-            let report = mir_input::check_mir_function(t, fa, kernel, Settings::default());
+            let report = wait_mir::check_mir_function(t, fa, kernel, Settings::default());
             let verdicts = out
                 .iter_mut()
                 .filter(|v| v.function == fa.name && v.target == t.name());

@@ -1,22 +1,18 @@
 //! `gcnsmt waitcnt` on MIR after register allocation (`llc -stop-after=si-insert-waitcnts`, or
-//! any later point): tv's MIR reader (`tv::mir`) gives the blocks, successors and operands;
+//! any later point), and the after-side check of `wait_pass.rs`: tv's MIR reader (`mir.rs`)
+//! gives the blocks, successors and operands;
 //! each instruction is classified here from its MIR opcode and its operands (definitions are
 //! what it writes, uses what it reads, implicit ones included: more exact than assembly).
 //! Waits carry their encoded immediate (`S_WAITCNT 49279`), decoded as llvm-mc would.
 
-use super::asm::{Function, Inst};
-use super::cfg::Block;
-use super::check::{check_prepared, FnReport, InputError};
-use super::classify::{self, Access, Action, Settings};
-use super::regs::{parse_regs, RegSet};
-use crate::tv::mir::{self, OpKind, Operand};
+use super::mir::{self, OpKind, Operand};
+use crate::timing::asm::{Function, Inst};
+use crate::timing::cfg::Block;
+use crate::timing::check::{check_prepared, FnReport, InputError};
+use crate::timing::classify::{self, Access, Action, Settings};
+use crate::timing::regs::{parse_regs, RegSet};
 use gcnsmt_lifter::counters::{self, MemFamily};
 use gcnsmt_semantics::target::Target;
-
-/// Whether `text` looks like MIR (a YAML document with a `body:`).
-pub fn is_mir(text: &str) -> bool {
-    text.lines().any(|l| l.starts_with("body:")) && text.contains("---")
-}
 
 /// The names of the functions whose `machineFunctionInfo` says `isEntryFunction: true`
 /// (kernels and shaders: they start with nothing pending).
@@ -264,7 +260,7 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         held,
         held_until,
     };
-    super::lds::add_lds(
+    crate::timing::lds::add_lds(
         &mut a,
         classify::lds_read(fam, op) || (op.starts_with("DS_") && returns),
     );
