@@ -296,7 +296,9 @@ fn main() -> ExitCode {
         Cmd::Equiv(args) => cli::equiv(&args),
         Cmd::Tv(args) => gcnsmt_verifier::tv::cmd::run(&args),
         Cmd::Targets { names } => targets(&names),
-        Cmd::Waitcnt(args) => gcnsmt_verifier::timing::cmd::run(&args),
+        Cmd::Waitcnt(args) => {
+            gcnsmt_verifier::timing::cmd::run(&args, gcnsmt_verifier::tv::wait_mir::check_mir)
+        }
         Cmd::Vectors {
             target,
             instr,

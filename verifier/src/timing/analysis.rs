@@ -185,9 +185,11 @@ impl<'a> Analysis<'a> {
         st.retain(|e| {
             let gone = w.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n);
             let site = &self.sites[e.site as usize];
-            if gone && site.held_until != Some(e.counter) {
+            // A DS access holds LDS on its own counter: that entry is its completion too.
+            let own = site.held_until != Some(e.counter) || site.held.overlaps(&RegSet::lds());
+            if gone && own {
                 done.push(e.site);
-                memory |= site.writes.is_empty();
+                memory |= site.writes.is_empty() || site.writes.overlaps(&RegSet::lds());
             }
             !gone
         });
@@ -235,7 +237,11 @@ impl<'a> Analysis<'a> {
                 let hit = site.writes.intersect(&mentions);
                 if !self.same_kind_overwrite(e, own, &hit) {
                     let read = match (own, sync_reads) {
-                        (Some(a), _) => a.reads.overlaps(&hit) || a.held.overlaps(&hit),
+                        // A DS store holds LDS but writes it: an overwrite.
+                        (Some(a), _) => {
+                            a.reads.overlaps(&hit)
+                                || (a.held.overlaps(&hit) && hit != RegSet::lds())
+                        }
                         (None, Some(r)) => r.overlaps(&hit),
                         (None, None) => !writes.contains(&hit),
                     };

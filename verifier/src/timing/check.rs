@@ -154,7 +154,18 @@ pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnR
             format!("branch to a label not in function `{}`", f.name),
         )
     })?;
-    let mut an = Analysis::new(&actions, &blocks, pseudo_sites(target));
+    Ok(check_prepared(target, f, &actions, &blocks))
+}
+
+/// Check one function whose instructions are classified and whose blocks are built (from
+/// assembly above, from MIR in `tv/wait_mir.rs`). `f` gives names and positions only.
+pub fn check_prepared(
+    target: Target,
+    f: &Function,
+    actions: &[Action],
+    blocks: &[cfg::Block],
+) -> FnReport {
+    let mut an = Analysis::new(actions, blocks, pseudo_sites(target));
     an.check_returns = !f.kernel;
     let init = initial_state(&an, f.kernel);
     let mut useful = vec![0u8; actions.len()];
@@ -169,14 +180,14 @@ pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnR
         .filter(|(a, _)| matches!(a, Action::Unknown(_)))
         .map(|(_, i)| loc(i))
         .collect();
-    Ok(FnReport {
+    FnReport {
         name: f.name.clone(),
         kernel: f.kernel,
         insts: f.insts.len(),
         hazards: reports,
         unknown,
         redundant,
-    })
+    }
 }
 
 /// A kernel starts with nothing pending; a callable function with the caller's left-overs.

@@ -125,8 +125,12 @@ fn parse_count(s: &str) -> Option<u32> {
     }
 }
 
-/// A wait instruction, if `m` is one.
-fn wait(target: Target, m: &str, ops: &str) -> Option<Result<Vec<(Counter, u32)>, BadInput>> {
+/// A wait instruction, if `m` is one (`m` lower case, `ops` in assembly syntax).
+pub(crate) fn wait(
+    target: Target,
+    m: &str,
+    ops: &str,
+) -> Option<Result<Vec<(Counter, u32)>, BadInput>> {
     use Counter::*;
     let single = |c: Counter| -> Result<Vec<(Counter, u32)>, BadInput> {
         let parts = split_operands(ops);
@@ -506,14 +510,26 @@ fn access(
         _ if held_until.is_some() => minus(&mentions, &writes),
         _ => RegSet::new(),
     };
-    Ok(Access {
+    let mut a = Access {
         family,
         effects: counters::effects(target, family),
         writes,
         reads,
         held,
         held_until,
-    })
+    };
+    super::lds::add_lds(&mut a, lds_read(family, m));
+    Ok(a)
+}
+
+/// Whether a DS or FLAT instruction reads LDS (a load or an atomic: not a store).
+pub(crate) fn lds_read(family: MemFamily, m: &str) -> bool {
+    let m = m.to_ascii_lowercase();
+    match family {
+        MemFamily::Lds => !(m.contains("write") || m.contains("store")),
+        MemFamily::FlatLoad => true,
+        _ => false,
+    }
 }
 
 /// `a` without the units of `b`.

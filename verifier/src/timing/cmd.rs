@@ -20,7 +20,9 @@ pub enum Format {
 /// `gcnsmt waitcnt` arguments.
 #[derive(clap::Args, Debug)]
 pub struct WaitcntArgs {
-    /// llc's `.s` output (or hand-written assembly in LLVM syntax).
+    /// llc's `.s` output (or hand-written assembly in LLVM syntax), or MIR after register
+    /// allocation (`llc -stop-after=si-insert-waitcnts`: read when the file has a `body:`), or
+    /// `llvm-objdump -d` output of a code object (give --target).
     pub file: PathBuf,
     /// Target (-mcpu name); default: the file's `.amdgcn_target`.
     #[arg(long)]
@@ -50,9 +52,23 @@ fn settings(list: &[String]) -> Result<Settings, String> {
     Ok(s)
 }
 
+/// The MIR reader (`tv::wait_mir::check_mir`, passed in by the caller: tv's MIR reader
+/// depends on this module, not the other way round).
+pub type MirReader = fn(
+    &str,
+    &str,
+    Option<Target>,
+    Settings,
+) -> Result<(Target, Vec<super::check::FnReport>), super::check::InputError>;
+
+/// Whether `text` looks like MIR (a YAML document with a `body:`).
+pub fn is_mir(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("body:")) && text.contains("---")
+}
+
 /// Run: exit 0 no hazard, 1 a hazard, 2 bad input, 3 no hazard but an instruction whose
-/// counters are not known.
-pub fn run(a: &WaitcntArgs) -> ExitStatus {
+/// counters are not known. `mir` reads MIR files.
+pub fn run(a: &WaitcntArgs, mir: MirReader) -> ExitStatus {
     let start = Instant::now();
     let name = a.file.display().to_string();
     let target = match a.target.as_deref().map(|t| (t, Target::parse(t))) {
@@ -77,7 +93,14 @@ pub fn run(a: &WaitcntArgs) -> ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    let (target, fns) = match check_text(&text, target, set) {
+    let checked = if is_mir(&text) {
+        mir(&name, &text, target, set)
+    } else if super::objdump::is_objdump(&text) {
+        super::objdump::check_objdump(&text, target, set)
+    } else {
+        check_text(&text, target, set)
+    };
+    let (target, fns) = match checked {
         Ok(r) => r,
         Err(e) => {
             eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);

@@ -9,5 +9,7 @@ pub mod cfg;
 pub mod check;
 pub mod classify;
 pub mod cmd;
+pub mod lds;
+pub mod objdump;
 pub mod regs;
 pub mod report;

@@ -9,6 +9,9 @@ const AGPR: u32 = 1024;
 const SGPR: u32 = 2048;
 const TTMP: u32 = 2304;
 const SPECIAL: u32 = 2400;
+/// The unit standing for the whole of LDS (docs/timing.md, "LDS hazards"): not a register,
+/// but tracked like one so that an LDS-DMA load's asynchronous LDS write is a pending write.
+pub const LDS_UNIT: u32 = 2500;
 
 /// The special registers by name: (name, first unit, units).
 const SPECIALS: &[(&str, u32, u32)] = &[
@@ -109,6 +112,13 @@ impl RegSet {
             .any(|&(a, b)| other.0.iter().any(|&(c, d)| a.max(c) < b.min(d)))
     }
 
+    /// The LDS unit (never named in operands: `lds` there is a modifier).
+    pub fn lds() -> RegSet {
+        let mut r = RegSet::new();
+        r.add(LDS_UNIT, LDS_UNIT + 1);
+        r
+    }
+
     /// The special register `name` (`vcc`, `exec`, `m0`, ...), if it is one.
     pub fn special(name: &str) -> Option<RegSet> {
         let &(_, lo, n) = SPECIALS.iter().find(|(s, _, _)| *s == name)?;
@@ -130,6 +140,7 @@ fn unit_name(lo: u32, hi: u32) -> String {
     };
     match lo {
         _ if hi == u32::MAX => "every register".to_string(),
+        LDS_UNIT => "LDS".to_string(),
         l if l < AGPR => file(VGPR, "v"),
         l if l < SGPR => file(AGPR, "a"),
         l if l < TTMP => file(SGPR, "s"),

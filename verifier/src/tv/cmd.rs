@@ -264,15 +264,10 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 };
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
-                out.extend(validate(
-                    &b,
-                    &f,
-                    &a.functions,
-                    Some(&[t]),
-                    &opts,
-                    a.unmodelled,
-                    shard,
-                )?);
+                let (fns, u) = (&a.functions, a.unmodelled);
+                let mut v = validate(&b, &f, fns, Some(&[t]), &opts, u, shard)?;
+                super::wait_pass::apply(Some(pass), (&b, &f), &p.after, &mut v);
+                out.extend(v);
             }
         }
         (None, [before, after]) => {
@@ -290,7 +285,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     super::llc_verify::check(&a.llc, p, t)?;
                 }
             }
-            out.extend(validate(
+            let mut v = validate(
                 &b,
                 &f,
                 &a.functions,
@@ -298,7 +293,10 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 &opts,
                 a.unmodelled,
                 shard,
-            )?);
+            )?;
+            let text = std::fs::read_to_string(after).unwrap_or_default();
+            super::wait_pass::apply(None, (&b, &f), &text, &mut v);
+            out.extend(v);
         }
         (Some(_), _) => return Err("error: --pass takes one input file".into()),
         (None, _) => return Err("error: tv takes BEFORE.mir AFTER.mir, or --pass PASS FILE".into()),

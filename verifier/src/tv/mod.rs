@@ -56,6 +56,8 @@ mod taint_ops;
 mod targets;
 pub mod uninterp;
 mod vop_mods;
+pub mod wait_mir;
+pub mod wait_pass;
 pub mod waits;
 pub mod wide;
 

@@ -256,7 +256,7 @@ impl Ctx<'_> {
             let b = mir::parse(&bname, before).map_err(|e| e.to_string())?;
             let f = mir::parse(&aname, after).map_err(|e| e.to_string())?;
             let a = self.a;
-            cmd::validate(
+            let mut v = cmd::validate(
                 &b,
                 &f,
                 &a.functions,
@@ -264,7 +264,10 @@ impl Ctx<'_> {
                 self.opts,
                 a.unmodelled,
                 self.shard,
-            )
+            )?;
+            // The step that inserted the waits: its after-function's timing (wait_pass.rs).
+            super::wait_pass::apply(None, (&b, &f), after, &mut v);
+            Ok(v)
         };
         match read() {
             Ok(v) => row.verdicts = v,

@@ -1,0 +1,175 @@
+//! `gcnsmt tv --pass si-insert-waitcnts` (docs/tv.md, docs/timing.md): the pass only adds,
+//! strengthens or relaxes waits, so the before-MIR runs with every access complete at issue
+//! and the after-MIR with every completion schedule its counters allow. The after-function is
+//! checked by the waitcnt analysis (`wait_mir.rs`); a block whose instructions are the
+//! before-block's apart from waits is then decided by it:
+//!
+//! - a hazard in the block (an instruction reads or overwrites a register or LDS before the
+//!   access writing or reading it completes, on some schedule): `refuted`, the schedule in the
+//!   reason (which access is issued where, which waits it survives, where it is still pending);
+//! - else, an instruction whose counters are not known in the function: `unknown` (the
+//!   analysis stops its paths there);
+//! - else `proved`: with no hazard every register and LDS read sees what it sees when every
+//!   access completes at issue, which is the before's semantics, and the other instructions
+//!   are the same.
+//!
+//! A block that differs in other instructions keeps the ordinary tv verdict (one wave, waits
+//! as no-ops), but a hazard in it still refutes it. The check runs for `--pass
+//! si-insert-waitcnts`, and for two files when the before-function has no counter wait but
+//! soft ones (`S_WAITCNT_soft`, which si-insert-waitcnts rewrites) and the after-function has
+//! one: only that pass turns MIR without waits into MIR with them.
+
+use super::cmd::BlockVerdict;
+use super::mir::{self, MirFile};
+use super::wait_mir;
+use crate::timing::check::FnReport;
+use crate::timing::classify::Settings;
+use gcnsmt_semantics::target::Target;
+
+/// The pass this module decides.
+pub const PASS: &str = "si-insert-waitcnts";
+
+/// Waits and what only changes issue timing: `S_WAITCNT*` (soft ones too), gfx12
+/// `S_WAIT_*`, `S_DELAY_ALU`.
+fn is_wait(op: &str) -> bool {
+    op.starts_with("S_WAITCNT") || op.starts_with("S_WAIT_") || op == "S_DELAY_ALU"
+}
+
+/// A counter wait that is not soft (the pass's output, not the memory legalizer's requests
+/// `S_WAITCNT_soft` and `S_WAITCNT_lds_direct`, which si-insert-waitcnts rewrites).
+fn is_hard_wait(op: &str) -> bool {
+    is_wait(op) && !op.ends_with("_soft") && !matches!(op, "S_DELAY_ALU" | "S_WAITCNT_lds_direct")
+}
+
+fn has_hard_wait(f: &mir::Function) -> bool {
+    f.blocks
+        .iter()
+        .any(|b| b.insts.iter().any(|i| is_hard_wait(&i.opcode)))
+}
+
+/// Whether the two blocks are the same instructions apart from waits.
+fn same_but_waits(b: &mir::Block, a: &mir::Block) -> bool {
+    let keys = |x: &mir::Block| -> Vec<String> {
+        x.insts
+            .iter()
+            .filter(|i| !is_wait(&i.opcode))
+            .map(|i| i.key.clone())
+            .collect()
+    };
+    keys(b) == keys(a)
+}
+
+/// Decide the verdicts of the waitcnt pass in `out` (see the module comment). `pass`: the
+/// `--pass` name, if any; `after_text`: the after-file (for `isEntryFunction`).
+pub fn apply(
+    pass: Option<&str>,
+    (before, after): (&MirFile, &MirFile),
+    after_text: &str,
+    out: &mut [BlockVerdict],
+) {
+    if pass.is_some_and(|p| p != PASS) {
+        return;
+    }
+    let kernels = wait_mir::entry_function_names(after_text);
+    for fa in &after.functions {
+        let Some(fb) = before.functions.iter().find(|f| f.name == fa.name) else {
+            continue;
+        };
+        if pass.is_none() && (has_hard_wait(fb) || !has_hard_wait(fa)) {
+            continue;
+        }
+        let mut targets: Vec<String> = out
+            .iter()
+            .filter(|v| v.function == fa.name)
+            .map(|v| v.target.clone())
+            .collect();
+        targets.dedup();
+        for t in targets.iter().filter_map(|t| Target::parse(t)) {
+            let kernel = kernels.contains(&fa.name);
+            let report = wait_mir::check_mir_function(t, fa, kernel, Settings::default());
+            let verdicts = out
+                .iter_mut()
+                .filter(|v| v.function == fa.name && v.target == t.name());
+            match report {
+                Ok(r) => decide(fb, fa, &r, verdicts),
+                Err(e) => {
+                    for v in verdicts {
+                        v.verdict = "error";
+                        v.reason = Some(format!("waitcnt: {}:{}: {}", e.line, e.col, e.msg));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The verdicts of one function on one target from its waitcnt report.
+fn decide<'v>(
+    fb: &mir::Function,
+    fa: &mir::Function,
+    r: &FnReport,
+    verdicts: impl Iterator<Item = &'v mut BlockVerdict>,
+) {
+    for v in verdicts {
+        let (Some(bb), Some(ba)) = (
+            fb.blocks.iter().find(|b| b.num == v.block),
+            fa.blocks.iter().find(|b| b.num == v.block),
+        ) else {
+            continue;
+        };
+        let lines: Vec<usize> = ba.insts.iter().map(|i| i.loc.line as usize).collect();
+        let hazards: Vec<String> = r
+            .hazards
+            .iter()
+            .filter(|h| lines.contains(&h.at.line))
+            .map(|h| {
+                let from = h.access.as_ref().map(|a| a.line).unwrap_or(0);
+                format!(
+                    "timing hazard ({}): line {}: `{}` {} {} before `{}` (line {from}) completed \
+                     ({} may be pending); schedule: {}",
+                    h.kind,
+                    h.at.line,
+                    h.at.text,
+                    if h.kind == "read" { "reads" } else { "writes" },
+                    h.regs,
+                    h.access_desc.trim_matches('`'),
+                    h.counter,
+                    h.schedule.join("; ")
+                )
+            })
+            .collect();
+        if !hazards.is_empty() {
+            // Registers are exact in MIR; LDS is one region and FLAT may reach LDS only by
+            // assumption: such a hazard may not be real, so it is `unknown`, not a refutation.
+            let real = r
+                .hazards
+                .iter()
+                .filter(|h| lines.contains(&h.at.line))
+                .any(|h| !rests_on_abstraction(h));
+            v.verdict = if real { "refuted" } else { "unknown" };
+            v.changed = true;
+            v.counterexample = Some(hazards.join("\n"));
+            v.reason = Some(hazards[0].clone());
+        } else if same_but_waits(bb, ba) && v.changed {
+            if let Some(u) = r.unknown.first() {
+                v.verdict = "unknown";
+                v.reason = Some(format!(
+                    "waitcnt: `{}` (line {}): its wait counters are not known",
+                    u.text, u.line
+                ));
+            } else {
+                v.verdict = "proved";
+                v.reason = None;
+            }
+        }
+    }
+}
+
+/// A hazard that rests on an over-approximation: LDS as one region (the two LDS accesses may
+/// not overlap), a FLAT access pending on its LDS counter only (it may not reach LDS), or an
+/// access the caller left pending (it writes "every register"), or gfx1250 xcnt (modelled out
+/// of order for want of a source; llc-22 waits `s_wait_xcnt 1` as if it were in order).
+fn rests_on_abstraction(h: &crate::timing::check::HazardReport) -> bool {
+    let flat = h.access_desc.contains("FLAT_") && matches!(h.counter, "lgkmcnt" | "dscnt");
+    h.regs.contains("LDS") || flat || h.access.is_none() || h.counter == "xcnt"
+}
