@@ -107,6 +107,9 @@ pub fn handles(op: &str) -> bool {
                 | "S_AND_SAVEEXEC_B64"
                 | "S_OR_SAVEEXEC_B64"
                 | "S_XOR_SAVEEXEC_B64"
+                | "S_AND_SAVEEXEC_B32"
+                | "S_OR_SAVEEXEC_B32"
+                | "S_XOR_SAVEEXEC_B32"
         )
 }
 
@@ -262,11 +265,13 @@ pub fn lower_inst(
             if d.iter().any(|x| b.contains(x) || c.contains(x)) {
                 return Err("overlapping lane masks".into());
             }
+            // Not narrowed to bit L: the break mask's other bits are kept, as the lowering's
+            // `S_OR_B64` keeps them (only bit L is compared for meaning; equal other bits
+            // are a stronger claim, never a weaker one).
             for k in 0..ex.len() {
                 out.push(format!("s_and_b32 {}, {}, {}", d[k], c[k], ex[k]));
                 out.push(format!("s_or_b32 {}, {}, {}", d[k], d[k], b[k]));
             }
-            out.extend(normalize(&d));
         }
         "S_WQM_B64" => {
             // Whole-quad mode sets bit L when any lane of L's quad is set: a cross-lane read,
@@ -277,7 +282,8 @@ pub fn lower_inst(
                 return Err("S_WQM_B64 reads other lanes of its mask".into());
             }
         }
-        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64" => {
+        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64"
+        | "S_AND_SAVEEXEC_B32" | "S_OR_SAVEEXEC_B32" | "S_XOR_SAVEEXEC_B32" => {
             // dst = EXEC; EXEC = src OP EXEC (AMD Vega guide, S_AND_SAVEEXEC_B64).
             if scc_read {
                 return Err(format!("{op}: its SCC result is read and not modelled"));
@@ -287,9 +293,9 @@ pub fn lower_inst(
             if d.len() != ex.len() || s.len() != ex.len() || d.iter().any(|x| s.contains(x)) {
                 return Err("a lane mask of the wrong width or overlapping".into());
             }
-            let m = match op {
-                "S_AND_SAVEEXEC_B64" => "and",
-                "S_OR_SAVEEXEC_B64" => "or",
+            let m = match &op[..4] {
+                "S_AN" => "and",
+                "S_OR" => "or",
                 _ => "xor",
             };
             for k in 0..ex.len() {
@@ -358,10 +364,16 @@ fn plain(
     Ok(out)
 }
 
-/// Whether `i` combines lane masks bit by bit (its uses may be masks, its results are).
+/// Whether `i` combines lane masks bit by bit (its uses may be masks, its results are). The
+/// 32-bit ops are wave32's mask ops; on wave64 [`moves_bits`] refuses them on a mask (half of
+/// it).
 fn combines(op: &str) -> bool {
     handles(op)
         || super::wide::is_wide(op)
+        || matches!(
+            op,
+            "S_AND_B32" | "S_OR_B32" | "S_XOR_B32" | "S_MOV_B32" | "S_ANDN2_B32" | "S_ANDN2_B64"
+        )
         || matches!(
             op,
             "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG" | "S_WQM_B64"

@@ -115,6 +115,25 @@ pub fn lower(
     target: Target,
     how: How,
 ) -> Result<Lowered, Unsupported> {
+    // A pass that changed the terminators (si-lower-control-flow and the exec-mask passes):
+    // both sides with the control-flow pseudos expanded and the branches canonical.
+    let expanded = super::cf_lower::expand_pair(before.block, after.block, target)
+        .map_err(|m| Unsupported(format!("{}: {m}", after.file)))?;
+    let (eb, ea);
+    let (before, after) = match &expanded {
+        Some((b2, a2)) => {
+            eb = Side {
+                block: b2,
+                ..before.clone()
+            };
+            ea = Side {
+                block: a2,
+                ..after.clone()
+            };
+            (&eb, &ea)
+        }
+        None => (before, after),
+    };
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
