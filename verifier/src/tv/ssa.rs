@@ -81,7 +81,8 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
 /// after-file. The after-file's come first: a register the after-block reads but does not
 /// copy (a lane may have been turned on since its definition) is not copied into the
 /// before-block either, so both sides read the same input rather than the before-side a
-/// value the after-side cannot be shown to have.
+/// value the after-side cannot be shown to have. Conversely (a trial run first) the
+/// after-block does not copy what the before-block reads without copying.
 pub fn inline_pair(before: &mut Function, after: &mut Function) {
     // A trial of both, to find what the before-file reads without copying it (a definition
     // that is no pure instruction there, `SI_IF_BREAK`, while the pass made it one,
