@@ -35,27 +35,28 @@ fn marker(text: &str) -> Operand {
 
 /// Mark each `SI_IF` of `f` with the form SILowerControlFlow::emitIf gives its saved mask: EXEC
 /// when the result's only use is an `SI_END_CF` ("SimpleIf"), else `EXEC & ~cond` (an XOR).
-/// With a kill terminator in the function (emitIf then looks for kills between the two, which
-/// needs paths) a would-be simple `SI_IF` gets no marker and is `unsupported`.
+/// The pass lowers the pseudos in layout order, so an `SI_END_CF` placed before its `SI_IF` is
+/// already an `S_OR` when the `SI_IF` is lowered: then the XOR form. With a kill or demote in
+/// the function (emitIf then looks for kills on the paths between the two) a would-be simple
+/// `SI_IF` gets no marker and is `unsupported`.
 pub fn annotate(f: &mut Function) {
-    let kills = f
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|i| i.opcode.starts_with("SI_KILL"));
-    let mut users: HashMap<u32, Vec<String>> = HashMap::new();
-    for i in f.blocks.iter().flat_map(|b| &b.insts) {
+    let insts = || f.blocks.iter().flat_map(|b| &b.insts);
+    let kills =
+        insts().any(|i| i.opcode.starts_with("SI_KILL") || i.opcode.starts_with("SI_DEMOTE"));
+    // Every use of each register: (its user's opcode, its position in layout order).
+    let mut users: HashMap<u32, Vec<(String, usize)>> = HashMap::new();
+    for (n, i) in insts().enumerate() {
         for o in i
             .ops
             .iter()
             .filter(|o| !o.flags.def && !o.flags.implicit_def)
         {
             if let OpKind::VReg { id, .. } = o.kind {
-                users.entry(id).or_default().push(i.opcode.clone());
+                users.entry(id).or_default().push((i.opcode.clone(), n));
             }
         }
     }
-    for i in f.blocks.iter_mut().flat_map(|b| &mut b.insts) {
+    for (n, i) in f.blocks.iter_mut().flat_map(|b| &mut b.insts).enumerate() {
         if i.opcode != "SI_IF" {
             continue;
         }
@@ -64,13 +65,77 @@ pub fn annotate(f: &mut Function) {
         };
         let simple = users
             .get(id)
-            .is_some_and(|u| u.len() == 1 && u[0] == "SI_END_CF");
+            .is_some_and(|u| u.len() == 1 && u[0].0 == "SI_END_CF" && u[0].1 > n);
         match (simple, kills) {
             (true, true) => {}
             (true, false) => i.ops.push(marker(SIMPLE_IF)),
             (false, _) => i.ops.push(marker(XOR_IF)),
         }
     }
+}
+
+/// The marker [`mark_exec_dead`] puts on the last instruction of a block whose EXEC no later
+/// instruction reads.
+const EXEC_DEAD: &str = "tv-exec-dead-out";
+
+fn mentions_exec(i: &Inst) -> bool {
+    i.ops
+        .iter()
+        .chain(&i.defs)
+        .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+}
+
+/// Mark the blocks of `f` at whose end EXEC is dead: every path from there reaches an
+/// `S_ENDPGM` through blocks that do not name EXEC at all (every VALU op names it, as an
+/// implicit use). A least fixpoint from "live": a block is dead-on-entry only when shown so.
+pub fn mark_exec_dead(f: &mut Function) {
+    let pos: HashMap<u32, usize> = f
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.num, k))
+        .collect();
+    let n = f.blocks.len();
+    let mut dead_in = vec![false; n];
+    loop {
+        let mut changed = false;
+        for (k, b) in f.blocks.iter().enumerate() {
+            if dead_in[k] || b.insts.iter().any(mentions_exec) {
+                continue;
+            }
+            let ends = b.insts.iter().any(|i| i.opcode == "S_ENDPGM");
+            let succ_dead = !b.successors.is_empty()
+                && b.successors
+                    .iter()
+                    .all(|s| pos.get(s).is_some_and(|&j| dead_in[j]));
+            if ends || succ_dead {
+                dead_in[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for k in 0..n {
+        let b = &f.blocks[k];
+        let out = !b.successors.is_empty()
+            && b.successors
+                .iter()
+                .all(|s| pos.get(s).is_some_and(|&j| dead_in[j]));
+        if let (true, Some(last)) = (out, f.blocks[k].insts.last_mut()) {
+            last.ops.push(marker(EXEC_DEAD));
+        }
+    }
+}
+
+/// Whether [`mark_exec_dead`] found EXEC dead at the end of `b`.
+pub fn exec_dead_out(b: &Block) -> bool {
+    b.insts.last().is_some_and(|i| {
+        i.ops
+            .iter()
+            .any(|o| matches!(&o.kind, OpKind::Other(t) if t == EXEC_DEAD))
+    })
 }
 
 /// The wave's mask register and the suffix of its SALU ops on `target`.
@@ -336,5 +401,8 @@ fn expand(b: &Block, target: Target) -> Result<Block, String> {
     insts.extend(body);
     insts.extend(t.effects);
     insts.extend(t.branches);
+    if let (true, Some(last)) = (exec_dead_out(b), insts.last_mut()) {
+        last.ops.push(marker(EXEC_DEAD));
+    }
     Ok(Block { insts, ..b.clone() })
 }

@@ -130,12 +130,12 @@ pub type RuleParts = (Option<String>, Option<(LaneMode, Loc)>, Vec<(String, Loc)
 
 /// The parts of a rule the EXEC model adds: the precondition (`lds`, the LDS bound, and the
 /// lane bit where the text uses it), `Lanes: 1`, and EXEC dead where the wave ends
-/// (`S_ENDPGM`: no successor reads the mask it ends with).
+/// (`S_ENDPGM`: no successor reads the mask it ends with) or no later instruction reads it.
 pub fn rule_parts(
     exec: bool,
     lds: Option<String>,
     text: &str,
-    (target, terms): (Target, &[&str]),
+    (target, terms, exec_dead): (Target, &[&str], bool),
 ) -> RuleParts {
     let mut pre: Vec<String> = lds.into_iter().collect();
     if exec && text.contains(&format!("%{LANE_BIT}0")) {
@@ -151,7 +151,10 @@ pub fn rule_parts(
     };
     // Only when the wave ends here: a branch before S_ENDPGM (`S_CBRANCH_EXECZ`) leads to a
     // block that reads EXEC.
-    let ends = terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
+    // `exec_dead`: every path from here reaches S_ENDPGM without naming EXEC
+    // (`cf_lower::mark_exec_dead`).
+    let ends = exec_dead
+        || terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
     let dead = match ends {
         true => vec![("exec".to_string(), Loc::default())],
         false => Vec::new(),

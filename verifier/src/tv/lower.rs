@@ -294,7 +294,12 @@ fn lower_in(
         .filter(|n| *n > 0)
         .map(|n| format!("LDS_SIZE >= {n}"));
     let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
-    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm));
+    let (pre, lanes, dead_regs) = super::exec::rule_parts(
+        exec,
+        lds,
+        &text,
+        (target, &bterm, exec_dead(before.block, after.block)),
+    );
     let pre = pre.map(|text| Line {
         text,
         loc: Loc::default(),
@@ -542,6 +547,12 @@ fn mentions(text: &str, var: &str) -> bool {
     text.match_indices(&pat).any(|(k, _)| {
         !text[k + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
     })
+}
+
+/// EXEC is dead at the end of both blocks: no later instruction of either file reads it
+/// (`cf_lower::mark_exec_dead`).
+fn exec_dead(before: &Block, after: &Block) -> bool {
+    super::cf_lower::exec_dead_out(before) && super::cf_lower::exec_dead_out(after)
 }
 
 fn terminators(b: &Block) -> Vec<&str> {

@@ -67,6 +67,12 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     // Which form each SI_IF's saved mask has is a property of the function (`cf_lower.rs`).
     b.functions.iter_mut().for_each(super::cf_lower::annotate);
     a.functions.iter_mut().for_each(super::cf_lower::annotate);
+    b.functions
+        .iter_mut()
+        .for_each(super::cf_lower::mark_exec_dead);
+    a.functions
+        .iter_mut()
+        .for_each(super::cf_lower::mark_exec_dead);
     b.functions.iter_mut().for_each(super::canon::canonicalize);
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
