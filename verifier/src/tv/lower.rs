@@ -134,6 +134,13 @@ pub fn lower(
         }
         None => (before, after),
     };
+    if before.mode != after.mode {
+        // The float ops read the MODE; one per side would compare different machines.
+        return Err(Unsupported(format!(
+            "{}: the function's `mode:` differs between the files",
+            after.file
+        )));
+    }
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
@@ -218,13 +225,6 @@ fn lower_in(
             return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
         }
     }
-    if before.mode != after.mode {
-        // The float ops read the MODE; one per side would compare different machines.
-        return Err(Unsupported(format!(
-            "{}: the function's `mode:` differs between the files",
-            after.file
-        )));
-    }
     let mut live: BTreeSet<u32> = liveout.clone();
     for i in before
         .block
@@ -294,12 +294,8 @@ fn lower_in(
         .filter(|n| *n > 0)
         .map(|n| format!("LDS_SIZE >= {n}"));
     let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
-    let (pre, lanes, dead_regs) = super::exec::rule_parts(
-        exec,
-        lds,
-        &text,
-        (target, &bterm, exec_dead(before.block, after.block)),
-    );
+    let ed = exec_dead(before.block, after.block);
+    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm, ed));
     let pre = pre.map(|text| Line {
         text,
         loc: Loc::default(),
