@@ -130,12 +130,12 @@ pub type RuleParts = (Option<String>, Option<(LaneMode, Loc)>, Vec<(String, Loc)
 
 /// The parts of a rule the EXEC model adds: the precondition (`lds`, the LDS bound, and the
 /// lane bit where the text uses it), `Lanes: 1`, and EXEC dead where the wave ends
-/// (`S_ENDPGM`: no successor reads the mask it ends with).
+/// (`S_ENDPGM`: no successor reads the mask it ends with) or no later instruction reads it.
 pub fn rule_parts(
     exec: bool,
     lds: Option<String>,
     text: &str,
-    (target, terms): (Target, &[&str]),
+    (target, terms, exec_dead): (Target, &[&str], bool),
 ) -> RuleParts {
     let mut pre: Vec<String> = lds.into_iter().collect();
     if exec && text.contains(&format!("%{LANE_BIT}0")) {
@@ -151,7 +151,10 @@ pub fn rule_parts(
     };
     // Only when the wave ends here: a branch before S_ENDPGM (`S_CBRANCH_EXECZ`) leads to a
     // block that reads EXEC.
-    let ends = terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
+    // `exec_dead`: every path from here reaches S_ENDPGM without naming EXEC
+    // (`cf_lower::mark_exec_dead`).
+    let ends = exec_dead
+        || terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
     let dead = match ends {
         true => vec![("exec".to_string(), Loc::default())],
         false => Vec::new(),
@@ -265,11 +268,13 @@ pub fn lower_inst(
             if d.iter().any(|x| b.contains(x) || c.contains(x)) {
                 return Err("overlapping lane masks".into());
             }
+            // Not narrowed to bit L: the break mask's other bits are kept, as the lowering's
+            // `S_OR_B64` keeps them (only bit L is compared for meaning; equal other bits
+            // are a stronger claim, never a weaker one).
             for k in 0..ex.len() {
                 out.push(format!("s_and_b32 {}, {}, {}", d[k], c[k], ex[k]));
                 out.push(format!("s_or_b32 {}, {}, {}", d[k], d[k], b[k]));
             }
-            out.extend(normalize(&d));
         }
         "S_WQM_B64" => {
             // Whole-quad mode sets bit L when any lane of L's quad is set: a cross-lane read,
@@ -364,7 +369,9 @@ fn plain(
     Ok(out)
 }
 
-/// Whether `i` combines lane masks bit by bit (its uses may be masks, its results are).
+/// Whether `i` combines lane masks bit by bit (its uses may be masks, its results are). The
+/// 32-bit ops are wave32's mask ops; on wave64 [`moves_bits`] refuses them on a mask (half of
+/// it).
 fn combines(op: &str) -> bool {
     handles(op)
         || super::wide::is_wide(op)

@@ -115,6 +115,32 @@ pub fn lower(
     target: Target,
     how: How,
 ) -> Result<Lowered, Unsupported> {
+    // A pass that changed the terminators (si-lower-control-flow and the exec-mask passes):
+    // both sides with the control-flow pseudos expanded and the branches canonical.
+    let expanded = super::cf_lower::expand_pair(before.block, after.block, target)
+        .map_err(|m| Unsupported(format!("{}: {m}", after.file)))?;
+    let (eb, ea);
+    let (before, after) = match &expanded {
+        Some((b2, a2)) => {
+            eb = Side {
+                block: b2,
+                ..before.clone()
+            };
+            ea = Side {
+                block: a2,
+                ..after.clone()
+            };
+            (&eb, &ea)
+        }
+        None => (before, after),
+    };
+    if before.mode != after.mode {
+        // The float ops read the MODE; one per side would compare different machines.
+        return Err(Unsupported(format!(
+            "{}: the function's `mode:` differs between the files",
+            after.file
+        )));
+    }
     let live = (liveout, phys_live);
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
@@ -201,13 +227,6 @@ fn lower_in(
             return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
         }
     }
-    if before.mode != after.mode {
-        // The float ops read the MODE; one per side would compare different machines.
-        return Err(Unsupported(format!(
-            "{}: the function's `mode:` differs between the files",
-            after.file
-        )));
-    }
     let mut live: BTreeSet<u32> = liveout.clone();
     for i in before
         .block
@@ -277,7 +296,8 @@ fn lower_in(
         .filter(|n| *n > 0)
         .map(|n| format!("LDS_SIZE >= {n}"));
     let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
-    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm));
+    let ed = exec_dead(before.block, after.block);
+    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm, ed));
     let pre = pre.map(|text| Line {
         text,
         loc: Loc::default(),
@@ -597,6 +617,12 @@ fn mentions(text: &str, var: &str) -> bool {
     text.match_indices(&pat).any(|(k, _)| {
         !text[k + pat.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
     })
+}
+
+/// EXEC is dead at the end of both blocks: no later instruction of either file reads it
+/// (`cf_lower::mark_exec_dead`).
+fn exec_dead(before: &Block, after: &Block) -> bool {
+    super::cf_lower::exec_dead_out(before) && super::cf_lower::exec_dead_out(after)
 }
 
 fn terminators(b: &Block) -> Vec<&str> {

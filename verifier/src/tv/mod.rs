@@ -12,6 +12,7 @@ pub mod barrier;
 pub mod calls;
 pub mod canon;
 pub mod cex;
+pub mod cf_lower;
 mod classify;
 pub mod cmd;
 pub mod cpol;

@@ -64,6 +64,15 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
             super::phi_elim::restore(fb, fa);
         }
     }
+    // Which form each SI_IF's saved mask has is a property of the function (`cf_lower.rs`).
+    b.functions.iter_mut().for_each(super::cf_lower::annotate);
+    a.functions.iter_mut().for_each(super::cf_lower::annotate);
+    b.functions
+        .iter_mut()
+        .for_each(super::cf_lower::mark_exec_dead);
+    a.functions
+        .iter_mut()
+        .for_each(super::cf_lower::mark_exec_dead);
     b.functions.iter_mut().for_each(super::canon::canonicalize);
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
@@ -78,14 +87,45 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
 /// after-file. The after-file's come first: a register the after-block reads but does not
 /// copy (a lane may have been turned on since its definition) is not copied into the
 /// before-block either, so both sides read the same input rather than the before-side a
-/// value the after-side cannot be shown to have.
+/// value the after-side cannot be shown to have. Conversely (a trial run first) the
+/// after-block does not copy what the before-block reads without copying.
 pub fn inline_pair(before: &mut Function, after: &mut Function) {
-    inline_defs(after, Side::After, &|_, _| true);
-    // What each after-block reads, its preamble included (a copied definition may read a
-    // register the preamble does not copy), and the incoming values of its successors' PHIs
-    // (read at its end).
-    let by_num: HashMap<u32, &Block> = after.blocks.iter().map(|b| (b.num, b)).collect();
-    let reads: HashMap<u32, BTreeSet<u32>> = after
+    // A trial of both, to find what the before-file reads without copying it (a definition
+    // that is no pure instruction there, `SI_IF_BREAK`, while the pass made it one,
+    // `S_OR_B64`): the after-file must not copy those either, else the after-side computes a
+    // value the before-side only has as an input (a false alarm).
+    let mut trial_a = after.clone();
+    inline_defs(&mut trial_a, Side::After, &|_, _| true);
+    let (reads_a, copied_a) = reads_copied(&trial_a);
+    let mut trial_b = before.clone();
+    inline_defs(&mut trial_b, Side::Before, &|num, id| {
+        allowed(&reads_a, &copied_a, num, id)
+    });
+    let (reads_b, copied_b) = reads_copied(&trial_b);
+    inline_defs(after, Side::After, &|num, id| {
+        allowed(&reads_b, &copied_b, num, id)
+    });
+    let (reads_a, copied_a) = reads_copied(after);
+    inline_defs(before, Side::Before, &|num, id| {
+        allowed(&reads_a, &copied_a, num, id)
+    });
+}
+
+type PerBlock = HashMap<u32, BTreeSet<u32>>;
+
+/// Whether a block `num` of one file may copy register `id`: the other file's block copies it
+/// too, or does not read it.
+fn allowed(reads: &PerBlock, copied: &PerBlock, num: u32, id: u32) -> bool {
+    copied.get(&num).is_some_and(|c| c.contains(&id))
+        || !reads.get(&num).is_some_and(|r| r.contains(&id))
+}
+
+/// What each block reads, its preamble included (a copied definition may read a register the
+/// preamble does not copy), and the incoming values of its successors' PHIs (read at its end);
+/// and what its preamble copies.
+fn reads_copied(f: &Function) -> (PerBlock, PerBlock) {
+    let by_num: HashMap<u32, &Block> = f.blocks.iter().map(|b| (b.num, b)).collect();
+    let reads = f
         .blocks
         .iter()
         .map(|b| {
@@ -95,16 +135,12 @@ pub fn inline_pair(before: &mut Function, after: &mut Function) {
             (b.num, read)
         })
         .collect();
-    let copied: HashMap<u32, BTreeSet<u32>> = after
+    let copied = f
         .blocks
         .iter()
         .map(|b| (b.num, b.inlined.clone()))
         .collect();
-    let allow = |num: u32, id: u32| {
-        copied.get(&num).is_some_and(|c| c.contains(&id))
-            || !reads.get(&num).is_some_and(|r| r.contains(&id))
-    };
-    inline_defs(before, Side::Before, &allow);
+    (reads, copied)
 }
 
 /// Add, to every block of `f` reached from its entry, the preamble of pure definitions it reads
