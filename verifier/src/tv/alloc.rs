@@ -20,6 +20,22 @@ use std::collections::BTreeMap;
 /// EXEC, no other effect).
 type Remat = BTreeMap<String, Vec<Vec<String>>>;
 
+/// The opcodes a rematerialised definition may have.
+const REMAT: &[&str] = &[
+    "S_MOV_B32",
+    "S_MOV_B64",
+    "S_MOVK_I32",
+    "S_MOV_B64_IMM_PSEUDO",
+    "V_MOV_B32_e32",
+    "V_MOV_B32_e64",
+    "V_MOV_B64_e32",
+    "V_MOV_B64_e64",
+    "V_MOV_B64_PSEUDO",
+    "V_ACCVGPR_WRITE_B32_e64",
+    "AV_MOV_B32_IMM_PSEUDO",
+    "AV_MOV_B64_IMM_PSEUDO",
+];
+
 fn remat_key(i: &Inst) -> Option<String> {
     let [d] = i.defs.as_slice() else {
         return None;
@@ -29,9 +45,11 @@ fn remat_key(i: &Inst) -> Option<String> {
         OpKind::VReg { .. } => false,
         _ => !o.flags.def,
     });
-    let moves = ["COPY", "IMPLICIT_DEF", "KILL"].contains(&i.opcode.as_str());
+    // Moves of an immediate only: an instruction without register inputs may still depend on
+    // where it runs (`S_GETPC_B64`, `S_MEMTIME`), which a copy elsewhere would not repeat.
+    let moves = !REMAT.contains(&i.opcode.as_str());
     let reg = matches!(d.kind, OpKind::VReg { .. } | OpKind::Phys(_));
-    (pure && reg && !moves && alloc_ops::spill(&i.opcode).is_none()).then(|| {
+    (pure && reg && !moves).then(|| {
         let ops: Vec<&OpKind> = i.ops.iter().map(|o| &o.kind).collect();
         format!("{} {ops:?}", i.opcode)
     })
@@ -150,6 +168,9 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
             if b.opcode == "IMPLICIT_DEF" {
                 for d in &b.defs {
                     for n in cx.lanes(Side::Before, d)?.unwrap_or_default() {
+                        if n.starts_with("exec_") {
+                            return Err(format!("line {}: EXEC made undefined", b.loc.line));
+                        }
                         s.forget(&n);
                         s.valid.insert(n, super::alloc_state::Guard::none());
                     }
@@ -159,7 +180,7 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
             }
             if let Some(m) = step::move_lanes(cx, Side::Before, b) {
                 let (d, r) = m?;
-                if b.opcode == "COPY" && d.iter().any(|n| n.starts_with("exec_")) {
+                if d.iter().any(|n| n.starts_with("exec_")) {
                     return Err(format!("line {}: a copy into EXEC", b.loc.line));
                 }
                 step::before_move(cx, &mut s, &d, &r);

@@ -154,26 +154,16 @@ pub fn spill(op: &str) -> Option<(bool, char, u32)> {
     (bits % 32 == 0).then_some((save, kind, bits / 32))
 }
 
-/// The slot dwords a spill names: its frame index operand `%stack.N` and its immediate offset,
-/// as `stackV.N+OFF.K`.
+/// The slot dwords a spill names: its frame index operand `%stack.N`, as `stackV.N.K`; `None`
+/// for a spill at a nonzero offset.
 pub fn slot(i: &Inst, kind: char, n: u32) -> Option<Vec<String>> {
     let fi = i.ops.iter().find_map(|o| match &o.kind {
         OpKind::Other(t) if t.starts_with("%stack.") => Some(t[7..].to_string()),
         _ => None,
     })?;
-    let off = i
-        .uses()
-        .filter_map(|o| match o.kind {
-            OpKind::Imm(v) => Some(v),
-            _ => None,
-        })
-        .last()
-        .unwrap_or(0);
-    Some(
-        (0..n)
-            .map(|k| format!("stack{kind}.{fi}+{off}.{k}"))
-            .collect(),
-    )
+    // A spill at an offset into its slot would alias other dwords under other names.
+    let offset = i.uses().any(|o| matches!(o.kind, OpKind::Imm(v) if v != 0));
+    (!offset).then(|| (0..n).map(|k| format!("stack{kind}.{fi}.{k}")).collect())
 }
 
 /// Opcodes the checker gives up on: calls (their register masks are not followed here),
@@ -197,9 +187,48 @@ pub fn unmodelled(op: &str) -> bool {
         "V_SET_INACTIVE",
         "SI_INIT_EXEC",
         "V_PERMLANE",
+        // A conditional or indexed write: the def's old value, or another register, is an
+        // input the operands do not show.
+        "S_CMOV",
+        "V_MOVREL",
+        "S_MOVREL",
+        "SI_INDIRECT",
+        "V_INDIRECT",
+        "S_SET_GPR_IDX",
+        // Matrix ops may write lanes EXEC disables.
+        "V_MFMA",
+        "V_SMFMAC",
+        "V_WMMA",
+        "V_SWMMAC",
     ]
     .iter()
     .any(|p| op.starts_with(p))
+}
+
+/// Whether an instruction reads its vector register operands on the active lanes only, each
+/// lane its own (VALU but DPP and the cross-lane reads; vector memory but the LDS permutes and
+/// swizzles): its result on a lane depends on the vector inputs on that lane alone.
+pub fn lane_local(op: &str) -> bool {
+    let valu = op.starts_with("V_")
+        && !op.contains("_dpp")
+        && !op.contains("DPP")
+        && ![
+            "V_READLANE",
+            "V_READFIRSTLANE",
+            "V_WRITELANE",
+            "V_PERMLANE",
+            "V_MOVREL",
+        ]
+        .iter()
+        .any(|p| op.starts_with(p));
+    let mem = [
+        "GLOBAL_", "BUFFER_", "FLAT_", "SCRATCH_", "DS_", "IMAGE_", "TBUFFER_",
+    ]
+    .iter()
+    .any(|p| op.starts_with(p))
+        && !op.contains("PERMUTE")
+        && !op.contains("SWIZZLE");
+    (valu || mem) && !unmodelled(op)
 }
 
 /// A return to a caller, after which the caller reads the registers it expects preserved.

@@ -18,10 +18,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// `u32::MAX` is the function's entry.
 pub type Atom = (u32, u32);
 
-/// A set of lanes: all of them, or the union of the lanes of some EXEC values.
+/// A set of lanes: all of them, or the union of the lanes of some EXEC values. In a fact
+/// "location L holds name x", `All` means on every lane where x has a defined value.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Guard {
-    /// Every lane.
+    /// Every lane (every lane the name is defined on).
     All,
     /// The lanes active in one of these EXEC values (empty: no lane).
     Lanes(BTreeSet<Atom>),
@@ -133,6 +134,11 @@ impl State {
     pub fn holds(&self, loc: &str, name: &str) -> bool {
         let v = self.valid(name);
         v.is_empty() || self.contents(loc).get(name).is_some_and(|g| g.covers(&v))
+    }
+
+    /// Whether `loc` holds `name`'s value on the lanes of EXEC value `a` (wherever defined).
+    pub fn holds_on(&self, loc: &str, name: &str, a: Atom) -> bool {
+        self.valid(name).is_empty() || self.contents(loc).get(name).is_some_and(|g| g.has(a))
     }
 
     /// The after-file's EXEC holds the before-file's current EXEC on all lanes.

@@ -22,16 +22,22 @@ fn at(i: &Inst) -> String {
 /// lanes on which the written value equals it): the active lanes (`cur`, when the after-file's
 /// EXEC is the before-file's) from the write, the others from what `l` held.
 fn masked(s: &State, l: &str, from: &Contents, exec_ok: bool) -> Contents {
-    let old = s.contents(l);
     from.iter()
         .filter(|(_, g)| exec_ok && g.has(s.cur))
-        .map(|(x, _)| {
-            // Lanes outside `cur` keep what `l` held: `x`'s value only where it held it.
-            let n = Guard::of(s.cur);
-            let n = old.get(x).map_or(n.clone(), |h| n.union(h));
-            (x.clone(), n)
-        })
+        .map(|(x, _)| (x.clone(), merged(s, l, x)))
         .collect()
+}
+
+/// The lanes on which vector location `l` holds name `x` after both are written on the active
+/// lanes (`cur`) with equal values: all of `x`'s defined lanes when `l` held all of `x`'s
+/// previous ones (or `x` had none), else `cur` and the lanes it held before.
+fn merged(s: &State, l: &str, x: &str) -> Guard {
+    match s.contents(l).get(x) {
+        Some(Guard::All) => Guard::All,
+        _ if s.valid(x).is_empty() => Guard::All,
+        Some(g) => g.union(&Guard::of(s.cur)),
+        None => Guard::of(s.cur),
+    }
 }
 
 /// Operands split into explicit ones and implicit ones.
@@ -93,6 +99,7 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
     let mut undef_names = Vec::new();
     let mut undef_locs = Vec::new();
     let mut use_locs = Vec::new();
+    let lane_local = alloc_ops::lane_local(&a.opcode) && s.exec_agrees();
     for (x, y, def) in &pairs {
         let (nx, ny) = (cx.lanes(Side::Before, x)?, cx.lanes(Side::After, y)?);
         let (nx, ny) = match (nx, ny) {
@@ -112,7 +119,9 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
                         at(a)
                     ));
                 }
-                if !s.holds(l, n) {
+                // A lane-local read under the before-file's EXEC reads the active lanes only.
+                let local = lane_local && cx.vector(n) && s.holds_on(l, n, s.cur);
+                if !local && !s.holds(l, n) {
                     return Err(mismatch(s, a, l, n));
                 }
             }
@@ -162,14 +171,12 @@ fn write(
         }
         let (g, v) = if cx.vector(n) {
             // Written on the active lanes: the after-file's EXEC must be the before-file's.
-            let g = Guard::of(s.cur);
-            let old = s.contents(l).get(n).cloned().unwrap_or_else(Guard::none);
             let held = if s.exec_agrees() {
-                g.union(&old)
+                merged(s, l, n)
             } else {
                 Guard::none()
             };
-            (held, s.valid(n).union(&g))
+            (held, s.valid(n).union(&Guard::of(s.cur)))
         } else {
             (Guard::All, Guard::All)
         };
@@ -210,6 +217,14 @@ fn preserved(s: &State, a: &Inst) -> Result<(), String> {
 /// The message of a use that reads a location not holding the name the before-file reads.
 fn mismatch(s: &State, a: &Inst, l: &str, n: &str) -> String {
     let held: Vec<String> = s.contents(l).keys().cloned().collect();
+    if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() {
+        eprintln!(
+            "alloc: {l} holds {:?}; {n} defined on {:?}; exec {:?}",
+            s.contents(l),
+            s.valid(n),
+            s.cur
+        );
+    }
     format!(
         "{}: {} reads {l}, which holds {} where the before-file reads {n}",
         at(a),
@@ -271,7 +286,11 @@ pub fn after_move(cx: &Ctx, s: &mut State, i: &Inst, dst: &[String], src: &[Stri
         };
         new.push((l.clone(), c));
     }
-    for o in i.ops.iter().filter(|o| o.flags.implicit_def) {
+    // A `COPY`'s implicit defs (`implicit-def $exec` on the copy that saves EXEC, a tuple's
+    // `implicit-def` on a sub-register copy) only keep LLVM's liveness right: postrapseudos
+    // expands the copy into moves of its destination alone. A spill's are clobbers.
+    let marks = i.opcode == "COPY";
+    for o in i.ops.iter().filter(|o| o.flags.implicit_def && !marks) {
         for l in cx.lanes(Side::After, o).ok().flatten().unwrap_or_default() {
             s.set(&l, Contents::new());
         }
@@ -318,10 +337,7 @@ pub fn before_move(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
                 // Written on `cur` only: `l` holds the new value where it holds `y` on `cur`
                 // (and the old value's lanes it held), else on no lane it is known to.
                 match gy.filter(|g| g.has(cur)) {
-                    Some(_) => {
-                        let a = Guard::of(cur);
-                        c.get(x.as_str()).map_or(a.clone(), |h| a.union(h))
-                    }
+                    Some(_) => merged(s, &l, x),
                     None => Guard::none(),
                 }
             } else {
