@@ -174,24 +174,7 @@ pub fn exit_code(v: &[BlockVerdict]) -> ExitStatus {
     }
 }
 
-/// The record of a target on which llc failed: verdict `error`, exit 2.
-pub fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> BlockVerdict {
-    BlockVerdict {
-        function: String::new(),
-        block: 0,
-        target: t.name().to_string(),
-        verdict: "error",
-        changed: false,
-        time: Duration::ZERO,
-        reason: Some(msg.to_string()),
-        counterexample: None,
-        counterexample_data: None,
-        settings: None,
-        file: file.display().to_string(),
-        line: 0,
-        col: 0,
-    }
-}
+pub use super::llc::llc_error;
 
 /// The `--target` list, or a usage error.
 pub fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
@@ -315,6 +298,12 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
+    // The register-allocation checker first (`alloc.rs`); what it proves is not checked again.
+    let (ra, rest) = super::alloc_verdict::first(before, after, only, fallback, shard.is_some());
+    let Some(rest) = rest else {
+        return Ok(ra.verdicts);
+    };
+    let only = if ra.proved.is_empty() { only } else { &rest };
     let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
@@ -360,7 +349,12 @@ pub fn validate(
     bar.finish_and_clear();
     let mut out: Vec<BlockVerdict> = out;
     out.extend(cfg);
-    Ok(out)
+    for v in &mut out {
+        super::alloc_verdict::explain(v, &ra.failed);
+    }
+    let mut all = ra.verdicts;
+    all.extend(out);
+    Ok(all)
 }
 
 /// A block pair's content hash for `--shard`: BLAKE3 (hex) of the function's name, the

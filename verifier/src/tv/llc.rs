@@ -185,3 +185,22 @@ pub fn before_after(
     }
     Ok(pair)
 }
+
+/// The record of a target on which llc failed: verdict `error`, exit 2.
+pub fn llc_error(file: &std::path::Path, t: Target, msg: &str) -> super::cmd::BlockVerdict {
+    super::cmd::BlockVerdict {
+        function: String::new(),
+        block: 0,
+        target: t.name().to_string(),
+        verdict: "error",
+        changed: false,
+        time: std::time::Duration::ZERO,
+        reason: Some(msg.to_string()),
+        counterexample: None,
+        counterexample_data: None,
+        settings: None,
+        file: file.display().to_string(),
+        line: 0,
+        col: 0,
+    }
+}

@@ -7,6 +7,11 @@
 //! `--pass` form; [`cmd`] is the command; [`cex`] prints
 //! counterexamples in MIR terms.
 
+pub mod alloc;
+mod alloc_ops;
+mod alloc_state;
+mod alloc_step;
+pub mod alloc_verdict;
 pub mod alu64;
 pub mod barrier;
 pub mod calls;

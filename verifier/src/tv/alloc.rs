@@ -1,0 +1,331 @@
+//! The register-allocation checker (issue 29): validates a function pair across passes that
+//! rename registers (`register-coalescer`, `greedy`, `virtregrewriter`) the way Cranelift's
+//! regalloc2 checker validates its allocator. Both functions are walked block by block in
+//! lockstep over one CFG, with an abstract state (`alloc_state.rs`) saying which before-value
+//! each after-location holds. Instructions match one to one (same opcode, same non-register
+//! operands) except moves: copies only the before-file makes (coalesced away), copies, spills
+//! and rematerialised constants only the after-file makes. Every register the after-file
+//! reads must hold the value the before-file reads there. The soundness argument is in
+//! docs/tv.md, "Register-allocation checker". When anything does not match, the checker says
+//! nothing ([`check`] returns why) and the block checks run as before.
+
+use super::alloc_ops::{self, Ctx, Side};
+use super::alloc_state::State;
+use super::alloc_step as step;
+use super::mir::{Block, Function, Inst, OpKind};
+use std::collections::BTreeMap;
+
+/// Rematerialisable definitions: the instruction's text -> the dwords of every before-virtual
+/// register all of whose definitions are that instruction (one def, no register inputs but
+/// EXEC, no other effect).
+type Remat = BTreeMap<String, Vec<Vec<String>>>;
+
+/// The opcodes a rematerialised definition may have.
+const REMAT: &[&str] = &[
+    "S_MOV_B32",
+    "S_MOV_B64",
+    "S_MOVK_I32",
+    "S_MOV_B64_IMM_PSEUDO",
+    "V_MOV_B32_e32",
+    "V_MOV_B32_e64",
+    "V_MOV_B64_e32",
+    "V_MOV_B64_e64",
+    "V_MOV_B64_PSEUDO",
+    "V_ACCVGPR_WRITE_B32_e64",
+    "AV_MOV_B32_IMM_PSEUDO",
+    "AV_MOV_B64_IMM_PSEUDO",
+];
+
+fn remat_key(i: &Inst) -> Option<String> {
+    let [d] = i.defs.as_slice() else {
+        return None;
+    };
+    let pure = i.ops.iter().all(|o| match &o.kind {
+        OpKind::Phys(p) => p == "exec" && o.flags.implicit && !o.flags.implicit_def,
+        OpKind::VReg { .. } => false,
+        _ => !o.flags.def,
+    });
+    // Moves of an immediate only: an instruction without register inputs may still depend on
+    // where it runs (`S_GETPC_B64`, `S_MEMTIME`), which a copy elsewhere would not repeat.
+    let moves = !REMAT.contains(&i.opcode.as_str());
+    let reg = matches!(d.kind, OpKind::VReg { .. } | OpKind::Phys(_));
+    (pure && reg && !moves).then(|| {
+        let ops: Vec<&OpKind> = i.ops.iter().map(|o| &o.kind).collect();
+        format!("{} {ops:?}", i.opcode)
+    })
+}
+
+/// How one before-virtual register is defined, for [`remat_table`].
+#[derive(Clone, PartialEq)]
+enum Def {
+    /// By a rematerialisable instruction of this text.
+    Key(String),
+    /// By a full `COPY` of this virtual register.
+    Copy(u32),
+    /// Otherwise.
+    Other,
+}
+
+fn remat_table(cx: &Ctx) -> Remat {
+    let mut defs: BTreeMap<u32, Vec<Def>> = BTreeMap::new();
+    for i in cx.before.blocks.iter().flat_map(|b| &b.insts) {
+        for d in i
+            .defs
+            .iter()
+            .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+        {
+            let OpKind::VReg { id, sub } = &d.kind else {
+                continue;
+            };
+            let src = i.uses().next().map(|o| &o.kind);
+            let k = match (sub, remat_key(i), src) {
+                (None, Some(k), _) => Def::Key(k),
+                (None, None, Some(OpKind::VReg { id: w, sub: None })) if i.opcode == "COPY" => {
+                    Def::Copy(*w)
+                }
+                _ => Def::Other,
+            };
+            defs.entry(*id).or_default().push(k);
+        }
+    }
+    // A register every definition of which is the instruction, or a full copy of a register
+    // every definition of which is (transitively), holds its value wherever it is defined.
+    let mut key: BTreeMap<u32, String> = BTreeMap::new();
+    loop {
+        let mut grew = false;
+        for (id, ds) in &defs {
+            if key.contains_key(id) {
+                continue;
+            }
+            let of = |d: &Def| match d {
+                Def::Key(k) => Some(k.clone()),
+                Def::Copy(w) => key.get(w).cloned(),
+                Def::Other => None,
+            };
+            let Some(Some(k)) = ds.first().map(of) else {
+                continue;
+            };
+            if ds.iter().all(|d| of(d).as_ref() == Some(&k)) {
+                key.insert(*id, k);
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut out = Remat::new();
+    for (id, k) in key {
+        let o = super::mir::Operand {
+            kind: OpKind::VReg { id, sub: None },
+            flags: Default::default(),
+            loc: Default::default(),
+        };
+        if let Ok(Some(names)) = cx.lanes(Side::Before, &o) {
+            out.entry(k).or_default().push(names);
+        }
+    }
+    out
+}
+
+/// Walk one block pair from state `s`; the state at its end.
+fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result<State, String> {
+    let (mut i, mut j) = (0, 0);
+    let (bi, ai) = (&bb.insts, &ab.insts);
+    loop {
+        if let Some(a) = ai.get(j) {
+            if alloc_ops::unmodelled(&a.opcode) {
+                return Err(format!("line {}: {} is not followed", a.loc.line, a.opcode));
+            }
+            if a.opcode == "KILL" {
+                j += 1;
+                continue;
+            }
+            if a.opcode == "IMPLICIT_DEF" {
+                for d in &a.defs {
+                    for l in cx.lanes(Side::After, d)?.unwrap_or_default() {
+                        s.set(&l, Default::default());
+                    }
+                }
+                j += 1;
+                continue;
+            }
+            if let Some(m) = step::move_lanes(cx, Side::After, a) {
+                let (d, r) = m?;
+                step::after_move(cx, &mut s, a, &d, &r);
+                j += 1;
+                continue;
+            }
+        }
+        if let Some(b) = bi.get(i) {
+            if alloc_ops::unmodelled(&b.opcode) {
+                return Err(format!("line {}: {} is not followed", b.loc.line, b.opcode));
+            }
+            if b.opcode == "KILL" {
+                i += 1;
+                continue;
+            }
+            if b.opcode == "IMPLICIT_DEF" {
+                for d in &b.defs {
+                    for n in cx.lanes(Side::Before, d)?.unwrap_or_default() {
+                        if n.starts_with("exec_") {
+                            return Err(format!("line {}: EXEC made undefined", b.loc.line));
+                        }
+                        s.forget(&n);
+                        s.valid.insert(n, super::alloc_state::Guard::none());
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            if let Some(m) = step::move_lanes(cx, Side::Before, b) {
+                let (d, r) = m?;
+                if d.iter().any(|n| n.starts_with("exec_")) {
+                    return Err(format!("line {}: a copy into EXEC", b.loc.line));
+                }
+                step::before_move(cx, &mut s, &d, &r);
+                i += 1;
+                continue;
+            }
+        }
+        match (bi.get(i), ai.get(j)) {
+            (None, None) => return Ok(s),
+            (Some(b), Some(a)) => {
+                let site = (bb.num, i as u32);
+                let mut trial = s.clone();
+                match step::matched(cx, &mut trial, b, a, site) {
+                    Ok(()) => {
+                        s = trial;
+                        i += 1;
+                    }
+                    // An instruction the after-file adds: a rematerialised constant, or the
+                    // pair really differs.
+                    Err(e) => rematerialise(cx, remat, &mut s, a).ok_or(e)?,
+                }
+                j += 1;
+            }
+            (None, Some(a)) => {
+                rematerialise(cx, remat, &mut s, a).ok_or_else(|| {
+                    format!("line {}: {} only in the after-file", a.loc.line, a.opcode)
+                })?;
+                j += 1;
+            }
+            (Some(b), None) => {
+                return Err(format!(
+                    "line {}: {} only in the before-file",
+                    b.loc.line, b.opcode
+                ));
+            }
+        }
+    }
+}
+
+/// `a` as a rematerialised definition, if it is one.
+fn rematerialise(cx: &Ctx, remat: &Remat, s: &mut State, a: &Inst) -> Option<()> {
+    let names = remat.get(&remat_key(a)?)?;
+    let dst = cx.lanes(Side::After, a.defs.first()?).ok()??;
+    let names: Vec<Vec<String>> = names
+        .iter()
+        .filter(|n| n.len() == dst.len())
+        .cloned()
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    let d = a.defs.first()?;
+    if d.flags.undef {
+        for l in cx.whole(Side::After, d).unwrap_or_default() {
+            s.set(&l, Default::default());
+        }
+    }
+    step::remat(cx, s, &dst, &names);
+    Some(())
+}
+
+/// The CFG is the same, and no spill slot is touched but by spills.
+fn shapes(bf: &Function, af: &Function) -> Result<(), String> {
+    let cfg = |f: &Function| -> Vec<(u32, Vec<u32>)> {
+        f.blocks
+            .iter()
+            .map(|b| (b.num, b.successors.clone()))
+            .collect()
+    };
+    if cfg(bf) != cfg(af) {
+        return Err("the CFG changed".into());
+    }
+    for f in [bf, af] {
+        let insts = || f.blocks.iter().flat_map(|b| &b.insts);
+        let slot = |o: &super::mir::Operand| match &o.kind {
+            OpKind::Other(t) if t.starts_with("%stack.") => Some(t.clone()),
+            _ => None,
+        };
+        let spilled: Vec<String> = insts()
+            .filter(|i| alloc_ops::spill(&i.opcode).is_some())
+            .flat_map(|i| i.ops.iter().filter_map(slot))
+            .collect();
+        for i in insts().filter(|i| alloc_ops::spill(&i.opcode).is_none()) {
+            if let Some(t) = i.ops.iter().filter_map(slot).find(|t| spilled.contains(t)) {
+                return Err(format!(
+                    "line {}: spill slot {t} used by {}",
+                    i.loc.line, i.opcode
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Check one function pair: `Ok` when every after-instruction reads the before-values its
+/// before-instruction reads (the after-function refines the before-function), else why the
+/// checker could not follow it (a real allocation bug, or a transformation it does not know).
+pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
+    shapes(bf, af)?;
+    let cx = Ctx {
+        before: bf,
+        after: af,
+    };
+    let remat = remat_table(&cx);
+    let n = bf.blocks.len();
+    let index: BTreeMap<u32, usize> = bf
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (b.num, k))
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, b) in bf.blocks.iter().enumerate() {
+        for s in &b.successors {
+            let t = *index.get(s).ok_or("a successor that is no block")?;
+            preds[t].push(k);
+        }
+    }
+    let mut ins: Vec<Option<State>> = vec![None; n];
+    let mut outs: Vec<Option<State>> = vec![None; n];
+    let entry = State::entry();
+    for _round in 0..(4 * n + 8) {
+        let mut changed = false;
+        for k in 0..n {
+            let mut from: Vec<&State> = preds[k].iter().filter_map(|&p| outs[p].as_ref()).collect();
+            if k == 0 {
+                from.push(&entry);
+            }
+            if from.is_empty() {
+                continue;
+            }
+            let num = bf.blocks[k].num;
+            let s = State::join(&from, num);
+            if ins[k].as_ref() == Some(&s) {
+                continue;
+            }
+            let out = walk(&cx, &remat, &bf.blocks[k], &af.blocks[k], s.clone())
+                .map_err(|e| format!("bb.{num}: {e}"))?;
+            ins[k] = Some(s);
+            outs[k] = Some(out);
+            changed = true;
+        }
+        if !changed {
+            return Ok(());
+        }
+    }
+    Err("no fixed point".into())
+}

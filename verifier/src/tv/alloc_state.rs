@@ -1,0 +1,264 @@
+//! The abstract state of the register-allocation checker (`alloc.rs`): for every location of
+//! the after-function (a physical 32-bit register unit, a dword of an after-virtual register,
+//! a dword of a spill slot) the before-names whose current value it holds, and on which lanes.
+//!
+//! A before-name is a dword of a before-virtual register (`%5.1`), a physical unit the
+//! before-file uses as such (`v0`, `exec_lo`, `scc`) or a dword of a before spill slot.
+//! Writes to VGPRs (and AGPRs, VGPR spill slots) are masked by EXEC: only the active lanes
+//! change. So a fact "location L holds name x" carries the lanes on which it holds ([`Guard`]):
+//! all lanes, or the union of the lane sets of some EXEC values ([`Atom`]s: the EXEC written at
+//! one instruction of the before-file, or the EXEC at one block's entry when its predecessors
+//! disagree). An atom names the latest value EXEC had at its site, so when the site runs again
+//! every fact naming it shrinks ([`State::new_exec`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One EXEC value: (block, instruction index) of the before-instruction that wrote it;
+/// instruction `u32::MAX` is a block's entry (a join of different EXEC values); block
+/// `u32::MAX` is the function's entry.
+pub type Atom = (u32, u32);
+
+/// A set of lanes: all of them, or the union of the lanes of some EXEC values. In a fact
+/// "location L holds name x", `All` means on every lane where x has a defined value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Every lane (every lane the name is defined on).
+    All,
+    /// The lanes active in one of these EXEC values (empty: no lane).
+    Lanes(BTreeSet<Atom>),
+}
+
+impl Guard {
+    /// No lane.
+    pub fn none() -> Guard {
+        Guard::Lanes(BTreeSet::new())
+    }
+
+    /// The lanes of one EXEC value.
+    pub fn of(a: Atom) -> Guard {
+        Guard::Lanes([a].into())
+    }
+
+    /// It holds no lane (as far as is known).
+    pub fn is_empty(&self) -> bool {
+        matches!(self, Guard::Lanes(s) if s.is_empty())
+    }
+
+    /// Whether `self` includes every lane of `other` (known from the atoms alone).
+    pub fn covers(&self, other: &Guard) -> bool {
+        match (self, other) {
+            (Guard::All, _) => true,
+            (Guard::Lanes(_), Guard::All) => false,
+            (Guard::Lanes(a), Guard::Lanes(b)) => b.is_subset(a),
+        }
+    }
+
+    /// Whether it includes the lanes of `a`.
+    pub fn has(&self, a: Atom) -> bool {
+        match self {
+            Guard::All => true,
+            Guard::Lanes(s) => s.contains(&a),
+        }
+    }
+
+    /// The union (exact).
+    pub fn union(&self, other: &Guard) -> Guard {
+        match (self, other) {
+            (Guard::Lanes(a), Guard::Lanes(b)) => Guard::Lanes(a.union(b).copied().collect()),
+            _ => Guard::All,
+        }
+    }
+
+    /// A subset of the intersection (the common atoms; exact when one side is `All`).
+    pub fn meet(&self, other: &Guard) -> Guard {
+        match (self, other) {
+            (Guard::All, g) | (g, Guard::All) => g.clone(),
+            (Guard::Lanes(a), Guard::Lanes(b)) => {
+                Guard::Lanes(a.intersection(b).copied().collect())
+            }
+        }
+    }
+}
+
+/// What one location holds: before-name -> the lanes on which it holds that name's value.
+pub type Contents = BTreeMap<String, Guard>;
+
+/// Whether a name or location is a physical register unit (`v0`, `exec_lo`, `scc`).
+pub fn is_phys(n: &str) -> bool {
+    !(n.starts_with('%') || n.starts_with("A%") || n.starts_with("stack"))
+}
+
+/// The state at one point of the lockstep walk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Location -> contents; a physical unit not listed holds itself on all lanes, any other
+    /// location not listed holds nothing (the function's entry).
+    pub locs: BTreeMap<String, Contents>,
+    /// Before-name -> the lanes on which it has a defined value (an over-approximation). Not
+    /// listed: all lanes for a physical unit, none for a virtual register or a slot (not yet
+    /// defined). A name with no defined lane may be stood for by any location.
+    pub valid: BTreeMap<String, Guard>,
+    /// The before-file's current EXEC value.
+    pub cur: Atom,
+}
+
+impl State {
+    /// The function's entry: every physical unit holds itself, nothing else is defined.
+    pub fn entry() -> State {
+        State {
+            locs: BTreeMap::new(),
+            valid: BTreeMap::new(),
+            cur: (u32::MAX, 0),
+        }
+    }
+
+    /// What `loc` holds.
+    pub fn contents(&self, loc: &str) -> Contents {
+        match self.locs.get(loc) {
+            Some(c) => c.clone(),
+            None if is_phys(loc) => [(loc.to_string(), Guard::All)].into(),
+            None => Contents::new(),
+        }
+    }
+
+    /// The lanes on which `name` is defined.
+    pub fn valid(&self, name: &str) -> Guard {
+        match self.valid.get(name) {
+            Some(g) => g.clone(),
+            None if is_phys(name) => Guard::All,
+            None => Guard::none(),
+        }
+    }
+
+    /// Whether reading `loc` (on any lane) gives `name`'s value wherever it is defined.
+    pub fn holds(&self, loc: &str, name: &str) -> bool {
+        let v = self.valid(name);
+        v.is_empty() || self.contents(loc).get(name).is_some_and(|g| g.covers(&v))
+    }
+
+    /// Whether `loc` holds `name`'s value on the lanes of EXEC value `a` (wherever defined).
+    pub fn holds_on(&self, loc: &str, name: &str, a: Atom) -> bool {
+        self.valid(name).is_empty() || self.contents(loc).get(name).is_some_and(|g| g.has(a))
+    }
+
+    /// The after-file's EXEC holds the before-file's current EXEC on all lanes.
+    pub fn exec_agrees(&self) -> bool {
+        ["exec_lo", "exec_hi"].iter().all(|u| self.holds(u, u))
+    }
+
+    /// `name`'s value changes: no location holds it any more.
+    pub fn forget(&mut self, name: &str) {
+        for u in self.physical_units_holding(name) {
+            self.locs.insert(u.clone(), Contents::new());
+        }
+        for c in self.locs.values_mut() {
+            c.remove(name);
+        }
+    }
+
+    /// Physical units not yet listed that hold `name` by default (only `name` itself).
+    fn physical_units_holding(&self, name: &str) -> Vec<String> {
+        (is_phys(name) && !self.locs.contains_key(name))
+            .then(|| name.to_string())
+            .into_iter()
+            .collect()
+    }
+
+    /// `loc` now holds exactly `c`.
+    pub fn set(&mut self, loc: &str, c: Contents) {
+        let c = c.into_iter().filter(|(_, g)| !g.is_empty()).collect();
+        self.locs.insert(loc.to_string(), c);
+    }
+
+    /// EXEC gets a new value named `a`: facts about the lanes of `a`'s previous value shrink,
+    /// and a name defined on them counts as defined everywhere (over-approximation).
+    pub fn new_exec(&mut self, a: Atom) {
+        for c in self.locs.values_mut() {
+            for g in c.values_mut() {
+                if let Guard::Lanes(s) = g {
+                    s.remove(&a);
+                }
+            }
+            c.retain(|_, g| !g.is_empty());
+        }
+        for g in self.valid.values_mut() {
+            if g.has(a) {
+                *g = Guard::All;
+            }
+        }
+        self.cur = a;
+    }
+
+    /// The state at a join: a fact holds if it holds on every incoming edge; a name is defined
+    /// where it is defined on some edge. `at` is the joined block's number.
+    pub fn join(states: &[&State], at: u32) -> State {
+        let mut keys: BTreeSet<&String> = BTreeSet::new();
+        let mut names: BTreeSet<&String> = BTreeSet::new();
+        for s in states {
+            keys.extend(s.locs.keys());
+            names.extend(s.valid.keys());
+        }
+        let mut out = State::entry();
+        for k in keys {
+            let mut c = states[0].contents(k);
+            for s in &states[1..] {
+                let d = s.contents(k);
+                c = c
+                    .into_iter()
+                    .filter_map(|(n, g)| d.get(&n).map(|h| (n, g.meet(h))))
+                    .filter(|(_, g)| !g.is_empty())
+                    .collect();
+            }
+            out.locs.insert(k.clone(), c);
+        }
+        for n in names {
+            let mut v = states[0].valid(n);
+            for s in &states[1..] {
+                v = v.union(&s.valid(n));
+            }
+            out.valid.insert(n.clone(), v);
+        }
+        out.cur = states[0].cur;
+        if states.iter().any(|s| s.cur != out.cur) {
+            out.new_exec((at, u32::MAX));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // By hand: a masked write at EXEC a gives lanes {a}; a later EXEC write at a again (the
+    // loop's next iteration) makes that fact say nothing, and a name defined on {a} counts as
+    // defined on all lanes, so it is no longer held anywhere.
+    #[test]
+    fn an_exec_atom_written_again_forgets_its_lanes() {
+        let mut s = State::entry();
+        s.set("v1", [("%5.0".to_string(), Guard::of((1, 3)))].into());
+        s.valid.insert("%5.0".into(), Guard::of((1, 3)));
+        assert!(s.holds("v1", "%5.0"));
+        s.new_exec((1, 3));
+        assert!(!s.holds("v1", "%5.0"));
+        assert_eq!(s.valid("%5.0"), Guard::All);
+    }
+
+    // By hand: physical units hold themselves at entry; a forgotten unit holds nothing; a join
+    // keeps only the facts of both edges, and the union of the defined lanes.
+    #[test]
+    fn entry_forget_and_join() {
+        let mut a = State::entry();
+        assert!(a.holds("s4", "s4") && !a.holds("s5", "s4"));
+        assert!(a.holds("v0", "%9.0"), "an undefined name is held anywhere");
+        let mut b = a.clone();
+        a.forget("s4");
+        assert!(!a.holds("s4", "s4"));
+        b.set("s6", [("%1.0".to_string(), Guard::All)].into());
+        b.valid.insert("%1.0".into(), Guard::All);
+        let j = State::join(&[&a, &b], 2);
+        assert!(!j.holds("s4", "s4") && !j.holds("s6", "%1.0"));
+        assert_eq!(j.valid("%1.0"), Guard::All);
+        assert_eq!(j.cur, a.cur);
+    }
+}

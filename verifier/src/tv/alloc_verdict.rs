@@ -1,0 +1,144 @@
+//! The register-allocation checker's verdicts in `gcnsmt tv` (`cmd::validate`): run on the
+//! files as read, before the block checks, per function pair. A function it proves gets
+//! `proved` for every changed block, on each of its targets, and is left out of the block
+//! checks (so a virtual register whose class the coalescer changed is no input error there);
+//! any other function goes to the block checks as before, with the checker's reason kept for
+//! the blocks the block checks cannot check (register assignment).
+
+use super::cmd::BlockVerdict;
+use super::mir::{Block, MirFile};
+use gcnsmt_semantics::target::Target;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// The verdict reason of a block the checker proves.
+pub const PROVED: &str = "register-allocation checker: every register the after-block reads \
+                          holds the value the before-block reads there (docs/tv.md)";
+
+/// What the checker decided for the files' functions.
+#[derive(Default)]
+pub struct Outcome {
+    /// The verdicts of the functions it proved.
+    pub verdicts: Vec<BlockVerdict>,
+    /// The functions it proved (left out of the block checks).
+    pub proved: Vec<String>,
+    /// Why it could not follow the others (function -> reason).
+    pub failed: BTreeMap<String, String>,
+}
+
+fn changed(b: &Block, a: &Block) -> bool {
+    b.insts.len() != a.insts.len() || b.insts.iter().zip(&a.insts).any(|(x, y)| x.key != y.key)
+}
+
+/// Run the checker on every function of `only` (all when empty) that both files hold and that
+/// has targets (its `"target-cpu"`, else `fallback`).
+pub fn prove(
+    before: &MirFile,
+    after: &MirFile,
+    only: &[String],
+    fallback: Option<&[Target]>,
+) -> Outcome {
+    let mut out = Outcome::default();
+    for fb in &before.functions {
+        if !only.is_empty() && !only.contains(&fb.name) {
+            continue;
+        }
+        let Some(fa) = after.functions.iter().find(|g| g.name == fb.name) else {
+            continue;
+        };
+        let same = fb.blocks.len() == fa.blocks.len()
+            && fb
+                .blocks
+                .iter()
+                .zip(&fa.blocks)
+                .all(|(b, a)| !changed(b, a));
+        if same {
+            continue;
+        }
+        let targets = match (&fb.target_cpu, fallback) {
+            (Some(cpu), _) => match Target::parse(cpu) {
+                Some(t) => vec![t],
+                None => continue,
+            },
+            (None, Some(ts)) => ts.to_vec(),
+            (None, None) => continue,
+        };
+        let start = Instant::now();
+        if let Err(why) = super::alloc::check(fb, fa) {
+            if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() {
+                eprintln!("alloc: {}: {why}", fb.name);
+            }
+            out.failed.insert(fb.name.clone(), why);
+            continue;
+        }
+        let time = start.elapsed();
+        let n = fb
+            .blocks
+            .iter()
+            .filter(|b| b.insts.len() + 1 > 0)
+            .count()
+            .max(1) as u32;
+        for t in targets {
+            for (b, a) in fb.blocks.iter().zip(&fa.blocks) {
+                let ch = changed(b, a);
+                out.verdicts.push(BlockVerdict {
+                    function: fb.name.clone(),
+                    block: b.num,
+                    target: t.name().to_string(),
+                    verdict: if ch { "proved" } else { "unchanged" },
+                    changed: ch,
+                    time: if ch { time / n } else { Duration::ZERO },
+                    reason: ch.then(|| PROVED.to_string()),
+                    counterexample: None,
+                    counterexample_data: None,
+                    settings: None,
+                    file: after.path.clone(),
+                    line: a.loc.line,
+                    col: a.loc.col,
+                });
+            }
+        }
+        out.proved.push(fb.name.clone());
+    }
+    out
+}
+
+/// [`prove`] (not with `--shard`: its blocks are not sharded), and the functions left for the
+/// block checks (`None`: none).
+pub fn first(
+    before: &MirFile,
+    after: &MirFile,
+    only: &[String],
+    fallback: Option<&[Target]>,
+    sharded: bool,
+) -> (Outcome, Option<Vec<String>>) {
+    let ra = match sharded {
+        false => prove(before, after, only, fallback),
+        true => Outcome::default(),
+    };
+    let rest: Vec<String> = before
+        .functions
+        .iter()
+        .map(|f| f.name.clone())
+        .filter(|n| (only.is_empty() || only.contains(n)) && !ra.proved.contains(n))
+        .collect();
+    let rest = (!rest.is_empty() || ra.proved.is_empty()).then_some(rest);
+    (ra, rest)
+}
+
+/// The reason of a block the block checks leave `unsupported` because the pass assigns
+/// registers, with the checker's reason why it could not follow the function.
+pub fn explain(v: &mut BlockVerdict, failed: &BTreeMap<String, String>) {
+    let Some(why) = failed.get(&v.function) else {
+        return;
+    };
+    if v.verdict == "unsupported"
+        && v.reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with("register allocation"))
+    {
+        v.reason = Some(format!(
+            "register allocation: the register-allocation checker cannot follow it: {why}"
+        ));
+    }
+}
