@@ -246,6 +246,18 @@ pub fn tv_blocks(bin: &str, dir: &Path, args: &[&str]) -> (Vec<serde_json::Value
     (blocks, r)
 }
 
+/// `bin tv --format json ARGS` in `dir`: the verdict and reason of the first block the pass
+/// changed (the one block most hand-written pairs have). Panics when no block changed.
+pub fn tv_changed(bin: &str, dir: &Path, args: &[&str]) -> (String, String) {
+    let (blocks, r) = tv_blocks(bin, dir, args);
+    let b = blocks
+        .iter()
+        .find(|b| b["verdict"] != "unchanged")
+        .unwrap_or_else(|| panic!("no changed block: {args:?}\n{}{}", r.stdout, r.stderr));
+    let s = |k: &str| b[k].as_str().unwrap_or("").to_string();
+    (s("verdict"), s("reason"))
+}
+
 /// [`run`] in the working directory `cwd` (`None`: the test's own, its crate's directory).
 ///
 /// Doc examples and snapshots run in [`workspace_root`], so that the paths they name

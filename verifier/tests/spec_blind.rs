@@ -29,7 +29,8 @@ fn has_finding(dir: &Path, page: &str) -> bool {
         .output()
         .expect("run gcnsmt");
     let text = String::from_utf8_lossy(&out.stdout);
-    text.lines().any(|l| l.contains(": [") && !l.contains("[error]"))
+    text.lines()
+        .any(|l| l.contains(": [") && !l.contains("[error]"))
 }
 
 #[test]
@@ -55,9 +56,15 @@ fn blind_set_1_keeps_its_first_contact_result() {
     for (page, clean) in &pages {
         let found = has_finding(&dir, page);
         if *clean {
-            assert!(!found, "{page} is clean (KEY.md) but spec-check reports a finding");
+            assert!(
+                !found,
+                "{page} is clean (KEY.md) but spec-check reports a finding"
+            );
         } else if found_then.contains(&page.as_str()) {
-            assert!(found, "{page}: its planted fault was found at first contact, not now");
+            assert!(
+                found,
+                "{page}: its planted fault was found at first contact, not now"
+            );
         }
     }
 }

@@ -7,17 +7,11 @@ fn verdict(dir: &str, before: &str, after: &str, target: &str) -> (String, Strin
     let d = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/data/tv/break7")
         .join(dir);
-    let (blocks, _) = gcnsmt_testkit::tv_blocks(
+    gcnsmt_testkit::tv_changed(
         env!("CARGO_BIN_EXE_gcnsmt"),
         &d,
         &["--target", target, before, after],
-    );
-    let b = blocks
-        .iter()
-        .find(|b| b["verdict"] != "unchanged")
-        .expect("a changed block");
-    let s = |k: &str| b[k].as_str().unwrap_or("").to_string();
-    (s("verdict"), s("reason"))
+    )
 }
 
 #[test]

@@ -5,14 +5,11 @@ use std::path::Path;
 
 fn verdict(after: &str, target: &str) -> (String, String) {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/exec32");
-    let (blocks, _) = gcnsmt_testkit::tv_blocks(
+    gcnsmt_testkit::tv_changed(
         env!("CARGO_BIN_EXE_gcnsmt"),
         &d,
         &["--target", target, "before.mir", after],
-    );
-    let b = &blocks[0];
-    let s = |k: &str| b[k].as_str().unwrap_or("").to_string();
-    (s("verdict"), s("reason"))
+    )
 }
 
 #[test]

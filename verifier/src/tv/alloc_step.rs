@@ -112,6 +112,14 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
             if x.flags.undef {
                 continue;
             }
+            if y.flags.undef {
+                // In MIR an `undef` use reads no value (the register is free for later passes
+                // to reuse): no refinement of a defined read (breaker8 05).
+                return Err(format!(
+                    "{}: an `undef` use where the before-file reads a value",
+                    at(a)
+                ));
+            }
             for (n, l) in nx.iter().zip(&ny) {
                 if cx.vector(n) != cx.vector(l) {
                     return Err(format!(
@@ -256,6 +264,28 @@ pub fn move_lanes(
             i.opcode
         )));
     };
+    // The slot must hold the whole register: a wider spill would also write the object that
+    // frame lowering places next to it (breaker8 01).
+    let f = if side == Side::Before {
+        cx.before
+    } else {
+        cx.after
+    };
+    let id = i.ops.iter().find_map(|o| match &o.kind {
+        OpKind::Other(t) => t.strip_prefix("%stack.")?.parse::<u32>().ok(),
+        _ => None,
+    });
+    let fits = id
+        .and_then(|id| f.frame.offsets.get(&id))
+        .is_some_and(|&(_, size, _)| size >= 4 * i64::from(n));
+    if !fits {
+        return Some(Err(format!(
+            "{}: {} of {} dwords into a stack slot not declared that large",
+            at(i),
+            i.opcode,
+            n
+        )));
+    }
     let reg = if save {
         i.uses().next()
     } else {

@@ -6,7 +6,7 @@
 //! the blocks the block checks cannot check (register assignment).
 
 use super::cmd::BlockVerdict;
-use super::mir::{Block, MirFile};
+use super::mir::{Block, Function, MirFile};
 use gcnsmt_semantics::target::Target;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -27,7 +27,11 @@ pub struct Outcome {
 }
 
 fn changed(b: &Block, a: &Block) -> bool {
-    b.insts.len() != a.insts.len() || b.insts.iter().zip(&a.insts).any(|(x, y)| x.key != y.key)
+    b.insts.len() != a.insts.len()
+        || b.insts
+            .iter()
+            .zip(&a.insts)
+            .any(|(x, y)| x.key != y.key || x.mem != y.mem)
 }
 
 /// Run the checker on every function of `only` (all when empty) that both files hold and that
@@ -64,7 +68,7 @@ pub fn prove(
             (None, None) => continue,
         };
         let start = Instant::now();
-        if let Err(why) = super::alloc::check(fb, fa) {
+        if let Err(why) = guards(fb, fa, &targets).and_then(|()| super::alloc::check(fb, fa)) {
             if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() {
                 eprintln!("alloc: {}: {why}", fb.name);
             }
@@ -101,6 +105,38 @@ pub fn prove(
         out.proved.push(fb.name.clone());
     }
     out
+}
+
+/// What the checker does not follow, checked before it runs: memory operands that claim more
+/// than the before-file's and `undef` flags the pass added (`effects.rs`, as the block checks
+/// refuse them), and before gfx10 the SGPRs s102-s105, which alias FLAT_SCRATCH and
+/// XNACK_MASK there (breaker8 10; LLVM reserves them).
+fn guards(fb: &Function, fa: &Function, targets: &[Target]) -> Result<(), String> {
+    for (b, a) in fb.blocks.iter().zip(&fa.blocks) {
+        if let Some((i, why)) = super::effects::memoperand_claims(b, a) {
+            return Err(format!("line {}: {why}", i.loc.line));
+        }
+        if let Some(i) = super::effects::undef_added(b, a) {
+            return Err(format!(
+                "line {}: an `undef` flag the pass added",
+                i.loc.line
+            ));
+        }
+    }
+    let old = targets
+        .iter()
+        .any(|t| t.gen() < gcnsmt_semantics::target::Gen::Gfx10);
+    let high = |o: &super::mir::Operand| matches!(&o.kind, super::mir::OpKind::Phys(p) if p.split('_').any(|r| matches!(r, "sgpr102" | "sgpr103" | "sgpr104" | "sgpr105")));
+    if old
+        && fa
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| i.defs.iter().chain(&i.ops).any(high))
+    {
+        return Err("s102-s105 alias FLAT_SCRATCH and XNACK_MASK before gfx10".into());
+    }
+    Ok(())
 }
 
 /// [`prove`] (not with `--shard`: its blocks are not sharded), and the functions left for the

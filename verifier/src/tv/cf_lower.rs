@@ -119,7 +119,15 @@ pub fn mark_exec_dead(f: &mut Function) {
     }
     for k in 0..n {
         let b = &f.blocks[k];
-        let out = !b.successors.is_empty()
+        // A terminator that reads EXEC (`S_CBRANCH_EXECZ`, `SI_IF`) decides the branch by the
+        // block's final EXEC, which must then be compared (breaker8 02/03).
+        let branch_reads = b
+            .insts
+            .iter()
+            .filter(|i| super::lower::is_terminator(&i.opcode))
+            .any(mentions_exec);
+        let out = !branch_reads
+            && !b.successors.is_empty()
             && b.successors
                 .iter()
                 .all(|s| pos.get(s).is_some_and(|&j| dead_in[j]));
@@ -192,6 +200,7 @@ impl Make<'_> {
             opcode,
             ops,
             key,
+            mem: String::new(),
             private: false,
         }
     }
@@ -202,6 +211,7 @@ impl Make<'_> {
             opcode: opcode.into(),
             ops: vec![self.op(OpKind::Other(target.into()), OpFlags::default())],
             key: format!("{opcode} {target}"),
+            mem: String::new(),
             private: false,
         }
     }

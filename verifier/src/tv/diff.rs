@@ -201,7 +201,11 @@ fn blocks<'a>(
         }
         let (bb, ba) = (with_phi_copies(&ib, bb), with_phi_copies(&ia, ba));
         let changed = bb.insts.len() != ba.insts.len()
-            || bb.insts.iter().zip(&ba.insts).any(|(x, y)| x.key != y.key);
+            || bb
+                .insts
+                .iter()
+                .zip(&ba.insts)
+                .any(|(x, y)| x.key != y.key || x.mem != y.mem);
         // Only the registers the pair mentions can matter to its check; asking for those keeps
         // the sets as small as the blocks.
         let ids: BTreeSet<u32> = vregs(&bb).chain(vregs(&ba)).collect();
@@ -357,6 +361,7 @@ fn with_phi_copies(ix: &FnIndex, b: &Block) -> Block {
                     defs: vec![res],
                     opcode: "COPY".into(),
                     ops: vec![v],
+                    mem: String::new(),
                     private: false,
                 });
             }

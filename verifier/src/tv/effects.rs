@@ -202,7 +202,7 @@ pub(super) fn writes(i: &Inst, target: Target) -> (bool, bool) {
 /// The first instruction that reads `$sgpr_null` (other than as a source of a MUBUF or
 /// scalar memory instruction) in a block side that also writes it. NULL is no register: reads
 /// give 0 and writes are discarded (RDNA ISA guides, "Scalar operands": SGPR encoding 125 on
-/// gfx10, 124 on gfx11+). A 32-bit source `emit::src` reads is the constant 0, and the buffer
+/// gfx10, 124 on gfx11+). A 32-bit ALU source (`emit::alu`) reads the constant 0, and the buffer
 /// and scalar load semantics read a `null` offset as 0 (`machine/buffer.rs`,
 /// `machine/smem.rs`); a write goes to a cell no later read in the block sees. Only a read by
 /// some other path after a write in the same block would see the written value where the
@@ -258,4 +258,109 @@ pub(super) fn wave_level_ds(b: &super::mir::Block, target: Target) -> Option<&In
         matches!(opcodes::lookup(target, &i.opcode),
             Some(MirOp::Ds { shape, .. }) if shape.scope != gcnsmt_lifter::table::DsScope::Lane)
     })
+}
+
+/// The first after-instruction with an `undef` flag the pass added where the before-block
+/// gives the register a value (breaker8 04/05). In MIR an `undef` use reads no value (the
+/// register is free for later passes), and an `undef` sub-register def leaves the other lanes
+/// undefined; tv's model reads and keeps the register as it is, so it would prove both. An
+/// `undef` use of a register the before-block makes with `IMPLICIT_DEF` is what
+/// `processimpdefs` writes (the value was undefined before too), and an `undef` def of a
+/// register whose same sub-register the before-block does not define without `undef` is a
+/// lowered `REG_SEQUENCE` (every lane it leaves undefined was undefined before): both allowed.
+pub(crate) fn undef_added<'a>(
+    before: &super::mir::Block,
+    after: &'a super::mir::Block,
+) -> Option<&'a Inst> {
+    use super::mir::OpKind;
+    let implicit_def: std::collections::BTreeSet<u32> = before
+        .insts
+        .iter()
+        .filter(|i| i.opcode == "IMPLICIT_DEF")
+        .flat_map(|i| i.defs.iter())
+        .filter_map(|d| match d.kind {
+            OpKind::VReg { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect();
+    let read_b = |id: u32| {
+        before.insts.iter().any(|i| {
+            i.ops.iter().any(|o| {
+                !o.flags.def
+                    && !o.flags.implicit_def
+                    && !o.flags.undef
+                    && matches!(o.kind, OpKind::VReg { id: x, .. } if x == id)
+            })
+        })
+    };
+    let defined_b = |kind: &OpKind| {
+        before
+            .insts
+            .iter()
+            .any(|i| i.defs.iter().any(|d| !d.flags.undef && &d.kind == kind))
+    };
+    after.insts.iter().find(|i| {
+        let uses = i
+            .ops
+            .iter()
+            .filter(|o| !o.flags.def && !o.flags.implicit_def);
+        let bad_use = uses.filter(|o| o.flags.undef).any(|o| match o.kind {
+            OpKind::VReg { id, .. } => read_b(id) && !implicit_def.contains(&id),
+            _ => false,
+        });
+        let bad_def = i.defs.iter().any(|d| {
+            d.flags.undef
+                && matches!(d.kind, OpKind::VReg { sub: Some(_), .. })
+                && defined_b(&d.kind)
+        });
+        bad_use || bad_def
+    })
+}
+
+/// The first after-instruction whose memory operand claims what the before-block's never do,
+/// and why (breaker8 06/07). Later passes trust memory operands: the scheduler moves an
+/// `invariant` load above stores to its address, and a spill reload whose operand names another
+/// frame object than its frame index above the spill that writes it. tv's model does not read
+/// memory operands, so such a claim is `unsupported`: a flag (`invariant`, `dereferenceable`)
+/// no before-instruction has, or a frame object the instruction does not address.
+pub(crate) fn memoperand_claims<'a>(
+    before: &super::mir::Block,
+    after: &'a super::mir::Block,
+) -> Option<(&'a Inst, String)> {
+    use super::mir::OpKind;
+    for i in &after.insts {
+        for flag in ["invariant", "dereferenceable"] {
+            let has = |j: &Inst| {
+                j.mem
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+                    .any(|w| w == flag)
+            };
+            if has(i) && !before.insts.iter().any(has) {
+                return Some((i, format!("a memory operand the pass made `{flag}`")));
+            }
+        }
+        let frames: Vec<&str> = i
+            .ops
+            .iter()
+            .filter_map(|o| match &o.kind {
+                OpKind::Other(t) if t.starts_with("%stack.") || t.starts_with("%fixed-stack.") => {
+                    Some(t.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        if frames.is_empty() {
+            continue;
+        }
+        let named = i
+            .mem
+            .split(|c: char| c.is_whitespace() || c == ',' || c == ')' || c == '(')
+            .filter(|w| w.starts_with("%stack.") || w.starts_with("%fixed-stack."));
+        for w in named {
+            if !frames.contains(&w) {
+                return Some((i, format!("a memory operand names {w}, not the frame object the instruction addresses")));
+            }
+        }
+    }
+    None
 }

@@ -189,8 +189,6 @@ pub(super) fn imm_text(v: i64) -> String {
 pub(super) fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     match &o.kind {
         OpKind::Imm(v) => Ok(imm_text(*v)),
-        // NULL reads 0 (`effects::names_null`).
-        OpKind::Phys(p) if p == "sgpr_null" => Ok("0".into()),
         _ => {
             let d = dwords(side, o, target)?;
             if d.len() != 1 {
@@ -654,6 +652,10 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
             // A lane mask (v_cndmask_b32's select, a carry-in): one SGPR on wave32, a pair on
             // wave64.
             tuple(&dwords(side, o, target)?)
+        } else if matches!(&o.kind, OpKind::Phys(p) if p == "sgpr_null") {
+            // NULL reads 0 (`effects::names_null`); the buffer and scalar-load offsets keep
+            // `null`, which their semantics read as 0.
+            "0".to_string()
         } else {
             src(side, o, target)?
         };

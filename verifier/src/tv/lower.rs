@@ -28,7 +28,7 @@
 pub use super::effects::is_terminator;
 pub(super) use super::effects::{is_pure, memory_of, pseudo, reads_memory, writes, Mem};
 use super::emit::{self, Side};
-use super::mir::{Block, Inst, OpKind, Operand};
+use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 pub use super::uninterp::UNINTERPRETED_PREFIX;
 use crate::rules::{Line, Loc, Rule};
@@ -145,6 +145,13 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
+    if let Some((i, why)) = super::effects::memoperand_claims(b, a) {
+        return Err(Unsupported(format!("{}: {why}", at(after, i))));
+    }
+    if let Some(i) = super::effects::undef_added(b, a) {
+        let why = "the pass added an `undef` flag where the before-block has a value";
+        return Err(Unsupported(format!("{}: {why}", at(after, i))));
+    }
     let moved = super::waits::moved(b, a);
     if let Some(why) = moved.or_else(|| super::ldsdma::reordered(b, a, target)) {
         let at = (a.loc.line, a.loc.col);
@@ -458,7 +465,7 @@ fn unmodelled(
                     at(side, i)
                 )));
             }
-            uninterp_operands(side, i, target, live)?;
+            super::uninterp::operands(side, i, target, live)?;
             if dropped.insert(i.key.clone()) && !i.defs.is_empty() {
                 let defs = i
                     .defs
@@ -475,102 +482,8 @@ fn unmodelled(
     Ok(uninterpreted)
 }
 
-/// The virtual operands of an uninterpreted instruction `i` (`uninterp::lines` snapshots its
-/// 32-bit inputs where it runs and writes its 32-bit results as fresh shared values). Inputs not
-/// written again in the block are compared at its end too (`live`). A 16-bit half is neither
-/// snapshotted nor written: such an input must not be written again after `i` (`i` included:
-/// a tied operand), and such a result must be written by `i` alone in the block and not read
-/// before it, so that its one rule variable is the value `i` made.
-fn uninterp_operands(
-    side: &Side,
-    i: &Inst,
-    target: Target,
-    live: &mut BTreeSet<u32>,
-) -> Result<(), Unsupported> {
-    let op = i.opcode.as_str();
-    let pos = side
-        .block
-        .insts
-        .iter()
-        .position(|j| std::ptr::eq(j, i))
-        .unwrap_or(0);
-    let (earlier, later) = side.block.insts.split_at(pos);
-    let half = |o: &Operand| super::half16::cells(side, o, target).is_some();
-    for o in i
-        .ops
-        .iter()
-        .filter(|o| !o.flags.def && !o.flags.implicit_def)
-    {
-        if let OpKind::VReg { id, .. } = o.kind {
-            let again = later.iter().any(|j| defines(j, id));
-            if again && half(o) {
-                return Err(Unsupported(format!(
-                    "{}: {op}: its 16-bit input %{id} is written again in the block",
-                    at(side, i)
-                )));
-            }
-            if !again {
-                live.insert(id);
-            }
-        }
-    }
-    let reads = |j: &Inst, id: u32| {
-        j.ops.iter().any(|o| {
-            !o.flags.def
-                && !o.flags.implicit_def
-                && matches!(o.kind, OpKind::VReg { id: x, .. } if x == id)
-        })
-    };
-    // gfx10+ 16-bit VALU ops write bits 15:0 and keep bits 31:16 of the destination (LLVM
-    // `SIInstrInfo`: "On gfx10, all 16-bit instructions preserve the high bits"); the fresh
-    // shared result `uninterp::lines` writes would lose them. Exact only where the register
-    // had no earlier value in the block: not for a physical register, a physical half
-    // (`$vgpr0_hi16`: its other half, breaker7 01/04), or a virtual one defined before.
-    if narrow_result(op) && target.gen() >= gcnsmt_semantics::target::Gen::Gfx10 {
-        for d in &i.defs {
-            let earlier_def = match d.kind {
-                OpKind::VReg { id, .. } => earlier.iter().any(|j| defines(j, id)),
-                _ => true,
-            };
-            if earlier_def {
-                return Err(Unsupported(format!(
-                    "{}: {op}: a 16-bit result keeps the high half of the register's earlier                      value on gfx10+, which an uninterpreted result does not",
-                    at(side, i)
-                )));
-            }
-        }
-    }
-    for d in i.defs.iter().filter(|d| half(d)) {
-        if let OpKind::VReg { id, .. } = d.kind {
-            let elsewhere = side
-                .block
-                .insts
-                .iter()
-                .any(|j| !std::ptr::eq(j, i) && defines(j, id));
-            if elsewhere || reads(i, id) || earlier.iter().any(|j| reads(j, id)) {
-                return Err(Unsupported(format!(
-                    "{}: {op}: its 16-bit result %{id} is written or read elsewhere in the block",
-                    at(side, i)
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Whether opcode `op` may write only 16 bits of its 32-bit destination: a 16-bit VALU op
-/// (`V_ADD_U16`, `V_CVT_F16_F32`, the `_t16`/`_fake16` forms) other than a packed one. Over-
-/// approximate (`V_CVT_F32_F16` writes 32 bits): only makes more blocks `unsupported`.
-fn narrow_result(op: &str) -> bool {
-    op.starts_with("V_")
-        && !op.contains("PK_")
-        && ["F16", "U16", "I16", "B16", "_t16", "_fake16", "BF16"]
-            .iter()
-            .any(|p| op.contains(p))
-}
-
 /// Whether `i` writes virtual register `id` (or a part of it).
-fn defines(i: &Inst, id: u32) -> bool {
+pub(super) fn defines(i: &Inst, id: u32) -> bool {
     i.defs
         .iter()
         .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))

@@ -74,6 +74,17 @@ pub struct Block {
     pub inlined: std::collections::BTreeSet<u32>,
 }
 
+impl Block {
+    /// The index of `i` (an instruction of this block, by address) in `insts`; 0 if it is not
+    /// one of them.
+    pub fn index_of(&self, i: &Inst) -> usize {
+        self.insts
+            .iter()
+            .position(|j| std::ptr::eq(j, i))
+            .unwrap_or(0)
+    }
+}
+
 /// Flags an operand may carry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OpFlags {
@@ -142,6 +153,10 @@ pub struct Inst {
     /// The instruction text without memory operands, debug locations and operand flags that
     /// do not change meaning (`killed`, `renamable`, `dead`), for comparing the two files.
     pub key: String,
+    /// Its memory operands as written (`(load (s32) from %stack.0, addrspace 5)`), empty when
+    /// it has none: what later passes trust about the access (its frame object, `invariant`,
+    /// `dereferenceable`).
+    pub mem: String,
     /// It accesses private (scratch) memory: a memory operand in `addrspace 5`, or the
     /// function's `scratchRSrcReg` as an operand. The scratch descriptor is swizzled.
     pub private: bool,
@@ -623,8 +638,29 @@ fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, Inp
         opcode,
         ops,
         key: key_of(s),
+        mem: memoperands(&t[end..]),
         private: t[end..].contains("addrspace 5)"),
     })
+}
+
+/// The memory operands of the text after an instruction's operands (` :: (...)`), without the
+/// debug location that may follow them.
+fn memoperands(tail: &str) -> String {
+    let Some(at) = tail.find(" :: ") else {
+        return String::new();
+    };
+    let m = &tail[at + 4..];
+    let stop = [
+        ", debug-location",
+        " debug-location",
+        ", debug-instr-number",
+        ", pcsections",
+    ]
+    .iter()
+    .filter_map(|k| m.find(k))
+    .min()
+    .unwrap_or(m.len());
+    m[..stop].trim().to_string()
 }
 
 /// Text for comparing instructions across the two files: flags that state liveness facts

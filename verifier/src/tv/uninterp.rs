@@ -6,8 +6,9 @@
 
 use super::emit::{self, Side};
 use super::lower::{at, is_terminator, modelled, reads_memory, writes, Unsupported};
-use super::mir::{Inst, OpKind};
+use super::mir::{Inst, OpKind, Operand};
 use gcnsmt_semantics::target::Target;
+use std::collections::BTreeSet;
 
 /// Prefix of the rule variables that stand for a dropped instruction's physical inputs
 /// (compared, soft) and results (fresh inputs both sides share).
@@ -108,12 +109,7 @@ pub(super) fn lines(
             nin += 1;
         }
     }
-    let pos = side
-        .block
-        .insts
-        .iter()
-        .position(|j| std::ptr::eq(j, i))
-        .unwrap_or(0);
+    let pos = side.block.index_of(i);
     for o in def_ops {
         if let OpKind::VReg { .. } = o.kind {
             // A fresh value both sides share, written where the instruction runs: what the
@@ -233,4 +229,108 @@ pub(super) fn taint(
         super::taint::side(&mut taint, (after, 1), (target, exec), uf, mem);
     }
     (uninterpreted, taint)
+}
+
+/// The virtual operands of an uninterpreted instruction `i` (`uninterp::lines` snapshots its
+/// 32-bit inputs where it runs and writes its 32-bit results as fresh shared values). Inputs not
+/// written again in the block are compared at its end too (`live`). A 16-bit half is neither
+/// snapshotted nor written: such an input must not be written again after `i` (`i` included:
+/// a tied operand), and such a result must be written by `i` alone in the block and not read
+/// before it, so that its one rule variable is the value `i` made.
+pub(super) fn operands(
+    side: &Side,
+    i: &Inst,
+    target: Target,
+    live: &mut BTreeSet<u32>,
+) -> Result<(), Unsupported> {
+    let op = i.opcode.as_str();
+    let pos = side.block.index_of(i);
+    let (earlier, later) = side.block.insts.split_at(pos);
+    let half = |o: &Operand| super::half16::cells(side, o, target).is_some();
+    for o in i
+        .ops
+        .iter()
+        .filter(|o| !o.flags.def && !o.flags.implicit_def)
+    {
+        if let OpKind::VReg { id, .. } = o.kind {
+            let again = later.iter().any(|j| super::lower::defines(j, id));
+            if again && half(o) {
+                return Err(Unsupported(format!(
+                    "{}: {op}: its 16-bit input %{id} is written again in the block",
+                    at(side, i)
+                )));
+            }
+            if !again {
+                live.insert(id);
+            }
+        }
+    }
+    let reads = |j: &Inst, id: u32| {
+        j.ops.iter().any(|o| {
+            !o.flags.def
+                && !o.flags.implicit_def
+                && matches!(o.kind, OpKind::VReg { id: x, .. } if x == id)
+        })
+    };
+    // gfx10+ 16-bit VALU ops write bits 15:0 and keep bits 31:16 of the destination (LLVM
+    // `SIInstrInfo`: "On gfx10, all 16-bit instructions preserve the high bits"); the fresh
+    // shared result `uninterp::lines` writes would lose them. Exact only where the register
+    // had no earlier value in the block: not for a physical register, a physical half
+    // (`$vgpr0_hi16`: its other half, breaker7 01/04), or a virtual one defined before.
+    if narrow_result(op) && target.gen() >= gcnsmt_semantics::target::Gen::Gfx10 {
+        for d in &i.defs {
+            // The earlier value of a register not written before `i` in the block is the
+            // block's input, equal on both sides.
+            let earlier_def = match &d.kind {
+                OpKind::VReg { id, .. } => earlier.iter().any(|j| super::lower::defines(j, *id)),
+                OpKind::Phys(p) => match emit::phys(p, target) {
+                    Ok(cells) => earlier.iter().any(|j| {
+                        j.defs
+                            .iter()
+                            .chain(j.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
+                            .any(|o| match &o.kind {
+                                OpKind::Phys(q) => emit::phys(q, target)
+                                    .map_or(true, |qc| qc.iter().any(|c| cells.contains(c))),
+                                _ => false,
+                            })
+                    }),
+                    Err(_) => true,
+                },
+                _ => true,
+            };
+            if earlier_def {
+                return Err(Unsupported(format!(
+                    "{}: {op}: a 16-bit result keeps the high half of the register's earlier                      value on gfx10+, which an uninterpreted result does not",
+                    at(side, i)
+                )));
+            }
+        }
+    }
+    for d in i.defs.iter().filter(|d| half(d)) {
+        if let OpKind::VReg { id, .. } = d.kind {
+            let elsewhere = side
+                .block
+                .insts
+                .iter()
+                .any(|j| !std::ptr::eq(j, i) && super::lower::defines(j, id));
+            if elsewhere || reads(i, id) || earlier.iter().any(|j| reads(j, id)) {
+                return Err(Unsupported(format!(
+                    "{}: {op}: its 16-bit result %{id} is written or read elsewhere in the block",
+                    at(side, i)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether opcode `op` may write only 16 bits of its 32-bit destination: a 16-bit VALU op
+/// (`V_ADD_U16`, `V_CVT_F16_F32`, the `_t16`/`_fake16` forms) other than a packed one. Over-
+/// approximate (`V_CVT_F32_F16` writes 32 bits): only makes more blocks `unsupported`.
+fn narrow_result(op: &str) -> bool {
+    op.starts_with("V_")
+        && !op.contains("PK_")
+        && ["F16", "U16", "I16", "B16", "_t16", "_fake16", "BF16"]
+            .iter()
+            .any(|p| op.contains(p))
 }
