@@ -151,7 +151,7 @@ pub fn spill(op: &str) -> Option<(bool, char, u32)> {
         (r.strip_suffix("_RESTORE")?, false)
     };
     let bits: u32 = bits.parse().ok()?;
-    (bits % 32 == 0).then_some((save, kind, bits / 32))
+    bits.is_multiple_of(32).then_some((save, kind, bits / 32))
 }
 
 /// The slot dwords a spill names: its frame index operand `%stack.N`, as `stackV.N.K`; `None`
