@@ -249,11 +249,7 @@ fn mismatch(s: &State, a: &Inst, l: &str, n: &str) -> String {
 type MoveLanes = (Vec<String>, Vec<String>);
 
 /// The (destination, source) dwords of a move: a `COPY`, or a spill save or restore.
-pub fn move_lanes(
-    cx: &Ctx,
-    side: Side,
-    i: &Inst,
-) -> Option<Result<MoveLanes, String>> {
+pub fn move_lanes(cx: &Ctx, side: Side, i: &Inst) -> Option<Result<MoveLanes, String>> {
     let r = |o: &Operand| regs(cx, side, o);
     if i.opcode == "COPY" {
         let (d, u) = (i.defs.first()?, i.uses().next()?);
