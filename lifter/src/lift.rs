@@ -128,6 +128,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .or(sat)
         .or_else(|| true16_op(g, base))
         .or_else(|| sop2_shift(g, base))
+        .or_else(|| crate::lift_int::int_op(g, base))
     {
         return Some(d);
     }
@@ -377,7 +378,7 @@ fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
 }
 
 /// A plain one-dword VALU op without modifiers: the form every other entry changes.
-fn plain_valu(entry: &'static str, srcs: u8) -> AluDef {
+pub(crate) fn plain_valu(entry: &'static str, srcs: u8) -> AluDef {
     AluDef {
         entry,
         sdst: false,

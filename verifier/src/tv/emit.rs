@@ -604,6 +604,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if pseudo {
         return super::alu64::pseudo(side, i, uses, target);
     }
+    super::fmac::check(i, uses)?;
     if vcc_in && !super::alu64::implicit_vcc(i, target, false) {
         return Err("the `_e32` form does not read `implicit $vcc`".into());
     }

@@ -28,6 +28,7 @@ pub mod effects;
 pub mod emit;
 pub mod exec;
 pub mod firstlane;
+pub mod fmac;
 pub mod fn_index;
 pub mod fp8cvt;
 pub mod fpmode;

@@ -362,6 +362,26 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_LSHL_ADD_U32", &["v_lshl_add_u32"], 3, 0),
     ("V_ADD3_U32", &["v_add3_u32"], 3, 0),
     ("V_MAD_U32_U24", &["v_mad_u32_u24"], 3, 1),
+    // llc-22 -stop-after=finalize-isel (gfx900, gfx90a, gfx1100, gfx1200; 2026-12-05):
+    // `V_MUL_U32_U24_e64 %a, %b, 0` (clamp), `V_MUL_HI_U32_U24_e64 %a, %b`, `V_MIN_U32_e64 %a,
+    // %b`, `S_MUL_I32 %a, %b`, `S_FF1_I32_B32 %a`, `%d:vreg_64, %c:sreg_64 = V_MAD_U64_U32_e64
+    // %a, %b, %c64, 0` (gfx11: `V_MAD_U64_U32_gfx11_e64`, early-clobber, the same operands).
+    ("V_MUL_U32_U24", &["v_mul_u32_u24"], 2, 1),
+    ("V_MUL_HI_U32_U24", &["v_mul_hi_u32_u24"], 2, 0),
+    ("V_MIN_U32", &["v_min_u32"], 2, 0),
+    ("V_MAX_U32", &["v_max_u32"], 2, 0),
+    ("V_MIN_I32", &["v_min_i32"], 2, 0),
+    ("V_MAX_I32", &["v_max_i32"], 2, 0),
+    ("S_MUL_I32", &["s_mul_i32"], 2, 0),
+    ("S_FF1_I32_B32", &["s_ff1_i32_b32"], 1, 0),
+    ("V_MAD_U64_U32", &["v_mad_u64_u32"], 3, 1),
+    ("V_MAD_U64_U32_gfx11", &["v_mad_u64_u32"], 3, 1),
+    (
+        "V_SUBREV_CO_U32",
+        &["v_subrev_co_u32", "v_subrev_u32", "v_subrev_i32"],
+        2,
+        1,
+    ),
     ("V_CMP_EQ_U32", &["v_cmp_eq_u32"], 2, 0),
     ("V_CMP_NE_U32", &["v_cmp_ne_u32"], 2, 0),
     ("V_CMP_LT_U32", &["v_cmp_lt_u32"], 2, 0),
@@ -399,6 +419,9 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_CMP_GT_I64", &["v_cmp_gt_i64"], 2, 0),
     ("V_CMP_GE_I64", &["v_cmp_ge_i64"], 2, 0),
     ("V_LSHLREV_B64", &["v_lshlrev_b64"], 2, 0),
+    // gfx12's MIR name for the same VOP3 shift (llc-22 -mcpu=gfx1200: `V_LSHLREV_B64_pseudo_e64
+    // %amount, %value`; `SIInstrInfo` turns it into v_lshlrev_b64).
+    ("V_LSHLREV_B64_pseudo", &["v_lshlrev_b64"], 2, 0),
     ("V_LSHL_B64", &["v_lshl_b64"], 2, 0),
     ("S_LSHL_B64", &["s_lshl_b64"], 2, 0),
     ("V_LSHL_ADD_U64", &["v_lshl_add_u64"], 3, 0),
@@ -423,6 +446,11 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_ADD_F32", &["v_add_f32"], 2, 2),
     ("V_MUL_F32", &["v_mul_f32"], 2, 2),
     ("V_FMA_F32", &["v_fma_f32"], 3, 2),
+    // `D = S0 * S1 + D` fused (AMD RDNA3.5 guide, V_FMAC_F32: "D0.f32 = fma(S0.f32, S1.f32,
+    // D0.f32)"): in SSA MIR the accumulator is `src2`, tied to the definition
+    // (`V_FMAC_F32_e64 0, %a, 0, %b, 0, %c, 0, 0`; `_e32`: `%a, %b, %c`), so it is v_fma_f32
+    // on those sources. Only where the target has v_fmac_f32 ([`super::fmac`]).
+    ("V_FMAC_F32", &["v_fma_f32"], 3, 2),
     ("V_MAX_F32", &["v_max_f32"], 2, 2),
     // VOP3P (no `_e64` suffix; llc-22: `V_PK_ADD_F16 8, %a, 8, %b, 0, 0, 0, 0, 0`): a modifier
     // before each source, then clamp, op_sel, op_sel_hi, neg_lo, neg_hi.
@@ -454,7 +482,13 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
 ];
 
 /// The f32 ops: every `_e64` source has a modifier (neg/abs).
-const FLOAT: &[&str] = &["V_ADD_F32", "V_MUL_F32", "V_FMA_F32", "V_MAX_F32"];
+const FLOAT: &[&str] = &[
+    "V_ADD_F32",
+    "V_MUL_F32",
+    "V_FMA_F32",
+    "V_FMAC_F32",
+    "V_MAX_F32",
+];
 
 /// The VOP3P ops: only one (VOP3P) form, with a modifier before every source.
 const PACKED: &[&str] = &[
@@ -479,11 +513,14 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         (opcode, false)
     };
     let (_, names, srcs, trailing) = ALU.iter().find(|(n, ..)| *n == base)?;
+    if base == "V_FMAC_F32" && !super::fmac::has_fmac(target) {
+        return None;
+    }
     let packed = PACKED.contains(&base);
     let e64 = e64 || packed;
     let carry_in = CARRY_IN.contains(&base);
     let pseudo = base.ends_with("_U64_PSEUDO");
-    let carry = base.contains("_CO_") || carry_in || pseudo;
+    let carry = base.contains("_CO_") || carry_in || pseudo || base.starts_with("V_MAD_U64_U32");
     let (mnemonic, def) = names.iter().find_map(|m| {
         let d = alu_lookup(target, m).filter(|d| d.sdst == carry && d.srcs == *srcs)?;
         Some((*m, d))

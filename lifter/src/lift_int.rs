@@ -1,0 +1,85 @@
+//! More integer VALU/SALU ops LLVM emits around memory code (issue 28's coverage list): the
+//! 24-bit multiplies, `v_mad_u64_u32`, the reversed carry subtract, the 32-bit min/max,
+//! `s_mul_i32`, `s_ff1_i32_b32`. Semantics in `semantics/pcode/alu.pcode`; names and
+//! availability per generation as llvm-mc-22 accepts them (observed 2026-12-05 on all 14
+//! targets): every target has v_mul_u32_u24, v_mul_hi_u32_u24, v_min/max_u32/i32, s_mul_i32
+//! and s_ff1_i32_b32 (gfx11+ also s_ctz_i32_b32); v_mad_u64_u32 from gfx7 on (an SGPR-pair
+//! carry on wave64, one SGPR on wave32); the carry form of the reversed subtract is
+//! v_subrev_i32 on gfx6/gfx7, v_subrev_u32 on gfx8, v_subrev_co_u32 from gfx9 on.
+
+use crate::lift::{plain_valu, AluDef};
+use gcnsmt_semantics::target::Gen;
+
+/// The op named `base` (without `_e32`/`_e64`) on generation `g`, if it is one of these.
+pub(crate) fn int_op(g: Gen, base: &str) -> Option<AluDef> {
+    let v = |entry, srcs| Some(plain_valu(entry, srcs));
+    let carry = |entry| {
+        Some(AluDef {
+            sdst: true,
+            ..plain_valu(entry, 2)
+        })
+    };
+    let s = |entry, srcs| {
+        Some(AluDef {
+            scalar: true,
+            ..plain_valu(entry, srcs)
+        })
+    };
+    match base {
+        "v_mul_u32_u24" => v("V_MUL_U32_U24", 2),
+        "v_mul_hi_u32_u24" => v("V_MUL_HI_U32_U24", 2),
+        "v_min_u32" => v("V_MIN_U32", 2),
+        "v_max_u32" => v("V_MAX_U32", 2),
+        "v_min_i32" => v("V_MIN_I32", 2),
+        "v_max_i32" => v("V_MAX_I32", 2),
+        "s_mul_i32" => s("S_MUL_I32", 2),
+        "s_ff1_i32_b32" => s("S_FF1_I32_B32", 1),
+        "s_ctz_i32_b32" if g >= Gen::Gfx11 => s("S_CTZ_I32_B32", 1),
+        "v_subrev_i32" if g <= Gen::Gfx7 => carry("V_SUBREV_I32"),
+        "v_subrev_u32" if g == Gen::Gfx8 => carry("V_SUBREV_CO_U32"),
+        "v_subrev_co_u32" if g >= Gen::Gfx9 => carry("V_SUBREV_CO_U32"),
+        // S2 and the destination are 64-bit pairs, the carry-out a lane mask.
+        "v_mad_u64_u32" if g >= Gen::Gfx7 => Some(AluDef {
+            sdst: true,
+            wide_srcs: 0b100,
+            wide_dst: true,
+            ..plain_valu("V_MAD_U64_U32", 3)
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lift::alu_lookup;
+    use gcnsmt_semantics::target::Target;
+
+    // llvm-mc-22 (2026-12-05): `v_mad_u64_u32 v[0:1], s[0:1], v1, v2, v[2:3]` on gfx700..gfx950,
+    // with `s0` on gfx1010..gfx1250, rejected on gfx600; `s_ctz_i32_b32` on gfx1100..gfx1250
+    // only; `v_subrev_u32` with a carry on gfx802 only.
+    #[test]
+    fn names_per_generation() {
+        let e = |t, m| alu_lookup(t, m).map(|d| (d.entry, d.sdst, d.wide_srcs, d.wide_dst));
+        assert_eq!(e(Target::Gfx600, "v_mad_u64_u32"), None);
+        assert_eq!(
+            e(Target::Gfx700, "v_mad_u64_u32_e64"),
+            Some(("V_MAD_U64_U32", true, 0b100, true))
+        );
+        assert_eq!(
+            e(Target::Gfx802, "v_subrev_u32"),
+            Some(("V_SUBREV_CO_U32", true, 0, false))
+        );
+        assert_eq!(
+            e(Target::Gfx900, "v_subrev_u32").map(|d| d.1),
+            Some(false) // the no-carry form there
+        );
+        assert_eq!(
+            e(Target::Gfx600, "v_subrev_i32").map(|d| d.0),
+            Some("V_SUBREV_I32")
+        );
+        assert!(alu_lookup(Target::Gfx1100, "s_ctz_i32_b32").is_some());
+        assert!(alu_lookup(Target::Gfx900, "s_ctz_i32_b32").is_none());
+        assert!(alu_lookup(Target::Gfx900, "s_mul_i32").unwrap().scalar);
+    }
+}
