@@ -45,8 +45,36 @@ pub(crate) fn int_op(g: Gen, base: &str) -> Option<AluDef> {
             wide_dst: true,
             ..plain_valu("V_MAD_U64_U32", 3)
         }),
-        _ => None,
+        _ => fcmp32(base),
     }
+}
+
+/// The VOPC f32 compares (every target, llvm-mc-22 2026-12-05: `v_cmp_gt_f32_e64 s[0:1], v1,
+/// v2` on wave64, `s0` on wave32; `_e32` writes vcc): a lane-mask destination, neg/abs on the
+/// `_e64` sources.
+fn fcmp32(base: &str) -> Option<AluDef> {
+    const CC: &[(&str, &str)] = &[
+        ("v_cmp_lt_f32", "V_CMP_LT_F32"),
+        ("v_cmp_eq_f32", "V_CMP_EQ_F32"),
+        ("v_cmp_le_f32", "V_CMP_LE_F32"),
+        ("v_cmp_gt_f32", "V_CMP_GT_F32"),
+        ("v_cmp_lg_f32", "V_CMP_LG_F32"),
+        ("v_cmp_ge_f32", "V_CMP_GE_F32"),
+        ("v_cmp_o_f32", "V_CMP_O_F32"),
+        ("v_cmp_u_f32", "V_CMP_U_F32"),
+        ("v_cmp_nge_f32", "V_CMP_NGE_F32"),
+        ("v_cmp_nlg_f32", "V_CMP_NLG_F32"),
+        ("v_cmp_ngt_f32", "V_CMP_NGT_F32"),
+        ("v_cmp_nle_f32", "V_CMP_NLE_F32"),
+        ("v_cmp_neq_f32", "V_CMP_NEQ_F32"),
+        ("v_cmp_nlt_f32", "V_CMP_NLT_F32"),
+    ];
+    let (_, entry) = CC.iter().find(|(m, _)| *m == base)?;
+    Some(AluDef {
+        dmask: true,
+        mods: crate::lift::AluMods::Float32,
+        ..plain_valu(entry, 2)
+    })
 }
 
 #[cfg(test)]

@@ -30,8 +30,17 @@
 //!   by 2, x = 2^32 gives 2^34 against 2^33 (refuted);
 //! - wave32 `mad_u64_gfx11_commuted`, `mad_u64_commuted`: proved; `mad_u64_addend_dropped`: the
 //!   64-bit addend replaced by 0: c = 1 gives a*b + 1 against a*b (refuted).
+//! - `fcmp` (wave64, `mode:` keeping f32 denormals): `fcmp_gt_as_lt_swapped`, a > b against
+//!   b < a (IEEE: both false on a NaN): proved; `fcmp_gt_as_neg_lt`, against -a < -b (neg
+//!   modifiers): proved; `fcmp_gt_as_nle`, against !(a <= b): a = NaN, b = 1.0 selects a
+//!   against b (refuted); `fcmp_gt_flushed`, the first pair under a flushing `mode:`:
+//!   unsupported (compares are lowered with f32 denormals kept only);
+//! - `ttmp` (gfx1200): `ttmp9_read_commuted`, (ttmp9 << 6) + v against `V_LSHL_ADD_U32 ttmp9,
+//!   6, v`: proved, ttmp9 being an input both sides share; `ttmp9_read_wrong_shift`, a shift
+//!   by 5: ttmp9 = 1 gives 64 + v against 32 + v (refuted); `ttmp9_written`: a write to
+//!   `$ttmp9` is refused (unsupported).
 //!
-//! Before this change every one of these opcodes was unmodelled (`unsupported`).
+//! Before this change every one of these opcodes and `$ttmp9` were unmodelled (`unsupported`).
 
 use serde_json::Value;
 use std::path::Path;
@@ -40,7 +49,17 @@ use std::process::Command;
 fn verdicts(file: &str, target: &str) -> Vec<Value> {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/alu_ext");
     let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
-        .args(["tv", "--format", "json", "--target", target])
+        // f32 fma queries are slow for z3 on a loaded machine: a generous per-query limit, so
+        // the refutation of `fmac_acc_swapped` is found rather than timing out.
+        .args([
+            "tv",
+            "--format",
+            "json",
+            "--timeout",
+            "300",
+            "--target",
+            target,
+        ])
         .arg(d.join(format!("{file}.before.mir")))
         .arg(d.join(format!("{file}.after.mir")))
         .output()
@@ -117,4 +136,33 @@ fn wave32_shift_pseudo_and_mad_get_the_hand_worked_verdicts() {
             ],
         );
     }
+}
+
+#[test]
+fn f32_compares_get_the_hand_worked_verdicts() {
+    check(
+        "fcmp",
+        "gfx90a",
+        4,
+        &[
+            ("fcmp_gt_as_lt_swapped", "proved"),
+            ("fcmp_gt_as_nle", "refuted"),
+            ("fcmp_gt_as_neg_lt", "proved"),
+            ("fcmp_gt_flushed", "unsupported"),
+        ],
+    );
+}
+
+#[test]
+fn ttmp9_is_a_shared_input_and_writes_are_refused() {
+    check(
+        "ttmp",
+        "gfx1200",
+        3,
+        &[
+            ("ttmp9_read_commuted", "proved"),
+            ("ttmp9_read_wrong_shift", "refuted"),
+            ("ttmp9_written", "unsupported"),
+        ],
+    );
 }

@@ -142,6 +142,9 @@ pub fn phys(p: &str, target: Target) -> Result<Vec<String>, String> {
         "sgpr_null" => return Ok(vec!["null".into()]),
         _ => {}
     }
+    if let Some(c) = super::ttmp::cell(p) {
+        return Ok(vec![c]);
+    }
     p.split('_')
         .map(|part| {
             for (pre, short) in [("vgpr", "v"), ("sgpr", "s"), ("agpr", "a")] {
@@ -605,6 +608,7 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
         return super::alu64::pseudo(side, i, uses, target);
     }
     super::fmac::check(i, uses)?;
+    super::fcmp::check(i, uses)?;
     if vcc_in && !super::alu64::implicit_vcc(i, target, false) {
         return Err("the `_e32` form does not read `implicit $vcc`".into());
     }

@@ -75,6 +75,11 @@ impl FpMode {
             ));
         }
         let kept = (Some(true), Some(true));
+        if super::fcmp::is_fcmp(mnemonic) && self.fp32_denormals != kept {
+            return Some(format!(
+                "{mnemonic} is modelled with f32 denormals kept (`fp32-*-denormals: true`) only"
+            ));
+        }
         if mnemonic == "v_dot2_f32_f16"
             && (self.fp16_denormals != kept || self.fp32_denormals != kept)
         {

@@ -228,6 +228,12 @@ fn lower_in(
             after.file
         )));
     }
+    for side in [before, after] {
+        if let Some(i) = super::ttmp::writer(side.block) {
+            let why = "a write to a trap-handler register ($ttmp) is not modelled";
+            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
+        }
+    }
     for side in [before, after].iter().filter(|_| exec) {
         if let Some(i) = super::effects::wave_level_ds(side.block, target) {
             let why = "a wave-level DS instruction (GWS, append/consume) in the EXEC model";

@@ -383,6 +383,21 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
         1,
     ),
     ("V_CMP_EQ_U32", &["v_cmp_eq_u32"], 2, 0),
+    // f32 compares: `V_CMP_GT_F32_e64 0, %a, 0, %b, 0` (modifiers, clamp; llc-22, 2026-12-05).
+    ("V_CMP_LT_F32", &["v_cmp_lt_f32"], 2, 1),
+    ("V_CMP_EQ_F32", &["v_cmp_eq_f32"], 2, 1),
+    ("V_CMP_LE_F32", &["v_cmp_le_f32"], 2, 1),
+    ("V_CMP_GT_F32", &["v_cmp_gt_f32"], 2, 1),
+    ("V_CMP_LG_F32", &["v_cmp_lg_f32"], 2, 1),
+    ("V_CMP_GE_F32", &["v_cmp_ge_f32"], 2, 1),
+    ("V_CMP_O_F32", &["v_cmp_o_f32"], 2, 1),
+    ("V_CMP_U_F32", &["v_cmp_u_f32"], 2, 1),
+    ("V_CMP_NGE_F32", &["v_cmp_nge_f32"], 2, 1),
+    ("V_CMP_NLG_F32", &["v_cmp_nlg_f32"], 2, 1),
+    ("V_CMP_NGT_F32", &["v_cmp_ngt_f32"], 2, 1),
+    ("V_CMP_NLE_F32", &["v_cmp_nle_f32"], 2, 1),
+    ("V_CMP_NEQ_F32", &["v_cmp_neq_f32"], 2, 1),
+    ("V_CMP_NLT_F32", &["v_cmp_nlt_f32"], 2, 1),
     ("V_CMP_NE_U32", &["v_cmp_ne_u32"], 2, 0),
     ("V_CMP_LT_U32", &["v_cmp_lt_u32"], 2, 0),
     ("V_CMP_LE_U32", &["v_cmp_le_u32"], 2, 0),
@@ -531,6 +546,7 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
     // and `VOP2bInst`: `Uses = [VCC]`): the same op with `vcc` as the mask operand, as llvm-mc
     // prints the `_e32` form (`v_cndmask_b32_e32 v0, v1, v2, vcc`, `v_cmp_eq_u32_e32 vcc, v0, v1`).
     let cmp = base.starts_with("V_CMP");
+    let fcmp = cmp && base.ends_with("_F32");
     let vcc_in = !e64 && (cnd || carry_in);
     Some(MirOp::Alu {
         mnemonic,
@@ -541,7 +557,7 @@ fn alu(target: Target, opcode: &str) -> Option<MirOp> {
         mods: match (
             e64,
             cnd,
-            FLOAT.contains(&base) || packed || base.ends_with("_t16"),
+            FLOAT.contains(&base) || packed || base.ends_with("_t16") || fcmp,
         ) {
             (true, true, _) => 2,
             (true, _, true) => *srcs,
