@@ -58,6 +58,7 @@ pub mod scc_live;
 mod scc_scalar;
 pub mod sdwa;
 mod ssa;
+mod ssa_load;
 pub mod taint;
 mod taint_mem;
 mod taint_ops;

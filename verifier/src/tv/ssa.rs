@@ -78,6 +78,7 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     for fb in &mut b.functions {
         if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
             inline_pair(fb, fa);
+            super::ssa_load::justify_claims(fb, fa);
         }
     }
     (b, a)
@@ -94,19 +95,22 @@ pub fn inline_pair(before: &mut Function, after: &mut Function) {
     // that is no pure instruction there, `SI_IF_BREAK`, while the pass made it one,
     // `S_OR_B64`): the after-file must not copy those either, else the after-side computes a
     // value the before-side only has as an input (a false alarm).
+    // Loads the before-file (the pass's input) says are invariant (`ssa_load.rs`).
+    let trusted = super::ssa_load::invariant_defs(before);
+    let t = &trusted;
     let mut trial_a = after.clone();
-    inline_defs(&mut trial_a, Side::After, &|_, _| true);
+    inline_defs(&mut trial_a, Side::After, t, &|_, _| true);
     let (reads_a, copied_a) = reads_copied(&trial_a);
     let mut trial_b = before.clone();
-    inline_defs(&mut trial_b, Side::Before, &|num, id| {
+    inline_defs(&mut trial_b, Side::Before, t, &|num, id| {
         allowed(&reads_a, &copied_a, num, id)
     });
     let (reads_b, copied_b) = reads_copied(&trial_b);
-    inline_defs(after, Side::After, &|num, id| {
+    inline_defs(after, Side::After, t, &|num, id| {
         allowed(&reads_b, &copied_b, num, id)
     });
     let (reads_a, copied_a) = reads_copied(after);
-    inline_defs(before, Side::Before, &|num, id| {
+    inline_defs(before, Side::Before, t, &|num, id| {
         allowed(&reads_a, &copied_a, num, id)
     });
 }
@@ -135,7 +139,11 @@ fn reads_copied(f: &Function) -> (PerBlock, PerBlock) {
             // tests/data/tv/ssa: the before-block adds what LICM hoisted out of it).
             let mut read = BTreeSet::new();
             let mut defined = BTreeSet::new();
-            for i in &b.insts {
+            // A PHI reads its incoming values on the edge, at the predecessor's end (counted
+            // there, below), not in its own block: counting them here kept a block from
+            // copying a constant machinelicm hoisted into the preheader that also feeds a
+            // PHI of the loop header (`divergent_loop` bb.3, tests/data/tv/licm/phi_feed).
+            for i in b.insts.iter().filter(|i| i.opcode != "PHI") {
                 read.extend(inst_reads(i).filter(|id| !defined.contains(id)));
                 defined.extend(i.defs.iter().filter_map(|d| match d.kind {
                     OpKind::VReg { id, .. } => Some(id),
@@ -161,7 +169,12 @@ fn reads_copied(f: &Function) -> (PerBlock, PerBlock) {
 /// Add, to every block of `f` reached from its entry, the preamble of pure definitions it reads
 /// from dominating blocks (see the module documentation), and record them in `Block::inlined`.
 /// `allow(block, register)`: whether the block's preamble may define the register.
-fn inline_defs(f: &mut Function, side: Side, allow: &dyn Fn(u32, u32) -> bool) {
+fn inline_defs(
+    f: &mut Function,
+    side: Side,
+    trusted: &BTreeSet<u32>,
+    allow: &dyn Fn(u32, u32) -> bool,
+) {
     let n = f.blocks.len();
     if n < 2 {
         return;
@@ -205,6 +218,7 @@ fn inline_defs(f: &mut Function, side: Side, allow: &dyn Fn(u32, u32) -> bool) {
         mode_written,
         widen: &widen,
         allow,
+        loads: &super::ssa_load::Stability::new(f, &succ, &cyclic, trusted),
     };
     let mut pre: Vec<(Vec<Inst>, BTreeSet<u32>)> = Vec::with_capacity(n);
     for p in 0..n {
@@ -281,6 +295,8 @@ struct Ctx<'a> {
     widen: &'a Widening,
     /// Whether the preamble of block `num` may define a register (see [`inline_pair`]).
     allow: &'a dyn Fn(u32, u32) -> bool,
+    /// Whether memory stays as it is from a load to a reader (`ssa_load.rs`).
+    loads: &'a super::ssa_load::Stability<'a>,
 }
 
 impl Ctx<'_> {
@@ -337,6 +353,9 @@ impl Ctx<'_> {
         let Some(kind) = self.kind(d) else {
             return;
         };
+        if super::ssa_load::load_kind(d).is_some() && !self.loads.stable(d, id, (k, j), p) {
+            return;
+        }
         // Every register it reads has one definition too: an operand written again between
         // the definition and the read (MIR out of SSA) would give the copy another value.
         if !inst_reads(d).all(|op| self.defs.contains_key(&op)) {
@@ -409,8 +428,8 @@ impl Ctx<'_> {
             .filter(|o| !o.flags.def && !o.flags.implicit_def)
         {
             if let OpKind::Phys(p) = &o.kind {
-                let allowed =
-                    (p == "exec" && op.starts_with("V_")) || (p == "mode" && !self.mode_written);
+                let vector = op.starts_with("V_") || op.starts_with("GLOBAL_LOAD_");
+                let allowed = (p == "exec" && vector) || (p == "mode" && !self.mode_written);
                 if !allowed {
                     return None;
                 }
@@ -429,6 +448,15 @@ impl Ctx<'_> {
                 false if out_banks.iter().all(|&b| b != 's') => Some(Kind::Vector),
                 false => None,
             };
+        }
+        // A load whose memory stays as it is (checked by the caller, `ssa_load.rs`).
+        match super::ssa_load::load_kind(d) {
+            Some(super::ssa_load::LoadKind::Scalar) if scalar_out => return Some(Kind::Scalar),
+            Some(super::ssa_load::LoadKind::Vector) if out_banks.iter().all(|&b| b != 's') => {
+                return Some(Kind::Vector)
+            }
+            Some(_) => return None,
+            None => {}
         }
         if op.starts_with("S_") && scalar_out && in_banks.iter().all(|&b| b == 's') {
             return (super::effects::memory_of(op) == super::effects::Mem::Pure
@@ -511,7 +539,7 @@ pub(super) fn widens_exec(i: &Inst) -> bool {
         && !(super::effects::is_terminator(&i.opcode) && narrows_exec(i))
 }
 
-/// Whether terminator `i` can only clear EXEC bits: `SI_IF` (EXEC &= cond), or
+/// Whether terminator `i` can only clear EXEC bits: `SI_IF` (EXEC &= cond), `SI_LOOP`, or
 /// `$exec = S_AND(N2)_B64/B32_term $exec, x` / `S_AND_SAVEEXEC_*_term x` (EXEC & x, EXEC & !x).
 fn narrows_exec(i: &Inst) -> bool {
     let op = i.opcode.as_str();
@@ -521,7 +549,9 @@ fn narrows_exec(i: &Inst) -> bool {
     let to_exec = i.defs.len() == 1 && exec(i.defs.first());
     let mut srcs = i.uses().filter(|o| !o.flags.implicit);
     match op {
-        "SI_IF" => true,
+        // SI_LOOP is EXEC &= ~mask (SILowerControlFlow::emitLoop, `cf_lower.rs`): the loop's
+        // next iteration runs a subset of this one's lanes.
+        "SI_IF" | "SI_LOOP" => true,
         "S_AND_SAVEEXEC_B64_term" | "S_AND_SAVEEXEC_B32_term" => true,
         "S_AND_B64_term" | "S_AND_B32_term" => {
             let (a, b) = (srcs.next(), srcs.next());
@@ -594,7 +624,8 @@ fn touches_other_lanes(b: &Block, classes: &BTreeMap<u32, String>) -> bool {
             || op.starts_with("SI_CALL")
             || op.starts_with("S_SETPC")
             || op.starts_with("INLINEASM")
-            || (op.starts_with("SI_") && !super::effects::is_terminator(op))
+            // SI_IF_BREAK ORs EXEC & a lane mask into a mask: no VGPR lane is read.
+            || (op.starts_with("SI_") && !super::effects::is_terminator(op) && op != "SI_IF_BREAK")
             || op.starts_with("STRICT_")
             || op.starts_with("ENTER_STRICT")
             || op.starts_with("EXIT_STRICT")
