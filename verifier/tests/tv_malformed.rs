@@ -7,6 +7,7 @@
 //!   (`s_mov_b32 s0, 0x4876e7ff`, checked with `-start-before=si-pre-emit-peephole`), so the
 //!   file does not say what it means; tv truncated it too and refuted the pair.
 //! - a tab in the indentation of line 13 (YAML allows spaces only: llc-22 rejects the file).
+//!
 //! The fake llc scripts print these files for the runs `tv` asks of them.
 
 use gcnsmt_testkit::{Run, TempDir};
