@@ -12,38 +12,15 @@
 //! Fix the document when it differs, not the output, unless the output is wrong.
 
 use gcnsmt_testkit::doc::{examples, markdown_files, Example};
-use gcnsmt_testkit::{run_at, slow, workspace_path, workspace_root, TempDir};
+use gcnsmt_testkit::{run_at, slow, workspace_path, workspace_root};
 
 /// Examples that take minutes in the test build (the whole corpus): slow tier only.
 fn slow_only(ex: &Example) -> bool {
     ex.args.iter().any(|a| a == "proofs/" || a == "proofs")
 }
 
-/// The arguments of `ex`, with files the document describes but the repository does not hold
-/// created in `dir` from committed data.
-fn arguments(ex: &Example, dir: &TempDir) -> Vec<String> {
-    ex.args
-        .iter()
-        .map(|a| match a.as_str() {
-            // docs/tv.md: the after-file with planted.txt's first miscompile (offset1 8 -> 9).
-            "far.after.mir" => dir
-                .plant(
-                    "tests/data/tv/gen/ds_merge.gfx900.after.mir",
-                    "DS_READ2_B32_gfx9 %12, 0, 8, 0",
-                    "DS_READ2_B32_gfx9 %12, 0, 9, 0",
-                    "far.after.mir",
-                )
-                .display()
-                .to_string(),
-            _ => a.clone(),
-        })
-        .collect()
-}
-
 fn check(ex: &Example) -> Result<(), String> {
-    let dir = TempDir::new("doc-example");
-    let args = arguments(ex, &dir);
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let args: Vec<&str> = ex.args.iter().map(String::as_str).collect();
     let bin = env!("CARGO_BIN_EXE_gcnsmt");
     let r = run_at(Some(&workspace_root()), bin, &args, None, &[]);
     r.assert_no_panic();

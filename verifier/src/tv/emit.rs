@@ -188,9 +188,15 @@ pub(super) fn imm_text(v: i64) -> String {
     }
 }
 
-/// A source operand: an immediate or one dword.
+/// A source operand: an immediate or one dword. An immediate that 32 bits cannot hold (below
+/// -2^31 or from 2^32 on, as signed or unsigned) is a malformed file: llc-22 accepts it with
+/// `-verify-machineinstrs` and then silently encodes its low 32 bits (`S_MOV_B32 99999999999`
+/// is emitted as `s_mov_b32 s0, 0x4876e7ff`), so the file does not mean what it says.
 pub(super) fn src(side: &Side, o: &Operand, target: Target) -> Result<String, String> {
     match &o.kind {
+        OpKind::Imm(v) if i32::try_from(*v).is_err() && u32::try_from(*v).is_err() => Err(format!(
+            "{MALFORMED}the 32-bit operand cannot hold the immediate {v}"
+        )),
         OpKind::Imm(v) => Ok(imm_text(*v)),
         _ => {
             let d = dwords(side, o, target)?;

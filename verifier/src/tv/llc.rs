@@ -105,14 +105,14 @@ pub fn base_args(target: Target, extra: &[String], more: &[&str]) -> Vec<String>
 
 /// Write the MIR of `p` (and for a `.ll` input the MIR llc stopped at, `input`) into `dir` as
 /// `STEM@TARGET.before.mir`, `STEM@TARGET.after.mir` (and `STEM@TARGET.input.mir`), so that a
-/// user can rerun `tv` on them or edit them (`--keep-mir`).
+/// user can rerun `tv` on them or edit them (`--keep-mir`); returns the before and after paths.
 fn keep(
     dir: &Path,
     file: &Path,
     target: Target,
     p: &Pair,
     input: Option<&str>,
-) -> Result<(), LlcError> {
+) -> Result<(String, String), LlcError> {
     let stem = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -122,13 +122,15 @@ fn keep(
         ("after", Some(p.after.as_str())),
         ("input", input),
     ];
+    let path = |side: &str| dir.join(format!("{stem}@{}.{side}.mir", target.name()));
     for (side, text) in texts {
         let Some(text) = text else { continue };
-        let path = dir.join(format!("{stem}@{}.{side}.mir", target.name()));
+        let path = path(side);
         std::fs::write(&path, text)
             .map_err(|e| LlcError(format!("--keep-mir: {}: {e}", path.display())))?;
     }
-    Ok(())
+    let name = |side: &str| path(side).display().to_string();
+    Ok((name("before"), name("after")))
 }
 
 /// Run llc for `pass` on `file` (`.mir` or `.ll`) for `target`, with `extra` arguments; with
@@ -174,14 +176,15 @@ pub fn before_after(
         let _ = std::fs::remove_file(p);
     }
     let name = format!("{input}@{}", target.name());
-    let pair = Pair {
+    let mut pair = Pair {
         before: before?,
         after: after?,
         before_name: format!("{name}.before.mir"),
         after_name: format!("{name}.after.mir"),
     };
     if let Some(dir) = keep_dir {
-        keep(dir, file, target, &pair, input_mir.as_deref())?;
+        // Errors and verdicts name the kept files, which the user can open and rerun.
+        (pair.before_name, pair.after_name) = keep(dir, file, target, &pair, input_mir.as_deref())?;
     }
     Ok(pair)
 }

@@ -250,8 +250,14 @@ impl Ctx<'_> {
         let file = self.file.display();
         let first = row.steps[0].name();
         let last = row.steps[row.steps.len() - 1].name();
-        let bname = format!("{file}@{}.stop-before={first}.mir", t.name());
-        let aname = format!("{file}@{}.after={last}.mir", t.name());
+        // With --keep-mir, a pair worth keeping is kept under these names (`keep_pair`).
+        let (bname, aname) = match &self.a.keep_mir {
+            Some(dir) => kept_names(dir, self.file, t, &first),
+            None => (
+                format!("{file}@{}.stop-before={first}.mir", t.name()),
+                format!("{file}@{}.after={last}.mir", t.name()),
+            ),
+        };
         let read = || -> Result<Vec<BlockVerdict>, String> {
             let b = mir::parse(&bname, before).map_err(|e| e.to_string())?;
             let f = mir::parse(&aname, after).map_err(|e| e.to_string())?;
@@ -288,18 +294,25 @@ impl Ctx<'_> {
     }
 }
 
+/// The paths `keep_pair` writes a pass's pair to: `DIR/STEM@TARGET.PASS.before.mir`, `.after.mir`.
+fn kept_names(dir: &Path, file: &Path, t: Target, pass: &str) -> (String, String) {
+    let stem = file
+        .file_stem()
+        .map_or("input".into(), |s| s.to_string_lossy());
+    let base = dir.join(format!("{stem}@{}.{}", t.name(), pass.replace(',', "_")));
+    let base = base.display();
+    (format!("{base}.before.mir"), format!("{base}.after.mir"))
+}
+
 /// Write a pair whose check refuted, was unknown or failed to `DIR/STEM@TARGET.PASS.before.mir`
 /// and `.after.mir`, to examine or rerun `tv` on; a failure to write is a warning, since the
 /// verdicts are already known.
 fn keep_pair(dir: &Path, file: &Path, t: Target, pass: &str, before: &str, after: &str) {
-    let stem = file
-        .file_stem()
-        .map_or("input".into(), |s| s.to_string_lossy());
-    let base = format!("{stem}@{}.{}", t.name(), pass.replace(',', "_"));
+    let (bname, aname) = kept_names(dir, file, t, pass);
     let write = || -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join(format!("{base}.before.mir")), before)?;
-        std::fs::write(dir.join(format!("{base}.after.mir")), after)
+        std::fs::write(bname, before)?;
+        std::fs::write(aname, after)
     };
     if let Err(e) = write() {
         eprintln!("warning: --keep-mir {}: {e}", dir.display());
