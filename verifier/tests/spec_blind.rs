@@ -53,6 +53,17 @@ fn blind_set_1_keeps_its_first_contact_result() {
         "pcode08_cdna3_buffer_incdec.json",
         "pcode09_cdna2_ds_cmpst_b64.json",
         "pcode10_rdna4_ds_add64.json",
+        // Found after the Markdown reference-page reader (session 16), which was written
+        // looking at these pages: a floor, not a blind measure (blind set 2 is that).
+        "ref01_cdna4_ds_sub_rtn_u32.md",
+        "ref02_rdna4_ds_load_2addr_stride64_b64.md",
+        "ref03_cdna3_buffer_atomic_cmpswap.md",
+        "ref04_rdna3_ds_cmpstore_rtn_b32.md",
+        "ref05_cdna2_ds_read2st64_b32.md",
+        "ref06_cdna4_buffer_load_sshort.md",
+        "ref08_cdna4_ds_write2_b64.md",
+        "ref10_gfx9_ds_max_rtn_i32.md",
+        "ref12_rdna4_ds_sub_clamp_u32.md",
     ];
     for (page, clean) in &pages {
         let found = has_finding(&dir, page);

@@ -3,7 +3,7 @@
 //! Each input format has a reader of its own that turns a file into one [`Doc`] (entries with
 //! their source lines): [`clrx`] (CLRX-style instruction pages, plain-text or Markdown),
 //! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
-//! Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
+//! Example; [`refpage_md`] reads their Markdown rendering), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
 //! ([`prose_buffer`] that of MUBUF descriptions; [`paraphrase`] reads any other wording of
@@ -27,6 +27,7 @@ pub mod pcode_json;
 pub mod prose;
 pub mod prose_buffer;
 pub mod refpage;
+pub mod refpage_md;
 pub mod report;
 
 use gcnsmt_semantics::target::Target;
@@ -141,6 +142,9 @@ pub struct Entry {
     pub operands: Vec<Located<String>>,
     /// Generations the entry is for (empty: the document's).
     pub gens: Vec<Target>,
+    /// Generations a page says the instruction is available on (`Available on RDNA 3 and
+    /// RDNA 4.`), each with its line (the `availability` check).
+    pub available: Vec<Located<Target>>,
 }
 
 /// One row of an opcode table: the opcode and the mnemonic per generation it lists.
@@ -348,7 +352,10 @@ pub fn detect(name: &str, text: &str) -> Format {
         Format::PcodeJson
     } else if name.ends_with(".xml") || t.starts_with("<?xml") || t.starts_with('<') {
         Format::IsaXml
-    } else if text.contains("Binary Layout") || text.contains("\nIdentifier ") {
+    } else if refpage_md::is_markdown_page(text)
+        || text.contains("Binary Layout")
+        || text.contains("\nIdentifier ")
+    {
         Format::RefPage
     } else {
         Format::Clrx
@@ -362,6 +369,7 @@ pub fn detect(name: &str, text: &str) -> Format {
 pub fn read(file: &str, text: &str, opts: &Options) -> Result<Doc, SpecError> {
     match detect(file, text) {
         Format::Clrx => clrx::read(file, text),
+        Format::RefPage if refpage_md::is_markdown_page(text) => refpage_md::read(file, text),
         Format::RefPage => refpage::read(file, text),
         Format::PcodeJson => pcode_json::read(file, text, opts.targets.as_deref()),
         Format::IsaXml => isa_xml::read(file, text),

@@ -4,6 +4,7 @@
 //! assembler/encoder (byte-exact with llvm-mc 22).
 
 mod alias;
+mod availability;
 mod body;
 mod example;
 mod fields;
@@ -116,6 +117,10 @@ pub const KINDS: &[Check] = &[
     Check {
         kind: alias::KIND,
         run: Run::Entry(alias::check),
+    },
+    Check {
+        kind: availability::KIND,
+        run: Run::Entry(availability::check),
     },
     Check {
         kind: example::KIND,

@@ -122,18 +122,31 @@ fn sentence(text: &str, at: usize) -> (usize, &str) {
     (start, text[start..end].trim())
 }
 
+/// Whether the words say the pre-op value comes back: a `return` word, or `written`/`writes`
+/// with the destination register named (`is written to VDATA[31:0] only when ...`).
+fn says_return(words: &[String]) -> bool {
+    words.iter().any(|w| w.starts_with("return"))
+        || (words.iter().any(|w| w == "written" || w == "writes")
+            && words
+                .iter()
+                .any(|w| w == "vdata" || w == "vdst" || w == "return_data"))
+}
+
 /// Whether `s` is a return condition read whole: a return word, one bit, frame words only.
 fn covered(s: &str) -> bool {
     let words: Vec<String> = s
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '.' | ':'))
-        .filter(|w| !w.is_empty())
+        .split(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '.' | ':' | '[' | ']')
+        })
+        // A bit range of the destination (`VDATA[31:0]`) names where, not when.
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
         .map(str::to_ascii_lowercase)
         .collect();
     let bits = words
         .iter()
         .filter(|w| BITS.iter().any(|b| b.eq_ignore_ascii_case(w)))
         .count();
-    let ret = words.iter().any(|w| w.starts_with("return"));
+    let ret = says_return(&words);
     let frame = words
         .iter()
         .all(|w| FRAME.contains(&w.as_str()) || BITS.iter().any(|b| b.eq_ignore_ascii_case(w)));
@@ -149,10 +162,12 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     let re = Regex::new(r"\b(GLC|SC0|SC1|SLC|SCC|DLC|NT)\b").expect("valid");
     // The first sentence that names a bit and a return.
     let Some(m) = re.find_iter(&d.value).find(|m| {
-        sentence(&d.value, m.start())
-            .1
-            .to_ascii_lowercase()
-            .contains("return")
+        let s = sentence(&d.value, m.start()).1.to_ascii_lowercase();
+        let words: Vec<String> = s
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect();
+        s.contains("return") || says_return(&words)
     }) else {
         return;
     };
