@@ -10,6 +10,9 @@ pub struct Ctx<'a> {
     pub before: &'a Function,
     /// The after-function.
     pub after: &'a Function,
+    /// In image mode (refuting, `alloc_image.rs`): the edits so far; a read of another value
+    /// is recorded there instead of failing.
+    pub image: Option<std::cell::RefCell<super::alloc_image::Image>>,
 }
 
 /// Which file an operand is read from: before-names or after-locations.
