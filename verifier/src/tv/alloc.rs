@@ -194,7 +194,13 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
             (Some(b), Some(a)) => {
                 let site = (bb.num, i as u32);
                 let mut trial = s.clone();
-                match step::matched(cx, &mut trial, b, a, site) {
+                let snap = cx.image.as_ref().map(|m| m.borrow().clone());
+                let r = step::matched(cx, &mut trial, b, a, site);
+                if let (Err(_), Some(m), Some(snap)) = (&r, &cx.image, snap) {
+                    // A failed match records no edit.
+                    *m.borrow_mut() = snap;
+                }
+                match r {
                     Ok(()) => {
                         s = trial;
                         i += 1;
@@ -289,7 +295,7 @@ fn shapes(bf: &Function, af: &Function) -> Result<(), String> {
 /// before-instruction reads (the after-function refines the before-function), else why the
 /// checker could not follow it (a real allocation bug, or a transformation it does not know).
 pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
-    check_at(bf, af).map_err(|f| f.why)
+    check_at(bf, af, false).map_err(|f| f.why)
 }
 
 /// Where the checker stopped: the block (index into the functions' blocks, `None` when the
@@ -308,7 +314,8 @@ pub struct Fail {
 }
 
 /// [`check`], saying where it stopped.
-pub fn check_at(bf: &Function, af: &Function) -> Result<(), Box<Fail>> {
+/// `lenient`: early-clobber overlaps are read-then-write (for refuting only, never proving).
+pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<Fail>> {
     let fail = |why: String| Fail {
         why,
         block: None,
@@ -320,6 +327,7 @@ pub fn check_at(bf: &Function, af: &Function) -> Result<(), Box<Fail>> {
         before: bf,
         after: af,
         image: None,
+        lenient,
     };
     let remat = remat_table(&cx);
     let n = bf.blocks.len();
@@ -390,11 +398,17 @@ pub fn check_at(bf: &Function, af: &Function) -> Result<(), Box<Fail>> {
 }
 
 /// The image edits of block `k` walked from `entry` in image mode (`alloc_image.rs`).
-pub fn image_of(bf: &Function, af: &Function, k: usize, entry: State) -> Result<image::Image, String> {
+pub fn image_of(
+    bf: &Function,
+    af: &Function,
+    k: usize,
+    entry: State,
+) -> Result<image::Image, String> {
     let cx = Ctx {
         before: bf,
         after: af,
         image: Some(Default::default()),
+        lenient: true,
     };
     let remat = remat_table(&cx);
     walk(&cx, &remat, &bf.blocks[k], &af.blocks[k], entry)?;

@@ -41,7 +41,7 @@ pub struct Image {
 /// Whether a name can be written as a MIR operand of the image (a before-virtual register's
 /// dword, a spill slot's dword (`alloc_slots.rs`) or a 32-bit physical register, not SCC).
 fn expressible(n: &str) -> bool {
- n != "scc" && n != "null" && !n.starts_with("src_")
+    n != "scc" && n != "null" && !n.starts_with("src_")
 }
 
 /// The name the image reads for before-name `n` at after-location `l`, when `l` does not hold
@@ -120,12 +120,7 @@ pub fn use_edit(
 /// An instruction only the after-file has that writes physical registers from immediates
 /// alone (`$exec = S_MOV_B64 0`, `$vgpr18 = V_MOV_B32_e32 0, implicit $exec`).
 pub fn constant_write(a: &Inst) -> bool {
-    let moves = [
-        "S_MOV_B32",
-        "S_MOV_B64",
-        "V_MOV_B32_e32",
-        "V_MOV_B32_e64",
-    ];
+    let moves = ["S_MOV_B32", "S_MOV_B64", "V_MOV_B32_e32", "V_MOV_B32_e64"];
     moves.contains(&a.opcode.as_str())
         && !a.defs.is_empty()
         && a.defs.iter().all(|d| matches!(d.kind, OpKind::Phys(_)))
@@ -140,7 +135,10 @@ pub fn constant_write(a: &Inst) -> bool {
 /// front of before-line `at`; its def units now hold their own (new) value in both.
 pub fn insert(cx: &Ctx, s: &mut State, a: &Inst, at: Option<u32>) -> Result<(), String> {
     let (Some(img), Some(at)) = (&cx.image, at) else {
-        return Err(format!("line {}: {} only in the after-file", a.loc.line, a.opcode));
+        return Err(format!(
+            "line {}: {} only in the after-file",
+            a.loc.line, a.opcode
+        ));
     };
     let mut units = Vec::new();
     for d in &a.defs {
@@ -170,6 +168,9 @@ pub fn insert(cx: &Ctx, s: &mut State, a: &Inst, at: Option<u32>) -> Result<(), 
 /// The MIR spelling of a name: `%5.1` -> `%5.sub1` (`%5` for a one-dword class), `v18` ->
 /// `$vgpr18`, `exec_lo` -> `$exec_lo`.
 pub fn spell(cx: &Ctx, n: &str) -> Option<String> {
+    if n.contains('@') {
+        return None;
+    }
     if let Some(r) = n.strip_prefix('%') {
         let (id, k) = r.split_once('.')?;
         let id: u32 = id.parse().ok()?;

@@ -155,12 +155,17 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
     // In an image (`alloc_image.rs`) the instruction reads before it writes, as it executes
     // once on a target without XNACK replay: an execution the refutation may show.
     if let Some((_, l, _)) = defs.iter().find(|(_, l, e)| *e && use_locs.contains(l)) {
-        if cx.image.is_none() {
+        if cx.image.is_none() && !cx.lenient {
             return Err(format!("{}: early-clobber {l} is also read", at(a)));
         }
     }
     if alloc_ops::returns(&a.opcode) {
         preserved(s, a)?;
+    }
+    if cx.image.is_some() {
+        for (n, _, _) in defs.iter().filter(|(n, _, _)| n.starts_with('%')) {
+            s.version(n, b.loc.line);
+        }
     }
     let mut clobber: Vec<String> = undef_locs;
     for y in extra.iter().filter(|y| y.flags.implicit_def) {

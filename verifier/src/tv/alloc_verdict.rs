@@ -77,7 +77,7 @@ pub fn prove(
         };
         let start = Instant::now();
         let checked = guards(fb, fa, &targets).and_then(|()| {
-            super::alloc::check_at(fb, fa).map_err(|f| {
+            super::alloc::check_at(fb, fa, false).map_err(|f| {
                 let why = f.why.clone();
                 match refute_once((before, after), (fb, fa), &f, &targets, recheck) {
                     Ok(vs) => out.refuted.extend(vs),
@@ -203,9 +203,11 @@ pub fn first(
 /// The reason of a block the block checks leave `unsupported` because the pass assigns
 /// registers, with the checker's reason why it could not follow the function.
 pub fn explain(v: &mut BlockVerdict, ra: &Outcome) {
-    if let Some(r) = ra.refuted.iter().find(|r| {
-        (&r.function, r.block, &r.target) == (&v.function, v.block, &v.target)
-    }) {
+    if let Some(r) = ra
+        .refuted
+        .iter()
+        .find(|r| (&r.function, r.block, &r.target) == (&v.function, v.block, &v.target))
+    {
         *v = r.clone();
         return;
     }
