@@ -9,6 +9,7 @@
 //! docs/tv.md, "Register-allocation checker". When anything does not match, the checker says
 //! nothing ([`check`] returns why) and the block checks run as before.
 
+use super::alloc_image as image;
 use super::alloc_ops::{self, Ctx, Side};
 use super::alloc_state::State;
 use super::alloc_step as step;
@@ -193,14 +194,29 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
             (Some(b), Some(a)) => {
                 let site = (bb.num, i as u32);
                 let mut trial = s.clone();
-                match step::matched(cx, &mut trial, b, a, site) {
+                let snap = cx.image.as_ref().map(|m| m.borrow().clone());
+                let r = step::matched(cx, &mut trial, b, a, site);
+                if let (Err(_), Some(m), Some(snap)) = (&r, &cx.image, snap) {
+                    // A failed match records no edit.
+                    *m.borrow_mut() = snap;
+                }
+                match r {
                     Ok(()) => {
                         s = trial;
                         i += 1;
                     }
-                    // An instruction the after-file adds: a rematerialised constant, or the
-                    // pair really differs.
-                    Err(e) => rematerialise(cx, remat, &mut s, a).ok_or(e)?,
+                    // An instruction the after-file adds: a rematerialised constant, a
+                    // constant write (kept in an image), or the pair really differs.
+                    Err(e) => match rematerialise(cx, remat, &mut s, a) {
+                        Some(()) => {}
+                        None if cx.image.is_some()
+                            && b.opcode != a.opcode
+                            && image::constant_write(a) =>
+                        {
+                            image::insert(cx, &mut s, a, Some(b.loc.line))?;
+                        }
+                        None => return Err(e),
+                    },
                 }
                 j += 1;
             }
@@ -279,10 +295,39 @@ fn shapes(bf: &Function, af: &Function) -> Result<(), String> {
 /// before-instruction reads (the after-function refines the before-function), else why the
 /// checker could not follow it (a real allocation bug, or a transformation it does not know).
 pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
-    shapes(bf, af)?;
+    check_at(bf, af, false).map_err(|f| f.why)
+}
+
+/// Where the checker stopped: the block (index into the functions' blocks, `None` when the
+/// pair's shape differs) with its entry state, reached from the entry along `path` (block
+/// numbers) over edges whose out-states the entry state joins, so every fact of that state
+/// holds on that path.
+pub struct Fail {
+    /// Why, as [`check`] says it.
+    pub why: String,
+    /// The block's index.
+    pub block: Option<usize>,
+    /// Its entry state.
+    pub entry: State,
+    /// Block numbers from the function's entry to the block.
+    pub path: Vec<u32>,
+}
+
+/// [`check`], saying where it stopped.
+/// `lenient`: early-clobber overlaps are read-then-write (for refuting only, never proving).
+pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<Fail>> {
+    let fail = |why: String| Fail {
+        why,
+        block: None,
+        entry: State::entry(),
+        path: Vec::new(),
+    };
+    shapes(bf, af).map_err(|w| Box::new(fail(w)))?;
     let cx = Ctx {
         before: bf,
         after: af,
+        image: None,
+        lenient,
     };
     let remat = remat_table(&cx);
     let n = bf.blocks.len();
@@ -295,12 +340,16 @@ pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, b) in bf.blocks.iter().enumerate() {
         for s in &b.successors {
-            let t = *index.get(s).ok_or("a successor that is no block")?;
+            let t = *index
+                .get(s)
+                .ok_or_else(|| Box::new(fail("a successor that is no block".into())))?;
             preds[t].push(k);
         }
     }
     let mut ins: Vec<Option<State>> = vec![None; n];
     let mut outs: Vec<Option<State>> = vec![None; n];
+    // The predecessor a block was first reached from (a tree: it was reached earlier).
+    let mut parent: Vec<Option<usize>> = vec![None; n];
     let entry = State::entry();
     for _round in 0..(4 * n + 8) {
         let mut changed = false;
@@ -312,20 +361,56 @@ pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
             if from.is_empty() {
                 continue;
             }
+            if parent[k].is_none() && k != 0 {
+                parent[k] = preds[k].iter().copied().find(|&p| outs[p].is_some());
+            }
             let num = bf.blocks[k].num;
             let s = State::join(&from, num);
             if ins[k].as_ref() == Some(&s) {
                 continue;
             }
-            let out = walk(&cx, &remat, &bf.blocks[k], &af.blocks[k], s.clone())
-                .map_err(|e| format!("bb.{num}: {e}"))?;
+            match walk(&cx, &remat, &bf.blocks[k], &af.blocks[k], s.clone()) {
+                Ok(out) => outs[k] = Some(out),
+                Err(e) => {
+                    let mut path = vec![num];
+                    let mut at = k;
+                    while let Some(p) = parent[at].filter(|_| path.len() <= n) {
+                        path.push(bf.blocks[p].num);
+                        at = p;
+                    }
+                    path.reverse();
+                    return Err(Box::new(Fail {
+                        why: format!("bb.{num}: {e}"),
+                        block: Some(k),
+                        entry: s,
+                        path,
+                    }));
+                }
+            }
             ins[k] = Some(s);
-            outs[k] = Some(out);
             changed = true;
         }
         if !changed {
             return Ok(());
         }
     }
-    Err("no fixed point".into())
+    Err(Box::new(fail("no fixed point".into())))
+}
+
+/// The image edits of block `k` walked from `entry` in image mode (`alloc_image.rs`).
+pub fn image_of(
+    bf: &Function,
+    af: &Function,
+    k: usize,
+    entry: State,
+) -> Result<image::Image, String> {
+    let cx = Ctx {
+        before: bf,
+        after: af,
+        image: Some(Default::default()),
+        lenient: true,
+    };
+    let remat = remat_table(&cx);
+    walk(&cx, &remat, &bf.blocks[k], &af.blocks[k], entry)?;
+    Ok(cx.image.map(|i| i.into_inner()).unwrap_or_default())
 }

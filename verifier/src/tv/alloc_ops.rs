@@ -10,6 +10,12 @@ pub struct Ctx<'a> {
     pub before: &'a Function,
     /// The after-function.
     pub after: &'a Function,
+    /// In image mode (refuting, `alloc_image.rs`): the edits so far; a read of another value
+    /// is recorded there instead of failing.
+    pub image: Option<std::cell::RefCell<super::alloc_image::Image>>,
+    /// Refuting: an early-clobber def that overlaps a use is read-then-write (as the image
+    /// takes it), so the walk goes on to the read that is wrong.
+    pub lenient: bool,
 }
 
 /// Which file an operand is read from: before-names or after-locations.

@@ -164,6 +164,20 @@ impl State {
             .collect()
     }
 
+    /// Before `name` (a virtual register's dword) is redefined at before-line `line`: the
+    /// locations holding its value hold the version `name@line` instead (a refutation's image
+    /// copies the old value there, `alloc_refute.rs`).
+    pub fn version(&mut self, name: &str, line: u32) {
+        let v = format!("{name}@{line}");
+        let valid = self.valid(name);
+        for c in self.locs.values_mut() {
+            if let Some(g) = c.remove(name) {
+                c.insert(v.clone(), g);
+            }
+        }
+        self.valid.insert(v, valid);
+    }
+
     /// `loc` now holds exactly `c`.
     pub fn set(&mut self, loc: &str, c: Contents) {
         let c = c.into_iter().filter(|(_, g)| !g.is_empty()).collect();

@@ -24,6 +24,13 @@ pub struct Outcome {
     pub proved: Vec<String>,
     /// Why it could not follow the others (function -> reason).
     pub failed: BTreeMap<String, String>,
+    /// Blocks it refuted (`alloc_refute.rs`): they replace the block checks' verdicts.
+    pub refuted: Vec<BlockVerdict>,
+}
+
+thread_local! {
+    /// Set while a refutation's image is checked: the checker does not refute again there.
+    static IMAGING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 fn changed(b: &Block, a: &Block) -> bool {
@@ -41,6 +48,7 @@ pub fn prove(
     after: &MirFile,
     only: &[String],
     fallback: Option<&[Target]>,
+    recheck: &super::alloc_refute::Recheck,
 ) -> Outcome {
     let mut out = Outcome::default();
     for fb in &before.functions {
@@ -68,7 +76,20 @@ pub fn prove(
             (None, None) => continue,
         };
         let start = Instant::now();
-        if let Err(why) = guards(fb, fa, &targets).and_then(|()| super::alloc::check(fb, fa)) {
+        let checked = guards(fb, fa, &targets).and_then(|()| {
+            super::alloc::check_at(fb, fa, false).map_err(|f| {
+                let why = f.why.clone();
+                match refute_once((before, after), (fb, fa), &f, &targets, recheck) {
+                    Ok(vs) => out.refuted.extend(vs),
+                    Err(e) if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() => {
+                        eprintln!("alloc: {}: not refuted: {e}", fb.name);
+                    }
+                    Err(_) => {}
+                }
+                why
+            })
+        });
+        if let Err(why) = checked {
             if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() {
                 eprintln!("alloc: {}: {why}", fb.name);
             }
@@ -105,6 +126,22 @@ pub fn prove(
         out.proved.push(fb.name.clone());
     }
     out
+}
+
+/// [`super::alloc_refute::refute`], but not while an image is being checked.
+fn refute_once(
+    files: (&MirFile, &MirFile),
+    fns: (&Function, &Function),
+    fail: &super::alloc::Fail,
+    targets: &[Target],
+    recheck: &super::alloc_refute::Recheck,
+) -> Result<Vec<BlockVerdict>, String> {
+    if IMAGING.with(|c| c.replace(true)) {
+        return Err("inside an image check".into());
+    }
+    let r = super::alloc_refute::refute(files, fns, fail, targets, recheck);
+    IMAGING.with(|c| c.set(false));
+    r
 }
 
 /// What the checker does not follow, checked before it runs: memory operands that claim more
@@ -147,9 +184,10 @@ pub fn first(
     only: &[String],
     fallback: Option<&[Target]>,
     sharded: bool,
+    recheck: &super::alloc_refute::Recheck,
 ) -> (Outcome, Option<Vec<String>>) {
     let ra = match sharded {
-        false => prove(before, after, only, fallback),
+        false => prove(before, after, only, fallback, recheck),
         true => Outcome::default(),
     };
     let rest: Vec<String> = before
@@ -164,8 +202,16 @@ pub fn first(
 
 /// The reason of a block the block checks leave `unsupported` because the pass assigns
 /// registers, with the checker's reason why it could not follow the function.
-pub fn explain(v: &mut BlockVerdict, failed: &BTreeMap<String, String>) {
-    let Some(why) = failed.get(&v.function) else {
+pub fn explain(v: &mut BlockVerdict, ra: &Outcome) {
+    if let Some(r) = ra
+        .refuted
+        .iter()
+        .find(|r| (&r.function, r.block, &r.target) == (&v.function, v.block, &v.target))
+    {
+        *v = r.clone();
+        return;
+    }
+    let Some(why) = ra.failed.get(&v.function) else {
         return;
     };
     if v.verdict == "unsupported"

@@ -299,7 +299,11 @@ pub fn validate(
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
     // The register-allocation checker first (`alloc.rs`); what it proves is not checked again.
-    let (ra, rest) = super::alloc_verdict::first(before, after, only, fallback, shard.is_some());
+    let recheck = |b: &MirFile, a: &MirFile, o: &[String]| {
+        validate(b, a, o, fallback, opts, unmodelled, None)
+    };
+    let (ra, rest) =
+        super::alloc_verdict::first(before, after, only, fallback, shard.is_some(), &recheck);
     let Some(rest) = rest else {
         return Ok(ra.verdicts);
     };
@@ -350,7 +354,7 @@ pub fn validate(
     let mut out: Vec<BlockVerdict> = out;
     out.extend(cfg);
     for v in &mut out {
-        super::alloc_verdict::explain(v, &ra.failed);
+        super::alloc_verdict::explain(v, &ra);
     }
     let mut all = ra.verdicts;
     all.extend(out);

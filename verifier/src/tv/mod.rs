@@ -8,7 +8,10 @@
 //! counterexamples in MIR terms.
 
 pub mod alloc;
+mod alloc_image;
 mod alloc_ops;
+mod alloc_refute;
+mod alloc_slots;
 mod alloc_state;
 mod alloc_step;
 pub mod alloc_verdict;
