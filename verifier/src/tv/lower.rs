@@ -89,6 +89,9 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
             .iter()
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
+    if exec && super::xlane::uninterpreted(op) {
+        return false;
+    }
     (exec && super::exec::handles(op))
         || (!exec && (super::mimg::is_image_read(op) || super::dpp::is_dpp(op)))
         || (exec || !writes_exec())
@@ -184,6 +187,8 @@ pub fn lower(
         // result) is no better in the one-lane model, where lane L always runs and the mask
         // is never 0: no fallback.
         Err(e) if e.0.contains("a lane mask") || e.0.contains("lane bits") => Err(e),
+        // Nor when a cross-lane op the EXEC model leaves uninterpreted reads a mask.
+        Err(e) if super::xlane::reads_mask(sides, target) => Err(e),
         Err(e) if !super::exec::writes(b, a) => lower_in(name, sides, live, target, how, false)
             .map_err(|u| match u.0 == e.0 {
                 true => u,
@@ -207,6 +212,13 @@ fn lower_in(
         texel,
     } = how;
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
+    let (bw, aw) = match exec {
+        true => (
+            super::xlane::reads(before, bw),
+            super::xlane::reads(after, aw),
+        ),
+        false => (bw, aw),
+    };
     let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
     let encoded = super::wide::encoded_after(&bw, &aw, target)
@@ -667,6 +679,11 @@ fn lower_side(
                 super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
             let body = match own {
                 Some(t) => t,
+                None if super::firstlane::to_sgpr_copy(side, i) => {
+                    return Err(fail(
+                        "a VGPR-to-SGPR copy reads the first active lane".into(),
+                    ))
+                }
                 None => super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out))
                     .map_err(fail)?,
             };
