@@ -31,6 +31,7 @@ use super::emit::{self, Side};
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 pub use super::uninterp::UNINTERPRETED_PREFIX;
+use super::xlane;
 use crate::rules::{Line, Loc, Rule};
 use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
@@ -212,13 +213,10 @@ fn lower_in(
         texel,
     } = how;
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
-    let (bw, aw) = match exec {
-        true => (
-            super::xlane::reads(before, bw),
-            super::xlane::reads(after, aw),
-        ),
-        false => (bw, aw),
-    };
+    let (bw, aw) = (
+        xlane::reads(exec, before, bw),
+        xlane::reads(exec, after, aw),
+    );
     let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
     let encoded = super::wide::encoded_after(&bw, &aw, target)

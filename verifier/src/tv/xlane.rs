@@ -41,11 +41,11 @@ pub fn uninterpreted(op: &str) -> bool {
     )
 }
 
-/// `block` with each 32-bit VGPR-to-SGPR `COPY` written as the `V_READFIRSTLANE_B32` LLVM
+/// In the EXEC model (`exec`), `block` with each 32-bit VGPR-to-SGPR `COPY` written as the `V_READFIRSTLANE_B32` LLVM
 /// lowers it to (si-fix-sgpr-copies; the same value), keeping its text as its key so that
 /// twins still pair.
-pub fn reads(side: &Side, mut block: Block) -> Block {
-    for i in block.insts.iter_mut() {
+pub fn reads(exec: bool, side: &Side, mut block: Block) -> Block {
+    for i in block.insts.iter_mut().filter(|_| exec) {
         let one_dword = i.defs.first().is_some_and(|d| match &d.kind {
             OpKind::VReg { id, sub: None } => {
                 side.classes
