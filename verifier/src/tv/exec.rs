@@ -451,7 +451,17 @@ fn moves_bits(side: &Side, i: &Inst, mask_uses: &[&Operand], target: Target) -> 
 /// `V_READFIRSTLANE_B32` and the VGPR-to-SGPR copy, which read the first active lane) would see
 /// bits this model does not have. Errors: the instruction's index and why.
 pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
+    lanewise_with(side, target, true)
+}
+
+/// [`lanewise`], where `xlane` says whether `xlane.rs`'s uninterpreted cross-lane ops may read
+/// masks (in the EXEC model); without, such a read is an error as before, which
+/// `lower::lower` uses to refuse the one-lane fallback (whose masks have garbage bits).
+pub fn lanewise_with(side: &Side, target: Target, xlane: bool) -> Result<(), (usize, String)> {
     let mut masks: BTreeSet<String> = exec_cells(target).into_iter().collect();
+    // 32-bit halves of wave64 masks, read only by `xlane.rs`'s uninterpreted cross-lane ops.
+    let mut parts: std::collections::BTreeMap<String, &str> = Default::default();
+    let wave64 = exec_cells(target).len() == 2;
     let key = |o: &Operand| -> Vec<String> {
         match &o.kind {
             OpKind::VReg { id, .. } => vec![format!("%{id}")],
@@ -468,15 +478,47 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
             || op.starts_with("DS_BPERMUTE")
             || op.starts_with("DS_PERMUTE")
             || op.starts_with("DS_SWIZZLE");
+        // `V_READFIRSTLANE_B32` of a VGPR is `xlane.rs`'s (a mask source is refused below).
         if cross
-            || op == "V_READFIRSTLANE_B32"
-            || op.starts_with("V_READLANE")
+            || op.starts_with("V_READLANE") && !super::xlane::uninterpreted(op)
             || op.contains("DPP")
         {
             return Err((n, format!("{op} reads another lane")));
         }
         if super::lower::is_terminator(op) {
             continue;
+        }
+        let part_reads: Vec<&str> = i
+            .uses()
+            .flat_map(key)
+            .filter_map(|k| parts.get(&k).copied())
+            .chain(i.uses().filter_map(|o| match &o.kind {
+                // A mask's sub-register read in place is a half too.
+                OpKind::VReg { id, sub: Some(s) } if masks.contains(&format!("%{id}")) => {
+                    Some(match s.as_str() {
+                        "sub0" if wave64 => "lo",
+                        "sub1" if wave64 => "hi",
+                        _ => "other",
+                    })
+                }
+                _ => None,
+            }))
+            .collect();
+        if let Some(half) =
+            super::xlane::part_copy(i, wave64, |id| xlane && masks.contains(&format!("%{id}")))
+        {
+            parts.extend(i.defs.iter().flat_map(key).map(|k| (k, half)));
+            continue;
+        }
+        if xlane && super::xlane::uninterpreted(op) && super::xlane::reads_parts(op, &part_reads) {
+            // Its inputs are compared whole (bit L of a mask for every L), its results fresh.
+            continue;
+        }
+        if !part_reads.is_empty() {
+            return Err((
+                n,
+                format!("{op}: reads or writes part of a lane mask (moves lane bits)"),
+            ));
         }
         let mask_uses: Vec<&Operand> = i
             .ops
@@ -536,7 +578,8 @@ pub fn lanewise(side: &Side, target: Target) -> Result<(), (usize, String)> {
                 return Err((n, "a lane mask copied into a VGPR".into()));
             }
         }
-        if op == "COPY" || op.starts_with("STRICT_") || is_mode_copy(op) {
+        // A plain VGPR-to-SGPR COPY is `xlane.rs`'s first-lane read.
+        if op.starts_with("STRICT_") || is_mode_copy(op) {
             let to_sgpr = i.defs.iter().any(|d| !emit::is_vgpr_dest(side, d))
                 && i.uses().any(|u| emit::is_vgpr_dest(side, u));
             if to_sgpr {

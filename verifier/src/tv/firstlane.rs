@@ -113,7 +113,8 @@ pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<Str
     if uniform(side, x, at, target, 0) {
         return emit::lower_inst(side, i, target);
     }
-    if side.block.insts.iter().any(|j| {
+    // Only an EXEC write before the read changes F (an `SI_IF` after it does not).
+    if side.block.insts[..at].iter().any(|j| {
         j.defs
             .iter()
             .chain(j.ops.iter().filter(|o| o.flags.implicit_def))

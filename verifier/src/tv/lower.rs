@@ -31,6 +31,7 @@ use super::emit::{self, Side};
 use super::mir::{Block, Inst, OpKind};
 use super::opcodes::{self, MirOp};
 pub use super::uninterp::UNINTERPRETED_PREFIX;
+use super::xlane;
 use crate::rules::{Line, Loc, Rule};
 use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
@@ -89,6 +90,9 @@ pub(super) fn modelled(i: &Inst, target: Target, exec: bool) -> bool {
             .iter()
             .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("exec")))
     };
+    if exec && super::xlane::uninterpreted(op) {
+        return false;
+    }
     (exec && super::exec::handles(op))
         || (!exec && (super::mimg::is_image_read(op) || super::dpp::is_dpp(op)))
         || (exec || !writes_exec())
@@ -184,6 +188,8 @@ pub fn lower(
         // result) is no better in the one-lane model, where lane L always runs and the mask
         // is never 0: no fallback.
         Err(e) if e.0.contains("a lane mask") || e.0.contains("lane bits") => Err(e),
+        // Nor when a cross-lane op the EXEC model leaves uninterpreted reads a mask.
+        Err(e) if super::xlane::reads_mask(sides, target) => Err(e),
         Err(e) if !super::exec::writes(b, a) => lower_in(name, sides, live, target, how, false)
             .map_err(|u| match u.0 == e.0 {
                 true => u,
@@ -207,6 +213,10 @@ fn lower_in(
         texel,
     } = how;
     let (bw, aw) = super::waits::without_waits(before.block, after.block);
+    let (bw, aw) = (
+        xlane::reads(exec, before, bw),
+        xlane::reads(exec, after, aw),
+    );
     let rename = renamable(&bw, &aw, phys_live, target);
     // An unencodable 64-bit literal the pass introduced is what the encoder emits (`wide.rs`).
     let encoded = super::wide::encoded_after(&bw, &aw, target)
@@ -673,6 +683,11 @@ fn lower_side(
                 super::scc::write(side, i, target, &mut temps, used[n]).map_err(fail)?;
             let body = match own {
                 Some(t) => t,
+                None if super::firstlane::to_sgpr_copy(side, i) => {
+                    return Err(fail(
+                        "a VGPR-to-SGPR copy reads the first active lane".into(),
+                    ))
+                }
                 None => super::exec::lower_inst(side, i, target, &mut st, (rest, scc_out))
                     .map_err(fail)?,
             };

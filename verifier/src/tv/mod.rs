@@ -73,6 +73,7 @@ pub mod wait_mir;
 pub mod wait_pass;
 pub mod waits;
 pub mod wide;
+pub mod xlane;
 
 #[cfg(test)]
 mod fuzz {
