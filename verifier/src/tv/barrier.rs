@@ -282,6 +282,14 @@ pub fn split(
         let mut phys_live = bp.phys_live.clone();
         phys_live.extend(later(&sb));
         phys_live.extend(later(&sa));
+        // SCC that every later segment of both sides writes before it reads it is dead here
+        // (a dead SCC def the pass moved across the barrier must not be compared).
+        if !bp.phys_live.contains("scc")
+            && super::barrier_move::scc_written_first(&sb[k + 1..])
+            && super::barrier_move::scc_written_first(&sa[k + 1..])
+        {
+            phys_live.remove("scc");
+        }
         // What the split point ending this segment reads (a call's arguments and callee).
         for bar in bars_b.get(k).into_iter().chain(bars_a.get(k)) {
             for o in bar
@@ -448,11 +456,14 @@ fn hoist(segs: &mut [Block], r: u32, k: usize, bars: &[String], target: Target) 
         seg.insts = keep;
     }
     // Everything the moved instructions read (but `r`) must be defined by the end of segment k.
+    // A value the block's preamble copies (`cut`) is defined, the same, at the start of every
+    // segment.
     let later: BTreeSet<u32> = segs[k + 1..].iter().flat_map(defined).collect();
+    let copied = &segs[k].inlined;
     let ok = moved.iter().all(|i| {
         i.ops.iter().all(|o| match o.kind {
             OpKind::VReg { id, .. } if !o.flags.def && !o.flags.implicit_def => {
-                id == r || !later.contains(&id)
+                id == r || !later.contains(&id) || copied.contains(&id)
             }
             _ => true,
         })

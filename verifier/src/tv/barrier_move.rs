@@ -16,7 +16,7 @@
 //! crosses (a call clobbers SCC; a workgroup barrier, a fence, a cache operation and a global
 //! access leave it alone). Any other physical register keeps the block `unsupported`.
 
-use super::mir::{Inst, OpKind};
+use super::mir::{Block, Inst, OpKind};
 use gcnsmt_semantics::target::Target;
 
 /// The family a physical register name belongs to for this check (EXEC's halves are EXEC).
@@ -81,4 +81,19 @@ pub fn movable(i: &Inst, skipped: &[Inst], crossed: &[&str], target: Target) -> 
         .iter()
         .all(|p| *p == "scc" && !mentioned.contains(p) && !crossed.iter().any(|b| is_call(b)));
     read_ok && write_ok
+}
+
+/// Whether, running `segs` in order, SCC is written before anything reads it (or never
+/// mentioned): then its value where they start is never read.
+pub fn scc_written_first(segs: &[Block]) -> bool {
+    for i in segs.iter().flat_map(|s| &s.insts) {
+        let (r, w) = phys(i);
+        if r.contains(&"scc") {
+            return false;
+        }
+        if w.contains(&"scc") {
+            return true;
+        }
+    }
+    true
 }

@@ -81,6 +81,7 @@ fn same_cfg(fb: &Function, fa: &Function) -> bool {
 fn match_fn(fb: &Function, fa: &Function, targets: &[Target]) -> Option<(Function, Function)> {
     let (mut b, mut a) = (fb.clone(), fa.clone());
     let old: BTreeSet<u32> = b.blocks.iter().map(|x| x.num).collect();
+    let merging = a.blocks.len() > b.blocks.len();
     while a.blocks.len() > b.blocks.len() {
         let n = (1..a.blocks.len()).find(|&k| {
             !old.contains(&a.blocks[k].num) && super::cfg_split::split_of(&a, k, targets).is_some()
@@ -101,6 +102,17 @@ fn match_fn(fb: &Function, fa: &Function, targets: &[Target]) -> Option<(Functio
     }
     for f in [&mut b, &mut a] {
         f.blocks.iter_mut().for_each(canonical_branch);
+    }
+    // machine-sink may also sink a definition out of a block into a successor, which the
+    // block-by-block check compares where the block ends (a false alarm): with a merged
+    // split, every block must still define what it defined before.
+    let sunk = merging
+        && b.blocks
+            .iter()
+            .zip(&a.blocks)
+            .any(|(x, y)| !super::lower::defined(x).is_subset(&super::lower::defined(y)));
+    if sunk {
+        return None;
     }
     for k in 0..b.blocks.len() {
         let set = |v: &[u32]| v.iter().copied().collect::<BTreeSet<u32>>();
