@@ -17,7 +17,7 @@
 //! refuted.
 
 use super::diff::BlockPair;
-use super::lower::{defined, is_pure, Unsupported};
+use super::lower::{defined, Unsupported};
 use super::mir::{Block, Inst, OpKind};
 use gcnsmt_semantics::target::Target;
 use std::collections::{BTreeMap, BTreeSet};
@@ -240,7 +240,8 @@ pub fn split(
         )));
     }
     let (mut sb, mut sa) = (sb, sa);
-    align_moved(&mut sb, &mut sa, target);
+    let ops = |v: &[&Inst]| v.iter().map(|i| i.opcode.clone()).collect::<Vec<_>>();
+    align_moved(&mut sb, &mut sa, &ops(&bars_b), target);
     carry_preserved(bp, (&mut sb, &mut sa), (pre_b, pre_a), target);
     let (db, da) = (def_segments(&sb), def_segments(&sa));
     for (r, kb) in &db {
@@ -281,6 +282,14 @@ pub fn split(
         let mut phys_live = bp.phys_live.clone();
         phys_live.extend(later(&sb));
         phys_live.extend(later(&sa));
+        // SCC that every later segment of both sides writes before it reads it is dead here
+        // (a dead SCC def the pass moved across the barrier must not be compared).
+        if !bp.phys_live.contains("scc")
+            && super::barrier_move::scc_written_first(&sb[k + 1..])
+            && super::barrier_move::scc_written_first(&sa[k + 1..])
+        {
+            phys_live.remove("scc");
+        }
         // What the split point ending this segment reads (a call's arguments and callee).
         for bar in bars_b.get(k).into_iter().chain(bars_a.get(k)) {
             for o in bar
@@ -379,10 +388,11 @@ fn carry_preserved(
 /// `V_READFIRSTLANE_B32`s of LLVM's schedule-barrier.mir above its `S_BARRIER`). For a register
 /// defined in different segments on the two sides, hoist its later definitions on either side
 /// to the end of the earliest segment, when that is the same computation there: each defining
-/// instruction is pure, every register it reads is defined by then, no physical register
-/// besides EXEC and MODE is involved, and nothing between reads the register. Otherwise the
-/// block stays as it is (and [`split`] reports the move).
-fn align_moved(sb: &mut [Block], sa: &mut [Block], target: Target) {
+/// instruction may be moved there ([`barrier_move::movable`]: pure, or an invariant scalar
+/// load), every register it reads is defined by then, and nothing between reads the register
+/// or touches a physical register it writes. Otherwise the block stays as it is (and [`split`]
+/// reports the move). `bars`: the opcodes of the split points, the same on both sides.
+fn align_moved(sb: &mut [Block], sa: &mut [Block], bars: &[String], target: Target) {
     for _ in 0..64 {
         let (db, da) = (def_segments(sb), def_segments(sa));
         let moved = db.iter().find_map(|(r, kb)| {
@@ -391,7 +401,7 @@ fn align_moved(sb: &mut [Block], sa: &mut [Block], target: Target) {
         });
         let Some((r, k)) = moved else { return };
         let (mut b2, mut a2) = (sb.to_vec(), sa.to_vec());
-        if !(hoist(&mut b2, r, k, target) && hoist(&mut a2, r, k, target)) {
+        if !(hoist(&mut b2, r, k, bars, target) && hoist(&mut a2, r, k, bars, target)) {
             return;
         }
         sb.clone_from_slice(&b2);
@@ -409,7 +419,7 @@ fn reads(i: &Inst, r: u32) -> bool {
 
 /// Move the instructions of segments after `k` that define `r` to the end of segment `k`, in
 /// order; `false` (nothing to trust) when that might change what they compute.
-fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
+fn hoist(segs: &mut [Block], r: u32, k: usize, bars: &[String], target: Target) -> bool {
     let tmpl = Block {
         insts: Vec::new(),
         ..segs[0].clone()
@@ -424,19 +434,21 @@ fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
     let mut moved = Vec::new();
     // A reader of `r` before one of its later definitions would see that definition early.
     let mut read = false;
-    for seg in segs.iter_mut().skip(k + 1) {
+    // The instructions a moved one jumps over (its physical registers must be untouched there).
+    let mut skipped: Vec<Inst> = Vec::new();
+    // The split points a moved instruction jumps over.
+    let mut crossed: Vec<&str> = Vec::new();
+    for (j, seg) in segs.iter_mut().enumerate().skip(k + 1) {
+        crossed.extend(bars.get(j - 1).map(String::as_str));
         let mut keep = Vec::new();
         for i in std::mem::take(&mut seg.insts) {
             if !defines(&i) {
                 read |= reads(&i, r);
+                skipped.push(i.clone());
                 keep.push(i);
                 continue;
             }
-            let phys_ok = i.defs.iter().chain(&i.ops).all(|o| match &o.kind {
-                OpKind::Phys(p) => matches!(p.as_str(), "exec" | "mode") && !o.flags.def,
-                _ => true,
-            });
-            if read || !phys_ok || !is_pure(&i.opcode, target) {
+            if read || !super::barrier_move::movable(&i, &skipped, &crossed, target) {
                 return false;
             }
             moved.push(i);
@@ -444,11 +456,14 @@ fn hoist(segs: &mut [Block], r: u32, k: usize, target: Target) -> bool {
         seg.insts = keep;
     }
     // Everything the moved instructions read (but `r`) must be defined by the end of segment k.
+    // A value the block's preamble copies (`cut`) is defined, the same, at the start of every
+    // segment.
     let later: BTreeSet<u32> = segs[k + 1..].iter().flat_map(defined).collect();
+    let copied = &segs[k].inlined;
     let ok = moved.iter().all(|i| {
         i.ops.iter().all(|o| match o.kind {
             OpKind::VReg { id, .. } if !o.flags.def && !o.flags.implicit_def => {
-                id == r || !later.contains(&id)
+                id == r || !later.contains(&id) || copied.contains(&id)
             }
             _ => true,
         })

@@ -308,6 +308,8 @@ pub fn validate(
         return Ok(ra.verdicts);
     };
     let only = if ra.proved.is_empty() { only } else { &rest };
+    let norm = super::cfg_match::normalize(before, after, fallback);
+    let (before, after) = norm.as_ref().map_or((before, after), |(b, a)| (b, a));
     let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
     let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
