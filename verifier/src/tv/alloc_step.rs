@@ -112,13 +112,17 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
             if x.flags.undef {
                 continue;
             }
-            if y.flags.undef {
+            if y.flags.undef && !nx.iter().all(|n| s.valid(n).is_empty()) {
                 // In MIR an `undef` use reads no value (the register is free for later passes
-                // to reuse): no refinement of a defined read (breaker8 05).
+                // to reuse): no refinement of a defined read (breaker8 05). Of a read of a
+                // value undefined on every lane (an `IMPLICIT_DEF`'s, processimpdefs) it is.
                 return Err(format!(
                     "{}: an `undef` use where the before-file reads a value",
                     at(a)
                 ));
+            }
+            if y.flags.undef {
+                continue;
             }
             for (n, l) in nx.iter().zip(&ny) {
                 if cx.vector(n) != cx.vector(l) {
@@ -306,14 +310,21 @@ pub fn move_lanes(cx: &Ctx, side: Side, i: &Inst) -> Option<Result<MoveLanes, St
 /// lane) holds nothing known.
 pub fn after_move(cx: &Ctx, s: &mut State, i: &Inst, dst: &[String], src: &[String]) {
     let exec_ok = s.exec_agrees();
+    // An `undef` source reads no value; an `undef` sub-register destination leaves the
+    // register's other dwords undefined (MIR): both hold nothing afterwards.
+    let (undef_src, undef_dst) = undef_flags(cx, Side::After, i);
     let mut new = Vec::new();
     for (l, r) in dst.iter().zip(src) {
         let c = match (cx.vector(l), cx.vector(r)) {
+            _ if undef_src => Contents::new(),
             (true, _) => masked(s, l, &s.contents(r), exec_ok),
             (false, true) => Contents::new(),
             (false, false) => s.contents(r),
         };
         new.push((l.clone(), c));
+    }
+    for l in undef_dst {
+        s.set(&l, Contents::new());
     }
     // A `COPY`'s implicit defs (`implicit-def $exec` on the copy that saves EXEC, a tuple's
     // `implicit-def` on a sub-register copy) only keep LLVM's liveness right: postrapseudos
@@ -329,10 +340,37 @@ pub fn after_move(cx: &Ctx, s: &mut State, i: &Inst, dst: &[String], src: &[Stri
     }
 }
 
+/// Whether a `COPY`'s source is `undef`, and the dwords of its destination register an
+/// `undef` sub-register def leaves undefined (the ones it does not write).
+pub fn undef_flags(cx: &Ctx, side: Side, i: &Inst) -> (bool, Vec<String>) {
+    if i.opcode != "COPY" {
+        return (false, Vec::new());
+    }
+    let src = i.uses().next().is_some_and(|o| o.flags.undef);
+    let Some(d) = i.defs.first().filter(|d| d.flags.undef) else {
+        return (src, Vec::new());
+    };
+    let written = cx.lanes(side, d).ok().flatten().unwrap_or_default();
+    let whole = cx.whole(side, d).unwrap_or_default();
+    (
+        src,
+        whole.into_iter().filter(|n| !written.contains(n)).collect(),
+    )
+}
+
 /// A move only the before-file makes, `dst := src` name by name: each dst name's new value
 /// is held wherever the src name's is (on the active lanes, for a vector dst, together with
-/// the lanes a location held the old dst value on).
-pub fn before_move(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
+/// the lanes a location held the old dst value on). The dwords an `undef` sub-register def
+/// leaves undefined (`undef_dst`) become undefined names: any after-value refines them.
+pub fn before_move(cx: &Ctx, s: &mut State, dst: &[String], src: &[String], undef_dst: &[String]) {
+    moved(cx, s, dst, src);
+    for n in undef_dst {
+        s.forget(n);
+        s.valid.insert(n.clone(), Guard::none());
+    }
+}
+
+fn moved(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
     let cur = s.cur;
     for (x, y) in dst.iter().zip(src) {
         if x == y {
