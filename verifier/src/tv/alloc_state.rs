@@ -189,6 +189,28 @@ impl State {
         self.cur = a;
     }
 
+    /// The (location, name) facts that hold on the lanes of EXEC value `a`.
+    pub fn held_on(&self, a: Atom) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (k, c) in &self.locs {
+            for (n, g) in c {
+                if g.has(a) && *g != Guard::All {
+                    out.push((k.clone(), n.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// These facts now also hold on the lanes of EXEC value `a` (where they still hold).
+    pub fn add_lanes(&mut self, facts: &[(String, String)], a: Atom) {
+        for (k, n) in facts {
+            if let Some(g) = self.locs.get_mut(k).and_then(|c| c.get_mut(n)) {
+                *g = g.union(&Guard::of(a));
+            }
+        }
+    }
+
     /// The state at a join: a fact holds if it holds on every incoming edge; a name is defined
     /// where it is defined on some edge. `at` is the joined block's number.
     pub fn join(states: &[&State], at: u32) -> State {

@@ -159,7 +159,42 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
     for y in extra.iter().filter(|y| y.flags.implicit_def) {
         clobber.extend(regs(cx, Side::After, y)?);
     }
-    write(cx, s, &defs, (&undef_names, &clobber), site)
+    let narrowed = if narrows_exec(b) {
+        s.held_on(s.cur)
+    } else {
+        Vec::new()
+    };
+    write(cx, s, &defs, (&undef_names, &clobber), site)?;
+    // EXEC & X is a subset of EXEC: what held on the old EXEC's lanes holds on the new one's.
+    if !narrowed.is_empty() && s.cur == site {
+        s.add_lanes(&narrowed, site);
+    }
+    Ok(())
+}
+
+/// `$exec = S_AND_B64 $exec, X` or `$exec = S_ANDN2_B64 $exec, X` (B32 on `$exec_lo`, `_term`
+/// forms too): the new EXEC's lanes are a subset of the old one's.
+fn narrows_exec(b: &Inst) -> bool {
+    let op = b.opcode.trim_end_matches("_term");
+    let andn2 = matches!(op, "S_ANDN2_B64" | "S_ANDN2_B32");
+    if !andn2 && !matches!(op, "S_AND_B64" | "S_AND_B32") {
+        return false;
+    }
+    let Some(OpKind::Phys(d)) = b.defs.first().map(|d| &d.kind) else {
+        return false;
+    };
+    let exec = if op.ends_with("B64") {
+        "exec"
+    } else {
+        "exec_lo"
+    };
+    let srcs: Vec<&OpKind> = b.uses().map(|o| &o.kind).collect();
+    let is_exec = |k: &&OpKind| matches!(k, OpKind::Phys(p) if p == exec);
+    d == exec
+        && match andn2 {
+            true => srcs.first().is_some_and(is_exec),
+            false => srcs.iter().any(is_exec),
+        }
 }
 
 /// The defs of a matched instruction: each def name now has a new value, which its def
