@@ -146,3 +146,18 @@ fn exec_masked_copies() {
         assert_eq!(v, ["refuted"], "{wrong}");
     }
 }
+
+/// A divergent loop the coalescer merged (`alloc/loop/`, worked out in its README): proved,
+/// although the loop's header is entered with a different EXEC from each edge; the same with
+/// the store moved below the add (a lane stores counter + 1): refuted, never proved.
+#[test]
+fn a_coalesced_divergent_loop_is_proved_and_a_wrong_one_is_not() {
+    let (v, why) = verdicts("loop", "gfx900", "before.mir", "loop.after.mir");
+    assert!(
+        !v.is_empty() && v.iter().all(|x| x == "proved"),
+        "{v:?}: {why}"
+    );
+    let (v, _) = verdicts("loop", "gfx900", "before.mir", "wrong.after.mir");
+    assert!(v.iter().all(|x| x != "proved"), "{v:?}");
+    assert!(v.iter().any(|x| x == "refuted"), "{v:?}");
+}

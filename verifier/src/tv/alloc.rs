@@ -184,7 +184,8 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
                 if d.iter().any(|n| n.starts_with("exec_")) {
                     return Err(format!("line {}: a copy into EXEC", b.loc.line));
                 }
-                step::before_move(cx, &mut s, &d, &r);
+                let (_, undef_dst) = step::undef_flags(cx, Side::Before, b);
+                step::before_move(cx, &mut s, &d, &r, &undef_dst);
                 i += 1;
                 continue;
             }

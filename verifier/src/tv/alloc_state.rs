@@ -203,6 +203,28 @@ impl State {
         self.cur = a;
     }
 
+    /// The (location, name) facts that hold on the lanes of EXEC value `a`.
+    pub fn held_on(&self, a: Atom) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (k, c) in &self.locs {
+            for (n, g) in c {
+                if g.has(a) && *g != Guard::All {
+                    out.push((k.clone(), n.clone()));
+                }
+            }
+        }
+        out
+    }
+
+    /// These facts now also hold on the lanes of EXEC value `a` (where they still hold).
+    pub fn add_lanes(&mut self, facts: &[(String, String)], a: Atom) {
+        for (k, n) in facts {
+            if let Some(g) = self.locs.get_mut(k).and_then(|c| c.get_mut(n)) {
+                *g = g.union(&Guard::of(a));
+            }
+        }
+    }
+
     /// The state at a join: a fact holds if it holds on every incoming edge; a name is defined
     /// where it is defined on some edge. `at` is the joined block's number.
     pub fn join(states: &[&State], at: u32) -> State {
@@ -234,7 +256,34 @@ impl State {
         }
         out.cur = states[0].cur;
         if states.iter().any(|s| s.cur != out.cur) {
-            out.new_exec((at, u32::MAX));
+            let entry = (at, u32::MAX);
+            let on_entry = Self::held_on_each_edge(states);
+            out.new_exec(entry);
+            for (k, n) in on_entry {
+                let c = out.locs.entry(k).or_default();
+                let g = c.get(&n).cloned().unwrap_or_else(Guard::none);
+                c.insert(n, g.union(&Guard::of(entry)));
+            }
+        }
+        out
+    }
+
+    /// The facts (location, name) that hold, on every incoming edge, on the lanes of that
+    /// edge's current EXEC. At the join they hold on the block's entry EXEC (the atom `(at,
+    /// MAX)`), whichever edge it came from: that EXEC is the edge's current one, and no
+    /// instruction runs between. A loop whose EXEC shrinks each iteration (`S_ANDN2_B64_term`)
+    /// keeps its header's facts this way; the common atoms alone lose them.
+    fn held_on_each_edge(states: &[&State]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for (k, c) in states[0].locs.iter() {
+            for n in c.keys() {
+                let each = states
+                    .iter()
+                    .all(|s| s.contents(k).get(n).is_some_and(|g| g.has(s.cur)));
+                if each {
+                    out.push((k.clone(), n.clone()));
+                }
+            }
         }
         out
     }
@@ -256,6 +305,27 @@ mod tests {
         s.new_exec((1, 3));
         assert!(!s.holds("v1", "%5.0"));
         assert_eq!(s.valid("%5.0"), Guard::All);
+    }
+
+    // By hand: a fact held on the current EXEC of each incoming edge (the entry's EXEC a,
+    // the back-edge's EXEC b, a loop narrowing EXEC) holds on the joined block's entry EXEC
+    // (which is a or b); one held on another EXEC on some edge does not.
+    #[test]
+    fn a_join_keeps_facts_held_on_each_edges_exec() {
+        let mut a = State::entry();
+        a.new_exec((0, 1));
+        let mut b = State::entry();
+        b.new_exec((3, 5));
+        for (s, g) in [(&mut a, Guard::of((0, 1))), (&mut b, Guard::of((3, 5)))] {
+            s.set("A%7.0", [("%4.0".to_string(), g.clone())].into());
+            s.set("A%8.0", [("%6.0".to_string(), Guard::of((9, 9)))].into());
+            s.valid.insert("%4.0".into(), g.clone());
+            s.valid.insert("%6.0".into(), g);
+        }
+        let j = State::join(&[&a, &b], 3);
+        assert_eq!(j.cur, (3, u32::MAX));
+        assert!(j.holds_on("A%7.0", "%4.0", j.cur));
+        assert!(!j.holds_on("A%8.0", "%6.0", j.cur));
     }
 
     // By hand: physical units hold themselves at entry; a forgotten unit holds nothing; a join

@@ -112,13 +112,17 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
             if x.flags.undef {
                 continue;
             }
-            if y.flags.undef {
+            if y.flags.undef && !nx.iter().all(|n| s.valid(n).is_empty()) {
                 // In MIR an `undef` use reads no value (the register is free for later passes
-                // to reuse): no refinement of a defined read (breaker8 05).
+                // to reuse): no refinement of a defined read (breaker8 05). Of a read of a
+                // value undefined on every lane (an `IMPLICIT_DEF`'s, processimpdefs) it is.
                 return Err(format!(
                     "{}: an `undef` use where the before-file reads a value",
                     at(a)
                 ));
+            }
+            if y.flags.undef {
+                continue;
             }
             let mut oks = Vec::new();
             for (n, l) in nx.iter().zip(&ny) {
@@ -171,7 +175,42 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
     for y in extra.iter().filter(|y| y.flags.implicit_def) {
         clobber.extend(regs(cx, Side::After, y)?);
     }
-    write(cx, s, &defs, (&undef_names, &clobber), site)
+    let narrowed = if narrows_exec(b) {
+        s.held_on(s.cur)
+    } else {
+        Vec::new()
+    };
+    write(cx, s, &defs, (&undef_names, &clobber), site)?;
+    // EXEC & X is a subset of EXEC: what held on the old EXEC's lanes holds on the new one's.
+    if !narrowed.is_empty() && s.cur == site {
+        s.add_lanes(&narrowed, site);
+    }
+    Ok(())
+}
+
+/// `$exec = S_AND_B64 $exec, X` or `$exec = S_ANDN2_B64 $exec, X` (B32 on `$exec_lo`, `_term`
+/// forms too): the new EXEC's lanes are a subset of the old one's.
+fn narrows_exec(b: &Inst) -> bool {
+    let op = b.opcode.trim_end_matches("_term");
+    let andn2 = matches!(op, "S_ANDN2_B64" | "S_ANDN2_B32");
+    if !andn2 && !matches!(op, "S_AND_B64" | "S_AND_B32") {
+        return false;
+    }
+    let Some(OpKind::Phys(d)) = b.defs.first().map(|d| &d.kind) else {
+        return false;
+    };
+    let exec = if op.ends_with("B64") {
+        "exec"
+    } else {
+        "exec_lo"
+    };
+    let srcs: Vec<&OpKind> = b.uses().map(|o| &o.kind).collect();
+    let is_exec = |k: &&OpKind| matches!(k, OpKind::Phys(p) if p == exec);
+    d == exec
+        && match andn2 {
+            true => srcs.first().is_some_and(is_exec),
+            false => srcs.iter().any(is_exec),
+        }
 }
 
 /// The defs of a matched instruction: each def name now has a new value, which its def
@@ -322,14 +361,21 @@ pub fn move_lanes(cx: &Ctx, side: Side, i: &Inst) -> Option<Result<MoveLanes, St
 /// lane) holds nothing known.
 pub fn after_move(cx: &Ctx, s: &mut State, i: &Inst, dst: &[String], src: &[String]) {
     let exec_ok = s.exec_agrees();
+    // An `undef` source reads no value; an `undef` sub-register destination leaves the
+    // register's other dwords undefined (MIR): both hold nothing afterwards.
+    let (undef_src, undef_dst) = undef_flags(cx, Side::After, i);
     let mut new = Vec::new();
     for (l, r) in dst.iter().zip(src) {
         let c = match (cx.vector(l), cx.vector(r)) {
+            _ if undef_src => Contents::new(),
             (true, _) => masked(s, l, &s.contents(r), exec_ok),
             (false, true) => Contents::new(),
             (false, false) => s.contents(r),
         };
         new.push((l.clone(), c));
+    }
+    for l in undef_dst {
+        s.set(&l, Contents::new());
     }
     // A `COPY`'s implicit defs (`implicit-def $exec` on the copy that saves EXEC, a tuple's
     // `implicit-def` on a sub-register copy) only keep LLVM's liveness right: postrapseudos
@@ -345,10 +391,37 @@ pub fn after_move(cx: &Ctx, s: &mut State, i: &Inst, dst: &[String], src: &[Stri
     }
 }
 
+/// Whether a `COPY`'s source is `undef`, and the dwords of its destination register an
+/// `undef` sub-register def leaves undefined (the ones it does not write).
+pub fn undef_flags(cx: &Ctx, side: Side, i: &Inst) -> (bool, Vec<String>) {
+    if i.opcode != "COPY" {
+        return (false, Vec::new());
+    }
+    let src = i.uses().next().is_some_and(|o| o.flags.undef);
+    let Some(d) = i.defs.first().filter(|d| d.flags.undef) else {
+        return (src, Vec::new());
+    };
+    let written = cx.lanes(side, d).ok().flatten().unwrap_or_default();
+    let whole = cx.whole(side, d).unwrap_or_default();
+    (
+        src,
+        whole.into_iter().filter(|n| !written.contains(n)).collect(),
+    )
+}
+
 /// A move only the before-file makes, `dst := src` name by name: each dst name's new value
 /// is held wherever the src name's is (on the active lanes, for a vector dst, together with
-/// the lanes a location held the old dst value on).
-pub fn before_move(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
+/// the lanes a location held the old dst value on). The dwords an `undef` sub-register def
+/// leaves undefined (`undef_dst`) become undefined names: any after-value refines them.
+pub fn before_move(cx: &Ctx, s: &mut State, dst: &[String], src: &[String], undef_dst: &[String]) {
+    moved(cx, s, dst, src);
+    for n in undef_dst {
+        s.forget(n);
+        s.valid.insert(n.clone(), Guard::none());
+    }
+}
+
+fn moved(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
     let cur = s.cur;
     for (x, y) in dst.iter().zip(src) {
         if x == y {

@@ -57,6 +57,7 @@ pub mod pipeline;
 pub mod pipeline_cmd;
 pub mod pipeline_report;
 pub mod regmask;
+pub mod rename;
 pub mod sarif;
 pub mod scc;
 mod scc_carry;
