@@ -267,3 +267,33 @@ fn invalid_utf8_has_a_position() {
     assert_eq!(c, 2, "{text}");
     assert!(text.contains(":3:1: error"), "{text}");
 }
+
+/// objdump of a kernel whose branch relaxation made a long branch (llc-22's own correct code):
+/// the `s_setpc_b64` is a branch inside the kernel (A + 4 + offset), not a return, so the
+/// kernel is an entry and has no hazard (the `.s` of the same kernel has none).
+#[test]
+fn objdump_long_branch_kernel_is_an_entry() {
+    expect(
+        &[
+            "waitcnt",
+            "26-objdump-long-branch-kernel-as-callable.dis",
+            "--target",
+            "gfx900",
+        ],
+        0,
+        "kernel",
+    );
+}
+
+/// `vmcnt(64)` does not fit gfx9's 6-bit field: llvm-mc-22 says "too large value for vmcnt".
+#[test]
+fn wait_count_beyond_the_field_is_an_error() {
+    let p = Path::new(env!("CARGO_TARGET_TMPDIR")).join("break9-vmcnt64.s");
+    std::fs::write(&p, "\t.text\nk:\n\ts_waitcnt vmcnt(64)\n\ts_endpgm\n").unwrap();
+    let (c, text) = run(&["waitcnt", p.to_str().unwrap(), "--target", "gfx900"]);
+    assert_eq!(c, 2, "{text}");
+    assert!(
+        text.contains(":3:2: error: too large value for vmcnt"),
+        "{text}"
+    );
+}
