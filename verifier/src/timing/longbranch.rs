@@ -74,12 +74,12 @@ pub fn resolve(f: &Function, actions: &mut [Action]) {
     if getpc.is_empty() {
         return;
     }
-    for i in 0..actions.len() {
+    for (i, action) in actions.iter_mut().enumerate() {
         if f.insts[i].mnemonic != "s_setpc_b64" {
             continue;
         }
         if let Some(label) = relaxed_target(f, i) {
-            actions[i] = Action::Branch {
+            *action = Action::Branch {
                 label,
                 conditional: false,
                 reads: RegSet::new(),
@@ -89,7 +89,7 @@ pub fn resolve(f: &Function, actions: &mut [Action]) {
             // as any other `s_setpc_b64` does.
             let symbol = (i.saturating_sub(2)..i).any(|k| f.insts[k].operands.contains('@'));
             if r.overlaps(&getpc) && !symbol {
-                actions[i] = Action::Unknown(
+                *action = Action::Unknown(
                     "`s_setpc_b64` to an address computed from `s_getpc_b64` (not a return)".into(),
                 );
             }
