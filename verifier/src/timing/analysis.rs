@@ -194,9 +194,14 @@ impl<'a> Analysis<'a> {
             !gone
         });
         if !done.is_empty() {
+            // Not where the held counter is the access's own LDS counter (a FLAT access that
+            // may reach LDS holds LDS on lgkmcnt/dscnt): completing on vmcnt does not complete
+            // it there ([VEGA] FLAT: not done until both counters say so).
             st.retain(|e| {
+                let site = &self.sites[e.site as usize];
                 !(done.contains(&e.site)
-                    && self.sites[e.site as usize].held_until == Some(e.counter))
+                    && site.held_until == Some(e.counter)
+                    && !site.held.overlaps(&RegSet::lds()))
             });
         }
         (st.len() != before, memory)

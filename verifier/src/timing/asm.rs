@@ -90,6 +90,9 @@ struct State {
     skipping_until: Option<&'static str>,
     function_names: Vec<String>,
     kernels: Vec<String>,
+    /// The current section's name, and that of the function being read.
+    section: String,
+    fn_section: String,
     /// An `.AMDGPU.config` section (outside HSA: the register settings llc writes before
     /// each kernel or shader entry) was seen since the last function began.
     config_seen: bool,
@@ -99,6 +102,8 @@ struct State {
 pub fn parse(text: &str) -> Result<AsmFile, ParseError> {
     let mut st = State {
         in_text: true,
+        section: ".text".into(),
+        fn_section: ".text".into(),
         ..State::default()
     };
     let mut target = None;
@@ -106,12 +111,35 @@ pub fn parse(text: &str) -> Result<AsmFile, ParseError> {
     let mut current: Option<Function> = None;
     for (n, raw) in text.lines().enumerate() {
         let line_no = n + 1;
+        if raw.trim() == "; return to shader part epilog" && st.skipping_until.is_none() {
+            if let (true, Some(f)) = (st.in_text, current.as_mut()) {
+                let col = raw.len() - raw.trim_start().len() + 1;
+                f.insts.push(Inst {
+                    line: line_no,
+                    col,
+                    mnemonic: super::implicit::EPILOG.to_string(),
+                    operands: String::new(),
+                });
+            }
+            continue;
+        }
         let code = strip_comment(raw);
+        let (code, label) = match st.skipping_until {
+            None => super::asm_dir::split_label(code),
+            Some(_) => (code, None),
+        };
+        if let Some(label) = label {
+            // `L1: s_waitcnt vmcnt(0)`: the label, then the rest of the line.
+            on_label(label, line_no, &mut st, &mut current, &mut functions);
+        }
         let trimmed = code.trim();
         if trimmed.is_empty() {
             continue;
         }
-        let col = code.len() - code.trim_start().len() + 1;
+        // Columns count from the line's start (`code` is a slice of it).
+        let col = code.as_ptr() as usize - raw.as_ptr() as usize + code.len()
+            - code.trim_start().len()
+            + 1;
         if let Some(end) = st.skipping_until {
             if trimmed.starts_with(end) {
                 st.skipping_until = None;
@@ -134,6 +162,10 @@ pub fn parse(text: &str) -> Result<AsmFile, ParseError> {
             continue;
         }
         if trimmed.starts_with('.') {
+            // Data in code between functions is llc's `s_code_end` padding (`.fill`): only
+            // inside a function can it be instructions the reader would miss.
+            let in_code = st.in_text && current.is_some();
+            super::asm_dir::refuse(trimmed, line_no, col, in_code)?;
             directive(trimmed, line_no, col, &mut st, &mut target)?;
             continue;
         }
@@ -159,6 +191,16 @@ pub fn parse(text: &str) -> Result<AsmFile, ParseError> {
                 line: line_no,
                 col,
                 msg: format!("malformed mnemonic `{mnemonic}`"),
+            });
+        }
+        if st.fn_section != st.section {
+            return Err(ParseError {
+                line: line_no,
+                col,
+                msg: format!(
+                    "instruction in section `{}`, but function `{}` began in `{}`",
+                    st.section, f.name, st.fn_section
+                ),
             });
         }
         f.insts.push(Inst {
@@ -188,6 +230,7 @@ fn on_label(
     let declared = st.function_names.iter().any(|n| n == label);
     if declared || (!local && current.is_none()) {
         functions.extend(current.take());
+        st.fn_section = st.section.clone();
         if std::mem::take(&mut st.config_seen) {
             st.kernels.push(label.to_string());
         }
@@ -212,12 +255,19 @@ fn directive(
 ) -> Result<(), ParseError> {
     let (name, rest) = d.split_once(char::is_whitespace).unwrap_or((d, ""));
     match name {
-        ".text" => st.in_text = true,
+        ".text" => {
+            st.in_text = true;
+            st.section = ".text".into();
+        }
         ".section" => {
             st.in_text = rest.trim().starts_with(".text");
+            st.section = rest.split(',').next().unwrap_or("").trim().to_string();
             st.config_seen |= rest.trim().starts_with(".AMDGPU.config");
         }
-        ".data" | ".rodata" | ".bss" => st.in_text = false,
+        ".data" | ".rodata" | ".bss" => {
+            st.in_text = false;
+            st.section = name.to_string();
+        }
         ".amdgpu_metadata" => st.skipping_until = Some(".end_amdgpu_metadata"),
         ".amdhsa_kernel" => {
             st.kernels.push(rest.trim().to_string());

@@ -143,11 +143,12 @@ pub fn check_function(target: Target, f: &Function, set: Settings) -> Result<FnR
         col: i.col,
         msg,
     };
-    let actions: Vec<Action> = f
+    let mut actions: Vec<Action> = f
         .insts
         .iter()
         .map(|i| classify(target, i, set).map_err(|m| at(i, m)))
         .collect::<Result<_, _>>()?;
+    super::longbranch::resolve(f, &mut actions);
     let blocks = cfg::blocks(f, &actions).map_err(|i| {
         at(
             &f.insts[i],

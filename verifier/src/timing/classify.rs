@@ -218,6 +218,16 @@ fn waitcnt(target: Target, ops: &str) -> Result<Vec<(Counter, u32)>, BadInput> {
             "lgkmcnt" => Counter::Lgkm,
             _ => return Err(format!("unknown counter `{name}`")),
         };
+        // llvm-mc-22 keeps the last value of a repeated field (`vmcnt(0) vmcnt(5)` assembles
+        // to vmcnt(5)), so a later field replaces an earlier one.
+        // Beyond the field: llvm-mc-22 rejects it ("too large value for vmcnt"); `_sat`
+        // clamps it to the maximum.
+        let n = match counters::counter_max(target, c) {
+            Some(max) if n > max && name.ends_with("_sat") => max,
+            Some(max) if n > max => return Err(format!("too large value for {name}")),
+            _ => n,
+        };
+        out.retain(|(k, _)| *k != c);
         out.push((c, n));
     }
     Ok(out)
@@ -241,6 +251,9 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
         return w.map(Action::Wait);
     }
     let mentions = parse_regs(ops)?;
+    if let Some(why) = super::implicit::unmodelled(target, m) {
+        return Ok(Action::Unknown(why));
+    }
     if let Some(a) = control(m, ops, &mentions)? {
         return Ok(a);
     }
@@ -268,8 +281,8 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
             let (writes, reads) = sync_operands(m, ops)?;
             Ok(Action::Sync {
                 writes,
-                reads: with_implicit(m, reads),
-                mentions: with_implicit(m, mentions),
+                reads: super::implicit::sync_reads(m, with_implicit(m, reads)),
+                mentions: super::implicit::sync_reads(m, with_implicit(m, mentions)),
             })
         }
     }
@@ -300,6 +313,12 @@ fn control(m: &str, ops: &str, mentions: &RegSet) -> Result<Option<Action>, BadI
                 reads,
             }
         }
+        // llc's `SI_RETURN_TO_EPILOG`: the epilog may read any register, and LLVM waits for
+        // every load before it ("All waits must be resolved at call return").
+        super::implicit::EPILOG => Action::End {
+            reads: RegSet::all(),
+            ret: false,
+        },
         "s_endpgm" | "s_endpgm_saved" | "s_endpgm_ordered_ps_done" => Action::End {
             reads: mentions.clone(),
             ret: false,
@@ -441,6 +460,9 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
         _ if m.starts_with("image_") => match () {
             _ if m.contains("bvh") => BvhRay,
             _ if m.contains("sample") || m.contains("gather4") || m.contains("get_lod") => Sampler,
+            // gfx12 encodes it as VSAMPLE, which counts on samplecnt (LLVM `getVmemType`:
+            // `isVSAMPLE`); before gfx12 it is an ordinary MIMG load.
+            _ if m.starts_with("image_msaa_load") && target.gen() >= Gen::Gfx12 => Sampler,
             _ if m.contains("store") || (m.contains("atomic") && !returns) => VmemStore,
             _ => VmemLoad,
         },
@@ -467,6 +489,8 @@ fn is_smem(m: &str) -> bool {
         "s_buffer_atomic_",
         "s_memtime",
         "s_memrealtime",
+        // gfx10 SMEM encoding (LLVM SMInstructions.td): returns on lgkmcnt.
+        "s_get_waveid_in_workgroup",
     ]
     .iter()
     .any(|p| m.starts_with(p))
@@ -503,6 +527,7 @@ fn access(
     if (matches!(family, Lds | Gds) && target.lds_uses_m0()) || family == LdsDma {
         reads.union(&RegSet::special("m0").expect("special"));
     }
+    super::implicit::access_reads(family, m, &mut reads);
     let held_until = counters::sources_held_until(target, family);
     let held = match family {
         // gfx6 stores hold their data (the first operand of buffer and image stores).

@@ -86,10 +86,12 @@ pub fn run(a: &WaitcntArgs, mir: MirReader) -> ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    let text = match std::fs::read_to_string(&a.file) {
+    // Regular files of at most 64 MiB only (a FIFO or /dev/zero would block or grow without
+    // bound); invalid UTF-8 at its line and column.
+    let text = match crate::limits::read_text(&a.file) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("{name}: error: {e}");
+            eprintln!("{name}:{}:{}: error: {}", e.line, e.col, e.msg);
             return ExitStatus::InputError;
         }
     };

@@ -5,11 +5,15 @@
 
 pub mod analysis;
 pub mod asm;
+pub mod asm_dir;
 pub mod cfg;
 pub mod check;
 pub mod classify;
 pub mod cmd;
+pub mod implicit;
 pub mod lds;
+pub mod longbranch;
 pub mod objdump;
+pub mod objdump_branch;
 pub mod regs;
 pub mod report;

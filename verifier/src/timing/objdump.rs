@@ -5,6 +5,7 @@
 //! no target (give `--target`) and does not say which symbols are kernels: a function with an
 //! `s_endpgm` and no `s_setpc_b64`/`s_set_pc_i64` (no return) is taken as an entry (nothing
 //! pending at its start); any other as a callable function (the caller's left-overs pending).
+//! A relaxed long branch (`objdump_branch.rs`) is a branch, not a return.
 
 use super::asm::{Function, Inst, ParseError};
 use super::check::{check_function, FnReport, InputError};
@@ -128,6 +129,8 @@ fn finish(mut o: Open, bases: &HashMap<String, u64>) -> Function {
         };
         o.f.labels.insert(label(sym, *off), idx);
     }
+    let name = o.f.name.clone();
+    super::objdump_branch::relax(&mut o.f, &o.addrs, o.base, |off| label(&name, off));
     let has = |p: &[&str]| o.f.insts.iter().any(|i| p.contains(&i.mnemonic.as_str()));
     o.f.kernel = has(&["s_endpgm"]) && !has(&["s_setpc_b64", "s_set_pc_i64"]);
     o.f

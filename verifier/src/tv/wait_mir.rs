@@ -86,7 +86,12 @@ fn defs_uses(i: &mir::Inst, mem: bool) -> Result<(RegSet, RegSet), String> {
     for o in &i.defs {
         w.union(&op_regs(o)?);
     }
-    let gpr = |o: &Operand| matches!(&o.kind, OpKind::Phys(p) if RegSet::special(p).is_none());
+    // General registers only: `$flat_scr` (FLAT_SCRATCH, read by FLAT/SCRATCH accesses) is
+    // special although `RegSet::special` spells it `flat_scratch`.
+    let gpr = |o: &Operand| {
+        matches!(&o.kind, OpKind::Phys(p)
+            if ["sgpr", "vgpr", "agpr", "ttmp"].iter().any(|g| p.starts_with(g)))
+    };
     for o in &i.ops {
         if mem && (o.flags.implicit || o.flags.implicit_def) && gpr(o) {
             continue;
@@ -159,6 +164,7 @@ fn family(op: &str, returns: bool) -> Option<Result<MemFamily, String>> {
         "S_MEMTIME",
         "S_MEMREALTIME",
         "S_SENDMSG_RTN",
+        "S_GET_WAVEID_IN_WORKGROUP",
     ];
     Some(Ok(match op {
         _ if op.starts_with("EXP") => Export,
@@ -210,6 +216,10 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         "SI_CALL" | "S_SWAPPC_B64" | "S_CALL_B64" | "S_CALL_I64" | "S_SWAP_PC_I64" => {
             return Ok(Action::Call { mentions, writes })
         }
+        // Inline assembly: its counters are not known (docs/timing.md).
+        "INLINEASM" | "INLINEASM_BR" => {
+            return Ok(Action::Unknown(format!("`{op}`: inline assembly")))
+        }
         // Emit nothing: no register is read or written.
         "KILL" | "IMPLICIT_DEF" | "CFI_INSTRUCTION" | "EH_LABEL" | "BUNDLE" => {
             return Ok(Action::Sync {
@@ -231,6 +241,13 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         Some(Err(why)) => return Ok(Action::Unknown(why)),
         Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds => MemFamily::VmemLoad,
         Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds => MemFamily::VmemStore,
+        // gfx12 encodes it as VSAMPLE: samplecnt (LLVM `getVmemType`, `isVSAMPLE`).
+        Some(Ok(MemFamily::VmemLoad))
+            if op.starts_with("IMAGE_MSAA_LOAD")
+                && t.gen() >= gcnsmt_semantics::target::Gen::Gfx12 =>
+        {
+            MemFamily::Sampler
+        }
         Some(Ok(f)) => f,
     };
     let effects = counters::effects(t, fam);
