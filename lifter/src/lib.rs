@@ -33,6 +33,7 @@ pub mod holes;
 mod inst;
 mod lex;
 pub mod lift;
+mod alu_def;
 mod lift_int;
 pub mod mtbuf_table;
 mod mubuf;

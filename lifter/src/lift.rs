@@ -8,6 +8,9 @@ use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::ir::Def;
 use gcnsmt_semantics::target::{Gen, Target};
 
+pub(crate) use crate::alu_def::plain_valu;
+pub use crate::alu_def::{AluDef, AluMods};
+
 /// The semantics entry of a DS mnemonic, with the entry's name for it.
 ///
 /// Returns `None` for ops whose semantics are not modelled in this release (cross-lane,
@@ -17,63 +20,6 @@ pub fn ds_semantics(mnemonic: &str) -> Option<(String, &'static Def)> {
     let name = mnemonic.to_ascii_uppercase();
     let def = Library::builtin().get(&name)?;
     Some((name, def))
-}
-
-/// A VALU/SALU instruction gcnsmt knows: operand layout and semantics entry for one target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AluDef {
-    /// The semantics entry (`alu.pcode`).
-    pub entry: &'static str,
-    /// Whether a carry/borrow-out SGPR operand (`vcc`, `vcc_lo`, `s[0:1]`) follows the destination.
-    pub sdst: bool,
-    /// Number of sources (S0, S1).
-    pub srcs: u8,
-    /// Scalar (SALU): destination is an SGPR or m0.
-    pub scalar: bool,
-    /// The destination is a wave-sized lane mask (`vcc`, `s[0:1]`; `vcc_lo`, `sN` on wave32):
-    /// the VOPC compares.
-    pub dmask: bool,
-    /// The last source is a wave-sized lane mask (`v_cndmask_b32`'s `vcc` / `s[0:1]`, the
-    /// carry-in of `v_addc_u32` and its kin).
-    pub smask: bool,
-    /// Which sources are 64-bit register pairs (bit `i` for source `i`): `s_bcnt1_i32_b64`'s
-    /// S0, both sources of the 64-bit compares, the value of the 64-bit shifts, S0 and S2 of
-    /// `v_lshl_add_u64`. The others are one dword.
-    pub wide_srcs: u8,
-    /// The destination is a 64-bit register pair (the 64-bit shifts and adds).
-    pub wide_dst: bool,
-    /// A VALU result written to an SGPR (`v_readfirstlane_b32`): a cross-lane read, so only a
-    /// single-lane check models it.
-    pub to_sgpr: bool,
-    /// The VOP3/VOP3P modifiers the op takes in rule assembly (none for the integer ops).
-    pub mods: AluMods,
-}
-
-/// The source and output modifiers a VALU op accepts, as llvm-mc-22 spells them (AMDGPU
-/// operand syntax: `-v1`, `|v1|`, `-|v1|`, `clamp`, `op_sel:[0,1]`, `op_sel_hi:[1,1]`,
-/// `neg_lo:[1,0]`, `neg_hi:[0,1]`). Output multipliers (`mul:2`, `div:2`) are not modelled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AluMods {
-    /// None: integer and bit ops.
-    None,
-    /// VOP3 f32 ops: `neg` and `abs` per source, `clamp` on the result.
-    Float32,
-    /// VOP3P packed f16 ops: `op_sel`, `op_sel_hi`, `neg_lo`, `neg_hi` per source, `clamp`.
-    Packed16,
-    /// `v_pk_mov_b32`: `op_sel` picks each source's dword (`op_sel_hi` is not read).
-    PackedMov,
-    /// VOP3P packed f32 ops (`v_pk_add_f32`, 64-bit sources and result): `op_sel` picks the
-    /// dword each source gives the low lane, `op_sel_hi` the high lane's, `neg_lo`/`neg_hi`
-    /// negate a lane's f32; no `clamp` here (not modelled).
-    Packed32,
-    /// The gfx11+ VOP3 16-bit integer ops on register halves: `op_sel:[s0,..,dst]` picks each
-    /// source's half and the destination's half (the other half is kept).
-    True16,
-    /// The no-carry 32-bit integer add and subtract: `clamp` saturates to the unsigned range
-    /// (AMD CDNA4 guide, V_ADD_U32 / V_SUB_U32: "Supports saturation (unsigned 32-bit integer
-    /// domain)"; LLVM selects `uaddsat`/`usubsat` as `V_ADD_U32_e64`/`V_SUB_U32_e64` with
-    /// clamp set).
-    SatU32,
 }
 
 /// Look up a VALU/SALU mnemonic on a target. Names and availability per generation as
@@ -103,13 +49,6 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
             ..plain(entry, srcs)
         })
     };
-    let carry_in = |entry| {
-        Some(AluDef {
-            sdst: true,
-            smask: true,
-            ..plain(entry, 3)
-        })
-    };
     let gcn67 = g <= Gen::Gfx7;
     let gfx8 = g == Gen::Gfx8;
     let gfx9 = matches!(g, Gen::Gfx9 | Gen::Gfx90a);
@@ -129,6 +68,7 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         .or_else(|| true16_op(g, base))
         .or_else(|| sop2_shift(g, base))
         .or_else(|| crate::lift_int::int_op(g, base))
+        .or_else(|| carry_in_op(g, base))
     {
         return Some(d);
     }
@@ -136,19 +76,6 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         return cmp(entry);
     }
     match base {
-        // Carry/borrow in (the mask S2) and out (SDST), VOP2 `_e32` with vcc / vcc_lo or VOP3b
-        // `_e64` with any SGPRs; names per generation as llvm-mc 22 accepts them (observed
-        // 2026-12 on every target): gfx6-gfx8 v_addc_u32, v_subb_u32, v_subbrev_u32; gfx9/CDNA
-        // the `_co_` names; gfx10+ v_add_co_ci_u32, v_sub_co_ci_u32, v_subrev_co_ci_u32.
-        "v_addc_u32" if gcn67 || gfx8 => return carry_in("V_ADDC_U32"),
-        "v_subb_u32" if gcn67 || gfx8 => return carry_in("V_SUBB_U32"),
-        "v_subbrev_u32" if gcn67 || gfx8 => return carry_in("V_SUBBREV_U32"),
-        "v_addc_co_u32" if gfx9 => return carry_in("V_ADDC_CO_U32"),
-        "v_subb_co_u32" if gfx9 => return carry_in("V_SUBB_CO_U32"),
-        "v_subbrev_co_u32" if gfx9 => return carry_in("V_SUBBREV_CO_U32"),
-        "v_add_co_ci_u32" if gfx10p => return carry_in("V_ADD_CO_CI_U32"),
-        "v_sub_co_ci_u32" if gfx10p => return carry_in("V_SUB_CO_CI_U32"),
-        "v_subrev_co_ci_u32" if gfx10p => return carry_in("V_SUBREV_CO_CI_U32"),
         "v_cndmask_b32" => {
             return Some(AluDef {
                 smask: true,
@@ -231,6 +158,31 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
         "v_mad_u32_u24" => v("V_MAD_U32_U24", false, 3),
         _ => None,
     }
+}
+
+/// Carry/borrow in (the mask S2) and out (SDST), VOP2 `_e32` with vcc / vcc_lo or VOP3b `_e64`
+/// with any SGPRs; names per generation as llvm-mc 22 accepts them (observed 2026-12 on every
+/// target): gfx6-gfx8 v_addc_u32, v_subb_u32, v_subbrev_u32; gfx9/CDNA the `_co_` names;
+/// gfx10+ v_add_co_ci_u32, v_sub_co_ci_u32, v_subrev_co_ci_u32.
+fn carry_in_op(g: Gen, base: &str) -> Option<AluDef> {
+    let (gcn8, gfx9, gfx10p) = (g <= Gen::Gfx8, matches!(g, Gen::Gfx9 | Gen::Gfx90a), g >= Gen::Gfx10);
+    let entry = match base {
+        "v_addc_u32" if gcn8 => "V_ADDC_U32",
+        "v_subb_u32" if gcn8 => "V_SUBB_U32",
+        "v_subbrev_u32" if gcn8 => "V_SUBBREV_U32",
+        "v_addc_co_u32" if gfx9 => "V_ADDC_CO_U32",
+        "v_subb_co_u32" if gfx9 => "V_SUBB_CO_U32",
+        "v_subbrev_co_u32" if gfx9 => "V_SUBBREV_CO_U32",
+        "v_add_co_ci_u32" if gfx10p => "V_ADD_CO_CI_U32",
+        "v_sub_co_ci_u32" if gfx10p => "V_SUB_CO_CI_U32",
+        "v_subrev_co_ci_u32" if gfx10p => "V_SUBREV_CO_CI_U32",
+        _ => return None,
+    };
+    Some(AluDef {
+        sdst: true,
+        smask: true,
+        ..plain_valu(entry, 3)
+    })
 }
 
 /// The SOP2 right shifts (every generation) and the gfx9+ shift-and-adds (llvm-mc-22 rejects
@@ -377,21 +329,6 @@ fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
     })
 }
 
-/// A plain one-dword VALU op without modifiers: the form every other entry changes.
-pub(crate) fn plain_valu(entry: &'static str, srcs: u8) -> AluDef {
-    AluDef {
-        entry,
-        sdst: false,
-        srcs,
-        scalar: false,
-        dmask: false,
-        smask: false,
-        wide_srcs: 0,
-        wide_dst: false,
-        to_sgpr: false,
-        mods: AluMods::None,
-    }
-}
 
 /// The 32-bit VOPC compares: mnemonic (without `_e32`/`_e64`) -> semantics entry.
 fn vcmp32(base: &str) -> Option<&'static str> {
@@ -544,5 +481,33 @@ mod tests {
         assert!(alu_lookup(Target::Gfx1250, "v_sub_nc_u64").is_some());
         let s = alu_lookup(Target::Gfx600, "s_lshl_b64").unwrap();
         assert!(s.scalar && s.wide_dst && s.wide_srcs == 0b01);
+    }
+
+    // llvm-mc-22 (2026-12-05): `v_mad_u64_u32 v[0:1], s[0:1], v1, v2, v[2:3]` on gfx700..gfx950,
+    // with `s0` on gfx1010..gfx1250, rejected on gfx600; `s_ctz_i32_b32` on gfx1100..gfx1250
+    // only; `v_subrev_u32` with a carry on gfx802 only.
+    #[test]
+    fn int_op_names_per_generation() {
+        let e = |t, m| alu_lookup(t, m).map(|d| (d.entry, d.sdst, d.wide_srcs, d.wide_dst));
+        assert_eq!(e(Target::Gfx600, "v_mad_u64_u32"), None);
+        assert_eq!(
+            e(Target::Gfx700, "v_mad_u64_u32_e64"),
+            Some(("V_MAD_U64_U32", true, 0b100, true))
+        );
+        assert_eq!(
+            e(Target::Gfx802, "v_subrev_u32"),
+            Some(("V_SUBREV_CO_U32", true, 0, false))
+        );
+        assert_eq!(
+            e(Target::Gfx900, "v_subrev_u32").map(|d| d.1),
+            Some(false) // the no-carry form there
+        );
+        assert_eq!(
+            e(Target::Gfx600, "v_subrev_i32").map(|d| d.0),
+            Some("V_SUBREV_I32")
+        );
+        assert!(alu_lookup(Target::Gfx1100, "s_ctz_i32_b32").is_some());
+        assert!(alu_lookup(Target::Gfx900, "s_ctz_i32_b32").is_none());
+        assert!(alu_lookup(Target::Gfx900, "s_mul_i32").unwrap().scalar);
     }
 }

@@ -7,7 +7,7 @@
 //! carry on wave64, one SGPR on wave32); the carry form of the reversed subtract is
 //! v_subrev_i32 on gfx6/gfx7, v_subrev_u32 on gfx8, v_subrev_co_u32 from gfx9 on.
 
-use crate::lift::{plain_valu, AluDef};
+use crate::alu_def::{plain_valu, AluDef};
 use gcnsmt_semantics::target::Gen;
 
 /// The op named `base` (without `_e32`/`_e64`) on generation `g`, if it is one of these.
@@ -72,42 +72,7 @@ fn fcmp32(base: &str) -> Option<AluDef> {
     let (_, entry) = CC.iter().find(|(m, _)| *m == base)?;
     Some(AluDef {
         dmask: true,
-        mods: crate::lift::AluMods::Float32,
+        mods: crate::alu_def::AluMods::Float32,
         ..plain_valu(entry, 2)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::lift::alu_lookup;
-    use gcnsmt_semantics::target::Target;
-
-    // llvm-mc-22 (2026-12-05): `v_mad_u64_u32 v[0:1], s[0:1], v1, v2, v[2:3]` on gfx700..gfx950,
-    // with `s0` on gfx1010..gfx1250, rejected on gfx600; `s_ctz_i32_b32` on gfx1100..gfx1250
-    // only; `v_subrev_u32` with a carry on gfx802 only.
-    #[test]
-    fn names_per_generation() {
-        let e = |t, m| alu_lookup(t, m).map(|d| (d.entry, d.sdst, d.wide_srcs, d.wide_dst));
-        assert_eq!(e(Target::Gfx600, "v_mad_u64_u32"), None);
-        assert_eq!(
-            e(Target::Gfx700, "v_mad_u64_u32_e64"),
-            Some(("V_MAD_U64_U32", true, 0b100, true))
-        );
-        assert_eq!(
-            e(Target::Gfx802, "v_subrev_u32"),
-            Some(("V_SUBREV_CO_U32", true, 0, false))
-        );
-        assert_eq!(
-            e(Target::Gfx900, "v_subrev_u32").map(|d| d.1),
-            Some(false) // the no-carry form there
-        );
-        assert_eq!(
-            e(Target::Gfx600, "v_subrev_i32").map(|d| d.0),
-            Some("V_SUBREV_I32")
-        );
-        assert!(alu_lookup(Target::Gfx1100, "s_ctz_i32_b32").is_some());
-        assert!(alu_lookup(Target::Gfx900, "s_ctz_i32_b32").is_none());
-        assert!(alu_lookup(Target::Gfx900, "s_mul_i32").unwrap().scalar);
-    }
 }

@@ -199,6 +199,35 @@ pub fn lower(
     }
 }
 
+/// What `lower_in` refuses before lowering: changed terminators, `$ttmp` writes, wave-level
+/// DS instructions in the EXEC model. Returns the (equal) terminators.
+fn guards<'a>(
+    (before, after): (&Side<'a>, &Side<'a>),
+    target: Target,
+    exec: bool,
+) -> Result<Vec<&'a str>, Unsupported> {
+    let (bterm, aterm) = (terminators(before.block), terminators(after.block));
+    if bterm != aterm {
+        return Err(Unsupported(format!(
+            "{}: the pass changed the block's terminators",
+            after.file
+        )));
+    }
+    for side in [before, after] {
+        if let Some(i) = super::ttmp::writer(side.block) {
+            let why = "a write to a trap-handler register ($ttmp) is not modelled";
+            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
+        }
+    }
+    for side in [before, after].iter().filter(|_| exec) {
+        if let Some(i) = super::effects::wave_level_ds(side.block, target) {
+            let why = "a wave-level DS instruction (GWS, append/consume) in the EXEC model";
+            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
+        }
+    }
+    Ok(bterm)
+}
+
 fn lower_in(
     name: &str,
     (before, after): (&Side, &Side),
@@ -231,25 +260,7 @@ fn lower_in(
         block: encoded.as_ref().unwrap_or(&aw),
         ..after.clone()
     };
-    let (bterm, aterm) = (terminators(before.block), terminators(after.block));
-    if bterm != aterm {
-        return Err(Unsupported(format!(
-            "{}: the pass changed the block's terminators",
-            after.file
-        )));
-    }
-    for side in [before, after] {
-        if let Some(i) = super::ttmp::writer(side.block) {
-            let why = "a write to a trap-handler register ($ttmp) is not modelled";
-            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
-        }
-    }
-    for side in [before, after].iter().filter(|_| exec) {
-        if let Some(i) = super::effects::wave_level_ds(side.block, target) {
-            let why = "a wave-level DS instruction (GWS, append/consume) in the EXEC model";
-            return Err(Unsupported(format!("{}: {}: {why}", at(side, i), i.opcode)));
-        }
-    }
+    let bterm = guards((before, after), target, exec)?;
     let mut live: BTreeSet<u32> = liveout.clone();
     for i in before
         .block
