@@ -394,12 +394,12 @@ fn sarif_output_validates_and_locates_the_refuted_block() {
 }
 
 /// `--unmodelled unsupported` turns the assumption that an identical unmodelled instruction
-/// (here `V_MUL_U32_U24`) computes the same results on both sides into an `unsupported`
-/// verdict; by default the block is proved.
+/// (here `V_FFBH_U32`, `tests/data/tv/unmodelled/README.md`) computes the same results on both
+/// sides into an `unsupported` verdict; by default the block is proved.
 #[test]
 fn unmodelled_setting_names_the_assumption() {
-    let b = data().join("gen/ds_merge.gfx900.before.mir");
-    let a = data().join("gen/ds_merge.gfx900.after.mir");
+    let b = data().join("unmodelled/ds_merge_ffbh.gfx900.before.mir");
+    let a = data().join("unmodelled/ds_merge_ffbh.gfx900.after.mir");
     let (b, a) = (b.to_str().unwrap(), a.to_str().unwrap());
     let f = ["--function", "read2_b32_mul_address"];
     let (code, blocks, err) = tv_json(&[b, a, f[0], f[1]]);
@@ -416,7 +416,7 @@ fn unmodelled_setting_names_the_assumption() {
         .expect("a changed block");
     assert_eq!(r["verdict"], "unsupported");
     assert!(
-        r["reason"].as_str().unwrap().contains("V_MUL_U32_U24"),
+        r["reason"].as_str().unwrap().contains("V_FFBH_U32"),
         "{r}"
     );
 }

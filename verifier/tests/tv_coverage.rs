@@ -33,7 +33,7 @@ fn check(v: &[(String, String, String)], cases: &[(&str, &str, &str)], t: &str) 
             .find(|x| x.0 == *f)
             .unwrap_or_else(|| panic!("{t}: no {f} in {v:?}"));
         assert_eq!(got.1, *verdict, "{t} {f}: {got:?}");
-        assert!(got.2.starts_with(reason), "{t} {f}: {got:?}");
+        assert!(got.2.contains(reason), "{t} {f}: {got:?}");
     }
 }
 

@@ -52,11 +52,11 @@ fn physical_registers_are_one_register_file_and_compared() {
     // clobber: the store's address has 5 in its low dword after the clobber.
     let b = verdict(&v, "clobber", "bb.0");
     assert_eq!(b["verdict"], "refuted", "{b}");
-    assert!(b["reason"].as_str().unwrap().starts_with("MEM["), "{b}");
+    assert!(b["reason"].as_str().unwrap().contains("MEM["), "{b}");
     // vcc_half: $vcc_lo = 0 clears lane 0's bit of $vcc, so V_CNDMASK picks the other source.
     let b = verdict(&v, "vcc_half", "bb.0");
     assert_eq!(b["verdict"], "refuted", "{b}");
-    assert!(b["reason"].as_str().unwrap().starts_with("LDS["), "{b}");
+    assert!(b["reason"].as_str().unwrap().contains("LDS["), "{b}");
     // A write to a register nothing reads changes nothing.
     assert_eq!(verdict(&v, "clobber_other", "bb.0")["verdict"], "proved");
     assert_eq!(out.status.code(), Some(1));

@@ -200,7 +200,10 @@ fn blocks<'a>(
             ));
         }
         let (bb, ba) = (with_phi_copies(&ib, bb), with_phi_copies(&ia, ba));
-        let changed = bb.insts.len() != ba.insts.len()
+        // A changed float MODE changes what every float instruction computes (breaker 10: 03):
+        // every block is then checked, and the check refuses the mode change.
+        let changed = fb.mode != fa.mode
+            || bb.insts.len() != ba.insts.len()
             || bb
                 .insts
                 .iter()

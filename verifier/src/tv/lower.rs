@@ -213,6 +213,8 @@ fn guards<'a>(
             after.file
         )));
     }
+    super::ordering::check(before.block, after.block)
+        .map_err(|why| Unsupported(format!("{}: {why}", after.file)))?;
     for side in [before, after] {
         if let Some(i) = super::ttmp::writer(side.block) {
             let why = "a write to a trap-handler register ($ttmp) is not modelled";

@@ -51,6 +51,7 @@ pub mod lower;
 pub mod mimg;
 pub mod mir;
 pub mod opcodes;
+mod ordering;
 mod pcrel;
 pub mod phi_elim;
 pub mod pipeline;

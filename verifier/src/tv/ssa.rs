@@ -97,16 +97,18 @@ pub fn inline_pair(before: &mut Function, after: &mut Function) {
     // value the before-side only has as an input (a false alarm).
     // Loads the before-file (the pass's input) says are invariant (`ssa_load.rs`).
     let trusted = super::ssa_load::invariant_defs(before);
-    let t = &trusted;
+    let moved = super::ssa_load::moved_loads(before, after);
+    let none = BTreeSet::new();
+    let (t, ta) = ((&trusted, &none), (&trusted, &moved));
     let mut trial_a = after.clone();
-    inline_defs(&mut trial_a, Side::After, t, &|_, _| true);
+    inline_defs(&mut trial_a, Side::After, ta, &|_, _| true);
     let (reads_a, copied_a) = reads_copied(&trial_a);
     let mut trial_b = before.clone();
     inline_defs(&mut trial_b, Side::Before, t, &|num, id| {
         allowed(&reads_a, &copied_a, num, id)
     });
     let (reads_b, copied_b) = reads_copied(&trial_b);
-    inline_defs(after, Side::After, t, &|num, id| {
+    inline_defs(after, Side::After, ta, &|num, id| {
         allowed(&reads_b, &copied_b, num, id)
     });
     let (reads_a, copied_a) = reads_copied(after);
@@ -172,7 +174,7 @@ fn reads_copied(f: &Function) -> (PerBlock, PerBlock) {
 fn inline_defs(
     f: &mut Function,
     side: Side,
-    trusted: &BTreeSet<u32>,
+    trusted: (&BTreeSet<u32>, &BTreeSet<u32>),
     allow: &dyn Fn(u32, u32) -> bool,
 ) {
     let n = f.blocks.len();

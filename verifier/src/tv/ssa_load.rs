@@ -69,6 +69,57 @@ const ATOMIC_OR_VOLATILE: [&str; 7] = [
     "seq_cst",
 ];
 
+/// Memory-operand orderings that synchronise with other agents (LLVM's atomic orderings above
+/// monotonic).
+pub(super) const ORDERING: [&str; 4] = ["acquire", "release", "acq_rel", "seq_cst"];
+
+/// Whether every memory operand of `d` says `dereferenceable` (LLVM's `MODereferenceable`:
+/// the access may run where the program did not run it, it does not trap), the license a
+/// pass needs to hoist a load to where it runs more often.
+pub(super) fn dereferenceable(d: &Inst) -> bool {
+    let ops = operands(&d.mem);
+    !ops.is_empty()
+        && ops.iter().all(|m| {
+            m.split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
+                .any(|w| w == "dereferenceable")
+        })
+}
+
+/// The registers the after-file defines (once) by a load in another block than the
+/// before-file does: a copy of such a load in the after-file may run it where the pass's input
+/// did not (speculation), which is sound only for a [`dereferenceable`] load (breaker 10: 02,
+/// 10, a load hoisted above the branch that guards it).
+pub(super) fn moved_loads(before: &Function, after: &Function) -> BTreeSet<u32> {
+    let sites = |f: &Function| {
+        let mut m: HashMap<u32, (u32, usize)> = HashMap::new();
+        for b in &f.blocks {
+            for i in &b.insts {
+                for o in &i.defs {
+                    if let OpKind::VReg { id, .. } = o.kind {
+                        m.entry(id).or_insert((b.num, 0)).1 += 1;
+                    }
+                }
+            }
+        }
+        m
+    };
+    let (sb, sa) = (sites(before), sites(after));
+    after
+        .blocks
+        .iter()
+        .flat_map(|b| b.insts.iter().map(move |i| (b.num, i)))
+        .filter(|(_, i)| load_kind(i).is_some())
+        .flat_map(|(num, i)| {
+            i.defs.iter().filter_map(move |o| match o.kind {
+                OpKind::VReg { id, .. } => Some((num, id)),
+                _ => None,
+            })
+        })
+        .filter(|(num, id)| sb.get(id) != Some(&(*num, 1)) || sa.get(id) != Some(&(*num, 1)))
+        .map(|(_, id)| id)
+        .collect()
+}
+
 fn mem_words(d: &Inst) -> impl Iterator<Item = &str> {
     d.mem
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_')
@@ -137,6 +188,12 @@ pub(super) fn invariant_defs(f: &Function) -> BTreeSet<u32> {
 fn quiet(i: &Inst) -> bool {
     use super::effects::{memory_of, pseudo, Mem};
     let op = i.opcode.as_str();
+    // An atomic with an ordering synchronises with other agents, whatever memory it names: a
+    // load moved across an acquire reads before the data it guards is published (breaker 10:
+    // 01, 04-07). Monotonic and unordered ones order nothing else.
+    if mem_words(i).any(|w| ORDERING.contains(&w)) {
+        return false;
+    }
     if pseudo(op) || super::barrier::is_barrier(op) || super::barrier::is_cache_op(op) {
         return pseudo(op);
     }
@@ -172,6 +229,9 @@ pub(super) struct Stability<'a> {
     cyclic: &'a [bool],
     /// The registers the before-file also defines by an invariant load (see the module doc).
     trusted: &'a BTreeSet<u32>,
+    /// The after-file's loads the pass moved to another block ([`moved_loads`]; empty for the
+    /// before-file).
+    moved: &'a BTreeSet<u32>,
     fwd: RefCell<HashMap<usize, Vec<bool>>>,
     back: RefCell<HashMap<usize, Vec<bool>>>,
 }
@@ -181,7 +241,7 @@ impl<'a> Stability<'a> {
         f: &'a Function,
         succ: &'a [Vec<usize>],
         cyclic: &'a [bool],
-        trusted: &'a BTreeSet<u32>,
+        (trusted, moved): (&'a BTreeSet<u32>, &'a BTreeSet<u32>),
     ) -> Stability<'a> {
         let mut pred: Vec<Vec<usize>> = vec![Vec::new(); succ.len()];
         for (u, ss) in succ.iter().enumerate() {
@@ -195,6 +255,7 @@ impl<'a> Stability<'a> {
             pred,
             cyclic,
             trusted,
+            moved,
             fwd: RefCell::default(),
             back: RefCell::default(),
         }
@@ -203,6 +264,9 @@ impl<'a> Stability<'a> {
     /// Whether the load `d`, defining `id` at instruction `j` of block `k`, reads the same
     /// bytes when copied to the start of block `p` (see the module documentation).
     pub(super) fn stable(&self, d: &Inst, id: u32, (k, j): (usize, usize), p: usize) -> bool {
+        if self.moved.contains(&id) && !dereferenceable(d) {
+            return false;
+        }
         if invariant(d) && self.trusted.contains(&id) {
             return true;
         }
