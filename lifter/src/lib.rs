@@ -20,6 +20,7 @@
 
 #![warn(missing_docs)]
 
+mod alu_def;
 pub mod any;
 pub mod asm;
 pub mod counters;
@@ -33,7 +34,6 @@ pub mod holes;
 mod inst;
 mod lex;
 pub mod lift;
-mod alu_def;
 mod lift_int;
 pub mod mtbuf_table;
 mod mubuf;

@@ -165,7 +165,11 @@ pub fn alu_lookup(target: Target, mnemonic: &str) -> Option<AluDef> {
 /// target): gfx6-gfx8 v_addc_u32, v_subb_u32, v_subbrev_u32; gfx9/CDNA the `_co_` names;
 /// gfx10+ v_add_co_ci_u32, v_sub_co_ci_u32, v_subrev_co_ci_u32.
 fn carry_in_op(g: Gen, base: &str) -> Option<AluDef> {
-    let (gcn8, gfx9, gfx10p) = (g <= Gen::Gfx8, matches!(g, Gen::Gfx9 | Gen::Gfx90a), g >= Gen::Gfx10);
+    let (gcn8, gfx9, gfx10p) = (
+        g <= Gen::Gfx8,
+        matches!(g, Gen::Gfx9 | Gen::Gfx90a),
+        g >= Gen::Gfx10,
+    );
     let entry = match base {
         "v_addc_u32" if gcn8 => "V_ADDC_U32",
         "v_subb_u32" if gcn8 => "V_SUBB_U32",
@@ -328,7 +332,6 @@ fn sat_op(g: Gen, mnemonic: &str) -> Option<AluDef> {
         ..plain_valu(entry, 2)
     })
 }
-
 
 /// The 32-bit VOPC compares: mnemonic (without `_e32`/`_e64`) -> semantics entry.
 fn vcmp32(base: &str) -> Option<&'static str> {

@@ -415,10 +415,7 @@ fn unmodelled_setting_names_the_assumption() {
         .find(|r| r["changed"] == true)
         .expect("a changed block");
     assert_eq!(r["verdict"], "unsupported");
-    assert!(
-        r["reason"].as_str().unwrap().contains("V_FFBH_U32"),
-        "{r}"
-    );
+    assert!(r["reason"].as_str().unwrap().contains("V_FFBH_U32"), "{r}");
 }
 
 /// With `--pass` on several targets, llc failing on one of them is that target's `error`

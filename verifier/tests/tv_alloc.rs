@@ -84,6 +84,7 @@ fn allocations_the_checker_does_not_follow_are_unsupported() {
 /// - s05: s7 (the loaded pointer's high half) is set to 0 before its copy.
 /// - s06: the 64-bit add's carry-in is read from s0:s1 (a pointer) instead of VCC.
 /// - s08: the last store's base is the trip count and counter, not the output pointer.
+/// (p01-p04 keep virtual registers: the block checks refute them.)
 /// - p01: the split copy reads %360, another value, where the before-file reads %357.
 /// - p02: %387 is spilled to %stack.4 where %399's value is reloaded from it later.
 /// - p03: the reload takes %stack.6 (another value) for %stack.7.
@@ -125,7 +126,12 @@ fn planted_allocation_bugs_are_refuted_or_not_proved() {
         assert!(!v.iter().any(|x| x == "proved"), "{bug} proved: {v:?}");
         if refuted {
             assert!(v.iter().any(|x| x == "refuted"), "{bug}: {v:?}: {why}");
-            assert!(why.contains("register-allocation checker"), "{bug}: {why}");
+            // sp_split keeps virtual registers: the block checks refute those (their
+            // counterexamples replay); the others are the allocation checker's images.
+            assert!(
+                base == "sp_split" || why.contains("register-allocation checker"),
+                "{bug}: {why}"
+            );
             continue;
         }
         // sp_split keeps virtual registers on both sides: the block checks run on it and

@@ -33,7 +33,13 @@ fn the_tenth_breakers_pairs_are_never_proved() {
         };
         let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
             .current_dir(&dir)
-            .args(["tv", &find(".before.mir"), &find(".after.mir"), "--target", target])
+            .args([
+                "tv",
+                &find(".before.mir"),
+                &find(".after.mir"),
+                "--target",
+                target,
+            ])
             .output()
             .expect("run gcnsmt");
         let text = String::from_utf8_lossy(&out.stdout);

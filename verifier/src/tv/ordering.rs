@@ -51,10 +51,12 @@ pub(super) fn check(before: &Block, after: &Block) -> Result<(), String> {
         return Ok(());
     }
     if segments(before) != segments(after) {
-        return Err("the pass moved a memory access across an atomic with an acquire or \
+        return Err(
+            "the pass moved a memory access across an atomic with an acquire or \
                     release ordering (the order other agents see is not modelled), or \
                     changed such an atomic"
-            .into());
+                .into(),
+        );
     }
     Ok(())
 }

@@ -116,8 +116,26 @@ pub(super) fn moved_loads(before: &Function, after: &Function) -> BTreeSet<u32> 
             })
         })
         .filter(|(num, id)| sb.get(id) != Some(&(*num, 1)) || sa.get(id) != Some(&(*num, 1)))
+        .filter(|(num, id)| !into_sole_successor(after, *num, sb.get(id).map(|x| x.0)))
         .map(|(_, id)| id)
         .collect()
+}
+
+/// Whether a load hoisted into block `num` of the after-file runs exactly when its
+/// before-file block does: `num` has that block as its only successor and writes no EXEC (a
+/// preheader falling into its loop's first block, which runs at least once, on the same
+/// lanes). Then hoisting it is no speculation.
+fn into_sole_successor(after: &Function, num: u32, before_block: Option<u32>) -> bool {
+    let Some(b) = after.blocks.iter().find(|b| b.num == num) else {
+        return false;
+    };
+    let exec =
+        |o: &super::mir::Operand| matches!(&o.kind, OpKind::Phys(r) if r.starts_with("exec"));
+    let writes_exec = b
+        .insts
+        .iter()
+        .any(|i| i.defs.iter().any(exec) || i.ops.iter().any(|o| o.flags.def && exec(o)));
+    before_block.is_some_and(|p| b.successors == [p]) && !writes_exec
 }
 
 fn mem_words(d: &Inst) -> impl Iterator<Item = &str> {
