@@ -84,8 +84,7 @@ fn allocations_the_checker_does_not_follow_are_unsupported() {
 /// - s05: s7 (the loaded pointer's high half) is set to 0 before its copy.
 /// - s06: the 64-bit add's carry-in is read from s0:s1 (a pointer) instead of VCC.
 /// - s08: the last store's base is the trip count and counter, not the output pointer.
-/// (p01-p04 keep virtual registers: the block checks refute them.)
-/// - p01: the split copy reads %360, another value, where the before-file reads %357.
+/// - p01 (p01-p04 keep virtual registers: the block checks refute them): the split copy reads %360, another value, where the before-file reads %357.
 /// - p02: %387 is spilled to %stack.4 where %399's value is reloaded from it later.
 /// - p03: the reload takes %stack.6 (another value) for %stack.7.
 /// - p04: the copy reads the reloaded value's sub1 where the before-file reads sub0.

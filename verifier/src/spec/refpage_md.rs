@@ -216,8 +216,8 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
     {
         e.gens = vec![g];
     }
-    for i in first + 1..first_section {
-        if let Some(c) = cells(lines[i]) {
+    for (i, l) in lines.iter().enumerate().take(first_section).skip(first + 1) {
+        if let Some(c) = cells(l) {
             key_value(&mut e, &c, i as u32 + 1);
         }
     }

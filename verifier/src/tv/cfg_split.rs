@@ -106,7 +106,7 @@ pub(super) fn split_of(f: &Function, k: usize, targets: &[Target]) -> Option<(us
     // P's terminators run before N's instructions: they must not write what those read.
     let terms = terminators(pb);
     let term_defs: BTreeSet<u32> = terms.iter().flat_map(|i| vregs(i, true)).collect();
-    let term_phys: BTreeSet<String> = terms.iter().flat_map(|i| phys_writes(i)).collect();
+    let term_phys: BTreeSet<String> = terms.iter().flat_map(phys_writes).collect();
     let reads_ok = body.iter().all(|i| {
         vregs(i, false).is_disjoint(&term_defs)
             && i.ops.iter().all(|o| match &o.kind {

@@ -232,10 +232,10 @@ fn may_split(op: &str) -> bool {
         && !op.ends_with("_ci");
     super::barrier::is_barrier(op)
         || (matches!(memory_of(op), Mem::ReadsGlobal | Mem::WritesGlobal)
-            && !plain
-            && !super::mimg::is_image_read(op)
-            && !op.starts_with("S_BUFFER_LOAD_")
-            && !(op.starts_with("S_LOAD_") && op.ends_with("_IMM")))
+            && !(plain
+                || super::mimg::is_image_read(op)
+                || op.starts_with("S_BUFFER_LOAD_")
+                || (op.starts_with("S_LOAD_") && op.ends_with("_IMM"))))
 }
 
 /// Answers "does memory stay as it is from a load to a reading block" for one function
