@@ -92,3 +92,24 @@ fn flat_stores_straddling_an_aperture_stay_in_the_registers_aperture() {
         ("proved".to_string(), Some(0))
     );
 }
+
+/// A block that copies `$vcc` (a lane mask, so the check models lanes) and ends the wave
+/// (`S_ENDPGM`) with no instruction of the lowered rule naming EXEC
+/// (`regress/shrink_vcc_copy.*.mir`, reduced from llc-22's si-shrink-instructions pair of our
+/// `addr64_large` kernel on gfx900). The pass only shrank `V_ADD_U32_e64 %101, 1, 0` to
+/// `V_ADD_U32_e32 1, %101` (addition commutes; no carry out in either form), so the block is
+/// proved. It was an internal error ("no instruction of the rule names exec", exit 2): the rule
+/// declared EXEC dead although no instruction named it.
+#[test]
+fn a_lane_mask_block_that_ends_the_wave_without_naming_exec_is_checked() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(["tv", "--target", "gfx900"])
+        .arg(d.join("shrink_vcc_copy.before.mir"))
+        .arg(d.join("shrink_vcc_copy.after.mir"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("bb.0 gfx900: proved"), "{text}");
+}

@@ -155,7 +155,10 @@ pub fn rule_parts(
     // (`cf_lower::mark_exec_dead`).
     let ends = exec_dead
         || terms.contains(&"S_ENDPGM 0") && terms.iter().all(|t| t.starts_with("S_ENDPGM"));
-    let dead = match ends {
+    // `Dead: exec` is only said of a rule that names EXEC: a block whose lowering reads EXEC
+    // through no instruction (every lane-local op folded away) has nothing to declare dead,
+    // and the rule reader rejects a dead register no instruction names.
+    let dead = match ends && exec_cells(target).iter().any(|c| names(text, c)) {
         true => vec![("exec".to_string(), Loc::default())],
         false => Vec::new(),
     };
@@ -180,6 +183,14 @@ pub struct State {
 
 fn cells(side: &Side, o: &Operand, target: Target) -> Result<Vec<String>, String> {
     emit::dwords(side, o, target)
+}
+
+/// Whether the rule text names register `r` as a whole word (`exec_lo`, not `exec_lo_x`).
+fn names(text: &str, r: &str) -> bool {
+    text.match_indices(r).any(|(k, _)| {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '%';
+        !text[..k].ends_with(word) && !text[k + r.len()..].starts_with(word)
+    })
 }
 
 fn exec_cells(target: Target) -> Vec<String> {
