@@ -95,7 +95,7 @@ fn flat_stores_straddling_an_aperture_stay_in_the_registers_aperture() {
 
 /// A block that copies `$vcc` (a lane mask, so the check models lanes) and ends the wave
 /// (`S_ENDPGM`) with no instruction of the lowered rule naming EXEC
-/// (`regress/shrink_vcc_copy.*.mir`, reduced from llc-22's si-shrink-instructions pair of our
+/// (`regress/shrink_vcc_copy.*.mir`, reduced by hand from llc-22's si-shrink-instructions pair of our
 /// `addr64_large` kernel on gfx900). The pass only shrank `V_ADD_U32_e64 %101, 1, 0` to
 /// `V_ADD_U32_e32 1, %101` (addition commutes; no carry out in either form), so the block is
 /// proved. It was an internal error ("no instruction of the rule names exec", exit 2): the rule
@@ -112,4 +112,56 @@ fn a_lane_mask_block_that_ends_the_wave_without_naming_exec_is_checked() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("bb.0 gfx900: proved"), "{text}");
+}
+
+/// A scheduler may move a register computation across a memory access that writes no register
+/// and leaves EXEC alone (`regress/sched_xlane_past_atomic.*.mir`, reduced by hand from llc-22's
+/// machine-scheduler pair of our `atomics_fences` kernel on gfx900: `V_READFIRSTLANE_B32` moved
+/// below a `GLOBAL_ATOMIC_SWAP_SADDR`). The block starts with `$exec = S_OR_B64 $exec, %19` and
+/// reads a value of bb.0 (copied in as a preamble): the EXEC write was taken for part of that
+/// preamble, copied in front of every segment, and so seemed to be jumped over by the moved
+/// read ("moved the definition of %119 across a barrier", `unsupported`). Expected: proved
+/// (the read sees the same EXEC and the same VGPR on both sides).
+#[test]
+fn a_register_read_moved_past_a_global_atomic_after_an_exec_restore_is_proved() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(["tv", "--target", "gfx900"])
+        .arg(d.join("sched_xlane_past_atomic.before.mir"))
+        .arg(d.join("sched_xlane_past_atomic.after.mir"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("bb.1 gfx900: proved"), "{text}");
+}
+
+/// A scalar constant one segment of a block defines and a later one reads, replaced by the
+/// pass with an equal constant of the entry block (`regress/remat_licm.*.mir`, by hand, the
+/// shape of llc-22's early-machinelicm pair of our `scan_inclusive` kernel). Worked out here:
+/// `remat_ok` shifts by 1 on both sides (proved; it was refuted, "%38 at the barrier", because
+/// the register only the before-side has was compared at the barrier); `remat_bad`'s entry
+/// constant is 2 on the after side, so `%8 << 2` differs from `%8 << 1` (refuted at `$sgpr4`).
+#[test]
+fn a_constant_read_after_a_barrier_may_come_from_another_block() {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/regress");
+    let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .args(["tv", "--format", "json", "--target", "gfx900"])
+        .arg(d.join("remat_licm.before.mir"))
+        .arg(d.join("remat_licm.after.mir"))
+        .output()
+        .unwrap();
+    let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "block" && v["block"] == "bb.1")
+        .collect();
+    let verdict = |f: &str| {
+        let b = v.iter().find(|b| b["function"] == f).expect(f);
+        (b["verdict"].as_str().unwrap().to_string(), b.to_string())
+    };
+    assert_eq!(verdict("remat_ok").0, "proved", "{}", verdict("remat_ok").1);
+    let (bad, text) = verdict("remat_bad");
+    assert_eq!(bad, "refuted", "{text}");
+    assert!(text.contains("s4"), "{text}");
 }

@@ -122,11 +122,13 @@ fn cut(b: &Block, target: Target) -> (Vec<Block>, Vec<&Inst>, usize) {
     let preamble: Vec<Inst> = b.insts[phis..]
         .iter()
         .take_while(|i| {
-            let mut defs = i.defs.iter().filter_map(|d| match d.kind {
-                OpKind::VReg { id, .. } => Some(id),
-                _ => None,
-            });
-            !b.inlined.is_empty() && defs.all(|id| b.inlined.contains(&id)) && !i.defs.is_empty()
+            // Only copies: every definition a virtual register `ssa.rs` inlined. The block's
+            // own first instruction may write a physical register only (`$exec = S_OR_B64
+            // $exec, %19` after a join) and is not part of the preamble.
+            let copy = |d: &super::mir::Operand| {
+                matches!(d.kind, OpKind::VReg { id, .. } if b.inlined.contains(&id))
+            };
+            !b.inlined.is_empty() && !i.defs.is_empty() && i.defs.iter().all(copy)
         })
         .cloned()
         .collect();
@@ -254,6 +256,9 @@ pub fn split(
             }
         }
     }
+    // Scalar values a later segment reads are recomputed there (`barrier_remat.rs`).
+    super::barrier_remat::remat(&mut sb, pre_b, target);
+    super::barrier_remat::remat(&mut sa, pre_a, target);
     // Registers only a preamble defines, on both sides (none has a real definition here).
     let (def_b, def_a) = (defined(&bp.before), defined(&bp.after));
     let real = |b: &Block, d: &BTreeSet<u32>, r: &u32| d.contains(r) && !b.inlined.contains(r);
@@ -279,6 +284,10 @@ pub fn split(
         liveout.extend(others(&sa));
         // Every segment computes the copied values itself (see `cut`).
         liveout.retain(|r| bp.liveout.contains(r) || !copied(r));
+        // A register every later segment of both sides defines before reading it is dead here
+        // (after the last segment: one the block does not leave live).
+        let sides = [(&sb[..], &bars_b[..]), (&sa[..], &bars_a[..])];
+        liveout.retain(|r| !super::barrier_remat::dropped(*r, k, sides, bp.liveout.contains(r)));
         let mut phys_live = bp.phys_live.clone();
         phys_live.extend(later(&sb));
         phys_live.extend(later(&sa));

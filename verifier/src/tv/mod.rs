@@ -18,6 +18,7 @@ pub mod alloc_verdict;
 pub mod alu64;
 pub mod barrier;
 pub mod barrier_move;
+pub mod barrier_remat;
 pub mod calls;
 pub mod canon;
 pub mod cex;

@@ -36,7 +36,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// At most this many instructions per preamble, and chains at most this deep: a longer chain
 /// is cut, its operands there stay inputs (compared where they are defined), which is sound at
 /// any cut.
-const BUDGET: usize = 16;
+const BUDGET: usize = 48;
 
 /// How a definition may be copied into another block.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
