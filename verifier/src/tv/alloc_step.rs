@@ -55,6 +55,11 @@ fn pair_ops<'a>(b: &'a Inst, a: &'a Inst) -> Result<Pairs<'a>, String> {
     if b.opcode != a.opcode || b.defs.len() != a.defs.len() {
         return Err(format!("{} differs from {}", b.opcode, a.opcode));
     }
+    // What later passes and the memory legalizer read (breaker 11): the same, or the block
+    // checks decide (`memop.rs`).
+    if b.mem != a.mem {
+        return Err(format!("{}: the memory operands differ", b.opcode));
+    }
     let mut out: Vec<(&Operand, &Operand, bool)> = b
         .defs
         .iter()

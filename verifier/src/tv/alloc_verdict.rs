@@ -152,15 +152,16 @@ fn refute_once(
 }
 
 /// What the checker does not follow, checked before it runs: memory operands that claim more
-/// than the before-file's (`effects.rs`, as the block checks refuse them), and before gfx10
+/// than the before-file's or change a volatile or atomic access (`memop.rs`, as the block
+/// checks refuse them), and before gfx10
 /// the SGPRs s102-s105, which alias FLAT_SCRATCH and XNACK_MASK there (breaker8 10; LLVM
 /// reserves them). `undef` flags the checker follows itself (an `undef` use reads nothing, an
 /// `undef` sub-register def leaves the register's other dwords holding nothing:
 /// `alloc_step.rs`); until 2026-12-05 any the pass added made it give up (breaker8 04/05).
 fn guards(fb: &Function, fa: &Function, targets: &[Target]) -> Result<(), String> {
     for (b, a) in fb.blocks.iter().zip(&fa.blocks) {
-        if let Some((i, why)) = super::effects::memoperand_claims(b, a) {
-            return Err(format!("line {}: {why}", i.loc.line));
+        if let Some((l, why)) = super::memop::check(b, a) {
+            return Err(format!("line {}: {why}", l.line));
         }
     }
     let old = targets

@@ -323,7 +323,7 @@ pub fn validate(
                 continue;
             }
             for bp in &fp.blocks {
-                if shard.is_none_or(|s| s.owns(&block_key(fp, bp, t))) {
+                if shard.is_none_or(|s| s.owns(&diff::block_key(fp, bp, t))) {
                     jobs.push((fp, bp, t));
                 }
             }
@@ -365,13 +365,6 @@ pub fn validate(
     Ok(all)
 }
 
-/// A block pair's content hash for `--shard`: BLAKE3 (hex) of the function's name, the
-/// target and both blocks as parsed.
-fn block_key(fp: &FnPair, bp: &diff::BlockPair, t: Target) -> String {
-    let text = format!("{}\0{t}\0{:?}\0{:?}", fp.before.name, bp.before, bp.after);
-    blake3::hash(text.as_bytes()).to_hex().to_string()
-}
-
 fn block_verdict(
     before: &MirFile,
     after: &MirFile,
@@ -405,6 +398,11 @@ fn block_verdict(
             "register allocation (virtual registers rewritten to physical ones) is not modelled"
                 .into(),
         );
+        return v;
+    }
+    if let Some(i) = super::memop::new_scalar_load(&bp.before, &bp.after, fp.after, t) {
+        v.verdict = "unsupported";
+        v.reason = Some(format!("line {}: {}", i.loc.line, super::memop::NEW_SCALAR));
         return v;
     }
     let start = Instant::now();

@@ -401,6 +401,13 @@ impl FnPair<'_> {
     }
 }
 
+/// A block pair's content hash for `--shard`: BLAKE3 (hex) of the function's name, the
+/// target and both blocks as parsed.
+pub fn block_key(fp: &FnPair, bp: &BlockPair, t: gcnsmt_semantics::target::Target) -> String {
+    let text = format!("{}\0{t}\0{:?}\0{:?}", fp.before.name, bp.before, bp.after);
+    blake3::hash(text.as_bytes()).to_hex().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     /// A chain of `n` blocks, block k computing `%(k+1) = %k + %k` (as

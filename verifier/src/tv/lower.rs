@@ -149,8 +149,11 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
-    if let Some((i, why)) = super::effects::memoperand_claims(b, a) {
-        return Err(Unsupported(format!("{}: {why}", at(after, i))));
+    if let Some((l, why)) = super::memop::check(b, a) {
+        return Err(Unsupported(format!(
+            "{}:{}:{}: {why}",
+            after.file, l.line, l.col
+        )));
     }
     if let Some(i) = super::effects::undef_added(b, a) {
         let why = "the pass added an `undef` flag where the before-block has a value";

@@ -49,6 +49,7 @@ pub mod llc;
 pub mod llc_run;
 mod llc_verify;
 pub mod lower;
+mod memop;
 pub mod mimg;
 pub mod mir;
 pub mod opcodes;

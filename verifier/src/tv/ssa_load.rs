@@ -328,15 +328,13 @@ impl<'a> Stability<'a> {
     }
 }
 
-/// The memory-operand flags later passes trust (`effects::memoperand_claims`).
-const CLAIMS: [&str; 2] = ["invariant", "dereferenceable"];
-
 /// Mark the after-file's loads that a pass moved to another block with their memory operand
 /// unchanged (early-machinelicm, machine-sink): their claims are the before-file's, so
-/// `effects::memoperand_claims`, which compares one block pair, must not take them for claims
-/// the pass added. A load is marked when the before-file defines its register by the same
-/// instruction text and the same memory operand; its flags are renamed `invariant-as-before`,
-/// which that check (and [`invariant`], already asked) do not read. Run after the preambles.
+/// `memop::check`, which compares one block pair, must not take them for claims the pass
+/// added. A load is marked when the before-file defines its register by the same instruction
+/// text and the same memory operand; each claim the before-block does not back is renamed
+/// `invariant-as-before` (`!noalias-as-before !7`), which that check (and [`invariant`],
+/// already asked) do not read. Run after the preambles.
 pub(super) fn justify_claims(before: &Function, after: &mut Function) {
     let mut def_of: HashMap<u32, &Inst> = HashMap::new();
     for i in before.blocks.iter().flat_map(|b| &b.insts) {
@@ -346,11 +344,6 @@ pub(super) fn justify_claims(before: &Function, after: &mut Function) {
             }
         }
     }
-    let has = |i: &Inst, flag: &str| {
-        i.mem
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-            .any(|w| w == flag)
-    };
     for ba in &mut after.blocks {
         let Some(bb) = before.blocks.iter().find(|b| b.num == ba.num) else {
             continue;
@@ -366,10 +359,18 @@ pub(super) fn justify_claims(before: &Function, after: &mut Function) {
             if !same || load_kind(i).is_none() {
                 continue;
             }
-            for flag in CLAIMS {
-                if has(i, flag) && !bb.insts.iter().any(|j| has(j, flag)) {
-                    i.mem = rename_word(&i.mem, flag);
-                }
+            let unbacked: Vec<String> = super::memop::groups(&i.mem)
+                .into_iter()
+                .flat_map(|g| super::memop::unbacked(g, bb))
+                .collect();
+            for c in unbacked {
+                i.mem = match c.split_once(' ') {
+                    // Metadata: `!noalias !7`.
+                    Some((k, v)) if k.starts_with('!') => {
+                        i.mem.replace(&c, &format!("{k}-as-before {v}"))
+                    }
+                    _ => rename_word(&i.mem, c.trim_matches('"')),
+                };
             }
         }
     }

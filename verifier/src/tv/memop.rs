@@ -1,0 +1,343 @@
+//! Memory operands (`:: (volatile load ...)`), compared once for the block checks (`lower.rs`)
+//! and the register-allocation checker (`alloc_verdict.rs`) alike (breaker 11: 01-04, 06, 09,
+//! 10). tv's model is one lane of one wave reading one memory: it cannot see what a memory
+//! operand tells later passes and the memory legalizer, nor other waves. So a block pair is
+//! `unsupported` when the after-block's memory operands say something the before-block's do
+//! not:
+//! - **volatile and atomic accesses** (a `volatile` operand, an atomic ordering or syncscope,
+//!   an atomic read-modify-write opcode, an operand that both loads and stores): both blocks
+//!   must have the same ones in the same order, each with the same opcode and memory operand
+//!   text. LangRef: the number and order of volatile accesses may not change; an ordering or
+//!   syncscope decides what si-memory-legalizer emits; an atomic split into a load and a store
+//!   loses the updates of other lanes, waves and agents, which one lane cannot see.
+//! - **claims** (`invariant`, `dereferenceable`, `non-temporal`, target flags such as
+//!   `"amdgpu-noclobber"`, metadata `!tbaa`, `!alias.scope`, `!noalias`, `!range`): each
+//!   claim of an after-operand must be made by a before-operand of the same block naming the
+//!   same memory (`from`/`into`/`on` value and offset). Dropping a claim is a weakening.
+//! - a spill or reload's operand naming another frame object than the one it addresses.
+//!
+//! A load a pass moved to another block keeps its claims (`ssa_load::justify_claims` marks
+//! them `-as-before`, which this module does not read as claims).
+//!
+//! [`new_scalar_load`] is the function-level rule for scalar loads: the scalar data cache is
+//! not coherent with vector stores (AMDGPUUsage, memory model GFX9), so a scalar load the
+//! before-block did not have may read a stale line where the before read the vector store.
+
+use super::mir::{Block, Function, Inst, OpKind};
+use crate::rules::Loc;
+
+/// The top-level groups of a `mem` text (`(load (s32) from %ir.p, addrspace 1), (...)`).
+pub(super) fn groups(mem: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start, mut quote) = (Vec::new(), 0usize, 0usize, None);
+    for (k, c) in mem.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '`' | '"') => quote = Some(c),
+            (None, '(') => {
+                if depth == 0 {
+                    start = k;
+                }
+                depth += 1;
+            }
+            (None, ')') if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(&mem[start..=k]);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A group's comma-separated parts (without its outer parentheses), split outside nested
+/// parentheses and quotes: the access (`load (s32) from %ir.p + 4`), then `align 4`,
+/// `addrspace 1`, `!tbaa !5` ...
+fn parts(group: &str) -> Vec<&str> {
+    let inner = group
+        .strip_prefix('(')
+        .and_then(|g| g.strip_suffix(')'))
+        .unwrap_or(group);
+    let (mut out, mut depth, mut start, mut quote) = (Vec::new(), 0usize, 0usize, None);
+    for (k, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '`' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth = depth.saturating_sub(1),
+            (None, ',') if depth == 0 => {
+                out.push(inner[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(inner[start..].trim());
+    out
+}
+
+/// The memory a group names: its `from`/`into`/`on` value with the offset (`%ir.p + 4`,
+/// `%stack.0`, `@lds`), or "" when it names none.
+pub(super) fn names(group: &str) -> &str {
+    let first = parts(group).first().copied().unwrap_or("");
+    [" from ", " into ", " on "]
+        .iter()
+        .filter_map(|w| first.find(w).map(|k| &first[k + w.len()..]))
+        .next()
+        .unwrap_or("")
+        .trim()
+}
+
+/// A group's claims: its flags before `load`/`store` except `volatile` (compared on its own),
+/// and its metadata parts (`!noalias !7`). Words marked `-as-before` are no claims.
+fn claims(group: &str) -> Vec<String> {
+    let ps = parts(group);
+    let mut out: Vec<String> = Vec::new();
+    if let Some(first) = ps.first() {
+        for w in first.split_whitespace() {
+            if w == "load" || w == "store" {
+                break;
+            }
+            out.push(w.to_string());
+        }
+    }
+    out.extend(
+        ps.iter()
+            .skip(1)
+            .filter(|p| p.starts_with('!'))
+            .map(|p| p.to_string()),
+    );
+    let marked = |c: &str| {
+        c.split_whitespace()
+            .any(|w| w.trim_matches('"').ends_with("-as-before"))
+    };
+    out.retain(|c| c != "volatile" && !marked(c));
+    out
+}
+
+/// The claims of `group` that no group of `b` naming the same memory makes.
+pub(super) fn unbacked(group: &str, b: &Block) -> Vec<String> {
+    let name = names(group);
+    let backing: Vec<Vec<String>> = b
+        .insts
+        .iter()
+        .flat_map(|j| groups(&j.mem))
+        .filter(|g| names(g) == name)
+        .map(claims)
+        .collect();
+    // One before-operand must make them all: the claims missing from the closest one.
+    let all = claims(group);
+    let missing = |c: &Vec<String>| -> Vec<String> {
+        all.iter().filter(|x| !c.contains(x)).cloned().collect()
+    };
+    backing
+        .iter()
+        .map(missing)
+        .min_by_key(Vec::len)
+        .unwrap_or_else(|| all.clone())
+}
+
+/// Whether an opcode is an atomic read-modify-write (`BUFFER_ATOMIC_*`, `GLOBAL_ATOMIC_*`,
+/// `DS_ADD_RTN_U32`, `DS_CMPST_B32` ...): every DS opcode but the plain and cross-lane ones.
+fn atomic_opcode(op: &str) -> bool {
+    const PLAIN_DS: [&str; 12] = [
+        "DS_READ",
+        "DS_WRITE",
+        "DS_LOAD",
+        "DS_STORE",
+        "DS_SWIZZLE",
+        "DS_PERMUTE",
+        "DS_BPERMUTE",
+        "DS_NOP",
+        "DS_GWS",
+        "DS_APPEND",
+        "DS_CONSUME",
+        "DS_ORDERED",
+    ];
+    op.contains("_ATOMIC_")
+        || (op.starts_with("DS_") && !PLAIN_DS.iter().any(|p| op.starts_with(p)))
+}
+
+/// Whether `i` is a volatile or atomic access: what must stay one to one.
+fn marked(i: &Inst) -> bool {
+    const ORDERINGS: [&str; 6] = [
+        "unordered",
+        "monotonic",
+        "acquire",
+        "release",
+        "acq_rel",
+        "seq_cst",
+    ];
+    let words = |g: &str| -> Vec<String> {
+        parts(g)
+            .first()
+            .map(|p| p.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    atomic_opcode(&i.opcode)
+        || groups(&i.mem).iter().any(|g| {
+            let w = words(g);
+            let has = |x: &str| w.iter().any(|y| y == x);
+            has("volatile")
+                || (has("load") && has("store"))
+                || w.iter().any(|y| y.starts_with("syncscope("))
+                || ORDERINGS.iter().any(|o| has(o))
+        })
+}
+
+/// Why the after-block's memory operands say what the before-block's do not, and where.
+pub(crate) fn check(before: &Block, after: &Block) -> Option<(Loc, String)> {
+    let list = |b: &Block| -> Vec<(Loc, String, String)> {
+        b.insts
+            .iter()
+            .filter(|i| marked(i))
+            .map(|i| (i.loc, i.opcode.clone(), i.mem.clone()))
+            .collect()
+    };
+    let (lb, la) = (list(before), list(after));
+    let same = |x: &(Loc, String, String), y: &(Loc, String, String)| (&x.1, &x.2) == (&y.1, &y.2);
+    if lb.len() != la.len() || lb.iter().zip(&la).any(|(x, y)| !same(x, y)) {
+        let k = lb.iter().zip(&la).take_while(|(x, y)| same(x, y)).count();
+        let at = la.get(k).map_or(after.loc, |x| x.0);
+        let why = "the pass changed, added, removed, merged or reordered a volatile or atomic \
+                   access (its opcode or memory operand: ordering, syncscope, volatile): \
+                   their number, order and atomicity are not modelled";
+        return Some((at, why.into()));
+    }
+    for i in &after.insts {
+        for g in groups(&i.mem) {
+            if let Some(c) = unbacked(g, before).first() {
+                let why = format!("a memory operand the pass made `{c}` (a claim no operand of the before-block naming the same memory makes)");
+                return Some((i.loc, why));
+            }
+        }
+        if let Some(why) = frame_named(i) {
+            return Some((i.loc, why));
+        }
+    }
+    None
+}
+
+/// A memory operand naming another frame object than the one the instruction addresses: a
+/// later pass would move the reload above the spill that writes it (breaker8 06/07).
+fn frame_named(i: &Inst) -> Option<String> {
+    let frame = |t: &str| t.starts_with("%stack.") || t.starts_with("%fixed-stack.");
+    let frames: Vec<&str> = i
+        .ops
+        .iter()
+        .filter_map(|o| match &o.kind {
+            OpKind::Other(t) if frame(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    if frames.is_empty() {
+        return None;
+    }
+    let named = i
+        .mem
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ')' || c == '(')
+        .find(|w| frame(w) && !frames.contains(w))?;
+    Some(format!(
+        "a memory operand names {named}, not the frame object the instruction addresses"
+    ))
+}
+
+/// Why [`new_scalar_load`]'s load is `unsupported`.
+pub(crate) const NEW_SCALAR: &str = "a scalar load the before-block does not have, in a \
+    function with vector stores: the scalar cache is not coherent with vector stores (it may \
+    read what a store replaced), which the model does not see";
+
+fn scalar_load(op: &str) -> bool {
+    op.starts_with("S_LOAD_") || op.starts_with("S_BUFFER_LOAD_")
+}
+
+/// The first scalar load of the after-block that the before-block has no scalar load of the
+/// same memory for, in a function whose after-file has a vector or FLAT store anywhere (which
+/// may precede it on some path: rule 12 covers only stores earlier in the same block). The
+/// scalar cache is not coherent with vector stores, so such a load may read what the store
+/// replaced. Not when it is `invariant` or `"amdgpu-noclobber"` (LLVM's promise that no store
+/// of the kernel writes the memory; [`check`] makes sure the before-block made the claim).
+pub(crate) fn new_scalar_load<'a>(
+    before: &Block,
+    after: &'a Block,
+    fa: &Function,
+    target: gcnsmt_semantics::target::Target,
+) -> Option<&'a Inst> {
+    let stores = fa.blocks.iter().flat_map(|b| &b.insts).any(|i| {
+        let op = i.opcode.as_str();
+        !op.starts_with("S_") && !op.starts_with("SI_") && super::effects::writes(i, target).0
+    });
+    if !stores {
+        return None;
+    }
+    // A moved load's claims are marked `-as-before` (the before-file made them).
+    let promised = |g: &str| {
+        let first = parts(g).first().copied().unwrap_or("");
+        first.split_whitespace().any(|w| {
+            let w = w.trim_matches('"').trim_end_matches("-as-before");
+            w == "invariant" || w == "amdgpu-noclobber"
+        })
+    };
+    let before_scalar: Vec<(&str, &str)> = before
+        .insts
+        .iter()
+        .filter(|j| scalar_load(&j.opcode))
+        .flat_map(|j| groups(&j.mem).into_iter().map(move |g| (j.key.as_str(), g)))
+        .collect();
+    after
+        .insts
+        .iter()
+        .filter(|i| scalar_load(&i.opcode))
+        .find(|i| {
+            let gs = groups(&i.mem);
+            if !gs.is_empty() && gs.iter().all(|g| promised(g)) {
+                return false;
+            }
+            let old = before
+                .insts
+                .iter()
+                .any(|j| j.key == i.key && j.mem == i.mem);
+            let covered = !gs.is_empty()
+                && gs
+                    .iter()
+                    .all(|g| before_scalar.iter().any(|(_, h)| names(h) == names(g)));
+            !old && !covered
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_names_and_claims() {
+        let m = "(dereferenceable invariant load (s64) from %ir.p + 4, align 4, !noalias !7, \
+                 addrspace 4), (store (s32) into `ptr addrspace(1) poison`, addrspace 1)";
+        let gs = groups(m);
+        assert_eq!(gs.len(), 2);
+        assert_eq!(names(gs[0]), "%ir.p + 4");
+        assert_eq!(names(gs[1]), "`ptr addrspace(1) poison`");
+        assert_eq!(
+            claims(gs[0]),
+            vec!["dereferenceable", "invariant", "!noalias !7"]
+        );
+        assert!(claims(gs[1]).is_empty());
+        let v = "(volatile \"amdgpu-noclobber\" load (s32) on @lds, addrspace 3)";
+        assert_eq!(claims(v), vec!["\"amdgpu-noclobber\""]);
+        assert_eq!(names(v), "@lds");
+        assert!(claims("(invariant-as-before load (s32) from %ir.q)").is_empty());
+    }
+
+    #[test]
+    fn atomic_opcodes() {
+        assert!(atomic_opcode("DS_ADD_RTN_U32_gfx9"));
+        assert!(atomic_opcode("BUFFER_ATOMIC_ADD_OFFEN_RTN"));
+        assert!(atomic_opcode("DS_CMPST_B32"));
+        assert!(!atomic_opcode("DS_READ_B32_gfx9"));
+        assert!(!atomic_opcode("DS_WRITE2_B32_gfx9"));
+        assert!(!atomic_opcode("GLOBAL_LOAD_DWORD_SADDR"));
+    }
+}
