@@ -43,56 +43,69 @@ impl Web<'_> {
         class_bank(x) == class_bank(y) && dw.0.is_some() && dw.0 == dw.1
     }
 
-    /// The register `r` is a copy of (through whole-register copies and single-value PHIs),
-    /// or `r` itself; `None` past a depth of 64.
-    fn root(&self, r: u32, depth: u32) -> Option<u32> {
-        if depth > 64 {
-            return None;
-        }
-        // A register without exactly one definition is no value to propagate.
-        let [i] = self.defs.get(&r)?.as_slice() else {
-            return None;
-        };
-        match self.source(r, i, depth) {
-            Some(v) => Some(v),
-            None => Some(r),
+    /// The only definition of `r`, if it has exactly one.
+    fn def(&self, r: u32) -> Option<&Inst> {
+        match self.defs.get(&r)?.as_slice() {
+            [i] => Some(i),
+            _ => None,
         }
     }
 
-    /// The one register a `COPY` or PHI defining `r` (whole) copies, resolved.
+    /// The source of `v`'s definition if that is a whole-register `COPY` of a register in the
+    /// same file defined exactly once (one level, as opt-phis looks through copies), else `v`.
+    fn skip_copy(&self, v: u32) -> u32 {
+        let Some(i) = self.def(v) else { return v };
+        let whole = i.defs.len() == 1 && i.defs[0].kind == (OpKind::VReg { id: v, sub: None });
+        let rest = i
+            .ops
+            .iter()
+            .skip(1)
+            .all(|o| o.flags.implicit && !o.flags.implicit_def);
+        match i.ops.first().map(|o| (&o.kind, o.flags.undef)) {
+            Some((OpKind::VReg { id, sub: None }, false))
+                if i.opcode == "COPY" && whole && !i.defs[0].flags.undef && rest =>
+            {
+                match self.def(*id).is_some() && self.same_file(*id, v) {
+                    true => *id,
+                    false => v,
+                }
+            }
+            _ => v,
+        }
+    }
+
+    /// The one value a PHI defining `r` (whole) has on every edge: each incoming register
+    /// with one `COPY` looked through, or, where that is a PHI, its own single value (a
+    /// chain, no cycle: past a depth of 16, `None`).
     fn source(&self, r: u32, i: &Inst, depth: u32) -> Option<u32> {
         let [d] = i.defs.as_slice() else { return None };
-        if d.kind != (OpKind::VReg { id: r, sub: None }) || d.flags.undef {
+        if depth > 16 || d.kind != (OpKind::VReg { id: r, sub: None }) || d.flags.undef {
             return None;
         }
-        let plain = |k: usize| match i.ops.get(k) {
-            Some(o) if !o.flags.undef && !o.flags.implicit && !o.flags.def => match o.kind {
-                OpKind::VReg { id, sub: None } if id != r && self.same_file(id, r) => Some(id),
-                _ => None,
-            },
-            _ => None,
-        };
-        match i.opcode.as_str() {
-            "COPY" => {
-                let rest = i.ops[1..]
-                    .iter()
-                    .all(|o| o.flags.implicit && !o.flags.implicit_def);
-                rest.then_some(())?;
-                self.root(plain(0)?, depth + 1)
-            }
-            "PHI" => {
-                let mut v = None;
-                for k in (0..i.ops.len()).step_by(2) {
-                    let x = self.root(plain(k)?, depth + 1)?;
-                    if v.is_some_and(|v| v != x) {
-                        return None;
-                    }
-                    v = Some(x);
-                }
-                v
-            }
-            _ => None,
+        if i.opcode != "PHI" {
+            return None;
         }
+        let mut v = None;
+        for k in (0..i.ops.len()).step_by(2) {
+            let o = &i.ops[k];
+            let OpKind::VReg { id, sub: None } = o.kind else {
+                return None;
+            };
+            if o.flags.undef || id == r || !self.same_file(id, r) {
+                return None;
+            }
+            let w = self.skip_copy(id);
+            let def = self.def(w)?;
+            let x = match def.opcode == "PHI" {
+                true => self.source(w, def, depth + 1)?,
+                false => w,
+            };
+            if v.is_some_and(|v| v != x) {
+                return None;
+            }
+            v = Some(x);
+        }
+        v
     }
 }
 

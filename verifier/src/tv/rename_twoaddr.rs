@@ -57,7 +57,7 @@ fn lower_reg_sequence(x: &Inst) -> Option<Vec<Inst>> {
         return None;
     };
     let names = |o: &Operand| matches!(&o.kind, OpKind::VReg { id: y, .. } if *y == id);
-    if x.opcode != "REG_SEQUENCE" || x.ops.len() % 2 != 0 || x.ops.iter().any(names) {
+    if x.opcode != "REG_SEQUENCE" || !x.ops.len().is_multiple_of(2) || x.ops.iter().any(names) {
         return None;
     }
     let mut out = Vec::new();
