@@ -78,7 +78,11 @@ pub fn prove(
         let start = Instant::now();
         // A pure renaming first (`rename.rs`): it follows calls and divergent code the
         // allocation checker does not.
-        let reason = if super::rename::check(fb, fa).is_ok() {
+        let renamed = super::rename::check(fb, fa);
+        if let (Err(e), Some(_)) = (&renamed, std::env::var_os("GCNSMT_ALLOC_DEBUG")) {
+            eprintln!("rename: {}: {e}", fb.name);
+        }
+        let reason = if renamed.is_ok() {
             super::rename::PROVED
         } else {
             let checked = guards(fb, fa, &targets).and_then(|()| {

@@ -21,6 +21,7 @@
 //! defined that was undefined (a refinement).
 
 use super::alloc_ops::{Ctx, Side};
+use super::deadlanes::Added;
 use super::emit::class_bank;
 use super::mir::{Function, Inst, OpKind, Operand};
 use std::collections::BTreeMap;
@@ -30,7 +31,7 @@ pub const PROVED: &str = "renaming checker: the after-function is the before-fun
                           virtual registers renamed one to one (docs/tv.md)";
 
 /// The dword bijection built so far.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Map {
     fwd: BTreeMap<String, String>,
     back: BTreeMap<String, String>,
@@ -93,7 +94,7 @@ fn operand<'a>(
     x: &'a Operand,
     y: &'a Operand,
     undefs: &mut Vec<(&'a Operand, &'a Operand)>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     if !same_flags(x, y) {
         return Err(format!(
             "operand flags of {:?} and {:?} differ",
@@ -102,7 +103,7 @@ fn operand<'a>(
     }
     let (OpKind::VReg { .. }, OpKind::VReg { .. }) = (&x.kind, &y.kind) else {
         return match x.kind == y.kind {
-            true => Ok(()),
+            true => Ok(!def && y.flags.undef && !x.flags.undef),
             false => Err(format!("{:?} differs from {:?}", x.kind, y.kind)),
         };
     };
@@ -118,22 +119,21 @@ fn operand<'a>(
         }
         m.bind(a, b)?;
     }
-    if !def && y.flags.undef && !x.flags.undef {
-        return Err(format!("an `undef` use of {:?} reads no value", y.kind));
-    }
     if def && y.flags.undef {
         undefs.push((x, y));
     }
-    Ok(())
+    // An `undef` the pass added to a use: `deadlanes::justify` decides it, function-wide.
+    Ok(!def && y.flags.undef && !x.flags.undef)
 }
 
-/// One instruction pair.
+/// One instruction pair; the indices in `ops` of the uses the pass made `undef` are pushed
+/// on `added`.
 fn inst<'a>(
     cx: &Ctx,
     m: &mut Map,
-    b: &'a Inst,
-    a: &'a Inst,
+    (b, a): (&'a Inst, &'a Inst),
     undefs: &mut Vec<(&'a Operand, &'a Operand)>,
+    added: &mut Vec<usize>,
 ) -> Result<(), String> {
     let at = || format!("line {}: {}", a.loc.line, a.opcode);
     if b.opcode != a.opcode || b.mem != a.mem {
@@ -142,11 +142,14 @@ fn inst<'a>(
     if b.defs.len() != a.defs.len() || b.ops.len() != a.ops.len() {
         return Err(format!("{}: operand counts differ", at()));
     }
-    let defs = b.defs.iter().zip(&a.defs).map(|p| (true, p));
-    let ops = b.ops.iter().zip(&a.ops);
-    let ops = ops.map(|(x, y)| (y.flags.def || y.flags.implicit_def, (x, y)));
-    for (def, (x, y)) in defs.chain(ops) {
-        operand(cx, m, def, x, y, undefs).map_err(|e| format!("{}: {e}", at()))?;
+    for (x, y) in b.defs.iter().zip(&a.defs) {
+        operand(cx, m, true, x, y, undefs).map_err(|e| format!("{}: {e}", at()))?;
+    }
+    for (k, (x, y)) in b.ops.iter().zip(&a.ops).enumerate() {
+        let def = y.flags.def || y.flags.implicit_def;
+        if operand(cx, m, def, x, y, undefs).map_err(|e| format!("{}: {e}", at()))? {
+            added.push(k);
+        }
     }
     Ok(())
 }
@@ -209,6 +212,15 @@ pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
     if bf.blocks.len() != af.blocks.len() {
         return Err("the block counts differ".into());
     }
+    // opt-phis: single-value PHIs the after-file lacks, their reads renamed (`rename_phi.rs`).
+    let phis = super::rename_phi::single_value(bf, af);
+    let bf = &super::rename_phi::apply(bf, &phis);
+    // twoaddressinstruction: lowered REG_SEQUENCEs and explicit tied copies (`rename_twoaddr.rs`).
+    let bf = &super::rename_twoaddr::rewrite(bf, af);
+    let deleted = |x: &Inst| {
+        x.opcode == "PHI"
+            && matches!(x.defs.as_slice(), [d] if matches!(d.kind, OpKind::VReg { id, .. } if phis.contains_key(&id)))
+    };
     let cx = Ctx {
         before: bf,
         after: af,
@@ -217,16 +229,53 @@ pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
     };
     let mut m = Map::default();
     let mut undefs = Vec::new();
-    for (b, a) in bf.blocks.iter().zip(&af.blocks) {
+    let mut added = Vec::new();
+    let def = super::deadlanes::defined(&cx);
+    for (n, (b, a)) in bf.blocks.iter().zip(&af.blocks).enumerate() {
         if b.num != a.num || b.successors != a.successors || b.liveins != a.liveins {
             return Err(format!("bb.{}: the block's CFG or live-ins differ", a.num));
         }
-        if b.insts.len() != a.insts.len() {
+        let mut j = 0;
+        for (k, x) in b.insts.iter().enumerate() {
+            let mut ops = Vec::new();
+            let Some(y) = a.insts.get(j) else {
+                // A definition of undefined values only, which processimpdefs deletes.
+                if deleted(x) || super::deadlanes::deletable(&cx, &def, x) {
+                    continue;
+                }
+                return Err(format!("bb.{}: the instruction counts differ", a.num));
+            };
+            if deleted(x) {
+                continue;
+            }
+            if super::deadlanes::deletable(&cx, &def, x) {
+                // Kept or deleted (processimpdefs renames nothing: another register defined
+                // in the after-instruction means deleted); else try the pair on copies first.
+                if x.defs.first().map(|d| &d.kind) != y.defs.first().map(|d| &d.kind) {
+                    continue;
+                }
+                let (mut m2, mut u2) = (m.clone(), undefs.clone());
+                if inst(&cx, &mut m2, (x, y), &mut u2, &mut ops).is_err() {
+                    continue;
+                }
+                (m, undefs) = (m2, u2);
+            } else {
+                inst(&cx, &mut m, (x, y), &mut undefs, &mut ops)
+                    .map_err(|e| format!("bb.{}: {e}", a.num))?;
+            }
+            let at = |op| Added {
+                block: n,
+                before: k,
+                after: j,
+                op,
+            };
+            added.extend(ops.into_iter().map(at));
+            j += 1;
+        }
+        if j != a.insts.len() {
             return Err(format!("bb.{}: the instruction counts differ", a.num));
         }
-        for (x, y) in b.insts.iter().zip(&a.insts) {
-            inst(&cx, &mut m, x, y, &mut undefs).map_err(|e| format!("bb.{}: {e}", a.num))?;
-        }
     }
-    undef_defs(&cx, &m, &undefs)
+    undef_defs(&cx, &m, &undefs)?;
+    super::deadlanes::justify(&cx, &def, &added)
 }
