@@ -183,7 +183,8 @@ pub fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 
 /// The checking options and the shard of `a`, or a usage error.
 pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), String> {
-    let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let mut settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let hazards = super::hazards::take_setting(&mut settings)?;
     let shard = a
         .shard
         .as_deref()
@@ -200,6 +201,7 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
     let opts = Options {
         timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
         settings,
+        hazards,
         ..Options::default()
     };
     Ok((opts, shard))
@@ -399,12 +401,11 @@ fn block_verdict(
     if !bp.changed {
         return v;
     }
-    if fp.assigns_registers() {
-        v.verdict = "unsupported";
-        v.reason = Some(
-            "register allocation (virtual registers rewritten to physical ones) is not modelled"
-                .into(),
-        );
+    let ra = "register allocation (virtual registers rewritten to physical ones) is not modelled";
+    let why = fp.assigns_registers().then(|| ra.to_string());
+    let hazard = || super::hazards::check(fp, bp, t, opts.hazards);
+    if let Some(why) = why.or_else(|| hazard().map(|w| format!("{}: {w}", after.path))) {
+        (v.verdict, v.reason) = ("unsupported", Some(why));
         return v;
     }
     let start = Instant::now();
@@ -466,6 +467,7 @@ fn block_verdict(
         );
     }
     v.time = start.elapsed();
+    super::hazards::note(&mut v.settings, fp, bp, opts.hazards);
     v
 }
 
@@ -579,7 +581,12 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts, half_read(&sb, &sa, p.t).as_deref()) {
+        Ok(l) => match checked_dpp(
+            &l.rule,
+            p.t,
+            p.opts,
+            super::half16::either_read(&sb, &sa, p.t).as_deref(),
+        ) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -713,11 +720,6 @@ fn checked_dpp(
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
     let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, t, opts));
     super::lanef::recheck(rule, &dpp, half_read)
-}
-
-/// Where either side reads the first lane of a non-uniform 16-bit half (`half16.rs`).
-fn half_read(sb: &Side, sa: &Side, t: Target) -> Option<String> {
-    super::half16::nonuniform_read(sb, t).or_else(|| super::half16::nonuniform_read(sa, t))
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).
