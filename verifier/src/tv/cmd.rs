@@ -401,11 +401,10 @@ fn block_verdict(
     if !bp.changed {
         return v;
     }
-    let ra = "register allocation (virtual registers rewritten to physical ones) is not modelled";
-    let why = fp.assigns_registers().then(|| ra.to_string());
-    let hazard = || super::hazards::check(fp, bp, t, opts.hazards);
-    if let Some(why) = why.or_else(|| hazard().map(|w| format!("{}: {w}", after.path))) {
-        (v.verdict, v.reason) = ("unsupported", Some(why));
+    if fp.assigns_registers() {
+        let ra =
+            "register allocation (virtual registers rewritten to physical ones) is not modelled";
+        (v.verdict, v.reason) = ("unsupported", Some(ra.into()));
         return v;
     }
     let start = Instant::now();
@@ -467,7 +466,8 @@ fn block_verdict(
         );
     }
     v.time = start.elapsed();
-    super::hazards::note(&mut v.settings, fp, bp, opts.hazards);
+    let rs = (&mut v.verdict, &mut v.reason, &mut v.settings);
+    super::hazards::settle(rs, (fp, bp, t, opts.hazards), &after.path);
     v
 }
 
@@ -581,12 +581,7 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked_dpp(
-            &l.rule,
-            p.t,
-            p.opts,
-            super::half16::either_read(&sb, &sa, p.t).as_deref(),
-        ) {
+        Ok(l) => match checked_dpp(&l.rule, p, super::half16::either_read(&sb, &sa, p.t)) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -714,12 +709,11 @@ fn confirm_image(
 /// first-lane read of a non-uniform 16-bit half (`half_read`) too ([`super::lanef::recheck`]).
 fn checked_dpp(
     rule: &crate::rules::Rule,
-    t: Target,
-    opts: &Options,
-    half_read: Option<&str>,
+    p: &Pair,
+    half_read: Option<String>,
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
-    let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, t, opts));
-    super::lanef::recheck(rule, &dpp, half_read)
+    let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, p.t, p.opts));
+    super::lanef::recheck(rule, &dpp, half_read.as_deref())
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).

@@ -309,10 +309,9 @@ pub enum Scratch {
 /// The function's scratch model on `t`, as LLVM 22 decides it
 /// (`GCNSubtarget::enableFlatScratch`: architected flat scratch -- gfx942, gfx950, gfx11+ --
 /// or the `enable-flat-scratch` feature where flat scratch instructions exist, gfx9+), read
-/// from the function's `"target-features"`. A callable function's `scratchRSrcReg` says it
-/// too (SIMachineFunctionInfo: a descriptor register only with MUBUF scratch,
-/// `$private_rsrc_reg` with flat scratch): a file whose register disagrees (say llc ran with
-/// an `-mattr` the IR does not record) is not modelled.
+/// from the function's `"target-features"`. A callable function with MUBUF scratch always has
+/// a descriptor register (SIMachineFunctionInfo sets `s[0:3]`); `$private_rsrc_reg` there
+/// means flat scratch the IR does not record (llc ran with `-mattr`): not modelled.
 fn scratch(fr: &Frame, t: Target) -> Result<Scratch, String> {
     let architected = matches!(t, Target::Gfx942 | Target::Gfx950) || t.gen() >= Gen::Gfx11;
     let feature = fr.flat_feature == Some(true) && t.gen() >= Gen::Gfx9;
@@ -321,7 +320,7 @@ fn scratch(fr: &Frame, t: Target) -> Result<Scratch, String> {
         false => Scratch::Mubuf,
     };
     for r in fr.rsrc.iter().flatten() {
-        if (r == "private_rsrc_reg") != (mode == Scratch::Flat) {
+        if r == "private_rsrc_reg" && mode == Scratch::Mubuf {
             return Err(format!(
                 "scratchRSrcReg ${r} and the target-features (scratch model {mode:?} on {t}) \
                  disagree on how the function addresses scratch"

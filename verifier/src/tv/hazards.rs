@@ -14,8 +14,8 @@
 //!
 //! The rule (setting `hazards=CHECK`, the default): in a post-RA pair (no virtual registers),
 //! the pair is `unsupported` when the after-block
-//! - gives an instruction fewer `S_NOP` wait states right before it than the before-block
-//!   does (an `S_NOP` moved or dropped), or
+//! - shortens the wait states between the two instructions around an `S_NOP` run of the
+//!   before-block (an `S_NOP` moved or dropped, or the instructions moved), or
 //! - brings a hazard-sensitive instruction ([`sensitive`]) closer to the last write of a
 //!   register it reads (in the block, or the block start when none is in it), counted in wait
 //!   states as LLVM's `getNumWaitStates` counts them, up to [`HORIZON`], or
@@ -102,13 +102,29 @@ fn wait_states(i: &Inst, t: Target) -> u32 {
     u32::from(ISA.iter().any(|p| i.opcode.starts_with(p)) && !meta.contains(&i.opcode.as_str()))
 }
 
-/// The register cells `i` reads (explicit and implicit uses).
+/// The register cells a hazard of `i` may concern: what it reads, but EXEC only for DPP
+/// ("VALU writes EXEC -> DPP: 5"; every vector instruction reads EXEC, and no other listed
+/// hazard is on it) and only scalar registers for memory instructions (their hazards are on
+/// SGPRs and M0: "VALU writes SGPR -> VMEM reads that SGPR").
 fn reads(i: &Inst, t: Target) -> BTreeSet<String> {
     let uses = i
         .ops
         .iter()
         .filter(|o| !o.flags.implicit_def && !o.flags.def);
+    let op = i.opcode.as_str();
+    let dpp = op.contains("_dpp") || op.contains("DPP");
+    let memory = [
+        "BUFFER_", "TBUFFER_", "IMAGE_", "GLOBAL_", "SCRATCH_", "FLAT_", "S_LOAD_",
+    ]
+    .iter()
+    .any(|p| op.starts_with(p))
+        || op.starts_with("S_BUFFER_LOAD");
+    let vector = |c: &String| c.starts_with('v') || c.starts_with('a');
+    let keep = |c: &String| (dpp || !c.starts_with("exec")) && !(memory && vector(c));
     cells(uses.map(|o| &o.kind), t)
+        .into_iter()
+        .filter(keep)
+        .collect()
 }
 
 /// The register cells `i` writes (explicit and implicit definitions).
@@ -343,9 +359,27 @@ pub fn take_setting(settings: &mut Vec<(String, String)>) -> Result<Hazards, Str
     }
 }
 
+/// A checked block's verdict, reason and settings under the rule: only a proof rests on the
+/// order's timing (a refutation's values differ anyway), so a proof the rule rejects becomes
+/// `unsupported`; otherwise the setting joins the verdict's settings where it concerns the
+/// block.
+pub fn settle(
+    (verdict, reason, settings): (&mut &'static str, &mut Option<String>, &mut Option<String>),
+    (fp, bp, t, mode): (&FnPair, &BlockPair, Target, Hazards),
+    path: &str,
+) {
+    if *verdict == "proved" {
+        if let Some(why) = check(fp, bp, t, mode) {
+            (*verdict, *reason, *settings) = ("unsupported", Some(format!("{path}: {why}")), None);
+            return;
+        }
+    }
+    note(settings, fp, bp, mode);
+}
+
 /// The setting is an assumption of every checked post-RA block it concerns: add it to the
 /// verdict's settings.
-pub fn note(settings: &mut Option<String>, fp: &FnPair, bp: &BlockPair, mode: Hazards) {
+fn note(settings: &mut Option<String>, fp: &FnPair, bp: &BlockPair, mode: Hazards) {
     if let (Some(st), true) = (settings, relevant(fp, bp)) {
         *st += &format!(", hazards={}", mode.name());
     }

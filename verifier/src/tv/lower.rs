@@ -171,7 +171,7 @@ pub fn lower(
                        on gfx10+) is not modelled";
             return Err(Unsupported(format!("{}: {why}", at(side, i))));
         }
-        if let Some((n, why)) = super::wwm::inactive_read(side.block, liveout) {
+        if let Some((n, why)) = super::wwm::inactive_read(side.block, side.classes, liveout) {
             let i = &side.block.insts[n];
             let why = format!(
                 "{}: {why}: the inactive lanes of a whole-wave (WWM/WQM) value are not modelled",

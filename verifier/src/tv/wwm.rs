@@ -15,7 +15,7 @@
 //! region EXEC is not what the model reads).
 
 use super::mir::{Block, Inst, OpKind};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `op` reads lanes other than its own, whatever EXEC says (or reads the inactive
 /// lanes of its source: `V_SET_INACTIVE`).
@@ -54,7 +54,11 @@ fn vreg_defs(i: &Inst) -> impl Iterator<Item = u32> + '_ {
 
 /// Why `b`'s whole-wave values may be read in an inactive lane, if they may (module doc).
 /// `liveout`: virtual registers used outside the block.
-pub fn inactive_read(b: &Block, liveout: &BTreeSet<u32>) -> Option<(usize, &'static str)> {
+pub fn inactive_read(
+    b: &Block,
+    classes: &BTreeMap<u32, String>,
+    liveout: &BTreeSet<u32>,
+) -> Option<(usize, &'static str)> {
     let copies: Vec<usize> = (0..b.insts.len())
         .filter(|&n| super::exec::is_mode_copy(&b.insts[n].opcode))
         .collect();
@@ -95,7 +99,15 @@ pub fn inactive_read(b: &Block, liveout: &BTreeSet<u32>) -> Option<(usize, &'sta
         if super::exec::is_mode_copy(&i.opcode) || is_copy {
             whole.extend(vreg_defs(i));
         }
-        if cross_lane(&i.opcode) && vreg_uses(i).any(|u| whole.contains(&u)) {
+        // A COPY into an SGPR is a V_READFIRSTLANE (si-fix-sgpr-copies), which reads lane 0
+        // when EXEC is zero.
+        let scalar = |d: u32| classes.get(&d).is_some_and(|c| c.starts_with('s'));
+        let to_sgpr = i.opcode == "COPY"
+            && (vreg_defs(i).any(scalar)
+                || i.defs
+                    .iter()
+                    .any(|d| matches!(&d.kind, OpKind::Phys(p) if p.starts_with("sgpr"))));
+        if (cross_lane(&i.opcode) || to_sgpr) && vreg_uses(i).any(|u| whole.contains(&u)) {
             return Some((n, "it reads other lanes of a whole-wave value"));
         }
     }
