@@ -32,7 +32,7 @@ pub use elaborate::{
     lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_flat,
     uses_float, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
 };
-pub use options::{parse_set, Options};
+pub use options::{parse_set, Hazards, Options};
 pub use probe::{binds, input_widths, probe, replay_inputs, EdgeFn, Probed, Witness};
 pub use stored::{known, replay_stored};
 pub use verdict::{Cex, Outcome, Step, Verdict, CACHED_REFUTATION_NOTE, EGG_NOTE, IDENTITY_NOTE};

@@ -31,6 +31,10 @@ pub struct Options {
     /// --all` turns it off: its data file keeps no witness). Off, the solver's model, replayed
     /// on the interpreter like a shrunk one, is the counterexample.
     pub shrink: bool,
+    /// `gcnsmt tv --set hazards=CHECK|LATER`: whether LLVM's hazard recognizer
+    /// (`post-RA-hazard-rec`) still runs after the checked pass (docs/tv.md, "Hazards, WWM and
+    /// flat scratch").
+    pub hazards: Hazards,
 }
 
 /// `--set NAME=VALUE` arguments as (name, value) pairs, as `verify` and `tv` take them.
@@ -53,6 +57,37 @@ pub fn parse_set(set: &[String]) -> Result<Vec<(String, String)>, String> {
     Ok(settings)
 }
 
+/// Whether the wait states of hardware hazards (AMD's "Manually Inserted Wait States" tables)
+/// are the checked pass's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hazards {
+    /// The hazard recognizer has run: a post-RA pair whose blocks bring a hazard-sensitive
+    /// instruction closer to a writer of its registers, or move or drop an `S_NOP`, is
+    /// `unsupported` (the default: two files do not say where in the pipeline they are).
+    Check,
+    /// The hazard recognizer runs after the pass and inserts what the order needs.
+    Later,
+}
+
+impl Hazards {
+    /// `--set hazards=VALUE` (case-insensitive).
+    pub fn parse(v: &str) -> Result<Hazards, String> {
+        match v.to_ascii_uppercase().as_str() {
+            "CHECK" => Ok(Hazards::Check),
+            "LATER" => Ok(Hazards::Later),
+            _ => Err(format!("unknown hazards `{v}` (CHECK or LATER)")),
+        }
+    }
+
+    /// The value as `--set` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hazards::Check => "CHECK",
+            Hazards::Later => "LATER",
+        }
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -65,6 +100,7 @@ impl Default for Options {
             lane_order: None,
             identity: false,
             shrink: true,
+            hazards: Hazards::Check,
         }
     }
 }

@@ -338,6 +338,7 @@ fn options(args: &VerifyArgs) -> Result<(Option<Vec<Target>>, Options), String> 
         lane_order: None,
         identity: false,
         shrink: true,
+        hazards: crate::check::Hazards::Check,
     };
     let mut opts = opts;
     if let Some(o) = &args.lane_order {

@@ -183,7 +183,8 @@ pub fn parse_targets(s: &str) -> Result<Vec<Target>, String> {
 
 /// The checking options and the shard of `a`, or a usage error.
 pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), String> {
-    let settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let mut settings = crate::check::parse_set(&a.set).map_err(|e| format!("error: {e}"))?;
+    let hazards = super::hazards::take_setting(&mut settings)?;
     let shard = a
         .shard
         .as_deref()
@@ -200,6 +201,7 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
     let opts = Options {
         timeout: crate::limits::timeout(a.timeout).map_err(|e| format!("error: --timeout: {e}"))?,
         settings,
+        hazards,
         ..Options::default()
     };
     Ok((opts, shard))
@@ -393,11 +395,9 @@ fn block_verdict(
         return v;
     }
     if fp.assigns_registers() {
-        v.verdict = "unsupported";
-        v.reason = Some(
-            "register allocation (virtual registers rewritten to physical ones) is not modelled"
-                .into(),
-        );
+        let ra =
+            "register allocation (virtual registers rewritten to physical ones) is not modelled";
+        (v.verdict, v.reason) = ("unsupported", Some(ra.into()));
         return v;
     }
     if let Some(i) = super::memop::new_scalar_load(&bp.before, &bp.after, fp.after, t) {
@@ -464,6 +464,8 @@ fn block_verdict(
         );
     }
     v.time = start.elapsed();
+    let rs = (&mut v.verdict, &mut v.reason, &mut v.settings);
+    super::hazards::settle(rs, (fp, bp, t, opts.hazards), &after.path);
     v
 }
 
@@ -577,7 +579,7 @@ fn decide(
             v.verdict = "unsupported";
             v.reason = Some(u.0);
         }
-        Ok(l) => match checked_dpp(&l.rule, p.t, p.opts, half_read(&sb, &sa, p.t).as_deref()) {
+        Ok(l) => match checked_dpp(&l.rule, p, super::half16::either_read(&sb, &sa, p.t)) {
             None => {
                 v.verdict = "unknown";
                 v.reason =
@@ -705,17 +707,11 @@ fn confirm_image(
 /// first-lane read of a non-uniform 16-bit half (`half_read`) too ([`super::lanef::recheck`]).
 fn checked_dpp(
     rule: &crate::rules::Rule,
-    t: Target,
-    opts: &Options,
-    half_read: Option<&str>,
+    p: &Pair,
+    half_read: Option<String>,
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
-    let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, t, opts));
-    super::lanef::recheck(rule, &dpp, half_read)
-}
-
-/// Where either side reads the first lane of a non-uniform 16-bit half (`half16.rs`).
-fn half_read(sb: &Side, sa: &Side, t: Target) -> Option<String> {
-    super::half16::nonuniform_read(sb, t).or_else(|| super::half16::nonuniform_read(sa, t))
+    let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, p.t, p.opts));
+    super::lanef::recheck(rule, &dpp, half_read.as_deref())
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).

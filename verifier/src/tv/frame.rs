@@ -48,6 +48,10 @@ pub struct Frame {
     pub base: String,
     /// The function runs as wave64 (its MUBUF offsets scale by 64).
     pub wave64: bool,
+    /// Its IR `"target-features"` name `enable-flat-scratch`: `+` is `Some(true)`.
+    pub flat_feature: Option<bool>,
+    /// `scratchRSrcReg:` of the before- and after-file, without `$`.
+    pub rsrc: [Option<String>; 2],
     /// Why the function's frame indices are not modelled, if they are not.
     pub why: Option<String>,
 }
@@ -117,7 +121,9 @@ fn frame_index(o: &OpKind) -> Option<Option<u32>> {
     if t.starts_with("%fixed-stack.") {
         return Some(None);
     }
-    Some(t.strip_prefix("%stack.")?.parse().ok())
+    // `%stack.0.b`: llc prints the IR name of a named object after its number.
+    let n = t.strip_prefix("%stack.")?;
+    Some(n.split('.').next().and_then(|d| d.parse().ok()))
 }
 
 fn has_frame_index(f: &Function) -> bool {
@@ -288,12 +294,40 @@ fn rewrite(f: &mut Function, g: &Function, base: String, offsets: &BTreeMap<u32,
     f.frame.inputs = inputs;
     f.frame.base = base;
     f.frame.wave64 = f.wave64;
+    f.frame.rsrc = [f.scratch_rsrc.clone(), g.scratch_rsrc.clone()];
 }
 
-/// Flat scratch (the frame register is a byte offset in the lane's private space) or MUBUF
-/// scratch (a wave-scaled offset), as llc-22 lowers frame indices on each target by default.
-fn flat_scratch(t: Target) -> bool {
-    matches!(t, Target::Gfx942 | Target::Gfx950) || t.gen() >= Gen::Gfx11
+/// How the function addresses scratch, which decides what a frame index's value is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scratch {
+    /// MUBUF scratch: the frame register holds an unswizzled, wave-scaled offset.
+    Mubuf,
+    /// Flat scratch: the frame register is a byte offset in the lane's private space.
+    Flat,
+}
+
+/// The function's scratch model on `t`, as LLVM 22 decides it
+/// (`GCNSubtarget::enableFlatScratch`: architected flat scratch -- gfx942, gfx950, gfx11+ --
+/// or the `enable-flat-scratch` feature where flat scratch instructions exist, gfx9+), read
+/// from the function's `"target-features"`. A callable function with MUBUF scratch always has
+/// a descriptor register (SIMachineFunctionInfo sets `s[0:3]`); `$private_rsrc_reg` there
+/// means flat scratch the IR does not record (llc ran with `-mattr`): not modelled.
+fn scratch(fr: &Frame, t: Target) -> Result<Scratch, String> {
+    let architected = matches!(t, Target::Gfx942 | Target::Gfx950) || t.gen() >= Gen::Gfx11;
+    let feature = fr.flat_feature == Some(true) && t.gen() >= Gen::Gfx9;
+    let mode = match architected || feature {
+        true => Scratch::Flat,
+        false => Scratch::Mubuf,
+    };
+    for r in fr.rsrc.iter().flatten() {
+        if r == "private_rsrc_reg" && mode == Scratch::Mubuf {
+            return Err(format!(
+                "scratchRSrcReg ${r} and the target-features (scratch model {mode:?} on {t}) \
+                 disagree on how the function addresses scratch"
+            ));
+        }
+    }
+    Ok(mode)
 }
 
 /// A frame index the model gave up on in the before-block: the block is unsupported.
@@ -341,7 +375,8 @@ pub(super) fn precondition(
         true => 64,
         false => gcnsmt_lifter::lift::wave_size(target),
     };
-    let (value, align) = match flat_scratch(target) {
+    let mode = scratch(fr, target).map_err(|e| format!("{}: {e}", before.file))?;
+    let (value, align) = match mode == Scratch::Flat {
         true => (sp.clone(), 16u64),
         false => (
             format!("({sp} >> {})", wave.trailing_zeros()),

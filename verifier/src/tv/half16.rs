@@ -336,3 +336,8 @@ pub fn reads_lo_only(side: &Side, i: &Inst, o: &Operand, target: Target) -> bool
         && matches!(o.kind, OpKind::VReg { .. } | OpKind::Phys(_))
         && half(side, o, target).is_ok_and(|h| !h.hi)
 }
+
+/// Where either side reads the first lane of a non-uniform 16-bit half.
+pub fn either_read(sb: &Side, sa: &Side, t: Target) -> Option<String> {
+    nonuniform_read(sb, t).or_else(|| nonuniform_read(sa, t))
+}

@@ -174,6 +174,14 @@ pub fn lower(
                        on gfx10+) is not modelled";
             return Err(Unsupported(format!("{}: {why}", at(side, i))));
         }
+        if let Some((n, why)) = super::wwm::inactive_read(side.block, side.classes, liveout) {
+            let i = &side.block.insts[n];
+            let why = format!(
+                "{}: {why}: the inactive lanes of a whole-wave (WWM/WQM) value are not modelled",
+                i.opcode
+            );
+            return Err(Unsupported(format!("{}: {why}", at(side, i))));
+        }
         if let Some(i) = super::effects::scalar_read_after_vector_store(side.block, target) {
             let why = "a scalar load after a vector memory store (EXEC = 0 or other lanes' \
                        stores decide what it reads)";

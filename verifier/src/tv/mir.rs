@@ -225,9 +225,10 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             let (f, next) = function(&lines, i + 1, &err)?;
             let mut f = f;
             f.c_convention = conventions.get(&f.name).copied().unwrap_or(!ir);
-            if let Some((cpu, lds, wave64)) = attrs.get(&f.name) {
+            if let Some((cpu, lds, (wave64, flat))) = attrs.get(&f.name) {
                 f.target_cpu = cpu.clone();
                 f.wave64 = *wave64;
+                f.frame.flat_feature = *flat;
                 if lds.is_some() {
                     f.lds_size = *lds;
                 }
@@ -264,9 +265,12 @@ use classes::{note_classes, register_entry};
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
 
-/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`, wave64), from `define ... #N {` and
-/// `attributes #N = { ... }` lines of the embedded IR.
-fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>, bool)> {
+/// What the features say: wave64, and `enable-flat-scratch` if named (the last sign wins).
+type Features = (bool, Option<bool>);
+
+/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`, features), from `define ... #N {`
+/// and `attributes #N = { ... }` lines of the embedded IR.
+fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>, Features)> {
     let mut groups: BTreeMap<String, String> = BTreeMap::new();
     let mut defines: Vec<(String, Vec<String>, String)> = Vec::new();
     for l in lines {
@@ -310,9 +314,13 @@ fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32
             }
         }
         let wave64 = features.contains("+wavefrontsize64");
+        let flat = features
+            .rfind("enable-flat-scratch")
+            .filter(|&at| at > 0)
+            .map(|at| &features[at - 1..at] == "+");
         // `amdgpu-lds-size` may be "min,max"; the minimum is what the kernel declares.
         let lds = lds.and_then(|s| s.split(',').next().and_then(|v| v.trim().parse().ok()));
-        out.insert(name, (cpu, lds, wave64));
+        out.insert(name, (cpu, lds, (wave64, flat)));
     }
     out
 }

@@ -74,7 +74,14 @@ pub(super) fn note_classes(
                 .chars()
                 .take_while(|c| c.is_ascii_digit())
                 .collect();
-            let after = k + 1 + d.len();
+            let mut after = k + 1 + d.len();
+            // `%3.sub0:vreg_64`: the class after a sub-register index is the whole register's.
+            if !d.is_empty() && t[after..].starts_with(".sub") {
+                let idx = t[after + 1..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_');
+                after += 1 + idx.count();
+            }
             if !d.is_empty() && t[after..].starts_with(':') {
                 let cls: String = t[after + 1..]
                     .chars()

@@ -44,6 +44,7 @@ pub mod fpmode;
 pub mod frame;
 mod gvs;
 pub mod half16;
+pub mod hazards;
 pub mod lanef;
 pub mod ldsdma;
 pub mod llc;
@@ -83,6 +84,7 @@ pub mod wait_mir;
 pub mod wait_pass;
 pub mod waits;
 pub mod wide;
+mod wwm;
 pub mod xlane;
 
 #[cfg(test)]

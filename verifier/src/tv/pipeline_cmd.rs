@@ -178,6 +178,13 @@ impl Ctx<'_> {
             })
             .collect();
         let mut rows = Vec::new();
+        // The passes before LLVM's hazard recognizer need not keep wait states: it inserts them
+        // later (hazards.rs). It and the passes after it are checked with `hazards=CHECK`.
+        let recognizer = steps.iter().position(|s| s.name() == "post-RA-hazard-rec");
+        let later = crate::check::Options {
+            hazards: crate::check::Hazards::Later,
+            ..self.opts.clone()
+        };
         // The last point llc stopped at, and its MIR; the steps from there are not yet in a row.
         let mut prev: Option<(usize, &String)> = None;
         let mut llc_error: Option<String> = None;
@@ -193,8 +200,14 @@ impl Ctx<'_> {
                             steps[j - 1].name()
                         );
                         let span = steps[from..j].to_vec();
+                        let opts = match recognizer.is_some_and(|h| j <= h) {
+                            true => &later,
+                            false => self.opts,
+                        };
                         rows.push(match prev {
-                            Some((_, before)) => self.pair(t, (from + 1, n), span, before, mir),
+                            Some((_, before)) => {
+                                self.pair(t, (from + 1, n), span, (before, mir), opts)
+                            }
                             None => self.row(t, from + 1, n, span, llc_error.take()),
                         });
                     }
@@ -238,8 +251,8 @@ impl Ctx<'_> {
         t: Target,
         at: (usize, usize),
         steps: Vec<Step>,
-        before: &str,
-        after: &str,
+        (before, after): (&str, &str),
+        opts: &Options,
     ) -> PassRow {
         let start = Instant::now();
         let mut row = self.row(t, at.0, at.1, steps, None);
@@ -267,7 +280,7 @@ impl Ctx<'_> {
                 &f,
                 &a.functions,
                 Some(&[t]),
-                self.opts,
+                opts,
                 a.unmodelled,
                 self.shard,
             )?;
