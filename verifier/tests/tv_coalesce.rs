@@ -111,7 +111,10 @@ fn calls_and_writelanes_are_followed() {
 #[test]
 fn a_wrong_call_argument_or_writelane_is_not_proved() {
     for name in ["vc", "br"] {
-        let (b, a) = (format!("{name}.before.mir"), format!("{name}.wrong.after.mir"));
+        let (b, a) = (
+            format!("{name}.before.mir"),
+            format!("{name}.wrong.after.mir"),
+        );
         let e = follow(&b, &a).unwrap_err();
         assert!(e.contains("bb.0") || e.contains("bb.3"), "{name}: {e}");
     }

@@ -356,14 +356,32 @@ mod tests {
         assert!(!j.holds_on("A%8.0", "%6.0", j.cur));
     }
 
+    // By hand: `%2.0` is undefined on edge a (an `IMPLICIT_DEF`) and held by A%3.0 on edge b:
+    // at the join A%3.0 holds it (vacuously on a). Defined but not held on a: not held.
+    #[test]
+    fn a_join_keeps_a_fact_vacuous_on_an_edge_where_the_name_is_undefined() {
+        let mut a = State::entry();
+        a.valid.insert("%2.0".into(), Guard::none());
+        let mut b = State::entry();
+        b.set("A%3.0", [("%2.0".to_string(), Guard::All)].into());
+        b.valid.insert("%2.0".into(), Guard::All);
+        let j = State::join(&[&a, &b], 4);
+        assert!(j.holds("A%3.0", "%2.0"));
+        a.valid.insert("%2.0".into(), Guard::All);
+        let j = State::join(&[&a, &b], 4);
+        assert!(!j.holds("A%3.0", "%2.0"));
+    }
+
     // By hand: physical units hold themselves at entry; a forgotten unit holds nothing; a join
-    // keeps only the facts of both edges, and the union of the defined lanes.
+    // keeps only the facts of both edges (`%1.0` is defined on edge a, where s6 does not hold
+    // it), and the union of the defined lanes.
     #[test]
     fn entry_forget_and_join() {
         let mut a = State::entry();
         assert!(a.holds("s4", "s4") && !a.holds("s5", "s4"));
         assert!(a.holds("v0", "%9.0"), "an undefined name is held anywhere");
         let mut b = a.clone();
+        a.valid.insert("%1.0".into(), Guard::All);
         a.forget("s4");
         assert!(!a.holds("s4", "s4"));
         b.set("s6", [("%1.0".to_string(), Guard::All)].into());
