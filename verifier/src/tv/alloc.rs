@@ -134,6 +134,13 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
     let (mut i, mut j) = (0, 0);
     let (bi, ai) = (&bb.insts, &ab.insts);
     loop {
+        if let (Some(b), Some(a)) = (bi.get(i), ai.get(j)) {
+            if let Some(t) = same_phys_copy(cx, &s, (b, a), (bb.num, i as u32)) {
+                s = t;
+                (i, j) = (i + 1, j + 1);
+                continue;
+            }
+        }
         if let Some(a) = ai.get(j) {
             if alloc_ops::unmodelled(&a.opcode) {
                 return Err(format!("line {}: {} is not followed", a.loc.line, a.opcode));
@@ -196,7 +203,14 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
                 let site = (bb.num, i as u32);
                 let mut trial = s.clone();
                 let snap = cx.image.as_ref().map(|m| m.borrow().clone());
-                let r = step::matched(cx, &mut trial, b, a, site);
+                let konst = remat_key(b)
+                    .map(|k| step::konst_facts(cx, &trial, &k, b))
+                    .unwrap_or_default();
+                let narrow = step::narrows_exec(b) || super::alloc_call::narrows_via_copy(bb, i);
+                let r = step::matched(cx, &mut trial, (b, a), site, narrow);
+                if r.is_ok() {
+                    step::add_konst(&mut trial, konst);
+                }
                 if let (Err(_), Some(m), Some(snap)) = (&r, &cx.image, snap) {
                     // A failed match records no edit.
                     *m.borrow_mut() = snap;
@@ -237,9 +251,29 @@ fn walk(cx: &Ctx, remat: &Remat, bb: &Block, ab: &Block, mut s: State) -> Result
     }
 }
 
+/// A `COPY` into the same physical register in both files (a call's argument, `$vgpr31 =
+/// COPY %44`), matched as one instruction when its source holds the before-source: the
+/// register then holds its new before-value on every lane it is defined on. As two one-sided
+/// moves, the after-move would drop what the register held on the lanes EXEC leaves alone,
+/// its own old value, which the before-move keeps there. Not in image mode (refuting).
+fn same_phys_copy(cx: &Ctx, s: &State, (b, a): (&Inst, &Inst), site: (u32, u32)) -> Option<State> {
+    let phys = |i: &Inst| matches!(i.defs.first().map(|d| &d.kind), Some(OpKind::Phys(_)));
+    let same = a.opcode == "COPY"
+        && b.opcode == "COPY"
+        && phys(a)
+        && a.defs.first().map(|d| &d.kind) == b.defs.first().map(|d| &d.kind);
+    if !same || cx.image.is_some() {
+        return None;
+    }
+    let mut t = s.clone();
+    step::matched(cx, &mut t, (b, a), site, false).ok()?;
+    Some(t)
+}
+
 /// `a` as a rematerialised definition, if it is one.
 fn rematerialise(cx: &Ctx, remat: &Remat, s: &mut State, a: &Inst) -> Option<()> {
-    let names = remat.get(&remat_key(a)?)?;
+    let key = remat_key(a)?;
+    let names = remat.get(&key)?;
     let dst = cx.lanes(Side::After, a.defs.first()?).ok()??;
     let names: Vec<Vec<String>> = names
         .iter()
@@ -255,7 +289,7 @@ fn rematerialise(cx: &Ctx, remat: &Remat, s: &mut State, a: &Inst) -> Option<()>
             s.set(&l, Default::default());
         }
     }
-    step::remat(cx, s, &dst, &names);
+    step::remat(cx, s, &key, &dst, &names);
     Some(())
 }
 

@@ -85,7 +85,15 @@ pub type Contents = BTreeMap<String, Guard>;
 
 /// Whether a name or location is a physical register unit (`v0`, `exec_lo`, `scc`).
 pub fn is_phys(n: &str) -> bool {
-    !(n.starts_with('%') || n.starts_with("A%") || n.starts_with("stack"))
+    !(n.starts_with('%') || n.starts_with("A%") || n.starts_with("stack") || n.starts_with('='))
+}
+
+/// The pseudo-location of dword `k` of the constant a rematerialisable instruction writes
+/// (`key`: its text, `alloc.rs`): it always holds that constant, so a fact "it holds x on G"
+/// says x equals the constant on G (docs/tv.md, "Constants and undefined values").
+/// No after-instruction names it.
+pub fn konst(key: &str, k: usize) -> String {
+    format!("={key}#{k}")
 }
 
 /// The state at one point of the lockstep walk.
@@ -134,6 +142,21 @@ impl State {
     pub fn holds(&self, loc: &str, name: &str) -> bool {
         let v = self.valid(name);
         v.is_empty() || self.contents(loc).get(name).is_some_and(|g| g.covers(&v))
+    }
+
+    /// The lanes on which `loc` holds `name`'s value, for a join: what the state says, or
+    /// every lane when `name` is undefined on every lane. A fact "L holds x on G" says that on
+    /// each lane of G where x is defined, L has x's value; for an x defined on no lane it is
+    /// true of any L and G (the rule [`State::holds`] already reads with: an undefined name
+    /// may be stood for by any location, LLVM's undef). At a join it holds on that edge, so
+    /// the edge does not drop a fact the other edges agree on: a register `IMPLICIT_DEF` on
+    /// one edge and written on the other (a PHI with an undef input, `atomics_fences` bb.8).
+    pub fn holds_at(&self, loc: &str, name: &str) -> Guard {
+        match self.contents(loc).get(name) {
+            Some(g) => g.clone(),
+            None if self.valid(name).is_empty() => Guard::All,
+            None => Guard::none(),
+        }
     }
 
     /// Whether `loc` holds `name`'s value on the lanes of EXEC value `a` (wherever defined).
@@ -236,14 +259,21 @@ impl State {
         }
         let mut out = State::entry();
         for k in keys {
-            let mut c = states[0].contents(k);
-            for s in &states[1..] {
-                let d = s.contents(k);
-                c = c
-                    .into_iter()
-                    .filter_map(|(n, g)| d.get(&n).map(|h| (n, g.meet(h))))
-                    .filter(|(_, g)| !g.is_empty())
-                    .collect();
+            // Every name some edge says `k` holds; an edge on which the name is undefined on
+            // every lane holds it vacuously (see [`State::holds_at`]).
+            let mut cands: BTreeSet<String> = BTreeSet::new();
+            for s in states {
+                cands.extend(s.contents(k).into_keys());
+            }
+            let mut c = Contents::new();
+            for n in cands {
+                let mut g = Guard::All;
+                for s in states {
+                    g = g.meet(&s.holds_at(k, &n));
+                }
+                if !g.is_empty() {
+                    c.insert(n, g);
+                }
             }
             out.locs.insert(k.clone(), c);
         }
@@ -274,18 +304,16 @@ impl State {
     /// instruction runs between. A loop whose EXEC shrinks each iteration (`S_ANDN2_B64_term`)
     /// keeps its header's facts this way; the common atoms alone lose them.
     fn held_on_each_edge(states: &[&State]) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for (k, c) in states[0].locs.iter() {
-            for n in c.keys() {
-                let each = states
-                    .iter()
-                    .all(|s| s.contents(k).get(n).is_some_and(|g| g.has(s.cur)));
-                if each {
-                    out.push((k.clone(), n.clone()));
-                }
+        let mut facts: BTreeSet<(String, String)> = BTreeSet::new();
+        for s in states {
+            for (k, c) in &s.locs {
+                facts.extend(c.keys().map(|n| (k.clone(), n.clone())));
             }
         }
-        out
+        facts
+            .into_iter()
+            .filter(|(k, n)| states.iter().all(|s| s.holds_at(k, n).has(s.cur)))
+            .collect()
     }
 }
 
@@ -328,14 +356,32 @@ mod tests {
         assert!(!j.holds_on("A%8.0", "%6.0", j.cur));
     }
 
+    // By hand: `%2.0` is undefined on edge a (an `IMPLICIT_DEF`) and held by A%3.0 on edge b:
+    // at the join A%3.0 holds it (vacuously on a). Defined but not held on a: not held.
+    #[test]
+    fn a_join_keeps_a_fact_vacuous_on_an_edge_where_the_name_is_undefined() {
+        let mut a = State::entry();
+        a.valid.insert("%2.0".into(), Guard::none());
+        let mut b = State::entry();
+        b.set("A%3.0", [("%2.0".to_string(), Guard::All)].into());
+        b.valid.insert("%2.0".into(), Guard::All);
+        let j = State::join(&[&a, &b], 4);
+        assert!(j.holds("A%3.0", "%2.0"));
+        a.valid.insert("%2.0".into(), Guard::All);
+        let j = State::join(&[&a, &b], 4);
+        assert!(!j.holds("A%3.0", "%2.0"));
+    }
+
     // By hand: physical units hold themselves at entry; a forgotten unit holds nothing; a join
-    // keeps only the facts of both edges, and the union of the defined lanes.
+    // keeps only the facts of both edges (`%1.0` is defined on edge a, where s6 does not hold
+    // it), and the union of the defined lanes.
     #[test]
     fn entry_forget_and_join() {
         let mut a = State::entry();
         assert!(a.holds("s4", "s4") && !a.holds("s5", "s4"));
         assert!(a.holds("v0", "%9.0"), "an undefined name is held anywhere");
         let mut b = a.clone();
+        a.valid.insert("%1.0".into(), Guard::All);
         a.forget("s4");
         assert!(!a.holds("s4", "s4"));
         b.set("s6", [("%1.0".to_string(), Guard::All)].into());

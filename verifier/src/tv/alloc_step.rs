@@ -4,7 +4,7 @@
 //! ([`State`]) and updates it; `Err` says why the checker cannot follow.
 
 use super::alloc_ops::{self, Ctx, Side};
-use super::alloc_state::{Atom, Contents, Guard, State};
+use super::alloc_state::{konst, Atom, Contents, Guard, State};
 use super::mir::{Inst, OpKind, Operand};
 
 /// The names (before) or locations (after) of a register operand; `Err` when not modelled
@@ -98,8 +98,17 @@ fn pair_ops<'a>(b: &'a Inst, a: &'a Inst) -> Result<Pairs<'a>, String> {
 }
 
 /// A matched instruction pair at `site`: the same operation on the same values.
-pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Result<(), String> {
+/// `narrow`: `b` writes EXEC with a subset of its lanes ([`narrows_exec`], or the
+/// `S_AND_B64`-of-a-saved-copy form, `alloc_call::narrows_via_copy`).
+pub fn matched(
+    cx: &Ctx,
+    s: &mut State,
+    (b, a): (&Inst, &Inst),
+    site: Atom,
+    narrow: bool,
+) -> Result<(), String> {
     let (pairs, extra) = pair_ops(b, a)?;
+    let call = super::alloc_call::call_entry(s, a)?;
     let mut defs: Vec<(String, String, bool)> = Vec::new();
     let mut undef_names = Vec::new();
     let mut undef_locs = Vec::new();
@@ -180,12 +189,12 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
     for y in extra.iter().filter(|y| y.flags.implicit_def) {
         clobber.extend(regs(cx, Side::After, y)?);
     }
-    let narrowed = if narrows_exec(b) {
-        s.held_on(s.cur)
-    } else {
-        Vec::new()
-    };
+    let narrowed = if narrow { s.held_on(s.cur) } else { Vec::new() };
     write(cx, s, &defs, (&undef_names, &clobber), site)?;
+    if let Some(mask) = &call {
+        super::alloc_call::call_exit(s, mask);
+    }
+    super::alloc_call::writelane_exit(cx, s, b, a)?;
     // EXEC & X is a subset of EXEC: what held on the old EXEC's lanes holds on the new one's.
     if !narrowed.is_empty() && s.cur == site {
         s.add_lanes(&narrowed, site);
@@ -195,7 +204,7 @@ pub fn matched(cx: &Ctx, s: &mut State, b: &Inst, a: &Inst, site: Atom) -> Resul
 
 /// `$exec = S_AND_B64 $exec, X` or `$exec = S_ANDN2_B64 $exec, X` (B32 on `$exec_lo`, `_term`
 /// forms too): the new EXEC's lanes are a subset of the old one's.
-fn narrows_exec(b: &Inst) -> bool {
+pub fn narrows_exec(b: &Inst) -> bool {
     let op = b.opcode.trim_end_matches("_term");
     let andn2 = matches!(op, "S_ANDN2_B64" | "S_ANDN2_B32");
     if !andn2 && !matches!(op, "S_AND_B64" | "S_AND_B32") {
@@ -485,16 +494,53 @@ fn moved(cx: &Ctx, s: &mut State, dst: &[String], src: &[String]) {
     }
 }
 
+/// The facts a before-instruction writing constant `key` adds to the constant's
+/// pseudo-locations ([`konst`]): each def name equals the constant on the lanes written (a
+/// vector name: on the current EXEC, with the lanes on which it equalled it before, as for any
+/// location by [`merged`]; a scalar name: on every lane). Taken before the write, which makes
+/// the names forget their old facts.
+pub fn konst_facts(cx: &Ctx, s: &State, key: &str, b: &Inst) -> Vec<(String, String, Guard)> {
+    let Some(Ok(Some(names))) = b.defs.first().map(|d| cx.lanes(Side::Before, d)) else {
+        return Vec::new();
+    };
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let l = konst(key, k);
+            let g = if cx.vector(&n) {
+                merged(s, &l, &n)
+            } else {
+                Guard::All
+            };
+            (l, n, g)
+        })
+        .collect()
+}
+
+/// Add facts made by [`konst_facts`] after the write.
+pub fn add_konst(s: &mut State, facts: Vec<(String, String, Guard)>) {
+    for (l, n, g) in facts {
+        let mut c = s.contents(&l);
+        c.insert(n, g);
+        s.set(&l, c);
+    }
+}
+
 /// A rematerialised definition only the after-file makes: `dst` gets the values of `names`
-/// (virtual registers every definition of which is this same instruction).
-pub fn remat(cx: &Ctx, s: &mut State, dst: &[String], names: &[Vec<String>]) {
+/// (virtual registers every definition of which is this same instruction, `key`) and of the
+/// names the constant's pseudo-locations hold (equal to the constant on some lanes: copies of
+/// such registers, also where the copy's register has other definitions elsewhere).
+pub fn remat(cx: &Ctx, s: &mut State, key: &str, dst: &[String], names: &[Vec<String>]) {
     let exec_ok = s.exec_agrees();
     for (k, l) in dst.iter().enumerate() {
-        let from: Contents = names
-            .iter()
-            .filter_map(|v| v.get(k))
-            .map(|n| (n.clone(), Guard::All))
-            .collect();
+        let mut from: Contents = s.contents(&konst(key, k));
+        from.extend(
+            names
+                .iter()
+                .filter_map(|v| v.get(k))
+                .map(|n| (n.clone(), Guard::All)),
+        );
         let c = if cx.vector(l) {
             masked(s, l, &from, exec_ok)
         } else {

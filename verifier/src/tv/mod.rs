@@ -8,6 +8,7 @@
 //! counterexamples in MIR terms.
 
 pub mod alloc;
+mod alloc_call;
 mod alloc_image;
 mod alloc_ops;
 mod alloc_refute;
