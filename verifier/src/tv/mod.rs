@@ -27,6 +27,7 @@ pub mod cfg_split;
 mod classify;
 pub mod cmd;
 pub mod cpol;
+mod cpol_pin;
 pub mod csr;
 pub mod diff;
 pub mod dpp;
