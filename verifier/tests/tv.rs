@@ -394,7 +394,7 @@ fn sarif_output_validates_and_locates_the_refuted_block() {
 }
 
 /// `--unmodelled unsupported` turns the assumption that an identical unmodelled instruction
-/// (here `V_FFBH_U32`, `tests/data/tv/unmodelled/README.md`) computes the same results on both
+/// (here `V_NOT_B32`, `tests/data/tv/unmodelled/README.md`) computes the same results on both
 /// sides into an `unsupported` verdict; by default the block is proved.
 #[test]
 fn unmodelled_setting_names_the_assumption() {
@@ -415,7 +415,7 @@ fn unmodelled_setting_names_the_assumption() {
         .find(|r| r["changed"] == true)
         .expect("a changed block");
     assert_eq!(r["verdict"], "unsupported");
-    assert!(r["reason"].as_str().unwrap().contains("V_FFBH_U32"), "{r}");
+    assert!(r["reason"].as_str().unwrap().contains("V_NOT_B32"), "{r}");
 }
 
 /// With `--pass` on several targets, llc failing on one of them is that target's `error`

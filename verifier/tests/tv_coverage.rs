@@ -1,7 +1,8 @@
 //! Issue 28 coverage in tv: the SALU shifts with SCC (`S_LSHR_B32`, `S_ASHR_I32`,
 //! `S_LSHL1..4_ADD_U32`), MIR's `-1` clamp, `ATOMIC_FENCE` as a split point, more scheduling
 //! hints, `$mode` as a shared input of uninterpreted float ops, carry chains in the EXEC model,
-//! and `S_LOAD_DWORDX8` next to buffer accesses. Pairs written by hand in
+//! and `S_LOAD_DWORDX8` next to buffer accesses; the find-first-one ops, `V_BFE_I32` and
+//! gfx12's `v_max_num_f32`. Pairs written by hand in
 //! `tests/data/tv/coverage/`; each before-file's header works the verdicts out, and the expected
 //! verdicts here are those hand computations, not tv's output.
 
@@ -87,4 +88,36 @@ fn kernel_argument_load_of_two_vsharps_next_to_buffer_accesses() {
         ("sload8_wrong_half", "refuted", "MEM["),
     ];
     check(&verdicts("gfx900", "sload8"), &cases, "gfx900");
+}
+
+#[test]
+fn find_first_one_bfe_i32_and_max_num() {
+    // (function, verdict, the reason's start), per the header of bits.before.mir.
+    let common = [
+        ("ffbh_const", "proved", ""),
+        ("ffbh_const_wrong", "refuted", "LDS["),
+        ("ffbl_for_ffbh", "refuted", "LDS["),
+        ("ffbh_zero", "proved", ""),
+        ("bfe_i32_shifts", "proved", ""),
+        ("bfe_i32_as_u32", "refuted", "LDS["),
+        ("bfe_i32_zero_width", "proved", ""),
+        ("flbit64", "proved", ""),
+        ("flbit64_halves_swapped", "refuted", "LDS["),
+        ("flbit32", "proved", ""),
+        ("bfrev_const", "proved", ""),
+        // v1 = 1: 1 vs 0x80000000 (tv's register-allocation checker reports it first: the
+        // second reverse reads v1 where the before-file reads v3).
+        ("bfrev_twice", "refuted", ""),
+    ];
+    // gfx1200: v_max_num_f32's rules make max(v1, sNaN) = max(v1, v1).
+    let mut gfx12 = common.to_vec();
+    gfx12.push(("max_snan", "proved", ""));
+    gfx12.push(("max_snan_dropped", "refuted", "LDS["));
+    check(&verdicts("gfx1200", "bits"), &gfx12, "gfx1200");
+    // gfx900, MODE.IEEE off: a NaN S0 gives S1 (Vega V_MAX_F32), so by hand v1 = 0x7fc00000
+    // gives the sNaN 0x7f800001 before and v1 after.
+    let mut gfx9 = common.to_vec();
+    gfx9.push(("max_snan", "refuted", ""));
+    gfx9.push(("max_snan_dropped", "refuted", "LDS["));
+    check(&verdicts("gfx900", "bits"), &gfx9, "gfx900");
 }

@@ -104,6 +104,23 @@ impl<D: Domain> Ev<'_, '_, D> {
         acc
     }
 
+    /// The position, counted from the most significant bit, of the highest set bit of `x`, or
+    /// -1 (all ones) when none is, as 32 bits: the guides' "find first one from MSB" loop
+    /// (V_FFBH_U32, S_FLBIT_I32_B32/B64, RDNA's V_CLZ_I32_U32).
+    fn first_one_from_msb(&mut self, x: &D::Bv) -> D::Bv {
+        let mut acc = self.d.bv(u32::MAX as u128, 32);
+        let one = self.d.bv(1, 1);
+        let w = self.d.width(x);
+        // From the LSB up, so the highest set bit is the last to choose.
+        for i in 0..w {
+            let bit = self.d.extract(x, i, i);
+            let set = self.d.cmp(CmpOp::Eq, &bit, &one);
+            let idx = self.d.bv((w - 1 - i) as u128, 32);
+            acc = self.d.ite(&set, &idx, &acc);
+        }
+        acc
+    }
+
     pub(super) fn call(
         &mut self,
         f: &str,
@@ -172,15 +189,30 @@ impl<D: Domain> Ev<'_, '_, D> {
                 arity(1)?;
                 self.float_class(f, vals.into_iter().next().unwrap())
             }
-            "CountOneBits" | "FindFirstOne" => {
+            // The guides' `D0.u32[31 : 0] = S0.u32[0 : 31]` (V_BFREV_B32, S_BREV_B32): bit i
+            // of the result is bit w-1-i of the operand.
+            "ReverseBits" => {
+                arity(1)?;
+                let Some(Val::Bits(x, ty)) = vals.into_iter().next() else {
+                    return err("ReverseBits needs a bit-vector");
+                };
+                let w = self.d.width(&x);
+                let mut acc = self.d.extract(&x, 0, 0);
+                for i in 1..w {
+                    let b = self.d.extract(&x, i, i);
+                    acc = self.d.concat(&acc, &b);
+                }
+                Ok(Val::Bits(acc, ty))
+            }
+            "CountOneBits" | "FindFirstOne" | "FindFirstOneFromMsb" => {
                 arity(1)?;
                 let Some(Val::Bits(x, _)) = vals.into_iter().next() else {
                     return err(format!("{f} needs a bit-vector"));
                 };
-                Ok(if f == "CountOneBits" {
-                    Val::Bits(self.count_ones(&x), Ty::U32)
-                } else {
-                    Val::Bits(self.first_one(&x), Ty::Bits(Kind::I, 32))
+                Ok(match f {
+                    "CountOneBits" => Val::Bits(self.count_ones(&x), Ty::U32),
+                    "FindFirstOne" => Val::Bits(self.first_one(&x), Ty::Bits(Kind::I, 32)),
+                    _ => Val::Bits(self.first_one_from_msb(&x), Ty::Bits(Kind::I, 32)),
                 })
             }
             "fma" => {

@@ -538,7 +538,7 @@ fn decide(
     let (before, after) = p.files;
     let fp = p.fp;
     let name = format!("{}/bb.{}", fp.before.name, num);
-    let policy = super::cpol::cache_policy(blocks.0, blocks.1, p.t);
+    let policy = super::cpol_pin::policy(blocks.0, blocks.1, p.t);
     let lowered = match &policy {
         super::cpol::Policy::Strip(ba) => (&ba.0, &ba.1),
         super::cpol::Policy::Weakened(why) => {

@@ -39,6 +39,18 @@ fn cpol_index(i: &Inst, target: Target) -> Option<usize> {
     matches!(i.ops[k].kind, OpKind::Imm(_)).then_some(k)
 }
 
+/// The policy bits of a load (an access with a definition and a cache-policy operand), or
+/// `None` for anything else (stores, atomics, LDS, ALU ops).
+pub(super) fn load_policy(i: &Inst, target: Target) -> Option<i64> {
+    if i.defs.is_empty() {
+        return None;
+    }
+    match i.ops[cpol_index(i, target)?].kind {
+        OpKind::Imm(c) => Some(policy_bits(c, target)),
+        _ => None,
+    }
+}
+
 /// Names of the policy bits in `bits` on `target` (the MIR cpol operand, `SIDefines.h`
 /// `CPol`: GLC 1, SLC 2, DLC 4, SCC 16; gfx940 SC0 1, NT 2, SC1 16).
 fn cpol_names(bits: i64, target: Target) -> String {

@@ -82,8 +82,15 @@ const WAVE_CONTROL: [&str; 19] = [
     "S_WAIT_EVENT",
 ];
 
+/// The opcode prefix of a load with a cache policy kept uninterpreted (`cpol_pin.rs`): it reads
+/// only the memory the block starts with (checked there), so it is a function of its operands.
+pub(super) const PINNED: &str = "CPOL_PINNED_";
+
 /// The memory behaviour of an unmodelled opcode.
 pub(super) fn memory_of(op: &str) -> Mem {
+    if op.starts_with(PINNED) {
+        return Mem::Pure;
+    }
     const EFFECT: [&str; 23] = [
         "S_BARRIER",
         "S_SENDMSG",

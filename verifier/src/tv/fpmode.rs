@@ -66,6 +66,15 @@ impl FpMode {
                 ));
             }
         }
+        // gfx12's v_max_num_f32 / v_min_num_f32: the guide's pseudocode has no denormal flush
+        // and its clamp is not modelled (alu.pcode).
+        if ["v_max_num_f32", "v_min_num_f32"].contains(&mnemonic)
+            && (clamp || self.fp32_denormals != (Some(true), Some(true)))
+        {
+            return Some(format!(
+                "{mnemonic} is modelled with f32 denormals kept and no clamp only"
+            ));
+        }
         if mnemonic == "v_max_f32" && self.ieee.is_none() {
             return Some("v_max_f32 reads MODE.IEEE, which the MIR's `mode:` does not give".into());
         }

@@ -29,6 +29,7 @@ pub mod cfg_split;
 mod classify;
 pub mod cmd;
 pub mod cpol;
+mod cpol_pin;
 pub mod csr;
 mod deadlanes;
 pub mod diff;

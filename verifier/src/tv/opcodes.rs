@@ -374,6 +374,27 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("V_MAX_I32", &["v_max_i32"], 2, 0),
     ("S_MUL_I32", &["s_mul_i32"], 2, 0),
     ("S_FF1_I32_B32", &["s_ff1_i32_b32"], 1, 0),
+    // llc-22 -stop-after=finalize-isel (gfx900, gfx1200; 2026-12-05): `V_FFBH_U32_e64 %a`,
+    // `V_FFBL_B32_e64 %a`, `V_BFE_I32_e64 %a, %off, %width`, `S_FLBIT_I32_B32 %a`,
+    // `S_FLBIT_I32_B64 %a64` (no SCC def); the gfx11+ names are the RDNA3 spellings.
+    ("V_FFBH_U32", &["v_ffbh_u32", "v_clz_i32_u32"], 1, 0),
+    ("V_FFBL_B32", &["v_ffbl_b32", "v_ctz_i32_b32"], 1, 0),
+    ("V_BFE_I32", &["v_bfe_i32"], 3, 0),
+    // `V_BFREV_B32_e64 %a` (llc-22 -stop-after=finalize-isel, gfx900, 2026-12-05).
+    ("V_BFREV_B32", &["v_bfrev_b32"], 1, 0),
+    ("S_BREV_B32", &["s_brev_b32"], 1, 0),
+    (
+        "S_FLBIT_I32_B32",
+        &["s_flbit_i32_b32", "s_clz_i32_u32"],
+        1,
+        0,
+    ),
+    (
+        "S_FLBIT_I32_B64",
+        &["s_flbit_i32_b64", "s_clz_i32_u64"],
+        1,
+        0,
+    ),
     ("V_MAD_U64_U32", &["v_mad_u64_u32"], 3, 1),
     ("V_MAD_U64_U32_gfx11", &["v_mad_u64_u32"], 3, 1),
     (
@@ -466,7 +487,11 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     // (`V_FMAC_F32_e64 0, %a, 0, %b, 0, %c, 0, 0`; `_e32`: `%a, %b, %c`), so it is v_fma_f32
     // on those sources. Only where the target has v_fmac_f32 ([`super::fmac`]).
     ("V_FMAC_F32", &["v_fma_f32"], 3, 2),
-    ("V_MAX_F32", &["v_max_f32"], 2, 2),
+    // gfx12 keeps LLVM's MIR name and encodes it as v_max_num_f32 (llc-22 -mcpu=gfx1200:
+    // `V_MAX_F32_e64 0, %a, 0, %b, 0, 0`; llvm-mc-22 assembles `v_max_f32` as
+    // `v_max_num_f32_e32` there), whose NaN rules differ (`alu.pcode`, V_MAX_NUM_F32).
+    ("V_MAX_F32", &["v_max_f32", "v_max_num_f32"], 2, 2),
+    ("V_MIN_F32", &["v_min_num_f32"], 2, 2),
     // VOP3P (no `_e64` suffix; llc-22: `V_PK_ADD_F16 8, %a, 8, %b, 0, 0, 0, 0, 0`): a modifier
     // before each source, then clamp, op_sel, op_sel_hi, neg_lo, neg_hi.
     ("V_PK_ADD_F16", &["v_pk_add_f16"], 2, 5),
@@ -503,6 +528,7 @@ const FLOAT: &[&str] = &[
     "V_FMA_F32",
     "V_FMAC_F32",
     "V_MAX_F32",
+    "V_MIN_F32",
 ];
 
 /// The VOP3P ops: only one (VOP3P) form, with a modifier before every source.
