@@ -165,7 +165,6 @@ fn salu_vs_valu(salu: &str, valu: &str) -> String {
 fn salu_to_valu_table_matches_the_pseudocode() {
     let table = [
         ("S_ADD_I32", "V_ADD_U32_e64 %0, %1, 0, implicit $exec"),
-        ("S_SUB_I32", "V_SUB_U32_e64 %0, %1, 0, implicit $exec"),
         ("S_MUL_I32", "V_MUL_LO_U32_e64 %0, %1, implicit $exec"),
         ("S_LSHL_B32", "V_LSHLREV_B32_e64 %1, %0, implicit $exec"),
         ("S_LSHR_B32", "V_LSHRREV_B32_e64 %1, %0, implicit $exec"),

@@ -74,9 +74,9 @@ pub fn machine_settings(settings: &[(String, String)]) -> Result<Vec<(String, St
 /// after the first source, a clamp bit at the end).
 pub fn valu_of(op: &str) -> Option<(&'static str, bool, Option<i64>, Option<i64>)> {
     Some(match op {
-        // S_ADD_I32 / S_SUB_I32: D = S0 +/- S1 (their SCC is the signed overflow).
+        // S_ADD_I32: D = S0 + S1 (its SCC is the signed overflow). Not S_SUB_I32: tv's
+        // lowering does not model it, so `tests/tv_v2s.rs` cannot check its entry.
         "S_ADD_I32" => ("V_ADD_U32_e64", false, None, Some(0)),
-        "S_SUB_I32" => ("V_SUB_U32_e64", false, None, Some(0)),
         // S_MUL_I32: the low 32 bits of S0 * S1, as V_MUL_LO_U32.
         "S_MUL_I32" => ("V_MUL_LO_U32_e64", false, None, None),
         // S_LSHL_B32: D = S0 << S1[4:0]; V_LSHLREV_B32: D = S1 << S0[4:0].
