@@ -329,11 +329,11 @@ fn a_function_of_3000_blocks_with_one_change() {
     let bl = blocks(&r);
     assert_eq!(bl.len(), n);
     // Block k reads %k, defined by block k-1: its preamble (docs/tv.md, "Values that cross
-    // blocks") copies the chain %(k-15)..%k, 16 definitions. The changed definition %1501 of
-    // bb.1500 is in the preambles of bb.1501..bb.1516, so those 16 blocks change too and are
-    // proved (x << 1 = x + x), with bb.1500: 17 blocks.
+    // blocks") copies the chain %(k-47)..%k, 48 definitions. The changed definition %1501 of
+    // bb.1500 is in the preambles of bb.1501..bb.1548, so those 48 blocks change too and are
+    // proved (x << 1 = x + x), with bb.1500: 49 blocks.
     let proved: Vec<_> = bl.iter().filter(|b| b["verdict"] == "proved").collect();
-    let want: Vec<String> = (n / 2..=n / 2 + 16).map(|k| format!("bb.{k}")).collect();
+    let want: Vec<String> = (n / 2..=n / 2 + 48).map(|k| format!("bb.{k}")).collect();
     let got: Vec<String> = proved
         .iter()
         .map(|b| b["block"].as_str().unwrap().to_string())
@@ -341,7 +341,7 @@ fn a_function_of_3000_blocks_with_one_change() {
     assert_eq!(got, want);
     assert_eq!(
         bl.iter().filter(|b| b["verdict"] == "unchanged").count(),
-        n - 17
+        n - 49
     );
 }
 

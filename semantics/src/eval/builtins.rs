@@ -189,31 +189,9 @@ impl<D: Domain> Ev<'_, '_, D> {
                 arity(1)?;
                 self.float_class(f, vals.into_iter().next().unwrap())
             }
-            // The guides' `D0.u32[31 : 0] = S0.u32[0 : 31]` (V_BFREV_B32, S_BREV_B32): bit i
-            // of the result is bit w-1-i of the operand.
-            "ReverseBits" => {
+            "ReverseBits" | "CountOneBits" | "FindFirstOne" | "FindFirstOneFromMsb" => {
                 arity(1)?;
-                let Some(Val::Bits(x, ty)) = vals.into_iter().next() else {
-                    return err("ReverseBits needs a bit-vector");
-                };
-                let w = self.d.width(&x);
-                let mut acc = self.d.extract(&x, 0, 0);
-                for i in 1..w {
-                    let b = self.d.extract(&x, i, i);
-                    acc = self.d.concat(&acc, &b);
-                }
-                Ok(Val::Bits(acc, ty))
-            }
-            "CountOneBits" | "FindFirstOne" | "FindFirstOneFromMsb" => {
-                arity(1)?;
-                let Some(Val::Bits(x, _)) = vals.into_iter().next() else {
-                    return err(format!("{f} needs a bit-vector"));
-                };
-                Ok(match f {
-                    "CountOneBits" => Val::Bits(self.count_ones(&x), Ty::U32),
-                    "FindFirstOne" => Val::Bits(self.first_one(&x), Ty::Bits(Kind::I, 32)),
-                    _ => Val::Bits(self.first_one_from_msb(&x), Ty::Bits(Kind::I, 32)),
-                })
+                self.bit_call(f, vals.into_iter().next().unwrap())
             }
             "fma" => {
                 arity(3)?;
@@ -279,6 +257,29 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
             _ => err(format!("unknown function `{f}`")),
         }
+    }
+
+    /// The one-operand bit builtins: `ReverseBits` (the guides' `D0.u32[31 : 0] =
+    /// S0.u32[0 : 31]` of V_BFREV_B32 and S_BREV_B32: bit i of the result is bit w-1-i of the
+    /// operand), `CountOneBits`, `FindFirstOne`, `FindFirstOneFromMsb`.
+    fn bit_call(&mut self, f: &str, v: Val<D>) -> Result<Val<D>, EvalError> {
+        let Val::Bits(x, ty) = v else {
+            return err(format!("{f} needs a bit-vector"));
+        };
+        Ok(match f {
+            "ReverseBits" => {
+                let w = self.d.width(&x);
+                let mut acc = self.d.extract(&x, 0, 0);
+                for i in 1..w {
+                    let b = self.d.extract(&x, i, i);
+                    acc = self.d.concat(&acc, &b);
+                }
+                Val::Bits(acc, ty)
+            }
+            "CountOneBits" => Val::Bits(self.count_ones(&x), Ty::U32),
+            "FindFirstOne" => Val::Bits(self.first_one(&x), Ty::Bits(Kind::I, 32)),
+            _ => Val::Bits(self.first_one_from_msb(&x), Ty::Bits(Kind::I, 32)),
+        })
     }
 
     /// Setting `gfx6_negative_base=UNDEFINED`: a DS access whose base `base` has the sign bit

@@ -306,7 +306,20 @@ pub(crate) fn undef_added<'a>(
             .iter()
             .any(|i| i.defs.iter().any(|d| !d.flags.undef && &d.kind == kind))
     };
+    // Registers an earlier after-instruction of the block defines or reads: an `undef`
+    // sub-register def of one of them drops lanes that held a value (breaker 12, 01/03: a
+    // lowered REG_SEQUENCE whose second copy is `undef` too).
+    let mut seen: std::collections::BTreeSet<u32> = std::collections::BTreeSet::new();
     after.insts.iter().find(|i| {
+        let earlier = i.defs.iter().any(|d| {
+            d.flags.undef
+                && matches!(d.kind, OpKind::VReg { id, sub: Some(_) } if seen.contains(&id))
+        });
+        for o in i.defs.iter().chain(&i.ops) {
+            if let OpKind::VReg { id, .. } = o.kind {
+                seen.insert(id);
+            }
+        }
         let uses = i
             .ops
             .iter()
@@ -320,6 +333,6 @@ pub(crate) fn undef_added<'a>(
                 && matches!(d.kind, OpKind::VReg { sub: Some(_), .. })
                 && defined_b(&d.kind)
         });
-        bad_use || bad_def
+        bad_use || bad_def || earlier
     })
 }
