@@ -35,6 +35,7 @@ mod inst;
 mod lex;
 pub mod lift;
 mod lift_int;
+pub mod mnemonics;
 pub mod mtbuf_table;
 mod mubuf;
 mod mubuf_asm;

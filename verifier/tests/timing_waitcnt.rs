@@ -302,17 +302,62 @@ fn bad_input_is_exit_2_with_position() {
 
 #[test]
 fn unknown_counters_are_exit_3_never_synchronous() {
-    // `ds_bvh_stack_rtn_b32` does not exist on gfx900 (LLVM 22 has it from gfx11), so its
-    // counters are not known there: the path stops and the verdict is unknown.
+    // `global_load_async_to_lds_b32` is a gfx1250 instruction (llvm-mc-22 -mcpu=gfx1250
+    // encodes it: 7c 00 18 ee ...) whose counter (asynccnt) gcnsmt does not model: the path
+    // stops and the verdict is unknown, never "synchronous".
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let f = dir.join("unknown.s");
     std::fs::write(
         &f,
-        "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx900\"\n\t.text\n\t.type\tk,@function\nk:\n\
-         \tds_bvh_stack_rtn_b32 v1, v0, v2, v[4:7]\n\tv_mov_b32_e32 v3, v1\n\ts_endpgm\n",
+        "\t.amdgcn_target \"amdgcn-amd-amdhsa--gfx1250\"\n\t.text\n\t.type\tk,@function\nk:\n\
+         \tglobal_load_async_to_lds_b32 v1, v[2:3], off\n\tv_mov_b32_e32 v3, v1\n\ts_endpgm\n",
     )
     .unwrap();
-    let (code, v, _) = run(&f, &["--target", "gfx900"]);
+    let (code, v, _) = run(&f, &["--target", "gfx1250"]);
     assert_eq!(code, 3, "{v}");
     assert_eq!(v["summary"]["unknown"], 1);
+}
+
+#[test]
+fn unknown_and_foreign_mnemonics_are_input_errors() {
+    // Expected verdicts from llvm-mc-22 -mcpu=gfx900 on the same lines: `v_foo_bar` and
+    // `s_frobnicate` are "invalid instruction"; `ds_bvh_stack_rtn_b32` (gfx11+) and
+    // `v_add_f32_sdwa` on gfx1100 are "not supported on this GPU" / "sdwa variant ... not
+    // supported". Each is one error line at the mnemonic's file:line:col and exit 2.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let cases = [
+        (
+            "gfx900",
+            "v_foo_bar v1, v2",
+            "unknown instruction `v_foo_bar`",
+        ),
+        (
+            "gfx900",
+            "s_frobnicate s0",
+            "unknown instruction `s_frobnicate`",
+        ),
+        (
+            "gfx900",
+            "ds_bvh_stack_rtn_b32 v1, v0, v2, v[4:7]",
+            "not an instruction of gfx900",
+        ),
+        (
+            "gfx1100",
+            "v_add_f32_sdwa v1, v2, v3",
+            "not an instruction of gfx1100",
+        ),
+    ];
+    for (n, (target, line, want)) in cases.into_iter().enumerate() {
+        let f = dir.join(format!("foreign{n}.s"));
+        let text = format!(
+            "\t.amdgcn_target \"amdgcn-amd-amdhsa--{target}\"\n\t.text\n\
+             \t.type\tk,@function\nk:\n\ts_nop 0\n\t{line}\n\ts_endpgm\n"
+        );
+        std::fs::write(&f, text).unwrap();
+        let (code, v, err) = run(&f, &["--target", target]);
+        assert_eq!(code, 2, "{line}: {v}");
+        let at = format!("{}:6:2: error:", f.display());
+        assert!(err.starts_with(&at) && err.contains(want), "{line}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
 }

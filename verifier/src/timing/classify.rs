@@ -247,6 +247,7 @@ pub struct Settings {
 pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, BadInput> {
     let m = inst.mnemonic.as_str();
     let ops = inst.operands.as_str();
+    known(target, m)?;
     if let Some(w) = wait(target, m, ops) {
         return w.map(Action::Wait);
     }
@@ -285,6 +286,26 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
                 mentions: super::implicit::sync_reads(m, with_implicit(m, mentions)),
             })
         }
+    }
+}
+
+/// An input error unless llvm-mc-22 accepts `m` on `target`: an unknown name is never
+/// treated as synchronous code (whose wait counters would then be assumed untouched).
+fn known(target: Target, m: &str) -> Result<(), BadInput> {
+    use gcnsmt_lifter::mnemonics::{validity, Validity};
+    if m == super::implicit::EPILOG {
+        // The reader's name for llc's `; return to shader part epilog` line.
+        return Ok(());
+    }
+    match validity(target, m) {
+        Validity::Valid => Ok(()),
+        Validity::NotOnTarget => Err(format!(
+            "`{m}` is not an instruction of {} (llvm-mc-22: instruction not supported on this GPU)",
+            target.name()
+        )),
+        Validity::Unknown => Err(format!(
+            "unknown instruction `{m}` (llvm-mc-22 knows no such mnemonic)"
+        )),
     }
 }
 
