@@ -652,6 +652,7 @@ fn lower_side(
     }
     let mut st = super::exec::State::default();
     let mut dpp_live = BTreeMap::new();
+    let mut volatile_loads = 0usize;
     // llvm.amdgcn.init.exec "is always moved to the beginning of the basic block"
     // (IntrinsicsAMDGPU.td; SIWholeQuadMode::lowerInitExec inserts it there).
     let init = |i: &Inst| i.opcode.starts_with("SI_INIT_EXEC");
@@ -746,6 +747,19 @@ fn lower_side(
         };
         for t in texts {
             out.push(Line { text: t, loc });
+        }
+        if super::volatile::is_volatile_load(i, target) {
+            if exec {
+                // The perturbation would also change inactive lanes' registers.
+                return Err(fail(
+                    "a volatile load under the EXEC model is not modelled".into(),
+                ));
+            }
+            let k = volatile_loads;
+            volatile_loads += 1;
+            for t in super::volatile::perturb(side, i, k, target).map_err(fail)? {
+                out.push(Line { text: t, loc });
+            }
         }
     }
     // Lane S's live-in VGPRs are settled before anything runs (they are block inputs).

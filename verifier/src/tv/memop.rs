@@ -161,6 +161,15 @@ fn atomic_opcode(op: &str) -> bool {
         || (op.starts_with("DS_") && !PLAIN_DS.iter().any(|p| op.starts_with(p)))
 }
 
+/// Whether a memory operand of `i` is `volatile`.
+pub(super) fn is_volatile(i: &Inst) -> bool {
+    groups(&i.mem).iter().any(|g| {
+        parts(g)
+            .first()
+            .is_some_and(|p| p.split_whitespace().any(|w| w == "volatile"))
+    })
+}
+
 /// Whether `i` is a volatile or atomic access: what must stay one to one.
 fn marked(i: &Inst) -> bool {
     const ORDERINGS: [&str; 6] = [

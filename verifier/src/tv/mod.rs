@@ -81,6 +81,7 @@ mod taint_ops;
 mod targets;
 pub mod ttmp;
 pub mod uninterp;
+mod volatile;
 mod vop_mods;
 pub mod wait_mir;
 pub mod wait_pass;
