@@ -58,6 +58,23 @@ pub enum HazardKind {
     OverwriteSource,
     /// Returns to the caller with the access pending (the caller assumes it complete).
     ReturnPending,
+    /// Reaches a point where a memory-ordering wait was requested (si-memory-legalizer's
+    /// `S_WAITCNT_soft`, `S_WAITCNT_lds_direct`) with the access still pending.
+    Ordering,
+    /// The same, for an access the sources do not say counts on the counter (a cache
+    /// write-back or invalidate, a message): it may or may not hold the wait up.
+    OrderingMaybe,
+}
+
+/// A memory-ordering wait the code must honour before an instruction: every access that wait
+/// would complete must already be complete there (si-insert-waitcnts may drop or relax a soft
+/// wait only when its counters are already satisfied).
+#[derive(Clone, Debug)]
+pub struct Obligation {
+    /// The counters and the values they must be at.
+    pub waits: Vec<(Counter, u32)>,
+    /// Only accesses that write LDS (LDS DMA) are concerned (`S_WAITCNT_lds_direct`).
+    pub lds_only: bool,
 }
 
 /// A hazard: the pending access, where it bites and the registers involved.
@@ -92,6 +109,8 @@ pub struct Analysis<'a> {
     /// A callable function: a return with accesses other than stores pending breaks the
     /// calling convention callers rely on.
     pub check_returns: bool,
+    /// Memory-ordering waits to honour before an instruction (by instruction index).
+    pub obligations: Vec<(usize, Obligation)>,
 }
 
 impl<'a> Analysis<'a> {
@@ -136,6 +155,7 @@ impl<'a> Analysis<'a> {
             entry: vec![None; blocks.len()],
             disabled: Vec::new(),
             check_returns: false,
+            obligations: Vec::new(),
         }
     }
 
@@ -207,8 +227,34 @@ impl<'a> Analysis<'a> {
         (st.len() != before, memory)
     }
 
+    /// The accesses still pending at instruction `i` that an obligation there would complete.
+    fn unordered(&self, st: &State, i: usize, out: &mut Vec<Hazard>) {
+        for (_, ob) in self.obligations.iter().filter(|(at, _)| *at == i) {
+            for e in st {
+                let site = &self.sites[e.site as usize];
+                let concerned = !ob.lds_only || site.writes.overlaps(&RegSet::lds());
+                let would_complete = ob.waits.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n);
+                if concerned && would_complete {
+                    let definite = self.effect(e.site, e.counter).definite;
+                    out.push(Hazard {
+                        site: e.site as usize,
+                        at: i,
+                        counter: e.counter,
+                        kind: if definite {
+                            HazardKind::Ordering
+                        } else {
+                            HazardKind::OrderingMaybe
+                        },
+                        regs: RegSet::new(),
+                    });
+                }
+            }
+        }
+    }
+
     /// The hazards of instruction `i` in state `st`.
     fn hazards(&self, st: &State, i: usize, out: &mut Vec<Hazard>) {
+        self.unordered(st, i, out);
         let mut sync_reads = None;
         let (mentions, writes, own) = match &self.actions[i] {
             Action::Sync {

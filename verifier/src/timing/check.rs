@@ -166,8 +166,19 @@ pub fn check_prepared(
     actions: &[Action],
     blocks: &[cfg::Block],
 ) -> FnReport {
+    check_ordered(target, f, (actions, blocks), Vec::new())
+}
+
+/// [`check_prepared`] with memory-ordering waits to honour (`Ordering` hazards where not).
+pub fn check_ordered(
+    target: Target,
+    f: &Function,
+    (actions, blocks): (&[Action], &[cfg::Block]),
+    obligations: Vec<(usize, super::analysis::Obligation)>,
+) -> FnReport {
     let mut an = Analysis::new(actions, blocks, pseudo_sites(target));
     an.check_returns = !f.kernel;
+    an.obligations = obligations;
     let init = initial_state(&an, f.kernel);
     let mut useful = vec![0u8; actions.len()];
     an.solve(init.clone(), &mut useful);
@@ -293,6 +304,8 @@ fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
             HazardKind::Overwrite => "overwrite",
             HazardKind::OverwriteSource => "overwrite-source",
             HazardKind::ReturnPending => "return-pending",
+            HazardKind::Ordering => "ordering",
+            HazardKind::OrderingMaybe => "ordering-maybe",
         },
         regs: h.regs.to_string(),
         counter: h.counter.name(),

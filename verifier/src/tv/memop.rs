@@ -91,6 +91,66 @@ pub(super) fn names(group: &str) -> &str {
         .trim()
 }
 
+/// The bytes a group names: its base value (`%ir.p`), the byte offset (`+ 4`) and the access
+/// size from its type (`(s64)`, `(<2 x s32>)`); `None` when the text is not of that form.
+pub(super) fn span(group: &str) -> Option<(&str, i64, u64)> {
+    let name = names(group);
+    let (base, off) = match name.rsplit_once(" + ") {
+        Some((b, o)) => (b.trim(), o.trim().parse().ok()?),
+        None => match name.rsplit_once(" - ") {
+            Some((b, o)) => (b.trim(), -o.trim().parse::<i64>().ok()?),
+            None => (name, 0),
+        },
+    };
+    let first = parts(group).first().copied().unwrap_or("");
+    let ty = first.split_once(" (")?.1.split_once(')')?.0;
+    let bits = |t: &str| -> Option<u64> { t.trim().strip_prefix('s')?.parse().ok() };
+    let size = match ty.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        Some(v) => {
+            let (n, t) = v.split_once(" x ")?;
+            n.trim().parse::<u64>().ok()? * bits(t)?
+        }
+        None => bits(ty)?,
+    };
+    (!base.is_empty() && size % 8 == 0).then_some((base, off, size / 8))
+}
+
+/// Whether the union of `spans` covers every byte of `want` (same base value).
+fn covered(want: (&str, i64, u64), spans: &[(&str, i64, u64)]) -> bool {
+    let (base, lo, n) = want;
+    let hi = lo + n as i64;
+    let mut have: Vec<(i64, i64)> = spans
+        .iter()
+        .filter(|s| s.0 == base)
+        .map(|s| (s.1, s.1 + s.2 as i64))
+        .collect();
+    have.sort_unstable();
+    let mut next = lo;
+    for (a, b) in have {
+        if a > next {
+            break;
+        }
+        next = next.max(b);
+    }
+    next >= hi
+}
+
+/// Whether before-groups `hs` name every byte `g` names: by byte spans where all parse, else
+/// by the same name and access text (a larger access is never covered by a smaller one).
+fn names_bytes_of(g: &str, hs: &[&str]) -> bool {
+    match (
+        span(g),
+        hs.iter().map(|h| span(h)).collect::<Option<Vec<_>>>(),
+    ) {
+        (Some(w), Some(spans)) => covered(w, &spans),
+        _ => {
+            let access = |x: &str| parts(x).first().map(|p| p.to_string());
+            hs.iter()
+                .any(|h| names(h) == names(g) && access(h) == access(g))
+        }
+    }
+}
+
 /// A group's claims: its flags before `load`/`store` except `volatile` (compared on its own),
 /// and its metadata parts (`!noalias !7`). Words marked `-as-before` are no claims.
 fn claims(group: &str) -> Vec<String> {
@@ -120,24 +180,27 @@ fn claims(group: &str) -> Vec<String> {
 
 /// The claims of `group` that no group of `b` naming the same memory makes.
 pub(super) fn unbacked(group: &str, b: &Block) -> Vec<String> {
-    let name = names(group);
-    let backing: Vec<Vec<String>> = b
+    let base = span(group).map_or(names(group), |s| s.0);
+    let backing: Vec<(&str, Vec<String>)> = b
         .insts
         .iter()
         .flat_map(|j| groups(&j.mem))
-        .filter(|g| names(g) == name)
-        .map(claims)
+        .filter(|g| span(g).map_or(names(g), |s| s.0) == base)
+        .map(|g| (g, claims(g)))
         .collect();
-    // One before-operand must make them all: the claims missing from the closest one.
-    let all = claims(group);
-    let missing = |c: &Vec<String>| -> Vec<String> {
-        all.iter().filter(|x| !c.contains(x)).cloned().collect()
-    };
-    backing
-        .iter()
-        .map(missing)
-        .min_by_key(Vec::len)
-        .unwrap_or_else(|| all.clone())
+    // Each claim must be made, for every byte the after-operand names, by before-operands
+    // naming those bytes (a claim on 4 bytes says nothing of the 4 after them: breaker 13, 10).
+    claims(group)
+        .into_iter()
+        .filter(|c| {
+            let makers: Vec<&str> = backing
+                .iter()
+                .filter(|(_, cs)| cs.contains(c))
+                .map(|(g, _)| *g)
+                .collect();
+            !names_bytes_of(group, &makers)
+        })
+        .collect()
 }
 
 /// Whether an opcode is an atomic read-modify-write (`BUFFER_ATOMIC_*`, `GLOBAL_ATOMIC_*`,
@@ -309,10 +372,8 @@ pub(crate) fn new_scalar_load<'a>(
                 .insts
                 .iter()
                 .any(|j| j.key == i.key && j.mem == i.mem);
-            let covered = !gs.is_empty()
-                && gs
-                    .iter()
-                    .all(|g| before_scalar.iter().any(|(_, h)| names(h) == names(g)));
+            let hs: Vec<&str> = before_scalar.iter().map(|(_, h)| *h).collect();
+            let covered = !gs.is_empty() && gs.iter().all(|g| names_bytes_of(g, &hs));
             !old && !covered
         })
 }
@@ -320,6 +381,27 @@ pub(crate) fn new_scalar_load<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_and_byte_coverage() {
+        // Sizes from the MIR type: s64 is 8 bytes, <2 x s32> 8, s128 16 (LLT notation).
+        let g = |t: &str| format!("(invariant load {t}, addrspace 4)");
+        let (a, b, c) = (
+            g("(s64) from %ir.p"),
+            g("(<2 x s32>) from %ir.p + 8"),
+            g("(s32) from %ir.p + 4"),
+        );
+        assert_eq!(span(&a), Some(("%ir.p", 0, 8)));
+        assert_eq!(span(&b), Some(("%ir.p", 8, 8)));
+        let four = g("(s32) from %ir.p");
+        // Breaker 13, finding 10: 4 bytes at p do not cover the 8 bytes at p.
+        assert!(!names_bytes_of(&a, &[four.as_str()]));
+        assert!(names_bytes_of(&a, &[four.as_str(), c.as_str()]));
+        assert!(names_bytes_of(&c, &[a.as_str()]));
+        assert!(!names_bytes_of(&b, &[a.as_str(), c.as_str()]));
+        let q = g("(s32) from %ir.q + 4");
+        assert!(!names_bytes_of(&c, &[q.as_str()]));
+    }
 
     #[test]
     fn groups_names_and_claims() {

@@ -6,9 +6,10 @@
 //! Waits carry their encoded immediate (`S_WAITCNT 49279`), decoded as llvm-mc would.
 
 use super::mir::{self, OpKind, Operand};
+use crate::timing::analysis::Obligation;
 use crate::timing::asm::{Function, Inst};
 use crate::timing::cfg::Block;
-use crate::timing::check::{check_prepared, FnReport, InputError};
+use crate::timing::check::{check_ordered, FnReport, InputError};
 use crate::timing::classify::{self, Access, Action, Settings};
 use crate::timing::regs::{parse_regs, RegSet};
 use gcnsmt_lifter::counters::{self, MemFamily};
@@ -108,7 +109,7 @@ fn defs_uses(i: &mir::Inst, mem: bool) -> Result<(RegSet, RegSet), String> {
 /// A wait from its MIR form: `S_WAITCNT imm`, `S_WAITCNT_VSCNT reg, imm`, gfx12
 /// `S_WAIT_LOADCNT imm`, `S_WAIT_LOADCNT_DSCNT imm` (and the `_soft` forms, still waits at
 /// this point). `None`: not one of the counter waits.
-fn mir_wait(t: Target, i: &mir::Inst) -> Option<Result<Action, String>> {
+pub(super) fn mir_wait(t: Target, i: &mir::Inst) -> Option<Result<Action, String>> {
     let op = i.opcode.trim_end_matches("_soft").to_ascii_lowercase();
     if !(op.starts_with("s_waitcnt") || op.starts_with("s_wait_")) {
         return None;
@@ -329,6 +330,17 @@ pub fn check_mir_function(
     kernel: bool,
     set: Settings,
 ) -> Result<FnReport, InputError> {
+    check_mir_ordered(t, f, (kernel, set), &[])
+}
+
+/// [`check_mir_function`] with memory-ordering waits to honour before the instructions at the
+/// given lines (`wait_pass.rs`: the before-file's soft waits).
+pub fn check_mir_ordered(
+    t: Target,
+    f: &mir::Function,
+    (kernel, set): (bool, Settings),
+    obligations: &[(u32, Obligation)],
+) -> Result<FnReport, InputError> {
     let mut func = Function {
         name: f.name.clone(),
         kernel,
@@ -366,7 +378,14 @@ pub fn check_mir_function(
         });
     }
     // Empty blocks: the analysis runs instruction ranges; an empty one passes its state on.
-    Ok(check_prepared(t, &func, &actions, &blocks))
+    let at: Vec<(usize, Obligation)> = obligations
+        .iter()
+        .filter_map(|(line, ob)| {
+            let i = func.insts.iter().position(|x| x.line == *line as usize)?;
+            Some((i, ob.clone()))
+        })
+        .collect();
+    Ok(check_ordered(t, &func, (&actions, &blocks), at))
 }
 
 /// Block `n`'s successors (indices): its `successors:` line, or, where MIR lists none, the

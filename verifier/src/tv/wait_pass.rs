@@ -22,8 +22,11 @@
 use super::cmd::BlockVerdict;
 use super::mir::{self, MirFile};
 use super::wait_mir;
+use crate::timing::analysis::Obligation;
 use crate::timing::check::FnReport;
+use crate::timing::classify::Action;
 use crate::timing::classify::Settings;
+use gcnsmt_lifter::counters::{self, MemFamily};
 use gcnsmt_semantics::target::Target;
 
 /// The pass this module decides.
@@ -59,6 +62,68 @@ fn same_but_waits(b: &mir::Block, a: &mir::Block) -> bool {
     keys(b) == keys(a)
 }
 
+/// The before-function's memory-ordering waits (si-memory-legalizer's `S_WAITCNT_soft` and
+/// `S_WAITCNT_lds_direct`), placed before the after-instruction that follows each (blocks
+/// that differ only in waits), by line; and the blocks whose request cannot be placed (a soft
+/// wait that does not decode, or one at a block's end with nothing after it).
+fn obligations(
+    t: Target,
+    fb: &mir::Function,
+    fa: &mir::Function,
+) -> (Vec<(u32, Obligation)>, Vec<u32>) {
+    let (mut out, mut unplaced) = (Vec::new(), Vec::new());
+    for bb in &fb.blocks {
+        let Some(ba) = fa.blocks.iter().find(|b| b.num == bb.num) else {
+            continue;
+        };
+        if !same_but_waits(bb, ba) {
+            continue;
+        }
+        let next: Vec<u32> = ba
+            .insts
+            .iter()
+            .filter(|i| !is_wait(&i.opcode))
+            .map(|i| i.loc.line)
+            .collect();
+        let mut j = 0;
+        for i in &bb.insts {
+            if !is_wait(&i.opcode) {
+                j += 1;
+                continue;
+            }
+            let ob = if i.opcode == "S_WAITCNT_lds_direct" {
+                let waits = counters::effects(t, MemFamily::LdsDma)
+                    .iter()
+                    .map(|e| (e.counter, 0))
+                    .collect();
+                Some(Obligation {
+                    waits,
+                    lds_only: true,
+                })
+            } else if i.opcode.ends_with("_soft") {
+                match wait_mir::mir_wait(t, i) {
+                    Some(Ok(Action::Wait(waits))) => Some(Obligation {
+                        waits,
+                        lds_only: false,
+                    }),
+                    _ => {
+                        unplaced.push(bb.num);
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            match (ob, next.get(j)) {
+                (Some(ob), Some(line)) => out.push((*line, ob)),
+                (Some(_), None) => unplaced.push(bb.num),
+                (None, _) => {}
+            }
+        }
+    }
+    (out, unplaced)
+}
+
 /// Decide the verdicts of the waitcnt pass in `out` (see the module comment). `pass`: the
 /// `--pass` name, if any; `after_text`: the after-file (for `isEntryFunction`).
 pub fn apply(
@@ -86,12 +151,13 @@ pub fn apply(
         targets.dedup();
         for t in targets.iter().filter_map(|t| Target::parse(t)) {
             let kernel = kernels.contains(&fa.name);
-            let report = wait_mir::check_mir_function(t, fa, kernel, Settings::default());
+            let (obs, unplaced) = obligations(t, fb, fa);
+            let report = wait_mir::check_mir_ordered(t, fa, (kernel, Settings::default()), &obs);
             let verdicts = out
                 .iter_mut()
                 .filter(|v| v.function == fa.name && v.target == t.name());
             match report {
-                Ok(r) => decide(fb, fa, &r, verdicts),
+                Ok(r) => decide(fb, fa, (&r, &unplaced), verdicts),
                 Err(e) => {
                     for v in verdicts {
                         v.verdict = "error";
@@ -107,7 +173,7 @@ pub fn apply(
 fn decide<'v>(
     fb: &mir::Function,
     fa: &mir::Function,
-    r: &FnReport,
+    (r, unplaced): (&FnReport, &[u32]),
     verdicts: impl Iterator<Item = &'v mut BlockVerdict>,
 ) {
     for v in verdicts {
@@ -124,6 +190,18 @@ fn decide<'v>(
             .filter(|h| lines.contains(&h.at.line))
             .map(|h| {
                 let from = h.access.as_ref().map(|a| a.line).unwrap_or(0);
+                if h.kind.starts_with("ordering") {
+                    return format!(
+                        "memory-ordering wait dropped: line {}: `{}` runs where \
+                         si-memory-legalizer asked for a wait, with `{}` (line {from}) still \
+                         pending on {}; schedule: {}",
+                        h.at.line,
+                        h.at.text,
+                        h.access_desc.trim_matches('`'),
+                        h.counter,
+                        h.schedule.join("; ")
+                    );
+                }
                 format!(
                     "timing hazard ({}): line {}: `{}` {} {} before `{}` (line {from}) completed \
                      ({} may be pending); schedule: {}",
@@ -151,7 +229,14 @@ fn decide<'v>(
             v.counterexample = Some(hazards.join("\n"));
             v.reason = Some(hazards[0].clone());
         } else if same_but_waits(bb, ba) && v.changed {
-            if let Some(u) = r.unknown.first() {
+            if unplaced.contains(&v.block) {
+                v.verdict = "unknown";
+                v.reason = Some(
+                    "a memory-ordering wait of the before-block (S_WAITCNT_soft or \
+                     S_WAITCNT_lds_direct) could not be placed in the after-block"
+                        .into(),
+                );
+            } else if let Some(u) = r.unknown.first() {
                 v.verdict = "unknown";
                 v.reason = Some(format!(
                     "waitcnt: `{}` (line {}): its wait counters are not known",
@@ -168,8 +253,14 @@ fn decide<'v>(
 /// A hazard that rests on an over-approximation: LDS as one region (the two LDS accesses may
 /// not overlap), a FLAT access pending on its LDS counter only (it may not reach LDS), or an
 /// access the caller left pending (it writes "every register"), or gfx1250 xcnt (modelled out
-/// of order for want of a source; llc-22 waits `s_wait_xcnt 1` as if it were in order).
+/// of order for want of a source; llc-22 waits `s_wait_xcnt 1` as if it were in order), or a
+/// memory-ordering wait held up only by an access that may not count on its counter (a cache
+/// invalidate: LLVM's memory model waits for the accesses before it, not for it).
 fn rests_on_abstraction(h: &crate::timing::check::HazardReport) -> bool {
     let flat = h.access_desc.contains("FLAT_") && matches!(h.counter, "lgkmcnt" | "dscnt");
-    h.regs.contains("LDS") || flat || h.access.is_none() || h.counter == "xcnt"
+    h.regs.contains("LDS")
+        || flat
+        || h.access.is_none()
+        || h.counter == "xcnt"
+        || h.kind == "ordering-maybe"
 }
