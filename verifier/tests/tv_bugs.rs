@@ -60,6 +60,9 @@ fn worst(dir: &Path, after: &str, target: &str, function: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
         .current_dir(dir)
         .args(["tv", "--format", "json", "--target", target])
+        // A busy machine must not turn a refutation into a timeout (`unknown`): CAUGHT below
+        // requires the refutations.
+        .args(["--timeout", "120"])
         .args(["--function", function, "before.mir", after])
         .output()
         .unwrap();
