@@ -197,6 +197,18 @@ pub fn find(bf: &Function, af: &Function) -> BTreeMap<u32, u32> {
         .flat_map(|i| i.defs.iter().chain(&i.ops))
         .filter_map(vreg)
         .collect();
+    // The predecessors come from the `successors:` lines: a block without one that does not
+    // end the program (hand-written MIR, whose successors llc infers) makes them unknown.
+    let ends = |b: &Block| {
+        b.insts.last().is_some_and(|i| {
+            ["S_ENDPGM", "SI_RETURN", "S_SETPC_B64_return", "SI_TCRETURN"]
+                .iter()
+                .any(|p| i.opcode.starts_with(p))
+        })
+    };
+    if af.blocks.iter().any(|b| !b.successors_listed && !ends(b)) {
+        return BTreeMap::new();
+    }
     let mut preds: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
     for b in &af.blocks {
         for &s in &b.successors {
