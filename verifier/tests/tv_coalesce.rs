@@ -119,3 +119,18 @@ fn a_wrong_call_argument_or_writelane_is_not_proved() {
         assert!(e.contains("bb.0") || e.contains("bb.3"), "{name}: {e}");
     }
 }
+
+/// llc-22's coalescing of `divergent_loop` (gfx900) keeps the number of `%70` but widens it
+/// from `vreg_64` to `vreg_96` (it joins the loop's values into `%70.sub1`). Valid llc output,
+/// so no input error (exit 2, "the files' virtual register numbers do not correspond", before
+/// 2026-12-06): the block checks, which give a register one shape on both sides, leave the
+/// function `unsupported`. The planted `dl.wrong` (the final store reads `%70.sub1_sub2` for
+/// `%70.sub0_sub1`) is not proved either.
+#[test]
+fn a_widened_register_is_unsupported_not_an_input_error() {
+    for after in ["dl.after.mir", "dl.wrong.after.mir"] {
+        let v = verdicts("gfx900", "dl.before.mir", after);
+        assert!(!v.is_empty(), "{after}: no verdict");
+        assert!(v.iter().all(|(_, x)| x == "unsupported"), "{after}: {v:?}");
+    }
+}

@@ -1,10 +1,11 @@
 //! Pairing the functions and blocks of a before/after MIR pair.
 //!
 //! Errors (input errors, exit 2): the files hold different functions, or a virtual register has a different
-//! register bank or width in the two files (the files do not come from one llc input, so
-//! their numbers do not correspond: llc renumbers virtual registers when it parses MIR). A
-//! function whose blocks or successors differ (the pass changed the CFG) is paired without
-//! blocks and reported `unsupported`.
+//! register bank in the two files (the files do not come from one llc input, so their numbers
+//! do not correspond: llc renumbers virtual registers when it parses MIR). A function whose
+//! blocks or successors differ (the pass changed the CFG), or one of whose virtual registers
+//! changed its width in one bank (`register-coalescer` joining `%70:vreg_64` into a
+//! `vreg_96`), is paired without blocks and reported `unsupported`.
 
 use super::emit::{class_bank, class_dwords};
 use super::fn_index::FnIndex;
@@ -40,9 +41,10 @@ pub struct FnPair<'a> {
     pub after: &'a Function,
     /// Its blocks, paired by number, in the before-file's order (none when the CFG changed).
     pub blocks: Vec<BlockPair>,
-    /// The pass changed the function's CFG (blocks or successors): where in the after-file
-    /// (block number, position) and how. Not an input error: llc's own passes do it, and tv
-    /// does not check such a function yet (`unsupported`).
+    /// The pass changed the function's CFG (blocks or successors) or the width of one of its
+    /// virtual registers: where in the after-file (block number, position) and how. Not an
+    /// input error: llc's own passes do it, and the block checks, which give a register one
+    /// shape on both sides, do not check such a function (`unsupported`).
     pub cfg_changed: Option<(u32, crate::rules::Loc, String)>,
 }
 
@@ -122,8 +124,10 @@ pub fn pair<'a>(
             .iter()
             .find(|g| g.name == fb.name)
             .expect("checked above");
-        correspond(before, after, fb, fa)?;
-        let cfg_changed = cfg_change(before, fb, fa);
+        let cfg_changed = match correspond(before, after, fb, fa)? {
+            Some(why) => Some(why),
+            None => cfg_change(before, fb, fa),
+        };
         let blocks = match cfg_changed {
             Some(_) => Vec::new(),
             None => blocks(before, after, fb, fa)?,
@@ -138,19 +142,21 @@ pub fn pair<'a>(
     Ok(out)
 }
 
-/// Virtual registers of one number must have one bank and width in both files.
+/// Virtual registers of one number must have one bank in both files (an input error if not).
+/// One whose width changed in its bank (the coalescer widened it to hold a joined register)
+/// makes the function `unsupported`: where and why.
 fn correspond(
     before: &MirFile,
     after: &MirFile,
     fb: &Function,
     fa: &Function,
-) -> Result<(), InputError> {
+) -> Result<Option<(u32, crate::rules::Loc, String)>, InputError> {
+    let mut widened = None;
     for (id, cb) in &fb.classes {
         let Some(ca) = fa.classes.get(id) else {
             continue;
         };
-        if class_bank(cb) != class_bank(ca) || class_dwords(cb) != class_dwords(ca) {
-            let _ = before;
+        if class_bank(cb) != class_bank(ca) {
             return Err(err(
                 after,
                 fa.loc,
@@ -162,8 +168,17 @@ fn correspond(
                 ),
             ));
         }
+        if class_dwords(cb) != class_dwords(ca) && widened.is_none() {
+            let at = fa.blocks.first().map_or((0, fa.loc), |b| (b.num, b.loc));
+            let why = format!(
+                "virtual register %{id} of `{}` is {cb} in {} but {ca} here: the pass changed \
+                 its width (the block checks give a register one shape on both sides)",
+                fb.name, before.path
+            );
+            widened = Some((at.0, at.1, why));
+        }
     }
-    Ok(())
+    Ok(widened)
 }
 
 fn blocks<'a>(

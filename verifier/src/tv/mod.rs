@@ -65,6 +65,7 @@ pub mod pipeline_cmd;
 pub mod pipeline_report;
 pub mod regmask;
 pub mod rename;
+mod rename_else;
 mod rename_phi;
 mod rename_twoaddr;
 pub mod sarif;

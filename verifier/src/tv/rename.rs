@@ -217,6 +217,9 @@ pub fn check(bf: &Function, af: &Function) -> Result<(), String> {
     let bf = &super::rename_phi::apply(bf, &phis);
     // twoaddressinstruction: lowered REG_SEQUENCEs and explicit tied copies (`rename_twoaddr.rs`).
     let bf = &super::rename_twoaddr::rewrite(bf, af);
+    // si-opt-vgpr-liverange: else-region PHIs of the after-file, read back as their `%r`
+    // (`rename_else.rs`).
+    let af = &super::rename_else::apply(af, &super::rename_else::find(bf, af));
     let deleted = |x: &Inst| {
         x.opcode == "PHI"
             && matches!(x.defs.as_slice(), [d] if matches!(d.kind, OpKind::VReg { id, .. } if phis.contains_key(&id)))

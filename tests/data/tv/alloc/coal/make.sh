@@ -17,3 +17,4 @@ pair gemm gemm_tiled gfx900
 pair sc stream_compact gfx1100
 pair vc vector_copy_x4 gfx900
 pair br buffer_raw_mixed gfx900
+pair dl divergent_loop gfx900
