@@ -7,8 +7,9 @@
 //! whose callee runs with the caller's EXEC (AMDGPUUsage); returns, after which the caller
 //! runs with the EXEC it gets back; and pseudos the model does not know. So an instruction
 //! counts as an EXEC reader unless it is shown not to be one: a scalar machine instruction
-//! (`S_*`) that does not name EXEC, a generic copy all of whose registers are scalar, or one
-//! of a few pseudos that emit no vector code.
+//! (`S_*`, but not a jump to other code such as `S_SWAPPC_B64`) that does not name EXEC, a
+//! generic copy all of whose registers are scalar, or one of a few pseudos that emit no
+//! vector code.
 
 use super::mir::{Inst, OpKind};
 use std::collections::BTreeMap;
@@ -84,6 +85,11 @@ pub fn may_read_exec(i: &Inst, classes: &BTreeMap<u32, String>) -> bool {
     if names_exec(i) {
         return true;
     }
+    // A scalar jump to other code (a call, a return, a trap handler) runs that code with EXEC.
+    let jumps = ["S_SWAPPC", "S_SETPC", "S_CALL", "S_TRAP", "S_RFE"];
+    if jumps.iter().any(|j| op.starts_with(j)) {
+        return true;
+    }
     if op.starts_with("S_") || op.starts_with("DBG_") || SCALAR_PSEUDOS.contains(&op) {
         return false;
     }
@@ -110,7 +116,8 @@ mod tests {
              dead $sgpr30_sgpr31 = SI_CALL %20, @f, csr_amdgpu, implicit $vgpr0\n    \
              SI_RETURN implicit $vgpr0\n    %5:vreg_1 = COPY %4:sreg_64\n    \
              %3:vgpr_32 = V_MOV_B32_e32 0, implicit $exec\n    \
-             $vgpr1 = SOME_UNKNOWN_PSEUDO $vgpr0\n",
+             $vgpr1 = SOME_UNKNOWN_PSEUDO $vgpr0\n    \
+             $sgpr30_sgpr31 = S_SWAPPC_B64 $sgpr16_sgpr17\n",
         );
         for i in &is {
             assert!(may_read_exec(i, &cl), "{}", i.opcode);
