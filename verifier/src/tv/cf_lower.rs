@@ -79,15 +79,14 @@ pub fn annotate(f: &mut Function) {
 const EXEC_DEAD: &str = "tv-exec-dead-out";
 
 fn mentions_exec(i: &Inst) -> bool {
-    i.ops
-        .iter()
-        .chain(&i.defs)
-        .any(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
+    super::exec_read::names_exec(i)
 }
 
 /// Mark the blocks of `f` at whose end EXEC is dead: every path from there reaches an
-/// `S_ENDPGM` through blocks that do not name EXEC at all (every VALU op names it, as an
-/// implicit use). A least fixpoint from "live": a block is dead-on-entry only when shown so.
+/// `S_ENDPGM` through blocks none of whose instructions may read EXEC (`exec_read.rs`: every
+/// VALU op names it as an implicit use, but a VGPR `COPY`, `INLINEASM` or a call reads it
+/// without naming it; breaker 13: 06, 07). A least fixpoint from "live": a block is
+/// dead-on-entry only when shown so.
 pub fn mark_exec_dead(f: &mut Function) {
     let pos: HashMap<u32, usize> = f
         .blocks
@@ -100,7 +99,8 @@ pub fn mark_exec_dead(f: &mut Function) {
     loop {
         let mut changed = false;
         for (k, b) in f.blocks.iter().enumerate() {
-            if dead_in[k] || b.insts.iter().any(mentions_exec) {
+            let reads = |i: &Inst| super::exec_read::may_read_exec(i, &f.classes);
+            if dead_in[k] || b.insts.iter().any(reads) {
                 continue;
             }
             let ends = b.insts.iter().any(|i| i.opcode == "S_ENDPGM");

@@ -464,6 +464,7 @@ fn block_verdict(
         );
     }
     v.time = start.elapsed();
+    super::inactive::settle((&mut v.verdict, &mut v.reason), fp, bp);
     let rs = (&mut v.verdict, &mut v.reason, &mut v.settings);
     super::hazards::settle(rs, (fp, bp, t, opts.hazards), &after.path);
     v

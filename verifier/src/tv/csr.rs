@@ -9,6 +9,8 @@
 //! address, then stack and frame pointer) and its callee-saved VGPRs at `v40`, in LLVM 22 and
 //! before. So `s0`-`s29` and `v0`-`v39` written before a C function's return need not be equal.
 //! A function without embedded IR is a C function: llc makes it a `define void @name()`.
+//! This covers the lanes active at the call only: every VGPR's inactive lanes must be
+//! preserved (AMDGPUUsage), which `inactive.rs` makes sure of.
 
 use super::mir::Function;
 use std::collections::BTreeMap;
