@@ -193,7 +193,7 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
         .map_err(|e| format!("error: --shard {e}"))?;
     // Names and values are checked once here (gfx900 has every value of every setting); a
     // value only some targets have is checked per block, as `verify` does per rule.
-    for (n, v) in &settings {
+    for (n, v) in &super::v2s::machine_settings(&settings)? {
         let t = gcnsmt_semantics::target::Target::Gfx900;
         let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
         s.set(t, n, v).map_err(|e| format!("error: --set: {e}"))?;
@@ -312,6 +312,8 @@ pub fn validate(
         return Ok(ra.verdicts);
     };
     let only = if ra.proved.is_empty() { only } else { &rest };
+    let (per_lane, ref opts, v2s) = super::v2s::split(opts, before, after)?;
+    let (before, after) = v2s.as_ref().map_or((before, after), |(b, a)| (b, a));
     let norm = super::cfg_match::normalize(before, after, fallback);
     let (before, after) = norm.as_ref().map_or((before, after), |(b, a)| (b, a));
     let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
@@ -348,7 +350,7 @@ pub fn validate(
     let out = jobs
         .par_iter()
         .map(|(fp, bp, t)| {
-            let v = block_verdict(before, after, fp, bp, *t, opts, unmodelled);
+            let v = block_verdict(before, after, fp, bp, *t, (opts, per_lane), unmodelled);
             if bp.changed {
                 bar.set_message(format!("{} bb.{} {t}", fp.before.name, bp.num));
                 bar.inc(1);
@@ -373,7 +375,7 @@ fn block_verdict(
     fp: &FnPair,
     bp: &diff::BlockPair,
     t: Target,
-    opts: &Options,
+    (opts, per_lane): (&Options, bool),
     unmodelled: Unmodelled,
 ) -> BlockVerdict {
     let mut v = BlockVerdict {
@@ -418,6 +420,7 @@ fn block_verdict(
         t,
         opts,
         how,
+        per_lane,
     };
     let twin = barrier::has_global_twin(&bp.before, t) || barrier::has_global_twin(&bp.after, t);
     if twin && unmodelled == Unmodelled::Unsupported {
@@ -521,6 +524,7 @@ pub(super) struct Pair<'a> {
     pub(super) t: Target,
     pub(super) opts: &'a Options,
     pub(super) how: lower::How,
+    per_lane: bool,
 }
 
 /// Lower and check one pair of (whole or barrier-free) blocks, writing the verdict into `v`.
@@ -560,6 +564,7 @@ fn decide(
         rename: Default::default(),
         mode: fp.before.mode,
         frame: &fp.before.frame,
+        per_lane: p.per_lane,
     };
     let sa = Side {
         file: &after.path,
@@ -568,6 +573,7 @@ fn decide(
         rename: Default::default(),
         mode: fp.after.mode,
         frame: &fp.after.frame,
+        per_lane: p.per_lane,
     };
     match super::fp8cvt::lower_pair(&name, (&sb, &sa), live, p.t, p.how) {
         // The message names the file and line of the instruction at fault.
@@ -715,15 +721,9 @@ fn checked_dpp(
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).
-pub const VERDICTS: [&str; 7] = [
-    "proved",
-    "refuted",
-    "unknown",
-    "unsupported",
-    "inapplicable",
-    "error",
-    "unchanged",
-];
+#[rustfmt::skip]
+pub const VERDICTS: [&str; 7] =
+    ["proved", "refuted", "unknown", "unsupported", "inapplicable", "error", "unchanged"];
 
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
     let kinds = VERDICTS;

@@ -113,6 +113,15 @@ pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<Str
     if uniform(side, x, at, target, 0) {
         return emit::lower_inst(side, i, target);
     }
+    // Under LLVM's meaning the copy holds each lane's value (`v2s.rs`), which one scalar
+    // register holds only for a uniform value: not shown here, so not modelled.
+    if side.per_lane && to_sgpr_copy(side, i) {
+        return Err(format!(
+            "a VGPR-to-SGPR copy of a value not shown uniform: {}=PER_LANE gives it \
+             each lane's value, which no scalar register holds",
+            super::v2s::SETTING
+        ));
+    }
     // Only an EXEC write before the read changes F (an `SI_IF` after it does not).
     if side.block.insts[..at].iter().any(|j| {
         j.defs

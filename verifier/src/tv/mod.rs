@@ -81,6 +81,7 @@ mod taint_ops;
 mod targets;
 pub mod ttmp;
 pub mod uninterp;
+pub mod v2s;
 mod vop_mods;
 pub mod wait_mir;
 pub mod wait_pass;
@@ -116,6 +117,7 @@ mod fuzz {
                     rename: Default::default(),
                     mode: fp.before.mode,
                     frame: &fp.before.frame,
+                    per_lane: false,
                 };
                 let sa = emit::Side {
                     file: "a.mir",
@@ -124,6 +126,7 @@ mod fuzz {
                     rename: Default::default(),
                     mode: fp.after.mode,
                     frame: &fp.after.frame,
+                    per_lane: false,
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
                     let _ = lower::lower(

@@ -201,6 +201,64 @@ pub(super) fn invariant_defs(f: &Function) -> BTreeSet<u32> {
         .collect()
 }
 
+/// The after-file's registers defined by an invariant scalar load (`S_LOAD_*_IMM`) that
+/// si-load-store-opt made by merging the before-file's: every byte it reads is read, at the
+/// same base register, by invariant `S_LOAD_*_IMM`s of the before-file. Invariance is a fact
+/// about the bytes, which the before-file (the pass's input) states for each of them; the
+/// merged load's own claim adds nothing. The immediate offset counts bytes from gfx8 on,
+/// dwords before (SMEM encoding); a function without a known target is not trusted.
+pub(super) fn merged_invariant(before: &Function, after: &Function) -> BTreeSet<u32> {
+    use gcnsmt_semantics::target::{Gen, Target};
+    let Some(t) = after.target_cpu.as_deref().and_then(Target::parse) else {
+        return BTreeSet::new();
+    };
+    let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
+    // (base operand, first byte, end byte) of an invariant `S_LOAD_*_IMM`, and its def.
+    let span = |i: &Inst| -> Option<(OpKind, i64, i64, u32)> {
+        let op = i.opcode.as_str();
+        if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec")))
+            || load_kind(i).is_none()
+            || !invariant(i)
+        {
+            return None;
+        }
+        let n: i64 = match op.trim_start_matches("S_LOAD_DWORD").split('_').next()? {
+            "" => 1,
+            x => x.strip_prefix('X')?.parse().ok()?,
+        };
+        let OpKind::Imm(off) = i.ops.get(1)?.kind else {
+            return None;
+        };
+        let base = i.ops.first()?.kind.clone();
+        let [d] = i.defs.as_slice() else {
+            return None;
+        };
+        let OpKind::VReg { id, sub: None } = d.kind else {
+            return None;
+        };
+        Some((base, off * unit, off * unit + 4 * n, id))
+    };
+    let known: Vec<(OpKind, i64, i64, u32)> = before
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(span)
+        .collect();
+    let (before_defs, after_defs) = (invariant_defs(before), invariant_defs(after));
+    let mut out = BTreeSet::new();
+    for (base, lo, hi, id) in after.blocks.iter().flat_map(|b| &b.insts).filter_map(span) {
+        let covered = (lo..hi).step_by(4).all(|b| {
+            known.iter().any(|(kb, klo, khi, kid)| {
+                *kb == base && *klo <= b && b + 4 <= *khi && before_defs.contains(kid)
+            })
+        });
+        if covered && after_defs.contains(&id) {
+            out.insert(id);
+        }
+    }
+    out
+}
+
 /// Whether an instruction leaves memory as it is for a load of another instruction: a copy
 /// pseudo, or an opcode whose class is pure or a read (see the module documentation).
 fn quiet(i: &Inst) -> bool {
