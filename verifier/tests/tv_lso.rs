@@ -13,9 +13,13 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn verdict(after: &str, block: &str) -> String {
+    verdict_of("buffer_raw_mixed.before.mir", after, block)
+}
+
+fn verdict_of(before: &str, after: &str, block: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
         .args(["tv", "--format", "json", "--target", "gfx900"])
-        .arg(data("buffer_raw_mixed.before.mir"))
+        .arg(data(before))
         .arg(data(after))
         .output()
         .unwrap();
@@ -42,4 +46,18 @@ fn merged_invariant_load_at_a_wrong_offset_is_refuted() {
         verdict("buffer_raw_mixed.after.offset4.mir", "bb.1"),
         "refuted"
     );
+}
+
+/// The merged load's claims (`dereferenceable invariant`) are backed only where every byte's
+/// before-load makes them (`ssa_load::merged_claims`): with `dereferenceable` gone from the
+/// load of bytes 24-31, the copy of the merged load into bb.1's preamble claims what no
+/// before-operand says: unsupported, not proved.
+#[test]
+fn merged_load_claims_need_every_bytes_backing() {
+    let v = verdict_of(
+        "buffer_raw_mixed.before.nonderef.mir",
+        "buffer_raw_mixed.after.mir",
+        "bb.1",
+    );
+    assert_eq!(v, "unsupported");
 }

@@ -14,10 +14,18 @@ fn data(name: &str) -> PathBuf {
 }
 
 fn tv(before: &Path, after: &Path, set: Option<&str>) -> Vec<Value> {
+    tv_as(before, after, set, true)
+}
+
+/// `tv BEFORE AFTER`, as si-fix-sgpr-copies's pair (`--pass si-fix-sgpr-copies`: PER_LANE
+/// applies) or as a pair of no named pass (a copy reads the first active lane).
+fn tv_as(before: &Path, after: &Path, set: Option<&str>, fix: bool) -> Vec<Value> {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_gcnsmt"));
-    cmd.args(["tv", "--format", "json", "--target", "gfx900"])
-        .arg(before)
-        .arg(after);
+    cmd.args(["tv", "--format", "json", "--target", "gfx900"]);
+    if fix {
+        cmd.args(["--pass", "si-fix-sgpr-copies"]);
+    }
+    cmd.arg(before).arg(after);
     if let Some(s) = set {
         cmd.args(["--set", s]);
     }
@@ -52,6 +60,38 @@ fn lds_reduce_moved_to_valu() {
         Some("vgpr_to_sgpr_copy=FIRST_LANE"),
     );
     assert_ne!(verdict(&old, "bb.2"), "proved", "{old:?}");
+}
+
+/// The same pair named as no pass: its before-file may be read after si-fix-sgpr-copies, where
+/// the copy reads the first active lane (lane F's `%3` before, lane L's after): not proved.
+#[test]
+fn per_lane_only_in_the_passes_own_pair() {
+    let b = data("lds_reduce.before.mir");
+    let v = tv_as(&b, &data("lds_reduce.after.mir"), None, false);
+    assert_ne!(verdict(&v, "bb.2"), "proved", "{v:?}");
+}
+
+/// `chain3`: `%2 = COPY %0` (`%0` = `$vgpr0`) read by three S_ADD_I32, the last copied into a
+/// VGPR read by a COPY. By LLVM's formula: SChain 3, NumSVCopies 1 (tryChangeVGPRtoSGPRinCopy
+/// refuses a COPY reader), no siblings, score 2 < 3: moved to the VALU (llc-22 agrees,
+/// chain3.after.mir), so the copy is per lane and the pair proved.
+#[test]
+fn short_salu_chain_is_moved_and_proved() {
+    let v = tv(&data("chain3.before.mir"), &data("chain3.after.mir"), None);
+    assert_eq!(verdict(&v, "bb.0"), "proved", "{v:?}");
+}
+
+/// `chain5`: five S_ADD_I32: score 5 - 1 = 4 >= 3, so the pass reads the first lane
+/// (`V_READFIRSTLANE_B32`, llc-22's chain5.after.mir). A VALU chain in its place
+/// (chain5.after.valu.mir, by hand) is not what the pass does: the copy is not given the
+/// per-lane meaning, so not proved (FIRST_LANE refutes it: lane F's `$vgpr0` against lane L's).
+#[test]
+fn long_salu_chain_is_not_per_lane() {
+    let b = data("chain5.before.mir");
+    let v = tv(&b, &data("chain5.after.valu.mir"), None);
+    assert_ne!(verdict(&v, "bb.0"), "proved", "{v:?}");
+    let llc = tv(&b, &data("chain5.after.mir"), None);
+    assert_ne!(verdict(&llc, "bb.0"), "refuted", "{llc:?}");
 }
 
 /// Planted: the shift of 2 made 3. (s << 3) + t != (s << 2) + t for s = 1: refuted.
@@ -211,4 +251,48 @@ fn salu_to_valu_table_matches_the_pseudocode() {
         "V_LSHLREV_B32_e64 %0, %1, implicit $exec",
     );
     assert_eq!(wrong, "refuted");
+}
+
+/// Breaker 2's pair 02 (`tests/data/tv/break2/02-readfirstlane-mbcnt-uniform`): a copy of
+/// `V_MBCNT_LO_U32_B32` (the lane's own index, never uniform) read by a VALU op. Even as
+/// si-fix-sgpr-copies's pair it gets neither meaning (`v2s_score.rs`: lane-dependent sources):
+/// not proved (the README works out the inputs on which the after-file differs).
+#[test]
+fn copy_of_a_lane_index_is_not_per_lane() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break2/02-readfirstlane-mbcnt-uniform");
+    let v = tv(&dir.join("before-copy.mir"), &dir.join("after.mir"), None);
+    assert_ne!(verdict(&v, "bb.0"), "proved", "{v:?}");
+}
+
+/// The bug corpus's `sgprcopies-copy-to-phys-sgpr` as si-fix-sgpr-copies's pair: the chain
+/// ends in `$sgpr0 = COPY %5`, a copy into a physical SGPR, which keeps the first lane's
+/// meaning (the fix reads it with `V_READFIRSTLANE_B32`): the buggy file (`$sgpr0 =
+/// IMPLICIT_DEF`) refuted, llc-22's good file not.
+#[test]
+fn copy_into_a_physical_sgpr_reads_the_first_lane() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/bugs/sgprcopies-copy-to-phys-sgpr");
+    let run = |after: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .current_dir(&dir)
+            .args(["tv", "--format", "json", "--target", "gfx900"])
+            .args([
+                "--pass",
+                "si-fix-sgpr-copies",
+                "--function",
+                "ps_or_to_sgpr",
+            ])
+            .args(["before.mir", after])
+            .output()
+            .unwrap();
+        let v: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|v| v["type"] == "block")
+            .collect();
+        verdict(&v, "bb.0").to_string()
+    };
+    assert_eq!(run("buggy.mir"), "refuted");
+    assert_ne!(run("good.mir"), "refuted");
 }

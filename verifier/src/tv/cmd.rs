@@ -250,14 +250,22 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
                 let (fns, u) = (&a.functions, a.unmodelled);
+                let opts = match pass == super::v2s::PASS {
+                    true => opts.clone(),
+                    false => super::v2s::outside(&opts),
+                };
                 let mut v = validate(&b, &f, fns, Some(&[t]), &opts, u, shard)?;
                 super::wait_pass::apply(Some(pass), (&b, &f), &p.after, &mut v);
                 out.extend(v);
             }
         }
         // With `--pass si-insert-waitcnts` the pass is named: its contract (no timing hazard)
-        // is checked even where it inserted no wait (wait_pass.rs).
-        (p, [before, after]) if p.as_deref().is_none_or(|p| p == super::wait_pass::PASS) => {
+        // is checked even where it inserted no wait (wait_pass.rs). With `--pass
+        // si-fix-sgpr-copies` the before-file is its input (v2s.rs).
+        (p, [before, after])
+            if p.as_deref()
+                .is_none_or(|p| [super::wait_pass::PASS, super::v2s::PASS].contains(&p)) =>
+        {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
                 let text = crate::limits::read_text(p).map_err(|e| {
                     format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
@@ -272,6 +280,10 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     super::llc_verify::check(&a.llc, p, t)?;
                 }
             }
+            let opts = match a.pass.as_deref() == Some(super::v2s::PASS) {
+                true => opts.clone(),
+                false => super::v2s::outside(&opts),
+            };
             let mut v = validate(
                 &b,
                 &f,
@@ -573,7 +585,8 @@ fn decide(
         rename: Default::default(),
         mode: fp.after.mode,
         frame: &fp.after.frame,
-        per_lane: p.per_lane,
+        // A copy the pass left in its output is read after it: the first lane's value.
+        per_lane: false,
     };
     match super::fp8cvt::lower_pair(&name, (&sb, &sa), live, p.t, p.how) {
         // The message names the file and line of the instruction at fault.

@@ -93,7 +93,7 @@ pub(super) fn names(group: &str) -> &str {
 
 /// A group's claims: its flags before `load`/`store` except `volatile` (compared on its own),
 /// and its metadata parts (`!noalias !7`). Words marked `-as-before` are no claims.
-fn claims(group: &str) -> Vec<String> {
+pub(super) fn claims(group: &str) -> Vec<String> {
     let ps = parts(group);
     let mut out: Vec<String> = Vec::new();
     if let Some(first) = ps.first() {

@@ -82,6 +82,7 @@ mod targets;
 pub mod ttmp;
 pub mod uninterp;
 pub mod v2s;
+mod v2s_score;
 mod vop_mods;
 pub mod wait_mir;
 pub mod wait_pass;

@@ -77,8 +77,9 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
         if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
+            let merged = super::ssa_load::merged_claims(fb, fa);
             inline_pair(fb, fa);
-            super::ssa_load::justify_claims(fb, fa);
+            super::ssa_load::justify_claims(fb, fa, &merged);
         }
     }
     (b, a)

@@ -46,6 +46,20 @@ pub const SETTING: &str = "vgpr_to_sgpr_copy";
 const MARK: &str = " ;per-lane";
 const RENAMED: &str = " ;renamed";
 
+/// The pass whose input (ISel's output) has VGPR-to-SGPR copies to legalise: only in its
+/// pair does PER_LANE apply (`tv --pass si-fix-sgpr-copies`, or its step of `--pipeline`).
+pub const PASS: &str = "si-fix-sgpr-copies";
+
+/// The options of a pair that is not si-fix-sgpr-copies's, or whose pass is not named: a
+/// VGPR-to-SGPR copy there is read after that pass, as the first active lane's value
+/// (`V_READFIRSTLANE_B32`), whatever `--set` says.
+pub fn outside(opts: &crate::check::Options) -> crate::check::Options {
+    let mut o = opts.clone();
+    o.settings.retain(|(n, _)| n != SETTING);
+    o.settings.push((SETTING.into(), "FIRST_LANE".into()));
+    o
+}
+
 /// Whether `settings` (`--set` pairs) give VGPR-to-SGPR copies LLVM's per-lane meaning.
 pub fn per_lane(settings: &[(String, String)]) -> bool {
     !settings
@@ -198,10 +212,12 @@ fn pairing(fb: &Function, fa: &Function) -> BTreeMap<u32, u32> {
     back
 }
 
-/// The before-registers whose value derives from a VGPR through copies, REG_SEQUENCE, PHIs
-/// and SALU ops (per-lane under PER_LANE).
+/// The before-registers whose value derives through copies, REG_SEQUENCE, PHIs and SALU ops
+/// from a VGPR-to-SGPR copy si-fix-sgpr-copies certainly moves to the VALU
+/// (`v2s_score::certain_valu`): per-lane under PER_LANE. Another copy from a VGPR starts no
+/// chain: it stays a copy (uniform or unsupported, `firstlane.rs`).
 fn per_lane_regs(fb: &Function) -> BTreeSet<u32> {
-    let mut c: BTreeSet<u32> = BTreeSet::new();
+    let mut c: BTreeSet<u32> = super::v2s_score::certain_valu(fb);
     loop {
         let n = c.len();
         for i in fb.blocks.iter().flat_map(|b| &b.insts) {
@@ -210,14 +226,10 @@ fn per_lane_regs(fb: &Function) -> BTreeSet<u32> {
             };
             let lifts = matches!(i.opcode.as_str(), "COPY" | "REG_SEQUENCE" | "PHI")
                 || valu_of(&i.opcode).is_some();
-            let reads_lane = i.ops.iter().any(|o| match &o.kind {
-                // A VGPR of whole dwords (not a `vreg_1` boolean, a lane mask in disguise).
-                OpKind::VReg { id, .. } => {
-                    (bank(fb, *id) != 's' && dwords(fb, *id).is_some()) || c.contains(id)
-                }
-                OpKind::Phys(p) => p.starts_with("vgpr"),
-                _ => false,
-            });
+            let reads_lane = i
+                .ops
+                .iter()
+                .any(|o| matches!(&o.kind, OpKind::VReg { id, .. } if c.contains(id)));
             if lifts && reads_lane {
                 c.insert(x);
             }
