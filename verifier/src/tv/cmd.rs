@@ -250,10 +250,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
                 let (fns, u) = (&a.functions, a.unmodelled);
-                let opts = match pass == super::v2s::PASS {
-                    true => opts.clone(),
-                    false => super::v2s::outside(&opts),
-                };
+                let opts = super::v2s::for_pass(&opts, Some(pass));
                 let mut v = validate(&b, &f, fns, Some(&[t]), &opts, u, shard)?;
                 super::wait_pass::apply(Some(pass), (&b, &f), &p.after, &mut v);
                 out.extend(v);
@@ -262,10 +259,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
         // With `--pass si-insert-waitcnts` the pass is named: its contract (no timing hazard)
         // is checked even where it inserted no wait (wait_pass.rs). With `--pass
         // si-fix-sgpr-copies` the before-file is its input (v2s.rs).
-        (p, [before, after])
-            if p.as_deref()
-                .is_none_or(|p| [super::wait_pass::PASS, super::v2s::PASS].contains(&p)) =>
-        {
+        (p, [before, after]) if p.as_deref().is_none_or(super::v2s::takes_two_files) => {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
                 let text = crate::limits::read_text(p).map_err(|e| {
                     format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
@@ -280,10 +274,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     super::llc_verify::check(&a.llc, p, t)?;
                 }
             }
-            let opts = match a.pass.as_deref() == Some(super::v2s::PASS) {
-                true => opts.clone(),
-                false => super::v2s::outside(&opts),
-            };
+            let opts = super::v2s::for_pass(&opts, a.pass.as_deref());
             let mut v = validate(
                 &b,
                 &f,

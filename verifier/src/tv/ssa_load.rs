@@ -219,6 +219,9 @@ fn claims_of(i: &Inst) -> BTreeSet<String> {
         .collect()
 }
 
+/// An `S_LOAD_*_IMM`'s base operand, first byte, end byte and def.
+type Span = (OpKind, i64, i64, u32);
+
 /// [`merged_invariant`]'s loads, each with the claims (`dereferenceable`, `invariant`, ...)
 /// the before-file's loads make for every one of its bytes: a load of the bytes covered by
 /// loads that make claim C may make C too (a claim is about the bytes, as invariance is).
@@ -232,7 +235,7 @@ pub(super) fn merged_claims(
     };
     let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
     // (base operand, first byte, end byte) of an invariant `S_LOAD_*_IMM`, and its def.
-    let span = |i: &Inst| -> Option<(OpKind, i64, i64, u32)> {
+    let span = |i: &Inst| -> Option<Span> {
         let op = i.opcode.as_str();
         if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec")))
             || load_kind(i).is_none()
@@ -257,7 +260,7 @@ pub(super) fn merged_claims(
         Some((base, off * unit, off * unit + 4 * n, id))
     };
     let (before_defs, after_defs) = (invariant_defs(before), invariant_defs(after));
-    let known: Vec<((OpKind, i64, i64, u32), BTreeSet<String>)> = before
+    let known: Vec<(Span, BTreeSet<String>)> = before
         .blocks
         .iter()
         .flat_map(|b| &b.insts)

@@ -60,6 +60,20 @@ pub fn outside(opts: &crate::check::Options) -> crate::check::Options {
     o
 }
 
+/// The options of a pair of pass `pass` (`None`: not named): [`outside`] unless it is [`PASS`].
+pub fn for_pass(opts: &crate::check::Options, pass: Option<&str>) -> crate::check::Options {
+    match pass == Some(PASS) {
+        true => opts.clone(),
+        false => outside(opts),
+    }
+}
+
+/// The passes `tv --pass PASS BEFORE.mir AFTER.mir` names: si-insert-waitcnts (its contract is
+/// checked, `wait_pass.rs`) and si-fix-sgpr-copies (PER_LANE applies).
+pub fn takes_two_files(pass: &str) -> bool {
+    pass == super::wait_pass::PASS || pass == PASS
+}
+
 /// Whether `settings` (`--set` pairs) give VGPR-to-SGPR copies LLVM's per-lane meaning.
 pub fn per_lane(settings: &[(String, String)]) -> bool {
     !settings
