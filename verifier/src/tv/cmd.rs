@@ -193,7 +193,7 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
         .map_err(|e| format!("error: --shard {e}"))?;
     // Names and values are checked once here (gfx900 has every value of every setting); a
     // value only some targets have is checked per block, as `verify` does per rule.
-    for (n, v) in &settings {
+    for (n, v) in &super::v2s::machine_settings(&settings)? {
         let t = gcnsmt_semantics::target::Target::Gfx900;
         let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
         s.set(t, n, v).map_err(|e| format!("error: --set: {e}"))?;
@@ -250,14 +250,16 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
                 let (fns, u) = (&a.functions, a.unmodelled);
+                let opts = super::v2s::for_pass(&opts, Some(pass));
                 let mut v = validate(&b, &f, fns, Some(&[t]), &opts, u, shard)?;
                 super::wait_pass::apply(Some(pass), (&b, &f), &p.after, &mut v);
                 out.extend(v);
             }
         }
         // With `--pass si-insert-waitcnts` the pass is named: its contract (no timing hazard)
-        // is checked even where it inserted no wait (wait_pass.rs).
-        (p, [before, after]) if p.as_deref().is_none_or(|p| p == super::wait_pass::PASS) => {
+        // is checked even where it inserted no wait (wait_pass.rs). With `--pass
+        // si-fix-sgpr-copies` the before-file is its input (v2s.rs).
+        (p, [before, after]) if p.as_deref().is_none_or(super::v2s::takes_two_files) => {
             let read = |p: &PathBuf| -> Result<MirFile, String> {
                 let text = crate::limits::read_text(p).map_err(|e| {
                     format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
@@ -272,6 +274,7 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                     super::llc_verify::check(&a.llc, p, t)?;
                 }
             }
+            let opts = super::v2s::for_pass(&opts, a.pass.as_deref());
             let mut v = validate(
                 &b,
                 &f,
@@ -312,6 +315,8 @@ pub fn validate(
         return Ok(ra.verdicts);
     };
     let only = if ra.proved.is_empty() { only } else { &rest };
+    let (per_lane, ref opts, v2s) = super::v2s::split(opts, before, after)?;
+    let (before, after) = v2s.as_ref().map_or((before, after), |(b, a)| (b, a));
     let norm = super::cfg_match::normalize(before, after, fallback);
     let (before, after) = norm.as_ref().map_or((before, after), |(b, a)| (b, a));
     let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
@@ -348,7 +353,7 @@ pub fn validate(
     let out = jobs
         .par_iter()
         .map(|(fp, bp, t)| {
-            let v = block_verdict(before, after, fp, bp, *t, opts, unmodelled);
+            let v = block_verdict(before, after, fp, bp, *t, (opts, per_lane), unmodelled);
             if bp.changed {
                 bar.set_message(format!("{} bb.{} {t}", fp.before.name, bp.num));
                 bar.inc(1);
@@ -373,7 +378,7 @@ fn block_verdict(
     fp: &FnPair,
     bp: &diff::BlockPair,
     t: Target,
-    opts: &Options,
+    (opts, per_lane): (&Options, bool),
     unmodelled: Unmodelled,
 ) -> BlockVerdict {
     let mut v = BlockVerdict {
@@ -418,6 +423,7 @@ fn block_verdict(
         t,
         opts,
         how,
+        per_lane,
     };
     let twin = barrier::has_global_twin(&bp.before, t) || barrier::has_global_twin(&bp.after, t);
     if twin && unmodelled == Unmodelled::Unsupported {
@@ -522,6 +528,7 @@ pub(super) struct Pair<'a> {
     pub(super) t: Target,
     pub(super) opts: &'a Options,
     pub(super) how: lower::How,
+    per_lane: bool,
 }
 
 /// Lower and check one pair of (whole or barrier-free) blocks, writing the verdict into `v`.
@@ -561,6 +568,7 @@ fn decide(
         rename: Default::default(),
         mode: fp.before.mode,
         frame: &fp.before.frame,
+        per_lane: p.per_lane,
     };
     let sa = Side {
         file: &after.path,
@@ -569,6 +577,8 @@ fn decide(
         rename: Default::default(),
         mode: fp.after.mode,
         frame: &fp.after.frame,
+        // A copy the pass left in its output is read after it: the first lane's value.
+        per_lane: false,
     };
     match super::fp8cvt::lower_pair(&name, (&sb, &sa), live, p.t, p.how) {
         // The message names the file and line of the instruction at fault.
@@ -716,15 +726,9 @@ fn checked_dpp(
 }
 
 /// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).
-pub const VERDICTS: [&str; 7] = [
-    "proved",
-    "refuted",
-    "unknown",
-    "unsupported",
-    "inapplicable",
-    "error",
-    "unchanged",
-];
+#[rustfmt::skip]
+pub const VERDICTS: [&str; 7] =
+    ["proved", "refuted", "unknown", "unsupported", "inapplicable", "error", "unchanged"];
 
 fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
     let kinds = VERDICTS;

@@ -38,6 +38,9 @@ pub struct Side<'a> {
     pub mode: super::fpmode::FpMode,
     /// Its function's frame and frame-index inputs (`frame.rs`).
     pub frame: &'a super::frame::Frame,
+    /// A VGPR-to-SGPR `COPY` means each lane's value (`vgpr_to_sgpr_copy=PER_LANE`, `v2s.rs`),
+    /// not the first active lane's.
+    pub per_lane: bool,
 }
 
 /// Number of 32-bit registers of a register class (`vgpr_32` 1, `vreg_64` 2, `sgpr_128` 4,

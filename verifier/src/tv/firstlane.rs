@@ -63,7 +63,7 @@ pub(super) fn recomputable(i: &Inst, target: Target) -> bool {
 /// (`V_MBCNT_*` counts the mask bits below the lane's id; DPP, permutes, lane reads and writes),
 /// even when its operands are uniform: such a value is neither uniform nor lane L's formula
 /// for lane F.
-fn lane_dependent(op: &str) -> bool {
+pub(super) fn lane_dependent(op: &str) -> bool {
     op.starts_with("V_MBCNT")
         || op.starts_with("V_READLANE")
         || op.starts_with("V_WRITELANE")
@@ -112,6 +112,21 @@ pub fn lower(side: &Side, i: &Inst, at: usize, target: Target) -> Result<Vec<Str
     let x = i.uses().next().ok_or("missing source")?;
     if uniform(side, x, at, target, 0) {
         return emit::lower_inst(side, i, target);
+    }
+    // Under LLVM's meaning the copy holds each lane's value (`v2s.rs`), which one scalar
+    // register holds only for a uniform value: not shown here, so not modelled. Not a copy
+    // into a physical SGPR: the pass cannot move that one to the VALU and reads the first
+    // lane (`V_READFIRSTLANE_B32` into it, PR 76715), the meaning it keeps here.
+    let into_phys = i
+        .defs
+        .first()
+        .is_some_and(|d| matches!(d.kind, OpKind::Phys(_)));
+    if side.per_lane && to_sgpr_copy(side, i) && !into_phys {
+        return Err(format!(
+            "a VGPR-to-SGPR copy of a value not shown uniform: {}=PER_LANE gives it \
+             each lane's value, which no scalar register holds",
+            super::v2s::SETTING
+        ));
     }
     // Only an EXEC write before the read changes F (an `SI_IF` after it does not).
     if side.block.insts[..at].iter().any(|j| {

@@ -153,7 +153,7 @@ fn names_bytes_of(g: &str, hs: &[&str]) -> bool {
 
 /// A group's claims: its flags before `load`/`store` except `volatile` (compared on its own),
 /// and its metadata parts (`!noalias !7`). Words marked `-as-before` are no claims.
-fn claims(group: &str) -> Vec<String> {
+pub(super) fn claims(group: &str) -> Vec<String> {
     let ps = parts(group);
     let mut out: Vec<String> = Vec::new();
     if let Some(first) = ps.first() {

@@ -84,6 +84,8 @@ mod taint_ops;
 mod targets;
 pub mod ttmp;
 pub mod uninterp;
+pub mod v2s;
+mod v2s_score;
 mod volatile;
 mod vop_mods;
 pub mod wait_mir;
@@ -120,6 +122,7 @@ mod fuzz {
                     rename: Default::default(),
                     mode: fp.before.mode,
                     frame: &fp.before.frame,
+                    per_lane: false,
                 };
                 let sa = emit::Side {
                     file: "a.mir",
@@ -128,6 +131,7 @@ mod fuzz {
                     rename: Default::default(),
                     mode: fp.after.mode,
                     frame: &fp.after.frame,
+                    per_lane: false,
                 };
                 for t in [Target::Gfx802, Target::Gfx1100, Target::Gfx1200] {
                     let _ = lower::lower(

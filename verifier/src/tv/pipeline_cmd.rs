@@ -204,6 +204,15 @@ impl Ctx<'_> {
                             true => &later,
                             false => self.opts,
                         };
+                        // PER_LANE reads si-fix-sgpr-copies's input only (v2s.rs).
+                        let outside;
+                        let opts = match steps[from].pass == super::v2s::PASS {
+                            true => opts,
+                            false => {
+                                outside = super::v2s::outside(opts);
+                                &outside
+                            }
+                        };
                         rows.push(match prev {
                             Some((_, before)) => {
                                 self.pair(t, (from + 1, n), span, (before, mir), opts)

@@ -77,8 +77,9 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
         if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
+            let merged = super::ssa_load::merged_claims(fb, fa);
             inline_pair(fb, fa);
-            super::ssa_load::justify_claims(fb, fa);
+            super::ssa_load::justify_claims(fb, fa, &merged);
         }
     }
     (b, a)
@@ -99,7 +100,10 @@ pub fn inline_pair(before: &mut Function, after: &mut Function) {
     let trusted = super::ssa_load::invariant_defs(before);
     let moved = super::ssa_load::moved_loads(before, after);
     let none = BTreeSet::new();
-    let (t, ta) = ((&trusted, &none), (&trusted, &moved));
+    // And the after-file's loads si-load-store-opt merged from trusted ones.
+    let mut merged = super::ssa_load::merged_invariant(before, after);
+    merged.extend(trusted.iter().copied());
+    let (t, ta) = ((&trusted, &none), (&merged, &moved));
     let mut trial_a = after.clone();
     inline_defs(&mut trial_a, Side::After, ta, &|_, _| true);
     let (reads_a, copied_a) = reads_copied(&trial_a);

@@ -34,7 +34,7 @@
 
 use super::mir::{Function, Inst, OpKind};
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How a copyable load's result is shared: once per wave (scalar) or per lane (vector).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -201,6 +201,100 @@ pub(super) fn invariant_defs(f: &Function) -> BTreeSet<u32> {
         .collect()
 }
 
+/// The after-file's registers defined by an invariant scalar load (`S_LOAD_*_IMM`) that
+/// si-load-store-opt made by merging the before-file's: every byte it reads is read, at the
+/// same base register, by invariant `S_LOAD_*_IMM`s of the before-file. Invariance is a fact
+/// about the bytes, which the before-file (the pass's input) states for each of them; the
+/// merged load's own claim adds nothing. The immediate offset counts bytes from gfx8 on,
+/// dwords before (SMEM encoding); a function without a known target is not trusted.
+pub(super) fn merged_invariant(before: &Function, after: &Function) -> BTreeSet<u32> {
+    merged_claims(before, after).into_keys().collect()
+}
+
+/// The memory-operand claims of a load (`memop::claims` of each group).
+fn claims_of(i: &Inst) -> BTreeSet<String> {
+    super::memop::groups(&i.mem)
+        .into_iter()
+        .flat_map(super::memop::claims)
+        .collect()
+}
+
+/// An `S_LOAD_*_IMM`'s base operand, first byte, end byte and def.
+type Span = (OpKind, i64, i64, u32);
+
+/// [`merged_invariant`]'s loads, each with the claims (`dereferenceable`, `invariant`, ...)
+/// the before-file's loads make for every one of its bytes: a load of the bytes covered by
+/// loads that make claim C may make C too (a claim is about the bytes, as invariance is).
+pub(super) fn merged_claims(
+    before: &Function,
+    after: &Function,
+) -> BTreeMap<u32, BTreeSet<String>> {
+    use gcnsmt_semantics::target::{Gen, Target};
+    let Some(t) = after.target_cpu.as_deref().and_then(Target::parse) else {
+        return BTreeMap::new();
+    };
+    let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
+    // (base operand, first byte, end byte) of an invariant `S_LOAD_*_IMM`, and its def.
+    let span = |i: &Inst| -> Option<Span> {
+        let op = i.opcode.as_str();
+        if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec")))
+            || load_kind(i).is_none()
+            || !invariant(i)
+        {
+            return None;
+        }
+        let n: i64 = match op.trim_start_matches("S_LOAD_DWORD").split('_').next()? {
+            "" => 1,
+            x => x.strip_prefix('X')?.parse().ok()?,
+        };
+        let OpKind::Imm(off) = i.ops.get(1)?.kind else {
+            return None;
+        };
+        let base = i.ops.first()?.kind.clone();
+        let [d] = i.defs.as_slice() else {
+            return None;
+        };
+        let OpKind::VReg { id, sub: None } = d.kind else {
+            return None;
+        };
+        Some((base, off * unit, off * unit + 4 * n, id))
+    };
+    let (before_defs, after_defs) = (invariant_defs(before), invariant_defs(after));
+    let known: Vec<(Span, BTreeSet<String>)> = before
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| span(i).map(|s| (s, claims_of(i))))
+        .filter(|((_, _, _, kid), _)| before_defs.contains(kid))
+        .collect();
+    let mut out = BTreeMap::new();
+    for i in after.blocks.iter().flat_map(|b| &b.insts) {
+        let Some((base, lo, hi, id)) = span(i).filter(|s| after_defs.contains(&s.3)) else {
+            continue;
+        };
+        // Per dword, the claims of the loads covering it; a dword no load covers: none.
+        let mut made: Option<BTreeSet<String>> = None;
+        let mut covered = true;
+        for b in (lo..hi).step_by(4) {
+            let here: Vec<&BTreeSet<String>> = known
+                .iter()
+                .filter(|((kb, klo, khi, _), _)| *kb == base && *klo <= b && b + 4 <= *khi)
+                .map(|(_, c)| c)
+                .collect();
+            covered &= !here.is_empty();
+            let union: BTreeSet<String> = here.into_iter().flatten().cloned().collect();
+            made = Some(match made {
+                None => union,
+                Some(m) => m.intersection(&union).cloned().collect(),
+            });
+        }
+        if covered {
+            out.insert(id, made.unwrap_or_default());
+        }
+    }
+    out
+}
+
 /// Whether an instruction leaves memory as it is for a load of another instruction: a copy
 /// pseudo, or an opcode whose class is pure or a read (see the module documentation).
 fn quiet(i: &Inst) -> bool {
@@ -335,7 +429,14 @@ impl<'a> Stability<'a> {
 /// text and the same memory operand; each claim the before-block does not back is renamed
 /// `invariant-as-before` (`!noalias-as-before !7`), which that check (and [`invariant`],
 /// already asked) do not read. Run after the preambles.
-pub(super) fn justify_claims(before: &Function, after: &mut Function) {
+/// And the loads si-load-store-opt merged (`merged`, [`merged_claims`] of the functions
+/// without preambles): new registers, whose claims the before-file's loads of the same bytes
+/// back, each renamed only where they do.
+pub(super) fn justify_claims(
+    before: &Function,
+    after: &mut Function,
+    merged: &BTreeMap<u32, BTreeSet<String>>,
+) {
     let mut def_of: HashMap<u32, &Inst> = HashMap::new();
     for i in before.blocks.iter().flat_map(|b| &b.insts) {
         for d in &i.defs {
@@ -356,12 +457,20 @@ pub(super) fn justify_claims(before: &Function, after: &mut Function) {
                         .is_some_and(|j| j.key == i.key && j.mem == i.mem),
                     _ => false,
                 });
-            if !same || load_kind(i).is_none() {
+            let backed = match i.defs.as_slice() {
+                [d] => match d.kind {
+                    OpKind::VReg { id, .. } if !def_of.contains_key(&id) => merged.get(&id),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if !(same || backed.is_some()) || load_kind(i).is_none() {
                 continue;
             }
             let unbacked: Vec<String> = super::memop::groups(&i.mem)
                 .into_iter()
                 .flat_map(|g| super::memop::unbacked(g, bb))
+                .filter(|c| backed.is_none_or(|m| m.contains(c)))
                 .collect();
             for c in unbacked {
                 i.mem = match c.split_once(' ') {
