@@ -113,10 +113,13 @@ pub fn remat(segs: &mut [Block], pre: usize, target: Target) {
         .map(|s| s.insts.iter().take(pre).flat_map(defs).collect())
         .unwrap_or_default();
     let mut copied = BTreeSet::new();
-    // Copies already inserted after the preamble of each segment (not picked again).
+    // Copies already inserted after the preamble of each segment (not picked again). The
+    // preamble's length is taken before any insertion: a segment shorter than `pre` would
+    // otherwise count the copies as preamble and skip past its end (a panic on gemm_tiled).
     let mut inserted = vec![0usize; segs.len()];
+    let pre_len: Vec<usize> = segs.iter().map(|s| pre.min(s.insts.len())).collect();
     for k in 0..segs.len() {
-        let skip = pre.min(segs[k].insts.len()) + inserted[k];
+        let skip = pre_len[k] + inserted[k];
         let mut picked: Vec<Inst> = Vec::new();
         for i in segs[k].insts[skip..].iter() {
             let ds = defs(i);
@@ -136,7 +139,7 @@ pub fn remat(segs: &mut [Block], pre: usize, target: Target) {
             }
         }
         for (j, later) in segs.iter_mut().enumerate().skip(k + 1) {
-            let at = (pre.min(later.insts.len()) + inserted[j]).min(later.insts.len());
+            let at = pre_len[j] + inserted[j];
             later.insts.splice(at..at, picked.iter().cloned());
             inserted[j] += picked.len();
         }
