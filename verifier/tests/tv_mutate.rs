@@ -6,7 +6,7 @@
 //!   no proved-but-wrong mutant, and the sample refutes mutants (so the test can fail either way);
 //! - the interpreter's honesty: a hand-written non-equivalent after-block (swapped DS data) is
 //!   `differs` with the bytes worked out by hand, and the correct merge is `equal`;
-//! - slow tier (`GCNSMT_SLOW=1`): every pair of tests/data/tv, `--limit 2500`.
+//! - slow tier (`GCNSMT_SLOW=1`): every pair of tests/data/tv, `--limit 1000`.
 //!
 //! Skipped with a `NOTICE:` where `python3` is missing.
 
@@ -162,10 +162,12 @@ fn all_pairs_mutants_have_no_proved_but_wrong() {
     if !has_python() {
         return;
     }
-    let (r, code, text) = run(&[], &["--limit", "2000", "--seed", "1"]);
+    // 1,000 mutants (2,000 until session 18, about 500 s: trimmed to keep CI inside its
+    // budget; the full count is the command in docs/tv-mutation.md).
+    let (r, code, text) = run(&[], &["--limit", "1000", "--seed", "1"]);
     let t = &r["totals"];
-    assert!(t["tried"].as_u64().unwrap() >= 2000, "{text}");
+    assert!(t["tried"].as_u64().unwrap() >= 1000, "{text}");
     assert_eq!(t["proved-but-wrong"], 0, "{text}");
-    assert!(t["refuted"].as_u64().unwrap() >= 1000, "{text}");
+    assert!(t["refuted"].as_u64().unwrap() >= 500, "{text}");
     assert_eq!(code, Some(0), "{text}");
 }
