@@ -184,6 +184,9 @@ fn a_barrier_segment_shorter_than_the_preamble_is_no_panic() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(!err.contains("panicked"), "{err}");
-    assert!(matches!(out.status.code(), Some(0 | 1 | 3)), "{text}\n{err}");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1 | 3)),
+        "{text}\n{err}"
+    );
     assert!(text.contains("summary: 8 blocks"), "{text}");
 }

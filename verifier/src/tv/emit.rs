@@ -436,7 +436,26 @@ fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
 }
 
 fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, String> {
-    let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
+    let (side, i, mut uses, target) = (cx.side, cx.i, cx.uses, cx.target);
+    let mut out = Vec::new();
+    let nreg =
+        usize::from(shape.addr) + usize::from(shape.data0 > 0) + usize::from(shape.data1 > 0);
+    let noff = match shape.offset {
+        OffsetKind::None => 0,
+        OffsetKind::Single => 1,
+        OffsetKind::Pair => 2,
+    };
+    if mnemonic.contains("_d16") && shape.vdst > 0 && uses.len() == nreg + noff + 2 {
+        // A D16 load keeps the other half of its destination: MIR passes the old value as a
+        // last operand tied to the definition (`%old(tied-def 0)`); the rule's op reads it
+        // from the destination register, so the old value is moved there first.
+        let old = dwords(side, uses[uses.len() - 1], target)?;
+        let dst = dwords(side, i.defs.first().ok_or("missing vdst")?, target)?;
+        for (d, o) in dst.iter().zip(&old) {
+            out.push(format!("v_mov_b32 {d}, {o}"));
+        }
+        uses = &uses[..uses.len() - 1];
+    }
     let mut regs = Vec::new();
     if shape.vdst > 0 {
         regs.push(tuple(&dwords(
@@ -447,13 +466,6 @@ fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, Stri
     } else if !i.defs.is_empty() {
         return Err("defines a register the op does not have".into());
     }
-    let nreg =
-        usize::from(shape.addr) + usize::from(shape.data0 > 0) + usize::from(shape.data1 > 0);
-    let noff = match shape.offset {
-        OffsetKind::None => 0,
-        OffsetKind::Single => 1,
-        OffsetKind::Pair => 2,
-    };
     if uses.len() != nreg + noff + 1 {
         return Err(format!(
             "{MALFORMED}expected {} operands, found {}",
@@ -483,7 +495,8 @@ fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, Stri
     if imm(uses.get(nreg + noff), "gds")? != 0 {
         t.push_str(" gds");
     }
-    Ok(vec![t])
+    out.push(t);
+    Ok(out)
 }
 
 /// A GLOBAL or FLAT load/store or scalar load. MIR operand orders (`FLATInstructions.td`,

@@ -135,9 +135,25 @@ fn covered(want: (&str, i64, u64), spans: &[(&str, i64, u64)]) -> bool {
     next >= hi
 }
 
+/// Whether a group names a buffer resource (`ptr addrspace(8)`, or a buffer fat pointer of
+/// address space 7 or 9): its operand names the resource, not the bytes (every access through
+/// `%ir.r` reads "from %ir.r", whatever its offsets), so a byte span means nothing there.
+fn buffer_resource(group: &str) -> bool {
+    parts(group)
+        .iter()
+        .any(|p| matches!(*p, "addrspace 7" | "addrspace 8" | "addrspace 9"))
+}
+
 /// Whether before-groups `hs` name every byte `g` names: by byte spans where all parse, else
-/// by the same name and access text (a larger access is never covered by a smaller one).
+/// by the same name and access text (a larger access is never covered by a smaller one). For
+/// a buffer resource or a nameless operand, which name no bytes, the same name: a claim such
+/// as `dereferenceable` is about the resource.
 fn names_bytes_of(g: &str, hs: &[&str]) -> bool {
+    if buffer_resource(g) || names(g).is_empty() {
+        // No bytes named (a resource, or an operand with no value: `(invariant load (s64))`
+        // of a scalar buffer load): the claim is about the access's resource.
+        return hs.iter().any(|h| names(h) == names(g));
+    }
     match (
         span(g),
         hs.iter().map(|h| span(h)).collect::<Option<Vec<_>>>(),
@@ -373,7 +389,12 @@ pub(crate) fn new_scalar_load<'a>(
                 .iter()
                 .any(|j| j.key == i.key && j.mem == i.mem);
             let hs: Vec<&str> = before_scalar.iter().map(|(_, h)| *h).collect();
-            let covered = !gs.is_empty() && gs.iter().all(|g| names_bytes_of(g, &hs));
+            // A buffer resource's operand names no bytes: a scalar load through it is never
+            // covered by another (which may have read other offsets).
+            let covered = !gs.is_empty()
+                && gs
+                    .iter()
+                    .all(|g| !buffer_resource(g) && !names(g).is_empty() && names_bytes_of(g, &hs));
             !old && !covered
         })
 }
