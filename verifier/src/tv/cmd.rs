@@ -399,15 +399,13 @@ fn block_verdict(
     if !bp.changed {
         return v;
     }
-    if fp.assigns_registers() {
-        let ra =
-            "register allocation (virtual registers rewritten to physical ones) is not modelled";
-        (v.verdict, v.reason) = ("unsupported", Some(ra.into()));
-        return v;
-    }
-    if let Some(i) = super::memop::new_scalar_load(&bp.before, &bp.after, fp.after, t) {
-        v.verdict = "unsupported";
-        v.reason = Some(format!("line {}: {}", i.loc.line, super::memop::NEW_SCALAR));
+    let ra = "register allocation (virtual registers rewritten to physical ones) is not modelled";
+    let early = (fp.assigns_registers().then(|| ra.to_string())).or_else(|| {
+        super::memop::new_scalar_load(&bp.before, &bp.after, fp.after, t)
+            .map(|i| format!("line {}: {}", i.loc.line, super::memop::NEW_SCALAR))
+    });
+    if let Some(why) = early {
+        (v.verdict, v.reason) = ("unsupported", Some(why));
         return v;
     }
     let start = Instant::now();

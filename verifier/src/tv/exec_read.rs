@@ -7,7 +7,8 @@
 //! whose callee runs with the caller's EXEC (AMDGPUUsage); returns, after which the caller
 //! runs with the EXEC it gets back; and pseudos the model does not know. So an instruction
 //! counts as an EXEC reader unless it is shown not to be one: a scalar machine instruction
-//! (`S_*`, but not a jump to other code such as `S_SWAPPC_B64`) that does not name EXEC, a
+//! (`S_*`, but not a jump to other code such as `S_SWAPPC_B64`, nor a read of hardware state
+//! such as `S_GETREG_B32` of STATUS, whose EXECZ bit follows EXEC) that does not name EXEC, a
 //! generic copy all of whose registers are scalar, or one of a few pseudos that emit no
 //! vector code.
 
@@ -90,6 +91,12 @@ pub fn may_read_exec(i: &Inst, classes: &BTreeMap<u32, String>) -> bool {
     if jumps.iter().any(|j| op.starts_with(j)) {
         return true;
     }
+    // Hardware registers and messages: `S_GETREG_B32 hwreg(HW_REG_STATUS)` reads STATUS, whose
+    // bit 9 is EXECZ (breaker 14, 01); a message or trace may carry the wave's state.
+    let state = ["S_GETREG", "S_SENDMSG", "S_TTRACEDATA", "S_SETHALT"];
+    if state.iter().any(|j| op.starts_with(j)) {
+        return true;
+    }
     if op.starts_with("S_") || op.starts_with("DBG_") || SCALAR_PSEUDOS.contains(&op) {
         return false;
     }
@@ -117,7 +124,8 @@ mod tests {
              SI_RETURN implicit $vgpr0\n    %5:vreg_1 = COPY %4:sreg_64\n    \
              %3:vgpr_32 = V_MOV_B32_e32 0, implicit $exec\n    \
              $vgpr1 = SOME_UNKNOWN_PSEUDO $vgpr0\n    \
-             $sgpr30_sgpr31 = S_SWAPPC_B64 $sgpr16_sgpr17\n",
+             $sgpr30_sgpr31 = S_SWAPPC_B64 $sgpr16_sgpr17\n    \
+             %6:sreg_32 = S_GETREG_B32 2306\n",
         );
         for i in &is {
             assert!(may_read_exec(i, &cl), "{}", i.opcode);

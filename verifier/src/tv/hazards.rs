@@ -199,7 +199,12 @@ pub fn settle(
     path: &str,
 ) {
     if *verdict == "proved" {
-        if let Some(why) = check(fp, bp, mode) {
+        // Hardware state the model does not follow, which only a proof rests on: wait states,
+        // VCCZ (`vccz.rs`), MODE set in another block (`mode.rs`).
+        let why = check(fp, bp, mode)
+            .or_else(|| super::vccz::changed(fp, bp))
+            .or_else(|| super::mode::written_elsewhere(fp, bp));
+        if let Some(why) = why {
             (*verdict, *reason, *settings) = ("unsupported", Some(format!("{path}: {why}")), None);
             return;
         }
