@@ -246,6 +246,31 @@ pub fn tv_blocks(bin: &str, dir: &Path, args: &[&str]) -> (Vec<serde_json::Value
     (blocks, r)
 }
 
+/// `bin tv BEFORE AFTER ARGS` in `dir`, asserting that no block is proved: exit 1 (refuted) or
+/// 3 (inconclusive) and no `: proved` line, as every breaker's wrong proof demands. `name` labels
+/// the failure; the text output is returned for further checks.
+pub fn assert_never_proved(
+    bin: &str,
+    dir: &Path,
+    name: &str,
+    pair: [&str; 2],
+    args: &[&str],
+) -> String {
+    let mut all = vec!["tv", pair[0], pair[1]];
+    all.extend_from_slice(args);
+    let r = run_at(Some(dir), bin, &all, None, &[]);
+    let (text, code) = (&r.stdout, r.code);
+    assert!(
+        code == 1 || code == 3,
+        "{name}: exit {code:?}, must be refuted (1) or inconclusive (3):\n{text}"
+    );
+    assert!(
+        !text.contains(": proved"),
+        "{name}: a block proved:\n{text}"
+    );
+    r.stdout
+}
+
 /// `bin tv --format json ARGS` in `dir`: the verdict and reason of the first block the pass
 /// changed (the one block most hand-written pairs have). Panics when no block changed.
 pub fn tv_changed(bin: &str, dir: &Path, args: &[&str]) -> (String, String) {
