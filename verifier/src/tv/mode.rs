@@ -15,10 +15,7 @@ fn writes_mode(i: &Inst) -> bool {
     op.starts_with("S_SETREG")
         || op.starts_with("S_DENORM_MODE")
         || op.starts_with("S_ROUND_MODE")
-        || i.defs
-            .iter()
-            .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
-            .any(|o| matches!(&o.kind, OpKind::Phys(p) if p == "mode"))
+        || super::uninterp::writes_mode(i)
 }
 
 /// Whether `i` reads MODE (`implicit $mode`, the float ops).

@@ -162,7 +162,7 @@ pub(super) fn lines(
 }
 
 /// Whether `i` writes MODE (an explicit or implicit `$mode` definition).
-fn writes_mode(i: &Inst) -> bool {
+pub(super) fn writes_mode(i: &Inst) -> bool {
     i.defs
         .iter()
         .chain(i.ops.iter().filter(|o| o.flags.implicit_def || o.flags.def))
