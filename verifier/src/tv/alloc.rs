@@ -349,6 +349,14 @@ pub struct Fail {
 }
 
 /// [`check`], saying where it stopped.
+/// The most entries the checker's block states may hold, summed over every join it makes:
+/// its states keep every name defined so far, so a function of n blocks in a chain costs
+/// about n² of them in time and memory (issue 33: 3,000 blocks took gigabytes). Past the
+/// budget the checker gives up, which is sound: the function goes to the block checks, as any
+/// function the checker cannot follow. The largest function of tests/data/tv stays far below
+/// it (see docs/tv.md).
+const MAX_STATE_WORK: usize = 500_000;
+
 /// `lenient`: early-clobber overlaps are read-then-write (for refuting only, never proving).
 pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<Fail>> {
     let fail = |why: String| Fail {
@@ -386,6 +394,7 @@ pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<F
     // The predecessor a block was first reached from (a tree: it was reached earlier).
     let mut parent: Vec<Option<usize>> = vec![None; n];
     let entry = State::entry();
+    let mut work = 0usize;
     for _round in 0..(4 * n + 8) {
         let mut changed = false;
         for k in 0..n {
@@ -401,6 +410,13 @@ pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<F
             }
             let num = bf.blocks[k].num;
             let s = State::join(&from, num);
+            work += s.locs.len() + s.valid.len();
+            if work > MAX_STATE_WORK {
+                return Err(Box::new(fail(format!(
+                    "too large to follow: its block states hold over {MAX_STATE_WORK} \
+                     entries in all"
+                ))));
+            }
             if ins[k].as_ref() == Some(&s) {
                 continue;
             }
@@ -426,6 +442,9 @@ pub fn check_at(bf: &Function, af: &Function, lenient: bool) -> Result<(), Box<F
             changed = true;
         }
         if !changed {
+            if std::env::var_os("GCNSMT_ALLOC_DEBUG").is_some() {
+                eprintln!("alloc: {}: state work {work}", bf.name);
+            }
             return Ok(());
         }
     }

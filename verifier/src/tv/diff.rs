@@ -46,6 +46,11 @@ pub struct FnPair<'a> {
     /// input error: llc's own passes do it, and the block checks, which give a register one
     /// shape on both sides, do not check such a function (`unsupported`).
     pub cfg_changed: Option<(u32, crate::rules::Loc, String)>,
+    /// `inactive.rs`'s finding for the function pair (the side, line and opcode of an
+    /// instruction that may widen EXEC in a callable function), found once: it reads the
+    /// whole function, and asking it per proved block made a function of many changed blocks
+    /// quadratic (issue 33). Owned, so that `FnPair` stays covariant in `'a`.
+    pub widening: std::sync::OnceLock<Option<(&'static str, u32, String)>>,
 }
 
 /// How the pass changed `fa`'s CFG, if it did: block numbers, or a block's successors.
@@ -137,6 +142,7 @@ pub fn pair<'a>(
             after: fa,
             blocks,
             cfg_changed,
+            widening: Default::default(),
         });
     }
     Ok(out)
@@ -292,7 +298,9 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block, c: bool) -> BTreeSet<Stri
     if ix.scc_live_out(b) {
         out.insert("scc".into());
     }
-    out.extend(returns_writes(f, b, c));
+    if ix.returns {
+        out.extend(returns_writes(f, b, c));
+    }
     for i in b
         .insts
         .iter()
@@ -319,14 +327,10 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block, c: bool) -> BTreeSet<Stri
 /// clobbered by every convention (llc-22 saves neither around an inline-asm clobber). Sound
 /// and coarse: a caller-saved register a pass changed is compared too, except in a C function,
 /// whose caller-saved registers `csr.rs` knows.
+///
+/// Whether the function returns is asked once per function (`FnIndex::returns`): asking it
+/// per block made pairing quadratic in the blocks (issue 33).
 fn returns_writes(f: &Function, b: &Block, c: bool) -> BTreeSet<String> {
-    let returns = f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
-        let op = i.opcode.as_str();
-        op == "SI_RETURN" || op.starts_with("S_SETPC_B64_return") || op.starts_with("SI_TCRETURN")
-    });
-    if !returns {
-        return BTreeSet::new();
-    }
     b.insts
         .iter()
         .flat_map(|i| {

@@ -23,6 +23,17 @@ pub struct FnIndex<'a> {
     /// Per component: the physical registers read before written in it or any component it
     /// reaches (computed only when the function has no live-in lists).
     reads_from: Vec<BTreeSet<String>>,
+    /// The function returns to a caller ([`returns`]): asked of every block, so found once.
+    pub returns: bool,
+}
+
+/// Whether `f` returns to a caller: a return terminator (`SI_RETURN`, `S_SETPC_B64_return*`,
+/// `SI_TCRETURN*`); a kernel ends in `S_ENDPGM` instead.
+pub fn returns(f: &Function) -> bool {
+    f.blocks.iter().flat_map(|x| &x.insts).any(|i| {
+        let op = i.opcode.as_str();
+        op == "SI_RETURN" || op.starts_with("S_SETPC_B64_return") || op.starts_with("SI_TCRETURN")
+    })
 }
 
 impl<'a> FnIndex<'a> {
@@ -59,6 +70,7 @@ impl<'a> FnIndex<'a> {
             readers,
             comp,
             reads_from: Vec::new(),
+            returns: returns(f),
         };
         if !f.tracks_liveness {
             ix.reads_from = ix.phys_reads(&comps, &succ);

@@ -208,6 +208,18 @@ fn writes_vgpr(i: &Inst, classes: &BTreeMap<u32, String>) -> bool {
     })
 }
 
+/// In a callable function (either side), the first instruction that may widen EXEC and its
+/// side ([`widening`]): a property of the function pair, found once per pair.
+fn fn_widening(fp: &FnPair) -> Option<(&'static str, u32, String)> {
+    if !(callable(fp.before) || callable(fp.after)) {
+        return None;
+    }
+    let at = |side| move |i: &Inst| (side, i.loc.line, i.opcode.clone());
+    widening(fp.before)
+        .map(at("before"))
+        .or_else(|| widening(fp.after).map(at("after")))
+}
+
 /// Turn a `proved` verdict of a changed pair into `unsupported` when the pair's callable
 /// function may give a VGPR's inactive lanes other values on one side (module doc).
 pub fn settle(
@@ -215,7 +227,7 @@ pub fn settle(
     fp: &FnPair,
     bp: &BlockPair,
 ) {
-    if *verdict != "proved" || !(callable(fp.before) || callable(fp.after)) {
+    if *verdict != "proved" {
         return;
     }
     let vgpr = bp
@@ -231,17 +243,13 @@ pub fn settle(
     if !vgpr {
         return;
     }
-    let Some((side, i)) = widening(fp.before)
-        .map(|i| ("before", i))
-        .or_else(|| widening(fp.after).map(|i| ("after", i)))
-    else {
+    let Some((side, line, opcode)) = fp.widening.get_or_init(|| fn_widening(fp)) else {
         return;
     };
     *verdict = "unsupported";
     *reason = Some(format!(
-        "line {} of the {side}-file: {} may run the function with lanes its entry EXEC did \
+        "line {line} of the {side}-file: {opcode} may run the function with lanes its entry EXEC did \
          not have; the inactive lanes of VGPRs, which a callable function must preserve for \
-         its caller (AMDGPUUsage), are not compared",
-        i.loc.line, i.opcode
+         its caller (AMDGPUUsage), are not compared"
     ));
 }

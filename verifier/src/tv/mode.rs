@@ -34,18 +34,20 @@ fn any_writer(f: &Function) -> Option<&Inst> {
 
 /// Why the block pair's float ops cannot be checked under the function's mode, if so.
 pub(super) fn written_elsewhere(fp: &FnPair, bp: &BlockPair) -> Option<String> {
-    let w = any_writer(fp.before).or_else(|| any_writer(fp.after))?;
+    // The block's own test first: the function's is a scan of all of it (per proved block).
     let reads = bp
         .before
         .insts
         .iter()
         .chain(&bp.after.insts)
         .any(reads_mode);
-    reads.then(|| {
-        format!(
-            "line {}: {} writes MODE (rounding and denormal modes) in this function; the \
-             block's float ops are checked under the function's `mode:` only",
-            w.loc.line, w.opcode
-        )
-    })
+    if !reads {
+        return None;
+    }
+    let w = any_writer(fp.before).or_else(|| any_writer(fp.after))?;
+    Some(format!(
+        "line {}: {} writes MODE (rounding and denormal modes) in this function; the \
+         block's float ops are checked under the function's `mode:` only",
+        w.loc.line, w.opcode
+    ))
 }
