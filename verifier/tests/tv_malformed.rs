@@ -251,7 +251,9 @@ fn a_gds_operand_other_than_0_or_1_is_an_input_error() {
 /// immediate, is an input error at its line (it was `unsupported`, exit 3, or for a `COPY` with
 /// an extra operand silently `proved`). The hand-written pair `regress/smem_merge_gfx6`
 /// (proved on gfx600): line 14 `S_LOAD_DWORDX4_IMM %5, 11, 0` (sbase, offset, cpol:
-/// SMInstructions.td), line 15 `%11:sreg_64_xexec = COPY %24.sub0_sub1` (one source).
+/// SMInstructions.td), line 15 `%11:sreg_64_xexec = COPY %24.sub0_sub1` (one source). llc-22
+/// `-run-pass=none -verify-machineinstrs` rejects each broken file ("Too few operands", "Extra
+/// explicit operand on non-variadic instruction") and accepts the pair as shipped.
 #[test]
 fn an_operand_missing_or_an_extra_immediate_is_an_input_error() {
     let dir = TempDir::new("tv-malformed-count");
@@ -301,4 +303,76 @@ fn an_operand_missing_or_an_extra_immediate_is_an_input_error() {
         "gfx600",
     ]);
     assert_eq!(r.code, 0, "the pair as shipped\n{}", r.context());
+}
+
+/// A hand-written gfx900 pair: the after-file commutes the `V_ADD_U32_e64` of line 11
+/// (`src0, src1, clamp`: VOP3 without source modifiers) and is proved; `V_ADD_U64_PSEUDO` on
+/// line 12 has exactly two sources (SIInstructions.td), `S_AND_B64` on line 13 two.
+fn alu_pair(add: &str, pseudo: &str, and: &str) -> String {
+    format!(
+        "---\nname: alu\ntracksRegLiveness: true\nbody: |\n  bb.0:\n\
+         \x20   liveins: $vgpr0, $vgpr1, $vgpr2_vgpr3, $sgpr0_sgpr1\n\
+         \x20   %0:vgpr_32 = COPY $vgpr0\n\
+         \x20   %1:vgpr_32 = COPY $vgpr1\n\
+         \x20   %2:vreg_64 = COPY $vgpr2_vgpr3\n\
+         \x20   %6:sreg_64 = COPY $sgpr0_sgpr1\n\
+         \x20   %3:vgpr_32 = {add}, implicit $exec\n\
+         \x20   %4:vreg_64 = {pseudo}, implicit-def dead $vcc, implicit $exec\n\
+         \x20   %5:sreg_64 = {and}, implicit-def dead $scc\n\
+         \x20   GLOBAL_STORE_DWORD %2, %3, 0, 0, implicit $exec\n\
+         \x20   GLOBAL_STORE_DWORDX2 %2, %4, 8, 0, implicit $exec\n\
+         \x20   $sgpr0_sgpr1 = COPY %5\n\
+         \x20   S_ENDPGM 0\n...\n"
+    )
+}
+
+/// ALU instructions with an operand missing are input errors at their line (they were
+/// `unsupported`: "expected the clamp immediate", "missing source", "expected 2 sources").
+/// llc-22 `-run-pass=none -verify-machineinstrs` accepts the before-file and rejects each
+/// broken one ("Expected immediate, but got non-immediate", "Too few operands", "Explicit
+/// operand marked as def").
+#[test]
+fn an_alu_operand_missing_is_an_input_error() {
+    let dir = TempDir::new("tv-malformed-alu");
+    let (add, pseudo, and) = (
+        "V_ADD_U32_e64 %1, %0, 0",
+        "V_ADD_U64_PSEUDO %2, %2",
+        "S_AND_B64 %6, %6",
+    );
+    let before = dir.write(
+        "before.mir",
+        &alu_pair("V_ADD_U32_e64 %0, %1, 0", pseudo, and),
+    );
+    let bs = before.to_str().unwrap().to_string();
+    let cases = [
+        (
+            alu_pair("V_ADD_U32_e64 %1, %0", pseudo, and),
+            "11:5: V_ADD_U32_e64: malformed instruction: the clamp operand is missing",
+        ),
+        (
+            alu_pair("V_ADD_U32_e64 %1", pseudo, and),
+            "11:5: V_ADD_U32_e64: malformed instruction: source 1 is missing",
+        ),
+        (
+            alu_pair(add, "V_ADD_U64_PSEUDO %2", and),
+            "12:5: V_ADD_U64_PSEUDO: malformed instruction: expected 2 sources, found 1",
+        ),
+        (
+            alu_pair(add, pseudo, "S_AND_B64 %6"),
+            "13:5: S_AND_B64: malformed instruction: expected 2 sources, found 1",
+        ),
+    ];
+    for (text, at) in cases {
+        let after = dir.write("after.mir", &text);
+        let as_ = after.to_str().unwrap();
+        let r = run(&["tv", "--format", "json", &bs, as_, "--target", "gfx900"]);
+        assert_eq!(r.code, 2, "{at}\n{}", r.context());
+        let want = format!("{as_}:{at}");
+        let bl = records(&r, "block");
+        let reason = bl[0]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(&want), "{want}\n{}", r.context());
+    }
+    let after = dir.write("after.mir", &alu_pair(add, pseudo, and));
+    let r = run(&["tv", &bs, after.to_str().unwrap(), "--target", "gfx900"]);
+    assert_eq!(r.code, 0, "the commuted add\n{}", r.context());
 }

@@ -429,9 +429,12 @@ fn field_bits(v: i64, bits: u32) -> Result<i64, String> {
     Ok(v & hi)
 }
 
+/// The immediate operand `o`. Every caller asks for an operand LLVM's definition has, so a
+/// missing one is a malformed instruction; another kind of operand is left unsupported.
 fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
     match o.map(|o| &o.kind) {
         Some(OpKind::Imm(v)) => Ok(*v),
+        None => Err(format!("{MALFORMED}the {what} operand is missing")),
         _ => Err(format!("expected the {what} immediate")),
     }
 }
@@ -711,7 +714,9 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
             regs.push(super::alu64::vcc(side, target));
             continue;
         }
-        let o = uses.get(k).ok_or("missing source")?;
+        let o = uses
+            .get(k)
+            .ok_or_else(|| format!("{MALFORMED}source {n} is missing"))?;
         let text = if wide >> n & 1 == 1 {
             super::alu64::wide_src_of(side, o, target, vop)?
         } else if mask && n + 1 == srcs {
