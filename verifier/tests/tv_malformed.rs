@@ -198,3 +198,181 @@ fn a_malformed_stop_point_is_that_passs_error_with_pipeline() {
         }
     }
 }
+
+/// A DS access reading GDS (`gds` 1) or LDS (0), its value stored to LDS where the pair can
+/// see it. Line 8 is the read; written by hand for gfx900.
+fn gds_read(gds: &str) -> String {
+    format!(
+        "---\nname: gds_read\ntracksRegLiveness: true\nbody: |\n  bb.0:\n    liveins: $vgpr0\n\
+         \x20   %0:vgpr_32 = COPY $vgpr0\n\
+         \x20   %1:vgpr_32 = DS_READ_B32_gfx9 %0, 0, {gds}, implicit $exec :: (load (s32), addrspace 2)\n\
+         \x20   DS_WRITE_B32_gfx9 %0, %1, 4, 0, implicit $exec :: (store (s32), addrspace 3)\n\
+         \x20   S_ENDPGM 0\n...\n"
+    )
+}
+
+/// The DS `gds` operand is one bit. llc-22 accepts `DS_READ_B32_gfx9 %0, 0, 2`
+/// (`-run-pass=none -verify-machineinstrs`), prints it as `ds_read_b32 v0, v0 gds` and encodes
+/// only the low bit: the object file has `D86C0000`, bit 16 (GDS) clear, an LDS read (checked
+/// on a post-RA file with `-start-before=si-memory-legalizer`, text and `-filetype=obj`). tv
+/// read any non-zero value as GDS and proved `gds` 1 -> 2, which the binary turns into an LDS
+/// read. Now another value than 0 or 1 is an input error at the line of the file that has it;
+/// 1 -> 0 (GDS against LDS) stays refuted.
+#[test]
+fn a_gds_operand_other_than_0_or_1_is_an_input_error() {
+    let dir = TempDir::new("tv-malformed-gds");
+    let file = |name: &str, gds: &str| {
+        let p = dir.write(name, &gds_read(gds));
+        p.to_str().unwrap().to_string()
+    };
+    let (one, two, zero) = (
+        file("one.mir", "1"),
+        file("two.mir", "2"),
+        file("zero.mir", "0"),
+    );
+    for (before, after, at) in [(&one, &two, &two), (&two, &one, &two)] {
+        let r = run(&[
+            "tv", "--format", "json", before, after, "--target", "gfx900",
+        ]);
+        assert_eq!(r.code, 2, "{}", r.context());
+        let bl = records(&r, "block");
+        assert_eq!(bl[0]["verdict"], "error", "{}", r.context());
+        let want = format!(
+            "{at}:8:5: DS_READ_B32_gfx9: malformed instruction: the 1-bit gds field cannot hold 2"
+        );
+        let reason = bl[0]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(&want), "{want}\n{}", r.context());
+    }
+    let r = run(&["tv", &one, &zero, "--target", "gfx900"]);
+    assert_eq!(r.code, 1, "GDS against LDS\n{}", r.context());
+}
+
+/// An instruction with fewer explicit operands than its LLVM definition, or an extra
+/// immediate, is an input error at its line (it was `unsupported`, exit 3, or for a `COPY` with
+/// an extra operand silently `proved`). The hand-written pair `regress/smem_merge_gfx6`
+/// (proved on gfx600): line 14 `S_LOAD_DWORDX4_IMM %5, 11, 0` (sbase, offset, cpol:
+/// SMInstructions.td), line 15 `%11:sreg_64_xexec = COPY %24.sub0_sub1` (one source). llc-22
+/// `-run-pass=none -verify-machineinstrs` rejects each broken file ("Too few operands", "Extra
+/// explicit operand on non-variadic instruction") and accepts the pair as shipped.
+#[test]
+fn an_operand_missing_or_an_extra_immediate_is_an_input_error() {
+    let dir = TempDir::new("tv-malformed-count");
+    let root = gcnsmt_testkit::workspace_path("tests/data/tv/regress");
+    let read = |s: &str| std::fs::read_to_string(root.join(format!("smem_merge_gfx6.{s}.mir")));
+    let (b, a) = (read("before").unwrap(), read("after").unwrap());
+    let before = dir.write("before.mir", &b);
+    let load = "S_LOAD_DWORDX4_IMM %5, 11, 0\n";
+    let copy = "COPY %24.sub0_sub1\n";
+    let cases = [
+        (
+            load,
+            "S_LOAD_DWORDX4_IMM %5, 11\n",
+            "14:5: S_LOAD_DWORDX4_IMM",
+            "3 operands, found 2",
+        ),
+        (
+            load,
+            "S_LOAD_DWORDX4_IMM %5, 11, 0, 0\n",
+            "14:5: S_LOAD_DWORDX4_IMM",
+            "3 operands, found 4",
+        ),
+        (
+            copy,
+            "COPY %24.sub0_sub1, 0\n",
+            "15:5: COPY",
+            "1 operand, found 2",
+        ),
+    ];
+    for (old, new, at, why) in cases {
+        assert_eq!(a.matches(old).count(), 1, "{old}");
+        let after = dir.write("after.mir", &a.replacen(old, new, 1));
+        let (bs, as_) = (before.to_str().unwrap(), after.to_str().unwrap());
+        let r = run(&["tv", "--format", "json", bs, as_, "--target", "gfx600"]);
+        assert_eq!(r.code, 2, "{new}{}", r.context());
+        let want = format!("{as_}:{at}: malformed instruction: expected {why}");
+        let bl = records(&r, "block");
+        let reason = bl[0]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(&want), "{want}\n{}", r.context());
+    }
+    let after = dir.write("after.mir", &a);
+    let r = run(&[
+        "tv",
+        before.to_str().unwrap(),
+        after.to_str().unwrap(),
+        "--target",
+        "gfx600",
+    ]);
+    assert_eq!(r.code, 0, "the pair as shipped\n{}", r.context());
+}
+
+/// A hand-written gfx900 pair: the after-file commutes the `V_ADD_U32_e64` of line 11
+/// (`src0, src1, clamp`: VOP3 without source modifiers) and is proved; `V_ADD_U64_PSEUDO` on
+/// line 12 has exactly two sources (SIInstructions.td), `S_AND_B64` on line 13 two.
+fn alu_pair(add: &str, pseudo: &str, and: &str) -> String {
+    format!(
+        "---\nname: alu\ntracksRegLiveness: true\nbody: |\n  bb.0:\n\
+         \x20   liveins: $vgpr0, $vgpr1, $vgpr2_vgpr3, $sgpr0_sgpr1\n\
+         \x20   %0:vgpr_32 = COPY $vgpr0\n\
+         \x20   %1:vgpr_32 = COPY $vgpr1\n\
+         \x20   %2:vreg_64 = COPY $vgpr2_vgpr3\n\
+         \x20   %6:sreg_64 = COPY $sgpr0_sgpr1\n\
+         \x20   %3:vgpr_32 = {add}, implicit $exec\n\
+         \x20   %4:vreg_64 = {pseudo}, implicit-def dead $vcc, implicit $exec\n\
+         \x20   %5:sreg_64 = {and}, implicit-def dead $scc\n\
+         \x20   GLOBAL_STORE_DWORD %2, %3, 0, 0, implicit $exec\n\
+         \x20   GLOBAL_STORE_DWORDX2 %2, %4, 8, 0, implicit $exec\n\
+         \x20   $sgpr0_sgpr1 = COPY %5\n\
+         \x20   S_ENDPGM 0\n...\n"
+    )
+}
+
+/// ALU instructions with an operand missing are input errors at their line (they were
+/// `unsupported`: "expected the clamp immediate", "missing source", "expected 2 sources").
+/// llc-22 `-run-pass=none -verify-machineinstrs` accepts the before-file and rejects each
+/// broken one ("Expected immediate, but got non-immediate", "Too few operands", "Explicit
+/// operand marked as def").
+#[test]
+fn an_alu_operand_missing_is_an_input_error() {
+    let dir = TempDir::new("tv-malformed-alu");
+    let (add, pseudo, and) = (
+        "V_ADD_U32_e64 %1, %0, 0",
+        "V_ADD_U64_PSEUDO %2, %2",
+        "S_AND_B64 %6, %6",
+    );
+    let before = dir.write(
+        "before.mir",
+        &alu_pair("V_ADD_U32_e64 %0, %1, 0", pseudo, and),
+    );
+    let bs = before.to_str().unwrap().to_string();
+    let cases = [
+        (
+            alu_pair("V_ADD_U32_e64 %1, %0", pseudo, and),
+            "11:5: V_ADD_U32_e64: malformed instruction: the clamp operand is missing",
+        ),
+        (
+            alu_pair("V_ADD_U32_e64 %1", pseudo, and),
+            "11:5: V_ADD_U32_e64: malformed instruction: source 1 is missing",
+        ),
+        (
+            alu_pair(add, "V_ADD_U64_PSEUDO %2", and),
+            "12:5: V_ADD_U64_PSEUDO: malformed instruction: expected 2 sources, found 1",
+        ),
+        (
+            alu_pair(add, pseudo, "S_AND_B64 %6"),
+            "13:5: S_AND_B64: malformed instruction: expected 2 sources, found 1",
+        ),
+    ];
+    for (text, at) in cases {
+        let after = dir.write("after.mir", &text);
+        let as_ = after.to_str().unwrap();
+        let r = run(&["tv", "--format", "json", &bs, as_, "--target", "gfx900"]);
+        assert_eq!(r.code, 2, "{at}\n{}", r.context());
+        let want = format!("{as_}:{at}");
+        let bl = records(&r, "block");
+        let reason = bl[0]["reason"].as_str().unwrap_or("");
+        assert!(reason.contains(&want), "{want}\n{}", r.context());
+    }
+    let after = dir.write("after.mir", &alu_pair(add, pseudo, and));
+    let r = run(&["tv", &bs, after.to_str().unwrap(), "--target", "gfx900"]);
+    assert_eq!(r.code, 0, "the commuted add\n{}", r.context());
+}

@@ -125,8 +125,13 @@ pub(super) fn pseudo(
     if vcc_live {
         return Err(format!("{} with a live vcc is not modelled", i.opcode));
     }
+    // SIInstructions.td: `(ins VSrc_b64:$src0, VSrc_b64:$src1)`, nothing else.
     let [a, b] = uses else {
-        return Err(format!("expected 2 sources, found {}", uses.len()));
+        return Err(format!(
+            "{}expected 2 sources, found {}",
+            super::emit::MALFORMED,
+            uses.len()
+        ));
     };
     let d = dwords(side, i.defs.first().ok_or("missing vdst")?, target)?;
     let [d0, d1] = d.as_slice() else {

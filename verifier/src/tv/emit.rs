@@ -286,6 +286,7 @@ pub(super) fn lower_inst(side: &Side, i: &Inst, target: Target) -> Result<Vec<St
         // The whole-wave / whole-quad markers give an active lane its own value (`exec.rs`).
         "COPY" | "EXTRACT_SUBREG" | "STRICT_WWM" | "WWM" | "STRICT_WQM" | "WQM" | "SOFT_WQM" => {
             let d = def(0)?;
+            explicit_count(&uses, 1 + usize::from(i.opcode == "EXTRACT_SUBREG"))?;
             let s = uses.first().ok_or("missing source")?;
             check_copy_banks(side, d, s, true)?;
             let mut sd = dwords(side, s, target)?;
@@ -428,11 +429,33 @@ fn field_bits(v: i64, bits: u32) -> Result<i64, String> {
     Ok(v & hi)
 }
 
+/// The immediate operand `o`. Every caller asks for an operand LLVM's definition has, so a
+/// missing one is a malformed instruction; another kind of operand is left unsupported.
 fn imm(o: Option<&&Operand>, what: &str) -> Result<i64, String> {
     match o.map(|o| &o.kind) {
         Some(OpKind::Imm(v)) => Ok(*v),
+        None => Err(format!("{MALFORMED}the {what} operand is missing")),
         _ => Err(format!("expected the {what} immediate")),
     }
+}
+
+/// The explicit use operands of an instruction whose LLVM definition has exactly `want`:
+/// fewer, or an extra immediate, is a malformed instruction (no llc output has either). An
+/// extra register is left to the lowering, which refuses it as a form it does not model (a
+/// D16 load's tied old value, `vdst_in`).
+pub(super) fn explicit_count(uses: &[&Operand], want: usize) -> Result<(), String> {
+    let extra_imm = uses
+        .iter()
+        .skip(want)
+        .any(|o| matches!(o.kind, OpKind::Imm(_)));
+    if uses.len() < want || extra_imm {
+        return Err(format!(
+            "{MALFORMED}expected {want} operand{}, found {}",
+            if want == 1 { "" } else { "s" },
+            uses.len()
+        ));
+    }
+    Ok(())
 }
 
 fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, String> {
@@ -492,8 +515,13 @@ fn ds(cx: Lowering, mnemonic: &str, shape: &DsShape) -> Result<Vec<String>, Stri
         }
         OffsetKind::None => {}
     }
-    if imm(uses.get(nreg + noff), "gds")? != 0 {
-        t.push_str(" gds");
+    // `gds` is one bit: llc-22 prints any value but 0 as `gds` and encodes only the low bit
+    // (`DS_READ_B32_gfx9 %0, 0, 2` is `ds_read_b32 v0, v0 gds` in text, LDS in the binary), so
+    // another value does not say which memory the access reads.
+    match imm(uses.get(nreg + noff), "gds")? {
+        0 => {}
+        1 => t.push_str(" gds"),
+        v => return Err(format!("{MALFORMED}the 1-bit gds field cannot hold {v}")),
     }
     out.push(t);
     Ok(out)
@@ -543,6 +571,13 @@ fn global(cx: Lowering, mnemonic: &str, op: GlobalOp, base: Base) -> Result<Vec<
             format!(" offset:{o}{scale}")
         }
     };
+    // LLVM's operands (FLATInstructions.td, SMInstructions.td): the registers, offset, cpol.
+    let regs = match op.kind {
+        GlobalKind::ScalarLoad => 1,
+        GlobalKind::Load => 1 + usize::from(saddr),
+        GlobalKind::Store => 2 + usize::from(saddr),
+    };
+    explicit_count(uses, regs + 2)?;
     let line = match op.kind {
         GlobalKind::ScalarLoad => {
             let sbase = reg(0, "sbase")?;
@@ -588,6 +623,13 @@ fn smem(cx: Lowering, mnemonic: &str, form: opcodes::SmemForm) -> Result<Vec<Str
         i.defs.first().ok_or("missing sdst")?,
         target,
     )?);
+    explicit_count(
+        uses,
+        match form {
+            SmemForm::Imm | SmemForm::Sgpr => 3,
+            SmemForm::SgprImm => 4,
+        },
+    )?;
     let sbase = reg(0, "sbase")?;
     let (off, k) = match form {
         SmemForm::Imm => (imm(uses.get(1), "offset")?.to_string(), 2),
@@ -672,7 +714,9 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
             regs.push(super::alu64::vcc(side, target));
             continue;
         }
-        let o = uses.get(k).ok_or("missing source")?;
+        let o = uses
+            .get(k)
+            .ok_or_else(|| format!("{MALFORMED}source {n} is missing"))?;
         let text = if wide >> n & 1 == 1 {
             super::alu64::wide_src_of(side, o, target, vop)?
         } else if mask && n + 1 == srcs {

@@ -3,7 +3,7 @@
 
 use super::super::mir::{Inst, OpKind, Operand};
 use super::super::opcodes::AddrKind;
-use super::{dwords, imm, src, tuple, Lowering};
+use super::{dwords, explicit_count, imm, src, tuple, Lowering, MALFORMED};
 use gcnsmt_lifter::mubuf_table::MubufClass;
 use gcnsmt_semantics::target::Target;
 
@@ -26,6 +26,9 @@ fn swz(rest: &[&Operand], target: Target) -> Result<(), String> {
         [_] => Err(format!(
             "a swizzled buffer access (`swz`) on {}: swizzled descriptors are undefined there",
             target.name()
+        )),
+        [_, more @ ..] if more.iter().any(|o| matches!(o.kind, OpKind::Imm(_))) => Err(format!(
+            "{MALFORMED}an immediate after `swz`, which is the last operand"
         )),
         _ => Err("extra buffer operands are not modelled".into()),
     }
@@ -59,10 +62,13 @@ pub(super) struct Mubuf<'a> {
 pub(super) fn mubuf(cx: Lowering, m: &Mubuf) -> Result<Vec<String>, String> {
     let (side, i, uses, target) = (cx.side, cx.i, cx.uses, cx.target);
     scratch(i, target)?;
+    // [vdata,] [vaddr,] srsrc, soffset, offset, cpol (`swz` may be left out: it encodes nothing).
+    let loads = m.class == MubufClass::Load;
+    let regs = usize::from(!loads) + usize::from(m.addr != AddrKind::Offset);
+    explicit_count(&uses[..uses.len().min(regs + 4)], regs + 4)?;
     let mut out = Vec::new();
     let mut k = 0;
     let mut vdata: Option<String> = None;
-    let loads = m.class == MubufClass::Load;
     if loads && !m.lds {
         vdata = Some(tuple(&dwords(
             side,

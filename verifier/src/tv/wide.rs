@@ -135,7 +135,15 @@ pub(super) fn lower(
             }
         });
     }
-    if srcs.len() != n || uses.len() > n && !matches!(uses[n].kind, OpKind::Imm(_)) {
+    if srcs.len() < n {
+        // Every op of `wide_salu` has at least its `n` sources in LLVM's definition.
+        return Err(format!(
+            "{}expected {n} sources, found {}",
+            super::emit::MALFORMED,
+            srcs.len()
+        ));
+    }
+    if uses.len() > n && !matches!(uses[n].kind, OpKind::Imm(_)) {
         return Err(format!("expected {n} sources"));
     }
     if m == "v_mov_b32" && !is_vgpr_dest(side, d) {
