@@ -44,6 +44,7 @@ const CAUGHT: &[&str] = &[
     "sink-temporal-divergence",
     "sink-waterfall-divergence",
     "wqm-init-exec-live-mask",
+    "waitcnt-soft-loop-carried",
 ];
 
 fn field(toml: &str, key: &str) -> String {

@@ -90,7 +90,7 @@ pub(super) fn implicit_vcc(i: &Inst, target: Target, def: bool) -> bool {
 /// The two halves of a pseudo's source: the pair's dwords, or an immediate's low and high 32
 /// bits (LLVM `SIInstrInfo::buildExtractSubRegOrImm` splits the pseudo's 64-bit immediate into
 /// `sub0` = its low and `sub1` = its high dword).
-fn halves(side: &Side, o: &Operand, target: Target) -> Result<[String; 2], String> {
+pub(super) fn halves(side: &Side, o: &Operand, target: Target) -> Result<[String; 2], String> {
     match o.kind {
         OpKind::Imm(v) => Ok([
             imm_text(i64::from(v as u32)),

@@ -257,8 +257,13 @@ pub fn split(
         }
     }
     // Scalar values a later segment reads are recomputed there (`barrier_remat.rs`).
-    super::barrier_remat::remat(&mut sb, pre_b, target);
-    super::barrier_remat::remat(&mut sa, pre_a, target);
+    let same_exec = !super::exec::writes(&bp.before, &bp.after)
+        && !(bp.before.insts.iter().chain(&bp.after.insts)).any(|i| {
+            i.opcode.starts_with("SI_CALL")
+                || matches!(i.opcode.as_str(), "S_SWAPPC_B64" | "S_CALL_B64")
+        });
+    super::barrier_remat::remat(&mut sb, pre_b, target, same_exec);
+    super::barrier_remat::remat(&mut sa, pre_a, target, same_exec);
     // Registers only a preamble defines, on both sides (none has a real definition here).
     let (def_b, def_a) = (defined(&bp.before), defined(&bp.after));
     let real = |b: &Block, d: &BTreeSet<u32>, r: &u32| d.contains(r) && !b.inlined.contains(r);

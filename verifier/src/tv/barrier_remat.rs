@@ -53,13 +53,16 @@ fn reads(i: &Inst) -> Vec<u32> {
         .collect()
 }
 
-/// Whether `i`'s physical operands allow a copy: none read, only SCC written. `Some(writes
-/// SCC)` when allowed.
-fn phys_ok(i: &Inst) -> Option<bool> {
+/// Whether `i`'s physical operands allow a copy: none read (but `implicit $exec` where
+/// `exec_read`), only SCC written. `Some(writes SCC)` when allowed.
+fn phys_ok(i: &Inst, exec_read: bool) -> Option<bool> {
     let mut scc = false;
     for (n, o) in i.defs.iter().chain(&i.ops).enumerate() {
         if let OpKind::Phys(p) = &o.kind {
             let write = n < i.defs.len() || o.flags.def || o.flags.implicit_def;
+            if !write && exec_read && o.flags.implicit && p == "exec" {
+                continue;
+            }
             if !write || p != "scc" {
                 return None;
             }
@@ -96,8 +99,14 @@ fn scc_written_in(seg: &Block) -> bool {
 }
 
 /// Copy the eligible definitions of each segment into the later segments of the same side
-/// (after the preamble of `pre` instructions).
-pub fn remat(segs: &mut [Block], pre: usize, target: Target) {
+/// (after the preamble of `pre` instructions). `same_exec`: no instruction of either block
+/// (terminators aside, which end the last segment) writes EXEC and none is a call, so EXEC is
+/// the block's entry value wherever a segment starts: then a pure VALU op (`V_MOV_B32_e32 0,
+/// implicit $exec`, breaker 15's 08: machine-cse reusing a VALU constant across `S_BARRIER`)
+/// is copied too. Re-run at a later segment it writes the same active lanes the same function
+/// of the same operands; its inactive lanes keep the segment's free starting value, which a
+/// proof covers for every value (the one-lane model has no inactive lane L).
+pub fn remat(segs: &mut [Block], pre: usize, target: Target, same_exec: bool) {
     let mut count: BTreeMap<u32, usize> = BTreeMap::new();
     for (k, s) in segs.iter().enumerate() {
         // The preamble repeats in every segment: count it once.
@@ -123,8 +132,16 @@ pub fn remat(segs: &mut [Block], pre: usize, target: Target) {
         let mut picked: Vec<Inst> = Vec::new();
         for i in segs[k].insts[skip..].iter() {
             let ds = defs(i);
-            let Some(scc) = phys_ok(i) else { continue };
-            let eligible = i.opcode.starts_with("S_")
+            let Some(scc) = phys_ok(i, same_exec) else {
+                continue;
+            };
+            let valu = same_exec
+                && i.opcode.starts_with("V_")
+                && matches!(
+                    super::opcodes::lookup(target, &i.opcode),
+                    Some(super::opcodes::MirOp::Alu { .. })
+                );
+            let eligible = (i.opcode.starts_with("S_") || valu)
                 && super::effects::is_pure(&i.opcode, target)
                 && !super::effects::is_terminator(&i.opcode)
                 && !ds.is_empty()

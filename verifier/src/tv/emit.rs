@@ -671,6 +671,15 @@ fn alu(cx: Lowering, a: &MirOp) -> Result<Vec<String>, String> {
     if pseudo {
         return super::alu64::pseudo(side, i, uses, target);
     }
+    if matches!(
+        i.opcode.as_str(),
+        "S_MOVK_I32" | "S_ADDK_I32" | "S_MULK_I32"
+    ) && !matches!(uses.last().map(|o| &o.kind), Some(OpKind::Imm(v)) if i16::try_from(*v).is_ok())
+    {
+        return Err(format!(
+            "{MALFORMED}a SOPK immediate must fit SIMM16 (-32768..32767)"
+        ));
+    }
     super::fmac::check(i, uses)?;
     super::fcmp::check(i, uses)?;
     if vcc_in && !super::alu64::implicit_vcc(i, target, false) {

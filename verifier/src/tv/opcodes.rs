@@ -337,6 +337,16 @@ const ALU: &[(&str, &[&str], u8, u8)] = &[
     ("S_OR_B32", &["s_or_b32"], 2, 0),
     ("S_ADD_U32", &["s_add_u32"], 2, 0),
     ("S_ADD_I32", &["s_add_i32"], 2, 0),
+    // SOPK forms (AMD Vega ISA guide: S_MOVK_I32 "D.i = signext(SIMM16)", S_ADDK_I32 "D.i =
+    // D.i + signext(SIMM16); SCC = overflow", S_MULK_I32 "D.i = D.i * signext(SIMM16)"): MIR
+    // prints SIMM16 sign-extended and ties D to its old value (llc-22 -stop-after=
+    // si-shrink-instructions,1: `$sgpr2 = S_MULK_I32 killed $sgpr2, -300`), so they are the
+    // SOP1/SOP2 op on the same operands; `emit.rs` refuses an immediate outside SIMM16.
+    ("S_MOVK_I32", &["s_mov_b32"], 1, 0),
+    ("S_ADDK_I32", &["s_add_i32"], 2, 0),
+    ("S_MULK_I32", &["s_mul_i32"], 2, 0),
+    // SCC (S0 < S1) is not modelled: read, it is `unsupported` (`scc.rs`).
+    ("S_MIN_U32", &["s_min_u32"], 2, 0),
     ("S_LSHL_B32", &["s_lshl_b32"], 2, 0),
     ("S_LSHR_B32", &["s_lshr_b32"], 2, 0),
     ("S_ASHR_I32", &["s_ashr_i32"], 2, 0),

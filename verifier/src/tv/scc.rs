@@ -186,7 +186,7 @@ fn formula(op: &str) -> Option<Formula> {
         }
         _ if logic("B64") => Formula::NonZero64,
         "S_ADD_U32" => Formula::Carry,
-        "S_ADD_I32" => Formula::Overflow,
+        "S_ADD_I32" | "S_ADDK_I32" => Formula::Overflow,
         "S_LSHL1_ADD_U32" => Formula::ShiftAddCarry(1),
         "S_LSHL2_ADD_U32" => Formula::ShiftAddCarry(2),
         "S_LSHL3_ADD_U32" => Formula::ShiftAddCarry(3),

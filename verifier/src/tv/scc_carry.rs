@@ -14,12 +14,18 @@ use gcnsmt_semantics::target::Target;
 
 /// Whether this module lowers `op`.
 pub fn handles(op: &str) -> bool {
-    matches!(op, "S_ADDC_U32" | "S_SUB_U32" | "S_SUBB_U32")
+    matches!(
+        op,
+        "S_ADDC_U32" | "S_SUB_U32" | "S_SUBB_U32" | "S_ADD_U64_PSEUDO" | "S_SUB_U64_PSEUDO"
+    )
 }
 
 /// The lines of one carry-chain op: the result into scratch first (a source may be the
 /// destination), then SCC, then the destination.
 pub fn lower(side: &Side, i: &Inst, target: Target, t: &mut Temps) -> Result<Vec<String>, String> {
+    if i.opcode.ends_with("_U64_PSEUDO") {
+        return pseudo64(side, i, target, t);
+    }
     let u: Vec<_> = i.uses().collect();
     let (Some(a), Some(b)) = (u.first(), u.get(1)) else {
         return Err("expected two sources".into());
@@ -58,5 +64,65 @@ pub fn lower(side: &Side, i: &Inst, target: Target, t: &mut Temps) -> Result<Vec
     }
     out.push(format!("s_or_b32 {VAR}, {c1}, {c2}"));
     out.push(format!("s_mov_b32 {d}, {r}"));
+    Ok(out)
+}
+
+/// `%d:sreg_64 = S_ADD_U64_PSEUDO %a, %b, implicit-def $scc` (`S_SUB_U64_PSEUDO`): the 64-bit
+/// sum (difference) as LLVM expands it before gfx1250 (`SIISelLowering`: `S_ADD_U32` of the
+/// low halves, `S_ADDC_U32` of the high ones; `S_SUB_U32` + `S_SUBB_U32`), so SCC is the carry
+/// (borrow) out of the whole. An immediate is split into its two halves as that expansion does.
+/// gfx1250 expands it to `s_add_nc_u64`, which leaves SCC alone: not modelled there.
+fn pseudo64(side: &Side, i: &Inst, target: Target, t: &mut Temps) -> Result<Vec<String>, String> {
+    if target.gen() >= gcnsmt_semantics::target::Gen::Gfx1250 {
+        return Err(format!("{} is not modelled on {}", i.opcode, target.name()));
+    }
+    let u: Vec<_> = i.uses().collect();
+    let [a, b] = u.as_slice() else {
+        return Err(format!("expected 2 sources, found {}", u.len()));
+    };
+    let (a, b) = (
+        super::alu64::halves(side, a, target)?,
+        super::alu64::halves(side, b, target)?,
+    );
+    let d = dwords(side, i.defs.first().ok_or("missing definition")?, target)?;
+    let [d0, d1] = d.as_slice() else {
+        return Err("a 64-bit result needs two dwords".into());
+    };
+    let sub = i.opcode.starts_with("S_SUB");
+    let (op, cmp) = if sub {
+        ("s_sub_u32", true)
+    } else {
+        ("s_add_u32", false)
+    };
+    let mut out = Vec::new();
+    let (lo, c, s1, hi, c1, c2) = (
+        t.fresh(),
+        t.fresh(),
+        t.fresh(),
+        t.fresh(),
+        t.fresh(),
+        t.fresh(),
+    );
+    // Low half and its carry (a0 + b0 wraps when the sum is below a0) or borrow (a0 < b0).
+    out.push(format!("{op} {lo}, {}, {}", a[0], b[0]));
+    if cmp {
+        out.extend(t.bool_of(&c, "v_cmp_lt_u32", &a[0], &b[0])?);
+    } else {
+        out.extend(t.bool_of(&c, "v_cmp_lt_u32", &lo, &a[0])?);
+    }
+    // High half with the carry (borrow) in; the carry out of either step is SCC.
+    out.push(format!("{op} {s1}, {}, {}", a[1], b[1]));
+    if cmp {
+        out.extend(t.bool_of(&c1, "v_cmp_lt_u32", &a[1], &b[1])?);
+        out.push(format!("{op} {hi}, {s1}, {c}"));
+        out.extend(t.bool_of(&c2, "v_cmp_lt_u32", &s1, &c)?);
+    } else {
+        out.extend(t.bool_of(&c1, "v_cmp_lt_u32", &s1, &a[1])?);
+        out.push(format!("{op} {hi}, {s1}, {c}"));
+        out.extend(t.bool_of(&c2, "v_cmp_lt_u32", &hi, &s1)?);
+    }
+    out.push(format!("s_or_b32 {VAR}, {c1}, {c2}"));
+    out.push(format!("s_mov_b32 {d0}, {lo}"));
+    out.push(format!("s_mov_b32 {d1}, {hi}"));
     Ok(out)
 }
