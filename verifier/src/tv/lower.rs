@@ -652,7 +652,7 @@ fn lower_side(
     }
     let mut st = super::exec::State::default();
     let mut dpp_live = BTreeMap::new();
-    let mut volatile_loads = 0usize;
+    let mut vol = super::volatile::Seen::default();
     // llvm.amdgcn.init.exec "is always moved to the beginning of the basic block"
     // (IntrinsicsAMDGPU.td; SIWholeQuadMode::lowerInitExec inserts it there).
     let init = |i: &Inst| i.opcode.starts_with("SI_INIT_EXEC");
@@ -745,21 +745,12 @@ fn lower_side(
             };
             pre.into_iter().chain(body).chain(post).collect()
         };
-        for t in texts {
+        // Volatile loads are perturbed after they run, volatile and atomic writes observed
+        // before (`volatile.rs`).
+        let (vpre, vpost) =
+            super::volatile::lines(side, i, target, exec, &mut vol).map_err(fail)?;
+        for t in vpre.into_iter().chain(texts).chain(vpost) {
             out.push(Line { text: t, loc });
-        }
-        if super::volatile::is_volatile_load(i, target) {
-            if exec {
-                // The perturbation would also change inactive lanes' registers.
-                return Err(fail(
-                    "a volatile load under the EXEC model is not modelled".into(),
-                ));
-            }
-            let k = volatile_loads;
-            volatile_loads += 1;
-            for t in super::volatile::perturb(side, i, k, target).map_err(fail)? {
-                out.push(Line { text: t, loc });
-            }
         }
     }
     // Lane S's live-in VGPRs are settled before anything runs (they are block inputs).

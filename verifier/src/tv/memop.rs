@@ -250,7 +250,7 @@ pub(super) fn is_volatile(i: &Inst) -> bool {
 }
 
 /// Whether `i` is a volatile or atomic access: what must stay one to one.
-fn marked(i: &Inst) -> bool {
+pub(super) fn marked(i: &Inst) -> bool {
     const ORDERINGS: [&str; 6] = [
         "unordered",
         "monotonic",
@@ -335,16 +335,40 @@ fn frame_named(i: &Inst) -> Option<String> {
 
 /// Why [`new_scalar_load`]'s load is `unsupported`.
 pub(crate) const NEW_SCALAR: &str = "a scalar load the before-block does not have, in a \
-    function with vector stores: the scalar cache is not coherent with vector stores (it may \
-    read what a store replaced), which the model does not see";
+    function with vector stores, calls, atomics, fences or barriers: the scalar cache is not \
+    coherent with vector stores (it may read what a store, a callee's or another wave's, \
+    replaced), which the model does not see";
+
+/// Whether `i` may let the memory a scalar load reads change behind the scalar cache
+/// (breaker 15, finding 01): a vector or FLAT store; a call (the callee may store through any
+/// pointer it is given, and returns with the scalar cache unaware); a volatile or atomic
+/// access, a fence or a barrier (an acquire makes other agents' and waves' vector stores
+/// visible to this wave's vector loads; the memory legalizer invalidates the vector caches
+/// only, since LLVM never reads such memory with scalar loads); inline assembly.
+fn changes_memory(i: &Inst, target: gcnsmt_semantics::target::Target) -> bool {
+    let op = i.opcode.as_str();
+    const SYNC: [&str; 7] = [
+        "SI_CALL",
+        "SI_TCRETURN",
+        "S_SWAPPC",
+        "S_SETPC",
+        "ATOMIC_FENCE",
+        "S_BARRIER",
+        "INLINEASM",
+    ];
+    SYNC.iter().any(|p| op.starts_with(p))
+        || marked(i)
+        || (!op.starts_with("S_") && !op.starts_with("SI_") && super::effects::writes(i, target).0)
+}
 
 fn scalar_load(op: &str) -> bool {
     op.starts_with("S_LOAD_") || op.starts_with("S_BUFFER_LOAD_")
 }
 
 /// The first scalar load of the after-block that the before-block has no scalar load of the
-/// same memory for, in a function whose after-file has a vector or FLAT store anywhere (which
-/// may precede it on some path: rule 12 covers only stores earlier in the same block). The
+/// same memory for, in a function whose after-file has anything that may change memory
+/// anywhere ([`changes_memory`]: it may precede the load on some path; rule 12 covers only
+/// stores earlier in the same block). The
 /// scalar cache is not coherent with vector stores, so such a load may read what the store
 /// replaced. Not when it is `invariant` or `"amdgpu-noclobber"` (LLVM's promise that no store
 /// of the kernel writes the memory; [`check`] makes sure the before-block made the claim).
@@ -354,11 +378,12 @@ pub(crate) fn new_scalar_load<'a>(
     fa: &Function,
     target: gcnsmt_semantics::target::Target,
 ) -> Option<&'a Inst> {
-    let stores = fa.blocks.iter().flat_map(|b| &b.insts).any(|i| {
-        let op = i.opcode.as_str();
-        !op.starts_with("S_") && !op.starts_with("SI_") && super::effects::writes(i, target).0
-    });
-    if !stores {
+    if !fa
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .any(|i| changes_memory(i, target))
+    {
         return None;
     }
     // A moved load's claims are marked `-as-before` (the before-file made them).

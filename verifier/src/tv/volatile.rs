@@ -20,6 +20,16 @@
 //! over XOR the same way). A volatile load whose result this cannot express (a 16-bit half
 //! `_D16` load, a scalar load, an LDS-DMA load, a load with no register result) is
 //! `unsupported`.
+//!
+//! Volatile and atomic writes (breaker 15, finding 05): a volatile store, an atomic store of
+//! any ordering and an atomic read-modify-write are each seen by other agents, waves or a
+//! device where they run, even when a later access of the block overwrites the word (every
+//! store of an atomic location's modification order may be read by another wave's atomic
+//! load). The block's final memory does not show them, so [`observe`] copies the registers
+//! and immediates the k-th such access reads (address, data, offsets) into `%observe{k}_{n}`
+//! where it runs: variables both sides write and must end equal, like an uninterpreted
+//! instruction's inputs. `memop.rs` has already paired the accesses (same opcode and memory
+//! operand, one to one, in order), so equal operands mean the same address, data and order.
 
 use super::emit::{self, Side};
 use super::mir::{Inst, OpKind};
@@ -49,12 +59,7 @@ fn extension(op: &str) -> Option<(u32, bool)> {
 }
 
 /// The lines that perturb the result of `i`, the `k`-th volatile load of its side.
-pub(super) fn perturb(
-    side: &Side,
-    i: &Inst,
-    k: usize,
-    target: Target,
-) -> Result<Vec<String>, String> {
+fn perturb(side: &Side, i: &Inst, k: usize, target: Target) -> Result<Vec<String>, String> {
     let op = i.opcode.as_str();
     let refuse = |why: &str| Err(format!("a volatile load {why} is not modelled"));
     if op.contains("D16") || op.contains("LDS") {
@@ -80,4 +85,84 @@ pub(super) fn perturb(
         }
     }
     Ok(out)
+}
+
+/// Whether `i` is a volatile or atomic access that writes memory (a store or an atomic
+/// read-modify-write): an event other agents and waves observe where it runs.
+fn is_observed_write(i: &Inst, target: Target) -> bool {
+    let (g, l) = super::effects::writes(i, target);
+    (g || l) && super::memop::marked(i)
+}
+
+/// The lines that copy what the `k`-th observed write `i` reads (its explicit register and
+/// immediate operands, before it runs) into variables both sides must end equal on. Stricter
+/// than the address and data alone (two operand sets naming one address differ), which can
+/// only cost a proof, never make one.
+fn observe(side: &Side, i: &Inst, k: usize, target: Target) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut n = 0usize;
+    let uses = i
+        .ops
+        .iter()
+        .filter(|o| !o.flags.implicit && !o.flags.implicit_def && !o.flags.def);
+    for o in uses {
+        let var = |n: usize| format!("%observe{k}_{n}");
+        match &o.kind {
+            OpKind::Imm(_) => {
+                out.push(format!(
+                    "s_mov_b32 {}, {}",
+                    var(n),
+                    emit::src(side, o, target)?
+                ));
+                n += 1;
+            }
+            OpKind::VReg { .. } | OpKind::Phys(_) => {
+                let vgpr = match &o.kind {
+                    OpKind::Phys(p) => p.starts_with("vgpr"),
+                    _ => emit::is_vgpr_dest(side, o),
+                };
+                let mov = if vgpr { "v_mov_b32" } else { "s_mov_b32" };
+                for c in emit::dwords(side, o, target)? {
+                    out.push(format!("{mov} {}, {c}", var(n)));
+                    n += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+/// How many volatile loads and observed writes one side has had so far.
+#[derive(Default)]
+pub(super) struct Seen {
+    loads: usize,
+    writes: usize,
+}
+
+/// The lines to put before and after `i`'s own: its observation when it is a volatile or
+/// atomic write (before: a read-modify-write may return into its data register), its
+/// perturbation when it is a volatile load.
+pub(super) fn lines(
+    side: &Side,
+    i: &Inst,
+    target: Target,
+    exec: bool,
+    seen: &mut Seen,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let mut pre = Vec::new();
+    let mut post = Vec::new();
+    if is_observed_write(i, target) {
+        pre = observe(side, i, seen.writes, target)?;
+        seen.writes += 1;
+    }
+    if is_volatile_load(i, target) {
+        if exec {
+            // The perturbation would also change inactive lanes' registers.
+            return Err("a volatile load under the EXEC model is not modelled".into());
+        }
+        post = perturb(side, i, seen.loads, target)?;
+        seen.loads += 1;
+    }
+    Ok((pre, post))
 }
