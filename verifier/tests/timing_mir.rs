@@ -355,3 +355,49 @@ fn objdump_input() {
         "{err}"
     );
 }
+
+/// LLVM's `mayAccessLDSThroughFlat` from the MIR memory operands (tests/data/timing/mir/
+/// flat_mmo_gfx900.mir works out the answers): only a FLAT load whose every memory operand
+/// names a non-flat, non-local address space counts like GLOBAL, in order on vmcnt.
+#[test]
+fn flat_memory_operands_decide_lds() {
+    let f = data("timing/mir/flat_mmo_gfx900.mir");
+    let (code, out, err) = gcnsmt(&[
+        "waitcnt",
+        "--format",
+        "json",
+        "--target",
+        "gfx900",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(hazards(&v, "global_mmo").is_empty(), "{out}");
+    for name in ["no_mmo", "flat_mmo", "ir_type_only", "one_local"] {
+        let hs = hazards(&v, name);
+        let at = line_after(&f, &format!("name: {name}"), "V_MOV_B32_e32 $vgpr0");
+        assert!(!hs.is_empty(), "{name}: {out}");
+        for (kind, regs, line, _) in hs {
+            assert_eq!((kind.as_str(), regs.as_str(), line), ("read", "v0", at), "{name}");
+        }
+    }
+}
+
+/// A FLAT access without memory operands may reach LDS, so it is modelled out of order on
+/// vmcnt; a schedule that passes vmcnt(1) with the first load pending rests on that and is no
+/// refutation (tests/data/tv/waitcnt/README.md, `flat_ooo`).
+#[test]
+fn tv_flat_out_of_order_is_unknown() {
+    let w = |n: &str| data(&format!("tv/waitcnt/{n}"));
+    let (code, out, err) = gcnsmt(&[
+        "tv",
+        "--pass",
+        "si-insert-waitcnts",
+        "--target",
+        "gfx900",
+        w("flat_ooo.before.mir").to_str().unwrap(),
+        w("flat_ooo.after.mir").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("flat_pair bb.0 gfx900: unknown"), "{out}");
+}

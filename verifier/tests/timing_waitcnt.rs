@@ -361,3 +361,21 @@ fn unknown_and_foreign_mnemonics_are_input_errors() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// PAL output (`-mtriple=amdgcn-amd-amdpal`) ends with a `.amdgpu_pal_metadata` YAML block:
+/// it is skipped like HSA's metadata (it used to be read as malformed labels, exit 2, in the
+/// LLVM waitcnt test run of docs/timing.md), its `.entry_point_symbol`s are entries (nothing
+/// pending at their start), and the code before it is still checked.
+#[test]
+fn pal_metadata_block_is_skipped() {
+    let file = data("hand/pal_gfx700.s");
+    let (code, v, err) = run(&file, &["--target", "gfx700"]);
+    assert_eq!(code, 1, "{err}");
+    // Line 14 of the file: `pal_smem`'s s_add_u32 (the other one is `pal_waited`'s). As an
+    // entry it has nothing else pending: exactly one hazard.
+    assert_eq!(
+        hazards(&v, "pal_smem"),
+        [("read".to_string(), "s4".to_string(), 14)]
+    );
+    assert!(hazards(&v, "pal_waited").is_empty());
+}
