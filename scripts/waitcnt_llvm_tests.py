@@ -24,6 +24,7 @@ gfx6-gfx8 (no GLOBAL instructions: llc uses FLAT for global pointers) run with
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -99,7 +100,8 @@ def run(cmd, timeout=300):
 
 def run_job(j, out, gcnsmt, llc):
     base = os.path.basename(j["file"])
-    jid = f"{base}.{j['target']}.{abs(hash((j['passes'], tuple(j['extra']), j['triple']))) % 10**8}"
+    key = json.dumps([j["passes"], j["extra"], j["triple"]])
+    jid = f"{base}.{j['target']}.{hashlib.sha1(key.encode()).hexdigest()[:8]}"
     src = j["file"]
     text = open(src, errors="replace").read()
     fixed = respell_lds(tvl.respell(text))
