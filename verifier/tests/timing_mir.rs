@@ -355,3 +355,124 @@ fn objdump_input() {
         "{err}"
     );
 }
+
+/// LLVM's `mayAccessLDSThroughFlat` from the MIR memory operands (tests/data/timing/mir/
+/// flat_mmo_gfx900.mir works out the answers): only a FLAT load whose every memory operand
+/// names a non-flat, non-local address space counts like GLOBAL, in order on vmcnt.
+#[test]
+fn flat_memory_operands_decide_lds() {
+    let f = data("timing/mir/flat_mmo_gfx900.mir");
+    let (code, out, err) = gcnsmt(&[
+        "waitcnt",
+        "--format",
+        "json",
+        "--target",
+        "gfx900",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(hazards(&v, "global_mmo").is_empty(), "{out}");
+    for name in ["no_mmo", "flat_mmo", "ir_type_only", "one_local"] {
+        let hs = hazards(&v, name);
+        let at = line_after(&f, &format!("name: {name}"), "V_MOV_B32_e32 $vgpr0");
+        assert!(!hs.is_empty(), "{name}: {out}");
+        for (kind, regs, line, _) in hs {
+            assert_eq!(
+                (kind.as_str(), regs.as_str(), line),
+                ("read", "v0", at),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// A FLAT access without memory operands may reach LDS, so it is modelled out of order on
+/// vmcnt; a schedule that passes vmcnt(1) with the first load pending rests on that and is no
+/// refutation (tests/data/tv/waitcnt/README.md, `flat_ooo`).
+#[test]
+fn tv_flat_out_of_order_is_unknown() {
+    let w = |n: &str| data(&format!("tv/waitcnt/{n}"));
+    let (code, out, err) = gcnsmt(&[
+        "tv",
+        "--pass",
+        "si-insert-waitcnts",
+        "--target",
+        "gfx900",
+        w("flat_ooo.before.mir").to_str().unwrap(),
+        w("flat_ooo.after.mir").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(out.contains("flat_pair bb.0 gfx900: unknown"), "{out}");
+}
+
+/// Schedules that rest on what gcnsmt does not model are no refutation
+/// (tests/data/tv/waitcnt/README.md): gfx12 `GLOBAL_INV` taken as not counting on loadcnt,
+/// and a V_INTERP's own `wait_exp` field.
+#[test]
+fn tv_maybe_counting_and_interp_wait_are_unknown() {
+    let w = |n: &str| data(&format!("tv/waitcnt/{n}"));
+    let run = |t: &str, b: &str, a: &str| {
+        gcnsmt(&[
+            "tv",
+            "--pass",
+            "si-insert-waitcnts",
+            "--target",
+            t,
+            w(b).to_str().unwrap(),
+            w(a).to_str().unwrap(),
+        ])
+    };
+    let (code, out, err) = run(
+        "gfx1200",
+        "global_inv_gfx1200.before.mir",
+        "global_inv_gfx1200.after.mir",
+    );
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("inv_after_load bb.0 gfx1200: unknown"),
+        "{out}"
+    );
+    assert!(out.contains("may count on loadcnt"), "{out}");
+    let (code, out, err) = run("gfx1100", "interp_gfx1100.mir", "interp_gfx1100.mir");
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("interp_own_wait bb.0 gfx1100: unknown"),
+        "{out}"
+    );
+}
+
+/// llvm/llvm-project#179305 reproduced (tests/data/tv/waitcnt/README.md, `lgkm179305`): llc-22
+/// counts an LDS-DMA load on lgkmcnt and waits lgkmcnt(1) for the older DS read, which the DS
+/// read need not meet: refuted, with the read of v5 as the witness. With lgkmcnt(0) (LLVM
+/// main) no register hazard is left: unknown, for the LDS write-after-read that rests on LDS
+/// being one region.
+#[test]
+fn tv_lds_dma_lgkmcnt_bug_179305() {
+    let w = |n: &str| data(&format!("tv/waitcnt/{n}"));
+    let run = |a: &str| {
+        gcnsmt(&[
+            "tv",
+            "--pass",
+            "si-insert-waitcnts",
+            "--target",
+            "gfx942",
+            w("lgkm179305.before.mir").to_str().unwrap(),
+            w(a).to_str().unwrap(),
+        ])
+    };
+    let (code, out, err) = run("lgkm179305.after-llc22.mir");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("ds_then_dma_use bb.0 gfx942: refuted"),
+        "{out}"
+    );
+    assert!(out.contains("reads v5"), "{out}");
+    let (code, out, err) = run("lgkm179305.after-fixed.mir");
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(
+        out.contains("ds_then_dma_use bb.0 gfx942: unknown"),
+        "{out}"
+    );
+    assert!(!out.contains("reads v5"), "{out}");
+}

@@ -361,3 +361,41 @@ fn unknown_and_foreign_mnemonics_are_input_errors() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// PAL output (`-mtriple=amdgcn-amd-amdpal`) ends with a `.amdgpu_pal_metadata` YAML block:
+/// it is skipped like HSA's metadata (it used to be read as malformed labels, exit 2, in the
+/// LLVM waitcnt test run of docs/timing.md), its `.entry_point_symbol`s are entries (nothing
+/// pending at their start), and the code before it is still checked.
+#[test]
+fn pal_metadata_block_is_skipped() {
+    let file = data("hand/pal_gfx700.s");
+    let (code, v, err) = run(&file, &["--target", "gfx700"]);
+    assert_eq!(code, 1, "{err}");
+    // Line 14 of the file: `pal_smem`'s s_add_u32 (the other one is `pal_waited`'s). As an
+    // entry it has nothing else pending: exactly one hazard.
+    assert_eq!(
+        hazards(&v, "pal_smem"),
+        [("read".to_string(), "s4".to_string(), 14)]
+    );
+    assert!(hazards(&v, "pal_waited").is_empty());
+}
+
+/// gfx9 spells the LDS-DMA `GLOBAL_LOAD_LDS_DWORD` `global_load_dword v0, s[0:1] lds` (v0 is
+/// the address), gfx942 `global_load_lds_dword v0, s[0:1]`: llc-22's output of one kernel
+/// (tests/data/timing/lds_dma_global.ll) has the same single finding on both, the DS read of
+/// another array while the LDS-DMA load may be pending (LDS is one region), and no register
+/// hazard on v0 (the gfx900 spelling used to be read as a load into v0).
+#[test]
+fn global_lds_dma_spellings_agree() {
+    for cpu in ["gfx900", "gfx942"] {
+        let file = data(&format!("lds_dma_global_{cpu}.s"));
+        let (code, v, err) = run(&file, &[]);
+        assert_eq!(code, 1, "{cpu}: {err}");
+        let at = line_of(&file, "ds_read_b32 v1, v1");
+        assert_eq!(
+            hazards(&v, "dma_then_ds"),
+            [("read".to_string(), "LDS".to_string(), at)],
+            "{cpu}"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! Read llc's `.s` output (or hand-written assembly in the same syntax): the target, and per
 //! function its instructions and labels. Only code sections are read; the kernel descriptor
-//! (`.amdhsa_kernel`) and the metadata (`.amdgpu_metadata`) blocks are skipped.
+//! (`.amdhsa_kernel`) and the metadata (`.amdgpu_metadata`, `.amdgpu_pal_metadata`) blocks are
+//! skipped.
 
 use gcnsmt_semantics::target::Target;
 use std::collections::HashMap;
@@ -143,6 +144,12 @@ pub fn parse(text: &str) -> Result<AsmFile, ParseError> {
         if let Some(end) = st.skipping_until {
             if trimmed.starts_with(end) {
                 st.skipping_until = None;
+            } else if end == ".end_amdgpu_pal_metadata" {
+                // PAL names its hardware-stage entry points here (no `.amdhsa_kernel`): a
+                // stage starts with nothing pending, like a kernel.
+                if let Some(sym) = trimmed.strip_prefix(".entry_point_symbol:") {
+                    st.kernels.push(sym.trim().to_string());
+                }
             }
             continue;
         }
@@ -269,6 +276,9 @@ fn directive(
             st.section = name.to_string();
         }
         ".amdgpu_metadata" => st.skipping_until = Some(".end_amdgpu_metadata"),
+        // PAL's metadata (`-mtriple=amdgcn-amd-amdpal`) is YAML data for the driver, like
+        // HSA's above: nothing in it is assembled into the function.
+        ".amdgpu_pal_metadata" => st.skipping_until = Some(".end_amdgpu_pal_metadata"),
         ".amdhsa_kernel" => {
             st.kernels.push(rest.trim().to_string());
             st.skipping_until = Some(".end_amdhsa_kernel");

@@ -354,6 +354,18 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
         .find(|e| e.counter == c)
         .map(|e| e.order);
     for i in path_insts(an, h, path) {
+        // An access that may count on the counter (a cache operation, a message) is taken as
+        // not counting: say so, since the schedule rests on it (tv: an abstraction).
+        if let Action::Mem(a) = &an.actions[i] {
+            if a.effects.iter().any(|e| e.counter == c && !e.definite) {
+                out.push(format!(
+                    "line {}: `{}` may count on {} (taken as not: no source read says it does)",
+                    f.insts[i].line,
+                    f.insts[i].text(),
+                    c.name()
+                ));
+            }
+        }
         if let Action::Wait(w) = &an.actions[i] {
             if let Some((_, n)) = w.iter().find(|(k, _)| *k == c) {
                 let why = match order {

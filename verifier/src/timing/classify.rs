@@ -460,6 +460,9 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
             match () {
                 _ if m.contains("async") || m.contains("_block") => return unknown(),
                 _ if m.contains("_lds") => LdsDma,
+                // gfx9/gfx10 spell GLOBAL_LOAD_LDS_* `global_load_dword vADDR, sBASE lds`: the
+                // LDS-DMA form, whose first operand is the address, not a destination.
+                _ if !flat && m.contains("load") && has_modifier(ops, |t| t == "lds") => LdsDma,
                 _ if m.contains("_inv") || m.contains("_wb") || m.contains("prefetch") => CacheOp,
                 _ if m.contains("load") || (m.contains("atomic") && returns) => {
                     if flat {

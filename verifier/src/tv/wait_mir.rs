@@ -195,6 +195,50 @@ fn family(op: &str, returns: bool) -> Option<Result<MemFamily, String>> {
     }))
 }
 
+/// LLVM's `mayAccessLDSThroughFlat` (SIInsertWaitcnts), read from the memory operands llc
+/// printed: a FLAT access whose every memory operand names an address space other than flat
+/// (0, printed as no `addrspace`) and local (3) cannot reach LDS, so it counts like GLOBAL
+/// (vmcnt, in order), which is how llc placed its waits. Sound as far as the IR is: the
+/// operand's address space is the IR pointer's, and LDS through a global, constant or private
+/// pointer is undefined in LLVM IR. No memory operand (hand-written MIR): it may reach LDS.
+pub(super) fn flat_not_lds(mem: &str) -> bool {
+    let mut spaces = Vec::new();
+    let (mut depth, mut start) = (0usize, 0usize);
+    for (k, c) in mem.char_indices() {
+        match c {
+            '(' => {
+                if depth == 0 {
+                    start = k;
+                }
+                depth += 1;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    spaces.push(operand_space(&mem[start..=k]));
+                }
+            }
+            _ => {}
+        }
+    }
+    !spaces.is_empty() && spaces.iter().all(|s| !matches!(s, 0 | 3))
+}
+
+/// The address space of one printed memory operand: its `, addrspace N` field (the IR type in
+/// a `ptr addrspace(N)` value is not it), 0 when there is none.
+fn operand_space(op: &str) -> u32 {
+    op.rsplit(", addrspace ")
+        .next()
+        .filter(|_| op.contains(", addrspace "))
+        .and_then(|t| {
+            t.trim_end_matches(')')
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
 /// Classify one MIR instruction.
 fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, String> {
     if let Some(w) = mir_wait(t, i) {
@@ -240,8 +284,12 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
             })
         }
         Some(Err(why)) => return Ok(Action::Unknown(why)),
-        Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds => MemFamily::VmemLoad,
-        Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds => MemFamily::VmemStore,
+        Some(Ok(MemFamily::FlatLoad)) if set.flat_never_lds || flat_not_lds(&i.mem) => {
+            MemFamily::VmemLoad
+        }
+        Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds || flat_not_lds(&i.mem) => {
+            MemFamily::VmemStore
+        }
         // gfx12 encodes it as VSAMPLE: samplecnt (LLVM `getVmemType`, `isVSAMPLE`).
         Some(Ok(MemFamily::VmemLoad))
             if op.starts_with("IMAGE_MSAA_LOAD")

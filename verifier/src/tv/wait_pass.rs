@@ -251,15 +251,31 @@ fn decide<'v>(
 }
 
 /// A hazard that rests on an over-approximation: LDS as one region (the two LDS accesses may
-/// not overlap), a FLAT access pending on its LDS counter only (it may not reach LDS), or an
+/// not overlap), a FLAT access pending on its LDS counter, or out of order on its memory
+/// counter (it may not reach LDS), or an
 /// access the caller left pending (it writes "every register"), or gfx1250 xcnt (modelled out
 /// of order for want of a source; llc-22 waits `s_wait_xcnt 1` as if it were in order), or a
 /// memory-ordering wait held up only by an access that may not count on its counter (a cache
-/// invalidate: LLVM's memory model waits for the accesses before it, not for it).
+/// invalidate: LLVM's memory model waits for the accesses before it, not for it), or one that
+/// passes a wait only because an access that may count on the counter is taken as not (gfx12
+/// `GLOBAL_INV` on loadcnt: LLVM counts it), or an expcnt hazard at a V_INTERP (its `wait_exp`
+/// field is not read).
 fn rests_on_abstraction(h: &crate::timing::check::HazardReport) -> bool {
-    let flat = h.access_desc.contains("FLAT_") && matches!(h.counter, "lgkmcnt" | "dscnt");
+    // A FLAT access that may reach LDS is modelled out of order on its memory counter too; one
+    // that does not (LLVM's memory operands, when llc dropped or never had them) completes in
+    // order there, so a schedule that passes a wait on it out of order is not a witness.
+    let flat = h.access_desc.contains("FLAT_")
+        && (matches!(h.counter, "lgkmcnt" | "dscnt")
+            || h.schedule
+                .iter()
+                .any(|s| s.contains("completes out of order")));
+    // The instruction's own `wait_exp` field (V_INTERP on gfx11+) is not read: it may wait.
+    let interp = h.counter == "expcnt" && h.at.text.contains("V_INTERP_");
+    let maybe = h.schedule.iter().any(|s| s.contains("(taken as not:"));
     h.regs.contains("LDS")
         || flat
+        || interp
+        || maybe
         || h.access.is_none()
         || h.counter == "xcnt"
         || h.kind == "ordering-maybe"
