@@ -264,6 +264,60 @@ pub enum BvhInvalid {
     Top29,
 }
 
+/// What a D16 load (`ds_read_*_d16*`, `buffer_load_*_d16*`) leaves in the half of its
+/// destination it does not load.
+///
+/// PRESERVED: the old value (AMD Vega ISA guide, "D16 ... preserve the other half"; LLVM's
+/// `d16PreservesUnusedBits()` on targets without SRAM ECC). UNDEFINED: the default on targets
+/// whose SRAM ECC is on or "any" by default ([`Target::sramecc_default`]): LLVM
+/// `GCNSubtarget::d16PreservesUnusedBits() { return hasD16LoadStore() &&
+/// !TargetID.isSramEccOnOrAny(); }`, ROCm/rocMLIR PR #422 ("on gfx90a, *_load_short_d16_hi does
+/// not preserve the low-order bits of the destination register, even with SramECC disabled"),
+/// llvm/llvm-project PR #161256 ("16-bit loads clobber full 32-bit VGPR"); the CDNA5 guide
+/// (as ROCm/rocm-systems PR #10445 quotes it) fills with zero, no source does for CDNA1-4. The
+/// semantics has no arbitrary value, so the instruction is undefined there and a rule that runs
+/// it is never proved (`check::partial`): a target that reaches it is refuted or `unknown`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum D16Unused {
+    /// The other half keeps its old value.
+    Preserved,
+    /// The load is undefined (the other half is not known).
+    Undefined,
+}
+
+/// A multi-dword (wider than 32 bits) LDS access, DS or FLAT, whose address is not a multiple
+/// of its size rounded up to a power of two.
+///
+/// UNDEFINED, the default on gfx1010-gfx1013: LLVM `FeatureLdsMisalignedBug` ("Some GFX10 bug
+/// with multi-dword LDS and flat access that is not naturally aligned in WGP mode"; WGP mode
+/// is the gfx10 default, `hasLDSMisalignedBug() { return LDSMisalignedBug && !EnableCuMode;
+/// }`), and `SITargetLowering::allowsMisalignedMemoryAccessesImpl` refuses such an access
+/// whatever the alignment mode, so LLVM emits one only where the IR's alignment says it is
+/// naturally aligned. DEFINED (every other target, or gfx101x in CU mode): as the `alignment`
+/// setting says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LdsMisaligned {
+    /// As `alignment` says.
+    Defined,
+    /// Undefined behaviour.
+    Undefined,
+}
+
+/// The immediate offset of a FLAT instruction (`flat_*`, not `global_*`/`scratch_*`) whose
+/// address lies in global memory.
+///
+/// IGNORED, the default on gfx1010-gfx1013: LLVM `FeatureFlatSegmentOffsetBug` ("GFX10 bug
+/// where inst_offset is ignored when flat instructions access global memory"; LLVM never
+/// folds an offset into such an access there: `SelectFlatOffsetImpl`,
+/// `SIInstrInfo::isLegalFLATOffset`). APPLIED elsewhere: the address is VADDR + OFFSET.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FlatOffset {
+    /// The global address is VADDR + OFFSET.
+    Applied,
+    /// The global address is VADDR.
+    Ignored,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -300,6 +354,12 @@ pub struct Settings {
     pub bvh_pop: BvhPop,
     /// BVH stack ops: which pointers are INVALID_NODE.
     pub bvh_invalid: BvhInvalid,
+    /// D16 loads: the other half preserved or not known.
+    pub d16_unused: D16Unused,
+    /// Multi-dword LDS accesses not naturally aligned: as `alignment` says, or undefined.
+    pub lds_misaligned: LdsMisaligned,
+    /// FLAT accesses of global memory: the immediate offset applied or ignored.
+    pub flat_offset: FlatOffset,
 }
 
 impl Settings {
@@ -321,6 +381,24 @@ impl Settings {
         } else {
             Gfx6NegativeBase::Defined
         };
+        let d16_unused = if t.sramecc_default() {
+            D16Unused::Undefined
+        } else {
+            D16Unused::Preserved
+        };
+        let (lds_misaligned, flat_offset) = if t.gfx101x_bugs() {
+            (LdsMisaligned::Undefined, FlatOffset::Ignored)
+        } else {
+            (LdsMisaligned::Defined, FlatOffset::Applied)
+        };
+        // LDS DMA's M0 field must reach the whole LDS: gfx950 has 160 KiB (LLVM
+        // `getLocalMemorySize` 163840; llc-22 sets `m0 = 0x13880` for an LDS DMA to byte 80000),
+        // which 16 bits cannot address. M0[17:0] as tinygrad's CDNA emulator reads it.
+        let lds_dma_m0 = if t.max_lds_bytes() > 64 * 1024 {
+            LdsDmaM0::Bits18
+        } else {
+            LdsDmaM0::Bits16
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -331,7 +409,7 @@ impl Settings {
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Preserve,
                 ieee_mode: IeeeMode::On,
-                lds_dma_m0: LdsDmaM0::Bits16,
+                lds_dma_m0,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
                 gfx6_negative_base,
@@ -340,6 +418,9 @@ impl Settings {
                 buffer_swizzle: BufferSwizzle::Undefined,
                 bvh_pop: BvhPop::Pcode,
                 bvh_invalid: BvhInvalid::AllOnes,
+                d16_unused,
+                lds_misaligned,
+                flat_offset,
             }
         } else {
             Settings {
@@ -351,7 +432,7 @@ impl Settings {
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Flush,
                 ieee_mode: IeeeMode::On,
-                lds_dma_m0: LdsDmaM0::Bits16,
+                lds_dma_m0,
                 lds_dma_offset: LdsDmaOffset::Both,
                 append_addr,
                 gfx6_negative_base,
@@ -360,6 +441,9 @@ impl Settings {
                 buffer_swizzle: BufferSwizzle::Formula,
                 bvh_pop: BvhPop::Pcode,
                 bvh_invalid: BvhInvalid::AllOnes,
+                d16_unused,
+                lds_misaligned,
+                flat_offset,
             }
         }
     }
@@ -462,6 +546,9 @@ settings_table! {
     buffer_swizzle: BufferSwizzle { "FORMULA" => Formula, "UNDEFINED" => Undefined },
     bvh_pop: BvhPop { "PCODE" => Pcode, "GPURT" => Gpurt },
     bvh_invalid: BvhInvalid { "ALL_ONES" => AllOnes, "TOP29" => Top29 },
+    d16_unused: D16Unused { "PRESERVED" => Preserved, "UNDEFINED" => Undefined },
+    lds_misaligned: LdsMisaligned { "DEFINED" => Defined, "UNDEFINED" => Undefined },
+    flat_offset: FlatOffset { "APPLIED" => Applied, "IGNORED" => Ignored },
 }
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -514,9 +601,14 @@ pub mod groups {
     pub const BUFFER_GCN: &[&str] = &["buffer_struct", "buffer_swizzle"];
     /// The BVH stack ops (`ds_bvh_stack_*`).
     pub const BVH: &[&str] = &["bvh_pop", "bvh_invalid"];
+    /// D16 loads.
+    pub const D16: &[&str] = &["d16_unused"];
+    /// gfx1010-gfx1013's hardware bugs (printed with every gfx1010 verdict).
+    pub const GFX101X: &[&str] = &["lds_misaligned", "flat_offset"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 11] = [
-        LDS, BUFFER, SBUFFER, FLAT, FLOAT, IEEE, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH,
+    pub const ALL: [&[&str]; 13] = [
+        LDS, BUFFER, SBUFFER, FLAT, FLOAT, IEEE, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH, D16,
+        GFX101X,
     ];
 }
 
@@ -565,15 +657,41 @@ mod tests {
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
                  sbuffer_size, flat_aperture, fp32_denorm, ieee_mode, lds_dma_m0, lds_dma_offset, \
                  append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
-                 bvh_invalid)"
+                 bvh_invalid, d16_unused, lds_misaligned, flat_offset)"
                     .into()
             )
         );
         assert!(s.set(Target::Gfx802, "alignment", "UNALIGNED").is_err());
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
-            "buffer_swizzle=FORMULA|UNDEFINED, bvh_pop=PCODE|GPURT, bvh_invalid=ALL_ONES|TOP29"
+            "bvh_invalid=ALL_ONES|TOP29, d16_unused=PRESERVED|UNDEFINED, \
+             lds_misaligned=DEFINED|UNDEFINED, flat_offset=APPLIED|IGNORED"
         ));
+        let d = Settings::default_for;
+        // Target facts (LLVM d16PreservesUnusedBits, FeatureLdsMisalignedBug,
+        // FeatureFlatSegmentOffsetBug, gfx950's 160 KiB LDS).
+        assert_eq!(
+            (d(Target::Gfx900).d16_unused, d(Target::Gfx90a).d16_unused),
+            (D16Unused::Preserved, D16Unused::Undefined)
+        );
+        assert_eq!(
+            (
+                d(Target::Gfx1010).flat_offset,
+                d(Target::Gfx1030).flat_offset
+            ),
+            (FlatOffset::Ignored, FlatOffset::Applied)
+        );
+        assert_eq!(
+            (
+                d(Target::Gfx1010).lds_misaligned,
+                d(Target::Gfx1030).lds_misaligned
+            ),
+            (LdsMisaligned::Undefined, LdsMisaligned::Defined)
+        );
+        assert_eq!(
+            (d(Target::Gfx942).lds_dma_m0, d(Target::Gfx950).lds_dma_m0),
+            (LdsDmaM0::Bits16, LdsDmaM0::Bits18)
+        );
         let d = Settings::default_for;
         assert_eq!(
             (

@@ -169,6 +169,29 @@ impl Target {
         }
     }
 
+    /// Whether the target's SRAM ECC is on or "any" by default (LLVM `FeatureSRAMECC` in the
+    /// processor's feature list: gfx906, gfx908, gfx90a, gfx942, gfx950, gfx1250), so that LLVM's
+    /// `GCNSubtarget::d16PreservesUnusedBits()` (`hasD16LoadStore() &&
+    /// !TargetID.isSramEccOnOrAny()`) is false: a D16 load does not keep the other half of its
+    /// destination (ROCm/rocMLIR PR #422: on gfx90a `*_load_short_d16_hi` clobbers the low
+    /// half; llvm/llvm-project PR #161256: "When sram-ecc is enabled 16-bit loads clobber full
+    /// 32-bit VGPR"). gfx906 is therefore not an alias of gfx900 (see [`Target::parse`]).
+    pub fn sramecc_default(self) -> bool {
+        matches!(
+            self,
+            Target::Gfx908 | Target::Gfx90a | Target::Gfx942 | Target::Gfx950 | Target::Gfx1250
+        )
+    }
+
+    /// Whether the target has LLVM's `FeatureLdsMisalignedBug` and `FeatureFlatSegmentOffsetBug`
+    /// (gfx1010-gfx1013, LLVM `FeatureISAVersion10_1_Common`): in WGP mode (the default;
+    /// `hasLDSMisalignedBug() { return LDSMisalignedBug && !EnableCuMode; }`) a multi-dword LDS
+    /// or FLAT access that is not naturally aligned is wrong, and a FLAT instruction's
+    /// immediate offset is ignored when it accesses global memory.
+    pub fn gfx101x_bugs(self) -> bool {
+        self == Target::Gfx1010
+    }
+
     /// Parse an `-mcpu` name, one of LLVM's aliases, or a folded triple's architecture.
     pub fn parse(name: &str) -> Option<Target> {
         let n = name.trim().to_ascii_lowercase();
@@ -191,9 +214,10 @@ impl Target {
                 "gfx802" | "iceland" | "tonga" | "tongapro" | "gfx8" | "gfx801" | "carrizo"
                 | "gfx803" | "fiji" | "polaris10" | "polaris11" | "gfx805" | "gfx810"
                 | "stoney" => Target::Gfx802,
-                "gfx900" | "gfx9" | "gfx902" | "gfx904" | "gfx906" | "gfx909" | "gfx90c" => {
-                    Target::Gfx900
-                }
+                // gfx906 (Vega 20) is not gfx900: it has SRAM ECC (LLVM `FeatureSRAMECC` in
+                // `FeatureISAVersion9_0_6`), so its D16 loads do not keep the other half
+                // ([`Target::sramecc_default`]).
+                "gfx900" | "gfx9" | "gfx902" | "gfx904" | "gfx909" | "gfx90c" => Target::Gfx900,
                 "gfx908" => Target::Gfx908,
                 "gfx90a" => Target::Gfx90a,
                 "gfx942" | "gfx940" | "gfx941" => Target::Gfx942,
@@ -314,10 +338,7 @@ mod tests {
                     "stoney",
                 ],
             ),
-            (
-                "gfx900",
-                &["gfx902", "gfx904", "gfx906", "gfx909", "gfx90c"],
-            ),
+            ("gfx900", &["gfx902", "gfx904", "gfx909", "gfx90c"]),
             ("gfx1010", &["gfx1011", "gfx1012", "gfx1013"]),
             (
                 "gfx1030",
@@ -339,6 +360,8 @@ mod tests {
             "gfx10-3-generic",
             "gfx12-generic",
             "gfx1251",
+            // SRAM ECC (D16 loads clobber the other half), which gfx900 does not have.
+            "gfx906",
             "generic",
             "gfx1300",
         ] {

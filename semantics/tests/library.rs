@@ -104,6 +104,9 @@ const UNALIGNED: Settings = Settings {
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
     bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
     bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
+    d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
+    lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
+    flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -123,6 +126,9 @@ const DWORD: Settings = Settings {
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Formula,
     bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
     bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
+    d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
+    lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
+    flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -706,6 +712,9 @@ const NO_BOUND: Settings = Settings {
     buffer_swizzle: gcnsmt_semantics::settings::BufferSwizzle::Undefined,
     bvh_pop: gcnsmt_semantics::settings::BvhPop::Pcode,
     bvh_invalid: gcnsmt_semantics::settings::BvhInvalid::AllOnes,
+    d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
+    lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
+    flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

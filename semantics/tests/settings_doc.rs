@@ -29,7 +29,7 @@ fn group(label: &str) -> Vec<Target> {
 }
 
 /// `value` may be `A (gfx11: B)`: B on the targets whose name starts with `gfx11`, A on the
-/// others.
+/// others; `A (gfx950, gfx1250: B)` names several prefixes.
 fn assert_default(name: &str, value: &str, targets: &[Target], whence: &str) {
     let (base, except) = match value.split_once(" (") {
         Some((a, rest)) => {
@@ -43,7 +43,7 @@ fn assert_default(name: &str, value: &str, targets: &[Target], whence: &str) {
     };
     for &t in targets {
         let value = match except {
-            Some((g, b)) if t.name().starts_with(g) => b,
+            Some((g, b)) if g.split(", ").any(|g| t.name().starts_with(g)) => b,
             _ => base,
         };
         let mut s = Settings::default_for(t);

@@ -273,6 +273,11 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             gcnsmt_semantics::settings::BvhInvalid::Top29
         },
+        // The target facts at their permissive values (the interpreter and the solver agree on
+        // them; their undefined readings are tested in semantics/tests).
+        d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
+        lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
+        flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
     }
 }
 

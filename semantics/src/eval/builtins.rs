@@ -228,6 +228,13 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let on = self.frame.settings.ieee_mode == IeeeMode::On;
                 Ok(Val::Bool(self.d.boolean(on)))
             }
+            // Whether a D16 load keeps the other half of its destination (setting `d16_unused`:
+            // not on SRAM-ECC targets, LLVM `d16PreservesUnusedBits`).
+            "D16PreservesUnusedBits" => {
+                arity(0)?;
+                let on = self.frame.settings.d16_unused == crate::settings::D16Unused::Preserved;
+                Ok(Val::Bool(self.d.boolean(on)))
+            }
             // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
             // only on LDS, since with `gds` the GDS window applies them already.
             "AppendM0Base" => {

@@ -88,6 +88,19 @@ impl<D: Domain> Ev<'_, '_, D> {
                 }
             }
         }
+        // gfx101x in WGP mode (setting `lds_misaligned=UNDEFINED`, LLVM FeatureLdsMisalignedBug):
+        // a multi-dword LDS access, DS or FLAT, below its natural alignment is undefined.
+        if space == AddrSpace::Lds
+            && size > 4
+            && self.frame.settings.lds_misaligned == crate::settings::LdsMisaligned::Undefined
+        {
+            let m = self.d.bv(natural as u128 - 1, aw);
+            let low = self.d.op(BvOp::And, &a, &m);
+            let z = self.d.bv(0, aw);
+            let aligned = self.d.cmp(CmpOp::Eq, &low, &z);
+            let mis = self.d.lnot(&aligned);
+            st.mem.ub = self.d.or(&st.mem.ub, &mis);
+        }
         if let Some(ok) = in_buffer_range {
             return Ok((a, ok));
         }
@@ -263,9 +276,24 @@ impl<D: Domain> Ev<'_, '_, D> {
             return err("a FLAT address must be 64 bits");
         }
         let mut paths = Vec::new();
+        // gfx101x (setting `flat_offset=IGNORED`, LLVM FeatureFlatSegmentOffsetBug): a FLAT
+        // access of global memory ignores the instruction offset, so its address is
+        // `addr - OFFSET` (the pcode's `VADDR + OFFSET` plus any byte offset of its own).
+        let global = if self.frame.settings.flat_offset == crate::settings::FlatOffset::Ignored {
+            let off = self.var_any(st, "OFFSET")?;
+            let w = self.d.width(&off);
+            let off = if w < 64 {
+                self.d.sext(&off, 64 - w)
+            } else {
+                off
+            };
+            self.d.op(BvOp::Sub, addr, &off)
+        } else {
+            addr.clone()
+        };
         if self.frame.settings.flat_aperture == crate::settings::FlatAperture::Global {
             let t = self.d.boolean(true);
-            paths.push((AddrSpace::Global, t, addr.clone()));
+            paths.push((AddrSpace::Global, t, global));
             return Ok(paths);
         }
         let vaddr = self.var_any(st, "VADDR")?;
@@ -293,7 +321,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             }
         }
         let t = self.d.boolean(true);
-        paths.push((AddrSpace::Global, t, addr.clone()));
+        paths.push((AddrSpace::Global, t, global));
         Ok(paths)
     }
 

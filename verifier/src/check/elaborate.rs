@@ -422,6 +422,12 @@ pub fn uses_mnemonic_prefix(rule: &Rule, prefix: &str) -> bool {
     uses_mnemonic(rule, |m| m.starts_with(prefix))
 }
 
+/// Whether a rule uses a D16 load or store (`_d16` in its mnemonic), whose `d16_unused`
+/// setting is then printed with its verdicts.
+pub fn uses_d16(rule: &Rule) -> bool {
+    uses_mnemonic(rule, |m| m.contains("_d16"))
+}
+
 /// Whether a rule uses scalar buffer loads (`s_buffer_load_*`), whose `sbuffer_size` setting
 /// is then printed with its verdicts.
 pub fn uses_sbuffer(rule: &Rule) -> bool {

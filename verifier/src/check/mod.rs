@@ -29,7 +29,7 @@ mod verdict;
 mod vsharp;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_flat,
+    lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_d16, uses_flat,
     uses_float, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
 };
 pub use options::{parse_set, Hazards, Options};
@@ -49,7 +49,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let start = Instant::now();
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
-    let verdict = partial::restrict(rule, verdict);
+    let verdict = partial::restrict(rule, &b.settings, &b.to_settings, verdict);
     let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
         time: start.elapsed(),
@@ -85,6 +85,7 @@ pub fn outcome_of(
         float: uses_float(rule),
         append: uses_append(rule),
         bvh: uses_mnemonic_prefix(rule, "ds_bvh_stack_"),
+        d16: uses_d16(rule),
         lanes: lane_mode(rule, opts),
         to,
         assumptions: cross_assumptions(rule, target, to.map_or(target, |(t, _)| t)),

@@ -1,39 +1,101 @@
 //! Rules with an instruction whose semantics entry is modelled on part of its inputs only and
-//! undefined elsewhere (`v_cvt_scalef32_pk_fp8_f16`, semantics/src/eval/fp8.rs).
+//! undefined elsewhere: `v_cvt_scalef32_pk_fp8_f16` (semantics/src/eval/fp8.rs),
+//! `v_lshl_add_u64` with a shift amount that is not a constant 0..4 (the hardware shifts by
+//! 0..4 only, LLVM review D121401), and the D16 loads that keep a half of their destination
+//! where `d16_unused=UNDEFINED` (the SRAM-ECC targets, LLVM `d16PreservesUnusedBits`).
 //!
 //! The refinement query assumes the source defined, so a source input outside the modelled
 //! part is assumed away: a proof, or "no input applies", would say nothing about the inputs
-//! the hardware still converts there. Such a rule is never `proved` or `inapplicable`
+//! the hardware still computes there. Such a rule is never `proved` or `inapplicable`
 //! (`unknown` instead). A refutation stands when both sides are defined on it: the source by
 //! the query's assumption, the target when its difference is not "the target is undefined"
 //! (replay.rs), so both runs stay where the entry is exact and the counterexample is a real
 //! execution. One where the target leaves the modelled part is `unknown`.
 
 use super::verdict::Verdict;
-use crate::rules::Rule;
+use crate::rules::{Line, Rule};
+use gcnsmt_semantics::settings::{D16Unused, Settings};
 
-/// The mnemonics whose entries are modelled on part of their inputs only.
+/// The mnemonics whose entries are modelled on part of their inputs only, whatever the
+/// operands and settings.
 const PARTIAL: &[&str] = &["v_cvt_scalef32_pk_fp8_f16"];
 
-/// The first partially modelled mnemonic a line of `rule` uses.
-fn partial_op(rule: &Rule) -> Option<&'static str> {
-    rule.source.iter().chain(&rule.target).find_map(|l| {
-        let word = l.text.split_whitespace().next()?;
-        PARTIAL.iter().copied().find(|m| *m == word)
+/// Why `line`'s instruction is modelled on part of its inputs only under `settings`, if it is.
+fn partial_line(line: &Line, settings: &Settings) -> Option<String> {
+    let text = line.text.trim();
+    let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+    if PARTIAL.contains(&word) {
+        return Some(format!(
+            "{word} is modelled on part of its inputs only (undefined elsewhere, \
+             semantics/src/eval/fp8.rs)"
+        ));
+    }
+    if word == "v_lshl_add_u64" {
+        // The shift amount is the second source operand; only a literal 0..4 is certain.
+        let shift = top_level_operands(rest).get(2).map(|s| s.trim());
+        if !matches!(shift, Some("0" | "1" | "2" | "3" | "4")) {
+            return Some(format!(
+                "{word} with a shift amount that may exceed 4 (the hardware shifts by 0..4 \
+                 only, LLVM review D121401; undefined in semantics/pcode/alu.pcode)"
+            ));
+        }
+    }
+    let d16_load = word.contains("_d16")
+        && (word.starts_with("ds_read")
+            || word.starts_with("ds_load")
+            || word.contains("buffer_load"))
+        && !word.ends_with("_xy")
+        && !word.ends_with("_xyzw");
+    if d16_load && settings.d16_unused == D16Unused::Undefined {
+        return Some(format!(
+            "{word} does not keep the other half of its destination on this target (SRAM ECC, \
+             LLVM d16PreservesUnusedBits; setting d16_unused=UNDEFINED), which is not modelled"
+        ));
+    }
+    None
+}
+
+/// The operands of an instruction's text, split at the commas outside `{...}` and `[...]` (tv
+/// writes a register tuple as `{v0, v1}`).
+fn top_level_operands(text: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+/// The first partially modelled instruction of `rule`, the source under `settings` and the
+/// target under `to_settings`.
+fn partial_op(rule: &Rule, settings: &Settings, to_settings: &Settings) -> Option<String> {
+    let src = rule.source.iter().find_map(|l| partial_line(l, settings));
+    src.or_else(|| {
+        rule.target
+            .iter()
+            .find_map(|l| partial_line(l, to_settings))
     })
 }
 
 /// `verdict` of `rule`, with what a partial entry cannot support turned into `unknown`.
-pub(super) fn restrict(rule: &Rule, verdict: Verdict) -> Verdict {
-    let Some(m) = partial_op(rule) else {
+pub(super) fn restrict(
+    rule: &Rule,
+    settings: &Settings,
+    to_settings: &Settings,
+    verdict: Verdict,
+) -> Verdict {
+    let Some(m) = partial_op(rule, settings, to_settings) else {
         return verdict;
     };
-    let why = |what: &str| {
-        Verdict::Unknown(format!(
-            "{what}: {m} is modelled on part of its inputs only (undefined elsewhere, \
-             semantics/src/eval/fp8.rs), which the check assumes away"
-        ))
-    };
+    let why = |what: &str| Verdict::Unknown(format!("{what}: {m}, which the check assumes away"));
     match verdict {
         Verdict::Proved => why("no difference where it is modelled, no proof"),
         Verdict::Inapplicable => why("no input where it is modelled"),

@@ -147,6 +147,8 @@ pub struct Outcome {
     pub append: bool,
     /// The rule uses a BVH stack op (`bvh_pop` and `bvh_invalid` are printed with the verdict).
     pub bvh: bool,
+    /// The rule uses a D16 load or store (`d16_unused` is printed with the verdict).
+    pub d16: bool,
     /// The lanes it was checked with (`None`: one lane).
     pub lanes: Option<crate::lanes::LaneMode>,
     /// A cross-target rule: the target its target side ran on, with that side's settings.
@@ -175,6 +177,9 @@ impl Outcome {
                 groups::DS_GFX6,
             ),
             (self.bvh, groups::BVH),
+            (self.d16, groups::D16),
+            // gfx1010-gfx1013's LDS-misalignment and FLAT-offset bugs.
+            (self.target.gfx101x_bugs(), groups::GFX101X),
             // bufaudit: they choose between readings of the GCN/CDNA V# only.
             (self.buffer && self.gcn_vsharp(), groups::BUFFER_GCN),
         ];

@@ -272,12 +272,14 @@ pub(super) fn operands(
                 && matches!(o.kind, OpKind::VReg { id: x, .. } if x == id)
         })
     };
-    // gfx10+ 16-bit VALU ops write bits 15:0 and keep bits 31:16 of the destination (LLVM
-    // `SIInstrInfo`: "On gfx10, all 16-bit instructions preserve the high bits"); the fresh
+    // A 16-bit VALU op that LLVM's `GCNSubtarget::zeroesHigh16BitsOfDest` does not list as
+    // zeroing bits 31:16 on this target keeps them (gfx10+: "On gfx10, all 16-bit
+    // instructions preserve the high bits"; gfx9: V_MADAK/MADMK/MAC/FMAC_F16 "changed to
+    // preserving the high bits"; the rest, V_MAD_MIXLO/HI_F16 included, not known); the fresh
     // shared result `uninterp::lines` writes would lose them. Exact only where the register
     // had no earlier value in the block: not for a physical register, a physical half
     // (`$vgpr0_hi16`: its other half, breaker7 01/04), or a virtual one defined before.
-    if narrow_result(op) && target.gen() >= gcnsmt_semantics::target::Gen::Gfx10 {
+    if narrow_result(op) && !zeroes_high16(op, target.gen()) {
         for d in &i.defs {
             // The earlier value of a register not written before `i` in the block is the
             // block's input, equal on both sides.
@@ -300,7 +302,8 @@ pub(super) fn operands(
             };
             if earlier_def {
                 return Err(Unsupported(format!(
-                    "{}: {op}: a 16-bit result keeps the high half of the register's earlier                      value on gfx10+, which an uninterpreted result does not",
+                    "{}: {op}: a 16-bit result keeps the high half of the register's earlier value \
+                     on {target}, which an uninterpreted result does not",
                     at(side, i)
                 )));
             }
@@ -324,11 +327,91 @@ pub(super) fn operands(
     Ok(())
 }
 
+/// Whether 16-bit VALU opcode `op` writes zero to bits 31:16 of its destination on generation
+/// `gen`: LLVM `GCNSubtarget::zeroesHigh16BitsOfDest` ("derived from experimentation"), by the
+/// MIR name without its encoding suffix. Its first list zeroes through gfx9 (CDNA included,
+/// LLVM's GFX9 generation), its second (MADAK/MADMK/MAC/FMAMK/FMAAK/FMAC_F16) on gfx8 only;
+/// every other opcode is not known to zero.
+fn zeroes_high16(op: &str, gen: gcnsmt_semantics::target::Gen) -> bool {
+    use gcnsmt_semantics::target::Gen;
+    const THROUGH_GFX9: &[&str] = &[
+        "V_CVT_F16_F32",
+        "V_CVT_F16_U16",
+        "V_CVT_F16_I16",
+        "V_RCP_F16",
+        "V_RSQ_F16",
+        "V_SQRT_F16",
+        "V_LOG_F16",
+        "V_EXP_F16",
+        "V_SIN_F16",
+        "V_COS_F16",
+        "V_FLOOR_F16",
+        "V_CEIL_F16",
+        "V_TRUNC_F16",
+        "V_RNDNE_F16",
+        "V_FRACT_F16",
+        "V_FREXP_MANT_F16",
+        "V_FREXP_EXP_I16_F16",
+        "V_LDEXP_F16",
+        "V_LSHLREV_B16",
+        "V_LSHRREV_B16",
+        "V_ASHRREV_I16",
+        "V_ADD_U16",
+        "V_SUB_U16",
+        "V_SUBREV_U16",
+        "V_MUL_LO_U16",
+        "V_ADD_F16",
+        "V_SUB_F16",
+        "V_SUBREV_F16",
+        "V_MUL_F16",
+        "V_MAX_F16",
+        "V_MIN_F16",
+        "V_MAX_U16",
+        "V_MIN_U16",
+        "V_MAX_I16",
+        "V_MIN_I16",
+        "V_MAD_F16",
+        "V_MAD_U16",
+        "V_MAD_I16",
+        "V_FMA_F16",
+        "V_DIV_FIXUP_F16",
+    ];
+    const GFX8_ONLY: &[&str] = &[
+        "V_MADAK_F16",
+        "V_MADMK_F16",
+        "V_MAC_F16",
+        "V_FMAMK_F16",
+        "V_FMAAK_F16",
+        "V_FMAC_F16",
+    ];
+    let base = ["_e32", "_e64", "_sdwa", "_dpp"]
+        .iter()
+        .find_map(|s| op.strip_suffix(s))
+        .unwrap_or(op);
+    (gen <= Gen::Gfx90a && THROUGH_GFX9.contains(&base))
+        || (gen == Gen::Gfx8 && GFX8_ONLY.contains(&base))
+}
+
 /// Whether opcode `op` may write only 16 bits of its 32-bit destination: a 16-bit VALU op
 /// (`V_ADD_U16`, `V_CVT_F16_F32`, the `_t16`/`_fake16` forms) other than a packed one. Over-
 /// approximate (`V_CVT_F32_F16` writes 32 bits): only makes more blocks `unsupported`.
 fn narrow_result(op: &str) -> bool {
+    // A 32-bit result from 16-bit sources (`V_CVT_F32_F16`, `V_DOT2_F32_F16`) and a compare's
+    // lane mask are whole-register writes (AMD's pseudocode writes `D0.f32`, `D0.u32`, or the
+    // mask).
+    let wide = [
+        "_F32_F16",
+        "_F32_BF16",
+        "_I32_F16",
+        "_U32_F16",
+        "_I32_I16",
+        "_U32_U16",
+    ]
+    .iter()
+    .any(|p| op.contains(p))
+        || op.starts_with("V_CMP");
     op.starts_with("V_")
+        && !wide
         && !op.contains("PK_")
         && ["F16", "U16", "I16", "B16", "_t16", "_fake16", "BF16"]
             .iter()
