@@ -305,6 +305,9 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
+    // A VGPR the pass made an SGPR, read as the VGPR where that is sound (`bank.rs`).
+    let undone = super::bank::undo(before, after);
+    let after = undone.as_ref().unwrap_or(after);
     // The register-allocation checker first (`alloc.rs`); what it proves is not checked again.
     let recheck = |b: &MirFile, a: &MirFile, o: &[String]| {
         validate(b, a, o, fallback, opts, unmodelled, None)

@@ -5,7 +5,8 @@
 //! do not correspond: llc renumbers virtual registers when it parses MIR). A function whose
 //! blocks or successors differ (the pass changed the CFG), or one of whose virtual registers
 //! changed its width in one bank (`register-coalescer` joining `%70:vreg_64` into a
-//! `vreg_96`), is paired without blocks and reported `unsupported`.
+//! `vreg_96`), or moved from a VGPR to an SGPR class where `bank.rs` could not read it as the
+//! VGPR it was, is paired without blocks and reported `unsupported`.
 
 use super::emit::{class_bank, class_dwords};
 use super::fn_index::FnIndex;
@@ -162,6 +163,24 @@ fn correspond(
         let Some(ca) = fa.classes.get(id) else {
             continue;
         };
+        if super::bank::moved(cb, ca) {
+            // Valid llc output (si-fix-sgpr-copies) that `bank::undo` could not read as the
+            // VGPR it was: not checked.
+            if widened.is_some() {
+                continue;
+            }
+            let at = fa.blocks.first().map_or((0, fa.loc), |b| (b.num, b.loc));
+            let why = (fa.bank_refused.get(id).cloned())
+                .or_else(|| super::bank::why_not(fa, *id))
+                .unwrap_or_else(|| "its reads could not be followed".into());
+            let why = format!(
+                "virtual register %{id} of `{}` is {cb} in {} but {ca} here, and {why}: \
+                 not read as the VGPR it was (docs/tv.md, \"A register moved to an SGPR\")",
+                fb.name, before.path
+            );
+            widened = Some((at.0, at.1, why));
+            continue;
+        }
         if class_bank(cb) != class_bank(ca) {
             return Err(err(
                 after,

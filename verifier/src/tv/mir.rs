@@ -49,6 +49,8 @@ pub struct Function {
     pub scratch_rsrc: Option<String>,
     /// The frame layout of its header and the frame-index inputs (`frame.rs`).
     pub frame: super::frame::Frame,
+    /// Registers moved from a VGPR to an SGPR class that `bank.rs` left as they are, and why.
+    pub bank_refused: BTreeMap<u32, String>,
 }
 
 /// One basic block `bb.N`.

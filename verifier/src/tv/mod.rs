@@ -17,6 +17,7 @@ mod alloc_state;
 mod alloc_step;
 pub mod alloc_verdict;
 pub mod alu64;
+mod bank;
 pub mod barrier;
 pub mod barrier_move;
 pub mod barrier_remat;

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `op` reads lanes other than its own, whatever EXEC says (or reads the inactive
 /// lanes of its source: `V_SET_INACTIVE`).
-fn cross_lane(op: &str) -> bool {
+pub(super) fn cross_lane(op: &str) -> bool {
     super::xlane::uninterpreted(op)
         || op.contains("_dpp")
         || op.contains("DPP")
