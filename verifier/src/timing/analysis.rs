@@ -64,17 +64,23 @@ pub enum HazardKind {
     /// The same, for an access the sources do not say counts on the counter (a cache
     /// write-back or invalidate, a message): it may or may not hold the wait up.
     OrderingMaybe,
+    /// A branch on VCCZ that an SMEM access may have corrupted (gfx6/gfx7, LLVM
+    /// `hasReadVCCZBug`; `timing/vccz.rs`).
+    Vccz,
 }
 
-/// A memory-ordering wait the code must honour before an instruction: every access that wait
-/// would complete must already be complete there (si-insert-waitcnts may drop or relax a soft
-/// wait only when its counters are already satisfied).
+/// A wait the code must honour before an instruction: every access that wait would complete
+/// must already be complete there. Sources: a before-file's waits in tv (si-insert-waitcnts
+/// may drop or relax a soft wait only when its counters are already satisfied, and only merge
+/// or strengthen a hard one), and the hardware (`S_BARRIER` without back-off, `check.rs`).
 #[derive(Clone, Debug)]
 pub struct Obligation {
     /// The counters and the values they must be at.
     pub waits: Vec<(Counter, u32)>,
     /// Only accesses that write LDS (LDS DMA) are concerned (`S_WAITCNT_lds_direct`).
     pub lds_only: bool,
+    /// Why the wait is required (printed with the hazard).
+    pub why: String,
 }
 
 /// A hazard: the pending access, where it bites and the registers involved.

@@ -1,7 +1,7 @@
 //! `gcnsmt waitcnt` on one file: classify, build the CFG, solve, and turn hazards into
 //! reports with a witness path and schedule; find the waits no schedule needs.
 
-use super::analysis::{Analysis, Hazard, HazardKind, Site, State};
+use super::analysis::{Analysis, Hazard, HazardKind, Obligation, Site, State};
 use super::asm::{self, Function, Inst};
 use super::cfg;
 use super::classify::{classify, Action, Settings};
@@ -40,6 +40,8 @@ pub struct HazardReport {
     pub path: Vec<String>,
     /// The schedule: which access completes where.
     pub schedule: Vec<String>,
+    /// For a wait the code must honour (`ordering`) or the VCCZ bug: why.
+    pub why: Option<String>,
 }
 
 /// The result for one function.
@@ -179,13 +181,20 @@ pub fn check_ordered(
     let mut an = Analysis::new(actions, blocks, pseudo_sites(target));
     an.check_returns = !f.kernel;
     an.obligations = obligations;
+    an.obligations.extend(barrier_obligations(target, f));
     let init = initial_state(&an, f.kernel);
     let mut useful = vec![0u8; actions.len()];
     an.solve(init.clone(), &mut useful);
     let mut useful = vec![0u8; actions.len()];
     let hazards = dedup(an.collect(&mut useful));
-    let reports = hazards.iter().map(|h| report(&an, f, h)).collect();
-    let redundant = redundant_waits(&mut an, f, &init, &hazards, &useful);
+    let mut reports: Vec<HazardReport> = hazards.iter().map(|h| report(&an, f, h)).collect();
+    let vccz_bug = super::vccz::has_bug(target);
+    if vccz_bug {
+        for v in super::vccz::hazards(&an, f, f.kernel) {
+            reports.push(vccz_report(&an, f, &v));
+        }
+    }
+    let redundant = redundant_waits(&mut an, f, (&init, vccz_bug, target), &hazards, &useful);
     let unknown = actions
         .iter()
         .zip(&f.insts)
@@ -200,6 +209,46 @@ pub fn check_ordered(
         unknown,
         redundant,
     }
+}
+
+/// `S_BARRIER` on a target without back-off barrier needs every counter at zero: "The
+/// subtarget may have an implicit S_WAITCNT 0 before barriers. If it does not, we need to
+/// ensure the subtarget is capable of backing off barrier instructions in case there are any
+/// outstanding memory operations that may cause an exception. Otherwise, insert an explicit
+/// S_WAITCNT 0 here" (LLVM SIInsertWaitcnts; `!hasAutoWaitcntBeforeBarrier() &&
+/// !hasBackOffBarrier()`). LLVM 22's `FeatureBackOffBarrier` is on gfx90a, gfx940+ and
+/// gfx10-gfx12 (LLVM #155370 re-enabled it on gfx11/gfx12), not on gfx6-gfx9 (gfx900-gfx909,
+/// gfx90c, gfx908); llc-22 emits the wait before `s_barrier` exactly there. gfx12's split
+/// barriers (`s_barrier_signal`) are not concerned ("up to the trap handler").
+fn barrier_obligations(target: Target, f: &Function) -> Vec<(usize, Obligation)> {
+    use gcnsmt_semantics::target::Gen;
+    if !matches!(target.gen(), Gen::Gfx6 | Gen::Gfx7 | Gen::Gfx8 | Gen::Gfx9) {
+        return Vec::new();
+    }
+    let waits: Vec<(Counter, u32)> = counters::counters(target)
+        .iter()
+        .map(|&(c, _)| (c, 0))
+        .collect();
+    f.insts
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| {
+            let m = i.mnemonic.split_whitespace().next().unwrap_or("");
+            m.eq_ignore_ascii_case("s_barrier")
+        })
+        .map(|(at, _)| {
+            let why = format!(
+                "s_barrier on {} (no back-off barrier) needs every counter at 0",
+                target.name()
+            );
+            let ob = Obligation {
+                waits: waits.clone(),
+                lds_only: false,
+                why,
+            };
+            (at, ob)
+        })
+        .collect()
 }
 
 /// A kernel starts with nothing pending; a callable function with the caller's left-overs.
@@ -227,16 +276,29 @@ fn dedup(hs: Vec<Hazard>) -> Vec<Hazard> {
 fn redundant_waits(
     an: &mut Analysis,
     f: &Function,
-    init: &State,
+    (init, vccz_bug, target): (&State, bool, Target),
     hazards: &[Hazard],
     useful: &[u8],
 ) -> Vec<(Loc, &'static str)> {
     let reached: Vec<bool> = (0..an.actions.len())
         .map(|i| an.entry[an.block_of[i]].is_some())
         .collect();
-    let base: HashSet<(usize, usize)> = hazards.iter().map(|h| (h.site, h.at)).collect();
+    let mut base: HashSet<(usize, usize)> = hazards.iter().map(|h| (h.site, h.at)).collect();
+    if vccz_bug {
+        base.extend(
+            super::vccz::hazards(an, f, f.kernel)
+                .iter()
+                .map(|v| (v.hazard.site, v.hazard.at)),
+        );
+    }
+    // gfx12's legacy `s_waitcnt` is read by the least it is known to wait for (classify.rs);
+    // it may wait for more (stores too, as `s_wait_idle`), so it is never called redundant.
+    let legacy = |i: usize| {
+        let m = f.insts[i].mnemonic.split_whitespace().next().unwrap_or("");
+        target.gen() == gcnsmt_semantics::target::Gen::Gfx12 && m.eq_ignore_ascii_case("s_waitcnt")
+    };
     let waits: Vec<usize> = (0..an.actions.len())
-        .filter(|&i| matches!(an.actions[i], Action::Wait(_)) && reached[i])
+        .filter(|&i| matches!(an.actions[i], Action::Wait(_)) && reached[i] && !legacy(i))
         .collect();
     // Waits that complete nothing go first: removing them changes no state.
     let mut found: Vec<(usize, &'static str)> = waits
@@ -254,10 +316,16 @@ fn redundant_waits(
         an.disabled.push(i);
         let mut scratch = vec![0u8; an.actions.len()];
         an.solve(init.clone(), &mut scratch);
-        let more = an
-            .collect(&mut scratch)
-            .iter()
-            .any(|h| !base.contains(&(h.site, h.at)));
+        let mut now = an.collect(&mut scratch);
+        if vccz_bug {
+            // A wait may be what lets a VCC write restore VCCZ (no SMEM pending there).
+            now.extend(
+                super::vccz::hazards(an, f, f.kernel)
+                    .into_iter()
+                    .map(|v| v.hazard),
+            );
+        }
+        let more = now.iter().any(|h| !base.contains(&(h.site, h.at)));
         if more {
             an.disabled.pop();
         } else {
@@ -306,6 +374,7 @@ fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
             HazardKind::ReturnPending => "return-pending",
             HazardKind::Ordering => "ordering",
             HazardKind::OrderingMaybe => "ordering-maybe",
+            HazardKind::Vccz => "vccz",
         },
         regs: h.regs.to_string(),
         counter: h.counter.name(),
@@ -314,7 +383,46 @@ fn report(an: &Analysis, f: &Function, h: &Hazard) -> HazardReport {
         at: loc(&f.insts[h.at]),
         path: path_names,
         schedule: schedule(an, f, h, &path),
+        why: an
+            .obligations
+            .iter()
+            .find(|(at, ob)| *at == h.at && ob.waits.iter().any(|(c, _)| *c == h.counter))
+            .filter(|_| matches!(h.kind, HazardKind::Ordering | HazardKind::OrderingMaybe))
+            .map(|(_, ob)| ob.why.clone()),
     }
+}
+
+/// The printed form of a VCCZ hazard (`vccz.rs`): the access that may have corrupted VCCZ and
+/// the branch that reads it, with no restoring write of VCC between on the path.
+fn vccz_report(an: &Analysis, f: &Function, v: &super::vccz::VcczHazard) -> HazardReport {
+    let mut r = report(an, f, &v.hazard);
+    r.path = v
+        .path
+        .iter()
+        .map(|&b| match &an.blocks[b].label {
+            Some(l) => l.clone(),
+            None if b == 0 => f.name.clone(),
+            None => format!("line {}", f.insts[an.blocks[b].start].line),
+        })
+        .collect();
+    if an.sites[v.hazard.site].inst.is_none() {
+        r.access_desc = "an SMEM access of a caller or callee".into();
+    }
+    let issued = match &r.access {
+        Some(a) => format!("line {}: {} issued", a.line, r.access_desc),
+        None => format!("{} may have run", r.access_desc),
+    };
+    r.schedule = vec![
+        format!("{issued}; it may corrupt VCCZ when it completes"),
+        "no write of all of VCC with no SMEM access pending follows it on this path".into(),
+        format!("line {}: the branch reads VCCZ", r.at.line),
+    ];
+    r.why = Some(
+        "gfx6/gfx7 VCCZ bug (LLVM hasReadVCCZBug): an SMEM access may corrupt VCCZ; it is \
+         trusted again only after VCC is written with no SMEM access pending"
+            .into(),
+    );
+    r
 }
 
 /// The instructions along the witness path from the access to the hazard.

@@ -190,6 +190,27 @@ pub(crate) fn wait(
 /// `s_waitcnt`: `vmcnt(N) expcnt(N) lgkmcnt(N)` (any subset, `_sat` too, `&` or spaces
 /// between) or the raw immediate.
 fn waitcnt(target: Target, ops: &str) -> Result<Vec<(Counter, u32)>, BadInput> {
+    if target.gen() == Gen::Gfx12 {
+        // gfx12 keeps `s_waitcnt` (SOPP opcode 9, gfx11's field layout: llvm-mc-22 assembles
+        // `s_waitcnt 0` to 0xbf890000 for gfx1200 and rejects it for gfx1250), and llc-22 emits
+        // it for `llvm.amdgcn.s.waitcnt`: SIInsertWaitcnts leaves it as written ("Don't crash
+        // if the programmer used legacy waitcnt intrinsics", LLVM #92306: the hardware still
+        // accepts them "but they have a conservative effect"). So it waits at least for what
+        // its fields say in gfx11 terms: vmcnt for loadcnt, samplecnt and bvhcnt (gfx11's vmcnt
+        // counted all three), lgkmcnt for dscnt and kmcnt, expcnt for expcnt. A stronger
+        // reading (ROCm composable_kernel #3003: "equivalent to s_wait_idle") only completes
+        // more, so this one is sound under both.
+        return waitcnt(Target::Gfx1100, ops).map(|w| {
+            use Counter::*;
+            w.into_iter()
+                .flat_map(|(c, n)| match c {
+                    Vm => vec![(Load, n), (Sample, n), (Bvh, n)],
+                    Lgkm => vec![(Ds, n), (Km, n)],
+                    _ => vec![(c, n)],
+                })
+                .collect()
+        });
+    }
     if counters::waitcnt_fields(target).is_empty() {
         return Err(format!(
             "{} has no s_waitcnt (it has s_wait_*)",
@@ -280,6 +301,10 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
         Some(Err(why)) => Ok(Action::Unknown(why)),
         None => {
             let (writes, reads) = sync_operands(m, ops)?;
+            let mut mentions = mentions;
+            // Registers it writes or reads without naming them (EXEC of `s_and_saveexec`, SCC).
+            mentions.union(&writes);
+            mentions.union(&reads);
             Ok(Action::Sync {
                 writes,
                 reads: super::implicit::sync_reads(m, with_implicit(m, reads)),
@@ -323,7 +348,7 @@ fn control(m: &str, ops: &str, mentions: &RegSet) -> Result<Option<Action>, BadI
         }
         _ if m.starts_with("s_cbranch_") => {
             let mut reads = RegSet::new();
-            for r in ["vcc", "exec"] {
+            for r in ["vcc", "exec", "scc"] {
                 if m.contains(&r[..3]) {
                     reads.union(&RegSet::special(r).expect("special"));
                 }
@@ -417,8 +442,16 @@ fn sync_operands(m: &str, ops: &str) -> Result<(RegSet, RegSet), BadInput> {
     if m.starts_with("v_swap") {
         r.union(&w);
     }
-    if m.starts_with("v_cmpx") {
+    // `s_and_saveexec_b64 s[0:1], vcc` names its saved copy first; EXEC is written too.
+    if m.starts_with("v_cmpx") || m.contains("saveexec") || m.contains("wrexec") {
         w.union(&RegSet::special("exec").expect("special"));
+    }
+    let scc = RegSet::special("scc").expect("special");
+    if super::implicit::reads_scc(m) {
+        r.union(&scc);
+    }
+    if super::implicit::may_write_scc(m) {
+        w.union(&scc);
     }
     Ok((w, r))
 }
@@ -495,7 +528,13 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
         _ if m.starts_with("s_prefetch") => CacheOp,
         "s_sendmsg" | "s_sendmsghalt" => Message,
         _ if m.starts_with("s_sendmsg_rtn") => Smem,
-        _ if m.starts_with("tensor_") || m.starts_with("s_get_barrier") => return unknown(),
+        // gfx12+: the barrier state and the `isfirst` SCC come back asynchronously on kmcnt
+        // (LLVM SIInsertWaitcnts `updateEventWaitcntAfter`: `S_GET_BARRIER_STATE_*` are
+        // SMEM_ACCESS events, `isSBarrierSCCWrite` a SCC_WRITE event, both on KM_CNT).
+        _ if m.starts_with("s_barrier_signal_isfirst") || m.starts_with("s_get_barrier_state") => {
+            Smem
+        }
+        _ if m.starts_with("tensor_") => return unknown(),
         _ => return None,
     };
     Some(Ok(fam))
@@ -536,10 +575,11 @@ fn access(
         Smem => !(m.contains("store") || m.contains("atomic")) || atomic_returns(target, ops),
         _ => false,
     };
-    let writes = if returns_data {
-        first_regs(ops)?
-    } else {
-        RegSet::new()
+    let writes = match () {
+        // Its result is SCC, which the text does not name (its operand is the barrier id).
+        _ if m.starts_with("s_barrier_signal_isfirst") => RegSet::special("scc").expect("special"),
+        _ if returns_data => first_regs(ops)?,
+        _ => RegSet::new(),
     };
     let mut reads = mentions.clone();
     // A returning buffer/image atomic's first operand is data and destination.
@@ -553,12 +593,18 @@ fn access(
     }
     super::implicit::access_reads(family, m, &mut reads);
     let held_until = counters::sources_held_until(target, family);
-    let held = match family {
+    let mut held = match family {
         // gfx6 stores hold their data (the first operand of buffer and image stores).
         VmemStore if target.gen() == Gen::Gfx6 => first_regs(ops)?,
         _ if held_until.is_some() => minus(&mentions, &writes),
         _ => RegSet::new(),
     };
+    // "Export and GDS instructions do not read the EXEC mask until after the export is
+    // granted": EXEC may not be written before expcnt says they are done (LLVM
+    // SIInsertWaitcnts `generateWaitcntInstBefore`; the MIR form names `implicit $exec`).
+    if matches!(family, Export | Gds) {
+        held.union(&RegSet::special("exec").expect("special"));
+    }
     let mut a = Access {
         family,
         effects: counters::effects(target, family),

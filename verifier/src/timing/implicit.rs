@@ -51,6 +51,79 @@ pub fn sync_reads(m: &str, mut regs: RegSet) -> RegSet {
     regs
 }
 
+/// Whether a scalar instruction reads SCC without naming it (LLVM `Uses = [SCC]`): selects,
+/// conditional moves, add/subtract with carry-in. (`s_cbranch_scc*` is a branch: `classify.rs`.)
+pub fn reads_scc(m: &str) -> bool {
+    [
+        "s_cselect",
+        "s_cmov",
+        "s_addc",
+        "s_subb",
+        "s_add_co_ci",
+        "s_sub_co_ci",
+    ]
+    .iter()
+    .any(|p| m.starts_with(p))
+}
+
+/// Whether a scalar instruction may write SCC without naming it: every SALU instruction but
+/// those known not to (moves, selects, multiplies, bit and pack operations, program control,
+/// waits, messages, barriers). Over-approximate: an SCC write only matters while an access
+/// that returns SCC (gfx12 `s_barrier_signal_isfirst`) is pending, where it adds hazards.
+pub fn may_write_scc(m: &str) -> bool {
+    let never = [
+        "s_mov",
+        "s_cmov",
+        "s_cselect",
+        "s_mul_i32",
+        "s_mul_hi",
+        "s_mul_u64",
+        "s_pack",
+        "s_brev",
+        "s_bfm",
+        "s_ff0",
+        "s_ff1",
+        "s_flbit",
+        "s_cls",
+        "s_clz",
+        "s_ctz",
+        "s_sext",
+        "s_bitset",
+        "s_bitreplicate",
+        "s_nop",
+        "s_wait",
+        "s_barrier",
+        "s_sendmsg",
+        "s_setprio",
+        "s_sleep",
+        "s_getpc",
+        "s_setpc",
+        "s_swappc",
+        "s_getreg",
+        "s_setreg",
+        "s_delay_alu",
+        "s_clause",
+        "s_trap",
+        "s_icache",
+        "s_code_end",
+        "s_inst_prefetch",
+        "s_denorm_mode",
+        "s_round_mode",
+        "s_version",
+        "s_ttrace",
+        "s_incperflevel",
+        "s_decperflevel",
+        "s_endpgm",
+        "s_branch",
+        "s_cbranch",
+        "s_get_barrier",
+        "s_wakeup",
+        "s_singleuse",
+        "s_set_inst_prefetch",
+    ];
+    m.starts_with("s_") && !never.iter().any(|p| m.starts_with(p))
+}
+
 /// Registers a memory access reads without naming them:
 /// - FLAT and SCRATCH: FLAT_SCRATCH, which forms private addresses at issue (LLVM
 ///   FLATInstructions.td `Uses = [EXEC, FLAT_SCR]`); read on every target, which can only add

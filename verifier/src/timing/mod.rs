@@ -17,3 +17,4 @@ pub mod objdump;
 pub mod objdump_branch;
 pub mod regs;
 pub mod report;
+pub mod vccz;

@@ -22,6 +22,15 @@ fn hazard_line(file: &str, h: &HazardReport) -> String {
             "returns before {} has completed (callers assume it has: {})",
             h.access_desc, h.regs
         ),
+        "ordering" | "ordering-maybe" => format!(
+            "runs with {} still pending, where a wait is required ({})",
+            h.access_desc,
+            h.why.as_deref().unwrap_or("a memory-ordering wait")
+        ),
+        "vccz" => format!(
+            "branches on VCCZ, which {} may have corrupted (gfx6/gfx7 VCCZ bug)",
+            h.access_desc
+        ),
         _ => format!("writes {} before {} has read it", h.regs, h.access_desc),
     };
     let from = h
@@ -99,6 +108,7 @@ pub fn json(file: &str, target: &str, fns: &[FnReport]) -> Value {
                     "at": loc(&h.at),
                     "path": h.path,
                     "schedule": h.schedule,
+                    "why": h.why,
                 })).collect::<Vec<_>>(),
                 "unknown": f.unknown.iter().map(loc).collect::<Vec<_>>(),
                 "redundant_waits": f.redundant.iter().map(|(l, why)| {

@@ -166,6 +166,9 @@ fn family(op: &str, returns: bool) -> Option<Result<MemFamily, String>> {
         "S_MEMREALTIME",
         "S_SENDMSG_RTN",
         "S_GET_WAVEID_IN_WORKGROUP",
+        // gfx12+: returned on kmcnt (SIInsertWaitcnts: SMEM_ACCESS / SCC_WRITE events).
+        "S_GET_BARRIER_STATE",
+        "S_BARRIER_SIGNAL_ISFIRST",
     ];
     Some(Ok(match op {
         _ if op.starts_with("EXP") => Export,
@@ -190,7 +193,7 @@ fn family(op: &str, returns: bool) -> Option<Result<MemFamily, String>> {
         _ if op.starts_with("S_DCACHE_") || op.starts_with("S_ATC_PROBE") => CacheOp,
         _ if op.starts_with("S_PREFETCH") => CacheOp,
         "S_SENDMSG" | "S_SENDMSGHALT" => Message,
-        _ if op.starts_with("TENSOR_") || op.starts_with("S_GET_BARRIER") => return unknown(),
+        _ if op.starts_with("TENSOR_") => return unknown(),
         _ => return None,
     }))
 }

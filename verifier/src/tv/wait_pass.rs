@@ -27,7 +27,7 @@ use crate::timing::check::FnReport;
 use crate::timing::classify::Action;
 use crate::timing::classify::Settings;
 use gcnsmt_lifter::counters::{self, MemFamily};
-use gcnsmt_semantics::target::Target;
+use gcnsmt_semantics::target::{Gen, Target};
 
 /// The pass this module decides.
 pub const PASS: &str = "si-insert-waitcnts";
@@ -85,6 +85,15 @@ fn obligations(
             .filter(|i| !is_wait(&i.opcode))
             .map(|i| i.loc.line)
             .collect();
+        // The waits of the after-block before each of its non-wait instructions (and at its end).
+        let mut after_waits: Vec<Vec<&str>> = vec![Vec::new()];
+        for i in &ba.insts {
+            if is_wait(&i.opcode) {
+                after_waits.last_mut().expect("one").push(&i.key);
+            } else {
+                after_waits.push(Vec::new());
+            }
+        }
         let mut j = 0;
         for i in &bb.insts {
             if !is_wait(&i.opcode) {
@@ -99,20 +108,50 @@ fn obligations(
                 Some(Obligation {
                     waits,
                     lds_only: true,
+                    why: "S_WAITCNT_lds_direct of the before-file (si-memory-legalizer)".into(),
                 })
             } else if i.opcode.ends_with("_soft") {
                 match wait_mir::mir_wait(t, i) {
                     Some(Ok(Action::Wait(waits))) => Some(Obligation {
                         waits,
                         lds_only: false,
+                        why: format!("`{}` of the before-file (si-memory-legalizer)", i.key),
                     }),
                     _ => {
                         unplaced.push(bb.num);
                         None
                     }
                 }
-            } else {
+            } else if i.opcode == "S_WAITCNT" && t.gen() == Gen::Gfx12 {
+                // gfx12's legacy wait: read by the least it waits for (classify.rs), but it may
+                // order more (stores, as `s_wait_idle`). SIInsertWaitcnts leaves it as written,
+                // so the after-block must have it, unchanged, at the same place.
+                if !after_waits
+                    .get(j)
+                    .is_some_and(|w| w.contains(&i.key.as_str()))
+                {
+                    unplaced.push(bb.num);
+                }
                 None
+            } else {
+                // A hard wait the before-file already has (the program's
+                // `llvm.amdgcn.s.waitcnt`, the wait LLVM puts after `DS_GWS_*`): the pass
+                // treats it as "required for correctness" and only merges it into a
+                // neighbouring wait or strengthens it (SIInsertWaitcnts
+                // `applyPreexistingWaitcnt`: only a soft wait may be simplified or erased;
+                // gfx12 leaves a legacy `S_WAITCNT` as written), never weakens or drops it.
+                match wait_mir::mir_wait(t, i) {
+                    Some(Ok(Action::Wait(waits))) if !waits.is_empty() => Some(Obligation {
+                        waits,
+                        lds_only: false,
+                        why: format!("`{}` of the before-file (a hard wait)", i.key),
+                    }),
+                    Some(Err(_)) => {
+                        unplaced.push(bb.num);
+                        None
+                    }
+                    _ => None,
+                }
             };
             match (ob, next.get(j)) {
                 (Some(ob), Some(line)) => out.push((*line, ob)),
@@ -190,11 +229,11 @@ fn decide<'v>(
             .filter(|h| lines.contains(&h.at.line))
             .map(|h| {
                 let from = h.access.as_ref().map(|a| a.line).unwrap_or(0);
-                if h.kind.starts_with("ordering") {
+                if h.kind.starts_with("ordering") || h.kind == "vccz" {
                     return format!(
-                        "memory-ordering wait dropped: line {}: `{}` runs where \
-                         si-memory-legalizer asked for a wait, with `{}` (line {from}) still \
-                         pending on {}; schedule: {}",
+                        "memory-ordering wait dropped ({}): line {}: `{}` runs with `{}` \
+                         (line {from}) pending on {} or not waited for; schedule: {}",
+                        h.why.as_deref().unwrap_or("a memory-ordering wait"),
                         h.at.line,
                         h.at.text,
                         h.access_desc.trim_matches('`'),
@@ -232,8 +271,9 @@ fn decide<'v>(
             if unplaced.contains(&v.block) {
                 v.verdict = "unknown";
                 v.reason = Some(
-                    "a memory-ordering wait of the before-block (S_WAITCNT_soft or \
-                     S_WAITCNT_lds_direct) could not be placed in the after-block"
+                    "a wait of the before-block (soft, lds_direct, or gfx12's legacy \
+                     S_WAITCNT, which must stay as written) could not be placed in the \
+                     after-block"
                         .into(),
                 );
             } else if let Some(u) = r.unknown.first() {
