@@ -6,8 +6,8 @@
 //! register either names and every LDS/GDS/buffer byte end equal, the counterpart encodable and
 //! defined wherever the original is), for every register value, offset, memory content and V#,
 //! under each target's default settings (but `d16_unused=PRESERVED` for the D16 loads, which
-//! would leave the half they keep undefined on SRAM-ECC targets), on one lane, without GDS, with offen addressing and
-//! the no-return atomic forms. Each row lists these assumptions and the V# fields that the two
+//! would leave the half they keep undefined on SRAM-ECC targets), on one lane, without GDS,
+//! with offen addressing and the no-return atomic forms. Each row lists these assumptions and the V# fields that the two
 //! layouts do not map.
 
 use super::memo::{Memo, Memoed};
