@@ -166,7 +166,9 @@ fn every_llc_processor_name_is_a_target() {
     assert!(names.len() > 60, "{text}");
     for n in names {
         let code = Command::new(BIN).args(["targets", n]).output().unwrap();
-        let not_alias = n.contains("generic") || n == "gfx1251";
+        // gfx906 has SRAM ECC (its D16 loads do not keep the other half), so it is no longer
+        // taken for gfx900 (docs/tv.md, "Target facts the model missed"): no target here.
+        let not_alias = n.contains("generic") || n == "gfx1251" || n == "gfx906";
         let want = if not_alias { 2 } else { 0 };
         assert_eq!(code.status.code(), Some(want), "{n}");
     }
