@@ -305,6 +305,43 @@ pub(crate) fn check(before: &Block, after: &Block) -> Option<(Loc, String)> {
         if let Some(why) = frame_named(i) {
             return Some((i.loc, why));
         }
+        if let Some(why) = flat_space_narrowed(i, before) {
+            return Some((i.loc, why));
+        }
+    }
+    None
+}
+
+/// A FLAT access whose memory operand names an address space (`addrspace 1`) that no operand
+/// of the before-block naming the same memory names: the space is a claim later passes rely
+/// on (SIInsertWaitcnts counts a FLAT access that cannot reach LDS like GLOBAL and drops its
+/// lgkmcnt wait: breaker 16's 03), and tv does not check it.
+fn flat_space_narrowed(i: &Inst, before: &Block) -> Option<String> {
+    if !i.opcode.starts_with("FLAT_") {
+        return None;
+    }
+    let space = |g: &str| -> String {
+        parts(g)
+            .iter()
+            .find(|p| p.starts_with("addrspace "))
+            .map_or_else(String::new, |p| p.to_string())
+    };
+    for g in groups(&i.mem) {
+        let s = space(g);
+        if s.is_empty() {
+            continue;
+        }
+        let backed = before
+            .insts
+            .iter()
+            .flat_map(|j| groups(&j.mem))
+            .any(|h| names(h) == names(g) && space(h) == s);
+        if !backed {
+            return Some(format!(
+                "a FLAT access's memory operand the pass made `{s}` (no operand of the \
+                 before-block naming the same memory says so): a claim later passes rely on"
+            ));
+        }
     }
     None
 }

@@ -50,13 +50,16 @@ fn has_hard_wait(f: &mir::Function) -> bool {
         .any(|b| b.insts.iter().any(|i| is_hard_wait(&i.opcode)))
 }
 
-/// Whether the two blocks are the same instructions apart from waits.
+/// Whether the two blocks are the same instructions apart from waits, memory operands
+/// included: the wait analysis reads them (a FLAT access whose operands say global counts like
+/// GLOBAL, `wait_mir::flat_not_lds`), so an after-file that changed one would be judged by its
+/// own claim (breaker 16's 03).
 fn same_but_waits(b: &mir::Block, a: &mir::Block) -> bool {
-    let keys = |x: &mir::Block| -> Vec<String> {
+    let keys = |x: &mir::Block| -> Vec<(String, String)> {
         x.insts
             .iter()
             .filter(|i| !is_wait(&i.opcode))
-            .map(|i| i.key.clone())
+            .map(|i| (i.key.clone(), i.mem.clone()))
             .collect()
     };
     keys(b) == keys(a)
