@@ -29,3 +29,16 @@ fn a_flat_memory_operand_narrowed_by_the_pass_is_never_proved() {
         gcnsmt_testkit::assert_never_proved(env!("CARGO_BIN_EXE_gcnsmt"), &dir, n, [b, a], args);
     }
 }
+
+#[test]
+fn a_new_scalar_load_in_a_callable_function_is_never_proved() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break16/04-scalar-callable");
+    gcnsmt_testkit::assert_never_proved(
+        env!("CARGO_BIN_EXE_gcnsmt"),
+        &dir,
+        "callable",
+        ["before.mir", "after.mir"],
+        &[],
+    );
+}

@@ -28,7 +28,7 @@ use super::mir::{Function, Inst, OpKind, Operand};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Whether `f` returns to a caller (module doc).
-fn callable(f: &Function) -> bool {
+pub(super) fn callable(f: &Function) -> bool {
     match f.frame.entry {
         Some(e) => !e,
         None => f.blocks.iter().flat_map(|b| &b.insts).any(|i| {

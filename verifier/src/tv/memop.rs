@@ -372,7 +372,8 @@ fn frame_named(i: &Inst) -> Option<String> {
 
 /// Why [`new_scalar_load`]'s load is `unsupported`.
 pub(crate) const NEW_SCALAR: &str = "a scalar load the before-block does not have, in a \
-    function with vector stores, calls, atomics, fences or barriers: the scalar cache is not \
+    callable function or one with vector stores, calls, atomics, fences or barriers: the \
+    scalar cache is not \
     coherent with vector stores (it may read what a store, a callee's or another wave's, \
     replaced), which the model does not see";
 
@@ -415,11 +416,15 @@ pub(crate) fn new_scalar_load<'a>(
     fa: &Function,
     target: gcnsmt_semantics::target::Target,
 ) -> Option<&'a Inst> {
-    if !fa
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .any(|i| changes_memory(i, target))
+    // A callable function may be entered with the caller's vector stores still unseen by the
+    // scalar cache (breaker 16's 04: the caller's own scalar load cached the line, then it
+    // stored to it and called): as if the function began with a store.
+    if !super::inactive::callable(fa)
+        && !fa
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| changes_memory(i, target))
     {
         return None;
     }
