@@ -103,10 +103,8 @@ fn run(
             Action::Mem(a) if a.family == MemFamily::Smem => dirty = Some(i),
             Action::Call { .. } => dirty = Some(lgkm_pseudo(an)),
             // Writing all of VCC recomputes VCCZ, unless an SMEM access may still land.
-            Action::Sync { writes, .. } if writes.contains(&vcc) => {
-                if !smem_pending(an, &st) {
-                    dirty = None;
-                }
+            Action::Sync { writes, .. } if writes.contains(&vcc) && !smem_pending(an, &st) => {
+                dirty = None;
             }
             _ => {}
         }
