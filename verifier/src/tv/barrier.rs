@@ -258,10 +258,8 @@ pub fn split(
     }
     // Scalar values a later segment reads are recomputed there (`barrier_remat.rs`).
     let same_exec = !super::exec::writes(&bp.before, &bp.after)
-        && !(bp.before.insts.iter().chain(&bp.after.insts)).any(|i| {
-            i.opcode.starts_with("SI_CALL")
-                || matches!(i.opcode.as_str(), "S_SWAPPC_B64" | "S_CALL_B64")
-        });
+        && !(bp.before.insts.iter().chain(&bp.after.insts))
+            .any(|i| super::barrier_move::is_call(&i.opcode));
     super::barrier_remat::remat(&mut sb, pre_b, target, same_exec);
     super::barrier_remat::remat(&mut sa, pre_a, target, same_exec);
     // Registers only a preamble defines, on both sides (none has a real definition here).

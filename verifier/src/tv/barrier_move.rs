@@ -51,7 +51,8 @@ fn invariant_load(i: &Inst) -> bool {
         && !i.mem.contains("store")
 }
 
-fn is_call(op: &str) -> bool {
+/// A call (`SI_CALL*`, `S_SWAPPC_B64`, `S_CALL_B64`).
+pub(super) fn is_call(op: &str) -> bool {
     op.starts_with("SI_CALL") || matches!(op, "S_SWAPPC_B64" | "S_CALL_B64")
 }
 
