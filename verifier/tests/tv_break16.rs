@@ -2,7 +2,8 @@
 //! S_ADD_U64_PSEUDO/S_SUB_U64_PSEUDO taken as the carry on gfx12, where they become
 //! `s_add_nc_u64`/`s_sub_nc_u64`, which leave SCC alone; a FLAT access's memory operand
 //! narrowed to `addrspace 1` by the pass (plain tv) or in an si-insert-waitcnts after-file (the
-//! wait analysis trusted it and accepted a dropped lgkmcnt wait).
+//! wait analysis trusted it and accepted a dropped lgkmcnt wait); a new scalar load exempt by a
+//! memory operand copied from another load; an SALU opcode the target lacks.
 
 #[test]
 fn the_sixteenth_breakers_pairs_are_never_proved() {
@@ -41,4 +42,44 @@ fn a_new_scalar_load_in_a_callable_function_is_never_proved() {
         ["before.mir", "after.mir"],
         &[],
     );
+}
+
+#[test]
+fn a_new_scalar_load_with_a_borrowed_memory_operand_is_never_proved() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break16/02-scalar-borrowed-memop");
+    let bin = env!("CARGO_BIN_EXE_gcnsmt");
+    gcnsmt_testkit::assert_never_proved(bin, &dir, "borrowed", ["before.mir", "after.mir"], &[]);
+    // The same bytes as the before-block's `S_LOAD_DWORD_IMM %9, 24` (hand check: same base
+    // register, same offset): covered, proved.
+    let out = std::process::Command::new(bin)
+        .current_dir(&dir)
+        .args(["tv", "before.mir", "after_covered.mir"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("acq bb.1 gfx900: proved"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
+
+#[test]
+fn an_salu_opcode_the_target_lacks_is_an_error() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break16/06-cmpk-gfx12");
+    let run = |b: &str, a: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+            .current_dir(&dir)
+            .args(["tv", b, a])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), text)
+    };
+    // llvm-mc-22 -mcpu=gfx1200 rejects `s_cmpk_eq_u32`; -mcpu=gfx1100 encodes it (b4800010).
+    let (code, text) = run("before.mir", "after.mir");
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("`s_cmpk_eq_u32` does not exist on gfx1200"), "{text}");
+    let (code, text) = run("gfx1100.before.mir", "gfx1100.after.mir");
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains(": proved"), "{text}");
 }

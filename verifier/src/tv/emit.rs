@@ -768,3 +768,19 @@ mod mubuf;
 #[cfg(test)]
 #[path = "emit_tests.rs"]
 mod tests;
+
+/// A scalar ALU opcode whose name is an assembler mnemonic the target lacks (`S_CMPK_EQ_U32`
+/// on gfx12, which removed the SOPK compares: breaker 16's 06) is not a program for the
+/// target. The mnemonic table is llvm-mc-22's; MIR names that are no mnemonic are left to the
+/// opcode table (vector MIR names differ from their mnemonics by generation).
+pub(super) fn salu_on_target(op: &str, target: Target) -> Result<(), String> {
+    use gcnsmt_lifter::mnemonics::{validity, Validity};
+    let m = op.to_ascii_lowercase();
+    if !m.starts_with("s_") || validity(target, &m) != Validity::NotOnTarget {
+        return Ok(());
+    }
+    Err(format!(
+        "{MALFORMED}`{m}` does not exist on {} (llvm-mc-22 rejects it there)",
+        target.name()
+    ))
+}

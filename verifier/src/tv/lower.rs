@@ -689,6 +689,7 @@ fn lower_side(
             continue;
         }
         let fail = |m: String| Unsupported(format!("{}: {op}: {m}", at(side, i)));
+        emit::salu_on_target(op, target).map_err(fail)?;
         let rest = &side.block.insts[n + 1..];
         let texts: Vec<String> = if exec {
             let own = super::scc::lower(side, i, target, &mut temps).map_err(fail)?;

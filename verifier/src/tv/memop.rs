@@ -428,20 +428,33 @@ pub(crate) fn new_scalar_load<'a>(
     {
         return None;
     }
-    // A moved load's claims are marked `-as-before` (the before-file made them).
+    // A load a pass moved or merged keeps its claims marked `-as-before`, where the same
+    // instruction text (`ssa_load::justify_claims`) or the bytes its operands read
+    // (`merged_claims`) tie them to the before-file's. An unmarked claim is backed only by an
+    // operand naming the same IR value, which says nothing of the address the load reads
+    // (breaker 16's 02: an `invariant` operand copied from a kernarg load onto a load of a
+    // global pointer), so it exempts nothing.
     let promised = |g: &str| {
         let first = parts(g).first().copied().unwrap_or("");
         first.split_whitespace().any(|w| {
-            let w = w.trim_matches('"').trim_end_matches("-as-before");
-            w == "invariant" || w == "amdgpu-noclobber"
+            let w = w.trim_matches('"');
+            w == "invariant-as-before" || w == "amdgpu-noclobber-as-before"
         })
     };
-    let before_scalar: Vec<(&str, &str)> = before
+    // The bytes the before-block's scalar loads read, by base operand and offset.
+    let before_bytes: Vec<(OpKind, i64, i64)> = before
         .insts
         .iter()
-        .filter(|j| scalar_load(&j.opcode))
-        .flat_map(|j| groups(&j.mem).into_iter().map(move |g| (j.key.as_str(), g)))
+        .filter_map(|j| super::ssa_load::smem_bytes(j, target))
         .collect();
+    let covered = |i: &Inst| {
+        let Some((base, lo, hi)) = super::ssa_load::smem_bytes(i, target) else {
+            return false;
+        };
+        (lo..hi).step_by(4).all(|b| {
+            (before_bytes.iter()).any(|(kb, klo, khi)| *kb == base && *klo <= b && b + 4 <= *khi)
+        })
+    };
     after
         .insts
         .iter()
@@ -455,14 +468,10 @@ pub(crate) fn new_scalar_load<'a>(
                 .insts
                 .iter()
                 .any(|j| j.key == i.key && j.mem == i.mem);
-            let hs: Vec<&str> = before_scalar.iter().map(|(_, h)| *h).collect();
-            // A buffer resource's operand names no bytes: a scalar load through it is never
-            // covered by another (which may have read other offsets).
-            let covered = !gs.is_empty()
-                && gs
-                    .iter()
-                    .all(|g| !buffer_resource(g) && !names(g).is_empty() && names_bytes_of(g, &hs));
-            !old && !covered
+            // A load of bytes a scalar load of the before-block reads, by the same base
+            // register and offsets (what the instruction reads, not what its memory operand
+            // names).
+            !old && !covered(i)
         })
 }
 

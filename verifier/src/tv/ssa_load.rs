@@ -222,6 +222,29 @@ fn claims_of(i: &Inst) -> BTreeSet<String> {
 /// An `S_LOAD_*_IMM`'s base operand, first byte, end byte and def.
 type Span = (OpKind, i64, i64, u32);
 
+/// The bytes an `S_LOAD_DWORD*_IMM` reads, from its operands (not its memory operand, which
+/// is a claim): its base operand, first byte and end byte. gfx6/7 count the offset in dwords.
+pub(super) fn smem_bytes(
+    i: &Inst,
+    t: gcnsmt_semantics::target::Target,
+) -> Option<(OpKind, i64, i64)> {
+    use gcnsmt_semantics::target::Gen;
+    let op = i.opcode.as_str();
+    if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec"))) {
+        return None;
+    }
+    let n: i64 = match op.trim_start_matches("S_LOAD_DWORD").split('_').next()? {
+        "" => 1,
+        x => x.strip_prefix('X')?.parse().ok()?,
+    };
+    let OpKind::Imm(off) = i.ops.get(1)?.kind else {
+        return None;
+    };
+    let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
+    let base = i.ops.first()?.kind.clone();
+    Some((base, off * unit, off * unit + 4 * n))
+}
+
 /// [`merged_invariant`]'s loads, each with the claims (`dereferenceable`, `invariant`, ...)
 /// the before-file's loads make for every one of its bytes: a load of the bytes covered by
 /// loads that make claim C may make C too (a claim is about the bytes, as invariance is).
@@ -229,35 +252,23 @@ pub(super) fn merged_claims(
     before: &Function,
     after: &Function,
 ) -> BTreeMap<u32, BTreeSet<String>> {
-    use gcnsmt_semantics::target::{Gen, Target};
+    use gcnsmt_semantics::target::Target;
     let Some(t) = after.target_cpu.as_deref().and_then(Target::parse) else {
         return BTreeMap::new();
     };
-    let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
     // (base operand, first byte, end byte) of an invariant `S_LOAD_*_IMM`, and its def.
     let span = |i: &Inst| -> Option<Span> {
-        let op = i.opcode.as_str();
-        if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec")))
-            || load_kind(i).is_none()
-            || !invariant(i)
-        {
+        if load_kind(i).is_none() || !invariant(i) {
             return None;
         }
-        let n: i64 = match op.trim_start_matches("S_LOAD_DWORD").split('_').next()? {
-            "" => 1,
-            x => x.strip_prefix('X')?.parse().ok()?,
-        };
-        let OpKind::Imm(off) = i.ops.get(1)?.kind else {
-            return None;
-        };
-        let base = i.ops.first()?.kind.clone();
+        let (base, lo, hi) = smem_bytes(i, t)?;
         let [d] = i.defs.as_slice() else {
             return None;
         };
         let OpKind::VReg { id, sub: None } = d.kind else {
             return None;
         };
-        Some((base, off * unit, off * unit + 4 * n, id))
+        Some((base, lo, hi, id))
     };
     let (before_defs, after_defs) = (invariant_defs(before), invariant_defs(after));
     let known: Vec<(Span, BTreeSet<String>)> = before
