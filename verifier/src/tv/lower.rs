@@ -149,7 +149,7 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
-    if let Some((l, why)) = super::memop::check(b, a) {
+    if let Some((l, why)) = super::memop::check(b, a, Some(target)) {
         return Err(Unsupported(format!(
             "{}:{}:{}: {why}",
             after.file, l.line, l.col

@@ -25,6 +25,7 @@
 
 use super::mir::{Block, Function, Inst, OpKind};
 use crate::rules::Loc;
+use gcnsmt_semantics::target::Target;
 
 /// The top-level groups of a `mem` text (`(load (s32) from %ir.p, addrspace 1), (...)`).
 pub(super) fn groups(mem: &str) -> Vec<&str> {
@@ -196,10 +197,37 @@ pub(super) fn claims(group: &str) -> Vec<String> {
 
 /// The claims of `group` that no group of `b` naming the same memory makes.
 pub(super) fn unbacked(group: &str, b: &Block) -> Vec<String> {
+    unbacked_by(group, b.insts.iter())
+}
+
+/// The claims of `i`'s `group` that no group naming the same memory makes among the
+/// before-block's accesses that read `i`'s address ([`same_address`]): a memory operand names
+/// an IR value, which says nothing of the address the instruction reads, so a claim copied
+/// from another access's operand is not backed (breaker 16's 02).
+fn unbacked_at(i: &Inst, group: &str, b: &Block, target: Target) -> Vec<String> {
+    unbacked_by(group, b.insts.iter().filter(|j| same_address(i, j, target)))
+}
+
+/// Whether `i` (after) reads the address `j` (before) reads, from their operands: the same
+/// explicit use operands (a store's data among them: stricter than the address, which can
+/// only cost a proof), or scalar loads of bytes `j` reads by the same base register.
+fn same_address(i: &Inst, j: &Inst, target: Target) -> bool {
+    let uses = |x: &Inst| -> Vec<OpKind> { x.uses().map(|o| o.kind.clone()).collect() };
+    if i.key == j.key || uses(i) == uses(j) {
+        return true;
+    }
+    let (Some((bi, oi, lo, hi)), Some((bj, oj, jlo, jhi))) = (
+        super::ssa_load::smem_bytes(i, target),
+        super::ssa_load::smem_bytes(j, target),
+    ) else {
+        return false;
+    };
+    bi == bj && oi == oj && jlo <= lo && hi <= jhi
+}
+
+fn unbacked_by<'a>(group: &str, insts: impl Iterator<Item = &'a Inst>) -> Vec<String> {
     let base = span(group).map_or(names(group), |s| s.0);
-    let backing: Vec<(&str, Vec<String>)> = b
-        .insts
-        .iter()
+    let backing: Vec<(&str, Vec<String>)> = insts
         .flat_map(|j| groups(&j.mem))
         .filter(|g| span(g).map_or(names(g), |s| s.0) == base)
         .map(|g| (g, claims(g)))
@@ -277,7 +305,14 @@ pub(super) fn marked(i: &Inst) -> bool {
 }
 
 /// Why the after-block's memory operands say what the before-block's do not, and where.
-pub(crate) fn check(before: &Block, after: &Block) -> Option<(Loc, String)> {
+/// `target`: tie each claim to an access of the same address (the block checks); `None` for
+/// the register-allocation checker, which pairs instructions one to one with equal memory
+/// operands and follows the registers they read itself (`alloc_step::pair_ops`).
+pub(crate) fn check(
+    before: &Block,
+    after: &Block,
+    target: Option<Target>,
+) -> Option<(Loc, String)> {
     let list = |b: &Block| -> Vec<(Loc, String, String)> {
         b.insts
             .iter()
@@ -297,8 +332,12 @@ pub(crate) fn check(before: &Block, after: &Block) -> Option<(Loc, String)> {
     }
     for i in &after.insts {
         for g in groups(&i.mem) {
-            if let Some(c) = unbacked(g, before).first() {
-                let why = format!("a memory operand the pass made `{c}` (a claim no operand of the before-block naming the same memory makes)");
+            let open = match target {
+                Some(t) => unbacked_at(i, g, before, t),
+                None => unbacked(g, before),
+            };
+            if let Some(c) = open.first() {
+                let why = format!("a memory operand the pass made `{c}` (a claim no operand of the before-block naming the same memory, on an access of the same address, makes)");
                 return Some((i.loc, why));
             }
         }
@@ -383,7 +422,7 @@ pub(crate) const NEW_SCALAR: &str = "a scalar load the before-block does not hav
 /// access, a fence or a barrier (an acquire makes other agents' and waves' vector stores
 /// visible to this wave's vector loads; the memory legalizer invalidates the vector caches
 /// only, since LLVM never reads such memory with scalar loads); inline assembly.
-fn changes_memory(i: &Inst, target: gcnsmt_semantics::target::Target) -> bool {
+fn changes_memory(i: &Inst, target: Target) -> bool {
     let op = i.opcode.as_str();
     const SYNC: [&str; 7] = [
         "SI_CALL",
@@ -414,7 +453,7 @@ pub(crate) fn new_scalar_load<'a>(
     before: &Block,
     after: &'a Block,
     fa: &Function,
-    target: gcnsmt_semantics::target::Target,
+    target: Target,
 ) -> Option<&'a Inst> {
     // A callable function may be entered with the caller's vector stores still unseen by the
     // scalar cache (breaker 16's 04: the caller's own scalar load cached the line, then it
@@ -442,17 +481,19 @@ pub(crate) fn new_scalar_load<'a>(
         })
     };
     // The bytes the before-block's scalar loads read, by base operand and offset.
-    let before_bytes: Vec<(OpKind, i64, i64)> = before
+    let before_bytes: Vec<(OpKind, Option<OpKind>, i64, i64)> = before
         .insts
         .iter()
         .filter_map(|j| super::ssa_load::smem_bytes(j, target))
         .collect();
     let covered = |i: &Inst| {
-        let Some((base, lo, hi)) = super::ssa_load::smem_bytes(i, target) else {
+        let Some((base, soff, lo, hi)) = super::ssa_load::smem_bytes(i, target) else {
             return false;
         };
         (lo..hi).step_by(4).all(|b| {
-            (before_bytes.iter()).any(|(kb, klo, khi)| *kb == base && *klo <= b && b + 4 <= *khi)
+            (before_bytes.iter()).any(|(kb, ko, klo, khi)| {
+                *kb == base && *ko == soff && *klo <= b && b + 4 <= *khi
+            })
         })
     };
     after

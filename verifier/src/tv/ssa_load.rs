@@ -222,27 +222,39 @@ fn claims_of(i: &Inst) -> BTreeSet<String> {
 /// An `S_LOAD_*_IMM`'s base operand, first byte, end byte and def.
 type Span = (OpKind, i64, i64, u32);
 
-/// The bytes an `S_LOAD_DWORD*_IMM` reads, from its operands (not its memory operand, which
-/// is a claim): its base operand, first byte and end byte. gfx6/7 count the offset in dwords.
+/// The bytes a scalar load reads, from its operands (not its memory operand, which is a
+/// claim): (base operand, SGPR offset operand, first byte, end byte) of an `S_LOAD_DWORD*` or
+/// `S_BUFFER_LOAD_DWORD*` in its `_IMM`, `_SGPR` or `_SGPR_IMM` form. gfx6/7 count the
+/// immediate in dwords.
 pub(super) fn smem_bytes(
     i: &Inst,
     t: gcnsmt_semantics::target::Target,
-) -> Option<(OpKind, i64, i64)> {
+) -> Option<(OpKind, Option<OpKind>, i64, i64)> {
     use gcnsmt_semantics::target::Gen;
     let op = i.opcode.as_str();
-    if !(op.starts_with("S_LOAD_DWORD") && (op.ends_with("_IMM") || op.ends_with("_IMM_ec"))) {
-        return None;
-    }
-    let n: i64 = match op.trim_start_matches("S_LOAD_DWORD").split('_').next()? {
+    let rest = (op.strip_prefix("S_LOAD_DWORD")).or_else(|| op.strip_prefix("S_BUFFER_LOAD_DWORD"))?;
+    let (size, form) = rest.split_once('_').unwrap_or((rest, ""));
+    let n: i64 = match size {
         "" => 1,
         x => x.strip_prefix('X')?.parse().ok()?,
     };
-    let OpKind::Imm(off) = i.ops.get(1)?.kind else {
-        return None;
+    let base = i.ops.first()?.kind.clone();
+    let imm = |k: usize| match i.ops.get(k)?.kind {
+        OpKind::Imm(v) => Some(v),
+        _ => None,
+    };
+    let reg = |k: usize| {
+        let o = &i.ops.get(k)?.kind;
+        matches!(o, OpKind::VReg { .. } | OpKind::Phys(_)).then(|| o.clone())
+    };
+    let (soff, off) = match form.trim_end_matches("_ec") {
+        "IMM" => (None, imm(1)?),
+        "SGPR" => (Some(reg(1)?), 0),
+        "SGPR_IMM" => (Some(reg(1)?), imm(2)?),
+        _ => return None,
     };
     let unit = if t.gen() < Gen::Gfx8 { 4 } else { 1 };
-    let base = i.ops.first()?.kind.clone();
-    Some((base, off * unit, off * unit + 4 * n))
+    Some((base, soff, off * unit, off * unit + 4 * n))
 }
 
 /// [`merged_invariant`]'s loads, each with the claims (`dereferenceable`, `invariant`, ...)
@@ -261,7 +273,12 @@ pub(super) fn merged_claims(
         if load_kind(i).is_none() || !invariant(i) {
             return None;
         }
-        let (base, lo, hi) = smem_bytes(i, t)?;
+        if !i.opcode.starts_with("S_LOAD_") {
+            return None;
+        }
+        let (base, None, lo, hi) = smem_bytes(i, t)? else {
+            return None;
+        };
         let [d] = i.defs.as_slice() else {
             return None;
         };
