@@ -115,6 +115,10 @@ pub struct Analysis<'a> {
     /// A callable function: a return with accesses other than stores pending breaks the
     /// calling convention callers rely on.
     pub check_returns: bool,
+    /// VMEM loads of one kind write their VGPRs in issue order (LLVM
+    /// `FeatureVmemWriteVgprInOrder`: SI to GFX11, not GFX12 or gfx1250), so a later one
+    /// that overwrites a pending one's destination is no hazard; false: a WAW needs a wait.
+    pub vgpr_writes_in_order: bool,
     /// Memory-ordering waits to honour before an instruction (by instruction index).
     pub obligations: Vec<(usize, Obligation)>,
 }
@@ -161,6 +165,7 @@ impl<'a> Analysis<'a> {
             entry: vec![None; blocks.len()],
             disabled: Vec::new(),
             check_returns: false,
+            vgpr_writes_in_order: true,
             obligations: Vec::new(),
         }
     }
@@ -351,6 +356,9 @@ impl<'a> Analysis<'a> {
     /// (LLVM's `VmemType` rule): no hazard.
     fn same_kind_overwrite(&self, e: &Entry, own: Option<&Access>, hit: &RegSet) -> bool {
         let Some(a) = own else { return false };
+        if !self.vgpr_writes_in_order {
+            return false;
+        }
         let Order::InOrder(kind) = self.effect(e.site, e.counter).order else {
             return false;
         };

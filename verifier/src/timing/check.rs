@@ -180,6 +180,9 @@ pub fn check_ordered(
 ) -> FnReport {
     let mut an = Analysis::new(actions, blocks, pseudo_sites(target));
     an.check_returns = !f.kernel;
+    // AMDGPU.td: FeatureVmemWriteVgprInOrder is in the SI..GFX11 feature lists, not GFX12's
+    // (llc-22 -mcpu=gfx1200 waits between two global loads into one VGPR; gfx1100 does not).
+    an.vgpr_writes_in_order = target.gen() < gcnsmt_semantics::target::Gen::Gfx12;
     an.obligations = obligations;
     an.obligations.extend(barrier_obligations(target, f));
     let init = initial_state(&an, f.kernel);
