@@ -78,7 +78,10 @@ fn an_salu_opcode_the_target_lacks_is_an_error() {
     // llvm-mc-22 -mcpu=gfx1200 rejects `s_cmpk_eq_u32`; -mcpu=gfx1100 encodes it (b4800010).
     let (code, text) = run("before.mir", "after.mir");
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains("`s_cmpk_eq_u32` does not exist on gfx1200"), "{text}");
+    assert!(
+        text.contains("`s_cmpk_eq_u32` does not exist on gfx1200"),
+        "{text}"
+    );
     let (code, text) = run("gfx1100.before.mir", "gfx1100.after.mir");
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains(": proved"), "{text}");

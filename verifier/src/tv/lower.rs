@@ -307,8 +307,16 @@ fn lower_in(
         vcmp: [before, after].iter().any(|s| super::exec::makes_mask(s)),
     };
     let mode = (target, exec, scc.live_out);
-    let (source, bounded_b) = lower_side(before, mode, (scc, 'b', texel))?;
-    let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a', texel))?;
+    // Accesses whose claims ride on an access of another operand text: their operands are
+    // compared where they run (`memop::claim_pairs`).
+    let pairs = super::memop::claim_pairs(before.block, after.block, target);
+    let obs = |side: usize| -> BTreeMap<usize, usize> {
+        (pairs.iter().enumerate())
+            .map(|(k, p)| (if side == 0 { p.0 } else { p.1 }, k))
+            .collect()
+    };
+    let (source, bounded_b) = lower_side(before, mode, (scc, 'b', texel), &obs(0))?;
+    let (target_lines, bounded_a) = lower_side(after, mode, (scc, 'a', texel), &obs(1))?;
     let bounded = bounded_b
         .or(bounded_a)
         .or_else(|| super::firstlane::introduced(before, after));
@@ -629,6 +637,7 @@ fn lower_side(
     side: &Side,
     (target, exec, scc_out): (Target, bool, bool),
     (scc, tag, texel): (Scc, char, super::mimg::Texel),
+    claim_obs: &BTreeMap<usize, usize>,
 ) -> Result<(Vec<Line>, Option<String>), Unsupported> {
     let mut out = Vec::new();
     let mut bounded = None;
@@ -748,8 +757,11 @@ fn lower_side(
         };
         // Volatile loads are perturbed after they run, volatile and atomic writes observed
         // before (`volatile.rs`).
-        let (vpre, vpost) =
+        let (mut vpre, vpost) =
             super::volatile::lines(side, i, target, exec, &mut vol).map_err(fail)?;
+        if let Some(&k) = claim_obs.get(&n) {
+            vpre.extend(super::volatile::observe(side, i, ("claimop", k), target).map_err(fail)?);
+        }
         for t in vpre.into_iter().chain(texts).chain(vpost) {
             out.push(Line { text: t, loc });
         }

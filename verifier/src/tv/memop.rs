@@ -200,29 +200,63 @@ pub(super) fn unbacked(group: &str, b: &Block) -> Vec<String> {
     unbacked_by(group, b.insts.iter())
 }
 
-/// The claims of `i`'s `group` that no group naming the same memory makes among the
-/// before-block's accesses that read `i`'s address ([`same_address`]): a memory operand names
-/// an IR value, which says nothing of the address the instruction reads, so a claim copied
-/// from another access's operand is not backed (breaker 16's 02).
+/// The claims of `i`'s `group` that the before-block's accesses of the same address do not
+/// make: a memory operand names an IR value, which says nothing of the address the
+/// instruction reads, so a claim copied from another access's operand is not backed
+/// (breaker 16's 02). A scalar load's claim must be made for each of its dwords by a scalar
+/// load of that dword by the same base register and SGPR offset (a merged load's dwords come
+/// from several); any other access's by one with the same explicit use operands (a store's
+/// data among them: stricter than the address, which can only cost a proof) naming the same
+/// memory.
 fn unbacked_at(i: &Inst, group: &str, b: &Block, target: Target) -> Vec<String> {
-    unbacked_by(group, b.insts.iter().filter(|j| same_address(i, j, target)))
+    use super::ssa_load::smem_bytes;
+    let Some((base, soff, lo, hi)) = smem_bytes(i, target) else {
+        let uses = |x: &Inst| -> Vec<OpKind> { x.uses().map(|o| o.kind.clone()).collect() };
+        let same = |j: &&Inst| j.key == i.key || uses(j) == uses(i);
+        return unbacked_by(group, b.insts.iter().filter(same));
+    };
+    let loads: Vec<((i64, i64), Vec<String>)> = (b.insts.iter())
+        .filter_map(|j| {
+            let (jb, jo, jlo, jhi) = smem_bytes(j, target)?;
+            let cs = groups(&j.mem).into_iter().flat_map(claims).collect();
+            (jb == base && jo == soff).then_some(((jlo, jhi), cs))
+        })
+        .collect();
+    claims(group)
+        .into_iter()
+        .filter(|c| {
+            !(lo..hi).step_by(4).all(|d| {
+                (loads.iter()).any(|((jlo, jhi), cs)| *jlo <= d && d + 4 <= *jhi && cs.contains(c))
+            })
+        })
+        .collect()
 }
 
-/// Whether `i` (after) reads the address `j` (before) reads, from their operands: the same
-/// explicit use operands (a store's data among them: stricter than the address, which can
-/// only cost a proof), or scalar loads of bytes `j` reads by the same base register.
-fn same_address(i: &Inst, j: &Inst, target: Target) -> bool {
-    let uses = |x: &Inst| -> Vec<OpKind> { x.uses().map(|o| o.kind.clone()).collect() };
-    if i.key == j.key || uses(i) == uses(j) {
-        return true;
+/// The after-block's accesses whose claims only an access of another address backs
+/// ([`unbacked_at`]), each paired with a before-block access of the same opcode and memory
+/// operand text (the first not yet paired): (before index, after index). The lowering copies
+/// both accesses' explicit operands where they run into variables the two sides must end
+/// equal on (`volatile::observe`), so the claim rides on an access of the same address and
+/// operands (si-fold-operands folding a zero register into an immediate offset still
+/// compares equal; a borrowed operand does not).
+pub(super) fn claim_pairs(before: &Block, after: &Block, target: Target) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (n, i) in after.insts.iter().enumerate() {
+        let gs = groups(&i.mem);
+        if gs
+            .iter()
+            .all(|g| unbacked_at(i, g, before, target).is_empty())
+        {
+            continue;
+        }
+        let partner = (before.insts.iter().enumerate()).find(|(k, j)| {
+            j.opcode == i.opcode && j.mem == i.mem && !out.iter().any(|p| p.0 == *k)
+        });
+        if let Some((k, _)) = partner {
+            out.push((k, n));
+        }
     }
-    let (Some((bi, oi, lo, hi)), Some((bj, oj, jlo, jhi))) = (
-        super::ssa_load::smem_bytes(i, target),
-        super::ssa_load::smem_bytes(j, target),
-    ) else {
-        return false;
-    };
-    bi == bj && oi == oj && jlo <= lo && hi <= jhi
+    out
 }
 
 fn unbacked_by<'a>(group: &str, insts: impl Iterator<Item = &'a Inst>) -> Vec<String> {
@@ -330,9 +364,17 @@ pub(crate) fn check(
                    their number, order and atomicity are not modelled";
         return Some((at, why.into()));
     }
-    for i in &after.insts {
+    let paired: Vec<usize> = target.map_or_else(Vec::new, |t| {
+        claim_pairs(before, after, t)
+            .into_iter()
+            .map(|p| p.1)
+            .collect()
+    });
+    for (n, i) in after.insts.iter().enumerate() {
         for g in groups(&i.mem) {
             let open = match target {
+                // A paired access's address is compared where it runs (`claim_pairs`).
+                Some(_) if paired.contains(&n) => unbacked(g, before),
                 Some(t) => unbacked_at(i, g, before, t),
                 None => unbacked(g, before),
             };
@@ -491,9 +533,8 @@ pub(crate) fn new_scalar_load<'a>(
             return false;
         };
         (lo..hi).step_by(4).all(|b| {
-            (before_bytes.iter()).any(|(kb, ko, klo, khi)| {
-                *kb == base && *ko == soff && *klo <= b && b + 4 <= *khi
-            })
+            (before_bytes.iter())
+                .any(|(kb, ko, klo, khi)| *kb == base && *ko == soff && *klo <= b && b + 4 <= *khi)
         })
     };
     after

@@ -232,7 +232,8 @@ pub(super) fn smem_bytes(
 ) -> Option<(OpKind, Option<OpKind>, i64, i64)> {
     use gcnsmt_semantics::target::Gen;
     let op = i.opcode.as_str();
-    let rest = (op.strip_prefix("S_LOAD_DWORD")).or_else(|| op.strip_prefix("S_BUFFER_LOAD_DWORD"))?;
+    let rest =
+        (op.strip_prefix("S_LOAD_DWORD")).or_else(|| op.strip_prefix("S_BUFFER_LOAD_DWORD"))?;
     let (size, form) = rest.split_once('_').unwrap_or((rest, ""));
     let n: i64 = match size {
         "" => 1,

@@ -98,7 +98,12 @@ fn is_observed_write(i: &Inst, target: Target) -> bool {
 /// immediate operands, before it runs) into variables both sides must end equal on. Stricter
 /// than the address and data alone (two operand sets naming one address differ), which can
 /// only cost a proof, never make one.
-fn observe(side: &Side, i: &Inst, k: usize, target: Target) -> Result<Vec<String>, String> {
+pub(super) fn observe(
+    side: &Side,
+    i: &Inst,
+    (prefix, k): (&str, usize),
+    target: Target,
+) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut n = 0usize;
     let uses = i
@@ -106,7 +111,7 @@ fn observe(side: &Side, i: &Inst, k: usize, target: Target) -> Result<Vec<String
         .iter()
         .filter(|o| !o.flags.implicit && !o.flags.implicit_def && !o.flags.def);
     for o in uses {
-        let var = |n: usize| format!("%observe{k}_{n}");
+        let var = |n: usize| format!("%{prefix}{k}_{n}");
         match &o.kind {
             OpKind::Imm(_) => {
                 out.push(format!(
@@ -153,7 +158,7 @@ pub(super) fn lines(
     let mut pre = Vec::new();
     let mut post = Vec::new();
     if is_observed_write(i, target) {
-        pre = observe(side, i, seen.writes, target)?;
+        pre = observe(side, i, ("observe", seen.writes), target)?;
         seen.writes += 1;
     }
     if is_volatile_load(i, target) {
