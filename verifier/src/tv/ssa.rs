@@ -73,6 +73,11 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     a.functions
         .iter_mut()
         .for_each(super::cf_lower::mark_exec_dead);
+    for fb in &mut b.functions {
+        if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
+            super::canon::pieces_pair(fb, fa);
+        }
+    }
     b.functions.iter_mut().for_each(super::canon::canonicalize);
     a.functions.iter_mut().for_each(super::canon::canonicalize);
     for fb in &mut b.functions {
