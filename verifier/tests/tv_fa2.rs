@@ -86,3 +86,31 @@ fn the_other_half_folded_is_refuted() {
     let v = verdicts("foldcopy.before.mir", "foldcopy.bad.mir");
     assert!(refuted(&v, "bb.1"), "{v:?}");
 }
+
+#[test]
+fn a_valu_value_of_the_if_block_reused_after_the_join_is_proved() {
+    let v = verdicts("joincse.before.mir", "joincse.after.mir");
+    assert!(all_proved(&v), "{v:?}");
+    assert!(v.iter().any(|(b, r)| b == "bb.2" && r == "proved"), "{v:?}");
+}
+
+#[test]
+fn a_different_value_after_the_join_is_refuted() {
+    let v = verdicts("joincse.bad.before.mir", "joincse.after.mir");
+    assert!(refuted(&v, "bb.2"), "{v:?}");
+}
+
+#[test]
+fn a_value_reused_after_exec_was_widened_before_the_if_is_not_proved() {
+    let v = verdicts("joincse.wide.before.mir", "joincse.wide.after.mir");
+    assert!(
+        v.iter().any(|(b, r)| b == "bb.2" && r != "proved" && r != "unchanged"),
+        "{v:?}"
+    );
+}
+
+#[test]
+fn a_piece_read_through_a_deleted_copy_is_proved() {
+    let v = verdicts("sinkpiece.before.mir", "sinkpiece.after.mir");
+    assert!(all_proved(&v), "{v:?}");
+}

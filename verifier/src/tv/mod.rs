@@ -80,6 +80,7 @@ mod scc_scalar;
 pub mod sdwa;
 mod ssa;
 mod ssa_load;
+mod ssa_widen;
 pub mod taint;
 mod taint_mem;
 mod taint_ops;
