@@ -104,7 +104,8 @@ fn a_different_value_after_the_join_is_refuted() {
 fn a_value_reused_after_exec_was_widened_before_the_if_is_not_proved() {
     let v = verdicts("joincse.wide.before.mir", "joincse.wide.after.mir");
     assert!(
-        v.iter().any(|(b, r)| b == "bb.2" && r != "proved" && r != "unchanged"),
+        v.iter()
+            .any(|(b, r)| b == "bb.2" && r != "proved" && r != "unchanged"),
         "{v:?}"
     );
 }
@@ -113,4 +114,16 @@ fn a_value_reused_after_exec_was_widened_before_the_if_is_not_proved() {
 fn a_piece_read_through_a_deleted_copy_is_proved() {
     let v = verdicts("sinkpiece.before.mir", "sinkpiece.after.mir");
     assert!(all_proved(&v), "{v:?}");
+}
+
+#[test]
+fn and_saveexec_on_wave32_with_a_dead_dword_of_a_lane_masked_livein_is_proved() {
+    let v = verdicts("execmask32.before.mir", "execmask32.after.mir");
+    assert!(all_proved(&v), "{v:?}");
+}
+
+#[test]
+fn a_clobbered_live_dword_of_a_lane_masked_livein_is_refuted() {
+    let v = verdicts("execmask32.before.mir", "execmask32.bad_s2.mir");
+    assert!(refuted(&v, "bb.0"), "{v:?}");
 }

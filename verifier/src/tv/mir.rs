@@ -484,7 +484,7 @@ fn body(
         } else if let Some(rest) = t.strip_prefix("liveins:") {
             b.liveins.extend(
                 rest.split(',')
-                    .map(|s| livein_name(s.trim()))
+                    .flat_map(|s| super::mir_livein::livein_names(s.trim()))
                     .filter(|s| !s.is_empty()),
             );
         } else if t.starts_with("DBG_") || t.starts_with("frame-setup CFI") || t == "}" {
@@ -769,13 +769,3 @@ fn operand(piece: &str, i: usize, col: usize, err: ErrFn) -> Result<Operand, Inp
 #[cfg(test)]
 #[path = "mir_tests.rs"]
 mod tests;
-
-/// A `liveins:` entry without `$` and without its lane mask: `$sgpr0_sgpr1_sgpr2_sgpr3:0xF0`
-/// (only some sub-registers live) is the whole register, a superset of what is live, so a
-/// cell is never taken for dead while a successor reads it (before 2026-12-06 the suffix made
-/// the name unknown and every cell of it dead: breaker 16's 05 pair, `$sgpr2_sgpr3` live into
-/// the `SI_IF` successors).
-fn livein_name(s: &str) -> String {
-    let s = s.trim_start_matches('$');
-    s.split_once(':').map_or(s, |(r, _)| r).trim().to_string()
-}

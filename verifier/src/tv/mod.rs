@@ -59,6 +59,7 @@ pub mod lower;
 mod memop;
 pub mod mimg;
 pub mod mir;
+mod mir_livein;
 mod mode;
 pub mod opcodes;
 mod ordering;
