@@ -256,7 +256,7 @@ fn inline_defs(
         }
         let at = b.insts.iter().take_while(|i| i.opcode == "PHI").count();
         let ends = super::ssa_widen::leading_end_cfs(b);
-        let (vs, ss): (Vec<(Inst, bool)>, Vec<(Inst, bool)>) = if ends > 0 {
+        let (vs, ss): (Tagged, Tagged) = if ends > 0 {
             insts.into_iter().zip(vec).partition(|(_, v)| *v)
         } else {
             (Vec::new(), insts.into_iter().zip(vec).collect())
@@ -268,6 +268,9 @@ fn inline_defs(
         b.inlined = ids;
     }
 }
+
+/// Preamble instructions, each with whether it is a VALU copy.
+type Tagged = Vec<(Inst, bool)>;
 
 /// Whether `i` defines a register outside the SGPRs (a VALU copy of the preamble).
 fn writes_vector(i: &Inst, classes: &BTreeMap<u32, String>) -> bool {
