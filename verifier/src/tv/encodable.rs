@@ -66,7 +66,11 @@ fn targets(f: &Function, fallback: Option<&[Target]>) -> Vec<Target> {
 /// for a single register or any other name.
 fn vector_tuple(p: &str) -> Option<Vec<u32>> {
     let parts: Vec<&str> = p.split('_').collect();
-    let bank = if p.starts_with("vgpr") { "vgpr" } else { "agpr" };
+    let bank = if p.starts_with("vgpr") {
+        "vgpr"
+    } else {
+        "agpr"
+    };
     let nums: Option<Vec<u32>> = parts
         .iter()
         .map(|q| q.strip_prefix(bank).and_then(|d| d.parse().ok()))
@@ -158,10 +162,7 @@ fn violation(i: &Inst, t: Target) -> Option<String> {
 
 /// Every block of `file` with an instruction that breaks its own register constraint:
 /// (function, block number, target name, reason).
-fn clobber_overlaps(
-    file: &MirFile,
-    fallback: Option<&[Target]>,
-) -> Vec<Breach> {
+fn clobber_overlaps(file: &MirFile, fallback: Option<&[Target]>) -> Vec<Breach> {
     let mut out = Vec::new();
     for f in &file.functions {
         for t in targets(f, fallback) {

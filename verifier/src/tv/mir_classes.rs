@@ -79,7 +79,11 @@ pub(super) fn check_class_name(cls: &str) -> Result<(), String> {
     let lower = cls.to_ascii_lowercase();
     let mut words = lower.split('_');
     let family = words.next().unwrap_or("");
-    let bad = || Err(format!("`{cls}` is not an AMDGPU register class or register bank"));
+    let bad = || {
+        Err(format!(
+            "`{cls}` is not an AMDGPU register class or register bank"
+        ))
+    };
     if !CLASS_FAMILIES.contains(&family) {
         return bad();
     }
@@ -87,12 +91,12 @@ pub(super) fn check_class_name(cls: &str) -> Result<(), String> {
     let widths: &[u32] = match family {
         "vgpr" | "agpr" => &[16, 32],
         // `vreg_1` and `sreg_1_xexec` are LLVM's lane-mask classes.
-        "vreg" | "sreg" => {
-            &[1, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024]
-        }
-        "areg" | "av" | "sgpr" | "ttmp" | "vs" => {
-            &[16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024]
-        }
+        "vreg" | "sreg" => &[
+            1, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024,
+        ],
+        "areg" | "av" | "sgpr" | "ttmp" | "vs" => &[
+            16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024,
+        ],
         _ => return Ok(()),
     };
     match width {
