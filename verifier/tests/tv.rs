@@ -224,7 +224,10 @@ fn input_errors_exit_2_with_a_position() {
     );
     // A virtual register whose class differs: the numbering does not correspond (SGPR to
     // VGPR; the other way may be si-fix-sgpr-copies' own, `tv_bankmove.rs`).
+    // (Both the `registers:` entry and the body's annotation: the two disagreeing is its
+    // own input error, llc-22's "conflicting register classes".)
     let renum = a.replacen("- { id: 0, class: sgpr_32", "- { id: 0, class: vgpr_32", 1);
+    let renum = renum.replacen("%0:sgpr_32", "%0:vgpr_32", 1);
     assert_ne!(renum, a);
     let (code, err) = tv_err(&b, &renum, &[]);
     assert_eq!(code, 2, "{err}");

@@ -191,8 +191,7 @@ pub fn options(a: &TvArgs) -> Result<(Options, Option<crate::shard::Shard>), Str
         .map(crate::shard::Shard::parse)
         .transpose()
         .map_err(|e| format!("error: --shard {e}"))?;
-    // Names and values are checked once here (gfx900 has every value of every setting); a
-    // value only some targets have is checked per block, as `verify` does per rule.
+    // Checked once on gfx900 (it has every value of every setting); per target per block.
     for (n, v) in &super::v2s::machine_settings(&settings)? {
         let t = gcnsmt_semantics::target::Target::Gfx900;
         let mut s = gcnsmt_semantics::settings::Settings::default_for(t);
@@ -305,6 +304,7 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
+    let breaches = super::encodable::check(before, after, fallback)?;
     // A VGPR the pass made an SGPR, read as the VGPR where that is sound (`bank.rs`).
     let undone = super::bank::undo(before, after);
     let after = undone.as_ref().unwrap_or(after);
@@ -370,8 +370,8 @@ pub fn validate(
     for v in &mut out {
         super::alloc_verdict::explain(v, &ra);
     }
-    let mut all = ra.verdicts;
-    all.extend(out);
+    let mut all: Vec<BlockVerdict> = ra.verdicts.into_iter().chain(out).collect();
+    super::encodable::settle(&mut all, &breaches);
     Ok(all)
 }
 

@@ -37,6 +37,7 @@ pub(super) fn register_entry(
         let c = unquote(c);
         if !c.is_empty() && c != "_" {
             check_class_width(c).map_err(|m| err(i, l.find(c).unwrap_or(0), m))?;
+            check_class_name(c).map_err(|m| err(i, l.find(c).unwrap_or(0), m))?;
             f.classes.insert(id, c.to_string());
         }
     }
@@ -58,6 +59,50 @@ pub(super) fn check_class_width(cls: &str) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The first `_`-separated word of LLVM 22's AMDGPU register class names (SIRegisterInfo.td,
+/// lower-cased as MIR prints them: `vgpr_32`, `vreg_64_align2`, `sreg_32_xm0_xexec`,
+/// `av_128`, `ccr_sgpr_64`, `sgpr_null`), and the register bank names of generic registers
+/// (`%0:vgpr(s32)`).
+const CLASS_FAMILIES: &[&str] = &[
+    "vgpr", "agpr", "sgpr", "vreg", "areg", "sreg", "av", "vs", "ttmp", "ccr", "scc", "vcc",
+    "exec", "m0", "pseudo", "src", "lds",
+];
+
+/// A class name llc-22 would not read ("expected '_', register class, or register bank
+/// name") is an input error: a family no AMDGPU class has, or a tuple family with a width no
+/// class of it has (`vgpr_99`; the VGPR/AGPR singles are 16 or 32 bits, the tuples 64 to
+/// 1,024 bits in the steps SIRegisterInfo.td defines). Classes LLVM synthesizes
+/// (`vreg_128_with_sub1_sub2_in_vreg_64_align2`) pass: only the leading words are read.
+pub(super) fn check_class_name(cls: &str) -> Result<(), String> {
+    let lower = cls.to_ascii_lowercase();
+    let mut words = lower.split('_');
+    let family = words.next().unwrap_or("");
+    let bad = || {
+        Err(format!(
+            "`{cls}` is not an AMDGPU register class or register bank"
+        ))
+    };
+    if !CLASS_FAMILIES.contains(&family) {
+        return bad();
+    }
+    let width = words.next().and_then(|w| w.parse::<u32>().ok());
+    let widths: &[u32] = match family {
+        "vgpr" | "agpr" => &[16, 32],
+        // `vreg_1` and `sreg_1_xexec` are LLVM's lane-mask classes.
+        "vreg" | "sreg" => &[
+            1, 16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024,
+        ],
+        "areg" | "av" | "sgpr" | "ttmp" | "vs" => &[
+            16, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 512, 1024,
+        ],
+        _ => return Ok(()),
+    };
+    match width {
+        Some(w) if !widths.contains(&w) => bad(),
+        _ => Ok(()),
+    }
 }
 
 /// `%12:vgpr_32` annotations in instruction text. Errors: a class wider than
@@ -90,7 +135,17 @@ pub(super) fn note_classes(
                 if let Ok(id) = d.parse::<u32>() {
                     if !cls.is_empty() && cls != "_" {
                         check_class_width(&cls).map_err(|m| (after + 1, m))?;
-                        classes.entry(id).or_insert(cls);
+                        check_class_name(&cls).map_err(|m| (after + 1, m))?;
+                        // llc-22: "conflicting register classes, previously: VGPR_32". The
+                        // checkers read the first class; a later one that differs would be
+                        // a register the file does not have.
+                        let first = classes.entry(id).or_insert_with(|| cls.clone());
+                        if *first != cls {
+                            return Err((
+                                after + 1,
+                                format!("conflicting register classes for %{id}: `{cls}`, previously `{first}`"),
+                            ));
+                        }
                     }
                 }
             }

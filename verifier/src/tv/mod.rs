@@ -37,6 +37,7 @@ pub mod diff;
 pub mod dpp;
 pub mod effects;
 pub mod emit;
+mod encodable;
 pub mod exec;
 mod exec_read;
 pub mod fcmp;
