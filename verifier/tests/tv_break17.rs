@@ -38,7 +38,10 @@ fn assert_never_proved_rules(sub: &str, file: &str) {
 fn assert_all_proved_rules(sub: &str, file: &str) {
     let (p, r, text) = verify(sub, file);
     assert!(p > 0 && r == 0, "{sub}/{file}: not all proved:\n{text}");
-    assert!(text.contains(" 0 errors"), "{sub}/{file}: an error:\n{text}");
+    assert!(
+        text.contains(" 0 errors"),
+        "{sub}/{file}: an error:\n{text}"
+    );
 }
 
 #[test]

@@ -238,8 +238,8 @@ impl<D: Domain> Ev<'_, '_, D> {
             // Whether a scalar buffer load's offsets wrap at 32 bits (setting `sbuffer_offset`).
             "SbufferOffsetWraps" => {
                 arity(0)?;
-                let on = self.frame.settings.sbuffer_offset
-                    == crate::settings::SbufferOffset::Wrap32;
+                let on =
+                    self.frame.settings.sbuffer_offset == crate::settings::SbufferOffset::Wrap32;
                 Ok(Val::Bool(self.d.boolean(on)))
             }
             // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
