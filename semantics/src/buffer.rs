@@ -4,7 +4,8 @@
 //! The semantics entries read like AMD's: `addr = CalcBufferAddr(VADDR, SRSRC, SOFFSET,
 //! OFFSET)` then `MEM[addr].b32`, `MEM[addr + 4U].b32`. In gcnsmt `CalcBufferAddr` yields the
 //! offset within the record, AOFFSET = OFFSET + (offen ? the VGPR offset : 0) wrapping at 32
-//! bits, and every `MEM[x]` of a buffer entry completes the address from x with the index, the
+//! bits (an access whose unwrapped offset reaches 2^32 is out of range under the default
+//! `buffer_offset=CHECKED`), and every `MEM[x]` of a buffer entry completes the address from x with the index, the
 //! stride, the base and soffset and range-checks that one access. That is how AMD's rule that
 //! dword x2/x3/x4 accesses are range-checked per component, and atomics all or nothing, reads
 //! in the pseudocode: each `MEM[...]` is one component.
@@ -19,7 +20,9 @@
 pub mod format;
 
 use crate::domain::{BvOp, CmpOp, Domain};
-use crate::settings::{BufferOob, BufferSoffset, BufferStruct, BufferSwizzle, Settings};
+use crate::settings::{
+    BufferOffset, BufferOob, BufferSoffset, BufferStruct, BufferSwizzle, Settings,
+};
 use crate::target::{Gen, Target};
 
 /// The addressing bits of one buffer instruction.
@@ -133,6 +136,8 @@ pub struct BufferInputs<D: Domain> {
     pub srsrc: D::Bv,
     /// 32-bit soffset.
     pub soffset: D::Bv,
+    /// The instruction's immediate OFFSET (at least 32 bits; the low 32 are read).
+    pub offset: D::Bv,
     /// 32-bit lane index (for ADD_TID_ENABLE).
     pub lane_id: D::Bv,
 }
@@ -180,18 +185,56 @@ fn low32<D: Domain>(d: &mut D, v: &D::Bv) -> D::Bv {
 }
 
 /// AOFFSET = OFFSET + (offen ? VGPR offset : 0), 32 bits wrapping; the VGPR offset is VADDR, or
-/// VADDR+1 when idxen is set too (CLRX `GcnMemHandling.md`, "Buffer addressing").
+/// VADDR+1 when idxen is set too (CLRX `GcnMemHandling.md`, "Buffer addressing"). Whether a
+/// sum that wraps is in range is the `buffer_offset` setting ([`offset_overflow`]).
 pub fn aoffset<D: Domain>(d: &mut D, mode: &BufferMode, vaddr: &D::Bv, offset: &D::Bv) -> D::Bv {
     let off = low32(d, offset);
     if !mode.offen || mode.addr64 {
         return off;
     }
-    let v = if mode.idxen && d.width(vaddr) >= 64 {
+    let v = voffset(d, mode, vaddr);
+    d.op(BvOp::Add, &v, &off)
+}
+
+/// The VGPR offset of an `offen` access: VADDR, or VADDR+1 with idxen.
+fn voffset<D: Domain>(d: &mut D, mode: &BufferMode, vaddr: &D::Bv) -> D::Bv {
+    if mode.idxen && d.width(vaddr) >= 64 {
         d.extract(vaddr, 63, 32)
     } else {
         low32(d, vaddr)
-    };
-    d.op(BvOp::Add, &v, &off)
+    }
+}
+
+/// Whether VOFFSET + OFFSET + payload reaches 2^32 for the access at record offset `a` (32
+/// bits, wrapped): the payload, the byte offset of a later dword of a dwordx2/x3/x4, is
+/// `a - AOFFSET` modulo 2^32 (the entries form it as `addr + 4U`, so it is below 16). Under
+/// `buffer_offset=CHECKED` such an access is out of range (LLVM PR #207821: `voffset
+/// +[checked] imm + payload > num_records -[saturating] soffset`; PR #115479: an access that
+/// starts out of bounds is out of bounds as a whole, though its later dwords' offsets wrap
+/// into range). Without offen, OFFSET (at most 24 bits) plus the payload cannot overflow.
+fn offset_overflow<D: Domain>(
+    d: &mut D,
+    mode: &BufferMode,
+    inp: &BufferInputs<D>,
+    a: &D::Bv,
+) -> D::Bool {
+    if !mode.offen || mode.addr64 {
+        return d.boolean(false);
+    }
+    let first = aoffset(d, mode, &inp.vaddr, &inp.offset);
+    let a32 = low32(d, a);
+    let payload = d.op(BvOp::Sub, &a32, &first);
+    let v = voffset(d, mode, &inp.vaddr);
+    let off = low32(d, &inp.offset);
+    let mut sum = d.bv(0, 34);
+    for x in [&v, &off, &payload] {
+        let x = d.zext(x, 2);
+        sum = d.op(BvOp::Add, &sum, &x);
+    }
+    let top = d.extract(&sum, 33, 32);
+    let z = d.bv(0, 2);
+    let fits = d.cmp(CmpOp::Eq, &top, &z);
+    d.lnot(&fits)
 }
 
 /// The address and range check of one `size`-byte access at record offset `a` (32 bits).
@@ -232,7 +275,12 @@ pub fn access<D: Domain>(
     let off_total = d.op(BvOp::Add, &t.soff, &offset_all);
     let off64 = d.zext(&off_total, 64 - t.w);
     let addr = d.op(BvOp::Add, &base, &off64);
-    let in_range = in_range(d, mode, settings, &inp.srsrc, &t, &bufoff, size);
+    let mut in_range = in_range(d, mode, settings, &inp.srsrc, &t, &bufoff, size);
+    if settings.buffer_offset == BufferOffset::Checked {
+        let over = offset_overflow(d, mode, inp, a);
+        let fits = d.lnot(&over);
+        in_range = d.and(&in_range, &fits);
+    }
     BufferAccess {
         addr,
         in_range,

@@ -110,6 +110,26 @@ pub enum BufferOob {
     Start,
 }
 
+/// How a buffer access's record offset VOFFSET + OFFSET (+ the byte offset of a later dword of
+/// a dwordx2/x3/x4) enters the range check when the sum exceeds 32 bits.
+///
+/// CHECKED (the sum is not taken modulo 2^32: an access whose offset overflows is out of
+/// range): AMD's LLVM developers, llvm/llvm-project PR #207821 and #207796 ("the buffer OOB
+/// formula is `voffset +[checked] imm + payload > num_records -[saturating] soffset`"), PR
+/// #169230 (the split conditions checked with Z3 against "the actual hardware behavior": "we
+/// just need all these additions to be `nuw`"), and PR #115479 (an access that "starts
+/// out-of-bounds and then enters in-bounds" is out of bounds as a whole on the hardware; a
+/// Vulkan CTS failure). WRAP (AOFFSET and each later dword's offset wrap at 32 bits, gcnsmt's
+/// reading before breaker 17's findings 04 and 05): CLRX `GcnMemHandling.md` (`UINT32
+/// AOFFSET`), ROCm rocjitsu PR #10928 (VOFFSET + OFFSET wraps at 32 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BufferOffset {
+    /// An offset sum of 2^32 or more is out of range.
+    Checked,
+    /// The offset sums wrap at 32 bits.
+    Wrap,
+}
+
 /// The size a scalar buffer load (`s_buffer_load_*`) range-checks each dword against.
 ///
 /// The guides disagree by generation. STRIDED, `(stride == 0 ? 1 : stride) * num_records`
@@ -124,6 +144,22 @@ pub enum SbufferSize {
     Strided,
     /// `num_records` bytes; the stride plays no part.
     Records,
+}
+
+/// How a scalar buffer load (`s_buffer_load_*`) adds its SGPR offset and its immediate offset.
+///
+/// SUM64 (the sum, and each later dword's offset, in 64 bits: a sum of 2^32 or more is beyond
+/// every bound): LLVM PR #68302 ("s_load instruction extends 32-bit offset to 64-bits, so a
+/// 32-bit (address + offset) should not cause unsigned 32-bit integer wraparound, because it
+/// performs addition in 64 bits"; LLVM folds an add into the immediate only when it is `nuw`).
+/// WRAP32 (`uint32(SOFFSET + OFFSET)`, each dword's offset wrapping too): mattias800/prosper
+/// issue #2481's reading of AMD's RDNA2 ISA guide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SbufferOffset {
+    /// Offsets added in 64 bits.
+    Sum64,
+    /// Offsets taken modulo 2^32.
+    Wrap32,
 }
 
 /// Which memories a FLAT access may reach.
@@ -329,8 +365,12 @@ pub struct Settings {
     pub buffer_soffset: BufferSoffset,
     /// Buffer range checks: whole access or first byte (buffer instructions only).
     pub buffer_oob: BufferOob,
+    /// Buffer range checks: VOFFSET + OFFSET (+ payload) checked or wrapping at 32 bits.
+    pub buffer_offset: BufferOffset,
     /// The size scalar buffer loads range-check against (`s_buffer_load_*` only).
     pub sbuffer_size: SbufferSize,
+    /// Scalar buffer loads: SOFFSET + OFFSET in 64 bits or modulo 2^32.
+    pub sbuffer_offset: SbufferOffset,
     /// The memories a FLAT access may reach (`flat_*` only).
     pub flat_aperture: FlatAperture,
     /// f32 denormal handling of VALU float arithmetic.
@@ -405,7 +445,9 @@ impl Settings {
                 lds_limit: LdsLimit::Alloc,
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                buffer_offset: BufferOffset::Checked,
                 sbuffer_size: SbufferSize::Strided,
+                sbuffer_offset: SbufferOffset::Sum64,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Preserve,
                 ieee_mode: IeeeMode::On,
@@ -428,7 +470,9 @@ impl Settings {
                 lds_limit: LdsLimit::M0,
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                buffer_offset: BufferOffset::Checked,
                 sbuffer_size: SbufferSize::Strided,
+                sbuffer_offset: SbufferOffset::Sum64,
                 flat_aperture: FlatAperture::Any,
                 fp32_denorm: Fp32Denorm::Flush,
                 ieee_mode: IeeeMode::On,
@@ -533,7 +577,9 @@ settings_table! {
     lds_limit: LdsLimit { "M0" => M0, "ALLOC" => Alloc, "NONE" => None },
     buffer_soffset: BufferSoffset { "SUBTRACT" => Subtract, "IGNORE" => Ignore, "WRAP" => Wrap },
     buffer_oob: BufferOob { "END" => End, "START" => Start },
+    buffer_offset: BufferOffset { "CHECKED" => Checked, "WRAP" => Wrap },
     sbuffer_size: SbufferSize { "STRIDED" => Strided, "RECORDS" => Records },
+    sbuffer_offset: SbufferOffset { "SUM64" => Sum64, "WRAP32" => Wrap32 },
     flat_aperture: FlatAperture { "ANY" => Any, "GLOBAL" => Global },
     fp32_denorm: Fp32Denorm { "PRESERVE" => Preserve, "FLUSH" => Flush },
     ieee_mode: IeeeMode { "ON" => On, "OFF" => Off },
@@ -581,9 +627,9 @@ pub mod groups {
     /// LDS and GDS accesses.
     pub const LDS: &[&str] = &["alignment", "lds_limit"];
     /// Buffer range checks.
-    pub const BUFFER: &[&str] = &["buffer_soffset", "buffer_oob"];
+    pub const BUFFER: &[&str] = &["buffer_soffset", "buffer_oob", "buffer_offset"];
     /// `s_buffer_load_*`.
-    pub const SBUFFER: &[&str] = &["sbuffer_size"];
+    pub const SBUFFER: &[&str] = &["sbuffer_size", "sbuffer_offset"];
     /// `flat_*`.
     pub const FLAT: &[&str] = &["flat_aperture"];
     /// VALU f32 arithmetic.
@@ -655,8 +701,8 @@ mod tests {
             s.set(Target::Gfx900, "colour", "RED"),
             Err(
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
-                 sbuffer_size, flat_aperture, fp32_denorm, ieee_mode, lds_dma_m0, lds_dma_offset, \
-                 append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
+                 buffer_offset, sbuffer_size, sbuffer_offset, flat_aperture, fp32_denorm, \
+                 ieee_mode, lds_dma_m0, lds_dma_offset, append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
                  bvh_invalid, d16_unused, lds_misaligned, flat_offset)"
                     .into()
             )

@@ -11,7 +11,7 @@ use gcnsmt_semantics::buffer::BufferMode;
 use gcnsmt_semantics::defs::Library;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, Val};
 use gcnsmt_semantics::interp::{Bits, CMem, Concrete};
-use gcnsmt_semantics::settings::{BufferOob, BufferSoffset, Settings};
+use gcnsmt_semantics::settings::{BufferOffset, BufferOob, BufferSoffset, Settings};
 use gcnsmt_semantics::target::Target;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::BTreeMap;
@@ -128,10 +128,32 @@ fn raw_dword_load_address_and_bound_with_soffset() {
 }
 
 #[test]
-fn instruction_offset_and_voffset_wrap_at_32_bits() {
-    // voffset 0xffff_fffc + offset 8 = 4 (mod 2^32): address 0x2000 + 4, in range of 64.
+fn voffset_plus_offset_overflowing_32_bits_is_out_of_range() {
+    // voffset 0xffff_fffc + offset 8 = 0x1_0000_0004: under the default buffer_offset=CHECKED
+    // the sum does not wrap (LLVM PR #207821: `voffset +[checked] imm + payload`), so it is far
+    // beyond num_records 64: out of range, reads 0. (This test asserted the wrapped reading,
+    // offset 4 in range, before breaker 17's finding 05.)
     let a = access(Target::Gfx900, gcn_vsharp(0x2000, 0, 64), 0, 0xffff_fffc, 8);
+    assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0);
+    // buffer_offset=WRAP (CLRX's UINT32 AOFFSET): 4 (mod 2^32), address 0x2000 + 4, in range.
+    let mut a = access(Target::Gfx900, gcn_vsharp(0x2000, 0, 64), 0, 0xffff_fffc, 8);
+    a.settings.buffer_offset = BufferOffset::Wrap;
     assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0x0706_0504);
+}
+
+#[test]
+fn dwordx2_starting_out_of_range_does_not_wrap_into_range() {
+    // voffset 0xffff_fffc, num_records 4, base 0x100: dword 0 at 0xffff_fffc is out of range;
+    // dword 1's offset 0xffff_fffc + 4 = 2^32 overflows: out of range too under CHECKED (LLVM
+    // PR #115479: the whole access is out of bounds), so {0, 0}.
+    let a = access(Target::Gfx900, gcn_vsharp(0x100, 0, 4), 0, 0xffff_fffc, 0);
+    let (o, _) = run_buf("BUFFER_LOAD_DWORDX2", &Access { data: (0, 64), ..a });
+    assert_eq!(o["VDATA"], 0);
+    // WRAP: dword 1 is at offset 0, in range: mem[0x100] = 0x03020100 in the high half.
+    let mut a = access(Target::Gfx900, gcn_vsharp(0x100, 0, 4), 0, 0xffff_fffc, 0);
+    a.settings.buffer_offset = BufferOffset::Wrap;
+    let (o, _) = run_buf("BUFFER_LOAD_DWORDX2", &Access { data: (0, 64), ..a });
+    assert_eq!(o["VDATA"], 0x0302_0100_0000_0000);
 }
 
 #[test]

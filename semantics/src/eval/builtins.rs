@@ -235,6 +235,13 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let on = self.frame.settings.d16_unused == crate::settings::D16Unused::Preserved;
                 Ok(Val::Bool(self.d.boolean(on)))
             }
+            // Whether a scalar buffer load's offsets wrap at 32 bits (setting `sbuffer_offset`).
+            "SbufferOffsetWraps" => {
+                arity(0)?;
+                let on =
+                    self.frame.settings.sbuffer_offset == crate::settings::SbufferOffset::Wrap32;
+                Ok(Val::Bool(self.d.boolean(on)))
+            }
             // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
             // only on LDS, since with `gds` the GDS window applies them already.
             "AppendM0Base" => {

@@ -121,6 +121,7 @@ impl<D: Domain> Ev<'_, '_, D> {
             vaddr: self.var_any(st, "VADDR")?,
             srsrc: self.var_any(st, "SRSRC")?,
             soffset: self.var_bits(st, "SOFFSET")?,
+            offset: self.var_any(st, "OFFSET")?,
             lane_id: self.var_bits(st, "LANE_ID")?,
         };
         let mut out = Vec::new();

@@ -26,6 +26,7 @@ impl<D: Domain> Ev<'_, '_, D> {
                 vaddr: self.var_any(st, "VADDR")?,
                 srsrc: self.var_any(st, "SRSRC")?,
                 soffset: self.var_bits(st, "SOFFSET")?,
+                offset: self.var_any(st, "OFFSET")?,
                 lane_id: self.var_bits(st, "LANE_ID")?,
             };
             if self.d.width(&inp.srsrc) != 128 {

@@ -4,7 +4,8 @@
 //! - `exact`: modelled; the result is a function of the inputs and of machine configuration
 //!   the vector states (`depends_on`: SH_MEM_CONFIG alignment mode, the LDS bound);
 //! - `approximate`: modelled, resting on assumptions named in `assumptions`: settings whose
-//!   sources disagree (buffer range checks: `buffer_soffset`, `buffer_oob`, and on gfx6-gfx950
+//!   sources disagree (buffer range checks: `buffer_soffset`, `buffer_oob`, `buffer_offset`,
+//!   and on gfx6-gfx950
 //!   `buffer_struct`, `buffer_swizzle`; see
 //!   `semantics/src/settings.rs`) and the float model (IEEE 754, round to nearest even,
 //!   denormals kept, canonical NaN results: no denormal flush or DX10 clamp modes);
@@ -104,6 +105,7 @@ pub fn rows(target: Target) -> Vec<Row> {
                     if f.family == Family::Buffer && file != "buffer_cache.pcode" {
                         row.assumptions.push("buffer_soffset".into());
                         row.assumptions.push("buffer_oob".into());
+                        row.assumptions.push("buffer_offset".into());
                         // bufaudit: the GCN/CDNA V# readings gem5 and CLRX disagree on.
                         if VsharpLayout::of(target) == VsharpLayout::Gcn {
                             row.assumptions.push("buffer_struct".into());

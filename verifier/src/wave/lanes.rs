@@ -124,7 +124,9 @@ impl LaneFn<'_> {
                 // Both irrelevant: SOFFSET is 0 and the access ends far below num_records.
                 buffer_soffset: BufferSoffset::Subtract,
                 buffer_oob: BufferOob::End,
+                buffer_offset: gcnsmt_semantics::settings::BufferOffset::Checked,
                 sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
+                sbuffer_offset: gcnsmt_semantics::settings::SbufferOffset::Sum64,
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
                 // Irrelevant: no VALU float arithmetic in a wave atomic.
                 fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
