@@ -42,7 +42,11 @@ fn findings_are_not_proved_and_variants_are() {
         // 09: gfx908/gfx90a's atomic f32 add flushes denormals.
         ("b17-09-atomic-add-f32-is-load-add-store", "refuted", 2),
         ("b17-09-atomic-add-f32-is-load-add-store-flush", "proved", 2),
-        ("b17-09-atomic-add-f32-is-load-add-store-gfx942", "proved", 1),
+        (
+            "b17-09-atomic-add-f32-is-load-add-store-gfx942",
+            "proved",
+            1,
+        ),
         // 10: the components a format store does not supply.
         ("b17-10-store-format-x-is-store-dword", "refuted", 1),
         ("b17-10-store-format-x-writes-zero-yzw", "proved", 1),
