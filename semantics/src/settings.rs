@@ -1,7 +1,7 @@
 //! Named machine assumptions. Each has a per-target default, a name used in rule files
 //! (`Settings: alignment=DWORD`) and on the command line, and is printed with every verdict.
 
-use crate::target::Target;
+use crate::target::{Gen, Target};
 use std::fmt;
 
 /// `SH_MEM_CONFIG.ALIGNMENT_MODE` as it applies to LDS/GDS accesses.
@@ -354,6 +354,26 @@ pub enum FlatOffset {
     Ignored,
 }
 
+/// What a range-checked MUBUF/MTBUF access (not ADDR64) does on Southern Islands and Sea Islands
+/// (gfx6, gfx7) when its SOFFSET is not zero.
+///
+/// LLVM `splitMUBUFOffset` (AMDGPUBaseInfo.cpp, later SIInstrInfo.cpp): "There is a hardware
+/// bug in SI and CI which prevents address clamping in MUBUF instructions from working
+/// correctly with SOffsets. The immediate offset is unaffected." LLVM therefore never moves a
+/// constant part of a buffer offset into SOFFSET on `<= SEA_ISLANDS`. No source says what the
+/// range check computes instead, and CLRX `GcnMemHandling.md` writes the check with SOFFSET
+/// for every GCN generation. UNDEFINED, the default on gfx6 and gfx7: such an access is
+/// undefined behaviour (left out of a source's proof; a target that reaches it where the source
+/// is defined is refuted). DEFINED, the default from gfx8 on: the range check `buffer_soffset`
+/// describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SiciSoffsetClamp {
+    /// A non-zero SOFFSET makes a range-checked access undefined behaviour.
+    Undefined,
+    /// The range check counts SOFFSET as `buffer_soffset` says.
+    Defined,
+}
+
 /// The assumptions in force for one evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Settings {
@@ -400,6 +420,8 @@ pub struct Settings {
     pub lds_misaligned: LdsMisaligned,
     /// FLAT accesses of global memory: the immediate offset applied or ignored.
     pub flat_offset: FlatOffset,
+    /// gfx6/gfx7 buffer accesses with a non-zero SOFFSET: undefined or range-checked.
+    pub sici_soffset_clamp: SiciSoffsetClamp,
 }
 
 impl Settings {
@@ -439,6 +461,12 @@ impl Settings {
         } else {
             LdsDmaM0::Bits16
         };
+        // LLVM splitMUBUFOffset: SI and CI only (`<= SEA_ISLANDS`).
+        let sici_soffset_clamp = if matches!(t.gen(), Gen::Gfx6 | Gen::Gfx7) {
+            SiciSoffsetClamp::Undefined
+        } else {
+            SiciSoffsetClamp::Defined
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
@@ -463,6 +491,7 @@ impl Settings {
                 d16_unused,
                 lds_misaligned,
                 flat_offset,
+                sici_soffset_clamp,
             }
         } else {
             Settings {
@@ -488,6 +517,7 @@ impl Settings {
                 d16_unused,
                 lds_misaligned,
                 flat_offset,
+                sici_soffset_clamp,
             }
         }
     }
@@ -595,6 +625,7 @@ settings_table! {
     d16_unused: D16Unused { "PRESERVED" => Preserved, "UNDEFINED" => Undefined },
     lds_misaligned: LdsMisaligned { "DEFINED" => Defined, "UNDEFINED" => Undefined },
     flat_offset: FlatOffset { "APPLIED" => Applied, "IGNORED" => Ignored },
+    sici_soffset_clamp: SiciSoffsetClamp { "UNDEFINED" => Undefined, "DEFINED" => Defined },
 }
 
 /// Every setting as `name=A|B|C`, comma-separated (for help texts).
@@ -651,10 +682,24 @@ pub mod groups {
     pub const D16: &[&str] = &["d16_unused"];
     /// gfx1010-gfx1013's hardware bugs (printed with every gfx1010 verdict).
     pub const GFX101X: &[&str] = &["lds_misaligned", "flat_offset"];
+    /// Buffer instructions on gfx6/gfx7 (SI/CI's SOFFSET clamping bug).
+    pub const BUFFER_SICI: &[&str] = &["sici_soffset_clamp"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 13] = [
-        LDS, BUFFER, SBUFFER, FLAT, FLOAT, IEEE, LDS_DMA, APPEND, DS_GFX6, BUFFER_GCN, BVH, D16,
+    pub const ALL: [&[&str]; 14] = [
+        LDS,
+        BUFFER,
+        SBUFFER,
+        FLAT,
+        FLOAT,
+        IEEE,
+        LDS_DMA,
+        APPEND,
+        DS_GFX6,
+        BUFFER_GCN,
+        BVH,
+        D16,
         GFX101X,
+        BUFFER_SICI,
     ];
 }
 
@@ -703,7 +748,7 @@ mod tests {
                 "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
                  buffer_offset, sbuffer_size, sbuffer_offset, flat_aperture, fp32_denorm, \
                  ieee_mode, lds_dma_m0, lds_dma_offset, append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
-                 bvh_invalid, d16_unused, lds_misaligned, flat_offset)"
+                 bvh_invalid, d16_unused, lds_misaligned, flat_offset, sici_soffset_clamp)"
                     .into()
             )
         );
@@ -711,8 +756,17 @@ mod tests {
         assert!(settings_help().starts_with("alignment=DWORD|UNALIGNED|STRICT, lds_limit="));
         assert!(settings_help().ends_with(
             "bvh_invalid=ALL_ONES|TOP29, d16_unused=PRESERVED|UNDEFINED, \
-             lds_misaligned=DEFINED|UNDEFINED, flat_offset=APPLIED|IGNORED"
+             lds_misaligned=DEFINED|UNDEFINED, flat_offset=APPLIED|IGNORED, \
+             sici_soffset_clamp=UNDEFINED|DEFINED"
         ));
+        // LLVM splitMUBUFOffset: SI and CI (`<= SEA_ISLANDS`) clamp wrongly with SOFFSET.
+        assert_eq!(
+            (
+                Settings::default_for(Target::Gfx700).sici_soffset_clamp,
+                Settings::default_for(Target::Gfx802).sici_soffset_clamp
+            ),
+            (SiciSoffsetClamp::Undefined, SiciSoffsetClamp::Defined)
+        );
         let d = Settings::default_for;
         // Target facts (LLVM d16PreservesUnusedBits, FeatureLdsMisalignedBug,
         // FeatureFlatSegmentOffsetBug, gfx950's 160 KiB LDS).

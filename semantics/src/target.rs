@@ -192,6 +192,27 @@ impl Target {
         self == Target::Gfx1010
     }
 
+    /// Whether the memory-side f32 add of `buffer_atomic_add_f32` honours f32 denormals: LLVM's
+    /// `FeatureMemoryAtomicFAddF32DenormalSupport` ("global/flat/buffer atomic fadd for float
+    /// supports denormal handling") is in `FeatureISAVersion9_4_Common`, the GFX11 and GFX12
+    /// lists and `FeatureISAVersion12_50`, not in gfx908's or gfx90a's. Those two flush f32
+    /// denormals whatever MODE says (LLVM review D87864: "Global FP atomic instructions have a
+    /// hardcoded FP mode and do not support FP32 denormals"; SIISelLowering selects them there
+    /// only for preserve-sign f32 or unsafe FP atomics).
+    pub fn mem_fadd_f32_denormals(self) -> bool {
+        !matches!(self, Target::Gfx908 | Target::Gfx90a)
+    }
+
+    /// What a buffer format store writes into the components of the format it does not supply
+    /// (`buffer_store_format_x` into a 32_32_32_32 element): a copy of X on GFX12 (LLVM
+    /// `FeatureDefaultComponentBroadcast`, "BUFFER/IMAGE store instructions set unspecified
+    /// components to x component (GFX12)", in the GFX12 generation's list, which gfx1250's
+    /// `FeatureISAVersion12_50` includes), zero before (`FeatureDefaultComponentZero`, in the
+    /// SOUTHERN_ISLANDS .. GFX11 generation lists): true for the copy of X.
+    pub fn default_component_broadcast(self) -> bool {
+        matches!(self.gen(), Gen::Gfx12 | Gen::Gfx1250)
+    }
+
     /// Parse an `-mcpu` name, one of LLVM's aliases, or a folded triple's architecture.
     pub fn parse(name: &str) -> Option<Target> {
         let n = name.trim().to_ascii_lowercase();

@@ -109,6 +109,7 @@ const UNALIGNED: Settings = Settings {
     d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
     lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
     flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
+    sici_soffset_clamp: gcnsmt_semantics::settings::SiciSoffsetClamp::Defined,
 };
 const DWORD: Settings = Settings {
     alignment: Alignment::Dword,
@@ -133,6 +134,7 @@ const DWORD: Settings = Settings {
     d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
     lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
     flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
+    sici_soffset_clamp: gcnsmt_semantics::settings::SiciSoffsetClamp::Defined,
 };
 
 fn word(m: &CMem, a: u32) -> u32 {
@@ -721,6 +723,7 @@ const NO_BOUND: Settings = Settings {
     d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
     lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
     flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
+    sici_soffset_clamp: gcnsmt_semantics::settings::SiciSoffsetClamp::Defined,
 };
 
 /// Every src2 form, both address modes: B = A + stride * (OFFSET[15] ? {A[31], A[31:17]} :

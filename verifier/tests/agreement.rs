@@ -278,6 +278,7 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
         lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
         flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
+        sici_soffset_clamp: gcnsmt_semantics::settings::SiciSoffsetClamp::Defined,
     }
 }
 

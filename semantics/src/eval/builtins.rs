@@ -130,6 +130,9 @@ impl<D: Domain> Ev<'_, '_, D> {
         if let Some(v) = self.format_call(f, args, st)? {
             return Ok(v);
         }
+        if let Some(v) = self.buffer_hw_call(f, args, st)? {
+            return Ok(v);
+        }
         let vals: Vec<Val<D>> = match f {
             "CalcDsAddr" | "CalcDs2Addr" => {
                 let mut v = Vec::new();
@@ -173,6 +176,7 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let Some(mode) = self.frame.buffer else {
                     return err("CalcBufferAddr is only defined for buffer instructions");
                 };
+                self.sici_soffset(st, &mode, &vals);
                 let mut it = vals.into_iter();
                 let (Some(Val::Bits(vaddr, _)), _, _, Some(off)) =
                     (it.next(), it.next(), it.next(), it.next())
@@ -423,10 +427,16 @@ impl<D: Domain> Ev<'_, '_, D> {
     /// The VALU's f32 denormal mode (settings `fp32_denorm`): identity when denormals are
     /// preserved, else a denormal becomes zero of its sign.
     fn flush_denorm_f32(&mut self, v: Val<D>) -> Result<Val<D>, EvalError> {
+        let flush = self.frame.settings.fp32_denorm == Fp32Denorm::Flush;
+        self.flush_f32(v, flush)
+    }
+
+    /// `v` (an .f32) with a denormal made zero of its sign when `flush`, else `v`.
+    pub(super) fn flush_f32(&mut self, v: Val<D>, flush: bool) -> Result<Val<D>, EvalError> {
         let Val::Bits(x, ty @ Ty::Bits(Kind::F, 32)) = v else {
-            return err("FlushDenormF32 needs an .f32 value");
+            return err("the f32 denormal flush needs an .f32 value");
         };
-        if self.frame.settings.fp32_denorm == Fp32Denorm::Preserve {
+        if !flush {
             return Ok(Val::Bits(x, ty));
         }
         let exp = self.d.extract(&x, 30, 23);

@@ -29,11 +29,15 @@ impl<D: Domain> Ev<'_, '_, D> {
         args: &[Expr],
         st: &mut St<D>,
     ) -> Result<Option<Val<D>>, EvalError> {
-        let (load, bits) = match f {
-            "ConvertFromFormat" => (true, 32),
-            "ConvertFromFormatD16" => (true, 16),
-            "ConvertToFormat" => (false, 32),
-            "ConvertToFormatD16" => (false, 16),
+        // The `Default` stores write a component the instruction does not supply
+        // (`DefaultComponent`), which exists only where the format has that component.
+        let (load, bits, dflt) = match f {
+            "ConvertFromFormat" => (true, 32, false),
+            "ConvertFromFormatD16" => (true, 16, false),
+            "ConvertToFormat" => (false, 32, false),
+            "ConvertToFormatD16" => (false, 16, false),
+            "ConvertToFormatDefault" => (false, 32, true),
+            "ConvertToFormatD16Default" => (false, 16, true),
             _ => return Ok(None),
         };
         let n = if load { 2 } else { 3 };
@@ -62,7 +66,7 @@ impl<D: Domain> Ev<'_, '_, D> {
         let v = self.expr(&args[2], None, st)?;
         let v = self.convert(v, Ty::Bits(Kind::B, bits))?;
         let Val::Bits(v, _) = v else { unreachable!() };
-        self.store_comp(st, &fmt, &elems, c, &v);
+        self.store_comp(st, &fmt, &elems, c, &v, dflt);
         self.accessed(&elems);
         Ok(Some(Val::Bool(self.d.boolean(true))))
     }
@@ -281,12 +285,24 @@ impl<D: Domain> Ev<'_, '_, D> {
         elems: &[Elem<D>],
         c: usize,
         v: &D::Bv,
+        dflt: bool,
     ) {
         let nf = fmt.nfmt.clone();
         let mut ub = fmt.bad.clone();
         if let Some(s) = &fmt.dst_sel {
             let id = bf::is(self.d, &s[c], 4 + c as u128);
-            let not_id = self.d.lnot(&id);
+            let mut not_id = self.d.lnot(&id);
+            if dflt {
+                // A default component's select matters only where the format has it.
+                let mut has = self.d.boolean(false);
+                for e in elems
+                    .iter()
+                    .filter(|e| c < bf::dfmt_widths(e.df).map_or(0, |w| w.len()))
+                {
+                    has = self.d.or(&has, &e.cond);
+                }
+                not_id = self.d.and(&not_id, &has);
+            }
             ub = self.d.or(&ub, &not_id);
         }
         let mut known_df = self.d.boolean(false);

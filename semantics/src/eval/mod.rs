@@ -786,6 +786,7 @@ impl<D: Domain> Ev<'_, '_, D> {
     }
 }
 
+mod buffer_hw;
 mod builtins;
 mod format;
 mod fp8;

@@ -182,6 +182,8 @@ impl Outcome {
             (self.target.gfx101x_bugs(), groups::GFX101X),
             // bufaudit: they choose between readings of the GCN/CDNA V# only.
             (self.buffer && self.gcn_vsharp(), groups::BUFFER_GCN),
+            // SI/CI's SOFFSET clamping bug (LLVM splitMUBUFOffset).
+            (self.buffer && self.sici(), groups::BUFFER_SICI),
         ];
         let names: Vec<&str> = read
             .iter()
@@ -206,6 +208,13 @@ impl Outcome {
             }
         }
         t
+    }
+
+    /// Either side runs on gfx6 or gfx7 (Southern or Sea Islands).
+    fn sici(&self) -> bool {
+        use gcnsmt_semantics::target::Gen;
+        let sici = |t: Target| matches!(t.gen(), Gen::Gfx6 | Gen::Gfx7);
+        sici(self.target) || self.to.is_some_and(|(t, _)| sici(t))
     }
 
     /// Either side runs on a target with the GCN/CDNA V# layout (gfx6-gfx950).

@@ -143,6 +143,8 @@ impl LaneFn<'_> {
                 d16_unused: gcnsmt_semantics::settings::D16Unused::Preserved,
                 lds_misaligned: gcnsmt_semantics::settings::LdsMisaligned::Defined,
                 flat_offset: gcnsmt_semantics::settings::FlatOffset::Applied,
+                // Irrelevant: SOFFSET is 0.
+                sici_soffset_clamp: gcnsmt_semantics::settings::SiciSoffsetClamp::Defined,
             },
             mem: MemView::Space(space),
             aliases: self.def.aliases_for(self.entry).unwrap_or(&[]),
