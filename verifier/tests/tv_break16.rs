@@ -86,3 +86,19 @@ fn an_salu_opcode_the_target_lacks_is_an_error() {
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains(": proved"), "{text}");
 }
+
+#[test]
+fn a_claim_on_an_access_whose_operands_a_fold_changed_is_compared_and_proved() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/tv/break16/02-scalar-borrowed-memop");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
+        .current_dir(&dir)
+        .args(["tv", "fold.before.mir", "fold.after.mir"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    // Hand check: the folded register `%32` is `S_MOV_B32 0` in the same block, so every
+    // access reads the same soffset value as before.
+    assert!(text.contains("buffer_scale bb.0 gfx900: proved"), "{text}");
+    assert_eq!(out.status.code(), Some(0), "{text}");
+}
