@@ -133,6 +133,12 @@ impl<D: Domain> Ev<'_, '_, D> {
         if let Some(v) = self.buffer_hw_call(f, args, st)? {
             return Ok(v);
         }
+        if let Some(on) = self.setting_flag(f) {
+            if !args.is_empty() {
+                return err(format!("{f} takes no arguments"));
+            }
+            return Ok(Val::Bool(self.d.boolean(on)));
+        }
         let vals: Vec<Val<D>> = match f {
             "CalcDsAddr" | "CalcDs2Addr" => {
                 let mut v = Vec::new();
@@ -239,13 +245,6 @@ impl<D: Domain> Ev<'_, '_, D> {
                 let on = self.frame.settings.d16_unused == crate::settings::D16Unused::Preserved;
                 Ok(Val::Bool(self.d.boolean(on)))
             }
-            // Whether a scalar buffer load's offsets wrap at 32 bits (setting `sbuffer_offset`).
-            "SbufferOffsetWraps" => {
-                arity(0)?;
-                let on =
-                    self.frame.settings.sbuffer_offset == crate::settings::SbufferOffset::Wrap32;
-                Ok(Val::Bool(self.d.boolean(on)))
-            }
             // Whether `ds_append`/`ds_consume` take M0's base and bound (setting `append_addr`):
             // only on LDS, since with `gds` the GDS window applies them already.
             "AppendM0Base" => {
@@ -254,13 +253,8 @@ impl<D: Domain> Ev<'_, '_, D> {
                     && self.frame.mem == MemView::Space(AddrSpace::Lds);
                 Ok(Val::Bool(self.d.boolean(on)))
             }
-            // The BVH stack ops' two readings the sources disagree on (settings `bvh_pop`,
+            // One of the BVH stack ops' two readings the sources disagree on (setting
             // `bvh_invalid`; semantics/pcode/ds_bvh.pcode).
-            "BvhDecrementFirst" => {
-                arity(0)?;
-                let on = self.frame.settings.bvh_pop == BvhPop::Gpurt;
-                Ok(Val::Bool(self.d.boolean(on)))
-            }
             "IsInvalidNode" => {
                 arity(1)?;
                 let x = self.convert(vals.into_iter().next().unwrap(), Ty::U32)?;
@@ -274,6 +268,20 @@ impl<D: Domain> Ev<'_, '_, D> {
                 Ok(Val::Bool(self.d.cmp(CmpOp::Eq, &hi, &want)))
             }
             _ => err(format!("unknown function `{f}`")),
+        }
+    }
+
+    /// The settings read as argument-less flags: whether a scalar buffer load's offsets wrap at
+    /// 32 bits (`sbuffer_offset`), whether the BVH stack pop decrements first (`bvh_pop`, one
+    /// of the two readings the sources disagree on; semantics/pcode/ds_bvh.pcode).
+    fn setting_flag(&self, f: &str) -> Option<bool> {
+        let s = &self.frame.settings;
+        match f {
+            "SbufferOffsetWraps" => {
+                Some(s.sbuffer_offset == crate::settings::SbufferOffset::Wrap32)
+            }
+            "BvhDecrementFirst" => Some(s.bvh_pop == BvhPop::Gpurt),
+            _ => None,
         }
     }
 
