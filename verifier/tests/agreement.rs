@@ -233,6 +233,17 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         } else {
             SbufferSize::Records
         },
+        // Both readings of the offset sums (breaker 17's 05, 07), interpreter against solver.
+        buffer_offset: if rng.gen() {
+            gcnsmt_semantics::settings::BufferOffset::Checked
+        } else {
+            gcnsmt_semantics::settings::BufferOffset::Wrap
+        },
+        sbuffer_offset: if rng.gen() {
+            gcnsmt_semantics::settings::SbufferOffset::Sum64
+        } else {
+            gcnsmt_semantics::settings::SbufferOffset::Wrap32
+        },
         // Both, so the solver's FLAT paths agree with the interpreter's under each.
         flat_aperture: if rng.gen() {
             gcnsmt_semantics::settings::FlatAperture::Any
