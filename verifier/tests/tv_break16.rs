@@ -88,7 +88,7 @@ fn an_salu_opcode_the_target_lacks_is_an_error() {
 }
 
 #[test]
-fn a_claim_on_an_access_whose_operands_a_fold_changed_is_compared_and_proved() {
+fn a_claim_on_an_access_whose_operands_a_fold_changed_stays_proved() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/data/tv/break16/02-scalar-borrowed-memop");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_gcnsmt"))
