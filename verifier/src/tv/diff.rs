@@ -28,8 +28,8 @@ pub struct BlockPair {
     pub changed: bool,
     /// Virtual registers used outside this block, in either file.
     pub liveout: BTreeSet<u32>,
-    /// Physical registers live out of the block: successors' live-ins and the terminators'
-    /// register uses, in either file (`vgpr0`, `sgpr4_sgpr5`).
+    /// Physical registers live out of the block: successors' live-ins, in either file
+    /// (`vgpr0`, `sgpr4_sgpr5`); the terminators' register uses are added by `lower::lower`.
     pub phys_live: BTreeSet<String>,
 }
 
@@ -320,19 +320,9 @@ fn phys_liveout(f: &Function, ix: &FnIndex, b: &Block, c: bool) -> BTreeSet<Stri
     if ix.returns {
         out.extend(returns_writes(f, b, c));
     }
-    for i in b
-        .insts
-        .iter()
-        .filter(|i| super::lower::is_terminator(&i.opcode))
-    {
-        for o in &i.ops {
-            if let OpKind::Phys(p) = &o.kind {
-                if !o.flags.implicit_def {
-                    out.insert(p.clone());
-                }
-            }
-        }
-    }
+    // The terminators' register uses are added by the lowering (`lower::with_term_reads`), of
+    // the blocks it checks: where `cf_lower` expands a `*_term` op into the plain op its uses
+    // are read inside the rule, not after the block.
     out
 }
 

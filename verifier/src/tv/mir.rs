@@ -484,7 +484,7 @@ fn body(
         } else if let Some(rest) = t.strip_prefix("liveins:") {
             b.liveins.extend(
                 rest.split(',')
-                    .map(|s| s.trim().trim_start_matches('$').to_string())
+                    .flat_map(|s| super::mir_livein::livein_names(s.trim()))
                     .filter(|s| !s.is_empty()),
             );
         } else if t.starts_with("DBG_") || t.starts_with("frame-setup CFI") || t == "}" {

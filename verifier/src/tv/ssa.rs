@@ -31,6 +31,7 @@
 
 use super::emit::class_bank;
 use super::mir::{Block, Function, Inst, MirFile, OpKind};
+use super::ssa_widen::{inst_defs, writes_phys, Widening};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// At most this many instructions per preamble, and chains at most this deep: a longer chain
@@ -73,8 +74,17 @@ pub(super) fn canonical(before: &MirFile, after: &MirFile) -> (MirFile, MirFile)
     a.functions
         .iter_mut()
         .for_each(super::cf_lower::mark_exec_dead);
-    b.functions.iter_mut().for_each(super::canon::canonicalize);
-    a.functions.iter_mut().for_each(super::canon::canonicalize);
+    // Twice: a piece read through a copy (`%29 = COPY %1.sub0`, `%1 = COPY %22`) is a piece
+    // read (`%22.sub0`) only once the copies are propagated (machine-sink deleting `%1`).
+    for _ in 0..2 {
+        for fb in &mut b.functions {
+            if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
+                super::canon::pieces_pair(fb, fa);
+            }
+        }
+        b.functions.iter_mut().for_each(super::canon::canonicalize);
+        a.functions.iter_mut().for_each(super::canon::canonicalize);
+    }
     for fb in &mut b.functions {
         if let Some(fa) = a.functions.iter_mut().find(|g| g.name == fb.name) {
             let merged = super::ssa_load::merged_claims(fb, fa);
@@ -234,14 +244,40 @@ fn inline_defs(
             Default::default()
         });
     }
-    for (b, (insts, ids)) in f.blocks.iter_mut().zip(pre) {
+    // VALU copies go after a block's leading `SI_END_CF`s (`ssa_widen::leading_end_cfs`): they
+    // then run under the restored EXEC, on every lane the block's code runs on.
+    let vector: Vec<Vec<bool>> = pre
+        .iter()
+        .map(|(insts, _)| insts.iter().map(|i| writes_vector(i, &f.classes)).collect())
+        .collect();
+    for ((b, (insts, ids)), vec) in f.blocks.iter_mut().zip(pre).zip(vector) {
         if insts.is_empty() {
             continue;
         }
         let at = b.insts.iter().take_while(|i| i.opcode == "PHI").count();
-        b.insts.splice(at..at, insts);
+        let ends = super::ssa_widen::leading_end_cfs(b);
+        let (vs, ss): (Tagged, Tagged) = if ends > 0 {
+            insts.into_iter().zip(vec).partition(|(_, v)| *v)
+        } else {
+            (Vec::new(), insts.into_iter().zip(vec).collect())
+        };
+        let after_ends = at + ends;
+        b.insts
+            .splice(after_ends..after_ends, vs.into_iter().map(|(i, _)| i));
+        b.insts.splice(at..at, ss.into_iter().map(|(i, _)| i));
         b.inlined = ids;
     }
+}
+
+/// Preamble instructions, each with whether it is a VALU copy.
+type Tagged = Vec<(Inst, bool)>;
+
+/// Whether `i` defines a register outside the SGPRs (a VALU copy of the preamble).
+fn writes_vector(i: &Inst, classes: &BTreeMap<u32, String>) -> bool {
+    i.defs.iter().any(|d| match d.kind {
+        OpKind::VReg { id, .. } => classes.get(&id).is_none_or(|c| class_bank(c) != 's'),
+        _ => true,
+    })
 }
 
 /// The only definition of each virtual register defined once: (block position, index).
@@ -262,16 +298,6 @@ fn def_sites(f: &Function) -> HashMap<u32, (usize, usize)> {
         .collect()
 }
 
-fn inst_defs(i: &Inst) -> impl Iterator<Item = u32> + '_ {
-    i.defs
-        .iter()
-        .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
-        .filter_map(|o| match o.kind {
-            OpKind::VReg { id, .. } => Some(id),
-            _ => None,
-        })
-}
-
 /// Virtual registers `i` reads (not `undef` ones: they read nothing defined).
 fn inst_reads(i: &Inst) -> impl Iterator<Item = u32> + '_ {
     i.ops
@@ -281,13 +307,6 @@ fn inst_reads(i: &Inst) -> impl Iterator<Item = u32> + '_ {
             OpKind::VReg { id, .. } => Some(id),
             _ => None,
         })
-}
-
-fn writes_phys(i: &Inst, pick: impl Fn(&str) -> bool) -> bool {
-    i.defs
-        .iter()
-        .chain(i.ops.iter().filter(|o| o.flags.def || o.flags.implicit_def))
-        .any(|o| matches!(&o.kind, OpKind::Phys(p) if pick(p)))
 }
 
 struct Ctx<'a> {
@@ -369,7 +388,9 @@ impl Ctx<'_> {
         }
         let (lanes_ok, scc_live) = ok;
         if kind == Kind::Vector
-            && (!lanes_ok || !self.once_per_value(d, k) || self.widen.between(k, p))
+            && (!lanes_ok
+                || !self.once_per_value(d, k)
+                || self.widen.between(k, p, &|a, b| self.dominates(a, b)))
         {
             return;
         }
@@ -479,95 +500,6 @@ impl Ctx<'_> {
     }
 }
 
-/// The blocks of the after-program with an instruction that may turn EXEC bits on: any EXEC
-/// write but a terminator that only clears bits ([`narrows_exec`]): `SI_END_CF`, `SI_ELSE`,
-/// WWM, `SI_INIT_EXEC`, `$exec = S_MOV_B64`, `$exec = S_OR_B64_term $exec, %m`. A lane turned on
-/// between a definition and a read never ran the definition, so the after-program reads
-/// whatever its register held there: a VALU definition is not copied across such a block.
-#[derive(Default)]
-struct Widening {
-    /// Per widening block: the blocks it reaches, and the blocks that reach it.
-    reach: Vec<(usize, Vec<bool>, Vec<bool>)>,
-    /// Too many widening blocks to track: no VALU definition is copied.
-    all: bool,
-}
-
-impl Widening {
-    fn new(f: &Function, succ: &[Vec<usize>]) -> Widening {
-        let at: Vec<usize> = (0..f.blocks.len())
-            .filter(|&k| f.blocks[k].insts.iter().any(widens_exec))
-            .collect();
-        if at.len() > 64 {
-            return Widening {
-                reach: Vec::new(),
-                all: true,
-            };
-        }
-        let mut pred: Vec<Vec<usize>> = vec![Vec::new(); succ.len()];
-        for (u, ss) in succ.iter().enumerate() {
-            for &v in ss {
-                pred[v].push(u);
-            }
-        }
-        let reach = at
-            .into_iter()
-            .map(|w| (w, closure(w, succ), closure(w, &pred)))
-            .collect();
-        Widening { reach, all: false }
-    }
-
-    /// Whether a widening block lies on a path from block `k` (a definition there) to block
-    /// `p` (its read), either end included.
-    fn between(&self, k: usize, p: usize) -> bool {
-        self.all || self.reach.iter().any(|(_, fwd, back)| back[k] && fwd[p])
-    }
-}
-
-/// The blocks reached from `w` along `edges`, `w` included.
-fn closure(w: usize, edges: &[Vec<usize>]) -> Vec<bool> {
-    let mut seen = vec![false; edges.len()];
-    let mut work = vec![w];
-    seen[w] = true;
-    while let Some(v) = work.pop() {
-        for &x in &edges[v] {
-            if !seen[x] {
-                seen[x] = true;
-                work.push(x);
-            }
-        }
-    }
-    seen
-}
-
-/// Whether `i` may turn EXEC bits on (see [`Widening`]).
-pub(super) fn widens_exec(i: &Inst) -> bool {
-    writes_phys(i, |p| p.starts_with("exec"))
-        && !(super::effects::is_terminator(&i.opcode) && narrows_exec(i))
-}
-
-/// Whether terminator `i` can only clear EXEC bits: `SI_IF` (EXEC &= cond), `SI_LOOP`, or
-/// `$exec = S_AND(N2)_B64/B32_term $exec, x` / `S_AND_SAVEEXEC_*_term x` (EXEC & x, EXEC & !x).
-fn narrows_exec(i: &Inst) -> bool {
-    let op = i.opcode.as_str();
-    let exec = |o: Option<&super::mir::Operand>| {
-        o.is_some_and(|o| matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec")))
-    };
-    let to_exec = i.defs.len() == 1 && exec(i.defs.first());
-    let mut srcs = i.uses().filter(|o| !o.flags.implicit);
-    match op {
-        // SI_LOOP is EXEC &= ~mask (SILowerControlFlow::emitLoop, `cf_lower.rs`): the loop's
-        // next iteration runs a subset of this one's lanes.
-        "SI_IF" | "SI_LOOP" => true,
-        "S_AND_SAVEEXEC_B64_term" | "S_AND_SAVEEXEC_B32_term" => true,
-        "S_AND_B64_term" | "S_AND_B32_term" => {
-            let (a, b) = (srcs.next(), srcs.next());
-            to_exec && (exec(a) || exec(b))
-        }
-        "S_ANDN2_B64_term" | "S_ANDN2_B32_term" => to_exec && exec(srcs.next()),
-        _ => false,
-    }
-}
-
 /// SALU ops whose result is not a function of their register operands alone.
 fn scalar_excluded(op: &str) -> bool {
     // The EXEC-writing and -reading forms read a physical register the operands name anyway
@@ -606,23 +538,31 @@ fn other_lanes(op: &str) -> bool {
 /// Whether block `b` may read a lane its EXEC leaves inactive, or writes EXEC before its
 /// terminators: a VALU preamble (which writes only the active lanes) is then not added.
 fn touches_other_lanes(b: &Block, classes: &BTreeMap<u32, String>) -> bool {
-    b.insts.iter().any(|i| {
-        let op = i.opcode.as_str();
-        let vgpr_to_sgpr = matches!(
-            op,
-            "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG"
-        ) && i.defs.iter().any(|d| match d.kind {
-            OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) == 's'),
-            OpKind::Phys(ref p) => {
-                p.starts_with("sgpr") || p.starts_with("vcc") || p.starts_with("exec")
-            }
-            _ => false,
-        }) && i.ops.iter().any(|o| match o.kind {
-            OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) != 's'),
-            OpKind::Phys(ref p) => p.starts_with("vgpr") || p.starts_with("agpr"),
-            _ => false,
-        });
-        vgpr_to_sgpr
+    // Leading `SI_END_CF`s only restore lanes before the VALU copies run (see `inline_defs`);
+    // which lanes they turn on is `Widening`'s question.
+    let phis = b.insts.iter().take_while(|i| i.opcode == "PHI").count();
+    let skip = phis..phis + super::ssa_widen::leading_end_cfs(b);
+    b.insts
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !skip.contains(k))
+        .any(|(_, i)| {
+            let op = i.opcode.as_str();
+            let vgpr_to_sgpr = matches!(
+                op,
+                "COPY" | "REG_SEQUENCE" | "INSERT_SUBREG" | "EXTRACT_SUBREG"
+            ) && i.defs.iter().any(|d| match d.kind {
+                OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) == 's'),
+                OpKind::Phys(ref p) => {
+                    p.starts_with("sgpr") || p.starts_with("vcc") || p.starts_with("exec")
+                }
+                _ => false,
+            }) && i.ops.iter().any(|o| match o.kind {
+                OpKind::VReg { id, .. } => classes.get(&id).is_some_and(|c| class_bank(c) != 's'),
+                OpKind::Phys(ref p) => p.starts_with("vgpr") || p.starts_with("agpr"),
+                _ => false,
+            });
+            vgpr_to_sgpr
             || other_lanes(op)
             || op.starts_with("DS_BPERMUTE")
             || op.starts_with("DS_PERMUTE")
@@ -636,7 +576,7 @@ fn touches_other_lanes(b: &Block, classes: &BTreeMap<u32, String>) -> bool {
             || op.starts_with("ENTER_STRICT")
             || op.starts_with("EXIT_STRICT")
             || (!super::effects::is_terminator(op) && writes_phys(i, |p| p.starts_with("exec")))
-    })
+        })
 }
 
 /// Immediate dominators of the blocks at positions `0..succ.len()`, the entry at 0 (its own
