@@ -139,7 +139,15 @@ type Piece = (u32, Option<String>);
 /// (breaker 16's 05).
 fn pieces(f: &Function, defs: &BTreeMap<u32, usize>, stable: &Stable) -> BTreeMap<Key, Piece> {
     let width = |id: u32, sub: &Option<String>| match sub {
-        Some(s) => Some(s.split('_').count() as u32),
+        // Only whole dwords (`sub0`, `sub1_sub2`): `hi16`/`lo16` halves are not copies of a
+        // 32-bit register, and the lowering models a half only where the MIR names it.
+        Some(s) => s
+            .split('_')
+            .all(|p| {
+                p.strip_prefix("sub")
+                    .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+            .then(|| s.split('_').count() as u32),
         None => f.classes.get(&id).and_then(|c| class_dwords(c)),
     };
     let bank = |id: u32| f.classes.get(&id).map(|c| class_bank(c));
