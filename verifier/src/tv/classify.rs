@@ -34,6 +34,21 @@ pub(super) fn classify_refutation(
             "unknown",
             format!("a counterexample rests on the uninterpreted result of {ops}"),
         )
+    } else if c.mem_diffs.is_empty()
+        && !differing.is_empty()
+        && differing
+            .iter()
+            .all(|n| n.trim_start_matches('%').starts_with("claimop"))
+    {
+        // Only the operands of an access paired for its claims differ (`memop::claim_pairs`):
+        // the claim is not shown to be about the same bytes, and nothing the code computes
+        // differs; the claim, not the code, is what is not backed.
+        (
+            "unsupported",
+            "a memory operand's claim rests on an access of other operands (the paired \
+             accesses' operands differ; their values do not)"
+                .into(),
+        )
     } else if only_soft {
         let regs = mir_names(&differing.join(", "), fp);
         (

@@ -632,9 +632,8 @@ fn set_verdict(
 ) {
     match verdict {
         // Proved for the waves the model covers, not all of them (`Lowered::bounded`).
-        Verdict::Proved if l.bounded.is_some() => {
-            v.verdict = "unknown";
-            v.reason = l.bounded.clone();
+        Verdict::Proved if l.proof_caveat().is_some() => {
+            (v.verdict, v.reason) = l.proof_caveat().map(|(w, r)| (w, Some(r))).expect("caveat");
         }
         Verdict::Proved => v.verdict = "proved",
         Verdict::Inapplicable => v.verdict = "inapplicable",

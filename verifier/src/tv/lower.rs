@@ -73,6 +73,19 @@ pub struct Lowered {
     /// The pair has image reads (`mimg.rs`) lowered as shared inputs: a refutation that rests
     /// on them is confirmed with [`super::mimg::Texel::Concrete`].
     pub images: bool,
+    /// An after-access's memory operand makes a claim no before-access of the same address
+    /// makes (`memop::check`): a proof is then `unsupported` (later passes trust the claim),
+    /// a refutation stands (the hardware reads what it reads).
+    pub claim_gap: Option<String>,
+}
+
+impl Lowered {
+    /// What a proof of this pair is instead, and why: `unknown` for a proof covering only
+    /// waves with one active lane ([`Lowered::bounded`]), `unsupported` for an unbacked claim.
+    pub fn proof_caveat(&self) -> Option<(&'static str, String)> {
+        (self.claim_gap.clone().map(|r| ("unsupported", r)))
+            .or_else(|| self.bounded.clone().map(|r| ("unknown", r)))
+    }
 }
 
 /// Why a block pair is not checked: the instruction (file:line:col) and the reason.
@@ -150,11 +163,13 @@ pub fn lower(
     let sides = (before, after);
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
+    let mut claim_gap = None;
     if let Some((l, why)) = super::memop::check(b, a, Some(target)) {
-        return Err(Unsupported(format!(
-            "{}:{}:{}: {why}",
-            after.file, l.line, l.col
-        )));
+        let why = format!("{}:{}:{}: {why}", after.file, l.line, l.col);
+        match why.split_once(super::memop::CLAIM_GAP) {
+            Some((at, rest)) => claim_gap = Some(format!("{at}{rest}")),
+            None => return Err(Unsupported(why)),
+        }
     }
     if let Some(i) = super::effects::undef_added(b, a) {
         let why = "the pass added an `undef` flag where the before-block has a value";
@@ -192,10 +207,14 @@ pub fn lower(
     // A pair that writes EXEC, reads it explicitly or makes a lane mask gets the EXEC model
     // (`exec.rs`). One that writes EXEC has no other: the one-lane model would run lane L's
     // VALU work whatever EXEC says. The others fall back to the one-lane model.
+    let gap = |mut l: Lowered| {
+        l.claim_gap = claim_gap.clone();
+        l
+    };
     if !super::exec::involved(b, a) {
-        return lower_in(name, sides, live, target, how, false);
+        return lower_in(name, sides, live, target, how, false).map(gap);
     }
-    match lower_in(name, sides, live, target, how, true) {
+    let r = match lower_in(name, sides, live, target, how, true) {
         // A mask read across lanes (`S_CMP_LG_U64 %mask, 0`, `S_BCNT1`, `S_FF1` of a V_CMP
         // result) is no better in the one-lane model, where lane L always runs and the mask
         // is never 0: no fallback.
@@ -208,7 +227,8 @@ pub fn lower(
                 false => Unsupported(format!("{} (EXEC model: {})", u.0, e.0)),
             }),
         r => r,
-    }
+    };
+    r.map(gap)
 }
 
 /// What `lower_in` refuses before lowering: changed terminators, `$ttmp` writes, wave-level
@@ -383,6 +403,7 @@ fn lower_in(
         taint,
         soft,
         bounded,
+        claim_gap: None,
         images,
     })
 }

@@ -92,6 +92,7 @@ pub mod uninterp;
 pub mod v2s;
 mod v2s_score;
 mod vccz;
+mod vmem_span;
 mod volatile;
 mod vop_mods;
 pub mod wait_mir;
