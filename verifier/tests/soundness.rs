@@ -43,9 +43,9 @@ fn cross_counts(stdout: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Under `GCNSMT_SLOW=1` the whole corpus, every rule, re-decided by cvc5 on six targets, one
-/// for each change of the memory ISA (gfx600 GCN1, gfx802 GCN3, gfx90a CDNA2, gfx942 CDNA3,
-/// gfx1100 RDNA3, gfx1250): on all fourteen it took 812 s of release build on 2026-12-03
+/// Under `GCNSMT_SLOW=1` the whole corpus, every rule, re-decided by cvc5 on four targets
+/// (gfx600 GCN1, gfx942 CDNA3, gfx1100 RDNA3, gfx1250; cut from six for CI's time on
+/// 2026-12-06: the default tier's gfx802 GCN3 and gfx90a CDNA2 are left to its sample): on all fourteen it took 812 s of release build on 2026-12-03
 /// (2,925 queries, 0 disagreements, 14 undecided), a fifth of CI's budget; the whole run is
 /// `gcnsmt verify proofs/ --cross-check cvc5 --timeout 60` (docs/soundness.md). By default a
 /// sample: one DS file and one buffer file on gfx802, gfx90a and gfx1200, so a disagreement
@@ -69,11 +69,11 @@ fn corpus_cross_checked_by_cvc5_without_disagreement() {
     let mut args = vec!["verify"];
     args.extend(paths.iter().map(String::as_str));
     args.extend(["--cross-check", "cvc5", "--timeout", "60"]);
-    // The sample on three generations (GCN, CDNA, RDNA 4); six in the slow tier.
+    // The sample on three generations (GCN, CDNA, RDNA 4); four others in the slow tier.
     args.extend([
         "--target",
         if slow {
-            "gfx600,gfx802,gfx90a,gfx942,gfx1100,gfx1250"
+            "gfx600,gfx942,gfx1100,gfx1250"
         } else {
             "gfx802,gfx90a,gfx1200"
         },
