@@ -20,6 +20,7 @@ pub mod alu64;
 mod bank;
 pub mod barrier;
 pub mod barrier_move;
+mod barrier_phys;
 pub mod barrier_remat;
 pub mod calls;
 pub mod canon;
