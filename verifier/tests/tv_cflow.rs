@@ -125,11 +125,19 @@ fn planted_bugs_are_not_proved() {
         "unsupported",
         "terminators",
     );
-    planted(
-        "bug_branch_target.gfx900.after.mir",
+    // A branch target changed while bb.4's `successors:` line was kept: llc-22's verifier
+    // rejects the file ("MBB has unexpected successors which are not branch targets,
+    // fallthrough, ..."), and so does tv's reader since breaker 18 (an input error).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/cflow");
+    let args = [
+        "tv",
+        "--target",
         "gfx900",
-        "bb.4",
-        "unsupported",
-        "terminators",
-    );
+        "divergent_loop.gfx900.before.mir",
+        "bug_branch_target.gfx900.after.mir",
+    ];
+    let r = gcnsmt_testkit::run_at(Some(&dir), env!("CARGO_BIN_EXE_gcnsmt"), &args, None, &[]);
+    r.assert_no_panic();
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("bb.4 lists successor"), "{}", r.context());
 }

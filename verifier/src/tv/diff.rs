@@ -71,7 +71,7 @@ fn cfg_change(
         );
         return Some((at.0, at.1, why));
     }
-    fb.blocks.iter().find_map(|bb| {
+    let succ = fb.blocks.iter().find_map(|bb| {
         let ba = fa.blocks.iter().find(|b| b.num == bb.num)?;
         (bb.successors != ba.successors).then(|| {
             let why = format!(
@@ -80,7 +80,57 @@ fn cfg_change(
             );
             (ba.num, ba.loc, why)
         })
-    })
+    });
+    // Which successor a block falls through to is part of the CFG (breaker 18's 05): the
+    // layout decides it, not the `successors:` line.
+    let fall = |f: &Function, n: u32| {
+        let k = f.blocks.iter().position(|b| b.num == n)?;
+        f.fallthrough(k)
+    };
+    let fall = || {
+        fa.blocks.iter().find_map(|ba| {
+            let (x, y) = (fall(fb, ba.num), fall(fa, ba.num));
+            let show = |v: Option<u32>| v.map_or("nothing".into(), |n| format!("bb.{n}"));
+            (x != y).then(|| {
+                let why = format!(
+                    "the pass changed the CFG of `{}`: bb.{} falls through to {} in {}, to {} \
+                     here",
+                    fb.name,
+                    ba.num,
+                    show(x),
+                    before.path,
+                    show(y)
+                );
+                (ba.num, ba.loc, why)
+            })
+        })
+    };
+    // The frame objects and function info later passes lay the frame out by (breaker 18's 04).
+    let meta = || {
+        super::frame_meta::change(&fb.meta, &fa.meta, &|r| mentions(fa, r)).map(|why| {
+            let at = fa.blocks.first().map_or((0, fa.loc), |b| (b.num, b.loc));
+            let why = format!(
+                "the pass changed the frame or function info of `{}` ({why}): prologepilog and \
+                 later passes emit other code for it, which the block checks do not see",
+                fb.name
+            );
+            (at.0, at.1, why)
+        })
+    };
+    succ.or_else(fall).or_else(meta)
+}
+
+/// `f`'s instructions name physical register `r` or one of its parts (`sgpr96` of
+/// `sgpr96_sgpr97_sgpr98_sgpr99`; a tuple that contains one of them counts too).
+fn mentions(f: &Function, r: &str) -> bool {
+    let parts: Vec<&str> = r.split('_').filter(|p| !p.is_empty()).collect();
+    let named = |t: &str| parts.iter().any(|p| t.split('_').any(|q| q == *p));
+    let mut ops = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .flat_map(|i| i.defs.iter().chain(&i.ops));
+    ops.any(|o| matches!(&o.kind, OpKind::Phys(t) if named(t)))
 }
 
 fn err(file: &MirFile, loc: crate::rules::Loc, msg: String) -> InputError {

@@ -121,12 +121,14 @@ mod tests {
             "    INLINEASM &\"global_store_dword v[2:3], v1, off\", 1\n    \
              $vgpr0 = COPY %0\n    %2:vgpr_32 = COPY %1:sgpr_32\n    \
              dead $sgpr30_sgpr31 = SI_CALL %20, @f, csr_amdgpu, implicit $vgpr0\n    \
-             SI_RETURN implicit $vgpr0\n    %5:vreg_1 = COPY %4:sreg_64\n    \
+             %5:vreg_1 = COPY %4:sreg_64\n    \
              %3:vgpr_32 = V_MOV_B32_e32 0, implicit $exec\n    \
              $vgpr1 = SOME_UNKNOWN_PSEUDO $vgpr0\n    \
              $sgpr30_sgpr31 = S_SWAPPC_B64 $sgpr16_sgpr17\n    \
-             %6:sreg_32 = S_GETREG_B32 2306\n",
+             %6:sreg_32 = S_GETREG_B32 2306\n    \
+             SI_RETURN implicit $vgpr0\n",
         );
+        // (The return last: no instruction may follow a terminator, `mir_shape.rs`.)
         for i in &is {
             assert!(may_read_exec(i, &cl), "{}", i.opcode);
         }

@@ -49,6 +49,8 @@ pub struct Function {
     pub scratch_rsrc: Option<String>,
     /// The frame layout of its header and the frame-index inputs (`frame.rs`).
     pub frame: super::frame::Frame,
+    /// Its frame-object tables and `machineFunctionInfo:` as compared (`frame_meta.rs`).
+    pub meta: super::frame_meta::Meta,
     /// Registers moved from a VGPR to an SGPR class that `bank.rs` left as they are, and why.
     pub bank_refused: BTreeMap<u32, String>,
 }
@@ -247,6 +249,7 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             }
             cfg::infer_successors(&mut f);
             cfg::check_successors(&f, &err)?;
+            shape::check(&f, &err)?;
             file.functions.push(f);
             i = next;
             continue;
@@ -263,6 +266,10 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
 mod cfg;
 #[path = "mir_classes.rs"]
 mod classes;
+#[path = "mir_dom.rs"]
+mod dom;
+#[path = "mir_shape.rs"]
+mod shape;
 use classes::{note_classes, register_entry};
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
@@ -393,6 +400,7 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
         i += 1;
     }
     f.frame = super::frame::Frame::read(&lines[start..i]);
+    f.meta = super::frame_meta::Meta::read(&lines[start..i]);
     if !have_name {
         return Err(err(
             start.saturating_sub(1),

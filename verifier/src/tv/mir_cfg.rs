@@ -82,7 +82,7 @@ pub(super) fn check_successors(f: &Function, err: ErrFn) -> Result<(), InputErro
 }
 
 /// The block an operand names (`%bb.3` -> 3), if it names one.
-fn block_ref(o: &super::Operand) -> Option<u32> {
+pub(super) fn block_ref(o: &super::Operand) -> Option<u32> {
     let OpKind::Other(t) = &o.kind else {
         return None;
     };

@@ -29,6 +29,7 @@
 //! that defines them, where the two sides are compared. A register only a preamble defines is
 //! not live out of `P` ([`super::diff`]): its real definition is elsewhere.
 
+use super::dom::{dominators, DomTree};
 use super::emit::class_bank;
 use super::mir::{Block, Function, Inst, MirFile, OpKind};
 use super::ssa_widen::{inst_defs, writes_phys, Widening};
@@ -410,8 +411,7 @@ impl Ctx<'_> {
     /// Whether block `a` dominates block `b` (both reached from the entry): `a` encloses `b`
     /// in the dominator tree's depth-first numbering.
     fn dominates(&self, a: usize, b: usize) -> bool {
-        let ((ia, oa), (ib, ob)) = (self.dom.order[a], self.dom.order[b]);
-        ia <= ib && ob <= oa
+        self.dom.dominates(a, b)
     }
 
     /// A VALU definition runs at most once per value of its operands: it is on no cycle, or
@@ -577,108 +577,4 @@ fn touches_other_lanes(b: &Block, classes: &BTreeMap<u32, String>) -> bool {
             || op.starts_with("EXIT_STRICT")
             || (!super::effects::is_terminator(op) && writes_phys(i, |p| p.starts_with("exec")))
         })
-}
-
-/// Immediate dominators of the blocks at positions `0..succ.len()`, the entry at 0 (its own
-/// dominator); `None` for a block the entry does not reach. Cooper, Harvey and Kennedy's
-/// iteration over reverse post-order.
-fn dominators(succ: &[Vec<usize>]) -> Vec<Option<usize>> {
-    let n = succ.len();
-    let mut order = Vec::with_capacity(n);
-    let mut seen = vec![false; n];
-    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-    seen[0] = true;
-    while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-        if let Some(&w) = succ[v].get(*k) {
-            *k += 1;
-            if !seen[w] {
-                seen[w] = true;
-                stack.push((w, 0));
-            }
-        } else {
-            order.push(v);
-            stack.pop();
-        }
-    }
-    order.reverse();
-    let mut rpo = vec![usize::MAX; n];
-    for (k, &v) in order.iter().enumerate() {
-        rpo[v] = k;
-    }
-    let mut pred: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (u, ss) in succ.iter().enumerate() {
-        for &v in ss {
-            pred[v].push(u);
-        }
-    }
-    let mut idom: Vec<Option<usize>> = vec![None; n];
-    idom[0] = Some(0);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for &v in order.iter().skip(1) {
-            let mut new: Option<usize> = None;
-            for &u in pred[v].iter().filter(|&&u| idom[u].is_some()) {
-                new = Some(match new {
-                    None => u,
-                    Some(x) => intersect(&idom, &rpo, x, u),
-                });
-            }
-            if new.is_some() && idom[v] != new {
-                idom[v] = new;
-                changed = true;
-            }
-        }
-    }
-    idom
-}
-
-/// The dominator tree numbered depth-first: (entry, exit) times per block, so that `a`
-/// dominates `b` when `a`'s interval encloses `b`'s; constant time per question (walking up
-/// the tree is linear, quadratic over a chain of 10,000 blocks).
-struct DomTree {
-    order: Vec<(usize, usize)>,
-}
-
-impl DomTree {
-    fn new(idom: &[Option<usize>]) -> DomTree {
-        let n = idom.len();
-        let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for (v, d) in idom.iter().enumerate() {
-            if let Some(d) = *d {
-                if d != v {
-                    kids[d].push(v);
-                }
-            }
-        }
-        let mut order = vec![(usize::MAX, 0); n];
-        let mut clock = 0;
-        let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
-        order[0].0 = clock;
-        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-            if let Some(&w) = kids[v].get(*k) {
-                *k += 1;
-                clock += 1;
-                order[w].0 = clock;
-                stack.push((w, 0));
-            } else {
-                clock += 1;
-                order[v].1 = clock;
-                stack.pop();
-            }
-        }
-        DomTree { order }
-    }
-}
-
-fn intersect(idom: &[Option<usize>], rpo: &[usize], mut a: usize, mut b: usize) -> usize {
-    while a != b {
-        while rpo[a] > rpo[b] {
-            a = idom[a].expect("processed");
-        }
-        while rpo[b] > rpo[a] {
-            b = idom[b].expect("processed");
-        }
-    }
-    a
 }
