@@ -98,7 +98,7 @@ fn ends(insts: &[Inst]) -> bool {
 /// The blocks the instructions of block `k` name (`%bb.N` operands).
 fn targets(f: &Function, k: usize) -> Vec<u32> {
     let ops = f.blocks[k].insts.iter().flat_map(|i| &i.ops);
-    ops.filter_map(|o| super::cfg::block_ref(o)).collect()
+    ops.filter_map(super::cfg::block_ref).collect()
 }
 
 impl Function {
@@ -130,7 +130,7 @@ fn successors(f: &Function, err: ErrFn) -> Result<(), InputError> {
         };
         if b.successors_listed {
             if let Some((n, s)) = (b.successors.iter().enumerate())
-                .find(|(_, s)| !tg.contains(s) && !(falls && next == Some(**s)))
+                .find(|(_, s)| !tg.contains(s) && (!falls || next != Some(**s)))
             {
                 let at = b.successor_locs.get(n).copied().unwrap_or(b.loc);
                 return Err(err(
