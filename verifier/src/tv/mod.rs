@@ -60,6 +60,7 @@ pub mod llc;
 pub mod llc_run;
 mod llc_verify;
 pub mod lower;
+mod lowered;
 mod memop;
 pub mod mimg;
 pub mod mir;
