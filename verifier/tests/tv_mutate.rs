@@ -73,7 +73,9 @@ fn sample_of_mutants_has_no_proved_but_wrong() {
     assert_eq!(t["tried"], 80, "{text}");
     assert_eq!(t["proved-but-wrong"], 0, "{text}");
     assert!(t["refuted"].as_u64().unwrap() >= 40, "{text}");
-    assert_eq!(t["error"], 0, "{text}");
+    // A swap that moves an instruction above the definition it reads is malformed MIR, an
+    // input error since the dominance check (`tv/mir_dom.rs`): 1 of this sample's 80.
+    assert!(t["error"].as_u64().unwrap() <= 1, "{text}");
     // the interpreter finds every unmutated proved block equal to its before-block
     assert_eq!(r["baseline_judge"]["differs"], 0, "{text}");
     assert_eq!(code, Some(0), "{text}");

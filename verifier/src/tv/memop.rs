@@ -240,6 +240,11 @@ fn unbacked_vmem(i: &Inst, group: &str, b: &Block, target: Target) -> Vec<String
         return Vec::new();
     }
     let Some((base, spans)) = vmem_bytes(i, target) else {
+        // NOT tied yet: image accesses name their resource, and si-load-store-opt merges
+        // them (D16 channel merges); their claims stay backed by name (docs/tv.md).
+        if i.opcode.starts_with("IMAGE_") {
+            return unbacked_by(group, b.insts.iter());
+        }
         return claims(group);
     };
     let value = |g: &str| span(g).map_or(names(g), |s| s.0).to_string();

@@ -79,6 +79,10 @@ fn terminator_like(op: &str) -> bool {
         || op.starts_with("SI_BR")
         || op.contains("UNREACHABLE")
         || op.contains("TERMINATOR")
+        // SIInstructions.td: the structured control-flow pseudos are terminators
+        // (`isTerminator = 1`), SI_END_CF and SI_IF_BREAK are not.
+        || matches!(op, "SI_IF" | "SI_ELSE" | "SI_LOOP" | "SI_WATERFALL_LOOP")
+        || op.starts_with("SI_RETURN")
 }
 
 /// The block ends without falling through: an unconditional branch, a return, the end of the
