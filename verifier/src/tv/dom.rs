@@ -2,6 +2,17 @@
 //! used by `ssa.rs` (which definitions a block may copy in front of itself) and `mir_dom.rs`
 //! (every use of a virtual register is dominated by its definition).
 
+/// The successors of each block of `f` by position, through `pos` (block number -> position);
+/// a successor with no position is left out.
+pub(crate) fn successors(
+    f: &super::mir::Function,
+    pos: impl Fn(u32) -> Option<usize>,
+) -> Vec<Vec<usize>> {
+    (f.blocks.iter())
+        .map(|b| b.successors.iter().filter_map(|s| pos(*s)).collect())
+        .collect()
+}
+
 /// Immediate dominators of the blocks at positions `0..succ.len()`, the entry at 0 (its own
 /// dominator); `None` for a block the entry does not reach. Cooper, Harvey and Kennedy's
 /// iteration over reverse post-order.

@@ -171,16 +171,7 @@ impl Cfg {
             .enumerate()
             .map(|(k, b)| (b.num, k))
             .collect();
-        let succ: Vec<Vec<usize>> = f
-            .blocks
-            .iter()
-            .map(|b| {
-                b.successors
-                    .iter()
-                    .filter_map(|s| pos.get(s).copied())
-                    .collect()
-            })
-            .collect();
+        let succ = super::dom::successors(f, |n| pos.get(&n).copied());
         let comps = components(&succ);
         let mut comp = vec![0; succ.len()];
         let mut cyclic = vec![false; succ.len()];

@@ -119,21 +119,11 @@ pub(super) fn span(group: &str) -> Option<(&str, i64, u64)> {
 /// Whether the union of `spans` covers every byte of `want` (same base value).
 fn covered(want: (&str, i64, u64), spans: &[(&str, i64, u64)]) -> bool {
     let (base, lo, n) = want;
-    let hi = lo + n as i64;
-    let mut have: Vec<(i64, i64)> = spans
-        .iter()
+    let have: Vec<(i64, i64)> = (spans.iter())
         .filter(|s| s.0 == base)
         .map(|s| (s.1, s.1 + s.2 as i64))
         .collect();
-    have.sort_unstable();
-    let mut next = lo;
-    for (a, b) in have {
-        if a > next {
-            break;
-        }
-        next = next.max(b);
-    }
-    next >= hi
+    super::vmem_span::covers(&have, (lo, lo + n as i64))
 }
 
 /// Whether a group names a buffer resource (`ptr addrspace(8)`, or a buffer fat pointer of

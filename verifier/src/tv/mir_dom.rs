@@ -40,14 +40,7 @@ pub(super) fn check(f: &Function, err: ErrFn) -> Result<(), InputError> {
     let pos: BTreeMap<u32, usize> = (f.blocks.iter().enumerate())
         .map(|(k, b)| (b.num, k))
         .collect();
-    let succ: Vec<Vec<usize>> = (f.blocks.iter())
-        .map(|b| {
-            b.successors
-                .iter()
-                .filter_map(|s| pos.get(s).copied())
-                .collect()
-        })
-        .collect();
+    let succ = crate::tv::dom::successors(f, |n| pos.get(&n).copied());
     let idom = dominators(&succ);
     let tree = DomTree::new(&idom);
     let reached = |k: usize| idom[k].is_some();
