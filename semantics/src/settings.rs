@@ -219,6 +219,18 @@ pub enum LdsDmaM0 {
     Bits18,
 }
 
+/// Which bits of M0 the ADDTID DS ops (`ds_load_addtid_b32`, `ds_store_addtid_b32`) add to
+/// their address.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AddtidM0 {
+    /// `M0[15:0]` (CDNA4/RDNA4 guides, DS_READ_ADDTID_B32; CLRX), and gfx1250's A0 stepping
+    /// (ROCm comgr `comgr-hotswap-patch-trampoline.cpp`: "A0 truncates M0 to 16 bits").
+    Bits16,
+    /// `M0[19:0]`: gfx1250 B0 ("B0 hardware reads only 20 bits of M0 at the DS unit", same
+    /// file; gfx1250 has 320 KiB of LDS, which 16 bits cannot address).
+    Bits20,
+}
+
 /// Whether the instruction offset of LDS DMA also moves the LDS address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LdsDmaOffset {
@@ -401,6 +413,8 @@ pub struct Settings {
     pub lds_dma_m0: LdsDmaM0,
     /// LDS DMA: whether the instruction offset applies to the LDS address.
     pub lds_dma_offset: LdsDmaOffset,
+    /// ADDTID DS ops: the M0 bits of the address.
+    pub addtid_m0: AddtidM0,
     /// `ds_append`/`ds_consume` on LDS: where the counter is.
     pub append_addr: AppendAddr,
     /// gfx6 DS accesses with a negative base and an offset: undefined or base + offset.
@@ -461,6 +475,12 @@ impl Settings {
         } else {
             LdsDmaM0::Bits16
         };
+        // gfx1250's shipping (B0) stepping reads M0[19:0] for ADDTID; 16 bits elsewhere.
+        let addtid_m0 = if t == Target::Gfx1250 {
+            AddtidM0::Bits20
+        } else {
+            AddtidM0::Bits16
+        };
         // LLVM splitMUBUFOffset: SI and CI only (`<= SEA_ISLANDS`).
         let sici_soffset_clamp = if matches!(t.gen(), Gen::Gfx6 | Gen::Gfx7) {
             SiciSoffsetClamp::Undefined
@@ -481,6 +501,7 @@ impl Settings {
                 ieee_mode: IeeeMode::On,
                 lds_dma_m0,
                 lds_dma_offset: LdsDmaOffset::Both,
+                addtid_m0,
                 append_addr,
                 gfx6_negative_base,
                 // bufaudit
@@ -507,6 +528,7 @@ impl Settings {
                 ieee_mode: IeeeMode::On,
                 lds_dma_m0,
                 lds_dma_offset: LdsDmaOffset::Both,
+                addtid_m0,
                 append_addr,
                 gfx6_negative_base,
                 // bufaudit
@@ -615,6 +637,7 @@ settings_table! {
     ieee_mode: IeeeMode { "ON" => On, "OFF" => Off },
     lds_dma_m0: LdsDmaM0 { "BITS16" => Bits16, "BITS18" => Bits18 },
     lds_dma_offset: LdsDmaOffset { "BOTH" => Both, "GLOBAL" => Global },
+    addtid_m0: AddtidM0 { "BITS16" => Bits16, "BITS20" => Bits20 },
     append_addr: AppendAddr { "OFFSET" => Offset, "M0_BASE" => M0Base },
     gfx6_negative_base: Gfx6NegativeBase { "UNDEFINED" => Undefined, "DEFINED" => Defined },
     // bufaudit
@@ -669,6 +692,8 @@ pub mod groups {
     pub const IEEE: &[&str] = &["ieee_mode"];
     /// The `lds` buffer forms (LDS DMA).
     pub const LDS_DMA: &[&str] = &["lds_dma_m0", "lds_dma_offset"];
+    /// `ds_load_addtid_b32` / `ds_store_addtid_b32` (and the gfx9-gfx10 read/write names).
+    pub const ADDTID: &[&str] = &["addtid_m0"];
     /// `ds_append` / `ds_consume`.
     pub const APPEND: &[&str] = &["append_addr"];
     /// DS accesses on gfx6 (printed with every gfx6 verdict).
@@ -685,7 +710,7 @@ pub mod groups {
     /// Buffer instructions on gfx6/gfx7 (SI/CI's SOFFSET clamping bug).
     pub const BUFFER_SICI: &[&str] = &["sici_soffset_clamp"];
     /// Every group (each setting is in exactly one).
-    pub const ALL: [&[&str]; 14] = [
+    pub const ALL: [&[&str]; 15] = [
         LDS,
         BUFFER,
         SBUFFER,
@@ -693,6 +718,7 @@ pub mod groups {
         FLOAT,
         IEEE,
         LDS_DMA,
+        ADDTID,
         APPEND,
         DS_GFX6,
         BUFFER_GCN,

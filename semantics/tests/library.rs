@@ -99,6 +99,7 @@ const UNALIGNED: Settings = Settings {
     ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    addtid_m0: gcnsmt_semantics::settings::AddtidM0::Bits16,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
     gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit
@@ -124,6 +125,7 @@ const DWORD: Settings = Settings {
     ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    addtid_m0: gcnsmt_semantics::settings::AddtidM0::Bits16,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
     gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit
@@ -713,6 +715,7 @@ const NO_BOUND: Settings = Settings {
     ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
     lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
     lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+    addtid_m0: gcnsmt_semantics::settings::AddtidM0::Bits16,
     append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
     gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
     // bufaudit

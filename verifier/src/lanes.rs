@@ -24,8 +24,8 @@
 //! cheaper, but it proves only what a machine with that order does.
 //!
 //! The precondition holds in every lane (evaluated with that lane's registers and `LANE_ID`).
-//! Assumption, for want of a source at hand: a VOPC compare or carry-out leaves the mask bits
-//! of inactive lanes unchanged.
+//! A VOPC compare or VOP3b carry-out writes 0 to the mask bits of inactive lanes (`VCC[n] =
+//! EXEC[n] & test`, AMD RDNA2 ISA guide 3.9; `machine::step`).
 
 pub use crate::lane_mode::{LaneMode, LaneOrder};
 use crate::machine::{Bound, Class, Op, RegKey};

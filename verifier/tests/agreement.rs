@@ -254,6 +254,12 @@ fn random_settings(rng: &mut StdRng, t: Target) -> Settings {
         ieee_mode: random_ieee(rng),
         lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
         lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+        // Both M0 widths of the ADDTID ops (breaker19 08), interpreter against solver.
+        addtid_m0: if rng.gen() {
+            gcnsmt_semantics::settings::AddtidM0::Bits16
+        } else {
+            gcnsmt_semantics::settings::AddtidM0::Bits20
+        },
         // Both, so ds_append/ds_consume agree under each counter address.
         append_addr: if rng.gen() {
             gcnsmt_semantics::settings::AppendAddr::Offset

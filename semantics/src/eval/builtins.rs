@@ -281,6 +281,8 @@ impl<D: Domain> Ev<'_, '_, D> {
                 Some(s.sbuffer_offset == crate::settings::SbufferOffset::Wrap32)
             }
             "BvhDecrementFirst" => Some(s.bvh_pop == BvhPop::Gpurt),
+            // The ADDTID ops' M0 width (setting `addtid_m0`; breaker19 08).
+            "AddtidM0Bits20" => Some(s.addtid_m0 == crate::settings::AddtidM0::Bits20),
             _ => None,
         }
     }

@@ -312,18 +312,50 @@ impl<D: Domain> Ev<'_, '_, D> {
                 _ => return err(format!("a FLAT access needs the 32-bit input `{base}`")),
             };
             let cond = self.d.cmp(CmpOp::Eq, &hi, &b);
+            let at = if space == AddrSpace::Scratch {
+                self.scratch_addr(st, &lo)
+            } else {
+                lo.clone()
+            };
             match self.d.known(&cond) {
                 Some(false) => {}
                 Some(true) => {
-                    paths.push((space, cond.clone(), lo.clone()));
+                    paths.push((space, cond.clone(), at));
                     return Ok(paths);
                 }
-                None => paths.push((space, cond, lo.clone())),
+                None => paths.push((space, cond, at)),
             }
         }
         let t = self.d.boolean(true);
         paths.push((AddrSpace::Global, t, global));
         Ok(paths)
+    }
+
+    /// A scratch address: the lane's private memory is its own (AMDGPUUsage "Memory Spaces":
+    /// lanes accessing the same private address reach different dwords; breaker19 11), so the
+    /// SCRATCH memory is indexed by `{LANE_ID, offset}` (0 for the lane when the entry has no
+    /// `LANE_ID`), the 32-bit offset in the low half.
+    fn scratch_addr(&mut self, st: &St<D>, lo: &D::Bv) -> D::Bv {
+        let lane = match st.vars.get("LANE_ID") {
+            Some(Val::Bits(b, t)) if t.width() == 32 => b.clone(),
+            _ => self.d.bv(0, 32),
+        };
+        self.d.concat(&lane, lo)
+    }
+
+    /// The address of byte `k` of an access at `a`: `a + k`, except in SCRATCH, where the
+    /// offset wraps in its 32 bits and stays in the lane's memory.
+    fn byte_at(&mut self, space: AddrSpace, a: &D::Bv, k: u32) -> D::Bv {
+        let aw = self.d.width(a);
+        if space == AddrSpace::Scratch && aw == 64 {
+            let hi = self.d.extract(a, 63, 32);
+            let lo = self.d.extract(a, 31, 0);
+            let off = self.d.bv(k as u128, 32);
+            let lo = self.d.op(BvOp::Add, &lo, &off);
+            return self.d.concat(&hi, &lo);
+        }
+        let off = self.d.bv(k as u128, aw);
+        self.d.op(BvOp::Add, a, &off)
     }
 
     fn read_in(
@@ -335,11 +367,9 @@ impl<D: Domain> Ev<'_, '_, D> {
     ) -> Result<D::Bv, EvalError> {
         let (a, ok) = self.access(st, space, addr, size)?;
         let mem = st.mem[space].clone();
-        let aw = self.d.width(&a);
         let mut acc: Option<D::Bv> = None;
         for k in 0..size {
-            let off = self.d.bv(k as u128, aw);
-            let ak = self.d.op(BvOp::Add, &a, &off);
+            let ak = self.byte_at(space, &a, k);
             let byte = self.d.load(&mem, &ak);
             acc = Some(match acc {
                 None => byte,
@@ -363,11 +393,9 @@ impl<D: Domain> Ev<'_, '_, D> {
     ) -> Result<(), EvalError> {
         let (a, ok) = self.access(st, space, addr, size)?;
         let old = st.mem[space].clone();
-        let aw = self.d.width(&a);
         let mut m = old.clone();
         for k in 0..size {
-            let off = self.d.bv(k as u128, aw);
-            let ak = self.d.op(BvOp::Add, &a, &off);
+            let ak = self.byte_at(space, &a, k);
             let byte = self.d.extract(v, 8 * k + 7, 8 * k);
             m = self.d.store(&m, &ak, &byte);
         }

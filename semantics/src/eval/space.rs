@@ -16,8 +16,11 @@ use std::ops::{Index, IndexMut};
 /// - [`AddrSpace::Scratch`]: 32-bit per-lane offsets into the private segment: a FLAT access
 ///   whose address lies in the private aperture (the aperture is 2^32 bytes, LLVM
 ///   AMDGPUUsage "Address Spaces"; the offset is the address's low 32 bits, as LLVM's
-///   flat-to-private `addrspacecast` takes them). The model is one lane's private memory,
-///   not the swizzled scratch buffer behind it.
+///   flat-to-private `addrspacecast` takes them). Each lane has its own private memory
+///   (AMDGPUUsage "Memory Spaces": lanes accessing the same private address reach different
+///   dwords), so the 64-bit address is `{LANE_ID, offset}`: one memory holding every lane's
+///   (breaker19 11). The model is the lanes' private memories, not the swizzled scratch
+///   buffer behind them.
 /// - [`AddrSpace::Gws`]: the global wave sync resources as bytes (32-bit addresses, 8 bytes
 ///   per resource: a 32-bit counter and a state byte; `semantics/pcode/ds_wave.pcode` gives
 ///   the layout). Not memory on the machine: the resources' state, kept as data so that the
@@ -57,12 +60,8 @@ impl AddrSpace {
     /// Width in bits of an address of this space (see the type's documentation).
     pub const fn addr_width(self) -> u32 {
         match self {
-            AddrSpace::Global => 64,
-            AddrSpace::Lds
-            | AddrSpace::Gds
-            | AddrSpace::Scratch
-            | AddrSpace::Gws
-            | AddrSpace::GsReg => 32,
+            AddrSpace::Global | AddrSpace::Scratch => 64,
+            AddrSpace::Lds | AddrSpace::Gds | AddrSpace::Gws | AddrSpace::GsReg => 32,
         }
     }
 

@@ -42,7 +42,7 @@ fn errors_name_the_choices() {
         Err(
             "unknown setting `colour` (alignment, lds_limit, buffer_soffset, buffer_oob, \
              buffer_offset, sbuffer_size, sbuffer_offset, flat_aperture, fp32_denorm, \
-             ieee_mode, lds_dma_m0, lds_dma_offset, append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
+             ieee_mode, lds_dma_m0, lds_dma_offset, addtid_m0, append_addr, gfx6_negative_base, buffer_struct, buffer_swizzle, bvh_pop, \
              bvh_invalid, d16_unused, lds_misaligned, flat_offset, sici_soffset_clamp)"
                 .into()
         )
@@ -63,6 +63,11 @@ fn errors_name_the_choices() {
         (SiciSoffsetClamp::Undefined, SiciSoffsetClamp::Defined)
     );
     let d = Settings::default_for;
+    // ROCm comgr comgr-hotswap-patch-trampoline.cpp: gfx1250 B0 reads M0[19:0] for ADDTID.
+    assert_eq!(
+        (d(Target::Gfx1250).addtid_m0, d(Target::Gfx950).addtid_m0),
+        (AddtidM0::Bits20, AddtidM0::Bits16)
+    );
     // Target facts (LLVM d16PreservesUnusedBits, FeatureLdsMisalignedBug,
     // FeatureFlatSegmentOffsetBug, gfx950's 160 KiB LDS).
     assert_eq!(

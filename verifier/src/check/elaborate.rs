@@ -400,14 +400,37 @@ pub fn uses_lds_dma(rule: &Rule) -> bool {
     })
 }
 
-/// Whether a rule uses VALU f32 arithmetic (`v_add_f32`, `v_mul_f32`, `v_fma_f32`), whose
+/// Whether a rule uses an instruction whose semantics read the f32 denormal mode (VALU f32
+/// arithmetic, `v_max_f32`, `ds_add_f32`: the entries calling `FlushDenormF32`), whose
 /// `fp32_denorm` setting is then printed with its verdicts.
 pub fn uses_float(rule: &Rule) -> bool {
     uses_mnemonic(rule, |m| {
-        ["v_add_f32", "v_mul_f32", "v_fma_f32"]
-            .iter()
-            .any(|f| m.starts_with(f))
+        [
+            "v_add_f32",
+            "v_mul_f32",
+            "v_fma_f32",
+            "v_pk_add_f32",
+            "v_pk_mul_f32",
+            "v_pk_fma_f32",
+            "v_max_f32",
+            "ds_add_f32",
+            "ds_add_rtn_f32",
+        ]
+        .iter()
+        .any(|f| m.starts_with(f))
     })
+}
+
+/// Whether a rule uses an ADDTID DS op (`ds_load_addtid_b32`, `ds_write_addtid_b32`, ...),
+/// whose `addtid_m0` setting is then printed with its verdicts.
+pub fn uses_addtid(rule: &Rule) -> bool {
+    uses_mnemonic(rule, |m| m.starts_with("ds_") && m.contains("_addtid_"))
+}
+
+/// Whether a rule uses `v_max_f32`, whose NaN handling reads MODE.IEEE (`ieee_mode` is then
+/// printed with its verdicts).
+pub fn uses_ieee(rule: &Rule) -> bool {
+    uses_mnemonic(rule, |m| m.starts_with("v_max_f32"))
 }
 
 /// Whether a rule uses `ds_append`/`ds_consume`, whose `append_addr` setting is then printed

@@ -29,8 +29,8 @@ mod verdict;
 mod vsharp;
 
 pub use elaborate::{
-    lane_mode, settings_for, targets_of, to_target, uses_append, uses_buffer, uses_d16, uses_flat,
-    uses_float, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
+    lane_mode, settings_for, targets_of, to_target, uses_addtid, uses_append, uses_buffer,
+    uses_d16, uses_flat, uses_float, uses_ieee, uses_lds_dma, uses_mnemonic_prefix, uses_sbuffer,
 };
 pub use options::{parse_set, Hazards, Options};
 pub use probe::{binds, input_widths, probe, replay_inputs, EdgeFn, Probed, Witness};
@@ -83,6 +83,8 @@ pub fn outcome_of(
         flat: uses_flat(rule),
         lds_dma: uses_lds_dma(rule),
         float: uses_float(rule),
+        ieee: uses_ieee(rule),
+        addtid: uses_addtid(rule),
         append: uses_append(rule),
         bvh: uses_mnemonic_prefix(rule, "ds_bvh_stack_"),
         d16: uses_d16(rule),

@@ -2,7 +2,8 @@
 //! undefined elsewhere: `v_cvt_scalef32_pk_fp8_f16` (semantics/src/eval/fp8.rs),
 //! `v_lshl_add_u64` with a shift amount that is not a constant 0..4 (the hardware shifts by
 //! 0..4 only, LLVM review D121401), and the D16 loads that keep a half of their destination
-//! where `d16_unused=UNDEFINED` (the SRAM-ECC targets, LLVM `d16PreservesUnusedBits`).
+//! where `d16_unused=UNDEFINED` (the SRAM-ECC targets, LLVM `d16PreservesUnusedBits`), and the
+//! DS_*_SRC2_* ops with an offset whose addresses the sources disagree on (breaker19 10).
 //!
 //! The refinement query assumes the source defined, so a source input outside the modelled
 //! part is assumed away: a proof, or "no input applies", would say nothing about the inputs
@@ -40,6 +41,12 @@ fn partial_line(line: &Line, settings: &Settings) -> Option<String> {
             ));
         }
     }
+    if word.starts_with("ds_") && word.contains("_src2_") && !src2_offset_agreed(rest) {
+        return Some(format!(
+            "{word} with offset bit 15 or 14 set (or not a constant), where the sources \
+             disagree on its addresses (undefined in semantics/pcode/ds_misc.pcode)"
+        ));
+    }
     let d16_load = word.contains("_d16")
         && (word.starts_with("ds_read")
             || word.starts_with("ds_load")
@@ -53,6 +60,23 @@ fn partial_line(line: &Line, settings: &Settings) -> Option<String> {
         ));
     }
     None
+}
+
+/// Whether a DS_*_SRC2_* op's `offset:` is a constant with bits 15 and 14 clear (none: 0),
+/// the only offsets whose A and B every source computes alike (breaker19 10).
+fn src2_offset_agreed(rest: &str) -> bool {
+    let Some(i) = rest.find("offset:") else {
+        return true;
+    };
+    let v = rest[i + "offset:".len()..]
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .next()
+        .unwrap_or("");
+    let n = match v.strip_prefix("0x") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None => v.parse::<u32>().ok(),
+    };
+    n.is_some_and(|n| n & 0xc000 == 0)
 }
 
 /// The operands of an instruction's text, split at the commas outside `{...}` and `[...]` (tv

@@ -141,8 +141,12 @@ pub struct Outcome {
     pub flat: bool,
     /// The rule uses an LDS DMA form (`... lds`; the `lds_dma_*` settings are printed).
     pub lds_dma: bool,
-    /// The rule uses VALU f32 arithmetic (`fp32_denorm` is printed with the verdict).
+    /// The rule reads the f32 denormal mode (`fp32_denorm` is printed with the verdict).
     pub float: bool,
+    /// The rule uses `v_max_f32` (`ieee_mode` is printed with the verdict).
+    pub ieee: bool,
+    /// The rule uses an ADDTID DS op (`addtid_m0` is printed with the verdict).
+    pub addtid: bool,
     /// The rule uses `ds_append`/`ds_consume` (`append_addr` is printed with the verdict).
     pub append: bool,
     /// The rule uses a BVH stack op (`bvh_pop` and `bvh_invalid` are printed with the verdict).
@@ -170,6 +174,8 @@ impl Outcome {
             (self.flat, groups::FLAT),
             (self.lds_dma, groups::LDS_DMA),
             (self.float, groups::FLOAT),
+            (self.ieee, groups::IEEE),
+            (self.addtid, groups::ADDTID),
             (self.append, groups::APPEND),
             // Only Southern Islands has the negative-base problem (LLVM isDSOffsetLegal).
             (

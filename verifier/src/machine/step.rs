@@ -165,6 +165,39 @@ fn step_lane<D: Domain>(
         Some(false) => *m = before,
         None => *m = merge(d, &on, m, &before),
     }
+    clear_inactive_mask_bits(d, m, inner)
+}
+
+/// A VALU lane-mask write (a VOPC compare's D0, a VOP3b carry-out's SDST) writes the whole
+/// mask with 0 in every inactive lane's bit: `VCC[n] = EXEC[n] & test` (AMD RDNA2 ISA guide
+/// 3.9 "Vector Compares"; LLVM selects `llvm.amdgcn.ballot` of a compare as the lone compare,
+/// breaker19 03). Each lane's run sets its own bit; ANDing the mask with EXEC after every run
+/// clears the others' bits. Safe between runs: a later lane reads only its own bit of a mask
+/// source, and that bit survives because the lane is active (an inactive lane's run is
+/// discarded). A mask written to EXEC itself is unchanged by the AND.
+fn clear_inactive_mask_bits<D: Domain>(
+    d: &mut D,
+    m: &mut Machine<D>,
+    inner: &Bound,
+) -> Result<(), String> {
+    let Op::Alu { alu, d0, sdst, .. } = &inner.op else {
+        return Ok(());
+    };
+    if alu.scalar {
+        return Ok(());
+    }
+    let masks = [(alu.dmask, d0), (alu.sdst, sdst)];
+    for (_, keys) in masks
+        .iter()
+        .filter(|(is_mask, k)| *is_mask && !k.is_empty())
+    {
+        let v = read(d, m, keys);
+        let exec = read(d, m, &[RegKey::exec_lo(), RegKey::exec_hi()]);
+        let w = d.width(&v);
+        let e = d.extract(&exec, w - 1, 0);
+        let masked = d.op(gcnsmt_semantics::domain::BvOp::And, &v, &e);
+        write(d, m, keys, &bits(masked, d))?;
+    }
     Ok(())
 }
 

@@ -128,11 +128,13 @@ impl LaneFn<'_> {
                 sbuffer_size: gcnsmt_semantics::settings::SbufferSize::Strided,
                 sbuffer_offset: gcnsmt_semantics::settings::SbufferOffset::Sum64,
                 flat_aperture: gcnsmt_semantics::settings::FlatAperture::Any,
-                // Irrelevant: no VALU float arithmetic in a wave atomic.
+                // A wave atomic's ds_add_f32 reads it: one mode (denormals kept) for every lane
+                // and both sides.
                 fp32_denorm: gcnsmt_semantics::settings::Fp32Denorm::Preserve,
                 ieee_mode: gcnsmt_semantics::settings::IeeeMode::On,
                 lds_dma_m0: gcnsmt_semantics::settings::LdsDmaM0::Bits16,
                 lds_dma_offset: gcnsmt_semantics::settings::LdsDmaOffset::Both,
+                addtid_m0: gcnsmt_semantics::settings::AddtidM0::Bits16,
                 append_addr: gcnsmt_semantics::settings::AppendAddr::Offset,
                 gfx6_negative_base: gcnsmt_semantics::settings::Gfx6NegativeBase::Defined,
                 // bufaudit (irrelevant: no buffer access in a wave atomic)
