@@ -93,6 +93,7 @@ pub mod v2s;
 mod v2s_score;
 mod vccz;
 mod volatile;
+mod vop_bus;
 mod vop_mods;
 pub mod wait_mir;
 pub mod wait_pass;
