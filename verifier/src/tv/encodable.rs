@@ -7,6 +7,9 @@
 //!   instruction" for `global_load_dwordx2 v[5:6], v3, s[0:1]` on those four targets only),
 //!   and llc-22's verifier rejects it ("Subtarget requires even aligned vector registers",
 //!   also for `SI_SPILL_V64_SAVE` and `V_MOV_B64_PSEUDO`): an input error.
+//! - a VALU instruction reading more scalar values than the target's constant bus carries, a
+//!   literal in a VOP3 form before gfx10, or a non-VGPR in an `_e32` form's `src1`
+//!   (`vop_bus.rs`; llvm-mc-22 rejects each): an input error.
 //! - an early-clobber definition that overlaps a register the same instruction reads. The
 //!   definition may be written before the sources are read, so the instruction's result is
 //!   not what tv's model (all sources read first) says. llc-22's verifier accepts such a
@@ -109,6 +112,24 @@ fn aligned_tuples(file: &MirFile, fallback: Option<&[Target]>) -> Result<(), Str
     Ok(())
 }
 
+/// An input error for the first VALU instruction whose scalar operands its target cannot
+/// encode (the constant bus, VOP3 literals, `_e32` sources: `vop_bus.rs`).
+fn vop_operands(file: &MirFile, fallback: Option<&[Target]>) -> Result<(), String> {
+    for f in &file.functions {
+        for t in targets(f, fallback) {
+            for i in f.blocks.iter().flat_map(|b| &b.insts) {
+                if let Some((loc, why)) = super::vop_bus::violation(f, i, t) {
+                    return Err(format!(
+                        "{}:{}:{}: error: {why}",
+                        file.path, loc.line, loc.col
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The opcode's first definition is early-clobber whether or not the text says so (llc
 /// restores the flag from the opcode): the `_ec` forms and gfx11's 64-bit MADs.
 fn early_clobber_opcode(opcode: &str) -> bool {
@@ -188,6 +209,8 @@ pub(super) fn check(
 ) -> Result<Vec<Breach>, String> {
     aligned_tuples(before, fallback)?;
     aligned_tuples(after, fallback)?;
+    vop_operands(before, fallback)?;
+    vop_operands(after, fallback)?;
     Ok(clobber_overlaps(after, fallback))
 }
 

@@ -98,6 +98,7 @@ mod v2s_score;
 mod vccz;
 mod vmem_span;
 mod volatile;
+mod vop_bus;
 mod vop_mods;
 pub mod wait_mir;
 pub mod wait_pass;

@@ -552,6 +552,11 @@ const PACKED: &[&str] = &[
     "V_PK_ADD_BF16",
 ];
 
+/// Whether `opcode` is a modelled VOP3P op (its MIR name has no `_e64` suffix).
+pub(super) fn packed(opcode: &str) -> bool {
+    PACKED.contains(&opcode)
+}
+
 /// The ops with a carry-in mask as `src2` (and a carry-out).
 const CARRY_IN: &[&str] = &["V_ADDC_U32", "V_SUBB_U32", "V_SUBBREV_U32"];
 
