@@ -11,11 +11,13 @@
 //! in the pseudocode: each `MEM[...]` is one component.
 //!
 //! Sources: CLRX `GcnMemHandling.md` (V# layout gfx6-gfx9, BUFOFFSET, swizzled addressing,
-//! ADDR64, range rules), gem5 Vega `Inst_MUBUF::calcAddr` (ADD_TID stride extension), ROCm
-//! rocjitsu PR #10928 (CDNA1-4: only IDXEN selects the index check; the ADD_TID term is not
-//! range-checked; only VOFFSET + OFFSET wraps at 32 bits), rocMLIR PR #678 and Mesa RADV
-//! (RDNA OOB_SELECT), LLVM's 45-bit-num-records targets (gfx1250: base 56:0, num_records
-//! 101:57, stride 121:108).
+//! ADDR64, range rules), gem5 Vega `Inst_MUBUF::calcAddr` (ADD_TID stride extension; the lane
+//! id is part of the index it range-checks), AMD RDNA3.5/RDNA4 ISA guides 9.4.2 (`Index =
+//! (IDXEN ? vgpr_index : 0) + (const_add_tid_enable ? thread_id : 0)`), ROCm rocjitsu PR
+//! #10928 (CDNA1-4: only IDXEN selects the index check; only VOFFSET + OFFSET wraps at 32
+//! bits; its reading that the ADD_TID term is not range-checked was gcnsmt's until breaker
+//! 19's finding 06), rocMLIR PR #678 and Mesa RADV (RDNA OOB_SELECT), LLVM's
+//! 45-bit-num-records targets (gfx1250: base 56:0, num_records 101:57, stride 121:108).
 
 pub mod format;
 
@@ -255,27 +257,40 @@ pub fn access<D: Domain>(
     // gfx9); whether gfx9+ uses it is the `buffer_swizzle` setting.
     let swizzle = layout == VsharpLayout::Gcn && settings.buffer_swizzle == BufferSwizzle::Formula;
     let t = terms(d, mode, layout, inp, a, swizzle);
-    // Linear: BUFOFFSET = index * stride + AOFFSET; the ADD_TID term is added to the address
-    // but not range-checked (rocjitsu PR #10928). idx < 2^32, stride_eff < 2^18, lane < 64.
-    let istr = if mode.idxen {
-        mul_narrow(d, &t.idx, 32, &t.stride_eff, 18, t.w)
+    // Linear: BUFOFFSET = index * stride + AOFFSET with Index = (IDXEN ? VADDR : 0) +
+    // (ADD_TID_ENABLE ? lane : 0), the index the range check reads too (AMD RDNA3.5 and RDNA4
+    // ISA guides 9.4.2, gem5 Vega `calcAddr`'s `buf_idx`; breaker 19's finding 06).
+    // index < 2^32 + 64, stride_eff < 2^18.
+    // The two cases of ADD_TID_ENABLE apart: without it the index term is the one the rules
+    // had before the lane joined the range check, and the solver decides that case as fast as
+    // it did (a shared `ite` inside one product made mubuf_fold's select rule 40x slower).
+    let (istr_on, istr_off) = if mode.idxen {
+        let on = mul_narrow(d, &t.index, 33, &t.stride_eff, 18, t.w);
+        let off = mul_narrow(d, &t.idx, 32, &t.stride_eff, 18, t.w);
+        (on, off)
     } else {
-        t.zero.clone()
+        let on = mul_narrow(d, &t.lane, 6, &t.stride_eff, 18, t.w);
+        (on, t.zero.clone())
     };
+    let istr = d.ite(&t.tid_on, &istr_on, &istr_off);
     let bufoff = d.op(BvOp::Add, &istr, &t.aw);
-    let tstr = mul_narrow(d, &t.tid, 6, &t.stride_eff, 18, t.w);
-    let linear = d.op(BvOp::Add, &bufoff, &tstr);
-    let (offset_all, unmodelled) = if swizzle {
+    let (offset_all, mut unmodelled) = if swizzle {
         let sw = swizzled_offset(d, layout, &inp.srsrc, &t);
         let f = d.boolean(false);
-        (d.ite(&t.swizzled, &sw, &linear), f)
+        (d.ite(&t.swizzled, &sw, &bufoff), f)
     } else {
-        (linear, t.swizzled.clone())
+        (bufoff.clone(), t.swizzled.clone())
     };
+    if mode.target.gen() == Gen::Gfx12 {
+        let scaled = stride_scale_used(d, mode, &inp.srsrc, &t);
+        unmodelled = d.or(&unmodelled, &scaled);
+    }
     let off_total = d.op(BvOp::Add, &t.soff, &offset_all);
     let off64 = d.zext(&off_total, 64 - t.w);
     let addr = d.op(BvOp::Add, &base, &off64);
-    let mut in_range = in_range(d, mode, settings, &inp.srsrc, &t, &bufoff, size);
+    let r_on = in_range(d, mode, settings, &inp.srsrc, &t, &istr_on, size);
+    let r_off = in_range(d, mode, settings, &inp.srsrc, &t, &istr_off, size);
+    let mut in_range = d.ite_bool(&t.tid_on, &r_on, &r_off);
     if settings.buffer_offset == BufferOffset::Checked {
         let over = offset_overflow(d, mode, inp, a);
         let fits = d.lnot(&over);
@@ -286,6 +301,28 @@ pub fn access<D: Domain>(
         in_range,
         unmodelled,
     }
+}
+
+/// gfx12 (RDNA4): whether the access depends on the V#'s STRIDE_SCALE (bits 115:114), which
+/// multiplies STRIDE (AMD RDNA4 ISA guide table 54: "Stride of the record in bytes, then
+/// multiplied by stride_scale"; the field's place: AMD Radeon GPU Detective `SrdBufferRdna4`).
+/// No source at hand gives the multiplier of each encoding, so an access that reads the
+/// stride with a non-zero STRIDE_SCALE is undefined (breaker 19's finding 07): a non-zero
+/// stride scaled by the index (idxen or ADD_TID) or bounding the offset (OOB_SELECT 0).
+fn stride_scale_used<D: Domain>(d: &mut D, mode: &BufferMode, r: &D::Bv, t: &Terms<D>) -> D::Bool {
+    let scale = d.extract(r, 115, 114);
+    let z2 = d.bv(0, 2);
+    let s0 = d.cmp(CmpOp::Eq, &scale, &z2);
+    let scaled = d.lnot(&s0);
+    let st0 = d.cmp(CmpOp::Eq, &t.stride, &t.zero);
+    let strided = d.lnot(&st0);
+    let sel = d.extract(r, 125, 124);
+    let oob0 = d.cmp(CmpOp::Eq, &sel, &z2);
+    let by_index = d.boolean(mode.idxen);
+    let mut used = d.or(&by_index, &t.tid_on);
+    used = d.or(&used, &oob0);
+    let c = d.and(&scaled, &strided);
+    d.and(&c, &used)
 }
 
 /// Whether the V# `srsrc` of a `mode` access has SWIZZLE_EN set (false on a layout without it).
@@ -336,10 +373,13 @@ struct Terms<D: Domain> {
     /// soffset and AOFFSET.
     soff: D::Bv,
     aw: D::Bv,
-    /// The record index (VADDR with idxen, else 0).
+    /// ADD_TID_ENABLE is set.
+    tid_on: D::Bool,
+    /// The index: `idx` plus the lane id when ADD_TID_ENABLE is set.
+    index: D::Bv,
+    /// The record index from VADDR (idxen, else 0) and the lane id, W bits.
     idx: D::Bv,
-    /// The lane id when ADD_TID_ENABLE is set, else 0.
-    tid: D::Bv,
+    lane: D::Bv,
     /// The stride the index and lane terms use ({data_format, stride} with ADD_TID on GCN).
     stride_eff: D::Bv,
     /// SWIZZLE_EN is set.
@@ -389,6 +429,7 @@ fn terms<D: Domain>(
     };
     let lane = d.zext(&inp.lane_id, w - 32);
     let tid = d.ite(&tid_on, &lane, &zero);
+    let index = d.op(BvOp::Add, &idx, &tid);
     // gem5 Vega / rocjitsu: with ADD_TID_ENABLE the stride is {data_format, stride} (18 bits).
     let stride_eff = match (layout, field(d, layout, r, "data_format")) {
         (VsharpLayout::Gcn, Some(df)) => {
@@ -416,8 +457,10 @@ fn terms<D: Domain>(
         nr_bits,
         soff,
         aw,
+        tid_on,
+        index,
         idx,
-        tid,
+        lane,
         stride_eff,
         swizzled,
     }
@@ -442,7 +485,7 @@ fn swizzled_offset<D: Domain>(d: &mut D, layout: VsharpLayout, r: &D::Bv, t: &Te
     let is = d.op(BvOp::Shl, &one, &is_log);
     let es_m = d.op(BvOp::Sub, &es, &one);
     let is_m = d.op(BvOp::Sub, &is, &one);
-    let index = d.op(BvOp::Add, &t.idx, &t.tid);
+    let index = t.index.clone();
     let i_msb = d.op(BvOp::LShr, &index, &is_log);
     let i_lsb = d.op(BvOp::And, &index, &is_m);
     let o_lsb = d.op(BvOp::And, &t.aw, &es_m);
@@ -456,7 +499,8 @@ fn swizzled_offset<D: Domain>(d: &mut D, layout: VsharpLayout, r: &D::Bv, t: &Te
     d.op(BvOp::Add, &t6, &t4)
 }
 
-/// Whether a `size`-byte access at linear BUFOFFSET `bufoff` is in range: by stride and idxen
+/// Whether a `size`-byte access at linear BUFOFFSET `istr + AOFFSET` (`istr` the index times the
+/// stride) is in range: by stride and idxen
 /// on GCN, by OOB_SELECT on RDNA and gfx1250; `settings` choose the end-or-start and soffset
 /// readings of the rule.
 fn in_range<D: Domain>(
@@ -465,7 +509,7 @@ fn in_range<D: Domain>(
     settings: &Settings,
     r: &D::Bv,
     t: &Terms<D>,
-    bufoff: &D::Bv,
+    istr: &D::Bv,
     size: u32,
 ) -> D::Bool {
     let layout = VsharpLayout::of(mode.target);
@@ -484,12 +528,18 @@ fn in_range<D: Domain>(
     // `x + size <= num_records -sat soffset` is `x + soffset + size <= num_records` when
     // nothing wraps (W bits guarantee it); the sum form is far easier for the solver than a
     // saturating difference.
+    // BUFOFFSET = istr + AOFFSET (istr the index times the stride, the lane's included when
+    // ADD_TID_ENABLE is set: breaker 19's finding 06); W bits, so the sum does not wrap.
+    let below_off = |d: &mut D, x: &D::Bv, bound: &D::Bv| -> D::Bool {
+        let y = d.op(BvOp::Add, x, istr);
+        below(d, &y, bound)
+    };
     let raw_ok = match settings.buffer_soffset {
         BufferSoffset::Subtract => {
-            let x = d.op(BvOp::Add, bufoff, &t.soff);
-            below(d, &x, nr)
+            let x = d.op(BvOp::Add, &t.aw, &t.soff);
+            below_off(d, &x, nr)
         }
-        BufferSoffset::Ignore => below(d, bufoff, nr),
+        BufferSoffset::Ignore => below_off(d, &t.aw, nr),
         BufferSoffset::Wrap => {
             // gem5's `numRecords - soffset` in the field's width: soffset above num_records
             // adds 2^nr_bits. W > nr_bits + 1, so `nr + top - soffset` does not wrap in W.
@@ -498,10 +548,10 @@ fn in_range<D: Domain>(
             let top = d.ite(&over, &big, zero);
             let hi = d.op(BvOp::Add, nr, &top);
             let bound = d.op(BvOp::Sub, &hi, &t.soff);
-            below(d, bufoff, &bound)
+            below_off(d, &t.aw, &bound)
         }
     };
-    let idx_ok = d.cmp(CmpOp::Ult, &t.idx, nr);
+    let idx_ok = d.cmp(CmpOp::Ult, &t.index, nr);
     let off_ok = below(d, &t.aw, stride);
     let struct_ok = d.and(&idx_ok, &off_ok);
     match layout {

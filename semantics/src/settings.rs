@@ -66,7 +66,11 @@ pub enum BufferSoffset {
 /// or TID_ENABLE is set, then an address is out of range"), ROCm rocjitsu PR #10928 for
 /// CDNA1-4 (IDXEN selects the index check). BYTES: gem5 Vega `Inst_MUBUF::calcAddr` applies the
 /// index check only to swizzled buffers (`stride != 0 && swizzleEn`) and the raw byte check
-/// `index * stride + offset` against `num_records - soffset` to every unswizzled one.
+/// `index * stride + offset` against `num_records - soffset` to every unswizzled one. AMD's
+/// drivers program NUM_RECORDS in records for structured buffers on every generation but GFX8
+/// (radeonsi `si_set_vb_descriptor`, RADV `radv_make_texel_buffer_descriptor`: `!= GFX8 &&
+/// stride`), and in units of stride on GFX8 for swizzled ones (Mesa commit e33910b): BYTES is
+/// the default on gfx8, INDEX elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferStruct {
     /// idxen with stride != 0: index below num_records, the offset within the stride.
@@ -101,7 +105,10 @@ pub enum BufferSwizzle {
 /// bound): LLVM `AMDGPUUsage.rst` "Relaxed Buffer OOB Mode" (an unaligned dword that starts in
 /// bounds but ends out of bounds is out of bounds), rocMLIR PR #678, rocjitsu PR #10928 ("an
 /// access must end within NUM_RECORDS"). START (only the first byte): gem5 Vega and CLRX
-/// (`BUFOFFSET >= ...`, `OFFSET >= STRIDE`).
+/// (`BUFOFFSET >= ...`, `OFFSET >= STRIDE`). Mesa `ac_descriptors.c` `ac_set_buf_desc_word3`
+/// (AMD-maintained) tells the generations apart: GFX10 `offset >= NUM_RECORDS`, `offset >=
+/// STRIDE` (START, the default on gfx10), GFX11+ `offset+payload > ...` (END, the default
+/// elsewhere).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BufferOob {
     /// The whole access (each dword separately) must lie below the bound.
@@ -487,12 +494,29 @@ impl Settings {
         } else {
             SiciSoffsetClamp::Defined
         };
+        // Mesa ac_descriptors.c `ac_set_buf_desc_word3` (AMD-maintained): GFX10's OOB_SELECT
+        // checks are on the start of the access (`offset >= NUM_RECORDS`, `offset >= STRIDE`),
+        // GFX11+'s on its end (`offset+payload > ...`); breaker 19's finding 01.
+        let buffer_oob = if t.gen() == Gen::Gfx10 {
+            BufferOob::Start
+        } else {
+            BufferOob::End
+        };
+        // radeonsi `si_set_vb_descriptor` (`GFX_VERSION != GFX8 && stride`) and RADV
+        // `radv_make_texel_buffer_descriptor` (`gfx_level != GFX8 && stride`) give NUM_RECORDS
+        // in records for structured buffers everywhere but GFX8, which takes bytes; breaker
+        // 19's finding 02.
+        let buffer_struct = if t.gen() == Gen::Gfx8 {
+            BufferStruct::Bytes
+        } else {
+            BufferStruct::Index
+        };
         if t.has_unaligned_ds() {
             Settings {
                 alignment: Alignment::Unaligned,
                 lds_limit: LdsLimit::Alloc,
                 buffer_soffset: BufferSoffset::Subtract,
-                buffer_oob: BufferOob::End,
+                buffer_oob,
                 buffer_offset: BufferOffset::Checked,
                 sbuffer_size: SbufferSize::Strided,
                 sbuffer_offset: SbufferOffset::Sum64,
@@ -505,7 +529,7 @@ impl Settings {
                 append_addr,
                 gfx6_negative_base,
                 // bufaudit
-                buffer_struct: BufferStruct::Index,
+                buffer_struct,
                 buffer_swizzle: BufferSwizzle::Undefined,
                 bvh_pop: BvhPop::Pcode,
                 bvh_invalid: BvhInvalid::AllOnes,
@@ -519,7 +543,7 @@ impl Settings {
                 alignment: Alignment::Dword,
                 lds_limit: LdsLimit::M0,
                 buffer_soffset: BufferSoffset::Subtract,
-                buffer_oob: BufferOob::End,
+                buffer_oob,
                 buffer_offset: BufferOffset::Checked,
                 sbuffer_size: SbufferSize::Strided,
                 sbuffer_offset: SbufferOffset::Sum64,
@@ -532,7 +556,7 @@ impl Settings {
                 append_addr,
                 gfx6_negative_base,
                 // bufaudit
-                buffer_struct: BufferStruct::Index,
+                buffer_struct,
                 buffer_swizzle: BufferSwizzle::Formula,
                 bvh_pop: BvhPop::Pcode,
                 bvh_invalid: BvhInvalid::AllOnes,

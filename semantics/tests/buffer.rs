@@ -230,8 +230,12 @@ fn rdna_oob_select_modes() {
     assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0x4342_4140);
     let a = access(t, rdna_vsharp(0x800, 0, 0, 2), 0, 0x40, 0);
     assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0);
-    // OOB_SELECT 3 (raw): 0x40 + 4 > 0x41: out of range.
+    // OOB_SELECT 3 (raw), 0x41 bytes: gfx10 checks the start of the access (Mesa
+    // `ac_set_buf_desc_word3`, "GFX10: ... offset >= NUM_RECORDS"): 0x40 < 0x41, in range;
+    // gfx11+ its end ("offset+payload > NUM_RECORDS"): 0x40 + 4 > 0x41, out of range.
     let a = access(t, rdna_vsharp(0x800, 0, 0x41, 3), 0, 0x40, 0);
+    assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0x4342_4140);
+    let a = access(Target::Gfx1100, rdna_vsharp(0x800, 0, 0x41, 3), 0, 0x40, 0);
     assert_eq!(run_buf("BUFFER_LOAD_DWORD", &a).0["VDATA"], 0);
     // OOB_SELECT 1 (index only), no idxen: index 0 < 1 record, any offset.
     let a = access(t, rdna_vsharp(0x800, 0, 1, 1), 0, 0x40, 0);
@@ -712,8 +716,11 @@ fn gfx8_swizzled_offset_above_36_bits() {
     // address is 0x1000 + 0x3f_ffff_fc00 = 0x40_0000_0c00. Raw range check on the unswizzled
     // offset: 0xffff_fff0 + 1 <= 0xffff_ffff records. Memory byte a is bits 39:32 of a, so a
     // wrong high part of the address shows.
+    // The raw check is `buffer_struct=INDEX`'s (under gfx8's default BYTES a swizzled buffer
+    // with a stride takes the index check, and 0xffff_fff0 is beyond the 16-byte stride).
     let vs = gcn_vsharp(0x1000, 16, 0xffff_ffff) | 1u128 << 63 | 1u128 << 115 | 3u128 << 117;
-    let a = access(Target::Gfx802, vs, 0, 0xffff_fff0, 0);
+    let mut a = access(Target::Gfx802, vs, 0, 0xffff_fff0, 0);
+    a.settings.buffer_struct = gcnsmt_semantics::settings::BufferStruct::Index;
     let (o, _) = run_buf_in(
         Library::builtin(),
         "BUFFER_LOAD_UBYTE",
@@ -724,49 +731,49 @@ fn gfx8_swizzled_offset_above_36_bits() {
 }
 
 #[test]
-fn add_tid_adds_lane_times_stride_unchecked() {
+fn add_tid_adds_lane_times_stride_to_the_checked_index() {
     // gem5 Vega Inst_MUBUF::calcAddr: with ADD_TID_ENABLE (V# bit 119) the address gains
     // lane * stride, where on gfx9/CDNA the stride is {data_format (V# 114:111), stride} (18
-    // bits); rocjitsu PR #10928: that term is not range-checked. Memory byte a is bits 19:12 of
-    // a, so the high part of the address shows.
+    // bits). The lane is part of the index the range check reads (AMD RDNA3.5/RDNA4 guides
+    // 9.4.2, `Index = (IDXEN ? vgpr_index : 0) + (const_add_tid_enable ? thread_id : 0)`; gem5's
+    // `buf_idx`; breaker 19's finding 06). Memory byte a is bits 19:12 of a, so the high part
+    // of the address shows.
     let mem = || CMem::new_wide(|x| (x >> 12) as u8);
     let lib = Library::builtin();
-    // gfx900, stride 4 | data_format 1 << 14 = 0x4004, lane 2: 0x1000 + 2 * 0x4004 = 0x9008;
-    // num_records 16 covers the unchecked offset 0 + 1 byte.
-    let vs = gcn_vsharp(0x1000, 4, 16) | 1u128 << 111 | 1u128 << 119;
+    // gfx900, stride 4 | data_format 1 << 14 = 0x4004, lane 2: 0x1000 + 2 * 0x4004 = 0x9008,
+    // in range with 0xffff_ffff records (raw check: 0x8008 + 1 byte).
+    let vs = gcn_vsharp(0x1000, 4, 0xffff_ffff) | 1u128 << 111 | 1u128 << 119;
     let a = Access {
         lane: 2,
         ..access(Target::Gfx900, vs, 0, 0, 0)
     };
-    assert_eq!(
-        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
-        0x09
-    );
+    let got = run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"];
+    assert_eq!(got, 0x09);
+    // With 16 records the lane's term counts: 0x8008 + 1 > 16, out of range, 0 (gcnsmt read
+    // 0x9008 here before finding 06).
+    let vs16 = gcn_vsharp(0x1000, 4, 16) | 1u128 << 111 | 1u128 << 119;
+    let a16 = Access { srsrc: vs16, ..a };
+    let got = run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a16, mem()).0["VDATA"];
+    assert_eq!(got, 0x00);
     // Without ADD_TID_ENABLE the lane does not count: 0x1000.
     let a = Access {
-        srsrc: vs & !(1u128 << 119),
+        srsrc: vs16 & !(1u128 << 119),
         ..a
     };
-    assert_eq!(
-        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
-        0x01
-    );
-    // gfx1030 (no data_format field): stride 0x1000, lane 3, OOB_SELECT 3 with 4 records:
-    // 0x1000 + 3 * 0x1000 = 0x4000, in range although 0x3000 is far beyond the 4 records.
-    let a = Access {
-        lane: 3,
-        ..access(
-            Target::Gfx1030,
-            rdna_vsharp(0x1000, 0x1000, 4, 3) | 1u128 << 119,
-            0,
-            0,
-            0,
-        )
-    };
-    assert_eq!(
-        run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"],
-        0x04
-    );
+    let got = run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"];
+    assert_eq!(got, 0x01);
+    // gfx1030 (no data_format field): stride 0x1000, lane 3, OOB_SELECT 3: 0x1000 + 3 * 0x1000
+    // = 0x4000, in range with 0x3001 bytes (raw offset 0x3000 is the last byte), out of range
+    // with 0x3000.
+    for (nr, want) in [(0x3001, 0x04), (0x3000, 0x00)] {
+        let vs = rdna_vsharp(0x1000, 0x1000, nr, 3) | 1u128 << 119;
+        let a = Access {
+            lane: 3,
+            ..access(Target::Gfx1030, vs, 0, 0, 0)
+        };
+        let got = run_buf_in(lib, "BUFFER_LOAD_UBYTE", &a, mem()).0["VDATA"];
+        assert_eq!(got, want, "num_records {nr:#x}");
+    }
 }
 
 #[test]

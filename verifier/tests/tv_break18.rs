@@ -99,3 +99,14 @@ fn a_changed_frame_object_or_function_info_is_unsupported() {
         r.context()
     );
 }
+
+#[test]
+fn a_flag_the_pass_added_is_an_unbacked_claim() {
+    // `nsz` added to a V_ADD_F32 (README, 09-flags): llc-22's si-fold-operands acts on it.
+    let r = tv("09-flags", "om.before.mir", "om.nsz.mir");
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(r.stdout.contains("added the flag `nsz`"), "{}", r.context());
+    // Removing it claims less: still proved.
+    let r = tv("09-flags", "om.nsz.mir", "om.before.mir");
+    assert_eq!(r.code, 0, "{}", r.context());
+}

@@ -328,8 +328,20 @@ fn a_function_of_10000_blocks_with_one_change() {
         a.to_str().unwrap(),
         "--target",
         "gfx900",
+        "-v",
     ]);
     assert_eq!(r.code, 0, "{}", r.context());
+    // The phases before the per-block bar (seconds each here) say what they do and how long
+    // they took (`tv/phase.rs`; a spinner on a terminal).
+    for phase in [
+        "reading",
+        "register-allocation checker",
+        "matching the two files",
+        "pairing blocks",
+    ] {
+        let line = format!("tv phase `{phase}` of ");
+        assert!(r.stderr.contains(&line), "{phase}: {}", r.context());
+    }
     let bl = blocks(&r);
     assert_eq!(bl.len(), n);
     // Block k reads %k, defined by block k-1: its preamble (docs/tv.md, "Values that cross

@@ -180,10 +180,13 @@ fn bad_value_is_a_usage_error() {
 fn salu_vs_valu(salu: &str, valu: &str) -> String {
     let dir = std::env::temp_dir().join(format!("gcnsmt-v2s-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let head = "---\nname: f\ntracksRegLiveness: true\nregisters:\n  - { id: 0, class: sreg_32 }\n  - { id: 1, class: sreg_32 }\n  - { id: 2, class: sreg_32 }\n  - { id: 4, class: vgpr_32 }\nbody: |\n  bb.0:\n    liveins: $sgpr0, $sgpr1\n    %0:sreg_32 = COPY $sgpr0\n    %1:sreg_32 = COPY $sgpr1\n";
+    let head = "---\nname: f\ntracksRegLiveness: true\nregisters:\n  - { id: 0, class: sreg_32 }\n  - { id: 1, class: sreg_32 }\n  - { id: 2, class: sreg_32 }\n  - { id: 4, class: vgpr_32 }\n  - { id: 5, class: vgpr_32 }\nbody: |\n  bb.0:\n    liveins: $sgpr0, $sgpr1\n    %0:sreg_32 = COPY $sgpr0\n    %1:sreg_32 = COPY $sgpr1\n";
     let tail = "    $vgpr0 = COPY %4\n    S_ENDPGM 0, implicit $vgpr0\n...\n";
     let b = format!("{head}    %2:sreg_32 = {salu}\n    %4:vgpr_32 = COPY %2\n{tail}");
-    let a = format!("{head}    %4:vgpr_32 = {valu}\n{tail}");
+    // The VALU form reads %1 from a VGPR: two SGPR sources exceed gfx900's constant bus (one
+    // SGPR or literal per VALU instruction before gfx10; llvm-mc-22 rejects the instruction).
+    let valu = valu.replace("%1", "%5");
+    let a = format!("{head}    %5:vgpr_32 = COPY %1\n    %4:vgpr_32 = {valu}\n{tail}");
     let tag: String = format!("{salu}{valu}")
         .chars()
         .filter(char::is_ascii_alphanumeric)

@@ -25,7 +25,14 @@ pub fn bind_global(cx: LineCx) -> Result<Bound, InputError> {
     let (inst, holes) = (&m.inst, &mut m.holes);
     if kind == GlobalKind::ScalarLoad {
         let sbase = holes.sgprs(Role::Sbase, &inst.sbase.expect("parsed"));
-        m.inputs.push(("SBASE", MemIn::Regs(sbase)));
+        // gfx12: "The base address is forced to DWORD alignment" before the offset is added
+        // (RDNA4 guide 8.4.1; breaker 19's finding 05).
+        let sbase = if cx.target.gen() == gcnsmt_semantics::target::Gen::Gfx12 {
+            MemIn::DwordAligned(sbase)
+        } else {
+            MemIn::Regs(sbase)
+        };
+        m.inputs.push(("SBASE", sbase));
         // Up to four dwords per output value: eight SGPRs are SDATA and SDATA1 (global.pcode).
         let sdst = holes.sgprs(Role::Sdst, &inst.sdst.expect("parsed"));
         for (k, n) in sdst.chunks(4).zip(["SDATA", "SDATA1"]) {

@@ -418,6 +418,9 @@ pub enum MemIn {
     /// A 64-bit value decoded from the V# in these four registers (scalar buffer loads; see
     /// [`super::smem::vsharp_input`]).
     Vsharp(Vec<RegKey>, VsharpLayout, VsharpPart),
+    /// These registers' value with its two low bits cleared (gfx12 scalar loads' SBASE: the
+    /// RDNA4 guide forces the base address to dword alignment).
+    DwordAligned(Vec<RegKey>),
 }
 
 /// What a [`MemIn::Vsharp`] input decodes from the V#.
@@ -425,6 +428,9 @@ pub enum MemIn {
 pub enum VsharpPart {
     /// The base address, zero-extended to 64 bits.
     Base,
+    /// The base address with its two low bits cleared (gfx12: "The base address is forced to
+    /// DWORD alignment", RDNA4 guide 8.4.1).
+    DwordBase,
     /// The size in bytes the scalar range check uses, `(stride == 0 ? 1 : stride) *
     /// num_records`.
     Size,
@@ -461,7 +467,10 @@ impl MemOp {
             .inputs
             .iter()
             .filter_map(|(_, i)| match i {
-                MemIn::Regs(k) | MemIn::Vsharp(k, ..) | MemIn::GvsOffset(k, _) => Some(k.clone()),
+                MemIn::Regs(k)
+                | MemIn::Vsharp(k, ..)
+                | MemIn::GvsOffset(k, _)
+                | MemIn::DwordAligned(k) => Some(k.clone()),
                 _ => None,
             })
             .flatten()
@@ -481,6 +490,7 @@ impl MemOp {
                         MemIn::Regs(k) => MemIn::Regs(m(k)),
                         MemIn::Vsharp(k, l, p) => MemIn::Vsharp(m(k), *l, *p),
                         MemIn::GvsOffset(k, s) => MemIn::GvsOffset(m(k), *s),
+                        MemIn::DwordAligned(k) => MemIn::DwordAligned(m(k)),
                         other => other.clone(),
                     };
                     (*n, i)

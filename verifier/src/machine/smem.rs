@@ -65,13 +65,17 @@ pub fn bind_smem(cx: LineCx) -> Result<Bound, InputError> {
     };
     let sdst = holes.sgprs(Role::Sdst, &m.inst.sdst);
     let layout = VsharpLayout::of(target);
+    // gfx12: "The base address is forced to DWORD alignment" (RDNA4 guide 8.4.1; breaker 19's
+    // finding 05).
+    let base = if target.gen() == Gen::Gfx12 {
+        VsharpPart::DwordBase
+    } else {
+        VsharpPart::Base
+    };
     m.inputs = vec![
         ("OFFSET", MemIn::Signed(offset)),
         ("SOFFSET", soffset),
-        (
-            "BASE",
-            MemIn::Vsharp(sbase.clone(), layout, VsharpPart::Base),
-        ),
+        ("BASE", MemIn::Vsharp(sbase.clone(), layout, base)),
         ("SIZE", MemIn::Vsharp(sbase, layout, VsharpPart::Size)),
     ];
     m.outputs = sdst
@@ -80,6 +84,22 @@ pub fn bind_smem(cx: LineCx) -> Result<Bound, InputError> {
         .map(|(k, n)| (n, k.to_vec()))
         .collect();
     Ok(m.bound(MemView::Space(AddrSpace::Global), false, true))
+}
+
+/// gfx12: whether the V# `rsrc` has a non-zero STRIDE_SCALE (bits 115:114, AMD Radeon GPU
+/// Detective `SrdBufferRdna4`) and a non-zero stride, so that SIZE (RDNA4 guide 9.4.1.4:
+/// `(stride==0 ? 1 : stride) * num_records`, the stride "then multiplied by stride_scale",
+/// table 54) depends on a multiplier no source at hand gives: such a load is undefined
+/// (breaker 19's finding 07).
+pub(super) fn stride_scale_undefined<D: Domain>(d: &mut D, rsrc: &D::Bv) -> D::Bool {
+    let scale = d.extract(rsrc, 115, 114);
+    let z2 = d.bv(0, 2);
+    let s0 = d.cmp(CmpOp::Eq, &scale, &z2);
+    let stride = d.extract(rsrc, 61, 48);
+    let z14 = d.bv(0, 14);
+    let st0 = d.cmp(CmpOp::Eq, &stride, &z14);
+    let either = d.or(&s0, &st0);
+    d.lnot(&either)
 }
 
 /// BASE or SIZE of a 128-bit V# `rsrc`, 64 bits, in `layout`'s fields
@@ -104,6 +124,12 @@ pub(super) fn vsharp_input<D: Domain>(
         VsharpPart::Base => {
             let (b, w) = get(d, "base");
             d.zext(&b, 64 - w)
+        }
+        VsharpPart::DwordBase => {
+            let (b, w) = get(d, "base");
+            let b = d.zext(&b, 64 - w);
+            let mask = d.bv(!3u128 & u128::from(u64::MAX), 64);
+            d.op(BvOp::And, &b, &mask)
         }
         VsharpPart::Size if size == SbufferSize::Records => {
             let (n, nw) = get(d, "num_records");

@@ -1,6 +1,6 @@
 //! Executing bound instructions over any semantics domain.
 
-use super::op::{Bound, CrossKind, MemIn, MemOp, Op};
+use super::op::{Bound, CrossKind, MemIn, MemOp, Op, VsharpPart};
 use super::regkey::{RegKey, Src};
 use super::state::{bits, eval_imm, read, write, Env, Machine};
 use gcnsmt_lifter::lift::wave_size;
@@ -8,6 +8,7 @@ use gcnsmt_lifter::table::DsScope;
 use gcnsmt_semantics::domain::Domain;
 use gcnsmt_semantics::eval::{run, AddrSpace, Frame, MemState, MemView, PerSpace, Val};
 use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::target::Gen;
 use gcnsmt_semantics::ty::{Kind, Ty};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -440,8 +441,18 @@ fn step_mem<D: Domain>(
             }
             MemIn::Vsharp(k, layout, part) => {
                 let rsrc = read(d, m, k);
+                if *part == VsharpPart::Size && env.target.gen() == Gen::Gfx12 {
+                    let ub = super::smem::stride_scale_undefined(d, &rsrc);
+                    m.mem.ub = d.or(&m.mem.ub, &ub);
+                }
                 let size = env.settings.sbuffer_size;
                 bits(super::smem::vsharp_input(d, *layout, *part, size, &rsrc), d)
+            }
+            MemIn::DwordAligned(k) => {
+                let v = read(d, m, k);
+                let w = d.width(&v);
+                let mask = d.bv((u128::MAX >> (128 - w)) & !3, w);
+                bits(d.op(gcnsmt_semantics::domain::BvOp::And, &v, &mask), d)
             }
         };
         vars.insert(name.to_string(), v);

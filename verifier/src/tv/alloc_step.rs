@@ -60,6 +60,9 @@ fn pair_ops<'a>(b: &'a Inst, a: &'a Inst) -> Result<Pairs<'a>, String> {
     if b.mem != a.mem {
         return Err(format!("{}: the memory operands differ", b.opcode));
     }
+    if let Some(f) = super::mi_flags::extra(b, a) {
+        return Err(format!("{}: the pass added the flag `{f}`", b.opcode));
+    }
     let mut out: Vec<(&Operand, &Operand, bool)> = b
         .defs
         .iter()

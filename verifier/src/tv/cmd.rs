@@ -9,10 +9,10 @@ use super::emit::Side;
 use super::llc;
 use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
+pub use super::report::VERDICTS;
 use crate::check::{self, Options, Verdict};
 use crate::exit::ExitStatus;
 use gcnsmt_semantics::target::Target;
-use serde_json::json;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -156,7 +156,7 @@ pub fn run(a: &TvArgs) -> ExitStatus {
             return ExitStatus::InputError;
         }
     };
-    print(&verdicts, a.format, start.elapsed());
+    super::report::print(&verdicts, a.format, start.elapsed());
     exit_code(&verdicts)
 }
 
@@ -263,7 +263,9 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 let text = crate::limits::read_text(p).map_err(|e| {
                     format!("{}:{}:{}: error: {}", p.display(), e.line, e.col, e.msg)
                 })?;
-                mir::parse(&p.display().to_string(), &text).map_err(|e| e.to_string())
+                let name = p.display().to_string();
+                super::phase::step("reading", &name, || mir::parse(&name, &text))
+                    .map_err(|e| e.to_string())
             };
             let (b, f) = (read(before)?, read(after)?);
             let ts = a.target.as_deref().map(parse_targets).transpose()?;
@@ -312,18 +314,24 @@ pub fn validate(
     let recheck = |b: &MirFile, a: &MirFile, o: &[String]| {
         validate(b, a, o, fallback, opts, unmodelled, None)
     };
-    let (ra, rest) =
-        super::alloc_verdict::first(before, after, only, fallback, shard.is_some(), &recheck);
+    let file = after.path.as_str();
+    let (ra, rest) = super::phase::step("register-allocation checker", file, || {
+        super::alloc_verdict::first(before, after, only, fallback, shard.is_some(), &recheck)
+    });
     let Some(rest) = rest else {
         return Ok(ra.verdicts);
     };
     let only = if ra.proved.is_empty() { only } else { &rest };
     let (per_lane, ref opts, v2s) = super::v2s::split(opts, before, after)?;
     let (before, after) = v2s.as_ref().map_or((before, after), |(b, a)| (b, a));
-    let norm = super::cfg_match::normalize(before, after, fallback);
-    let (before, after) = norm.as_ref().map_or((before, after), |(b, a)| (b, a));
-    let (before, after) = &super::frame::resolve(super::ssa::canonical(before, after));
-    let pairs = diff::pair(before, after, only).map_err(|e| e.to_string())?;
+    let canon = super::phase::step("matching the two files", file, || {
+        let norm = super::cfg_match::normalize(before, after, fallback);
+        let (b, a) = norm.as_ref().map_or((before, after), |(b, a)| (b, a));
+        super::frame::resolve(super::ssa::canonical(b, a))
+    });
+    let (before, after) = &canon;
+    let pairs = super::phase::step("pairing blocks", file, || diff::pair(before, after, only))
+        .map_err(|e| e.to_string())?;
     let mut jobs = Vec::new();
     let mut cfg = Vec::new();
     for fp in &pairs {
@@ -723,77 +731,4 @@ fn checked_dpp(
 ) -> Option<Result<check::Outcome, crate::rules::InputError>> {
     let dpp = |r: &crate::rules::Rule| super::dpp::recheck(r, &|r2| checked(r2, p.t, p.opts));
     super::lanef::recheck(rule, &dpp, half_read.as_deref())
-}
-
-/// Every verdict tv gives, in the order summaries list them (`unchanged` last: no check ran).
-#[rustfmt::skip]
-pub const VERDICTS: [&str; 7] =
-    ["proved", "refuted", "unknown", "unsupported", "inapplicable", "error", "unchanged"];
-
-fn print(v: &[BlockVerdict], format: TvFormat, elapsed: Duration) {
-    let kinds = VERDICTS;
-    let count = |k: &str| v.iter().filter(|b| b.verdict == k).count();
-    match format {
-        TvFormat::Text => {
-            for b in v {
-                let mut line = format!("{} bb.{} {}: {}", b.function, b.block, b.target, b.verdict);
-                if b.changed {
-                    line.push_str(&format!(" [{:.1}ms]", b.time.as_secs_f64() * 1e3));
-                }
-                if let Some(r) = &b.reason {
-                    line.push_str(&format!(": {r}"));
-                }
-                println!("{line}");
-                if let Some(c) = &b.counterexample {
-                    println!("{c}");
-                }
-            }
-            // What the verdicts assumed, once per target and settings (`verify` prints it per
-            // check; `--format json` per block).
-            let mut seen: Vec<(&str, &str)> = Vec::new();
-            for b in v {
-                let Some(st) = b.settings.as_deref() else {
-                    continue;
-                };
-                if !seen.contains(&(b.target.as_str(), st)) {
-                    println!("settings on {}: {st}", b.target);
-                    seen.push((&b.target, st));
-                }
-            }
-            let parts: Vec<String> = kinds.iter().map(|k| format!("{} {k}", count(k))).collect();
-            println!(
-                "summary: {} blocks: {}  [{:.1}ms]",
-                v.len(),
-                parts.join(", "),
-                elapsed.as_secs_f64() * 1e3
-            );
-        }
-        TvFormat::Json => {
-            for b in v {
-                let line = json!({
-                    "type": "block",
-                    "function": b.function,
-                    "block": format!("bb.{}", b.block),
-                    "target": b.target,
-                    "verdict": b.verdict,
-                    "changed": b.changed,
-                    "time_ms": b.time.as_secs_f64() * 1e3,
-                    "reason": b.reason,
-                    "counterexample": b.counterexample,
-                    "counterexample_data": b.counterexample_data,
-                    "settings": b.settings,
-                });
-                println!("{line}");
-            }
-            let mut s = serde_json::Map::new();
-            s.insert("type".into(), json!("summary"));
-            s.insert("blocks".into(), json!(v.len()));
-            for k in kinds {
-                s.insert(k.into(), json!(count(k)));
-            }
-            s.insert("time_ms".into(), json!(elapsed.as_secs_f64() * 1e3));
-            println!("{}", serde_json::Value::Object(s));
-        }
-        TvFormat::Sarif => println!("{}", super::sarif::sarif_log(v)),
-    }
 }

@@ -136,6 +136,12 @@ pub fn lower(
             None => return Err(Unsupported(why)),
         }
     }
+    if let Some((i, f)) = super::mi_flags::added(b, a) {
+        if claim_gap.is_none() {
+            let why = format!("the pass added the flag `{f}` (a claim about the value no instruction of the before-block making the same operation makes)");
+            claim_gap = Some(format!("{}: {why}", at(after, i)));
+        }
+    }
     if let Some(i) = super::effects::undef_added(b, a) {
         let why = "the pass added an `undef` flag where the before-block has a value";
         return Err(Unsupported(format!("{}: {why}", at(after, i))));

@@ -568,8 +568,9 @@ fn semantic_end(t: &str) -> usize {
     end
 }
 
-/// Flags that may precede an opcode (instruction flags) rather than an operand.
-const INST_FLAGS: [&str; 14] = [
+/// Flags that may precede an opcode (instruction flags) rather than an operand (LLVM 22's
+/// `MIParser`: `MachineInstr::MIFlag`).
+pub(super) const INST_FLAGS: [&str; 21] = [
     "frame-setup",
     "frame-destroy",
     "nnan",
@@ -584,6 +585,13 @@ const INST_FLAGS: [&str; 14] = [
     "exact",
     "nofpexcept",
     "disjoint",
+    "nomerge",
+    "unpredictable",
+    "noconvergent",
+    "nneg",
+    "samesign",
+    "nusw",
+    "inbounds",
 ];
 
 fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, InputError> {

@@ -139,6 +139,9 @@ fn inst<'a>(
     if b.opcode != a.opcode || b.mem != a.mem {
         return Err(format!("{}: differs from line {}", at(), b.loc.line));
     }
+    if let Some(f) = super::mi_flags::extra(b, a) {
+        return Err(format!("{}: the pass added the flag `{f}`", at()));
+    }
     if b.defs.len() != a.defs.len() || b.ops.len() != a.ops.len() {
         return Err(format!("{}: operand counts differ", at()));
     }
