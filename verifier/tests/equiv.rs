@@ -75,7 +75,10 @@ fn regenerate(from: &str, to: &str, fam: Option<&str>) -> Value {
     }
     args.extend(SHIPPED);
     let r = run(&args);
-    assert_eq!(r.code, 0, "{}", r.context());
+    // Exit 3 exactly when a row is `unknown` (the DS `src2` ops between targets whose modes
+    // the sources dispute are never proved: docs/cli.md).
+    let unknown = r.stdout.contains("\"status\": \"unknown\"");
+    assert_eq!(r.code, if unknown { 3 } else { 0 }, "{}", r.context());
     serde_json::from_str(&r.stdout).expect("one JSON document")
 }
 
@@ -160,7 +163,7 @@ fn sampled_pairs_match_the_shipped_table() {
 }
 
 #[test]
-fn buffer_rename_by_name_is_the_same() {
+fn buffer_rename_by_name_pairs_the_gfx11_spelling() {
     let r = run(&[
         "equiv",
         "--from",
@@ -175,9 +178,12 @@ fn buffer_rename_by_name_is_the_same() {
     assert_eq!(r.code, 0, "{}", r.context());
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let got = rows(&v);
+    // Paired by name with its gfx11 spelling; not the same instruction under each target's
+    // defaults: gfx10 range-checks an access by its first byte, gfx11 by its last (Mesa
+    // `ac_descriptors.c` `ac_set_buf_desc_word3`; docs/soundness.md, `buffer_oob`).
     assert_eq!(
         status_of(&got, "buffer_load_dword"),
-        ("buffer_load_b32", "same")
+        ("buffer_load_b32", "differ")
     );
 }
 

@@ -306,13 +306,36 @@ pub fn validate(
     unmodelled: Unmodelled,
     shard: Option<crate::shard::Shard>,
 ) -> Result<Vec<BlockVerdict>, String> {
-    let breaches = super::encodable::check(before, after, fallback)?;
+    validate_files(
+        before,
+        after,
+        only,
+        fallback,
+        (opts, unmodelled),
+        shard,
+        true,
+    )
+}
+
+/// [`validate`]; `files`: `before` and `after` are the user's files, not the register-
+/// allocation checker's images (an image pairs the after-file's instructions with the
+/// before-file's registers: whether the after-file can be encoded was decided on the file).
+fn validate_files(
+    before: &MirFile,
+    after: &MirFile,
+    only: &[String],
+    fallback: Option<&[Target]>,
+    (opts, unmodelled): (&Options, Unmodelled),
+    shard: Option<crate::shard::Shard>,
+    files: bool,
+) -> Result<Vec<BlockVerdict>, String> {
+    let breaches = super::encodable::check(before, after, fallback, files)?;
     // A VGPR the pass made an SGPR, read as the VGPR where that is sound (`bank.rs`).
     let undone = super::bank::undo(before, after);
     let after = undone.as_ref().unwrap_or(after);
     // The register-allocation checker first (`alloc.rs`); what it proves is not checked again.
     let recheck = |b: &MirFile, a: &MirFile, o: &[String]| {
-        validate(b, a, o, fallback, opts, unmodelled, None)
+        validate_files(b, a, o, fallback, (opts, unmodelled), None, false)
     };
     let file = after.path.as_str();
     let (ra, rest) = super::phase::step("register-allocation checker", file, || {
