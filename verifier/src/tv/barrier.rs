@@ -245,6 +245,7 @@ pub fn split(
     let ops = |v: &[&Inst]| v.iter().map(|i| i.opcode.clone()).collect::<Vec<_>>();
     align_moved(&mut sb, &mut sa, &ops(&bars_b), target);
     super::barrier_phys::align(&sb, &mut sa, &ops(&bars_b), target);
+    super::barrier_phys::sink(&mut sb, &mut sa, &ops(&bars_b), target);
     carry_preserved(bp, (&mut sb, &mut sa), (pre_b, pre_a), target);
     let (db, da) = (def_segments(&sb), def_segments(&sa));
     for (r, kb) in &db {

@@ -103,6 +103,48 @@ fn one_move(sb: &[Block], sa: &mut [Block], bars: &[String], target: Target) -> 
     false
 }
 
+/// One sink: an instruction of side `sx` that segment `k` has more of than the other side's
+/// segment `k` (so the other side does not compute it there) and that nothing after it in
+/// its segment reads, moved to the start of segment `k + 1`.
+fn one_sink(sx: &mut [Block], sy: &[Block], bars: &[String], target: Target) -> bool {
+    for k in 0..sx.len().saturating_sub(1) {
+        for pos in (0..sx[k].insts.len()).rev() {
+            let key = sx[k].insts[pos].key.clone();
+            if count(&sx[k], &key) <= count(&sy[k], &key) {
+                continue;
+            }
+            let i = sx[k].insts[pos].clone();
+            let skipped: Vec<&Inst> = sx[k].insts[pos + 1..].iter().collect();
+            if !movable(&i, &skipped, &bars[k..=k], target) {
+                continue;
+            }
+            sx[k].insts.remove(pos);
+            sx[k + 1].insts.insert(0, i);
+            return true;
+        }
+    }
+    false
+}
+
+/// Sink, on each side, the instructions the other side does not compute in the same segment
+/// past the split point that ends it (si-optimize-exec-masking on wave32 deletes a
+/// `$vcc_lo = V_CMP` before an `S_BARRIER` whose only reader, after it, became a `V_CMPX`:
+/// breaker 18's 07). The same independence argument as [`align`]'s: an instruction that
+/// nothing later in its segment reads or overwrites, and whose operands nothing there writes,
+/// gives the same results at the start of the next segment (the split point, not a call,
+/// touches no register). So each side still computes what it computed, and the value it
+/// defined is no longer compared at the split point, where the other side never had it.
+pub(super) fn sink(sb: &mut [Block], sa: &mut [Block], bars: &[String], target: Target) {
+    if sb.len() != sa.len() || bars.len() + 1 < sa.len() {
+        return;
+    }
+    for _ in 0..64 {
+        if !one_sink(sb, sa, bars, target) && !one_sink(sa, sb, bars, target) {
+            return;
+        }
+    }
+}
+
 /// Move the after-side's moved instructions back (module docs). `bars`: the opcodes of the
 /// split points, the same on both sides (`bars[k]` ends segment `k`).
 pub(super) fn align(sb: &[Block], sa: &mut [Block], bars: &[String], target: Target) {
