@@ -31,6 +31,7 @@ mod flat;
 mod global;
 mod hex;
 pub mod holes;
+pub mod inline_const;
 mod inst;
 mod lex;
 pub mod lift;

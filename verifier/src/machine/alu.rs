@@ -26,6 +26,7 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
         ));
     }
     let (operands, mods) = super::mods::parse(cx, syn, &alu)?;
+    super::vop_legal::check(&cx, &alu, &operands, &mods)?;
     let mut ops = operands.iter();
     let (t, c) = ops.next().unwrap();
     let mut var_uses = Vec::new();

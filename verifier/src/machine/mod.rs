@@ -21,6 +21,7 @@ mod smem;
 mod state;
 mod step;
 pub mod transpose;
+mod vop_legal;
 
 #[cfg(test)]
 mod coverage;

@@ -1,0 +1,83 @@
+//! The twenty-first breaker's findings on `verify` (`tests/data/break21/README.md`): a scalar
+//! load after a vector store of the same side is never proved (the scalar cache may return
+//! the bytes from before the store), and VALU lines llvm-mc-22 rejects (constant bus, VOP3
+//! literals, two literals) are input errors. Each of these rules was `proved` before.
+
+use gcnsmt_testkit::{run_at, Run};
+use std::path::PathBuf;
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/break21")
+}
+
+fn verify(file: &str, name: &str) -> Run {
+    let args = ["verify", file, "--filter", name, "--no-matrix"];
+    let r = run_at(
+        Some(&data()),
+        env!("CARGO_BIN_EXE_gcnsmt"),
+        &args,
+        None,
+        &[],
+    );
+    r.assert_no_panic();
+    r
+}
+
+#[test]
+fn a_scalar_load_after_a_vector_store_is_never_proved() {
+    for (file, name) in [
+        (
+            "smem_forward_reverse.rules",
+            "scalar-reload-after-vector-store",
+        ),
+        (
+            "smem_forward_reverse.rules",
+            "scalar-buffer-reload-after-buffer-store",
+        ),
+        ("smem_forward.rules", "global-store-then-s-load-forwards"),
+        (
+            "sbuf_forward.rules",
+            "buffer-store-then-s-buffer-load-forwards",
+        ),
+    ] {
+        let r = verify(file, name);
+        assert_eq!(r.code, 3, "{name}: {}", r.context());
+        assert!(r.stdout.contains("UNKNOWN"), "{name}: {}", r.context());
+        assert!(!r.stdout.contains("PROVED"), "{name}: {}", r.context());
+        assert!(r.stdout.contains("not coherent"), "{name}: {}", r.context());
+    }
+}
+
+#[test]
+fn valu_lines_llvm_mc_rejects_are_input_errors() {
+    // (rule, where the error is: the literal, or the first source for the constant bus;
+    // counted by hand), llvm-mc-22's verdicts in the README: literal, literal, bus, literal,
+    // bus, bus, second literal.
+    for (name, at) in [
+        ("mul-lo-into-vop3-literal-gfx9", ":8:24:"),
+        ("lshlrev-b64-literal-shift-gfx9", ":12:29:"),
+        ("add3-two-sgprs-gfx9", ":18:18:"),
+        ("cndmask-literal-with-sgpr-mask-gfx9", ":24:21:"),
+        ("add-u32-two-sgprs-gfx9", ":30:17:"),
+        ("add3-three-sgprs-gfx10", ":36:18:"),
+        ("two-literals-gfx10", ":42:33:"),
+    ] {
+        let r = verify("valu_encodability.rules", name);
+        assert_eq!(r.code, 2, "{name}: {}", r.context());
+        let want = format!("valu_encodability.rules{at} error:");
+        assert!(
+            r.stderr.contains(&want) || r.stdout.contains(&want),
+            "{name}: {}",
+            r.context()
+        );
+    }
+    for name in [
+        "add3-two-sgprs-gfx10",
+        "add-u32-literal-src0-gfx9",
+        "add3-one-sgpr-gfx9",
+        "mul-lo-vop3-literal-gfx10",
+    ] {
+        let r = verify("valu_encodability.rules", name);
+        assert_eq!(r.code, 0, "{name}: {}", r.context());
+    }
+}
