@@ -358,6 +358,7 @@ fn validate_files(
     let mut jobs = Vec::new();
     let mut cfg = Vec::new();
     for fp in &pairs {
+        super::targets::same_target(fp, &after.path)?;
         for t in super::targets::targets_of(before, fp, fallback)? {
             if let Some(v) = super::targets::not_modelled(fp, t, &after.path) {
                 cfg.push(v);

@@ -15,6 +15,10 @@ pub struct FpMode {
     pub fp32_denormals: (Option<bool>, Option<bool>),
     /// `fp64-fp16-input-denormals:`, `fp64-fp16-output-denormals:`.
     pub fp16_denormals: (Option<bool>, Option<bool>),
+    /// The function's `"target-features"` name `+cumode` (not a MODE field, but like them a
+    /// setting of the function the rule settings take): gfx101x in CU mode has no misaligned
+    /// LDS bug (LLVM `hasLDSMisalignedBug() { return LDSMisalignedBug && !EnableCuMode; }`).
+    pub cumode: bool,
 }
 
 impl FpMode {
@@ -49,6 +53,10 @@ impl FpMode {
             if i == o {
                 set("fp32_denorm", if i { "PRESERVE" } else { "FLUSH" });
             }
+        }
+        if self.cumode {
+            // docs/soundness.md, `lds_misaligned` (breaker 20's 08: tv kept UNDEFINED).
+            set("lds_misaligned", "DEFINED");
         }
         out
     }

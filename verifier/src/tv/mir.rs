@@ -187,7 +187,7 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
         },
         msg,
     };
-    let attrs = ir_attributes(&lines);
+    let attrs = ir::ir_attributes(&lines);
     let (conventions, ir) = (
         super::csr::c_conventions(&lines),
         super::csr::has_ir(&lines),
@@ -229,9 +229,10 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             let (f, next) = function(&lines, i + 1, &err)?;
             let mut f = f;
             f.c_convention = conventions.get(&f.name).copied().unwrap_or(!ir);
-            if let Some((cpu, lds, (wave64, flat))) = attrs.get(&f.name) {
+            if let Some((cpu, lds, (wave64, flat, cumode))) = attrs.get(&f.name) {
                 f.target_cpu = cpu.clone();
                 f.wave64 = *wave64;
+                f.mode.cumode = *cumode;
                 f.frame.flat_feature = *flat;
                 if lds.is_some() {
                     f.lds_size = *lds;
@@ -268,71 +269,13 @@ mod cfg;
 mod classes;
 #[path = "mir_dom.rs"]
 mod dom;
+#[path = "mir_ir.rs"]
+mod ir;
 #[path = "mir_shape.rs"]
 mod shape;
 use classes::{note_classes, register_entry};
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
-
-/// What the features say: wave64, and `enable-flat-scratch` if named (the last sign wins).
-type Features = (bool, Option<bool>);
-
-/// IR function name -> (`"target-cpu"`, `"amdgpu-lds-size"`, features), from `define ... #N {`
-/// and `attributes #N = { ... }` lines of the embedded IR.
-fn ir_attributes(lines: &[&str]) -> BTreeMap<String, (Option<String>, Option<u32>, Features)> {
-    let mut groups: BTreeMap<String, String> = BTreeMap::new();
-    let mut defines: Vec<(String, Vec<String>, String)> = Vec::new();
-    for l in lines {
-        let t = l.trim();
-        if let Some(rest) = t.strip_prefix("attributes #") {
-            if let Some((n, body)) = rest.split_once('=') {
-                groups.insert(n.trim().to_string(), body.to_string());
-            }
-        } else if t.starts_with("define ") {
-            let Some(at) = t.find('@') else { continue };
-            let name: String = t[at + 1..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '$')
-                .collect();
-            let close = t.rfind(')').unwrap_or(0);
-            let tail = &t[close..];
-            let refs = tail
-                .split_whitespace()
-                .filter_map(|w| w.strip_prefix('#'))
-                .map(|w| w.trim_end_matches('{').to_string())
-                .collect();
-            defines.push((name, refs, tail.to_string()));
-        }
-    }
-    let attr = |text: &str, key: &str| -> Option<String> {
-        let pat = format!("\"{key}\"=\"");
-        let at = text.find(&pat)? + pat.len();
-        let end = text[at..].find('"')?;
-        Some(text[at..at + end].to_string())
-    };
-    let mut out = BTreeMap::new();
-    for (name, refs, inline) in defines {
-        let mut cpu = attr(&inline, "target-cpu");
-        let mut lds = attr(&inline, "amdgpu-lds-size");
-        let mut features = attr(&inline, "target-features").unwrap_or_default();
-        for r in refs {
-            if let Some(g) = groups.get(&r) {
-                cpu = cpu.or_else(|| attr(g, "target-cpu"));
-                lds = lds.or_else(|| attr(g, "amdgpu-lds-size"));
-                features += &attr(g, "target-features").unwrap_or_default();
-            }
-        }
-        let wave64 = features.contains("+wavefrontsize64");
-        let flat = features
-            .rfind("enable-flat-scratch")
-            .filter(|&at| at > 0)
-            .map(|at| &features[at - 1..at] == "+");
-        // `amdgpu-lds-size` may be "min,max"; the minimum is what the kernel declares.
-        let lds = lds.and_then(|s| s.split(',').next().and_then(|v| v.trim().parse().ok()));
-        out.insert(name, (cpu, lds, (wave64, flat)));
-    }
-    out
-}
 
 /// One machine-function document from line `start`; returns it and the next line to read.
 fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize), InputError> {
@@ -655,7 +598,9 @@ fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, Inp
     let mut ops = Vec::new();
     if !after_op.trim().is_empty() {
         for (off, piece) in split_top(after_op, op_base) {
-            ops.push(operand(piece, i, off, err)?);
+            let o = operand(piece, i, off, err)?;
+            tied_match(piece, &o, &defs, &ops, i, err)?;
+            ops.push(o);
         }
     }
     Ok(Inst {
@@ -667,6 +612,38 @@ fn instruction(t: &str, i: usize, indent: usize, err: ErrFn) -> Result<Inst, Inp
         mem: memoperands(&t[end..]),
         private: t[end..].contains("addrspace 5)"),
     })
+}
+
+/// A use `o` (text `piece`) tied to operand N (`(tied-def N)`: the definitions first, then
+/// the operands before it) must name the same physical register: the instruction has one
+/// field for both (`S_ADDK_I32`'s SDST; llc-22's verifier: "Tied physical registers must
+/// match"). tv would read the use and write the def as two registers (breaker 20's 01).
+fn tied_match(
+    piece: &str,
+    o: &Operand,
+    defs: &[Operand],
+    ops: &[Operand],
+    i: usize,
+    err: ErrFn,
+) -> Result<(), InputError> {
+    let Some(at) = piece.find("(tied-def ") else {
+        return Ok(());
+    };
+    let n: Option<usize> = piece[at + "(tied-def ".len()..]
+        .split(')')
+        .next()
+        .and_then(|v| v.trim().parse().ok());
+    let Some(d) = n.and_then(|n| defs.iter().chain(ops).nth(n)) else {
+        return Ok(());
+    };
+    match (&o.kind, &d.kind) {
+        (OpKind::Phys(u), OpKind::Phys(w)) if u != w => Err(err(
+            i,
+            o.loc.col as usize - 1,
+            format!("`${u}` is tied to the definition `${w}`, another register: tied physical registers must match (one instruction field)"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The memory operands of the text after an instruction's operands (` :: (...)`), without the

@@ -28,6 +28,33 @@ pub(super) fn targets_of(
     }
 }
 
+/// An input error when the two files compile the function for different targets: another
+/// `"target-cpu"`, or target features tv reads (wave64, CU mode, flat scratch). A pass does
+/// not change the target; checking both on the before-file's would prove code the other target
+/// runs differently (breaker 20's 03: gfx900 against gfx803, where DS needs M0 set).
+pub(super) fn same_target(fp: &FnPair, after: &str) -> Result<(), String> {
+    let (b, a) = (&fp.before, &fp.after);
+    let what = if b.target_cpu.is_some() && a.target_cpu.is_some() && b.target_cpu != a.target_cpu {
+        format!(
+            "target-cpu \"{}\" where the before-file has \"{}\"",
+            a.target_cpu.as_deref().unwrap_or(""),
+            b.target_cpu.as_deref().unwrap_or("")
+        )
+    } else if (b.wave64, b.mode.cumode, b.frame.flat_feature)
+        != (a.wave64, a.mode.cumode, a.frame.flat_feature)
+    {
+        "other target-features (wavefrontsize64, cumode or enable-flat-scratch) than the \
+         before-file"
+            .to_string()
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "{after}:{}:{}: error: function `{}` has {what}: a pass does not change the target",
+        a.loc.line, a.loc.col, a.name
+    ))
+}
+
 /// Why `fp` is not checked on `t` at all, as its `unsupported` record: the pass changed the
 /// CFG (`diff.rs`), or the function asks for wave64 (`+wavefrontsize64`) on a wave32 target,
 /// where the lowering would check the wrong wave size (`vcc_hi`, 64-bit lane masks).
