@@ -118,6 +118,10 @@ pub struct Rule {
     pub tags: Vec<String>,
     /// `Lanes: N [any|ascending]`: check with N lanes per instruction (see [`LaneMode`](crate::LaneMode)).
     pub lanes: Option<(crate::lane_mode::LaneMode, Loc)>,
+    /// Its lines are assembly a user wrote (a rules file), bound only when llvm-mc-22 would
+    /// encode them (`machine/vop_legal.rs`); tv's rules are lowered from MIR, whose operands
+    /// `tv/vop_bus.rs` checks, into lines of its own (`v_dpp_flags_b32`, ...).
+    pub written: bool,
 }
 
 impl Rule {
@@ -304,6 +308,7 @@ fn new_rule(at: At, indent: usize, h: &Header) -> Result<Rule, InputError> {
         cites: Vec::new(),
         tags: Vec::new(),
         lanes: None,
+        written: true,
     })
 }
 

@@ -78,7 +78,7 @@ pub(crate) fn check(
     operands: &[(String, usize)],
     mods: &SrcMods,
 ) -> Result<(), InputError> {
-    if alu.scalar {
+    if alu.scalar || !cx.rule.written {
         return Ok(());
     }
     let mn = cx.mn;

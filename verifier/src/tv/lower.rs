@@ -369,6 +369,7 @@ fn lower_in(
             cites: Vec::new(),
             tags: Vec::new(),
             lanes,
+            written: false,
         },
         uninterpreted,
         taint,
