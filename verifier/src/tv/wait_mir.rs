@@ -293,13 +293,9 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds || flat_not_lds(&i.mem) => {
             MemFamily::VmemStore
         }
-        // gfx12 encodes it as VSAMPLE: samplecnt (LLVM `getVmemType`, `isVSAMPLE`).
-        Some(Ok(MemFamily::VmemLoad))
-            if op.starts_with("IMAGE_MSAA_LOAD")
-                && t.gen() >= gcnsmt_semantics::target::Gen::Gfx12 =>
-        {
-            MemFamily::Sampler
-        }
+        // A sampler access on every target (LLVM `getVmemType`: `BaseInfo->MSAA`): samplecnt
+        // on gfx12 (VSAMPLE), its own VGPR write order before (breaker 21's 04).
+        Some(Ok(MemFamily::VmemLoad)) if op.starts_with("IMAGE_MSAA_LOAD") => MemFamily::Sampler,
         Some(Ok(f)) => f,
     };
     let effects = counters::effects(t, fam);
