@@ -137,3 +137,31 @@ fn an_msaa_load_and_a_buffer_load_into_one_vgpr_need_a_wait() {
     assert!(text.contains("1 proved"), "{text}");
     assert_eq!(code, 0, "{text}");
 }
+
+#[test]
+fn a_call_argument_still_loading_is_the_callees_wait() {
+    let (code, text) = waitcnt("k5_gfx1100.mir", None);
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = waitcnt("k5_gfx1100.s", None);
+    assert_eq!(code, 0, "{text}");
+    // Control: the call target itself pending is still a hazard.
+    let (code, text) = waitcnt("k5_gfx1100_target_pending.mir", None);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("reads s[16:17] before"), "{text}");
+    let tv = |after: &str| {
+        let (b, a) = (data("k5_gfx1100_pre.mir"), data(after));
+        run(&[
+            "tv",
+            "--pass",
+            "si-insert-waitcnts",
+            b.to_str().unwrap(),
+            a.to_str().unwrap(),
+        ])
+    };
+    let (code, text) = tv("k5_gfx1100.mir");
+    assert!(text.contains("2 proved"), "{text}");
+    assert_eq!(code, 0, "{text}");
+    let (code, text) = tv("k5_gfx1100_target_pending.mir");
+    assert!(text.contains("1 refuted"), "{text}");
+    assert_ne!(code, 0, "{text}");
+}
