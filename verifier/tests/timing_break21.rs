@@ -165,3 +165,30 @@ fn a_call_argument_still_loading_is_the_callees_wait() {
     assert!(text.contains("1 refuted"), "{text}");
     assert_ne!(code, 0, "{text}");
 }
+
+#[test]
+fn before_gfx12_a_sampler_completes_in_order_with_other_vmem_reads() {
+    clean(&[
+        ("ps_gfx900.s", None),
+        ("ps_gfx1030.s", None),
+        ("ps_gfx1100.s", None),
+        ("g2_gfx1030.s", None),
+    ]);
+    // Control: a wait that leaves three accesses pending does not complete the sample.
+    hazards(&[("ps_gfx900_weak.s", None, "v4")]);
+    for t in ["gfx900", "gfx1100"] {
+        let (b, a) = (
+            data(&format!("ps_{t}_pre.mir")),
+            data(&format!("ps_{t}_post.mir")),
+        );
+        let (code, text) = run(&[
+            "tv",
+            "--pass",
+            "si-insert-waitcnts",
+            b.to_str().unwrap(),
+            a.to_str().unwrap(),
+        ]);
+        assert!(text.contains("1 proved"), "{t}: {text}");
+        assert_eq!(code, 0, "{t}: {text}");
+    }
+}
