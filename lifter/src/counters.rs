@@ -254,9 +254,12 @@ fn effects_unchecked(target: Target, family: MemFamily) -> Vec<Effect> {
         ],
         VmemStore => vec![e(Vm, Order::InOrder("vmem"))],
         Sampler if split => vec![e(Sample, Order::InOrder("sample"))],
-        Sampler => vec![e(Vm, Order::InOrder("sampler"))],
         BvhRay if split => vec![e(Bvh, Order::InOrder("bvh"))],
-        BvhRay => vec![e(Vm, Order::InOrder("bvh"))],
+        // Before gfx12 every VMEM read decrements vmcnt in issue order, samplers and BVH rays
+        // too (LLVM `getVmemWaitEventType`: VMEM_READ_ACCESS without extended counters; D79176:
+        // "s_waitcnt orders them all with a single vmcnt counter"); only their VGPR writes are
+        // ordered by type ([`vgpr_write_type`]; breaker 21's 09).
+        Sampler | BvhRay => vec![e(Vm, Order::InOrder("vmem"))],
         // FLAT may reach LDS or memory: counted on both, out of order on both.
         FlatLoad if split => vec![e(Load, Order::OutOfOrder), e(Ds, Order::OutOfOrder)],
         FlatStore if split => vec![e(Store, Order::OutOfOrder), e(Ds, Order::OutOfOrder)],
@@ -278,6 +281,20 @@ fn effects_unchecked(target: Target, family: MemFamily) -> Vec<Effect> {
         out.push(e(X, Order::OutOfOrder));
     }
     out
+}
+
+/// LLVM's `VmemType` (`getVmemType`): without a wait, only VMEM accesses of one type write
+/// their VGPRs in issue order (D79176: "in the absence of s_waitcnt only instructions of the
+/// same VmemType are guaranteed to write their results in order"), although before gfx12
+/// they all complete in order on vmcnt. `None`: not a VMEM access.
+pub fn vgpr_write_type(family: MemFamily) -> Option<&'static str> {
+    use MemFamily::*;
+    match family {
+        VmemLoad | VmemStore | LdsDma => Some("nosampler"),
+        Sampler => Some("sampler"),
+        BvhRay => Some("bvh"),
+        _ => None,
+    }
 }
 
 /// Whether the family holds its source (data) registers after issue until a counter says

@@ -1,4 +1,5 @@
-//! DS opcode table and operand shapes per target.
+//! DS opcode table and operand shapes per target, and the operands memory instructions
+//! write back besides their destination ([`writes_addr`], [`image_writes_vaddr`]).
 //!
 //! Opcodes come from `data/ds_opcodes_by_target.csv` (every opcode value
 //! disassembled or assembled with llvm-mc-22; LLVM `DSInstructions.td` is the
@@ -95,6 +96,18 @@ pub fn data0_in_addr_field(mnemonic: &str) -> bool {
 /// `ADDR = ENCODE_ADDR(...)`, semantics/pcode/ds_bvh.pcode).
 pub fn writes_addr(mnemonic: &str) -> bool {
     mnemonic.starts_with("ds_bvh_stack_")
+}
+
+/// The elements of an image instruction's bracketed VADDR list it also writes back, by
+/// position: gfx12's `image_bvh8_intersect_ray` and `image_bvh_dual_intersect_ray` return the
+/// instance-transformed ray origin (element 2) and direction (element 3) there (LLVM
+/// MIMGInstructions.td ties `$ray_origin`/`$ray_dir` outputs to those inputs; the intrinsics
+/// return `{<10 x i32>, <3 x float>, <3 x float>}`). Every other image op writes only VDATA.
+pub fn image_writes_vaddr(mnemonic: &str) -> &'static [usize] {
+    match mnemonic {
+        "image_bvh8_intersect_ray" | "image_bvh_dual_intersect_ray" => &[2, 3],
+        _ => &[],
+    }
 }
 
 /// Whether a `count`-dword register operand of `mnemonic` must start at an even

@@ -11,7 +11,7 @@
 
 use super::classify::{Access, Action};
 use super::regs::RegSet;
-use gcnsmt_lifter::counters::{Counter, Effect, Order};
+use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
 
 /// One issuing point: an instruction, or the accesses the caller left pending.
 #[derive(Clone, Debug)]
@@ -370,7 +370,15 @@ impl<'a> Analysis<'a> {
             .effects
             .iter()
             .all(|f| matches!(f.order, Order::InOrder(_)));
-        same && others_in_order && !a.reads.overlaps(hit) && a.writes.contains(hit)
+        // One completion order on vmcnt, but VGPR writes ordered only within a VMEM type
+        // (a sampler and a buffer load into one VGPR need a wait: breaker 21's 04 and 09).
+        let pending = match self.sites[e.site as usize].inst.map(|i| &self.actions[i]) {
+            Some(Action::Mem(p)) => p,
+            _ => return false,
+        };
+        let same_type =
+            counters::vgpr_write_type(pending.family) == counters::vgpr_write_type(a.family);
+        same && same_type && others_in_order && !a.reads.overlaps(hit) && a.writes.contains(hit)
     }
 
     /// Run instruction `i` on `st`; record hazards in `out` when given. What a wait completed

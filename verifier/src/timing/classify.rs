@@ -529,9 +529,11 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
         _ if m.starts_with("image_") => match () {
             _ if m.contains("bvh") => BvhRay,
             _ if m.contains("sample") || m.contains("gather4") || m.contains("get_lod") => Sampler,
-            // gfx12 encodes it as VSAMPLE, which counts on samplecnt (LLVM `getVmemType`:
-            // `isVSAMPLE`); before gfx12 it is an ordinary MIMG load.
-            _ if m.starts_with("image_msaa_load") && target.gen() >= Gen::Gfx12 => Sampler,
+            // A sampler access on every target (LLVM `getVmemType`: `BaseInfo->MSAA` is
+            // VMEM_SAMPLER, "still classified as sampler instructions for the purposes of e.g.
+            // waitcnt"): gfx12 counts it on samplecnt (VSAMPLE), gfx10.3/gfx11 write its VGPRs
+            // out of order with other loads (breaker 21's 04).
+            _ if m.starts_with("image_msaa_load") => Sampler,
             _ if m.contains("store") || (m.contains("atomic") && !returns) => VmemStore,
             _ => VmemLoad,
         },
@@ -587,17 +589,23 @@ fn access(
         Smem => !(m.contains("store") || m.contains("atomic")) || atomic_returns(target, ops),
         _ => false,
     };
-    let writes = match () {
+    let mut writes = match () {
         // Its result is SCC, which the text does not name (its operand is the barrier id).
         _ if m.starts_with("s_barrier_signal_isfirst") => RegSet::special("scc").expect("special"),
         _ if returns_data => first_regs(ops)?,
         _ => RegSet::new(),
     };
-    let mut reads = mentions.clone();
-    // A returning buffer/image atomic's first operand is data and destination.
-    if !(m.contains("atomic") && matches!(family, VmemLoad)) {
-        reads = minus(&reads, &writes);
-    }
+    // The sources: every operand after the destination, even one naming the destination's
+    // registers (pointer chasing `global_load_dwordx2 v[0:1], v[0:1], off`, `ds_read_b32 v1,
+    // v1`: the address is read at issue, before the pending value lands; breaker 21's 11). A
+    // returning buffer/image atomic's first operand is data and destination.
+    let mut reads = if returns_data && !(m.contains("atomic") && matches!(family, VmemLoad)) {
+        parse_regs(after_first(ops))?
+    } else {
+        mentions.clone()
+    };
+    writes.union(&tied_writes(target, family, m, ops)?);
+    let sources = reads.clone();
     reads.union(&RegSet::special("exec").expect("special"));
     // DS before gfx9 reads M0 (the LDS size limit); LDS DMA reads M0 (the LDS address).
     if (matches!(family, Lds | Gds) && target.lds_uses_m0()) || family == LdsDma {
@@ -608,7 +616,7 @@ fn access(
     let mut held = match family {
         // gfx6 stores hold their data (the first operand of buffer and image stores).
         VmemStore if target.gen() == Gen::Gfx6 => first_regs(ops)?,
-        _ if held_until.is_some() => minus(&mentions, &writes),
+        _ if held_until.is_some() => sources,
         _ => RegSet::new(),
     };
     // "Export and GDS instructions do not read the EXEC mask until after the export is
@@ -639,10 +647,45 @@ pub(crate) fn lds_read(family: MemFamily, m: &str) -> bool {
     }
 }
 
-/// `a` without the units of `b`.
-fn minus(a: &RegSet, b: &RegSet) -> RegSet {
-    if b.is_empty() || !a.overlaps(b) {
-        return a.clone();
+/// The operands after the first (the destination of an instruction that returns data).
+fn after_first(ops: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in ops.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => return &ops[i + 1..],
+            _ => {}
+        }
     }
-    a.without(b)
+    ""
+}
+
+/// Address operands an access also writes when it completes, as the lifter's operand tables
+/// define them: the BVH stack ops' ADDR (`table::writes_addr`), gfx12's BVH rays' origin and
+/// direction (`table::image_writes_vaddr`; breaker 21's 01 and 03).
+fn tied_writes(target: Target, family: MemFamily, m: &str, ops: &str) -> Result<RegSet, BadInput> {
+    let parts = split_operands(ops);
+    let mut out = RegSet::new();
+    let vdst = ds_lookup(target, m).is_some_and(|(_, s)| s.vdst > 0);
+    if matches!(family, MemFamily::Lds | MemFamily::Gds) && gcnsmt_lifter::table::writes_addr(m) {
+        // vdst, addr, data0, data1 (lifter/src/table.rs `DsShape`).
+        let addr = parts.get(usize::from(vdst)).copied().unwrap_or("");
+        out.union(&parse_regs(addr)?);
+    }
+    let elems = gcnsmt_lifter::table::image_writes_vaddr(m);
+    if !elems.is_empty() {
+        let vaddr = parts.get(1).copied().unwrap_or("");
+        match vaddr.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+            Some(list) => {
+                let list = split_operands(list);
+                for &e in elems {
+                    out.union(&parse_regs(list.get(e).copied().unwrap_or(""))?);
+                }
+            }
+            // Not the bracketed list llvm-mc-22 requires: all of it may be written.
+            None => out.union(&parse_regs(vaddr)?),
+        }
+    }
+    Ok(out)
 }

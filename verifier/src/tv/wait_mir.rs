@@ -78,7 +78,7 @@ fn op_regs(o: &Operand) -> Result<RegSet, String> {
 }
 
 /// What the instruction writes (definitions, implicit or not) and reads (uses whose value
-/// matters: `undef` ones do not). For a memory access (`mem`), implicit operands naming
+/// matters: `undef` ones do not). For a memory access or a call (`mem`), implicit operands naming
 /// general registers are dropped: they are liveness records (a spill store of one half of a
 /// tuple carries `implicit-def $vgpr1_vgpr2, implicit $vgpr1_vgpr2`), not what the hardware
 /// reads or writes, which is the explicit operands and the special registers (EXEC, M0).
@@ -243,13 +243,27 @@ fn operand_space(op: &str) -> u32 {
 }
 
 /// Classify one MIR instruction.
+/// The call opcodes (a tail call, `SI_TCRETURN*`, leaves the path instead).
+const CALLS: [&str; 5] = [
+    "SI_CALL",
+    "S_SWAPPC_B64",
+    "S_CALL_B64",
+    "S_CALL_I64",
+    "S_SWAP_PC_I64",
+];
+
 fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, String> {
     if let Some(w) = mir_wait(t, i) {
         return w;
     }
     let op = i.opcode.as_str();
     let returns = !i.defs.is_empty();
-    let (writes, reads) = defs_uses(i, family(op, returns).is_some())?;
+    // A call's implicit general registers are its arguments and results: LLVM's convention
+    // has the callee wait for everything at entry (`callWaitsOnFunctionEntry` checks only the
+    // call target and the saved PC), as for a `.s` call, which names neither (breaker 21's 12).
+    let call = CALLS.contains(&op);
+    let tail = op.starts_with("SI_TCRETURN");
+    let (writes, reads) = defs_uses(i, call || tail || family(op, returns).is_some())?;
     let mut mentions = writes.clone();
     mentions.union(&reads);
     match op {
@@ -261,9 +275,7 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         }
         // A tail call: the callee waits at entry (LLVM's convention); the path leaves.
         _ if op.starts_with("SI_TCRETURN") => return Ok(Action::End { reads, ret: false }),
-        "SI_CALL" | "S_SWAPPC_B64" | "S_CALL_B64" | "S_CALL_I64" | "S_SWAP_PC_I64" => {
-            return Ok(Action::Call { mentions, writes })
-        }
+        _ if call => return Ok(Action::Call { mentions, writes }),
         // Inline assembly: its counters are not known (docs/timing.md).
         "INLINEASM" | "INLINEASM_BR" => {
             return Ok(Action::Unknown(format!("`{op}`: inline assembly")))
@@ -293,13 +305,9 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         Some(Ok(MemFamily::FlatStore)) if set.flat_never_lds || flat_not_lds(&i.mem) => {
             MemFamily::VmemStore
         }
-        // gfx12 encodes it as VSAMPLE: samplecnt (LLVM `getVmemType`, `isVSAMPLE`).
-        Some(Ok(MemFamily::VmemLoad))
-            if op.starts_with("IMAGE_MSAA_LOAD")
-                && t.gen() >= gcnsmt_semantics::target::Gen::Gfx12 =>
-        {
-            MemFamily::Sampler
-        }
+        // A sampler access on every target (LLVM `getVmemType`: `BaseInfo->MSAA`): samplecnt
+        // on gfx12 (VSAMPLE), its own VGPR write order before (breaker 21's 04).
+        Some(Ok(MemFamily::VmemLoad)) if op.starts_with("IMAGE_MSAA_LOAD") => MemFamily::Sampler,
         Some(Ok(f)) => f,
     };
     let effects = counters::effects(t, fam);
