@@ -6,7 +6,7 @@
 use gcnsmt_semantics::target::{Gen, Target};
 
 /// f32 bit patterns of the inline constants 0.5, -0.5, 1, -1, 2, -2, 4, -4.
-const F32_INLINE: [u32; 8] = [
+pub const F32_INLINE: [u32; 8] = [
     0x3f00_0000,
     0xbf00_0000,
     0x3f80_0000,
@@ -29,10 +29,15 @@ const F64_INLINE: [u64; 8] = [
     0xc010_0000_0000_0000,
 ];
 
-/// f16 and bf16 bit patterns of the same constants, and 1/(2*pi).
-const HALF_INLINE: [u16; 18] = [
-    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118, // f16
-    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4080, 0xc080, 0x3e22, 0x4000, 0xc000, // bf16
+/// f16 bit patterns of the same constants, and 1/(2*pi) (LLVM 22 `getInlineEncodingV216`).
+pub const F16_INLINE: [u16; 9] = [
+    0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000, 0xc000, 0x4400, 0xc400, 0x3118,
+];
+
+/// bf16 bit patterns of the same constants (LLVM 22 `getInlineEncodingV2BF16`); 1/(2*pi) as
+/// bf16 is 0x3e22.
+pub const BF16_INLINE: [u16; 8] = [
+    0x3f00, 0xbf00, 0x3f80, 0xbf80, 0x4000, 0xc000, 0x4080, 0xc080,
 ];
 
 /// 1/(2*pi) is inline from gfx8 on (LLVM `FeatureInv2PiInlineImm`).
@@ -53,7 +58,12 @@ pub fn inline64(v: i64, t: Target) -> bool {
 
 /// Any reading a 16-bit or packed operand could give `v` as an inline constant (lenient).
 pub fn inline16(v: u32, t: Target) -> bool {
-    let half = |h: u16| (-16..=64).contains(&(h as i16)) || HALF_INLINE.contains(&h);
+    let half = |h: u16| {
+        (-16..=64).contains(&(h as i16))
+            || F16_INLINE.contains(&h)
+            || BF16_INLINE.contains(&h)
+            || h == 0x3e22
+    };
     let (lo, hi) = (v as u16, (v >> 16) as u16);
     inline32(v, t) || (half(lo) && (hi == 0 || hi == 0xffff || hi == lo)) || (lo == 0 && half(hi))
 }

@@ -141,23 +141,16 @@ pub(crate) fn bind_alu(cx: LineCx, syn: &AsmSyntax, mloc: Loc) -> Result<Bound, 
     })
 }
 
-/// The f16 inline constants as 32-bit values (0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0,
-/// 1/(2*pi); LLVM 22 `getInlineEncodingV216`).
-const F16_INLINE: [i64; 9] = [
-    0x3800, 0xB800, 0x3C00, 0xBC00, 0x4000, 0xC000, 0x4400, 0xC400, 0x3118,
-];
-
-/// The f32 inline constants 0.5, -0.5, 1.0, -1.0, 2.0, -2.0, 4.0, -4.0 as 32-bit values.
-const F32_INLINE: [i64; 8] = [
-    0x3F00_0000,
-    0xBF00_0000,
-    0x3F80_0000,
-    0xBF80_0000,
-    0x4000_0000,
-    0xC000_0000,
-    0x4080_0000,
-    0xC080_0000,
-];
+/// Whether the immediate `v` is one of the f16 (`f16`) or f32 float inline constants, as
+/// its 32-bit value (`gcnsmt_lifter::inline_const`).
+fn float_inline(v: i64, f16: bool) -> bool {
+    use gcnsmt_lifter::inline_const::{F16_INLINE, F32_INLINE};
+    if f16 {
+        u16::try_from(v).is_ok_and(|h| F16_INLINE.contains(&h))
+    } else {
+        u32::try_from(v).is_ok_and(|u| F32_INLINE.contains(&u))
+    }
+}
 
 /// Whether source `i`, the immediate `text`, is read as the semantics read it: without
 /// VOP3 input modifiers; for the packed f16 ops an inline constant, which the hardware gives
@@ -178,7 +171,7 @@ fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str, target:
         }
         AluMods::Packed32 => false,
         AluMods::Packed16 => gcnsmt_lifter::asm::parse_int(text)
-            .is_some_and(|v| (-16..=64).contains(&v) || F16_INLINE.contains(&v)),
+            .is_some_and(|v| (-16..=64).contains(&v) || float_inline(v, true)),
         AluMods::PackedMov => false,
         // v_cvt_scalef32_pk_fp8_f16 (VOP3, no source op_sel): src0 is packed f16, read as
         // the packed ops read an inline constant (its 32-bit value, as above); src1 is the
@@ -189,8 +182,8 @@ fn imm_mods_modelled(alu: &AluDef, mods: &SrcMods, i: usize, text: &str, target:
             let v = gcnsmt_lifter::asm::parse_int(text);
             let int = v.is_some_and(|v| (-16..=64).contains(&v));
             match i {
-                0 => int || v.is_some_and(|v| F16_INLINE.contains(&v)),
-                _ => int || v.is_some_and(|v| F32_INLINE.contains(&v)),
+                0 => int || v.is_some_and(|v| float_inline(v, true)),
+                _ => int || v.is_some_and(|v| float_inline(v, false)),
             }
         }
         // A 16-bit integer inline constant read from the low half: its value is the same

@@ -14,16 +14,9 @@
 //! packed f32 immediates before gfx1250) is refused: not modelled.
 
 use super::mods::SrcMods;
+use gcnsmt_lifter::inline_const::BF16_INLINE;
 use gcnsmt_lifter::lift::{AluDef, AluMods};
 use gcnsmt_semantics::target::Target;
-
-/// The bf16 float inline constants as LLVM 22 `getInlineEncodingV2BF16` (AMDGPUBaseInfo.cpp)
-/// takes them: ±0.5, ±1.0, ±2.0, ±4.0 as bf16 bits. Left out: 1/(2*pi) (0x3E22), whose f32
-/// pattern 0x3E22F983 has other bits than 0 in 15:0, and the integer constants, whose
-/// gfx1250 bf16 value no source we have states (0 is taken: 0 in every reading).
-const BF16_INLINE: [i64; 8] = [
-    0x3F00, 0xBF00, 0x3F80, 0xBF80, 0x4000, 0xC000, 0x4080, 0xC080,
-];
 
 /// Whether source `i`, the immediate `text`, of a packed op on gfx1250 is modelled, and the
 /// 32-bit value the hardware reads for it (`None`: not modelled). For a packed f32 source the
@@ -40,7 +33,12 @@ pub(crate) fn gfx1250_imm(kind: AluMods, bf16: bool, neg: bool, v: i64) -> Optio
     match kind {
         AluMods::Packed32 if !neg => Some(v & 0xffff_ffff),
         AluMods::Packed16 if v == 0 => Some(0),
-        AluMods::Packed16 if bf16 && BF16_INLINE.contains(&v) => Some(v << 16),
+        // The bf16 constants (LLVM 22 `getInlineEncodingV2BF16`; 1/(2*pi), 0x3E22, left out: its
+        // f32 pattern 0x3E22F983 has other bits than 0 in 15:0; the integer constants'
+        // gfx1250 bf16 value no source we have states, 0 is taken: 0 in every reading).
+        AluMods::Packed16 if bf16 && u16::try_from(v).is_ok_and(|h| BF16_INLINE.contains(&h)) => {
+            Some(v << 16)
+        }
         _ => None,
     }
 }
