@@ -39,7 +39,10 @@ fn cached_outcome(rule: &Rule, t: Target, opts: &Options, verdict: Verdict) -> O
         (to, s)
     });
     let note = Some("from the result cache (rule, semantics, tables and solver unchanged)");
-    crate::check::outcome_of(rule, t, settings, to, opts, verdict, note)
+    Outcome {
+        lanes: crate::check::lanes_of(rule, t, opts),
+        ..crate::check::outcome_of(rule, t, settings, to, opts, verdict, note)
+    }
 }
 
 /// Every rule x target to check, in rule order: the selected targets a rule binds on, or, for

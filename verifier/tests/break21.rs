@@ -81,3 +81,53 @@ fn valu_lines_llvm_mc_rejects_are_input_errors() {
         assert_eq!(r.code, 0, "{name}: {}", r.context());
     }
 }
+
+/// `verify lane_masks.rules --filter NAME`: (exit code, stdout).
+fn verify_mask(name: &str) -> Run {
+    verify("lane_masks.rules", name)
+}
+
+#[test]
+fn a_lane_mask_read_whole_is_checked_on_two_lanes() {
+    // Each expected verdict is worked by hand in the rule's comment (tests/data/break21):
+    // VCC[n] = EXEC[n] & test, an inactive lane's bit is 0.
+    for (name, code, word) in [
+        ("cmp-after-vcc-all-ones", 1, "REFUTED"),
+        ("cmp-after-vcc-all-ones-wave32", 1, "REFUTED"),
+        ("borrow-after-all-ones", 1, "REFUTED"),
+        ("dead-mask-mov-removed", 0, "PROVED"),
+        ("and-exec-after-cmp-dropped", 0, "PROVED"),
+        ("carry-of-add-zero-is-zero", 0, "PROVED"),
+    ] {
+        let r = verify_mask(name);
+        assert_eq!(r.code, code, "{name}: {}", r.context());
+        assert!(r.stdout.contains(word), "{name}: {}", r.context());
+        assert!(r.stdout.contains("lanes=2"), "{name}: {}", r.context());
+    }
+}
+
+#[test]
+fn a_lane_mask_read_bit_by_bit_or_written_by_compares_alone_stays_single_lane() {
+    for name in [
+        "own-bit-read-only",
+        "cmp-operands-swapped",
+        "mask-live-with-readfirstlane",
+    ] {
+        let r = verify_mask(name);
+        assert_eq!(r.code, 0, "{name}: {}", r.context());
+        assert!(r.stdout.contains("PROVED"), "{name}: {}", r.context());
+        assert!(!r.stdout.contains("lanes="), "{name}: {}", r.context());
+    }
+}
+
+#[test]
+fn a_lane_mask_read_whole_where_lanes_cannot_run_is_unknown() {
+    let r = verify_mask("mask-mixed-with-readfirstlane");
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(r.stdout.contains("UNKNOWN"), "{}", r.context());
+    assert!(
+        r.stdout.contains("one lane does not model"),
+        "{}",
+        r.context()
+    );
+}

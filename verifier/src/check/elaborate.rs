@@ -35,8 +35,11 @@ pub(super) struct Elaborated {
     /// Registers whose final value does not matter (`Dead:`).
     pub dead: BTreeSet<RegKey>,
     pub pre: Option<Expr>,
-    /// The rule expanded to N lanes (`--lanes N` or `Lanes:`).
+    /// The rule expanded to N lanes (`--lanes N`, `Lanes:`, or 2 for a lane mask read whole).
     pub lanes: Option<(LaneMode, Expanded)>,
+    /// Why the single-lane check cannot decide this rule and lanes cannot check it either
+    /// (a lane mask read whole in a rule lanes do not model): its verdict is `unknown`.
+    pub undecided: Option<String>,
 }
 
 /// The programs and registers a check compares: the rule's two sides, or under `--lanes`
@@ -93,27 +96,45 @@ pub(super) fn elaborate(
         keys.extend(b.regs());
     }
     let dead = dead_keys(rule, &imms, &keys)?;
-    let mode = lane_mode(rule, opts);
-    let pre = match &rule.pre {
-        None => None,
-        Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
-    };
+    let mut mode = lane_mode(rule, opts);
+    let mut undecided = None;
+    let mut why_lanes = None;
+    if mode.is_none() {
+        single_lane_only(rule, &src, &tgt)?;
+        if let Some(why) = super::masks::whole_mask_read(&src, &tgt, &dead) {
+            match lanes_refused(rule, &src, &tgt) {
+                None => mode = Some(super::masks::MASK_LANES),
+                Some(no) => undecided = Some(undecided_text(&why, &no)),
+            }
+            why_lanes = Some(why);
+        }
+    }
     if let (Some(_), Some((t, loc))) = (mode, rule.to) {
         let at = rule.lanes.map_or(loc, |(_, l)| l);
         let msg = format!("a cross-target rule (-> {t}) is checked on one lane only");
         return Err(rule.error(at, msg));
     }
     let lanes = match mode {
-        None => {
-            single_lane_only(rule, &src, &tgt)?;
-            None
-        }
+        None => None,
         Some(m) => {
             lane_reads_modelled(rule, &src, &tgt)?;
-            let e = crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target))
-                .map_err(|msg| rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))?;
-            Some((m, e))
+            match crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target)) {
+                Ok(e) => Some((m, e)),
+                // Lanes chosen for a lane mask: the rule itself asked for one lane.
+                Err(no) if why_lanes.is_some() => {
+                    undecided = Some(undecided_text(why_lanes.as_deref().unwrap_or(""), &no));
+                    mode = None;
+                    None
+                }
+                Err(msg) => {
+                    return Err(rule.error(rule.lanes.map(|(_, l)| l).unwrap_or(rule.loc), msg))
+                }
+            }
         }
+    };
+    let pre = match &rule.pre {
+        None => None,
+        Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
     };
     Ok(Elaborated {
         target,
@@ -127,7 +148,23 @@ pub(super) fn elaborate(
         dead,
         pre,
         lanes,
+        undecided,
     })
+}
+
+/// The reason a rule whose lane mask is read whole (`why`) gets no verdict: lanes cannot
+/// check it (`no`).
+fn undecided_text(why: &str, no: &str) -> String {
+    format!("{why}, which one lane does not model, and lanes cannot check this rule: {no}")
+}
+
+/// Why `rule` cannot be checked with lanes, if it cannot: a cross-target rule, a
+/// `v_readfirstlane_b32`, a wave-level DS instruction.
+fn lanes_refused(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Option<String> {
+    if rule.to.is_some() {
+        return Some("a cross-target rule is checked on one lane only".into());
+    }
+    lane_reads_modelled(rule, src, tgt).err().map(|e| e.msg)
 }
 
 /// One register class and one width per variable across the whole rule.

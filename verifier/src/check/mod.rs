@@ -16,6 +16,7 @@ mod assume;
 mod elaborate;
 mod identity;
 mod inputs;
+mod masks;
 mod options;
 mod partial;
 mod probe;
@@ -50,11 +51,22 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
     let verdict = partial::restrict(rule, &b.settings, &b.to_settings, verdict);
+    let verdict = masks::restrict(&b, verdict);
     let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
         time: start.elapsed(),
+        lanes: b.lanes.as_ref().map(|(m, _)| *m),
         ..outcome_of(rule, target, b.settings, to, opts, verdict, note)
     })
+}
+
+/// The lanes a check of `rule` on `target` runs with: [`lane_mode`], or 2 when one lane
+/// cannot decide it (a lane mask read whole, `check/masks.rs`).
+pub fn lanes_of(rule: &Rule, target: Target, opts: &Options) -> Option<crate::lanes::LaneMode> {
+    match elaborate::elaborate(rule, target, opts) {
+        Ok(b) => b.lanes.map(|(m, _)| m),
+        Err(_) => lane_mode(rule, opts),
+    }
 }
 
 /// The outcome of `rule` on `target` under `settings` (and, for a cross-target rule, the

@@ -81,5 +81,9 @@ fn outcome(
     note: Option<&'static str>,
 ) -> Outcome {
     let to = (b.to != b.target).then_some((b.to, b.to_settings));
-    super::outcome_of(rule, b.target, b.settings, to, opts, verdict, note)
+    let verdict = super::masks::restrict(b, verdict);
+    Outcome {
+        lanes: b.lanes.as_ref().map(|(m, _)| *m),
+        ..super::outcome_of(rule, b.target, b.settings, to, opts, verdict, note)
+    }
 }
