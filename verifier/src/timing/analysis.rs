@@ -272,6 +272,7 @@ impl<'a> Analysis<'a> {
                 mentions,
                 writes,
                 reads,
+                ..
             } => {
                 sync_reads = Some(reads);
                 (mentions.clone(), writes.clone(), None)
@@ -391,6 +392,13 @@ impl<'a> Analysis<'a> {
         mut out: Option<&mut Vec<Hazard>>,
         useful: &mut [u8],
     ) {
+        // The instruction's own wait (VINTERP `wait_exp`) holds it before it issues, so before
+        // it reads or writes any register.
+        if let Action::Sync { waits_first, .. } = &self.actions[i] {
+            if !waits_first.is_empty() {
+                self.wait(st, waits_first);
+            }
+        }
         if let Some(out) = out.as_deref_mut() {
             self.hazards(st, i, out);
         }

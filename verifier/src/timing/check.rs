@@ -464,6 +464,11 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
         .iter()
         .find(|e| e.counter == c)
         .map(|e| e.order);
+    // The hazard's own instruction may wait first (VINTERP `wait_exp`): met too.
+    let own_wait = match &an.actions[h.at] {
+        Action::Sync { waits_first, .. } => waits_first.iter().find(|(k, _)| *k == c).copied(),
+        _ => None,
+    };
     for i in path_insts(an, h, path) {
         // An access that may count on the counter (a cache operation, a message) is taken as
         // not counting: say so, since the schedule rests on it (tv: an abstraction).
@@ -492,6 +497,14 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
                 ));
             }
         }
+    }
+    if let Some((_, n)) = own_wait {
+        out.push(format!(
+            "line {}: its own wait ({} <= {n}, the `wait_exp` field) is met with it still \
+             pending: {n} access(es) may remain",
+            f.insts[h.at].line,
+            c.name()
+        ));
     }
     out.push(format!(
         "line {}: reached with it pending; it completes after this instruction",
