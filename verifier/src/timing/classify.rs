@@ -555,7 +555,27 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
         _ if m.starts_with("tensor_") => return unknown(),
         _ => return None,
     };
-    Some(Ok(fam))
+    Some(Ok(match fam {
+        CacheOp if is_cache_invalidate(m) => CacheInv,
+        _ => fam,
+    }))
+}
+
+/// LLVM's vector cache invalidates ([`MemFamily::CacheInv`]), by lower-case mnemonic (or MIR
+/// opcode): `IsBufferInv` in BUFInstructions.td but `BUFFER_WBL2` (a write-back), and gfx12's
+/// `GLOBAL_INV`.
+pub(crate) fn is_cache_invalidate(m: &str) -> bool {
+    matches!(
+        m,
+        "buffer_wbinvl1"
+            | "buffer_wbinvl1_sc"
+            | "buffer_wbinvl1_vol"
+            | "buffer_gl0_inv"
+            | "buffer_gl1_inv"
+            | "buffer_inv"
+            | "buffer_invl2"
+            | "global_inv"
+    )
 }
 
 /// Scalar memory reads, writes and atomics, and the SMEM clock reads.

@@ -292,6 +292,9 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         _ => {}
     }
     let fam = match family(op, returns) {
+        Some(Ok(MemFamily::CacheOp)) if classify::is_cache_invalidate(&op.to_ascii_lowercase()) => {
+            MemFamily::CacheInv
+        }
         None => {
             return Ok(Action::Sync {
                 mentions,

@@ -131,6 +131,7 @@ fn obligations(
                 Some(Obligation {
                     waits,
                     lds_only: true,
+                    faulting_only: false,
                     why: "S_WAITCNT_lds_direct of the before-file (si-memory-legalizer)".into(),
                 })
             } else if i.opcode.ends_with("_soft") {
@@ -138,6 +139,7 @@ fn obligations(
                     Some(Ok(Action::Wait(waits))) => Some(Obligation {
                         waits,
                         lds_only: false,
+                        faulting_only: false,
                         why: format!("`{}` of the before-file (si-memory-legalizer)", i.key),
                     }),
                     _ => {
@@ -167,6 +169,7 @@ fn obligations(
                     Some(Ok(Action::Wait(waits))) if !waits.is_empty() => Some(Obligation {
                         waits,
                         lds_only: false,
+                        faulting_only: false,
                         why: format!("`{}` of the before-file (a hard wait)", i.key),
                     }),
                     Some(Err(_)) => {
