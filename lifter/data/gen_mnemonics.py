@@ -31,7 +31,8 @@ def candidates():
     lib = sorted(glob.glob("/usr/lib/llvm-22/lib/libLLVM.so.22*")) or sorted(
         glob.glob("/usr/lib/llvm-22/lib/libLLVM*.so"))
     out = subprocess.run(["strings", "-n", "3", lib[0]], capture_output=True, text=True).stdout
-    names = set(re.findall(PREFIX, out)) | {"exp", "s_nop", "s_endpgm"}
+    # Bare names PREFIX (which needs a `_`) misses: gfx12 renamed `exp` to `export`.
+    names = set(re.findall(PREFIX, out)) | {"exp", "export", "s_nop", "s_endpgm"}
     names = {n for n in names if not n.endswith("_")}
     def stem(n):
         for s in sorted(SUFFIXES, key=len, reverse=True):

@@ -192,9 +192,18 @@ pub enum MemFamily {
     /// Scalar memory (`s_load_*`, `s_buffer_load_*`, `s_store_*`, `s_atomic_*`,
     /// `s_memtime`, ...).
     Smem,
-    /// Cache write-back/invalidate (`buffer_wbinvl1*`, `buffer_wbl2`, `buffer_gl*_inv`,
-    /// `buffer_inv`, `global_inv`/`_wb`/`_wbinv`, `s_dcache_*`).
+    /// Cache write-back, scalar cache operations, prefetches (`buffer_wbl2`, `global_wb`,
+    /// `global_wbinv`, `s_dcache_*`, `s_prefetch_*`, ...).
     CacheOp,
+    /// Vector cache invalidates (`buffer_wbinvl1`, `_sc`, `_vol`, `buffer_gl0_inv`,
+    /// `buffer_gl1_inv`, `buffer_inv`, `buffer_invl2`, gfx12 `global_inv`): LLVM's `IsBufferInv` set but
+    /// `BUFFER_WBL2`, and gfx12's `GLOBAL_INV`. They carry no address. AMDGPUUsage ("Memory
+    /// Model"): "The s_waitcnt and cache management instructions such as buffer_wbinvl1_vol
+    /// are defined with respect to other memory instructions executed by the same thread";
+    /// SIInsertWaitcnts counts none of them before gfx12 and waits after none ("BUFFER_WBL2
+    /// is included here because unlike invalidates, has to be followed S_WAITCNT vmcnt(0)").
+    /// Counted like [`MemFamily::CacheOp`] (maybe); only what they order differs.
+    CacheInv,
     /// `s_sendmsg*`.
     Message,
     /// `exp` (export): its data VGPRs are read after issue.
@@ -267,9 +276,9 @@ fn effects_unchecked(target: Target, family: MemFamily) -> Vec<Effect> {
         FlatLoad | FlatStore => vec![e(Vm, Order::OutOfOrder), e(Lgkm, Order::OutOfOrder)],
         Smem if split => vec![e(Km, Order::OutOfOrder)],
         Smem => vec![e(Lgkm, Order::OutOfOrder)],
-        CacheOp if split => vec![maybe(Load), maybe(Store), maybe(Km)],
-        CacheOp if vscnt => vec![maybe(Vm), maybe(Vs), maybe(Lgkm)],
-        CacheOp => vec![maybe(Vm), maybe(Lgkm)],
+        CacheOp | CacheInv if split => vec![maybe(Load), maybe(Store), maybe(Km)],
+        CacheOp | CacheInv if vscnt => vec![maybe(Vm), maybe(Vs), maybe(Lgkm)],
+        CacheOp | CacheInv => vec![maybe(Vm), maybe(Lgkm)],
         Message if split => vec![maybe(Km)],
         Message => vec![maybe(Lgkm)],
         Export => vec![e(Exp, Order::InOrder("export"))],
@@ -277,7 +286,12 @@ fn effects_unchecked(target: Target, family: MemFamily) -> Vec<Effect> {
     };
     // gfx1250: every vector and scalar memory instruction also counts on xcnt until its
     // address is translated; modelled as holding its source registers (docs/timing.md).
-    if g == Gen::Gfx1250 && !matches!(family, Lds | Export | LdsParam | Message | CacheOp) {
+    if g == Gen::Gfx1250
+        && !matches!(
+            family,
+            Lds | Export | LdsParam | Message | CacheOp | CacheInv
+        )
+    {
         out.push(e(X, Order::OutOfOrder));
     }
     out
@@ -340,7 +354,7 @@ mod tests {
         use MemFamily::*;
         let fams = [
             Lds, Gds, VmemLoad, VmemStore, Sampler, BvhRay, FlatLoad, FlatStore, LdsDma, Smem,
-            CacheOp, Message, Export, LdsParam,
+            CacheOp, CacheInv, Message, Export, LdsParam,
         ];
         for t in Target::ALL {
             for f in fams {

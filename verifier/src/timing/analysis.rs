@@ -11,7 +11,7 @@
 
 use super::classify::{Access, Action};
 use super::regs::RegSet;
-use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
+use gcnsmt_lifter::counters::{self, Counter, Effect, MemFamily, Order};
 
 /// One issuing point: an instruction, or the accesses the caller left pending.
 #[derive(Clone, Debug)]
@@ -79,6 +79,9 @@ pub struct Obligation {
     pub waits: Vec<(Counter, u32)>,
     /// Only accesses that write LDS (LDS DMA) are concerned (`S_WAITCNT_lds_direct`).
     pub lds_only: bool,
+    /// Only accesses that may raise a memory exception are concerned (`S_BARRIER` without
+    /// back-off): not a cache invalidate, which carries no address.
+    pub faulting_only: bool,
     /// Why the wait is required (printed with the hazard).
     pub why: String,
 }
@@ -243,7 +246,11 @@ impl<'a> Analysis<'a> {
         for (_, ob) in self.obligations.iter().filter(|(at, _)| *at == i) {
             for e in st {
                 let site = &self.sites[e.site as usize];
-                let concerned = !ob.lds_only || site.writes.overlaps(&RegSet::lds());
+                let invalidate = site.inst.is_some_and(|i| {
+                    matches!(&self.actions[i], Action::Mem(a) if a.family == MemFamily::CacheInv)
+                });
+                let concerned = (!ob.lds_only || site.writes.overlaps(&RegSet::lds()))
+                    && !(ob.faulting_only && invalidate);
                 let would_complete = ob.waits.iter().any(|&(c, n)| c == e.counter && 1 + e.k > n);
                 if concerned && would_complete {
                     let definite = self.effect(e.site, e.counter).definite;
@@ -272,6 +279,7 @@ impl<'a> Analysis<'a> {
                 mentions,
                 writes,
                 reads,
+                ..
             } => {
                 sync_reads = Some(reads);
                 (mentions.clone(), writes.clone(), None)
@@ -391,6 +399,13 @@ impl<'a> Analysis<'a> {
         mut out: Option<&mut Vec<Hazard>>,
         useful: &mut [u8],
     ) {
+        // The instruction's own wait (VINTERP `wait_exp`) holds it before it issues, so before
+        // it reads or writes any register.
+        if let Action::Sync { waits_first, .. } = &self.actions[i] {
+            if !waits_first.is_empty() {
+                self.wait(st, waits_first);
+            }
+        }
         if let Some(out) = out.as_deref_mut() {
             self.hazards(st, i, out);
         }

@@ -6,7 +6,7 @@ use super::asm::{self, Function, Inst};
 use super::cfg;
 use super::classify::{classify, Action, Settings};
 use super::regs::RegSet;
-use gcnsmt_lifter::counters::{self, Counter, Effect, Order};
+use gcnsmt_lifter::counters::{self, Counter, Effect, MemFamily, Order};
 use gcnsmt_semantics::target::Target;
 use std::collections::HashSet;
 
@@ -222,7 +222,10 @@ pub fn check_ordered(
 /// !hasBackOffBarrier()`). LLVM 22's `FeatureBackOffBarrier` is on gfx90a, gfx940+ and
 /// gfx10-gfx12 (LLVM #155370 re-enabled it on gfx11/gfx12), not on gfx6-gfx9 (gfx900-gfx909,
 /// gfx90c, gfx908); llc-22 emits the wait before `s_barrier` exactly there. gfx12's split
-/// barriers (`s_barrier_signal`) are not concerned ("up to the trap handler").
+/// barriers (`s_barrier_signal`) are not concerned ("up to the trap handler"). A cache
+/// invalidate (`buffer_wbinvl1_vol`, the end of an acquire) may be pending: it carries no
+/// address, so it cannot raise the exception the rule is about, and SIInsertWaitcnts counts
+/// no invalidate, so llc-22 never waits for one there (issue 30, tester's 13).
 fn barrier_obligations(target: Target, f: &Function) -> Vec<(usize, Obligation)> {
     use gcnsmt_semantics::target::Gen;
     if !matches!(target.gen(), Gen::Gfx6 | Gen::Gfx7 | Gen::Gfx8 | Gen::Gfx9) {
@@ -247,6 +250,7 @@ fn barrier_obligations(target: Target, f: &Function) -> Vec<(usize, Obligation)>
             let ob = Obligation {
                 waits: waits.clone(),
                 lds_only: false,
+                faulting_only: true,
                 why,
             };
             (at, ob)
@@ -315,7 +319,12 @@ fn redundant_waits(
     // that completes a store or an LDS write may order memory for other waves, which this
     // register analysis does not model: never called redundant.
     let small = an.actions.len() <= FULL_REDUNDANCY_LIMIT;
-    for &i in waits.iter().filter(|&&i| small && useful[i] == 1) {
+    let candidates: Vec<usize> = waits
+        .iter()
+        .copied()
+        .filter(|&i| small && useful[i] == 1 && !orders_invalidate(an, i))
+        .collect();
+    for i in candidates {
         an.disabled.push(i);
         let mut scratch = vec![0u8; an.actions.len()];
         an.solve(init.clone(), &mut scratch);
@@ -343,6 +352,24 @@ fn redundant_waits(
         .into_iter()
         .map(|(i, why)| (loc(&f.insts[i]), why))
         .collect()
+}
+
+/// Whether wait `i` is an acquire's: a cache invalidate follows it in its block with no other
+/// memory access between. AMDGPUUsage's acquire sequences put the `s_waitcnt` there: it "Must
+/// happen before the following buffer_wbinvl1_vol" (`buffer_gl0_inv`, `global_inv`) and
+/// "Ensures that the acquire-fence-paired atomic has completed before invalidating the cache".
+/// It orders memory, which this register analysis does not model: never called redundant,
+/// even where the loads it completes are waited for again before their registers are read.
+fn orders_invalidate(an: &Analysis, i: usize) -> bool {
+    let end = an.blocks[an.block_of[i]].end;
+    for a in &an.actions[i + 1..end] {
+        match a {
+            Action::Mem(m) if m.family == MemFamily::CacheInv => return true,
+            Action::Wait(_) | Action::Sync { .. } => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn loc(i: &Inst) -> Loc {
@@ -464,6 +491,11 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
         .iter()
         .find(|e| e.counter == c)
         .map(|e| e.order);
+    // The hazard's own instruction may wait first (VINTERP `wait_exp`): met too.
+    let own_wait = match &an.actions[h.at] {
+        Action::Sync { waits_first, .. } => waits_first.iter().find(|(k, _)| *k == c).copied(),
+        _ => None,
+    };
     for i in path_insts(an, h, path) {
         // An access that may count on the counter (a cache operation, a message) is taken as
         // not counting: say so, since the schedule rests on it (tv: an abstraction).
@@ -492,6 +524,14 @@ fn schedule(an: &Analysis, f: &Function, h: &Hazard, path: &[usize]) -> Vec<Stri
                 ));
             }
         }
+    }
+    if let Some((_, n)) = own_wait {
+        out.push(format!(
+            "line {}: its own wait ({} <= {n}, the `wait_exp` field) is met with it still \
+             pending: {n} access(es) may remain",
+            f.insts[h.at].line,
+            c.name()
+        ));
     }
     out.push(format!(
         "line {}: reached with it pending; it completes after this instruction",

@@ -38,6 +38,9 @@ pub enum Action {
         writes: RegSet,
         /// The registers it reads.
         reads: RegSet,
+        /// A wait the instruction itself performs before it issues: gfx11+ VINTERP's
+        /// `wait_exp` field (empty for every other instruction).
+        waits_first: Vec<(Counter, u32)>,
     },
     /// A memory access.
     Mem(Access),
@@ -314,6 +317,7 @@ pub fn classify(target: Target, inst: &Inst, set: Settings) -> Result<Action, Ba
                 writes,
                 reads: super::implicit::sync_reads(m, with_implicit(m, reads)),
                 mentions: super::implicit::sync_reads(m, with_implicit(m, mentions)),
+                waits_first: vinterp_wait(target, m, ops)?,
             })
         }
     }
@@ -551,7 +555,27 @@ fn memory_family(target: Target, m: &str, ops: &str) -> Option<Result<MemFamily,
         _ if m.starts_with("tensor_") => return unknown(),
         _ => return None,
     };
-    Some(Ok(fam))
+    Some(Ok(match fam {
+        CacheOp if is_cache_invalidate(m) => CacheInv,
+        _ => fam,
+    }))
+}
+
+/// LLVM's vector cache invalidates ([`MemFamily::CacheInv`]), by lower-case mnemonic (or MIR
+/// opcode): `IsBufferInv` in BUFInstructions.td but `BUFFER_WBL2` (a write-back), and gfx12's
+/// `GLOBAL_INV`.
+pub(crate) fn is_cache_invalidate(m: &str) -> bool {
+    matches!(
+        m,
+        "buffer_wbinvl1"
+            | "buffer_wbinvl1_sc"
+            | "buffer_wbinvl1_vol"
+            | "buffer_gl0_inv"
+            | "buffer_gl1_inv"
+            | "buffer_inv"
+            | "buffer_invl2"
+            | "global_inv"
+    )
 }
 
 /// Scalar memory reads, writes and atomics, and the SMEM clock reads.
@@ -635,6 +659,56 @@ fn access(
     };
     super::lds::add_lds(&mut a, lds_read(family, m));
     Ok(a)
+}
+
+/// Whether `m` is a VINTERP instruction: every `v_interp_*` of gfx11 and gfx12 (gfx6-gfx10's
+/// VINTRP `v_interp_p1_f32`, ... have no `wait_exp` field; llvm-mc-22 accepts no `v_interp_*`
+/// on gfx1250).
+pub(crate) fn is_vinterp(target: Target, m: &str) -> bool {
+    matches!(target.gen(), Gen::Gfx11 | Gen::Gfx12) && m.starts_with("v_interp_")
+}
+
+/// The wait a VINTERP instruction performs before it issues, from its `wait_exp:N` field:
+/// "Specifies a wait on the EXP counter before issuing the current instruction. The counter
+/// must be less than or equal to this value before the instruction is issued. If set to 7, no
+/// wait is performed. The default value is zero" (LLVM `AMDGPUModifierSyntax.rst`,
+/// `wait_exp`; llvm-mc-22 encodes an omitted field as 0). SIInsertWaitcnts puts the expcnt
+/// wait a VINTERP needs there instead of in an `s_waitcnt` ("ExpCnt can be merged into
+/// VINTERP"). Bad input as llvm-mc-22 rejects it: a value above 7, the field twice, or not
+/// in lower case.
+fn vinterp_wait(target: Target, m: &str, ops: &str) -> Result<Vec<(Counter, u32)>, BadInput> {
+    if !is_vinterp(target, m) {
+        return Ok(Vec::new());
+    }
+    let mut field = None;
+    for t in ops.split(|c: char| c.is_whitespace() || c == ',') {
+        let Some(v) = t
+            .to_ascii_lowercase()
+            .strip_prefix("wait_exp:")
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        if !t.starts_with("wait_exp:") || field.is_some() {
+            return Err(format!("invalid operand `{t}` (llvm-mc-22 rejects it)"));
+        }
+        field = Some(
+            parse_count(&v)
+                .filter(|&n| n <= 7)
+                .ok_or_else(|| format!("invalid wait_exp value `{v}` (0..7)"))?,
+        );
+    }
+    Ok(exp_wait(field.unwrap_or(0)))
+}
+
+/// The wait of a VINTERP `wait_exp` value `n`: expcnt <= n, none for 7 (expcnt's largest
+/// value on gfx11/gfx12, "no wait is performed").
+pub(crate) fn exp_wait(n: u32) -> Vec<(Counter, u32)> {
+    if n >= 7 {
+        Vec::new()
+    } else {
+        vec![(Counter::Exp, n)]
+    }
 }
 
 /// Whether a DS or FLAT instruction reads LDS (a load or an atomic: not a store).

@@ -286,16 +286,21 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
                 mentions: RegSet::new(),
                 writes: RegSet::new(),
                 reads: RegSet::new(),
+                waits_first: Vec::new(),
             })
         }
         _ => {}
     }
     let fam = match family(op, returns) {
+        Some(Ok(MemFamily::CacheOp)) if classify::is_cache_invalidate(&op.to_ascii_lowercase()) => {
+            MemFamily::CacheInv
+        }
         None => {
             return Ok(Action::Sync {
                 mentions,
                 writes,
                 reads,
+                waits_first: vinterp_wait(t, i),
             })
         }
         Some(Err(why)) => return Ok(Action::Unknown(why)),
@@ -342,6 +347,20 @@ fn classify_mir(t: Target, i: &mir::Inst, set: Settings) -> Result<Action, Strin
         classify::lds_read(fam, op) || (op.starts_with("DS_") && returns),
     );
     Ok(Action::Mem(a))
+}
+
+/// A VINTERP's own expcnt wait (`classify::vinterp_wait`): its `waitexp` operand, the last
+/// explicit immediate (LLVM VINTERPInstructions.td: `..., Clamp:$clamp, [op_sel0:$op_sel,]
+/// WaitEXP:$waitexp`; `V_INTERP_P10_F32_inreg 0, $vgpr2, 0, $vgpr0, 0, $vgpr2, 0, 3`). The
+/// VINTERP opcodes are the `V_INTERP_*_inreg*` ones (gfx6-gfx10's VINTRP are not). Without
+/// such an operand, no wait (which can only add hazards).
+fn vinterp_wait(t: Target, i: &mir::Inst) -> Vec<(counters::Counter, u32)> {
+    let vinterp =
+        classify::is_vinterp(t, &i.opcode.to_ascii_lowercase()) && i.opcode.contains("_inreg");
+    match i.uses().last().map(|o| &o.kind) {
+        Some(OpKind::Imm(n)) if vinterp && (0..=7).contains(n) => classify::exp_wait(*n as u32),
+        _ => Vec::new(),
+    }
 }
 
 /// Check every function of the MIR `text` (`path` for messages). `target` overrides each

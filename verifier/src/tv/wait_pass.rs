@@ -59,10 +59,30 @@ fn same_but_waits(b: &mir::Block, a: &mir::Block) -> bool {
         x.insts
             .iter()
             .filter(|i| !is_wait(&i.opcode))
-            .map(|i| (i.key.clone(), i.mem.clone()))
+            .map(|i| (without_waitexp(i), i.mem.clone()))
             .collect()
     };
     keys(b) == keys(a)
+}
+
+/// An instruction's key, for a VINTERP (`V_INTERP_*_inreg*`, gfx11+) without its `waitexp`
+/// operand: that field is a wait (si-insert-waitcnts lowers it, "ExpCnt can be merged into
+/// VINTERP"), which the after-side analysis reads (`wait_mir::vinterp_wait`); the before runs
+/// with every access complete at issue, where it changes nothing. It is the last explicit
+/// operand: the last immediate before the implicit operands.
+fn without_waitexp(i: &mir::Inst) -> String {
+    if !(i.opcode.starts_with("V_INTERP_") && i.opcode.contains("_inreg")) {
+        return i.key.clone();
+    }
+    let mut pieces: Vec<&str> = i.key.split(", ").collect();
+    let explicit = pieces
+        .iter()
+        .position(|p| p.starts_with("implicit"))
+        .unwrap_or(pieces.len());
+    if explicit > 1 && pieces[explicit - 1].trim().parse::<i64>().is_ok() {
+        pieces.remove(explicit - 1);
+    }
+    pieces.join(", ")
 }
 
 /// The before-function's memory-ordering waits (si-memory-legalizer's `S_WAITCNT_soft` and
@@ -111,6 +131,7 @@ fn obligations(
                 Some(Obligation {
                     waits,
                     lds_only: true,
+                    faulting_only: false,
                     why: "S_WAITCNT_lds_direct of the before-file (si-memory-legalizer)".into(),
                 })
             } else if i.opcode.ends_with("_soft") {
@@ -118,6 +139,7 @@ fn obligations(
                     Some(Ok(Action::Wait(waits))) => Some(Obligation {
                         waits,
                         lds_only: false,
+                        faulting_only: false,
                         why: format!("`{}` of the before-file (si-memory-legalizer)", i.key),
                     }),
                     _ => {
@@ -147,6 +169,7 @@ fn obligations(
                     Some(Ok(Action::Wait(waits))) if !waits.is_empty() => Some(Obligation {
                         waits,
                         lds_only: false,
+                        faulting_only: false,
                         why: format!("`{}` of the before-file (a hard wait)", i.key),
                     }),
                     Some(Err(_)) => {
@@ -301,8 +324,8 @@ fn decide<'v>(
 /// memory-ordering wait held up only by an access that may not count on its counter (a cache
 /// invalidate: LLVM's memory model waits for the accesses before it, not for it), or one that
 /// passes a wait only because an access that may count on the counter is taken as not (gfx12
-/// `GLOBAL_INV` on loadcnt: LLVM counts it), or an expcnt hazard at a V_INTERP (its `wait_exp`
-/// field is not read).
+/// `GLOBAL_INV` on loadcnt: LLVM counts it). (An expcnt hazard at a V_INTERP is real: its own
+/// `wait_exp` field is read, `wait_mir::vinterp_wait`.)
 fn rests_on_abstraction(h: &crate::timing::check::HazardReport) -> bool {
     // A FLAT access that may reach LDS is modelled out of order on its memory counter too; one
     // that does not (LLVM's memory operands, when llc dropped or never had them) completes in
@@ -312,12 +335,9 @@ fn rests_on_abstraction(h: &crate::timing::check::HazardReport) -> bool {
             || h.schedule
                 .iter()
                 .any(|s| s.contains("completes out of order")));
-    // The instruction's own `wait_exp` field (V_INTERP on gfx11+) is not read: it may wait.
-    let interp = h.counter == "expcnt" && h.at.text.contains("V_INTERP_");
     let maybe = h.schedule.iter().any(|s| s.contains("(taken as not:"));
     h.regs.contains("LDS")
         || flat
-        || interp
         || maybe
         || h.access.is_none()
         || h.counter == "xcnt"
