@@ -229,21 +229,9 @@ pub fn lower_inst(
             })
         });
     let mut out = Vec::new();
-    if let Some(cmp) = op.strip_prefix("V_CMPX_") {
-        // gfx9 VOP3 V_CMPX writes its lane mask and EXEC (AMD Vega guide, "VOPC": "EXEC =
-        // D = result"): bit L = EXEC_L & compare, as for V_CMP.
-        let d = i.defs.first().ok_or("a V_CMPX without a mask result")?;
-        let mut j = i.clone();
-        j.opcode = format!("V_CMP_{cmp}");
-        out.extend(emit::lower_inst(side, &j, target)?);
-        let dd = cells(side, d, target)?;
-        if dd.len() != ex.len() {
-            return Err("a lane mask of the wrong width".into());
-        }
-        out.extend(and_exec(&dd, &ex));
-        for (e, c) in ex.iter().zip(&dd) {
-            out.push(format!("s_mov_b32 {e}, {c}"));
-        }
+    if op.starts_with("V_CMPX_") {
+        // EXEC (and the mask result, where the form has one) = EXEC & compare (`cmpx.rs`).
+        out.extend(super::cmpx::lower(side, i, target, &ex)?);
         st.ones = false;
         return Ok(out);
     }
