@@ -144,5 +144,15 @@ fn a_compare_the_pass_deleted_before_a_barrier_is_not_compared_there() {
         // EXEC and the `S_MOV_B32_term`), after EXEC' = EXEC & (16 < v2) (V_CMPX writes EXEC
         // only on gfx10+), `sgpr2` = EXEC' ^ EXEC on both sides; it was `unsupported` before.
         assert_eq!(bb0["verdict"], "proved", "{target}: {}", r.context());
+        // bb.1: `S_OR_SAVEEXEC_B32 s; $exec_lo = S_XOR_B32_term $exec_lo, s` became
+        // `S_ANDN2_SAVEEXEC_B32 s`: EXEC' = (s | E) ^ E = s & ~E on both sides.
+        let bb1 = r
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|v| v["block"] == "bb.1")
+            .unwrap_or_default();
+        assert_eq!(bb1["verdict"], "proved", "{target}: {}", r.context());
+        assert_eq!(r.code, 0, "{target}: {}", r.context());
     }
 }

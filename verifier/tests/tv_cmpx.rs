@@ -1,19 +1,25 @@
 //! `V_CMPX_*` in the EXEC model (`tv/cmpx.rs`): the gfx10+ `nosdst` forms that write EXEC only,
-//! and gfx9's VOPC form that writes VCC and EXEC. Pairs and hand verdicts:
+//! and gfx9's VOPC form that writes VCC and EXEC; and the else branch's `S_ANDN2_SAVEEXEC` that
+//! si-optimize-exec-masking makes in the same pairs (`tv/exec.rs`). Pairs and hand verdicts:
 //! `tests/data/tv/cmpx/README.md` (llc-22's si-optimize-exec-masking output and one-line edits).
 
 use std::path::Path;
 
 /// `tv --set hazards=LATER --target T BEFORE AFTER`: the exit code and bb.0's verdict and reason.
 fn tv(target: &str, before: &str, after: &str) -> (i32, String, String) {
+    tv_block(target, before, after, "bb.0")
+}
+
+/// [`tv`] for block `block`.
+fn tv_block(target: &str, before: &str, after: &str, block: &str) -> (i32, String, String) {
     let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tv/cmpx");
     let args = ["--set", "hazards=LATER", "--target", target, before, after];
     let (blocks, r) = gcnsmt_testkit::tv_blocks(env!("CARGO_BIN_EXE_gcnsmt"), &d, &args);
     r.assert_no_panic();
     let b = blocks
         .iter()
-        .find(|b| b["block"] == "bb.0")
-        .unwrap_or_else(|| panic!("no bb.0: {}", r.context()));
+        .find(|b| b["block"] == block)
+        .unwrap_or_else(|| panic!("no {block}: {}", r.context()));
     let s = |k: &str| b[k].as_str().unwrap_or("").to_string();
     (r.code, s("verdict"), s("reason"))
 }
@@ -105,5 +111,19 @@ fn a_form_the_target_cannot_encode_is_unsupported() {
         let (c, v, why) = tv(t, before, after);
         assert_eq!((c, v.as_str()), (3, "unsupported"), "{after}: {why}");
         assert!(why.contains("has no encoding"), "{after}: {why}");
+    }
+}
+
+#[test]
+fn the_else_branch_andn2_saveexec_is_exec_and_not_the_old_exec() {
+    for t in ["gfx900", "gfx1200"] {
+        let (before, after) = (format!("k2.{t}.before.mir"), format!("k2.{t}.after.mir"));
+        let wrong = format!("k2.{t}.and.mir");
+        for b in ["bb.0", "bb.1"] {
+            let (c, v, why) = tv_block(t, &before, &after, b);
+            assert_eq!((c, v.as_str()), (0, "proved"), "{after} {b} on {t}: {why}");
+        }
+        let (c, v, why) = tv_block(t, &before, &wrong, "bb.1");
+        assert_eq!((c, v.as_str()), (1, "refuted"), "{wrong} on {t}: {why}");
     }
 }

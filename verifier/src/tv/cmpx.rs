@@ -21,12 +21,8 @@ use super::mir::{Inst, OpKind, Operand};
 use super::opcodes::{self, MirOp};
 use gcnsmt_semantics::target::{Gen, Target};
 
-/// The prefix of the scratch mask a `nosdst` compare is computed into (declared dead by
-/// `lower::scratch_dead`: nothing outside the instruction reads it).
-pub const TMP_PREFIX: &str = "cmpx_";
-
 /// A virtual register number no MIR function uses: the scratch mask while it is lowered as a
-/// `V_CMP` result, renamed to [`TMP_PREFIX`] afterwards.
+/// `V_CMP` result, renamed to `%exectmp_cmpK` ([`super::exec::TMP_PREFIX`]) afterwards.
 const TMP_ID: u32 = u32::MAX;
 
 /// The `V_CMP` opcode with the same compare and source layout as a `V_CMPX` (`nosdst` dropped):
@@ -162,7 +158,7 @@ fn scratch_compare(
         ..side.clone()
     };
     let from = format!("%r{TMP_ID}_");
-    let to = format!("%{TMP_PREFIX}t");
+    let to = format!("%{}cmp", super::exec::TMP_PREFIX);
     let out = emit::lower_inst(&tmp_side, &j, target)?
         .into_iter()
         .map(|l| l.replace(&from, &to))

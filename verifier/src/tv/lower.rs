@@ -423,7 +423,7 @@ fn soft_inputs(
 
 /// Declare dead what is never compared: SCC where it is not live out, the renamed physical
 /// cells, the scratch variables of SCC formulas, the SDWA lowering's intermediate values, the
-/// compare of a `nosdst` V_CMPX (`cmpx.rs`) and the shadow first lane's registers
+/// EXEC model's scratch cells (`exec::TMP_PREFIX`) and the shadow first lane's registers
 /// (`firstlane.rs`: `%r1000000..`, `%lfv*`).
 fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
     if !scc_live_out && mentions(text, &super::scc::VAR[1..]) {
@@ -432,7 +432,7 @@ fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
     let fresh = regex::Regex::new(&format!(
         r"%((?:{}|{}|{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
-        super::cmpx::TMP_PREFIX,
+        super::exec::TMP_PREFIX,
         super::scc::TEMP,
         super::sdwa::TMP_PREFIX,
         super::mimg::TMP_PREFIX,
