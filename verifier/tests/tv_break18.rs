@@ -139,10 +139,20 @@ fn a_compare_the_pass_deleted_before_a_barrier_is_not_compared_there() {
             .find(|v| v["block"] == "bb.0")
             .unwrap_or_default();
         // Not refuted: the compare no longer meets the after-file's carry at the barrier.
-        // The after-file's `V_CMPX_LT_U32_nosdst_e64` (EXEC only, no mask result) is not
-        // modelled, so the block is `unsupported`, not proved.
-        assert_eq!(bb0["verdict"], "unsupported", "{target}: {}", r.context());
-        let why = bb0["reason"].as_str().unwrap_or_default();
-        assert!(why.contains("V_CMPX_LT_U32_nosdst_e64"), "{target}: {why}");
+        // Proved since the after-file's `V_CMPX_LT_U32_nosdst_e64` is modelled (`cmpx.rs`):
+        // by hand, before EXEC' = EXEC & (16 < v2) (V_CMP, then `S_AND_B32` with the saved
+        // EXEC and the `S_MOV_B32_term`), after EXEC' = EXEC & (16 < v2) (V_CMPX writes EXEC
+        // only on gfx10+), `sgpr2` = EXEC' ^ EXEC on both sides; it was `unsupported` before.
+        assert_eq!(bb0["verdict"], "proved", "{target}: {}", r.context());
+        // bb.1: `S_OR_SAVEEXEC_B32 s; $exec_lo = S_XOR_B32_term $exec_lo, s` became
+        // `S_ANDN2_SAVEEXEC_B32 s`: EXEC' = (s | E) ^ E = s & ~E on both sides.
+        let bb1 = r
+            .stdout
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .find(|v| v["block"] == "bb.1")
+            .unwrap_or_default();
+        assert_eq!(bb1["verdict"], "proved", "{target}: {}", r.context());
+        assert_eq!(r.code, 0, "{target}: {}", r.context());
     }
 }

@@ -20,6 +20,11 @@ use std::collections::BTreeSet;
 /// The rule variables holding bit L alone, one per EXEC cell (`%lanebit0`, `%lanebit1`).
 const LANE_BIT: &str = "lanebit";
 
+/// The prefix of this model's scratch cells (a `nosdst` V_CMPX's compare, `cmpx.rs`; a
+/// saveexec source read before its overlapping destination is written), declared dead by
+/// `lower::scratch_dead`: nothing outside the instruction reads them.
+pub const TMP_PREFIX: &str = "exectmp_";
+
 fn exec_op(o: &Operand) -> bool {
     matches!(&o.kind, OpKind::Phys(p) if p.starts_with("exec"))
 }
@@ -107,9 +112,11 @@ pub fn handles(op: &str) -> bool {
                 | "S_AND_SAVEEXEC_B64"
                 | "S_OR_SAVEEXEC_B64"
                 | "S_XOR_SAVEEXEC_B64"
+                | "S_ANDN2_SAVEEXEC_B64"
                 | "S_AND_SAVEEXEC_B32"
                 | "S_OR_SAVEEXEC_B32"
                 | "S_XOR_SAVEEXEC_B32"
+                | "S_ANDN2_SAVEEXEC_B32"
         )
 }
 
@@ -229,21 +236,9 @@ pub fn lower_inst(
             })
         });
     let mut out = Vec::new();
-    if let Some(cmp) = op.strip_prefix("V_CMPX_") {
-        // gfx9 VOP3 V_CMPX writes its lane mask and EXEC (AMD Vega guide, "VOPC": "EXEC =
-        // D = result"): bit L = EXEC_L & compare, as for V_CMP.
-        let d = i.defs.first().ok_or("a V_CMPX without a mask result")?;
-        let mut j = i.clone();
-        j.opcode = format!("V_CMP_{cmp}");
-        out.extend(emit::lower_inst(side, &j, target)?);
-        let dd = cells(side, d, target)?;
-        if dd.len() != ex.len() {
-            return Err("a lane mask of the wrong width".into());
-        }
-        out.extend(and_exec(&dd, &ex));
-        for (e, c) in ex.iter().zip(&dd) {
-            out.push(format!("s_mov_b32 {e}, {c}"));
-        }
+    if op.starts_with("V_CMPX_") {
+        // EXEC (and the mask result, where the form has one) = EXEC & compare (`cmpx.rs`).
+        out.extend(super::cmpx::lower(side, i, target, &ex)?);
         st.ones = false;
         return Ok(out);
     }
@@ -296,32 +291,61 @@ pub fn lower_inst(
                 return Err("S_WQM_B64 reads other lanes of its mask".into());
             }
         }
-        "S_AND_SAVEEXEC_B64" | "S_OR_SAVEEXEC_B64" | "S_XOR_SAVEEXEC_B64"
-        | "S_AND_SAVEEXEC_B32" | "S_OR_SAVEEXEC_B32" | "S_XOR_SAVEEXEC_B32" => {
-            // dst = EXEC; EXEC = src OP EXEC (AMD Vega guide, S_AND_SAVEEXEC_B64).
+        "S_AND_SAVEEXEC_B64"
+        | "S_OR_SAVEEXEC_B64"
+        | "S_XOR_SAVEEXEC_B64"
+        | "S_ANDN2_SAVEEXEC_B64"
+        | "S_AND_SAVEEXEC_B32"
+        | "S_OR_SAVEEXEC_B32"
+        | "S_XOR_SAVEEXEC_B32"
+        | "S_ANDN2_SAVEEXEC_B32" => {
+            // dst = EXEC; EXEC = src OP EXEC (AMD Vega guide, S_AND_SAVEEXEC_B64); ANDN2:
+            // EXEC = src & ~EXEC (Vega guide S_ANDN2_SAVEEXEC_B64, RDNA3 guide
+            // S_AND_NOT1_SAVEEXEC_B32, llvm-mc-22's gfx11 name of `s_andn2_saveexec_b32`):
+            // si-optimize-exec-masking's else branch.
             if scc_read {
                 return Err(format!("{op}: its SCC result is read and not modelled"));
             }
-            let d = cells(side, i.defs.first().ok_or("missing definition")?, target)?;
-            let s = cells(side, reg_use(i, 0)?, target)?;
-            if d.len() != ex.len() || s.len() != ex.len() || d.iter().any(|x| s.contains(x)) {
-                return Err("a lane mask of the wrong width or overlapping".into());
-            }
-            // The `_B32` forms are wave32's (one EXEC cell; a `_B32` form on wave64 fails the
-            // width check above).
-            let m = match op.strip_suffix("_B64").or_else(|| op.strip_suffix("_B32")) {
-                Some("S_AND_SAVEEXEC") => "and",
-                Some("S_OR_SAVEEXEC") => "or",
-                _ => "xor",
-            };
-            for k in 0..ex.len() {
-                out.push(format!("s_mov_b32 {}, {}", d[k], ex[k]));
-                out.push(format!("s_{m}_b32 {}, {}, {}", ex[k], s[k], ex[k]));
-            }
+            out.extend(saveexec(side, i, target, &ex)?);
             out.extend(normalize(&ex));
             st.ones = false;
         }
         _ => return plain(side, i, target, st, scc_read),
+    }
+    Ok(out)
+}
+
+/// `dst = EXEC; EXEC = src OP EXEC` of an `S_*_SAVEEXEC_B32/B64` (before the mask is narrowed
+/// to bit L). A source that overlaps the destination (`$sgpr2 = S_ANDN2_SAVEEXEC_B32 $sgpr2`,
+/// si-optimize-exec-masking's else branch) is read first, into scratch cells.
+fn saveexec(side: &Side, i: &Inst, target: Target, ex: &[String]) -> Result<Vec<String>, String> {
+    let op = i.opcode.as_str();
+    let d = cells(side, i.defs.first().ok_or("missing definition")?, target)?;
+    let mut s = cells(side, reg_use(i, 0)?, target)?;
+    // The `_B32` forms are wave32's (one EXEC cell; a `_B32` form on wave64 fails this check).
+    if d.len() != ex.len() || s.len() != ex.len() || d.iter().any(|x| ex.contains(x)) {
+        return Err("a lane mask of the wrong width, or saved into EXEC".into());
+    }
+    let mut out = Vec::new();
+    if d.iter().any(|x| s.contains(x)) {
+        for (k, c) in s.iter_mut().enumerate() {
+            let t = format!("%{TMP_PREFIX}src{k}");
+            out.push(format!("s_mov_b32 {t}, {c}"));
+            *c = t;
+        }
+    }
+    let base = op.strip_suffix("_B64").or_else(|| op.strip_suffix("_B32"));
+    let m = match base {
+        Some("S_AND_SAVEEXEC" | "S_ANDN2_SAVEEXEC") => "and",
+        Some("S_OR_SAVEEXEC") => "or",
+        _ => "xor",
+    };
+    for k in 0..ex.len() {
+        out.push(format!("s_mov_b32 {}, {}", d[k], ex[k]));
+        if base == Some("S_ANDN2_SAVEEXEC") {
+            out.push(format!("s_xor_b32 {0}, {0}, -1", ex[k]));
+        }
+        out.push(format!("s_{m}_b32 {}, {}, {}", ex[k], s[k], ex[k]));
     }
     Ok(out)
 }

@@ -422,15 +422,17 @@ fn soft_inputs(
 }
 
 /// Declare dead what is never compared: SCC where it is not live out, the renamed physical
-/// cells, the scratch variables of SCC formulas, the SDWA lowering's intermediate values and
-/// the shadow first lane's registers (`firstlane.rs`: `%r1000000..`, `%lfv*`).
+/// cells, the scratch variables of SCC formulas, the SDWA lowering's intermediate values, the
+/// EXEC model's scratch cells (`exec::TMP_PREFIX`) and the shadow first lane's registers
+/// (`firstlane.rs`: `%r1000000..`, `%lfv*`).
 fn scratch_dead(text: &str, scc_live_out: bool, dead: &mut Vec<(String, Loc)>) {
     if !scc_live_out && mentions(text, &super::scc::VAR[1..]) {
         dead.push((super::scc::VAR[1..].to_string(), Loc::default()));
     }
     let fresh = regex::Regex::new(&format!(
-        r"%((?:{}|{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
+        r"%((?:{}|{}|{}|{}|{}|{})[a-z0-9_]+|r\d{{7,}}_\d+|lfv\d+)\b",
         emit::PHYS_PREFIX,
+        super::exec::TMP_PREFIX,
         super::scc::TEMP,
         super::sdwa::TMP_PREFIX,
         super::mimg::TMP_PREFIX,

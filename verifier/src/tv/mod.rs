@@ -30,6 +30,7 @@ pub mod cfg_match;
 pub mod cfg_split;
 mod classify;
 pub mod cmd;
+mod cmpx;
 pub mod cpol;
 mod cpol_pin;
 pub mod csr;

@@ -103,6 +103,11 @@ enum Width {
     B64,
 }
 
+/// The opcode whose operand layout `op` has: its own, or a `V_CMPX`'s `V_CMP` (`cmpx.rs`).
+fn alu_name(op: &str) -> String {
+    super::cmpx::as_vcmp(op).unwrap_or_else(|| op.to_string())
+}
+
 /// The explicit source operands of a modelled VALU `i` (the lowering's layout: a modifier
 /// before each of the first `mods` sources, the `_e32` mask is implicit), with each one's
 /// width; `None` when `i` is not such an op or its operands do not fit (the lowering reports
@@ -116,7 +121,7 @@ fn sources(i: &Inst, t: Target) -> Option<Vec<(&Operand, Width)>> {
         pseudo: false,
         vcc_in,
         ..
-    } = lookup(t, &i.opcode)?
+    } = lookup(t, &alu_name(&i.opcode))?
     else {
         return None;
     };
