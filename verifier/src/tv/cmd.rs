@@ -360,6 +360,7 @@ fn validate_files(
     for fp in &pairs {
         super::targets::same_target(fp, &after.path)?;
         for t in super::targets::targets_of(before, fp, fallback)? {
+            super::targets::lane_masks(fp, t, &after.path)?;
             if let Some(v) = super::targets::not_modelled(fp, t, &after.path) {
                 cfg.push(v);
                 continue;

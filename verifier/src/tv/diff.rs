@@ -2,7 +2,8 @@
 //!
 //! Errors (input errors, exit 2): the files hold different functions, or a virtual register has a different
 //! register bank in the two files (the files do not come from one llc input, so their numbers
-//! do not correspond: llc renumbers virtual registers when it parses MIR). A function whose
+//! do not correspond: llc renumbers virtual registers when it parses MIR), except a lane mask
+//! `vreg_1` that si-i1-copies gave the wave-mask class (`FnPair::lane_masks`). A function whose
 //! blocks or successors differ (the pass changed the CFG), or one of whose virtual registers
 //! changed its width in one bank (`register-coalescer` joining `%70:vreg_64` into a
 //! `vreg_96`), or moved from a VGPR to an SGPR class where `bank.rs` could not read it as the
@@ -52,6 +53,29 @@ pub struct FnPair<'a> {
     /// whole function, and asking it per proved block made a function of many changed blocks
     /// quadratic (issue 33). Owned, so that `FnPair` stays covariant in `'a`.
     pub widening: std::sync::OnceLock<Option<(&'static str, u32, String)>>,
+    /// Virtual registers that are the lane-mask class `vreg_1` before and a wave-mask SGPR
+    /// class after ([`LANE_MASK_CLASSES`]), with that class: si-i1-copies gives every `vreg_1`
+    /// its wave's mask class (LLVM `SILowerI1Copies.cpp`, `setRegClass(.., getBoolRC())`).
+    /// The class must be the checked target's (`targets::lane_masks`); the lowering does
+    /// not split `vreg_1`, so a block that reads or writes one before is `unsupported`.
+    pub lane_masks: std::collections::BTreeMap<u32, String>,
+}
+
+/// The SGPR classes si-i1-copies may give a `vreg_1`, and their wave size: llc-22 writes
+/// `sreg_64` (wave64) and `sreg_32` (wave32), the classes of `getBoolRC()`; `*_xexec` are
+/// the same masks with EXEC (and M0) excluded, which a later constraint may leave.
+pub const LANE_MASK_CLASSES: [(&str, u32); 4] = [
+    ("sreg_64", 64),
+    ("sreg_64_xexec", 64),
+    ("sreg_32", 32),
+    ("sreg_32_xm0_xexec", 32),
+];
+
+/// `cb` (before) to `ca` (after) is si-i1-copies' lowering of a lane mask: the wave size of
+/// `ca`, if it is.
+pub fn lane_mask_wave(cb: &str, ca: &str) -> Option<u32> {
+    let (_, wave) = LANE_MASK_CLASSES.iter().find(|(c, _)| *c == ca)?;
+    (cb == "vreg_1").then_some(*wave)
 }
 
 /// How the pass changed `fa`'s CFG, if it did: block numbers, or a block's successors.
@@ -180,6 +204,12 @@ pub fn pair<'a>(
             .iter()
             .find(|g| g.name == fb.name)
             .expect("checked above");
+        let lane_masks = (fb.classes.iter())
+            .filter_map(|(id, cb)| {
+                let ca = fa.classes.get(id)?;
+                lane_mask_wave(cb, ca).map(|_| (*id, ca.clone()))
+            })
+            .collect();
         let cfg_changed = match correspond(before, after, fb, fa)? {
             Some(why) => Some(why),
             None => cfg_change(before, fb, fa),
@@ -194,6 +224,7 @@ pub fn pair<'a>(
             blocks,
             cfg_changed,
             widening: Default::default(),
+            lane_masks,
         });
     }
     Ok(out)
@@ -213,6 +244,10 @@ fn correspond(
         let Some(ca) = fa.classes.get(id) else {
             continue;
         };
+        // The files correspond here: the pass lowered a lane mask (`FnPair::lane_masks`).
+        if lane_mask_wave(cb, ca).is_some() {
+            continue;
+        }
         if super::bank::moved(cb, ca) {
             // Valid llc output (si-fix-sgpr-copies) that `bank::undo` could not read as the
             // VGPR it was: not checked.
@@ -304,6 +339,11 @@ fn blocks<'a>(
         let ids: BTreeSet<u32> = vregs(&bb).chain(vregs(&ba)).collect();
         let mut liveout = ib.used_outside(bb.num, ids.iter().copied());
         liveout.extend(ia.used_outside(bb.num, ids.iter().copied()));
+        // A register one function never reads at a block's entry (one only the other file
+        // has: si-i1-copies' new lane-mask PHIs, finalize-isel's expansion halves) is not
+        // compared: a block of the other side that reads it is checked for every value of it
+        // (an input both sides share, which this side ignores), so no check rests on it.
+        liveout.retain(|&id| ib.read_anywhere(id) && ia.read_anywhere(id));
         // A register only a preamble defines here is defined for real elsewhere (`ssa.rs`).
         let own =
             |b: &Block, id: u32| !b.inlined.contains(&id) && vregs_defined(b).any(|d| d == id);

@@ -55,6 +55,28 @@ pub(super) fn same_target(fp: &FnPair, after: &str) -> Result<(), String> {
     ))
 }
 
+/// An input error when a `vreg_1` became a wave-mask class of another wave size than `t`'s
+/// (`diff::FnPair::lane_masks`): si-i1-copies gives it `t`'s class, so such files do not
+/// come from one llc run for `t`. A function asking for wave64 has wave64 masks on any target
+/// (`not_modelled` then reports it on a wave32 one).
+pub(super) fn lane_masks(fp: &FnPair, t: Target, after: &str) -> Result<(), String> {
+    let wave = match fp.before.wave64 {
+        true => 64,
+        false => gcnsmt_lifter::lift::wave_size(t),
+    };
+    for (id, ca) in &fp.lane_masks {
+        if super::diff::lane_mask_wave("vreg_1", ca) != Some(wave) {
+            return Err(format!(
+                "{after}:{}:{}: error: virtual register %{id} of `{}` is vreg_1 in the \
+                 before-file but {ca} here, which is not the wave{wave} mask class of {t}: \
+                 the files do not come from one llc run for {t}",
+                fp.after.loc.line, fp.after.loc.col, fp.after.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Why `fp` is not checked on `t` at all, as its `unsupported` record: the pass changed the
 /// CFG (`diff.rs`), or the function asks for wave64 (`+wavefrontsize64`) on a wave32 target,
 /// where the lowering would check the wrong wave size (`vcc_hi`, 64-bit lane masks).
