@@ -266,7 +266,8 @@ fn correspond(
             widened = Some((at.0, at.1, why));
             continue;
         }
-        if class_bank(cb) != class_bank(ca) {
+        // A lane mask becomes nothing but a wave mask (`vreg_1` has no dwords to compare).
+        if class_bank(cb) != class_bank(ca) || (cb != ca && (cb == "vreg_1" || ca == "vreg_1")) {
             return Err(err(
                 after,
                 fa.loc,
