@@ -117,12 +117,6 @@ impl<'a> FnIndex<'a> {
         .collect()
     }
 
-    /// Whether some block reads `id`'s value from its entry (a PHI input counts for its
-    /// predecessor): a register no block reads so is never an input of any block's check.
-    pub fn read_anywhere(&self, id: u32) -> bool {
-        self.readers.get(&id).is_some_and(|bs| !bs.is_empty())
-    }
-
     /// Physical registers some block reachable from `num` reads before writing it there (see
     /// `diff::phys_liveout`); empty when the function has live-in lists.
     pub fn phys_read_after(&self, num: u32) -> BTreeSet<String> {
