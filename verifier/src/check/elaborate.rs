@@ -4,6 +4,7 @@
 //! query and the replay see only well-formed programs.
 
 use super::inputs::{pre_frame, pre_vars};
+use super::masks::MaskNeed;
 use super::options::Options;
 use crate::lanes::{Expanded, LaneMode};
 use crate::machine::{bind, collect_vars, immediate_vars, Bound, Class, Env, Machine, Op, RegKey};
@@ -40,6 +41,9 @@ pub(super) struct Elaborated {
     /// Why the single-lane check cannot decide this rule and lanes cannot check it either
     /// (a lane mask read whole in a rule lanes do not model): its verdict is `unknown`.
     pub undecided: Option<String>,
+    /// `undecided` is a `v_readfirstlane_b32` of a VGPR that may differ between lanes: a
+    /// single-lane refutation stands (a wave whose first active lane is this one exists).
+    pub first_lane: bool,
 }
 
 /// The programs and registers a check compares: the rule's two sides, or under `--lanes`
@@ -99,14 +103,27 @@ pub(super) fn elaborate(
     let mut mode = lane_mode(rule, opts);
     let mut undecided = None;
     let mut why_lanes = None;
+    let mut first_lane = false;
     if mode.is_none() {
         single_lane_only(rule, &src, &tgt)?;
-        if let Some(why) = super::masks::whole_mask_read(&src, &tgt, &dead) {
-            match lanes_refused(rule, &src, &tgt) {
-                None => mode = Some(super::masks::MASK_LANES),
-                Some(no) => undecided = Some(undecided_text(&why, &no)),
+        match super::masks::whole_mask_read(&src, &tgt, &dead) {
+            Some(MaskNeed::Lanes(why)) => {
+                match lanes_refused(rule, &src, &tgt) {
+                    None => mode = Some(super::masks::MASK_LANES),
+                    Some(no) => undecided = Some(undecided_text(&why, &no)),
+                }
+                why_lanes = Some(why);
             }
-            why_lanes = Some(why);
+            Some(MaskNeed::Undecidable(why)) => {
+                undecided = Some(format!("{why}: one lane does not model the other lanes' bits, and no lane count covers every wave"));
+            }
+            None => {}
+        }
+        // tv's rules read the first lane only of values tv/firstlane.rs shows uniform.
+        if undecided.is_none() && rule.written {
+            undecided = super::wave_limits::first_lane_read(&src, &tgt)
+                .map(|why| format!("{why}; proved only for that wave"));
+            first_lane = undecided.is_some();
         }
     }
     if let (Some(_), Some((t, loc))) = (mode, rule.to) {
@@ -118,6 +135,13 @@ pub(super) fn elaborate(
         None => None,
         Some(m) => {
             lane_reads_modelled(rule, &src, &tgt)?;
+            // tv's EXEC writes are bit L of a mask (`%lanebit`, tv/exec.rs), inside by its
+            // precondition.
+            if rule.written {
+                if let Some(why) = super::wave_limits::exec_escapes(&src, &tgt) {
+                    undecided = Some(why);
+                }
+            }
             match crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target)) {
                 Ok(e) => Some((m, e)),
                 // Lanes chosen for a lane mask: the rule itself asked for one lane.
@@ -149,6 +173,7 @@ pub(super) fn elaborate(
         pre,
         lanes,
         undecided,
+        first_lane,
     })
 }
 
