@@ -1,7 +1,8 @@
 //! SCC, the scalar condition code, as one bit of state per block side.
 //!
-//! The semantics have no SCC register, so tv keeps it in the rule variable `%scc`, always 0 or
-//! 1 (the input is normalised where a side starts). Each SALU op that writes SCC per AMD's
+//! tv keeps SCC in the rule variable `%scc`, always 0 or 1 (the input is normalised where a side
+//! starts), and declares the machine's own SCC (`verify`'s, which the SALU lines emitted here
+//! also write) dead in every rule it lowers (`lower.rs`). Each SALU op that writes SCC per AMD's
 //! pseudocode (AMD Vega ISA guide, SOP1/SOP2/SOPC/SOPK opcodes; the RDNA guides alike) sets it
 //! with the modelled VALU compare of the condition (`v_cmp_* mask; v_cndmask_b32 0, 1;
 //! v_readfirstlane_b32`: one lane, so the lane's bit is the condition), and each reader (the
