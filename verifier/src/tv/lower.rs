@@ -346,11 +346,7 @@ fn lower_in(
     let ed = exec_dead(before.block, after.block);
     let (pre, lanes, mut dead_regs) =
         super::exec::rule_parts(exec, lds, &text, (target, &bterm, ed));
-    // tv keeps SCC in its own rule variable `%scc` (`scc.rs`), written by formulas of its own
-    // and compared where it is live; the machine's SCC, which the SALU lines it emits (its
-    // scratch compares among them) also write, is declared dead so that it is neither an
-    // input nor compared and tv's queries stay what they were before verify modelled SCC.
-    dead_regs.push(("scc".to_string(), Loc::default()));
+    super::scc::machine_scc_dead(&mut dead_regs);
     let pre = pre.map(|text| Line {
         text,
         loc: Loc::default(),

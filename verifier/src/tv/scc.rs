@@ -21,6 +21,14 @@ use std::collections::BTreeSet;
 
 /// The rule variable holding SCC.
 pub const VAR: &str = "%scc";
+
+/// Declare the machine's SCC dead in a lowered rule's `Dead:` registers. tv keeps SCC in
+/// [`VAR`], written by formulas of its own and compared where it is live; `verify`'s SCC, which
+/// the SALU lines tv emits (its scratch compares among them) also write, is then neither an
+/// input nor compared, and tv's queries are the ones it asked before `verify` modelled SCC.
+pub fn machine_scc_dead(dead_regs: &mut Vec<(String, crate::rules::Loc)>) {
+    dead_regs.push(("scc".to_string(), crate::rules::Loc::default()));
+}
 /// Prefix of the scratch variables of SCC formulas (all declared dead).
 pub const TEMP: &str = "scc_t";
 
