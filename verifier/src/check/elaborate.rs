@@ -99,6 +99,12 @@ pub(super) fn elaborate(
     for b in src.iter().chain(&tgt) {
         keys.extend(b.regs());
     }
+    // A dead SCC is neither an input nor compared: it leaves the check, so a rule that says
+    // `Dead: scc` (every rule `gcnsmt tv` lowers, which keeps SCC in its own `%scc`) asks the
+    // solver what it asked before SCC was machine state.
+    if rule.dead_regs.iter().any(|(r, _)| r == "scc") {
+        keys.remove(&RegKey::scc());
+    }
     let dead = dead_keys(rule, &imms, &keys)?;
     let mut mode = lane_mode(rule, opts);
     let mut undecided = None;
@@ -233,7 +239,8 @@ fn check_var_uses(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), Input
 }
 
 /// The registers of the rule's `Dead:` variables (every dword of each) and concrete registers
-/// (`vcc`: both halves on wave64).
+/// (`vcc`: both halves on wave64). `scc` is taken out of the check by the caller, and may be
+/// declared dead whether or not an instruction writes it (every rule has SCC).
 ///
 /// Errors: a dead immediate, or a variable or register no instruction uses (`m0` is always in
 /// view: DS ops read it on some targets).
@@ -260,7 +267,7 @@ fn dead_keys(
         }
         dead.extend(ks);
     }
-    for (r, loc) in &rule.dead_regs {
+    for (r, loc) in rule.dead_regs.iter().filter(|(r, _)| r != "scc") {
         let ks: Vec<RegKey> = keys.iter().filter(|k| k.named(r)).cloned().collect();
         if ks.is_empty() {
             return Err(rule.error(*loc, format!("no instruction of the rule names {r}")));
