@@ -126,6 +126,14 @@ fn a_lane_mask_read_whole_where_lanes_cannot_run_is_unknown() {
         "{}",
         r.context()
     );
+    // An SCC made of every lane's bit of a mask (D != 0 of an XOR), live at the end.
+    let r = verify_mask("not-of-mask-scc-is-a-reduction");
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(
+        r.stdout.contains("its SCC (D != 0) is live"),
+        "{}",
+        r.context()
+    );
     // The same compares on both sides, but a first-lane read of a VGPR input (breaker23 03).
     let r = verify_mask("mask-live-with-readfirstlane");
     assert_eq!(r.code, 3, "{}", r.context());

@@ -94,5 +94,8 @@ fn the_corpus_gets_the_same_verdicts_under_both_encodings() {
         }
     }
     assert!(n > 1000, "{n} verdicts");
-    assert!(wrong.is_empty(), "not the expected verdict under bytes: {wrong:?}");
+    assert!(
+        wrong.is_empty(),
+        "not the expected verdict under bytes: {wrong:?}"
+    );
 }

@@ -112,7 +112,12 @@ pub(super) fn elaborate(
     let mut first_lane = false;
     if mode.is_none() {
         single_lane_only(rule, &src, &tgt)?;
-        match super::masks::whole_mask_read(&src, &tgt, &dead) {
+        // `Dead: scc` takes SCC out of the keys, not into `dead`; the mask check asks both.
+        let mut mask_dead = dead.clone();
+        if !keys.contains(&RegKey::scc()) {
+            mask_dead.insert(RegKey::scc());
+        }
+        match super::masks::whole_mask_read(&src, &tgt, &mask_dead) {
             Some(MaskNeed::Lanes(why)) => {
                 match lanes_refused(rule, &src, &tgt) {
                     None => mode = Some(super::masks::MASK_LANES),

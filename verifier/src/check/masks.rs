@@ -118,6 +118,14 @@ pub(super) fn whole_mask_read(
                         "{why} as a number, not bit by bit"
                     )));
                 }
+                // Its SCC (`D != 0`) folds every lane's bit into one: true on 2 lanes where a
+                // full wave makes it false (`~EXEC != 0`), so only a dead SCC is decided.
+                let scc = RegKey::scc();
+                if b.writes().contains(&scc) && !dead.contains(&scc) {
+                    return Some(MaskNeed::Undecidable(format!(
+                        "{why}, and its SCC (D != 0) is live: one bit made of every lane's"
+                    )));
+                }
                 need.get_or_insert(why);
                 derived = true;
             }
