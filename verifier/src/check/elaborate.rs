@@ -130,12 +130,6 @@ pub(super) fn elaborate(
             }
             None => {}
         }
-        // tv's rules read the first lane only of values tv/firstlane.rs shows uniform.
-        if undecided.is_none() && rule.written {
-            undecided = super::wave_limits::first_lane_read(&src, &tgt)
-                .map(|why| format!("{why}; proved only for that wave"));
-            first_lane = undecided.is_some();
-        }
     }
     if let (Some(_), Some((t, loc))) = (mode, rule.to) {
         let at = rule.lanes.map_or(loc, |(_, l)| l);
@@ -171,6 +165,12 @@ pub(super) fn elaborate(
         None => None,
         Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
     };
+    // tv's rules read the first lane only of values tv/firstlane.rs shows uniform.
+    if mode.is_none() && undecided.is_none() && rule.written {
+        undecided = super::wave_limits::first_lane_read(&src, &tgt, pre.as_ref())
+            .map(|why| format!("{why}; proved only for that wave"));
+        first_lane = undecided.is_some();
+    }
     Ok(Elaborated {
         target,
         to,

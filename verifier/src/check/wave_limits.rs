@@ -14,7 +14,7 @@
 //!   mask a VALU compare or carry-out wrote on that side (whose other bits are 0).
 
 use crate::machine::{Bound, Class, Op, RegKey, Src};
-use gcnsmt_semantics::ir::Expr;
+use gcnsmt_semantics::ir::{BinOp, Expr};
 use std::collections::BTreeSet;
 
 /// Registers a rule's sides hold the same value in every lane: SGPRs, `vcc`, `m0`, and the
@@ -32,7 +32,7 @@ fn scalar_key(k: &RegKey, scalar_vars: &BTreeSet<String>) -> bool {
 /// Why a single-lane proof of the rule with sides `src`, `tgt` would say nothing about other
 /// waves: a `v_readfirstlane_b32` (or another VALU op with an SGPR result) of a VGPR that may
 /// differ between lanes.
-pub(super) fn first_lane_read(src: &[Bound], tgt: &[Bound]) -> Option<String> {
+pub(super) fn first_lane_read(src: &[Bound], tgt: &[Bound], pre: Option<&Expr>) -> Option<String> {
     let scalar_vars: BTreeSet<String> = src
         .iter()
         .chain(tgt)
@@ -40,9 +40,16 @@ pub(super) fn first_lane_read(src: &[Bound], tgt: &[Bound]) -> Option<String> {
         .filter(|u| u.class == Class::Sgpr)
         .map(|u| u.name.clone())
         .collect();
+    let pinned = pinned(pre, &scalar_vars);
     for side in [src, tgt] {
-        // Vector registers known to hold one value in every lane.
-        let mut uniform: BTreeSet<RegKey> = BTreeSet::new();
+        // Vector registers known to hold one value in every lane: at first the variables the
+        // precondition pins (it holds in every lane).
+        let mut uniform: BTreeSet<RegKey> = src
+            .iter()
+            .chain(tgt)
+            .flat_map(|b| b.regs())
+            .filter(|k| k.base.strip_prefix('%').is_some_and(|n| pinned.contains(n)))
+            .collect();
         for b in side {
             let is_uniform = |k: &RegKey| scalar_key(k, &scalar_vars) || uniform.contains(k);
             let reads_uniform = |srcs: &[Src]| {
@@ -69,6 +76,11 @@ pub(super) fn first_lane_read(src: &[Bound], tgt: &[Bound]) -> Option<String> {
                     // A lane-mask source is read one bit per lane; MBCNT reads LANE_ID.
                     !alu.smask && !alu.entry.contains("MBCNT") && reads_uniform(srcs)
                 }
+                // A load at one address in every lane reads the same bytes in every lane.
+                _ if loads_only(b) => {
+                    let w = b.writes();
+                    b.regs().iter().filter(|k| !w.contains(k)).all(is_uniform)
+                }
                 _ => false,
             };
             for k in b.writes() {
@@ -81,6 +93,55 @@ pub(super) fn first_lane_read(src: &[Bound], tgt: &[Bound]) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether `b` is a global or scalar load (it writes no memory, and every lane reads the
+/// same bytes at the same address). Not FLAT or scratch (a private address is per lane),
+/// DS (addtid) or buffer (ADD_TID_ENABLE) loads, whose address may depend on the lane.
+fn loads_only(b: &Bound) -> bool {
+    match &b.op {
+        Op::Mem(op) => {
+            !op.writes_memory
+                && (op.mnemonic.starts_with("global_") || op.mnemonic.starts_with("s_load"))
+        }
+        _ => false,
+    }
+}
+
+/// The vector variables (names without `%`) the precondition pins to one value: a top-level
+/// conjunct `%v == E` whose `E` names no vector variable or VGPR (so every lane's `%v` is `E`).
+fn pinned(pre: Option<&Expr>, scalar_vars: &BTreeSet<String>) -> BTreeSet<String> {
+    let mut conj: Vec<&Expr> = pre.into_iter().collect();
+    let mut out = BTreeSet::new();
+    while let Some(e) = conj.pop() {
+        match e {
+            Expr::Binary(BinOp::LAnd, a, b) => conj.extend([&**a, &**b]),
+            Expr::Binary(BinOp::Eq, a, b) => {
+                for (x, y) in [(a, b), (b, a)] {
+                    if let Expr::Var(n) = &**x {
+                        if n.starts_with('%') && scalar_only(y, scalar_vars) {
+                            out.insert(n[1..].to_string());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `e` names only scalar variables, SGPRs and constants (read off its variable names:
+/// a `%` name must be a scalar variable, a register name an SGPR, `m0` or `vcc`).
+fn scalar_only(e: &Expr, scalar_vars: &BTreeSet<String>) -> bool {
+    let text = format!("{e:?}");
+    text.split("Var(\"").skip(1).all(|rest| {
+        let name = rest.split('"').next().unwrap_or("");
+        match name.strip_prefix('%') {
+            Some(n) => scalar_vars.contains(n),
+            None => !(name.starts_with('v') || name.starts_with('a') || name == "LANE_ID"),
+        }
+    })
 }
 
 /// Whether `k` is half `half` of EXEC (`exec_lo` 0, `exec_hi` 1).
