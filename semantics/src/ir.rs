@@ -261,6 +261,19 @@ impl Def {
         best
     }
 
+    /// Whether the body assigns the variable `name` on some path, typed or not: `SCC` for the
+    /// SALU entries that write the scalar condition code (`semantics/pcode/alu.pcode`).
+    pub fn assigns(&self, name: &str) -> bool {
+        fn walk(stmts: &[Stmt], name: &str) -> bool {
+            stmts.iter().any(|s| match s {
+                Stmt::Assign(LValue::Var { name: n, .. }, _) => n == name,
+                Stmt::If(arms, els) => arms.iter().any(|(_, b)| walk(b, name)) || walk(els, name),
+                _ => false,
+            })
+        }
+        walk(&self.body, name)
+    }
+
     /// The aliases in force for `name` (upper case), if this entry covers it.
     pub fn aliases_for(&self, name: &str) -> Option<&[(String, String)]> {
         self.names

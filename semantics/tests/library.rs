@@ -1167,7 +1167,7 @@ fn cmpstore_rtn_float_operand_order_by_hand() {
 }
 
 /// S_ADD_I32 (alu.pcode) wraps at 32 bits like S_ADD_U32 (AMD Vega ISA guide: D = S0 + S1;
-/// only SCC, not modelled, differs). Expected values worked by hand.
+/// only SCC differs: salu_scc.rs). Expected values worked by hand.
 #[test]
 fn s_add_i32_wraps_by_hand() {
     let def = Library::builtin().get("S_ADD_I32").expect("S_ADD_I32");

@@ -407,7 +407,7 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
                         return Err(at.err(
                             col,
                             format!(
-                                "Dead lists %-variables and registers (m0, vcc, v1, s2), \
+                                "Dead lists %-variables and registers (m0, vcc, scc, v1, s2), \
                                  found `{it}`"
                             ),
                         ))
@@ -432,10 +432,11 @@ fn apply_header(rule: &mut Rule, at: At, h: &Header) -> Result<(), InputError> {
     Ok(())
 }
 
-/// Whether `s` names one 32-bit register or `vcc` (`m0`, `vcc`, `vN`, `sN`, `aN`), any case.
+/// Whether `s` names one 32-bit register, `vcc` or `scc` (`m0`, `vcc`, `scc`, `vN`, `sN`,
+/// `aN`), any case.
 pub fn is_register_name(s: &str) -> bool {
     let l = s.to_ascii_lowercase();
-    if l == "m0" || l == "vcc" {
+    if l == "m0" || l == "vcc" || l == "scc" {
         return true;
     }
     let mut cs = l.chars();

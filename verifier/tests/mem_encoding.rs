@@ -2,7 +2,8 @@
 //! replaces by default (`GCNSMT_MEMORY_ENCODING=bytes`): generated chains of atomics get the
 //! verdicts a hand argument gives (modular sums commute; dropping an add of a nonzero value
 //! changes memory) under both, and the forward one decides them fast; in the slow tier the
-//! whole corpus gets the same verdict per rule x target under both encodings.
+//! whole corpus gets its expected verdict per rule x target under the byte-level one (the
+//! forward one's is the README's main job).
 
 use gcnsmt_testkit::{run, slow, TempDir};
 use gcnsmt_verifier::bench::families::{chain, chain_dropped};
@@ -61,21 +62,40 @@ fn chains_of_atomics_are_decided_under_both_encodings() {
     assert_eq!(b.values().filter(|v| *v == "proved").count(), 1);
 }
 
-/// Slow tier (GCNSMT_SLOW=1): the corpus under both encodings, the same verdict for every
-/// rule x target, none unknown (the release build takes about 40 s per run; a debug build
-/// several minutes).
+/// Slow tier (GCNSMT_SLOW=1): the corpus under the byte-level encoding gets every rule's
+/// `Expect:` verdict on every target, none unknown. Under the forward (default) encoding the
+/// same run is the README's main job, which `doc_examples.rs` checks in the slow tier (no
+/// expectation mismatch, no unknown), so the two encodings agree on every rule x target;
+/// running the forward one here too would only repeat it (issue 31, CI time). The release
+/// build takes about 40 s per run; a debug build several minutes.
 #[test]
 fn the_corpus_gets_the_same_verdicts_under_both_encodings() {
     if !slow() {
-        eprintln!("skipped: set GCNSMT_SLOW=1 to run the corpus under both memory encodings");
+        eprintln!("skipped: set GCNSMT_SLOW=1 to run the corpus under the byte-level encoding");
         return;
     }
     let root = gcnsmt_testkit::workspace_path("proofs");
     let root = root.to_str().expect("utf-8 path");
-    let args = [root, "--timeout", "60"];
-    let (b, f) = (verdicts(&args, "bytes"), verdicts(&args, "forward"));
-    assert!(b.len() > 1000, "{} verdicts", b.len());
-    assert!(!b.values().any(|v| v == "unknown"), "unknown under bytes");
-    let differ: Vec<_> = b.iter().filter(|(k, v)| f.get(*k) != Some(v)).collect();
-    assert!(differ.is_empty(), "verdicts differ: {differ:?}");
+    let all = ["verify", "--format", "json", root, "--timeout", "60"];
+    let env = [("GCNSMT_MEMORY_ENCODING", "bytes")];
+    let r = run(env!("CARGO_BIN_EXE_gcnsmt"), &all, None, &env);
+    r.assert_no_panic();
+    let mut n = 0;
+    let mut wrong = Vec::new();
+    for line in r.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("JSON Lines");
+        if v["type"] != "verdict" {
+            continue;
+        }
+        n += 1;
+        // Every corpus rule has an Expect: line (tests/tests/rules.rs asserts it).
+        if v["as_expected"] != serde_json::Value::Bool(true) || v["verdict"] == "unknown" {
+            wrong.push(format!("{} {} {}", v["rule"], v["target"], v["verdict"]));
+        }
+    }
+    assert!(n > 1000, "{n} verdicts");
+    assert!(
+        wrong.is_empty(),
+        "not the expected verdict under bytes: {wrong:?}"
+    );
 }

@@ -1,8 +1,8 @@
 //! The assumptions of a check, written once over any semantics [`Domain`]: the input ranges
 //! (immediates below 2^32, LANE_ID below the wave size, LDS_SIZE at most the target's LDS
-//! under `lds_limit=ALLOC`), the lane assumptions under `--lanes` (increasing lane ids below
-//! the wave size, no EXEC bit outside them), the precondition in every lane, and the field
-//! ranges that make a program encodable. Over [`Smt`] they are the query's assumptions; over
+//! under `lds_limit=ALLOC`, SCC 0 or 1), the lane assumptions under `--lanes` (increasing lane
+//! ids below the wave size, no EXEC bit outside them), the precondition in every lane, and the
+//! field ranges that make a program encodable. Over [`Smt`] they are the query's assumptions; over
 //! [`Concrete`] they validate a model or a cached counterexample ([`holds`]).
 
 use super::elaborate::Elaborated;
@@ -61,6 +61,10 @@ pub(super) fn ranges<D: Domain>(d: &mut D, b: &Elaborated, x: &Inputs<D>) -> Vec
     }
     if b.settings.lds_limit == LdsLimit::Alloc || b.to_settings.lds_limit == LdsLimit::Alloc {
         out.push(at_most(d, &x.env.lds_size, max_lds as u128));
+    }
+    // SCC is one bit (an input only where some instruction writes it and it is not dead).
+    if let Some(scc) = x.m0.regs.get(&RegKey::scc()) {
+        out.push(at_most(d, scc, 1));
     }
     out
 }

@@ -4,6 +4,7 @@
 //! query and the replay see only well-formed programs.
 
 use super::inputs::{pre_frame, pre_vars};
+use super::masks::MaskNeed;
 use super::options::Options;
 use crate::lanes::{Expanded, LaneMode};
 use crate::machine::{bind, collect_vars, immediate_vars, Bound, Class, Env, Machine, Op, RegKey};
@@ -40,6 +41,9 @@ pub(super) struct Elaborated {
     /// Why the single-lane check cannot decide this rule and lanes cannot check it either
     /// (a lane mask read whole in a rule lanes do not model): its verdict is `unknown`.
     pub undecided: Option<String>,
+    /// `undecided` is a `v_readfirstlane_b32` of a VGPR that may differ between lanes: a
+    /// single-lane refutation stands (a wave whose first active lane is this one exists).
+    pub first_lane: bool,
 }
 
 /// The programs and registers a check compares: the rule's two sides, or under `--lanes`
@@ -95,18 +99,36 @@ pub(super) fn elaborate(
     for b in src.iter().chain(&tgt) {
         keys.extend(b.regs());
     }
+    // A dead SCC is neither an input nor compared: it leaves the check, so a rule that says
+    // `Dead: scc` (every rule `gcnsmt tv` lowers, which keeps SCC in its own `%scc`) asks the
+    // solver what it asked before SCC was machine state.
+    if rule.dead_regs.iter().any(|(r, _)| r == "scc") {
+        keys.remove(&RegKey::scc());
+    }
     let dead = dead_keys(rule, &imms, &keys)?;
     let mut mode = lane_mode(rule, opts);
     let mut undecided = None;
     let mut why_lanes = None;
+    let mut first_lane = false;
     if mode.is_none() {
         single_lane_only(rule, &src, &tgt)?;
-        if let Some(why) = super::masks::whole_mask_read(&src, &tgt, &dead) {
-            match lanes_refused(rule, &src, &tgt) {
-                None => mode = Some(super::masks::MASK_LANES),
-                Some(no) => undecided = Some(undecided_text(&why, &no)),
+        // `Dead: scc` takes SCC out of the keys, not into `dead`; the mask check asks both.
+        let mut mask_dead = dead.clone();
+        if !keys.contains(&RegKey::scc()) {
+            mask_dead.insert(RegKey::scc());
+        }
+        match super::masks::whole_mask_read(&src, &tgt, &mask_dead) {
+            Some(MaskNeed::Lanes(why)) => {
+                match lanes_refused(rule, &src, &tgt) {
+                    None => mode = Some(super::masks::MASK_LANES),
+                    Some(no) => undecided = Some(undecided_text(&why, &no)),
+                }
+                why_lanes = Some(why);
             }
-            why_lanes = Some(why);
+            Some(MaskNeed::Undecidable(why)) => {
+                undecided = Some(format!("{why}: one lane does not model the other lanes' bits, and no lane count covers every wave"));
+            }
+            None => {}
         }
     }
     if let (Some(_), Some((t, loc))) = (mode, rule.to) {
@@ -118,6 +140,13 @@ pub(super) fn elaborate(
         None => None,
         Some(m) => {
             lane_reads_modelled(rule, &src, &tgt)?;
+            // tv's EXEC writes are bit L of a mask (`%lanebit`, tv/exec.rs), inside by its
+            // precondition.
+            if rule.written {
+                if let Some(why) = super::wave_limits::exec_escapes(&src, &tgt) {
+                    undecided = Some(why);
+                }
+            }
             match crate::lanes::expand(&src, &tgt, &keys, &dead, m, wave_size(target)) {
                 Ok(e) => Some((m, e)),
                 // Lanes chosen for a lane mask: the rule itself asked for one lane.
@@ -136,6 +165,12 @@ pub(super) fn elaborate(
         None => None,
         Some(_) => Some(precondition(rule, target, settings, &imms, &keys, mode)?),
     };
+    // tv's rules read the first lane only of values tv/firstlane.rs shows uniform.
+    if mode.is_none() && undecided.is_none() && rule.written {
+        undecided = super::wave_limits::first_lane_read(&src, &tgt, pre.as_ref())
+            .map(|why| format!("{why}; proved only for that wave"));
+        first_lane = undecided.is_some();
+    }
     Ok(Elaborated {
         target,
         to,
@@ -149,6 +184,7 @@ pub(super) fn elaborate(
         pre,
         lanes,
         undecided,
+        first_lane,
     })
 }
 
@@ -208,7 +244,8 @@ fn check_var_uses(rule: &Rule, src: &[Bound], tgt: &[Bound]) -> Result<(), Input
 }
 
 /// The registers of the rule's `Dead:` variables (every dword of each) and concrete registers
-/// (`vcc`: both halves on wave64).
+/// (`vcc`: both halves on wave64). `scc` is taken out of the check by the caller, and may be
+/// declared dead whether or not an instruction writes it (every rule has SCC).
 ///
 /// Errors: a dead immediate, or a variable or register no instruction uses (`m0` is always in
 /// view: DS ops read it on some targets).
@@ -235,7 +272,7 @@ fn dead_keys(
         }
         dead.extend(ks);
     }
-    for (r, loc) in &rule.dead_regs {
+    for (r, loc) in rule.dead_regs.iter().filter(|(r, _)| r != "scc") {
         let ks: Vec<RegKey> = keys.iter().filter(|k| k.named(r)).cloned().collect();
         if ks.is_empty() {
             return Err(rule.error(*loc, format!("no instruction of the rule names {r}")));

@@ -28,6 +28,7 @@ mod stored;
 mod tests;
 mod verdict;
 mod vsharp;
+mod wave_limits;
 
 pub use elaborate::{
     lane_mode, settings_for, targets_of, to_target, uses_addtid, uses_append, uses_buffer,
@@ -51,7 +52,7 @@ pub fn check(rule: &Rule, target: Target, opts: &Options) -> Result<Outcome, Inp
     let b = elaborate::elaborate(rule, target, opts)?;
     let (verdict, note) = query::decide(rule, &b, opts);
     let verdict = partial::restrict(rule, &b.settings, &b.to_settings, verdict);
-    let verdict = masks::restrict(&b, verdict);
+    let verdict = masks::restrict(&b, verdict, note);
     let to = (b.to != target).then_some((b.to, b.to_settings));
     Ok(Outcome {
         time: start.elapsed(),

@@ -255,6 +255,8 @@ fn run_side(
         } else {
             i.writes()
                 .iter()
+                // A dead SCC (`Dead: scc`, every rule tv lowers) is no input and not traced.
+                .filter(|k| **k != RegKey::scc() || start.regs.contains_key(k))
                 .map(|k| (k.to_string(), m.regs[k].value as u32))
                 .collect()
         };
@@ -310,8 +312,9 @@ fn encoding_failure(tgt: &[Bound], env: &Env<Concrete>, m0: &Machine<Concrete>) 
     })
 }
 
-/// The final registers to show (every one either program writes, and every one that differs)
-/// as (name, source value, target value); sets `first` to the first live one that differs.
+/// The final registers to show (every one either program writes, and every one that differs;
+/// SCC, which every SALU op writes, only where it differs) as (name, source value, target
+/// value); sets `first` to the first live one that differs.
 fn register_differences(
     sd: &Sides,
     src: &[Bound],
@@ -323,7 +326,7 @@ fn register_differences(
     let mut out = Vec::new();
     for k in sd.keys.iter() {
         let (x, y) = (s.m.regs[k].value as u32, t.m.regs[k].value as u32);
-        let written = src.iter().chain(tgt).any(|i| i.writes().contains(k));
+        let written = *k != RegKey::scc() && src.iter().chain(tgt).any(|i| i.writes().contains(k));
         if written || x != y {
             out.push((k.to_string(), x, y));
         }

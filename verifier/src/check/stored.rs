@@ -81,7 +81,7 @@ fn outcome(
     note: Option<&'static str>,
 ) -> Outcome {
     let to = (b.to != b.target).then_some((b.to, b.to_settings));
-    let verdict = super::masks::restrict(b, verdict);
+    let verdict = super::masks::restrict(b, verdict, note);
     Outcome {
         lanes: b.lanes.as_ref().map(|(m, _)| *m),
         ..super::outcome_of(rule, b.target, b.settings, to, opts, verdict, note)

@@ -189,7 +189,15 @@ impl Bound {
             }
             Op::Cross { vdst, lanes, .. } => lane_keys(vdst, *lanes),
             Op::Lane { inner, .. } => inner.writes(),
-            Op::Alu { d0, sdst, .. } => d0.iter().chain(sdst).cloned().collect(),
+            Op::Alu {
+                d0, sdst, alu, def, ..
+            } => {
+                let mut w: Vec<RegKey> = d0.iter().chain(sdst).cloned().collect();
+                if writes_scc(alu, def) {
+                    w.push(RegKey::scc());
+                }
+                w
+            }
             Op::Buf(b) => b.writes(),
             Op::Mem(o) => o.outputs.iter().flat_map(|(_, k)| k.clone()).collect(),
         }
@@ -220,8 +228,18 @@ impl Bound {
                 }
                 v
             }
-            Op::Alu { d0, sdst, srcs, .. } => {
+            Op::Alu {
+                d0,
+                sdst,
+                srcs,
+                alu,
+                def,
+                ..
+            } => {
                 let mut v: Vec<RegKey> = d0.iter().chain(sdst).cloned().collect();
+                if writes_scc(alu, def) {
+                    v.push(RegKey::scc());
+                }
                 for s in srcs {
                     if let Src::Reg(r) = s {
                         v.extend(r.iter().cloned());
@@ -310,6 +328,13 @@ impl Bound {
         };
         Bound { op, ..self.clone() }
     }
+}
+
+/// Whether an ALU op writes SCC: a SALU op whose semantics entry assigns `SCC` (AMD's
+/// pseudocode for S_AND_B32, S_ADD_U32, S_MIN_U32, ...; S_MOV_B32, S_MUL_I32, S_BREV_B32 and the
+/// VALU ops write none).
+pub fn writes_scc(alu: &AluDef, def: &Def) -> bool {
+    alu.scalar && def.assigns("SCC")
 }
 
 /// Each key of `keys` in lanes `0..lanes` (the keys themselves when `lanes` is 0).

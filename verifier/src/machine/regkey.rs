@@ -36,6 +36,17 @@ impl RegKey {
             lane: None,
         }
     }
+    /// `scc`: the scalar condition code, one bit of the wave's state, kept as a 32-bit register
+    /// whose value is 0 or 1 (the checker assumes its input below 2). The SALU ops whose
+    /// semantics entry assigns `SCC` write it (`semantics/pcode/alu.pcode`); no modelled
+    /// instruction reads it, and `Dead: scc` leaves it out of a check altogether.
+    pub fn scc() -> RegKey {
+        RegKey {
+            base: "scc".into(),
+            idx: 0,
+            lane: None,
+        }
+    }
     /// `exec_lo`: lanes 0..31 of EXEC, the mask `--lanes N` guards each lane's run with.
     pub fn exec_lo() -> RegKey {
         RegKey {
@@ -90,10 +101,10 @@ impl RegKey {
         }
     }
     /// Whether this is the concrete register `name` as a rule writes it in `Dead:` or `Pre:`
-    /// (`m0`, `v1`, `s2`, `a3`; `vcc` is both halves), lower case.
+    /// (`m0`, `scc`, `v1`, `s2`, `a3`; `vcc` is both halves), lower case.
     pub fn named(&self, name: &str) -> bool {
         match self.base.as_str() {
-            "m0" | "vcc" | "exec" => name == self.base,
+            "m0" | "vcc" | "exec" | "scc" => name == self.base,
             "v" | "s" | "a" => name.strip_prefix(self.base.as_str()) == Some(&self.idx.to_string()),
             _ => false,
         }
@@ -126,6 +137,7 @@ impl RegKey {
     fn fmt_reg(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.base.as_str() {
             "m0" => f.write_str("m0"),
+            "scc" => f.write_str("scc"),
             "lane_id" => f.write_str("LANE_ID"),
             "shared_base" => f.write_str("SHARED_BASE"),
             "private_base" => f.write_str("PRIVATE_BASE"),

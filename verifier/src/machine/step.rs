@@ -293,7 +293,7 @@ fn step_cross<D: Domain>(
 }
 
 /// Execute an [`Op::Alu`]: sources as `S0`, `S1`, ... (immediates as their low 32 bits), `D0`
-/// and `SDST` in and out.
+/// and `SDST` in and out, and SCC (0 or 1) out where the entry assigns it.
 fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> Result<(), String> {
     let Op::Alu {
         def,
@@ -348,9 +348,24 @@ fn step_alu<D: Domain>(d: &mut D, env: &Env<D>, m: &mut Machine<D>, op: &Op) -> 
         vars.insert("SDST".to_string(), bits(s, d));
     }
     vars.insert("LANE_ID".to_string(), bits(env.lane_id.clone(), d));
+    let scc = super::op::writes_scc(alu, def);
+    if scc {
+        // The old SCC in, as a condition: an entry that assigned it on one path only would
+        // keep it on the others.
+        let old = read(d, m, &[RegKey::scc()]);
+        let zero = d.bv(0, 32);
+        let clear = d.cmp(gcnsmt_semantics::domain::CmpOp::Eq, &old, &zero);
+        vars.insert("SCC".to_string(), Val::Bool(d.lnot(&clear)));
+    }
     let (out, mem) = run(d, &frame, &def.body, vars, m.mem.clone())
         .map_err(|e| format!("{}: {}", alu.entry, e.msg))?;
     m.mem = mem;
+    if scc {
+        let set = gcnsmt_semantics::eval::truth(d, out["SCC"].clone());
+        let (one, zero) = (d.bv(1, 32), d.bv(0, 32));
+        let v = d.ite(&set, &one, &zero);
+        m.regs.insert(RegKey::scc(), v);
+    }
     let d0_out = match &out["D0"] {
         Val::Bits(v, _) if mods.clamp => {
             let r = super::mods::result(d, alu, mods, &read_srcs, v.clone());

@@ -344,7 +344,9 @@ fn lower_in(
         .map(|n| format!("LDS_SIZE >= {n}"));
     let lds = super::frame::precondition(lds, before, target, &text).map_err(Unsupported)?;
     let ed = exec_dead(before.block, after.block);
-    let (pre, lanes, dead_regs) = super::exec::rule_parts(exec, lds, &text, (target, &bterm, ed));
+    let (pre, lanes, mut dead_regs) =
+        super::exec::rule_parts(exec, lds, &text, (target, &bterm, ed));
+    super::scc::machine_scc_dead(&mut dead_regs);
     let pre = pre.map(|text| Line {
         text,
         loc: Loc::default(),

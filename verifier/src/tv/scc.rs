@@ -1,7 +1,8 @@
 //! SCC, the scalar condition code, as one bit of state per block side.
 //!
-//! The semantics have no SCC register, so tv keeps it in the rule variable `%scc`, always 0 or
-//! 1 (the input is normalised where a side starts). Each SALU op that writes SCC per AMD's
+//! tv keeps SCC in the rule variable `%scc`, always 0 or 1 (the input is normalised where a side
+//! starts), and declares the machine's own SCC (`verify`'s, which the SALU lines emitted here
+//! also write) dead in every rule it lowers (`lower.rs`). Each SALU op that writes SCC per AMD's
 //! pseudocode (AMD Vega ISA guide, SOP1/SOP2/SOPC/SOPK opcodes; the RDNA guides alike) sets it
 //! with the modelled VALU compare of the condition (`v_cmp_* mask; v_cndmask_b32 0, 1;
 //! v_readfirstlane_b32`: one lane, so the lane's bit is the condition), and each reader (the
@@ -20,6 +21,14 @@ use std::collections::BTreeSet;
 
 /// The rule variable holding SCC.
 pub const VAR: &str = "%scc";
+
+/// Declare the machine's SCC dead in a lowered rule's `Dead:` registers. tv keeps SCC in
+/// [`VAR`], written by formulas of its own and compared where it is live; `verify`'s SCC, which
+/// the SALU lines tv emits (its scratch compares among them) also write, is then neither an
+/// input nor compared, and tv's queries are the ones it asked before `verify` modelled SCC.
+pub fn machine_scc_dead(dead_regs: &mut Vec<(String, crate::rules::Loc)>) {
+    dead_regs.push(("scc".to_string(), crate::rules::Loc::default()));
+}
 /// Prefix of the scratch variables of SCC formulas (all declared dead).
 pub const TEMP: &str = "scc_t";
 
