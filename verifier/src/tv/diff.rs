@@ -312,8 +312,6 @@ fn blocks<'a>(
         ));
     }
     let (ib, ia) = (FnIndex::new(fb), FnIndex::new(fa));
-    let names = |f: &Function| -> BTreeSet<u32> { f.blocks.iter().flat_map(vregs).collect() };
-    let (names_b, names_a) = (names(fb), names(fa));
     let mut out = Vec::new();
     for bb in &fb.blocks {
         let ba = ia.block(bb.num).expect("same numbers");
@@ -342,12 +340,6 @@ fn blocks<'a>(
         let ids: BTreeSet<u32> = vregs(&bb).chain(vregs(&ba)).collect();
         let mut liveout = ib.used_outside(bb.num, ids.iter().copied());
         liveout.extend(ia.used_outside(bb.num, ids.iter().copied()));
-        // A register only one file has (si-i1-copies' new lane-mask PHIs, finalize-isel's
-        // expansion halves) is not compared: the other function never reads it, so a block
-        // that reads it is checked for every value of it (an input both sides share, which
-        // the other side ignores), and no check rests on it. A register both files name is
-        // compared (a load moved to another block: breaker 10's 01 is refuted where it moved).
-        liveout.retain(|&id| names_b.contains(&id) && names_a.contains(&id));
         // A register only a preamble defines here is defined for real elsewhere (`ssa.rs`).
         let own =
             |b: &Block, id: u32| !b.inlined.contains(&id) && vregs_defined(b).any(|d| d == id);
