@@ -15,14 +15,13 @@ fn dir(sub: &str) -> PathBuf {
 
 /// `gcnsmt verify FILE --no-matrix` in `sub`: (proved, refuted) verdict lines and the output.
 fn verify(sub: &str, file: &str) -> (usize, usize, String) {
+    verify_with(sub, file, &[])
+}
+
+fn verify_with(sub: &str, file: &str, extra: &[&str]) -> (usize, usize, String) {
     let d = dir(sub);
-    let r = gcnsmt_testkit::run_at(
-        Some(&d),
-        env!("CARGO_BIN_EXE_gcnsmt"),
-        &["verify", file, "--no-matrix"],
-        None,
-        &[],
-    );
+    let args = [&["verify", file, "--no-matrix"][..], extra].concat();
+    let r = gcnsmt_testkit::run_at(Some(&d), env!("CARGO_BIN_EXE_gcnsmt"), &args, None, &[]);
     r.assert_no_panic();
     let text = r.stdout.clone();
     let count = |w: &str| text.lines().filter(|l| l.contains(w)).count();
@@ -81,7 +80,29 @@ fn folding_a_vgpr_add_into_the_buffer_offset_needs_nuw() {
 fn folding_an_sgpr_add_into_the_sbuffer_offset_needs_nuw() {
     let sub = "07-sbuffer-soffset-imm-wrap";
     assert_never_proved_rules(sub, "rule.rules");
-    assert_all_proved_rules(sub, "rule-nuw.rules");
+    // The correct variant's query (a 46-bit product of the V#'s stride and num_records
+    // compared with two offsets equal only under the `nuw` precondition) is one z3 cannot
+    // always decide within 20 s (it did in 4-9 s before SCC joined the query, at 20+ s under
+    // CI's load); Bitwuzla decides it in about 40 ms. With the Bitwuzla worker (CI installs
+    // it) the portfolio must prove it; without, it must at least never be refuted.
+    let (p, r, text) = verify_with(sub, "rule-nuw.rules", &["--solver", "portfolio"]);
+    if !text.contains("summary:") {
+        let (p, r, text) = verify(sub, "rule-nuw.rules");
+        assert!(
+            std::env::var("GCNSMT_REQUIRE_BITWUZLA").is_err(),
+            "no Bitwuzla worker although CI installed it:\n{text}"
+        );
+        eprintln!("NOTICE: no Bitwuzla worker: the nuw rule is only checked not refuted");
+        assert!(
+            r == 0 && text.contains(" 0 errors"),
+            "{p} proved, {r} refuted:\n{text}"
+        );
+    } else {
+        assert!(
+            p == 4 && r == 0,
+            "rule-nuw.rules (portfolio): not all proved:\n{text}"
+        );
+    }
     gcnsmt_testkit::assert_never_proved(
         env!("CARGO_BIN_EXE_gcnsmt"),
         &dir(sub),

@@ -22,7 +22,10 @@
 //! readfirstlane and VGPR-to-SGPR copies, permutes, whole-wave ops, calls, inline assembly).
 //! Ops that read a lane mask's inactive bits, write EXEC or VCC, read memory or physical
 //! registers (other than EXEC, and MODE when nothing writes it) are never copied. A preamble
-//! that writes SCC is not added to a block SCC is live into.
+//! that writes SCC is not added to a block SCC is live into. An SALU op that reads SCC (the
+//! carry-in of `S_ADDC_U32` that finalize-isel's `S_ADD_U64_PSEUDO` expansion leaves) is copied
+//! right after a copy of its block's nearest earlier SCC writer, with nothing between them
+//! that writes SCC: SCC then holds the same value there as at the original read.
 //!
 //! The copied computation's operands that are not copied themselves stay inputs shared by
 //! both sides; they are read in `P`, so [`super::fn_index`] makes them live out of the block
@@ -398,14 +401,64 @@ impl Ctx<'_> {
         if scc_live && writes_phys(d, |r| r == "scc") {
             return;
         }
+        // A carry-in (`S_ADDC_U32`, `S_SUBB_U32`, `S_CSELECT_*`) reads the SCC its block's
+        // nearest earlier SCC writer left: that writer is copied right before it.
+        let carry = match reads_scc(d) {
+            false => None,
+            // The writer's copy would overwrite the SCC the block reads.
+            true if scc_live => return,
+            true => match self.scc_writer(k, j) {
+                Some(w) => Some(w),
+                None => return,
+            },
+        };
         for op in inst_reads(d).collect::<Vec<_>>() {
             self.visit((op, depth + 1), p, ok, seen, done, out);
+        }
+        if let Some(w) = carry {
+            for op in inst_reads(w).collect::<Vec<_>>() {
+                self.visit((op, depth + 1), p, ok, seen, done, out);
+            }
+            let last_scc = out.iter().rposition(|i| writes_phys(i, |r| r == "scc"));
+            // A compare defines no register: copying it again is harmless.
+            let w_done = inst_defs(w).next().is_some() && inst_defs(w).all(|id| done.contains(&id));
+            match (w_done, last_scc) {
+                // The writer's copy is the last SCC write of the preamble: SCC is still its.
+                (true, Some(at)) if inst_defs(&out[at]).eq(inst_defs(w)) => {}
+                // Copied earlier and SCC overwritten since: a second copy would define its
+                // registers twice; the carry-in is not copied (its readers stay inputs).
+                (true, _) => return,
+                (false, _) if out.len() + 2 > BUDGET => return,
+                (false, _) => {
+                    seen.extend(inst_defs(w));
+                    done.extend(inst_defs(w));
+                    out.push(w.clone());
+                }
+            }
         }
         if out.len() < BUDGET {
             // Every register it defines is defined once: `kind` refuses other definitions.
             done.extend(inst_defs(d));
             out.push(d.clone());
         }
+    }
+
+    /// The instruction of block `k` before index `j` that last wrote SCC, when it may be
+    /// copied as a scalar value and nothing between it and `j` may clobber SCC unseen (a call,
+    /// inline assembly).
+    fn scc_writer(&self, k: usize, j: usize) -> Option<&Inst> {
+        let insts = &self.f.blocks[k].insts[..j];
+        let at = insts.iter().rposition(|i| writes_phys(i, |r| r == "scc"))?;
+        let opaque = |i: &Inst| i.opcode.contains("CALL") || i.opcode.starts_with("INLINEASM");
+        if insts[at + 1..].iter().any(opaque) {
+            return None;
+        }
+        let w = &insts[at];
+        let ok = (self.kind(w) == Some(Kind::Scalar) || self.scalar_compare(w))
+            && !reads_scc(w)
+            && inst_reads(w).all(|op| self.defs.contains_key(&op))
+            && inst_defs(w).all(|id| self.defs.get(&id) == Some(&(k, at)));
+        ok.then_some(w)
     }
 
     /// Whether block `a` dominates block `b` (both reached from the entry): `a` encloses `b`
@@ -423,6 +476,20 @@ impl Ctx<'_> {
                     .get(&op)
                     .is_some_and(|&(ko, _)| self.comp[ko] != self.comp[k])
             })
+    }
+
+    /// An SALU compare (`S_CMP_*`, `S_BITCMP*`): SGPR or constant operands, SCC its one result.
+    fn scalar_compare(&self, w: &Inst) -> bool {
+        let op = w.opcode.as_str();
+        let scalar = |o: &super::mir::Operand| match &o.kind {
+            OpKind::VReg { id, .. } => self.f.classes.get(id).is_some_and(|c| class_bank(c) == 's'),
+            OpKind::Phys(p) => p == "scc" && (o.flags.def || o.flags.implicit_def),
+            OpKind::Imm(_) => true,
+            _ => false,
+        };
+        (op.starts_with("S_CMP_") || op.starts_with("S_BITCMP"))
+            && inst_defs(w).next().is_none()
+            && w.defs.iter().chain(&w.ops).all(scalar)
     }
 
     /// Whether `d` may be copied, and how: see the module documentation.
@@ -456,7 +523,10 @@ impl Ctx<'_> {
         {
             if let OpKind::Phys(p) = &o.kind {
                 let vector = op.starts_with("V_") || op.starts_with("GLOBAL_LOAD_");
-                let allowed = (p == "exec" && vector) || (p == "mode" && !self.mode_written);
+                // SCC: a carry-in, copied with its writer (`visit`).
+                let allowed = (p == "exec" && vector)
+                    || (p == "mode" && !self.mode_written)
+                    || (p == "scc" && op.starts_with("S_"));
                 if !allowed {
                     return None;
                 }
@@ -498,6 +568,14 @@ impl Ctx<'_> {
         }
         None
     }
+}
+
+/// Whether `i` reads SCC (a carry-in or a select).
+fn reads_scc(i: &Inst) -> bool {
+    i.ops
+        .iter()
+        .filter(|o| !o.flags.def && !o.flags.implicit_def && !o.flags.undef)
+        .any(|o| matches!(&o.kind, OpKind::Phys(p) if p == "scc"))
 }
 
 /// SALU ops whose result is not a function of their register operands alone.
