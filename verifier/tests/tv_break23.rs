@@ -1,7 +1,7 @@
 //! The twenty-third breaker's findings (`tests/data/tv/break23/README.md`): si-i1-copies'
 //! class change of a `vreg_1` to the wave-mask class is a correspondence (it was an input
-//! error, exit 2), and a register only one file reads is not compared at a block's end (a
-//! refuted finalize-isel block).
+//! error, exit 2), and finalize-isel's `S_ADD_U32`/`S_ADDC_U32` pair is copied into the
+//! blocks that read its sum (two refuted finalize-isel blocks).
 
 use std::path::PathBuf;
 
@@ -32,9 +32,10 @@ fn lane_mask_class_change_is_checked() {
         let r = tv("05-i1", &[&b, &a]);
         assert_ne!(r.code, 2, "{}", r.context());
         assert!(!r.stderr.contains(MISMATCH), "{}", r.context());
-        // bb.0 only gains the copy into the pass's new lane-mask PHI, which the before-file
-        // never reads: nothing to refute.
-        assert!(line(&r, "brk bb.0").contains("proved"), "{}", r.context());
+        // bb.0 only gains the copy into the pass's new lane-mask PHI (`%64`), which the
+        // before-file never names: still a false alarm (the block checks compare every
+        // register live out; leaving out registers only the after-file names made a planted
+        // register-split bug's block proved, tv_alloc's p01), so no verdict is asserted here.
         // The PHI lowering itself is not modelled: `unsupported`, not a verdict.
         assert!(
             line(&r, "brk bb.1").contains("unsupported"),
@@ -63,8 +64,8 @@ fn lane_mask_through_llc() {
         ],
     );
     assert!(!r.stderr.contains(MISMATCH), "{}", r.context());
-    // Exit 3: blocks `unsupported` (the PHI lowering), none refuted, no input error.
-    assert_eq!(r.code, 3, "{}", r.context());
+    // No input error: blocks `unsupported` (the PHI lowering) or bb.0's false alarm above.
+    assert!(r.code == 1 || r.code == 3, "{}", r.context());
     assert!(!r.stdout.contains(MISMATCH), "{}", r.context());
     assert!(r.stdout.contains("si-i1-copies"), "{}", r.context());
 }
@@ -87,15 +88,21 @@ fn other_class_changes_stay_input_errors() {
     assert!(r.stderr.contains("wave64 mask class"), "{}", r.context());
 }
 
+/// finalize-isel expands `S_ADD_U64_PSEUDO` (bb.1) into `S_ADD_U32` + `S_ADDC_U32`, whose
+/// carry-in is SCC: bb.2 reads the loaded value through the address, so its preamble must copy
+/// the pair (`ssa.rs`); the 64-bit sum is the same on both sides (hand: lo = a.lo + b.lo,
+/// hi = a.hi + b.hi + carry), so both blocks are proved.
 #[test]
-fn fresh_register_only_after_reads_is_not_compared() {
+fn finalize_isel_carry_pair_is_copied_across_blocks() {
     let set = ["--set", "hazards=LATER"];
     let r = tv(
         "04-loop",
         &[&set[..], &["fi.before.mir", "fi.after.mir"]].concat(),
     );
-    assert!(!line(&r, "brk bb.1").contains("refuted"), "{}", r.context());
-    assert!(line(&r, "brk bb.1").contains("proved"), "{}", r.context());
+    for b in ["brk bb.1", "brk bb.2"] {
+        assert!(line(&r, b).contains("proved"), "{b}: {}", r.context());
+    }
+    assert_eq!(r.code, 0, "{}", r.context());
     // The same block with a real change (the high half adds the wrong word) is refuted.
     let r = tv(
         "04-loop",
@@ -103,4 +110,5 @@ fn fresh_register_only_after_reads_is_not_compared() {
     );
     assert_eq!(r.code, 1, "{}", r.context());
     assert!(line(&r, "brk bb.1").contains("refuted"), "{}", r.context());
+    assert!(!line(&r, "brk bb.2").contains("proved"), "{}", r.context());
 }
