@@ -164,7 +164,7 @@ fn refute_once(
 /// `alloc_step.rs`); until 2026-12-05 any the pass added made it give up (breaker8 04/05).
 fn guards(fb: &Function, fa: &Function, targets: &[Target]) -> Result<(), String> {
     for (b, a) in fb.blocks.iter().zip(&fa.blocks) {
-        if let Some((l, why)) = super::memop::check(b, a, None) {
+        if let Some((l, why)) = super::memop::check(b, a, super::memop::Tie::Operands) {
             return Err(format!("line {}: {why}", l.line));
         }
     }

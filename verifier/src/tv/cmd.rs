@@ -460,10 +460,19 @@ fn block_verdict(
         per_lane,
     };
     let twin = barrier::has_global_twin(&bp.before, t) || barrier::has_global_twin(&bp.after, t);
+    let split = barrier::has_barrier(&bp.before, t) || barrier::has_barrier(&bp.after, t);
+    // The memory-operand checks of the whole pair, whatever path decides it (`memop_gate.rs`).
+    let claim = match super::memop_gate::check(bp, t, split, &after.path) {
+        Ok(c) => c,
+        Err(why) => {
+            (v.verdict, v.reason) = ("unsupported", Some(why));
+            return v;
+        }
+    };
     if twin && unmodelled == Unmodelled::Unsupported {
         v.verdict = "unsupported";
         v.reason = Some("an unmodelled global access (--unmodelled unsupported)".into());
-    } else if barrier::has_barrier(&bp.before, t) || barrier::has_barrier(&bp.after, t) {
+    } else if split {
         match barrier::split(bp, (&before.path, &after.path), t) {
             Err(u) => {
                 v.verdict = "unsupported";
@@ -503,6 +512,7 @@ fn block_verdict(
             (&bp.liveout, &bp.phys_live),
         );
     }
+    super::memop_gate::settle(&mut v, claim);
     v.time = start.elapsed();
     super::inactive::settle((&mut v.verdict, &mut v.reason), fp, bp);
     let rs = (&mut v.verdict, &mut v.reason, &mut v.settings);

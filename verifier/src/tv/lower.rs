@@ -129,7 +129,7 @@ pub fn lower(
     let (b, a) = (before.block, after.block);
     super::frame::check(before).map_err(Unsupported)?;
     let mut claim_gap = None;
-    if let Some((l, why)) = super::memop::check(b, a, Some(target)) {
+    if let Some((l, why)) = super::memop::check(b, a, super::memop::Tie::Lowered(target)) {
         let why = format!("{}:{}:{}: {why}", after.file, l.line, l.col);
         match why.split_once(super::memop::CLAIM_GAP) {
             Some((at, rest)) => claim_gap = Some(format!("{at}{rest}")),

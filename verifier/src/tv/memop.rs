@@ -387,16 +387,30 @@ pub(super) fn marked(i: &Inst) -> bool {
         })
 }
 
+/// How [`check`] ties an after-operand's claim to the before-block.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Tie {
+    /// To a before-operand naming the same memory: the register-allocation checker, which
+    /// pairs instructions one to one with equal memory operands and follows the registers
+    /// they read itself (`alloc_step::pair_ops`).
+    Operands,
+    /// To a before-access of the same address, or to a [`claim_pairs`] partner: for a pair
+    /// the lowering checks as one, which compares the partners' operands (`lower.rs`).
+    Lowered(Target),
+    /// To a before-access of the same address only: for a block pair checked in pieces (split
+    /// at barriers, `barrier.rs`), where a partner may sit in another piece, or in a piece
+    /// that is never lowered, so no lowering compares the two (`memop_gate.rs`).
+    Address(Target),
+}
+
 /// Why the after-block's memory operands say what the before-block's do not, and where.
-/// `target`: tie each claim to an access of the same address (the block checks; an unbacked
-/// claim is reported last and marked [`CLAIM_GAP`]); `None` for the register-allocation
-/// checker, which pairs instructions one to one with equal memory operands and follows the
-/// registers they read itself (`alloc_step::pair_ops`).
-pub(crate) fn check(
-    before: &Block,
-    after: &Block,
-    target: Option<Target>,
-) -> Option<(Loc, String)> {
+/// `tie`: how a claim is backed ([`Tie`]); for the block checks an unbacked claim is reported
+/// last and marked [`CLAIM_GAP`].
+pub(crate) fn check(before: &Block, after: &Block, tie: Tie) -> Option<(Loc, String)> {
+    let target = match tie {
+        Tie::Operands => None,
+        Tie::Lowered(t) | Tie::Address(t) => Some(t),
+    };
     let list = |b: &Block| -> Vec<(Loc, String, String)> {
         b.insts
             .iter()
@@ -414,12 +428,13 @@ pub(crate) fn check(
                    their number, order and atomicity are not modelled";
         return Some((at, why.into()));
     }
-    let paired: Vec<usize> = target.map_or_else(Vec::new, |t| {
-        claim_pairs(before, after, t)
-            .into_iter()
-            .map(|p| p.1)
-            .collect()
-    });
+    let paired: Vec<usize> = match tie {
+        Tie::Lowered(t) => claim_pairs(before, after, t),
+        Tie::Operands | Tie::Address(_) => Vec::new(),
+    }
+    .into_iter()
+    .map(|p| p.1)
+    .collect();
     let mut claim_gap = None;
     for (n, i) in after.insts.iter().enumerate() {
         for g in groups(&i.mem) {

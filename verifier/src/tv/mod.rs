@@ -63,6 +63,7 @@ mod llc_verify;
 pub mod lower;
 mod lowered;
 mod memop;
+mod memop_gate;
 mod mi_flags;
 pub mod mimg;
 pub mod mir;
