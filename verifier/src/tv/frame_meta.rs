@@ -23,7 +23,16 @@
 //!   (prologepilog);
 //! - `machineFunctionInfo:` hints that steer heuristics only (`occupancy`, `memoryBound`,
 //!   `waveLimiter`, `maxMemoryClusterDWords`, `hasSpilledSGPRs`, `hasSpilledVGPRs`);
-//!   `mode:` is compared by the block checks (`fpmode.rs`).
+//! - a new stack object of `stack-id: default` or `sgpr-spill` ([`new_objects`]);
+//! - the function's `liveins:` losing `virtual-reg`s, or gaining a register its
+//!   `machineFunctionInfo:` names ([`liveins`]);
+//! - the top-level flags of [`FREE_KEYS`]; every other top-level key (`alignment:`,
+//!   `constants:`, `tracksRegLiveness:`, `calleeSavedRegisters:`, ...) must be equal, and
+//!   so must `mode:` (until breaker 24's 00 it was left to the block checks, which the
+//!   register-allocation checker skips).
+//!
+//! Which fields llc-22 changes was measured on every pass of `--pipeline` runs (docs/tv.md,
+//! "Function facts"). `fn_facts.rs` runs this comparison on every verdict tv gives.
 
 use std::collections::BTreeMap;
 
@@ -39,16 +48,38 @@ pub struct Meta {
     frame_info: Fields,
     /// Each top-level key of `machineFunctionInfo:` with its nested lines, as text.
     mfi: Fields,
+    /// The function's other top-level keys (`alignment:`, `constants:`, `tracksRegLiveness:`,
+    /// ...) with their nested lines, as text, but for those passes rewrite ([`FREE_KEYS`]).
+    other: Fields,
+    /// The registers of the function's `liveins:` (without the `virtual-reg` each maps to).
+    liveins: Vec<String>,
 }
 
-const MFI_HINTS: [&str; 7] = [
+/// Top-level keys of a machine function that passes rewrite and that are read elsewhere or not
+/// at all: `registers:` (its classes are compared by `diff.rs`), `liveins:` ([`Meta::liveins`]),
+/// the sections read above, and flags llc recomputes (`isSSA`, `noPhis`, `noVRegs`: phi
+/// elimination, virtregrewriter; `tracksDebugUserValues`: greedy).
+const FREE_KEYS: [&str; 11] = [
+    "name",
+    "registers",
+    "liveins",
+    "stack",
+    "fixedStack",
+    "frameInfo",
+    "machineFunctionInfo",
+    "isSSA",
+    "noPhis",
+    "noVRegs",
+    "tracksDebugUserValues",
+];
+
+const MFI_HINTS: [&str; 6] = [
     "occupancy",
     "memoryBound",
     "waveLimiter",
     "maxMemoryClusterDWords",
     "hasSpilledSGPRs",
     "hasSpilledVGPRs",
-    "mode",
 ];
 
 const FI_COMPUTED: [&str; 5] = [
@@ -75,7 +106,17 @@ impl Meta {
                 }
             }
             let t = l.trim();
+            if !FREE_KEYS.contains(&section) && !section.is_empty() {
+                let v = m.other.entry(section.to_string()).or_default();
+                v.push_str(t);
+                v.push('\n');
+            }
             match section {
+                "liveins" if t.starts_with("- {") => {
+                    let reg = fields(t).get("reg").cloned().unwrap_or_default();
+                    m.liveins
+                        .push(reg.trim_matches('\'').trim_start_matches('$').into());
+                }
                 "stack" | "fixedStack" if t.starts_with("- {") || !entry.is_empty() => {
                     entry += t;
                     entry.push(' ');
@@ -195,7 +236,53 @@ pub fn change(before: &Meta, after: &Meta, mentions: &dyn Fn(&str) -> bool) -> O
     if align(after) < align(before) {
         return Some("its `frameInfo: maxAlignment` shrank".into());
     }
-    objects(before, after).or_else(|| local_block(after))
+    let keys = before.other.keys().chain(after.other.keys());
+    if let Some(k) = keys
+        .into_iter()
+        .find(|k| before.other.get(*k) != after.other.get(*k))
+    {
+        return Some(format!("its `{k}:` changed"));
+    }
+    liveins(before, after)
+        .or_else(|| objects(before, after))
+        .or_else(|| new_objects(before, after))
+        .or_else(|| local_block(after))
+}
+
+/// The function's `liveins:` keep their registers (virtregrewriter clears `virtual-reg`). One
+/// may be added when the after-file's `machineFunctionInfo:` names it: prologepilog adds the
+/// scratch descriptor and the wave's scratch offset (`argumentInfo`) it reads.
+fn liveins(before: &Meta, after: &Meta) -> Option<String> {
+    let named = |r: &str| after.mfi.values().any(|v| v.contains(&format!("'${r}'")));
+    let gone = before.liveins.iter().find(|r| !after.liveins.contains(r));
+    let new = (after.liveins.iter()).find(|r| !before.liveins.contains(r) && !named(r));
+    gone.or(new)
+        .map(|r| format!("its `liveins:` changed (`${r}`)"))
+}
+
+/// A stack object the pass added (a spill slot, prologepilog's scavenging slot) is one
+/// prologepilog lays out apart from the others: `stack-id: default`, or `sgpr-spill` (SGPR
+/// spills go to VGPR lanes, one lane per dword), and not `variable-sized`. A `noalloc` object
+/// is never laid out: it keeps offset 0, over another object (breaker 24's 00).
+fn new_objects(before: &Meta, after: &Meta) -> Option<String> {
+    for (id, f) in after
+        .stack
+        .iter()
+        .filter(|(id, _)| !before.stack.contains_key(*id))
+    {
+        let id_ok = f
+            .get("stack-id")
+            .is_none_or(|v| matches!(v.as_str(), "default" | "sgpr-spill"));
+        let ty_ok = f
+            .get("type")
+            .is_none_or(|v| matches!(v.as_str(), "default" | "spill-slot"));
+        if !id_ok || !ty_ok {
+            let k = if id_ok { "type" } else { "stack-id" };
+            let v = f.get(k).map_or("", |v| v.as_str());
+            return Some(format!("its new `stack:` object {id} has `{k}: {v}`"));
+        }
+    }
+    None
 }
 
 /// Objects of both files keep what prologepilog lays them out by.
