@@ -349,6 +349,7 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
     }
     f.frame = super::frame::Frame::read(&lines[start..i]);
     f.meta = super::frame_meta::Meta::read(&lines[start..i]);
+    f.meta.read_slot_uses(&f.blocks);
     if !have_name {
         return Err(err(
             start.saturating_sub(1),
