@@ -6,6 +6,7 @@ use super::barrier;
 use super::classify::{classify_refutation, mir_names};
 use super::diff::{self, FnPair};
 use super::emit::Side;
+use super::fn_facts;
 use super::llc;
 use super::lower::{self, Lowered};
 use super::mir::{self, MirFile};
@@ -248,11 +249,17 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 };
                 let b = mir::parse(&p.before_name, &p.before).map_err(|e| e.to_string())?;
                 let f = mir::parse(&p.after_name, &p.after).map_err(|e| e.to_string())?;
-                let (fns, u) = (&a.functions, a.unmodelled);
                 let opts = super::v2s::for_pass(&opts, Some(pass));
-                let mut v = validate(&b, &f, fns, Some(&[t]), &opts, u, shard)?;
-                super::wait_pass::apply(Some(pass), (&b, &f), &p.after, &mut v);
-                out.extend(v);
+                let files = (&b, &f, p.after.as_str());
+                let ts = Some(&[t][..]);
+                out.extend(fn_facts::validate_pair(
+                    files,
+                    a,
+                    Some(pass),
+                    ts,
+                    &opts,
+                    shard,
+                )?);
             }
         }
         // With `--pass si-insert-waitcnts` the pass is named: its contract (no timing hazard)
@@ -276,17 +283,9 @@ pub fn collect(a: &TvArgs) -> Result<Vec<BlockVerdict>, String> {
                 }
             }
             let opts = super::v2s::for_pass(&opts, a.pass.as_deref());
-            let mut v = validate(
-                &b,
-                &f,
-                &a.functions,
-                ts.as_deref(),
-                &opts,
-                a.unmodelled,
-                shard,
-            )?;
             let text = std::fs::read_to_string(after).unwrap_or_default();
-            super::wait_pass::apply(a.pass.as_deref(), (&b, &f), &text, &mut v);
+            let (pass, ts) = (a.pass.as_deref(), ts.as_deref());
+            let v = fn_facts::validate_pair((&b, &f, &text), a, pass, ts, &opts, shard)?;
             out.extend(v);
         }
         (Some(_), _) => return Err("error: --pass takes one input file".into()),

@@ -146,7 +146,7 @@ fn cfg_change(
 
 /// `f`'s instructions name physical register `r` or one of its parts (`sgpr96` of
 /// `sgpr96_sgpr97_sgpr98_sgpr99`; a tuple that contains one of them counts too).
-fn mentions(f: &Function, r: &str) -> bool {
+pub(super) fn mentions(f: &Function, r: &str) -> bool {
     let parts: Vec<&str> = r.split('_').filter(|p| !p.is_empty()).collect();
     let named = |t: &str| parts.iter().any(|p| t.split('_').any(|q| q == *p));
     let mut ops = f

@@ -23,7 +23,16 @@
 //!   (prologepilog);
 //! - `machineFunctionInfo:` hints that steer heuristics only (`occupancy`, `memoryBound`,
 //!   `waveLimiter`, `maxMemoryClusterDWords`, `hasSpilledSGPRs`, `hasSpilledVGPRs`);
-//!   `mode:` is compared by the block checks (`fpmode.rs`).
+//! - a new stack object of `stack-id: default` or `sgpr-spill` ([`new_objects`]);
+//! - the function's `liveins:` losing `virtual-reg`s, or gaining a register its
+//!   `machineFunctionInfo:` names ([`liveins`]);
+//! - the top-level flags of [`FREE_KEYS`]; every other top-level key (`alignment:`,
+//!   `constants:`, `tracksRegLiveness:`, `calleeSavedRegisters:`, ...) must be equal, and
+//!   so must `mode:` (until breaker 24's 00 it was left to the block checks, which the
+//!   register-allocation checker skips).
+//!
+//! Which fields llc-22 changes was measured on every pass of `--pipeline` runs (docs/tv.md,
+//! "Function facts"). `fn_facts.rs` runs this comparison on every verdict tv gives.
 
 use std::collections::BTreeMap;
 
@@ -39,16 +48,41 @@ pub struct Meta {
     frame_info: Fields,
     /// Each top-level key of `machineFunctionInfo:` with its nested lines, as text.
     mfi: Fields,
+    /// The function's other top-level keys (`alignment:`, `constants:`, `tracksRegLiveness:`,
+    /// ...) with their nested lines, as text, but for those passes rewrite ([`FREE_KEYS`]).
+    other: Fields,
+    /// The registers of the function's `liveins:` (without the `virtual-reg` each maps to).
+    liveins: Vec<String>,
+    /// Each frame index the body names (`%stack.N`, by `N`): the widest spill pseudo
+    /// (`SI_SPILL_*`) through it in bytes, or `None` when another instruction names it.
+    slot_uses: BTreeMap<String, Option<i64>>,
 }
 
-const MFI_HINTS: [&str; 7] = [
+/// Top-level keys of a machine function that passes rewrite and that are read elsewhere or not
+/// at all: `registers:` (its classes are compared by `diff.rs`), `liveins:` ([`Meta::liveins`]),
+/// the sections read above, and flags llc recomputes (`isSSA`, `noPhis`, `noVRegs`: phi
+/// elimination, virtregrewriter; `tracksDebugUserValues`: greedy).
+const FREE_KEYS: [&str; 11] = [
+    "name",
+    "registers",
+    "liveins",
+    "stack",
+    "fixedStack",
+    "frameInfo",
+    "machineFunctionInfo",
+    "isSSA",
+    "noPhis",
+    "noVRegs",
+    "tracksDebugUserValues",
+];
+
+const MFI_HINTS: [&str; 6] = [
     "occupancy",
     "memoryBound",
     "waveLimiter",
     "maxMemoryClusterDWords",
     "hasSpilledSGPRs",
     "hasSpilledVGPRs",
-    "mode",
 ];
 
 const FI_COMPUTED: [&str; 5] = [
@@ -75,7 +109,17 @@ impl Meta {
                 }
             }
             let t = l.trim();
+            if !FREE_KEYS.contains(&section) && !section.is_empty() {
+                let v = m.other.entry(section.to_string()).or_default();
+                v.push_str(t);
+                v.push('\n');
+            }
             match section {
+                "liveins" if t.starts_with("- {") => {
+                    let reg = fields(t).get("reg").cloned().unwrap_or_default();
+                    m.liveins
+                        .push(reg.trim_matches('\'').trim_start_matches('$').into());
+                }
                 "stack" | "fixedStack" if t.starts_with("- {") || !entry.is_empty() => {
                     entry += t;
                     entry.push(' ');
@@ -107,6 +151,26 @@ impl Meta {
             }
         }
         m
+    }
+}
+
+impl Meta {
+    /// Record [`Meta::slot_uses`] from the function's body.
+    pub fn read_slot_uses(&mut self, blocks: &[super::mir::Block]) {
+        for i in blocks.iter().flat_map(|b| &b.insts) {
+            let spill = super::alloc_ops::spill(&i.opcode).map(|(_, _, n)| 4 * i64::from(n));
+            for o in i.defs.iter().chain(&i.ops) {
+                let super::mir::OpKind::Other(t) = &o.kind else {
+                    continue;
+                };
+                let Some(r) = t.strip_prefix("%stack.") else {
+                    continue;
+                };
+                let id = r.split('.').next().unwrap_or("").to_string();
+                let e = self.slot_uses.entry(id).or_insert(Some(0));
+                *e = e.zip(spill).map(|(a, b)| a.max(b));
+            }
+        }
     }
 }
 
@@ -195,7 +259,67 @@ pub fn change(before: &Meta, after: &Meta, mentions: &dyn Fn(&str) -> bool) -> O
     if align(after) < align(before) {
         return Some("its `frameInfo: maxAlignment` shrank".into());
     }
-    objects(before, after).or_else(|| local_block(after))
+    let keys = before.other.keys().chain(after.other.keys());
+    if let Some(k) = keys
+        .into_iter()
+        .find(|k| before.other.get(*k) != after.other.get(*k))
+    {
+        return Some(format!("its `{k}:` changed"));
+    }
+    liveins(before, after)
+        .or_else(|| objects(before, after))
+        .or_else(|| new_objects(before, after))
+        .or_else(|| local_block(after))
+}
+
+/// The function's `liveins:` keep their registers (virtregrewriter clears `virtual-reg`). One
+/// may be added when the after-file's `machineFunctionInfo:` names it: prologepilog adds the
+/// scratch descriptor and the wave's scratch offset (`argumentInfo`) it reads.
+fn liveins(before: &Meta, after: &Meta) -> Option<String> {
+    let named = |r: &str| after.mfi.values().any(|v| v.contains(&format!("'${r}'")));
+    let gone = before.liveins.iter().find(|r| !after.liveins.contains(r));
+    let new = (after.liveins.iter()).find(|r| !before.liveins.contains(r) && !named(r));
+    gone.or(new)
+        .map(|r| format!("its `liveins:` changed (`${r}`)"))
+}
+
+/// Stack object `id` (`f`) of `m` is a spill slot of a kind prologepilog lays out apart that
+/// only spill pseudos name, each within its `size`.
+fn spill_only(m: &Meta, id: &str, f: &Fields) -> bool {
+    let laid_out = f
+        .get("stack-id")
+        .is_none_or(|v| matches!(v.as_str(), "default" | "sgpr-spill"));
+    let size = num(f, "size").unwrap_or(0);
+    let fits = m
+        .slot_uses
+        .get(id)
+        .is_none_or(|w| w.is_some_and(|w| w <= size));
+    laid_out && fits
+}
+
+/// A stack object the pass added (a spill slot, prologepilog's scavenging slot) is one
+/// prologepilog lays out apart from the others: `stack-id: default`, or `sgpr-spill` (SGPR
+/// spills go to VGPR lanes, one lane per dword), and not `variable-sized`. A `noalloc` object
+/// is never laid out: it keeps offset 0, over another object (breaker 24's 00).
+fn new_objects(before: &Meta, after: &Meta) -> Option<String> {
+    for (id, f) in after
+        .stack
+        .iter()
+        .filter(|(id, _)| !before.stack.contains_key(*id))
+    {
+        let id_ok = f
+            .get("stack-id")
+            .is_none_or(|v| matches!(v.as_str(), "default" | "sgpr-spill"));
+        let ty_ok = f
+            .get("type")
+            .is_none_or(|v| matches!(v.as_str(), "default" | "spill-slot"));
+        if !id_ok || !ty_ok {
+            let k = if id_ok { "type" } else { "stack-id" };
+            let v = f.get(k).map_or("", |v| v.as_str());
+            return Some(format!("its new `stack:` object {id} has `{k}: {v}`"));
+        }
+    }
+    None
 }
 
 /// Objects of both files keep what prologepilog lays them out by.
@@ -211,7 +335,25 @@ fn objects(before: &Meta, after: &Meta) -> Option<String> {
             let keys = fb.keys().chain(fa.keys());
             // A fixed object's offset is where it is (incoming arguments): it matters.
             let mut keys = keys.filter(|k| !loose(k) || (what == "fixedStack" && *k == "offset"));
-            if let Some(k) = keys.find(|k| fb.get(*k) != fa.get(*k)) {
+            // stack-slot-coloring gives a spill slot the contents of a larger one it merges
+            // into it (size 4 -> 16, measured): a slot that only grew is still laid out apart
+            // from the others, and each spill must fit its slot (`alloc_step.rs`).
+            let spill = |f: &Fields| f.get("type").is_some_and(|t| t == "spill-slot");
+            let grew = |k: &str| {
+                what == "stack"
+                    && matches!(k, "size" | "alignment")
+                    && spill(fb)
+                    && spill(fa)
+                    && num(fa, k).zip(num(fb, k)).is_some_and(|(a, b)| a >= b)
+            };
+            // It also drops the slots it merged and llc prints the rest renumbered: slot N of
+            // the after-file is then another slot than the before-file's N. A spill slot that
+            // only spill pseudos use, each within its size, and that prologepilog lays out
+            // apart ([`new_objects`]'s kinds) is checked through those instructions.
+            if what == "stack" && spill(fb) && spill(fa) && spill_only(after, id, fa) {
+                continue;
+            }
+            if let Some(k) = keys.find(|k| fb.get(*k) != fa.get(*k) && !grew(k)) {
                 return Some(format!("`{what}:` object {id} changed its `{k}`"));
             }
         }

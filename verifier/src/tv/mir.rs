@@ -17,6 +17,9 @@ pub struct MirFile {
     pub path: String,
     /// The machine functions, in file order.
     pub functions: Vec<Function>,
+    /// The embedded IR module (the `--- |` document) as written, if any: llc reads globals,
+    /// their initializers and function attributes from it (`fn_facts.rs` compares it).
+    pub ir: Option<String>,
 }
 
 /// One machine function.
@@ -194,7 +197,7 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
     );
     let mut file = MirFile {
         path: path.to_string(),
-        functions: Vec::new(),
+        ..MirFile::default()
     };
     // YAML forbids tabs in indentation (llc-22: "found character that cannot start any
     // token"); this reader would end a body at such a line and drop what follows.
@@ -218,12 +221,14 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             if rest.starts_with('|') {
                 // The embedded IR document: attributes were read above.
                 i += 1;
+                let start = i;
                 while i < lines.len()
                     && !lines[i].starts_with("...")
                     && !lines[i].starts_with("---")
                 {
                     i += 1;
                 }
+                file.ir = Some(lines[start..i].join("\n"));
                 continue;
             }
             let (f, next) = function(&lines, i + 1, &err)?;
@@ -344,6 +349,7 @@ fn function(lines: &[&str], start: usize, err: ErrFn) -> Result<(Function, usize
     }
     f.frame = super::frame::Frame::read(&lines[start..i]);
     f.meta = super::frame_meta::Meta::read(&lines[start..i]);
+    f.meta.read_slot_uses(&f.blocks);
     if !have_name {
         return Err(err(
             start.saturating_sub(1),

@@ -46,6 +46,7 @@ mod exec_read;
 pub mod fcmp;
 pub mod firstlane;
 pub mod fmac;
+pub mod fn_facts;
 pub mod fn_index;
 pub mod fp8cvt;
 pub mod fpmode;

@@ -283,19 +283,10 @@ impl Ctx<'_> {
         let read = || -> Result<Vec<BlockVerdict>, String> {
             let b = mir::parse(&bname, before).map_err(|e| e.to_string())?;
             let f = mir::parse(&aname, after).map_err(|e| e.to_string())?;
-            let a = self.a;
-            let mut v = cmd::validate(
-                &b,
-                &f,
-                &a.functions,
-                Some(&[t]),
-                opts,
-                a.unmodelled,
-                self.shard,
-            )?;
-            // The step that inserted the waits: its after-function's timing (wait_pass.rs).
-            super::wait_pass::apply(None, (&b, &f), after, &mut v);
-            Ok(v)
+            // The checkers, the step that inserted the waits (wait_pass.rs) and the function
+            // facts (fn_facts.rs), as for two files.
+            let files = (&b, &f, after);
+            super::fn_facts::validate_pair(files, self.a, None, Some(&[t]), opts, self.shard)
         };
         match read() {
             Ok(v) => row.verdicts = v,
