@@ -2,8 +2,8 @@
 //!
 //! Each input format has a reader of its own that turns a file into one [`Doc`] (entries with
 //! their source lines): [`clrx`] (CLRX-style instruction pages, plain-text or Markdown),
-//! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
-//! Example; [`refpage_md`] reads their Markdown rendering), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
+//! [`refpage`] (per-instruction reference pages in their Markdown and plain-text renderings;
+//! [`refpage_md`] reads their sections: Binary Layout, Opcode, Identifier, Semantics, Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
 //! ([`prose_buffer`] that of MUBUF descriptions; [`paraphrase`] reads any other wording of

@@ -1,14 +1,14 @@
-//! Reader for reference pages rendered as Markdown: `# MNEMONIC` title, a subtitle line naming
-//! the guide (`AMD Instinct MI300 (CDNA 3) ...`, `"Vega" ... (GFX9)`, `RDNA 4 ...`), `##`
-//! sections (`Binary Layout` as a `Field | Bits` table in either column order, `Format`,
-//! `Opcode`, `Identifier`, `Availability`, `Description`, `Operands` as a table or bullets,
-//! `Syntax`, `Semantics` and `Example` in fenced blocks) or a `| Format | DS |` key/value
-//! table. It fills the same [`Entry`] as the plain-text reader ([`super::refpage`]), so every
-//! check reads both renderings alike.
+//! Reader of reference pages' sections, in every rendering [`super::refpage`] recognises
+//! (Markdown or plain text): the title's mnemonic, a subtitle or `Generation` section naming
+//! the guide (`AMD Instinct MI300 (CDNA 3) ...`, `"Vega" ... (GFX9)`, `RDNA 4 ...`), `Binary
+//! Layout` as a `Field | Bits` table in either column order, plain rows (`OFFSET0 [7:0]`) or
+//! name / range line pairs, `Format`, `Opcode`, `Identifier`, `Availability`, `Description`,
+//! `Operands` (a table, bullets or plain lines), `Syntax`, `Semantics` and `Example` (fenced
+//! or not, with the `; encoding: [..]` bytes it gives), or a `| Format | DS |` key/value table.
 //!
 //! What the reader cannot read with certainty is left out (and so unchecked): a bit range
-//! that is not `HI:LO` or one bit, an opcode whose decimal and hexadecimal forms disagree, an
-//! availability sentence that names anything but generations.
+//! that is not one of [`super::refpage::range`]'s forms, an opcode whose decimal and
+//! hexadecimal forms disagree, an availability sentence that names anything but generations.
 
 use super::refpage::Section;
 use super::{gen_target, Doc, Entry, Field, Format, Located, Notation, Pcode, SpecError};
@@ -320,10 +320,19 @@ fn section(e: &mut Entry, lines: &[&str], s: &Section) {
         "Operands" => operands(e, &body),
         "Description" => {
             if let Some((i, _)) = body.first() {
-                // The whole section: a later sentence read alone can change the first.
-                let t: Vec<&str> = body.iter().map(|(_, t)| t.as_str()).collect();
+                // The whole section: a later sentence read alone can change the first. Its
+                // lines keep their file lines (a blank line stays one) so that a finding on
+                // a later line is reported there.
+                let mut t = String::new();
+                for (k, (j, l)) in body.iter().enumerate() {
+                    if k > 0 {
+                        let gap = j.saturating_sub(body[k - 1].0).max(1);
+                        t.push_str(&"\n".repeat(gap));
+                    }
+                    t.push_str(l);
+                }
                 e.description = Some(Located {
-                    value: t.join("\n"),
+                    value: t,
                     line: *i as u32 + 1,
                 });
             }
