@@ -37,8 +37,9 @@ fn each_planted_line_is_reported_by_its_check() {
         ("ds_max_u32_gfx9_opcode.md", "[opcode]", 25),
         // ENCODING drawn 110111: with OP = 8 the Identifier 0xD8100000 needs 110110.
         ("ds_max_u32_gfx9_encoding.md", "[identifier]", 29),
-        // The max written as a min (`src >= tmp ? tmp : src`).
-        ("ds_max_u32_gfx9_pcode.md", "[pcode-vs-semantics]", 42),
+        // The max written as a min (`src >= tmp ? tmp : src`), on the one line that writes
+        // memory, where the counterexample's first difference is.
+        ("ds_max_u32_gfx9_pcode.md", "[pcode-vs-semantics]", 45),
         // ds_write_addtid_b32 is on gfx9 but not gfx8 in LLVM 22's tables.
         ("ds_write_addtid_gfx8_availability.md", "[availability]", 33),
     ];

@@ -12,7 +12,12 @@ use gcnsmt_semantics::target::Target;
 /// Generations named in a parenthesised or plain list: `GCN 1.0/1.1`, `GCN 1.2/1.4`.
 fn gens_in(text: &str) -> Vec<Target> {
     let mut out = Vec::new();
-    let Some(i) = text.find("GCN ") else {
+    // The first `GCN ` followed by a version (`GCN ISA ... (GCN 1.1)` names 1.1).
+    let Some(i) = text
+        .match_indices("GCN ")
+        .map(|(i, _)| i)
+        .find(|i| text[i + 4..].starts_with(|c: char| c.is_ascii_digit()))
+    else {
         return out;
     };
     let rest = &text[i + 4..];
@@ -135,6 +140,16 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         ));
     }
     inherit_gens(&mut doc);
+    if doc.table.is_empty() {
+        // A heading that names generations (`## GCN ISA MUBUF instructions (GCN 1.1)`) is
+        // what the page is for; else CLRX's convention below.
+        let named: Vec<Target> = lines
+            .iter()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .flat_map(|l| gens_in(l))
+            .collect();
+        every_gcn_by_default(&mut doc, &named);
+    }
     Ok(doc)
 }
 
@@ -266,6 +281,33 @@ fn inherit_gens(doc: &mut Doc) {
     }
 }
 
+/// The generations CLRX's pages document: GCN 1.0, 1.1, 1.2 and 1.4 (CLRX `GcnInstrs*.md`;
+/// there is no GCN 1.3).
+const CLRX_GENS: [Target; 4] = [
+    Target::Gfx600,
+    Target::Gfx700,
+    Target::Gfx802,
+    Target::Gfx900,
+];
+
+/// CLRX's convention: an `Opcode:` line names generations (`for GCN 1.4`) only when the
+/// opcode is not that of every generation the page documents, so on a page with no opcode
+/// table an entry whose opcode names none is for all four (or for those a heading of the page
+/// names). An entry with no opcode line is
+/// left without generations (nothing on it says which).
+fn every_gcn_by_default(doc: &mut Doc, named: &[Target]) {
+    let gens = if named.is_empty() {
+        CLRX_GENS.to_vec()
+    } else {
+        named.to_vec()
+    };
+    for e in &mut doc.entries {
+        if e.gens.is_empty() && e.opcode.is_some() && e.opcode_gens.is_empty() {
+            e.gens = gens.clone();
+        }
+    }
+}
+
 fn push_gen(v: &mut Vec<Target>, t: Target) {
     if !v.contains(&t) {
         v.push(t);
@@ -360,6 +402,16 @@ fn entry(lines: &[String], start: usize, name: &str) -> (Entry, usize) {
                     }
                 }
                 e.gens = e.opcode_gens.iter().flat_map(|(_, g)| g.clone()).collect();
+                // `87 (0x57) for GCN 1.2/1.4` says the instruction is on GCN 1.2 and 1.4:
+                // the availability check holds each against LLVM's tables.
+                e.available = e
+                    .gens
+                    .iter()
+                    .map(|t| Located {
+                        value: *t,
+                        line: i as u32 + 1,
+                    })
+                    .collect();
             }
         } else if let Some(rest) = l.strip_prefix("Syntax:") {
             e.syntax = Some(Located {

@@ -2,8 +2,8 @@
 //!
 //! Each input format has a reader of its own that turns a file into one [`Doc`] (entries with
 //! their source lines): [`clrx`] (CLRX-style instruction pages, plain-text or Markdown),
-//! [`refpage`] (per-instruction reference pages: Binary Layout, Opcode, Identifier, Semantics,
-//! Example; [`refpage_md`] reads their Markdown rendering), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
+//! [`refpage`] (per-instruction reference pages in their Markdown and plain-text renderings;
+//! [`refpage_md`] reads their sections: Binary Layout, Opcode, Identifier, Semantics, Example), [`pcode_json`] (AMD pseudocode collections as JSON) and [`isa_xml`] (AMD's
 //! machine-readable ISA XML). [`clike`] translates CLRX's C-like operation listings into the
 //! semantics IR, [`prose`] lifts the small vocabulary of descriptions into the same IR
 //! ([`prose_buffer`] that of MUBUF descriptions; [`paraphrase`] reads any other wording of
@@ -135,6 +135,8 @@ pub struct Entry {
     pub identifier: Option<Located<u64>>,
     /// The page's Example text (an assembler line, checked by the `example` check).
     pub example: Option<Located<String>>,
+    /// The bytes the page gives for its Example (llvm-mc's `; encoding: [0x.., ...]`).
+    pub example_bytes: Option<Located<Vec<u8>>>,
     /// The encoding family the page names (`DS`, `MUBUF`).
     pub format: Option<Located<String>>,
     /// The operand names of the page's operand list (`VDST`, `ADDR`, `DATA0`), each with
@@ -369,7 +371,6 @@ pub fn detect(name: &str, text: &str) -> Format {
 pub fn read(file: &str, text: &str, opts: &Options) -> Result<Doc, SpecError> {
     match detect(file, text) {
         Format::Clrx => clrx::read(file, text),
-        Format::RefPage if refpage_md::is_markdown_page(text) => refpage_md::read(file, text),
         Format::RefPage => refpage::read(file, text),
         Format::PcodeJson => pcode_json::read(file, text, opts.targets.as_deref()),
         Format::IsaXml => isa_xml::read(file, text),

@@ -8,15 +8,20 @@ use super::{Doc, Entry, Format, Located, Notation, Pcode, SpecError};
 use gcnsmt_semantics::target::Target;
 use serde_json::Value;
 
+/// The position and 1-based line of `"key":` at or after `from` (a key, not the same text
+/// inside a value); line 0 when there is none.
 fn line_of(text: &str, from: usize, key: &str) -> (usize, u32) {
     let pat = format!("\"{key}\"");
-    match text[from..].find(&pat) {
-        Some(p) => {
-            let at = from + p;
-            (at, text[..at].matches('\n').count() as u32 + 1)
+    let mut at = from;
+    while let Some(p) = text[at..].find(&pat) {
+        let start = at + p;
+        let after = text[start + pat.len()..].trim_start();
+        if after.starts_with(':') {
+            return (start, text[..start].matches('\n').count() as u32 + 1);
         }
-        None => (from, 0),
+        at = start + pat.len();
     }
+    (from, 0)
 }
 
 /// Read a collection.
@@ -60,7 +65,6 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
         None => top.clone(),
     };
     let mut entries = Vec::new();
-    let mut pos = 0;
     for (group, ops) in &groups {
         if group == "target" {
             continue;
@@ -74,11 +78,12 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
                 format!("\"{group}\" must map names to pseudocode text"),
             ));
         };
-        let (gpos, _) = line_of(text, pos, group);
-        pos = gpos;
+        // serde_json's map is sorted by key, not in file order: each key is looked for from
+        // its group's own key (names are unique within a group).
+        let (gpos, _) = line_of(text, 0, group);
         let format = group.trim_end_matches("Op").to_string();
         for (name, body) in ops {
-            let (p, line) = line_of(text, pos, name);
+            let (_, line) = line_of(text, gpos, name);
             let Value::String(body) = body else {
                 return Err(SpecError::new(
                     file,
@@ -102,7 +107,6 @@ pub fn read(file: &str, text: &str, targets: Option<&[Target]>) -> Result<Doc, S
                 gens: gens.clone(),
                 ..Entry::default()
             });
-            pos = p;
         }
     }
     Ok(Doc::new(file, Format::PcodeJson, gens, entries))

@@ -1,177 +1,333 @@
-//! Reader for per-instruction reference pages: a title line starting with the mnemonic,
-//! "Also written as X.", "Binary Layout (GENERATION)" followed by field-name / bit-range line
-//! pairs (a field drawn as a bit string is a constant), `Format`, `Width`, `Opcode`,
-//! `Identifier`, an `Operands` list (`• NAME` bullets), and the sections `Syntax`,
-//! `Description`, `Semantics` (AMD pseudocode) and `Example`, each a heading line followed
-//! by its text.
+//! Reader for per-instruction reference pages, in the renderings doc writers use: Markdown
+//! (`# MNEMONIC`, `##` sections, tables, fenced blocks) or plain text (a title line starting
+//! with the mnemonic, section words on lines of their own with the body below, indented or
+//! not). A section heading is a known section word written as a Markdown heading
+//! (`## Opcode`), alone on its line (`Opcode`, `Opcode:`, `**Opcode**`, underlined with
+//! `---`/`===`), or with its value on the same line (`Opcode: 33`, `**Architecture:** CDNA 3`;
+//! `Opcode 33` for the one-value sections). This module recognises headings and plain-text
+//! layout rows; [`super::refpage_md`] reads the sections into an [`super::Entry`].
+//!
+//! What is not a recognised heading is body text; a section word inside a fenced block is
+//! code. A layout row is read only when its name and its bit range are both certain.
 
-use super::{gen_target, Doc, Entry, Field, Format, Located, Notation, Pcode, SpecError};
+use super::{Doc, SpecError};
 
-fn bits(s: &str) -> Option<(u32, u32)> {
-    let s = s.trim();
-    match s.split_once(':') {
-        Some((h, l)) => Some((h.trim().parse().ok()?, l.trim().parse().ok()?)),
-        None => {
-            let b: u32 = s.parse().ok()?;
-            Some((b, b))
-        }
-    }
-}
-
-/// The section headings of a page, which end a paragraph.
-const HEADINGS: &[&str] = &[
-    "Description",
-    "Semantics",
-    "Example",
-    "Syntax",
-    "Operands",
-    "Encoding",
-    "Notes",
-];
-
-fn next_text(lines: &[&str], from: usize) -> Option<(usize, String)> {
-    (from..lines.len()).find_map(|j| {
-        let t = lines[j].trim();
-        (!t.is_empty()).then(|| (j, t.to_string()))
-    })
-}
-
-/// Read a reference page.
+/// Read a reference page in any of the renderings above.
 ///
 /// Errors: an empty page, or a title line that does not start with a mnemonic.
 pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
-    let lines: Vec<&str> = text.lines().collect();
-    let Some((first, title)) = next_text(&lines, 0) else {
-        return Err(SpecError::new(file, 1, 1, "empty page"));
-    };
-    let name = title.split_whitespace().next().unwrap_or("").to_string();
-    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Err(SpecError::new(
-            file,
-            first as u32 + 1,
-            1,
-            "the title line does not start with a mnemonic",
-        ));
+    super::refpage_md::read(file, text)
+}
+
+/// The canonical name of a section word (case-insensitive), or `None`.
+fn canonical(word: &str) -> Option<&'static str> {
+    let w = word.trim().to_ascii_lowercase();
+    Some(match w.as_str() {
+        "binary layout"
+        | "layout"
+        | "encoding"
+        | "field layout"
+        | "instruction encoding"
+        | "bit layout"
+        | "fields"
+        | "encoding fields" => "Binary Layout",
+        "generation" | "generations" | "architecture" | "target" | "isa" | "guide" => "Generation",
+        "format" | "encoding format" => "Format",
+        "opcode" => "Opcode",
+        "identifier" => "Identifier",
+        "width" => "Width",
+        "availability" => "Availability",
+        "operands" => "Operands",
+        "description" => "Description",
+        "semantics" | "pseudocode" | "operation" => "Semantics",
+        "syntax" | "assembler syntax" => "Syntax",
+        "example" | "examples" => "Example",
+        "notes" | "note" => "Notes",
+        _ => return None,
+    })
+}
+
+/// Sections whose value fits on the heading's own line without a colon (`Opcode 33`).
+const ONE_VALUE: &[&str] = &["Format", "Opcode", "Identifier", "Width"];
+
+/// A recognised heading on one line.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Heading {
+    /// The canonical section name.
+    pub name: &'static str,
+    /// The value written on the heading's own line (`Opcode: 33`), if any.
+    pub inline: Option<String>,
+    /// A parenthesised qualifier after the word (`Binary Layout (CDNA 2)`), if any.
+    pub qualifier: Option<String>,
+}
+
+/// Strip Markdown emphasis around a heading word: `**X**`, `__X__`, `*X*`.
+fn unemph(s: &str) -> &str {
+    let s = s.trim();
+    for m in ["**", "__", "*", "_"] {
+        if let Some(i) = s.strip_prefix(m).and_then(|x| x.strip_suffix(m)) {
+            return i.trim();
+        }
     }
-    let mut e = Entry {
-        name,
-        line: first as u32 + 1,
-        ..Entry::default()
+    s
+}
+
+/// The heading `raw` is, given the line after it (for setext underlines). A heading is never
+/// indented (an indented line is a section's body), unless it is a Markdown `#` heading.
+pub(crate) fn heading(raw: &str, next: Option<&str>) -> Option<Heading> {
+    if raw.starts_with(char::is_whitespace) || raw.trim().is_empty() {
+        return None;
+    }
+    let t = raw.trim();
+    let atx = t.starts_with('#');
+    let t = t.trim_start_matches('#').trim();
+    let whole = unemph(t.trim_end_matches(':')).trim_end_matches(':');
+    if let Some(name) = canonical(whole) {
+        return Some(Heading {
+            name,
+            inline: None,
+            qualifier: None,
+        });
+    }
+    // `Binary Layout (CDNA 2)`: the word and a parenthesised qualifier.
+    if let Some((w, q)) = whole.split_once('(') {
+        if let (Some(name), Some(q)) = (canonical(w), q.strip_suffix(')')) {
+            return Some(Heading {
+                name,
+                inline: None,
+                qualifier: Some(q.trim().to_string()),
+            });
+        }
+    }
+    // `Key: value`, `**Key:** value`, `**Key**: value`.
+    let inline = |k: &str, v: &str| -> Option<Heading> {
+        let name = canonical(unemph(k).trim_end_matches(':'))?;
+        let v = v.trim();
+        (!v.is_empty()).then(|| Heading {
+            name,
+            inline: Some(v.to_string()),
+            qualifier: None,
+        })
     };
+    if let Some(rest) = t.strip_prefix("**") {
+        if let Some((k, v)) = rest.split_once("**") {
+            let v = v.trim_start_matches(':');
+            if let Some(h) = inline(k, v) {
+                return Some(h);
+            }
+        }
+    }
+    if let Some((k, v)) = t.split_once(':') {
+        if !k.contains('*') {
+            if let Some(h) = inline(k, v) {
+                return Some(h);
+            }
+        }
+    }
+    // `Opcode 33`, `Format DS`, `Width 64 bits`: a one-value section and a short value that
+    // starts with a number or an upper-case word.
+    if !atx {
+        if let Some((k, v)) = t.split_once(char::is_whitespace) {
+            let v = v.trim();
+            let first = v.split_whitespace().next().unwrap_or("");
+            let shaped = first.starts_with(|c: char| c.is_ascii_digit())
+                || first
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            if let Some(name) = canonical(k).filter(|n| ONE_VALUE.contains(n)) {
+                if shaped && !first.is_empty() && v.split_whitespace().count() <= 3 {
+                    return Some(Heading {
+                        name,
+                        inline: Some(v.to_string()),
+                        qualifier: None,
+                    });
+                }
+            }
+        }
+    }
+    // A setext heading: the word underlined.
+    let under = next.map(str::trim).is_some_and(|n| {
+        n.len() >= 3 && (n.chars().all(|c| c == '=') || n.chars().all(|c| c == '-'))
+    });
+    if under {
+        return canonical(whole).map(|name| Heading {
+            name,
+            inline: None,
+            qualifier: None,
+        });
+    }
+    None
+}
+
+/// One section: its heading's line, the heading, and the body's line range (after the
+/// heading, up to the next heading).
+pub(crate) struct Section {
+    pub line: usize,
+    pub head: Heading,
+    pub body: std::ops::Range<usize>,
+}
+
+/// The sections of a page after its title line `first`. Lines inside fenced blocks are never
+/// headings; a setext underline belongs to its heading.
+pub(crate) fn sections(lines: &[&str], first: usize) -> Vec<Section> {
+    let mut heads: Vec<(usize, Heading, usize)> = Vec::new();
+    let mut fenced = false;
     let mut i = first + 1;
     while i < lines.len() {
-        let l = lines[i].trim();
-        let line = i as u32 + 1;
-        if let Some(rest) = l.strip_prefix("Also written as ") {
-            let a: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if !a.is_empty() {
-                e.aliases.push(Located { value: a, line });
-            }
-        } else if let Some(rest) = l.strip_prefix("Binary Layout") {
-            let g = rest.trim().trim_start_matches('(').trim_end_matches(')');
-            if let Some(t) = gen_target(g) {
-                e.gens = vec![t];
-            }
-            let mut j = i + 1;
-            while j + 1 < lines.len() {
-                let n = lines[j].trim();
-                let Some((hi, lo)) = bits(lines[j + 1]) else {
-                    break;
-                };
-                if n.is_empty() || hi < lo || hi > 127 {
-                    break;
-                }
-                let constant = if n.chars().all(|c| c == '0' || c == '1') {
-                    u64::from_str_radix(n, 2).ok()
-                } else {
-                    None
-                };
-                e.layout.push(Field {
-                    name: n.to_string(),
-                    hi,
-                    lo,
-                    constant,
-                    gens: e.gens.clone(),
-                    line: j as u32 + 1,
-                });
-                j += 2;
-            }
-            i = j;
-            continue;
-        } else if let Some(rest) = l.strip_prefix("Format ") {
-            e.format = Some(Located {
-                value: rest.trim().to_string(),
-                line,
-            });
-        } else if let Some(rest) = l.strip_prefix("Opcode ") {
-            if let Ok(v) = rest.trim().parse() {
-                e.opcode = Some(Located { value: v, line });
-            }
-        } else if let Some(rest) = l.strip_prefix("Identifier ") {
-            let h = rest.trim().trim_start_matches("0x");
-            if let Ok(v) = u64::from_str_radix(h, 16) {
-                e.identifier = Some(Located { value: v, line });
-            }
-        } else if l == "Operands" {
-            // Bullets up to the next line that is neither a bullet nor its indented text.
-            let mut j = i + 1;
-            while j < lines.len() {
-                let raw = lines[j];
-                let t = raw.trim();
-                if let Some(b) = t.strip_prefix('\u{2022}').or_else(|| t.strip_prefix("* ")) {
-                    let n = b.trim();
-                    if !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        e.operands.push(Located {
-                            value: n.to_string(),
-                            line: j as u32 + 1,
-                        });
-                    }
-                } else if !(t.is_empty() || raw.starts_with(' ')) {
-                    break;
-                }
-                j += 1;
-            }
-            i = j;
-            continue;
-        } else if l == "Description" || l == "Semantics" || l == "Example" || l == "Syntax" {
-            if let Some((j, mut t)) = next_text(&lines, i + 1) {
-                // A description is its whole paragraph: a later line read alone, or left
-                // out, can change what the first one says.
-                let mut last = j;
-                if l == "Description" {
-                    while let Some(next) = lines.get(last + 1).map(|x| x.trim()) {
-                        if next.is_empty() || HEADINGS.contains(&next) {
-                            break;
-                        }
-                        t.push('\n');
-                        t.push_str(next);
-                        last += 1;
-                    }
-                }
-                let loc = Located {
-                    value: t.clone(),
-                    line: j as u32 + 1,
-                };
-                match l {
-                    "Description" => e.description = Some(loc),
-                    "Syntax" => e.syntax = Some(loc),
-                    "Semantics" => {
-                        e.pcode = Some(Pcode {
-                            text: t,
-                            line: j as u32 + 1,
-                            notation: Notation::Amd,
-                        })
-                    }
-                    _ => e.example = Some(loc),
-                }
-                i = last + 1;
+        let l = lines[i];
+        if l.trim().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            if let Some(h) = heading(l, lines.get(i + 1).copied()) {
+                let underlined = h.inline.is_none()
+                    && lines.get(i + 1).is_some_and(|n| {
+                        let n = n.trim();
+                        n.len() >= 3 && (n.chars().all(|c| c == '=') || n.chars().all(|c| c == '-'))
+                    });
+                let start = i + 1 + usize::from(underlined);
+                heads.push((i, h, start));
+                i = start;
                 continue;
             }
         }
         i += 1;
     }
-    Ok(Doc::new(file, Format::RefPage, e.gens.clone(), vec![e]))
+    let ends: Vec<usize> = heads
+        .iter()
+        .skip(1)
+        .map(|h| h.0)
+        .chain([lines.len()])
+        .collect();
+    heads
+        .into_iter()
+        .zip(ends)
+        .map(|((line, head, start), end)| Section {
+            line,
+            head,
+            body: start.min(end)..end,
+        })
+        .collect()
+}
+
+/// A bit range as writers give it: `[7:0]`, `7:0`, `[17]`, `bits 7-0`, `bits 0..7`, `bit 17`
+/// (`hi:lo` in that order; a hyphen or `..` range is the set of bits between its ends). A bare
+/// number is a range only when `bare` (a line of its own, or in brackets).
+pub(crate) fn range(s: &str, bare: bool) -> Option<(u32, u32)> {
+    let s = s.trim().trim_end_matches(':');
+    let (s, bare) = if let Some(r) = s.strip_prefix("bits ").or(s.strip_prefix("Bits ")) {
+        (r.trim(), true)
+    } else if let Some(r) = s.strip_prefix("bit ").or(s.strip_prefix("Bit ")) {
+        (r.trim(), true)
+    } else if let Some(r) = s.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+        (r.trim(), true)
+    } else {
+        (s, bare)
+    };
+    let num = |x: &str| x.trim().parse::<u32>().ok();
+    let (hi, lo) = if let Some((h, l)) = s.split_once(':') {
+        (num(h)?, num(l)?)
+    } else if let Some((a, b)) = s.split_once("..").or(s.split_once('-')) {
+        let (a, b) = (num(a)?, num(b)?);
+        (a.max(b), a.min(b))
+    } else if bare {
+        let b = num(s)?;
+        (b, b)
+    } else {
+        return None;
+    };
+    (hi >= lo && hi <= 127).then_some((hi, lo))
+}
+
+fn field_name(s: &str) -> bool {
+    let s = s.trim_matches('`');
+    s.starts_with(|c: char| c.is_ascii_uppercase())
+        && s.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// A plain-text layout row: `NAME RANGE rest` or `RANGE NAME rest` (`OFFSET0 [7:0] offset 0`,
+/// `bits 31-26: ENCODING 0x36`), as (name, hi, lo, rest). Bullets are dropped. A row whose
+/// name is not an upper-case field name, or whose range is not one of [`range`]'s forms, is
+/// not read.
+pub(crate) fn plain_row(line: &str) -> Option<(String, u32, u32, String)> {
+    let t = line
+        .trim()
+        .trim_start_matches(['-', '*', '\u{2022}'])
+        .trim();
+    let words: Vec<&str> = t.split_whitespace().collect();
+    // The range may be one token (`[7:0]`, `7:0`) or two (`bits 7-0`).
+    let take_range = |at: usize| -> Option<((u32, u32), usize)> {
+        let w = words.get(at)?;
+        if matches!(*w, "bits" | "Bits" | "bit" | "Bit") {
+            let r = range(&format!("bits {}", words.get(at + 1)?), true)?;
+            return Some((r, 2));
+        }
+        range(w, false).map(|r| (r, 1))
+    };
+    let rest = |from: usize| words.get(from..).map(|w| w.join(" ")).unwrap_or_default();
+    let first = words.first()?.trim_end_matches(':');
+    if field_name(first) {
+        let ((hi, lo), n) = take_range(1)?;
+        return Some((first.trim_matches('`').to_string(), hi, lo, rest(1 + n)));
+    }
+    let ((hi, lo), n) = take_range(0)?;
+    let name = words.get(n)?.trim_end_matches(':');
+    field_name(name).then(|| (name.trim_matches('`').to_string(), hi, lo, rest(n + 1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headings_in_their_forms() {
+        for (l, name, inline) in [
+            ("## Opcode", "Opcode", None),
+            ("Opcode", "Opcode", None),
+            ("Opcode:", "Opcode", None),
+            ("**Opcode**", "Opcode", None),
+            ("Opcode: 33 (0x21)", "Opcode", Some("33 (0x21)")),
+            ("Opcode 120", "Opcode", Some("120")),
+            ("Format DS", "Format", Some("DS")),
+            (
+                "**Architecture:** CDNA2 (gfx90a)",
+                "Generation",
+                Some("CDNA2 (gfx90a)"),
+            ),
+            ("Generation", "Generation", None),
+            ("Semantics", "Semantics", None),
+        ] {
+            let h = heading(l, None).unwrap_or_else(|| panic!("{l}"));
+            assert_eq!((h.name, h.inline.as_deref()), (name, inline), "{l}");
+        }
+        let h = heading("Binary Layout (AMD CDNA 2)", None).expect("layout");
+        assert_eq!(h.qualifier.as_deref(), Some("AMD CDNA 2"));
+        // Body text, indented lines and sentences are not headings.
+        for l in [
+            "  Opcode",
+            "Opcode field selects the operation of the instruction",
+            "Description of the layout",
+            "The operation is atomic.",
+        ] {
+            assert_eq!(heading(l, None), None, "{l}");
+        }
+        assert!(heading("Semantics", Some("---------")).is_some());
+    }
+
+    #[test]
+    fn bit_ranges_in_their_forms() {
+        assert_eq!(range("[7:0]", false), Some((7, 0)));
+        assert_eq!(range("7:0", false), Some((7, 0)));
+        assert_eq!(range("[17]", false), Some((17, 17)));
+        assert_eq!(range("17", false), None);
+        assert_eq!(range("bits 7-0", false), Some((7, 0)));
+        assert_eq!(range("0-7", false), Some((7, 0)));
+        assert_eq!(range("0:7", false), None);
+        let r = plain_row("  OFFSET0     [7:0]     offset 0").expect("row");
+        assert_eq!(r, ("OFFSET0".into(), 7, 0, "offset 0".into()));
+        let r = plain_row("bits 31-26: ENCODING 0x36").expect("row");
+        assert_eq!((r.0.as_str(), r.1, r.2), ("ENCODING", 31, 26));
+        assert_eq!(plain_row("Encoding DS, 64 bits"), None);
+        assert_eq!(plain_row("OFFSET 12 bits"), None);
+    }
 }

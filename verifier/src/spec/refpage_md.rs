@@ -1,15 +1,16 @@
-//! Reader for reference pages rendered as Markdown: `# MNEMONIC` title, a subtitle line naming
-//! the guide (`AMD Instinct MI300 (CDNA 3) ...`, `"Vega" ... (GFX9)`, `RDNA 4 ...`), `##`
-//! sections (`Binary Layout` as a `Field | Bits` table in either column order, `Format`,
-//! `Opcode`, `Identifier`, `Availability`, `Description`, `Operands` as a table or bullets,
-//! `Syntax`, `Semantics` and `Example` in fenced blocks) or a `| Format | DS |` key/value
-//! table. It fills the same [`Entry`] as the plain-text reader ([`super::refpage`]), so every
-//! check reads both renderings alike.
+//! Reader of reference pages' sections, in every rendering [`super::refpage`] recognises
+//! (Markdown or plain text): the title's mnemonic, a subtitle or `Generation` section naming
+//! the guide (`AMD Instinct MI300 (CDNA 3) ...`, `"Vega" ... (GFX9)`, `RDNA 4 ...`), `Binary
+//! Layout` as a `Field | Bits` table in either column order, plain rows (`OFFSET0 [7:0]`) or
+//! name / range line pairs, `Format`, `Opcode`, `Identifier`, `Availability`, `Description`,
+//! `Operands` (a table, bullets or plain lines), `Syntax`, `Semantics` and `Example` (fenced
+//! or not, with the `; encoding: [..]` bytes it gives), or a `| Format | DS |` key/value table.
 //!
 //! What the reader cannot read with certainty is left out (and so unchecked): a bit range
-//! that is not `HI:LO` or one bit, an opcode whose decimal and hexadecimal forms disagree, an
-//! availability sentence that names anything but generations.
+//! that is not one of [`super::refpage::range`]'s forms, an opcode whose decimal and
+//! hexadecimal forms disagree, an availability sentence that names anything but generations.
 
+use super::refpage::Section;
 use super::{gen_target, Doc, Entry, Field, Format, Located, Notation, Pcode, SpecError};
 use gcnsmt_semantics::target::Target;
 
@@ -93,12 +94,16 @@ fn cells(line: &str) -> Option<Vec<String>> {
     Some(c)
 }
 
+/// A table cell's bit range: its first token (`7:0`, `[7:0]`, `17`, `0-7`) or its first two
+/// (`bits 7-0`).
 fn bits(s: &str) -> Option<(u32, u32)> {
-    let s = s.split_whitespace().next()?;
-    match s.split_once(':') {
-        Some((h, l)) => Some((h.parse().ok()?, l.parse().ok()?)),
-        None => s.parse().ok().map(|b| (b, b)),
-    }
+    let mut w = s.split_whitespace();
+    let first = w.next()?;
+    super::refpage::range(first, true).or_else(|| {
+        matches!(first, "bits" | "Bits" | "bit" | "Bit")
+            .then(|| super::refpage::range(&format!("bits {}", w.next()?), true))
+            .flatten()
+    })
 }
 
 /// The constant a cell writes for a field of `width` bits: one token that is a bit string of
@@ -109,8 +114,13 @@ fn bits(s: &str) -> Option<(u32, u32)> {
 fn constant(cell: &str, width: u32, encoding: bool) -> Option<u64> {
     let mut found = None;
     for w in cell.split(|c: char| c.is_whitespace() || "()=,.:;".contains(c)) {
+        let b = w
+            .strip_prefix("0b")
+            .filter(|b| !b.is_empty() && b.len() <= width as usize);
         let v = if w.len() == width as usize && w.chars().all(|ch| ch == '0' || ch == '1') {
             u64::from_str_radix(w, 2).ok()
+        } else if let Some(b) = b {
+            u64::from_str_radix(b, 2).ok()
         } else if encoding {
             w.strip_prefix("0x")
                 .and_then(|h| u64::from_str_radix(h, 16).ok())
@@ -141,28 +151,6 @@ fn number(s: &str) -> Option<u32> {
     vals.all(|v| v == first).then_some(first)
 }
 
-/// One `##` section: its heading, its first line index and the line after it.
-struct Section<'a> {
-    name: &'a str,
-    body: std::ops::Range<usize>,
-}
-
-fn sections<'a>(lines: &[&'a str]) -> Vec<Section<'a>> {
-    let heads: Vec<(usize, &str)> = lines
-        .iter()
-        .enumerate()
-        .filter_map(|(i, l)| l.trim().strip_prefix("## ").map(|h| (i, h.trim())))
-        .collect();
-    heads
-        .iter()
-        .enumerate()
-        .map(|(k, &(i, name))| Section {
-            name,
-            body: i + 1..heads.get(k + 1).map_or(lines.len(), |h| h.0),
-        })
-        .collect()
-}
-
 /// The non-empty, non-fence lines of a section with their indices; inside a fenced block
 /// only the block's lines when `fenced`.
 fn text_lines(lines: &[&str], r: std::ops::Range<usize>, fenced: bool) -> Vec<(usize, String)> {
@@ -182,21 +170,27 @@ fn text_lines(lines: &[&str], r: std::ops::Range<usize>, fenced: bool) -> Vec<(u
     out
 }
 
-/// Read a Markdown reference page.
+/// Read a reference page in any rendering [`super::refpage`] recognises.
 ///
-/// Errors: a first line that is not `# MNEMONIC`.
+/// Errors: an empty page, or a title line that does not start with a mnemonic.
 pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
     let lines: Vec<&str> = text.lines().collect();
     let Some(first) = lines.iter().position(|l| !l.trim().is_empty()) else {
         return Err(SpecError::new(file, 1, 1, "empty page"));
     };
-    let name = lines[first].trim().trim_start_matches('#').trim();
+    // `# NAME`, `**NAME**`, `NAME`, `NAME GPU Native ISA ...`: the first word of the title.
+    let title = lines[first].trim().trim_start_matches('#').trim();
+    let name = title
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .trim_matches(|c| c == '*' || c == '`');
     if !mnemonic(name) {
         return Err(SpecError::new(
             file,
             first as u32 + 1,
             1,
-            "the title line is not `# MNEMONIC`",
+            "the title line does not start with a mnemonic",
         ));
     }
     let mut e = Entry {
@@ -204,14 +198,16 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         line: first as u32 + 1,
         ..Entry::default()
     };
-    // The subtitle: the first text line before the first section.
-    let first_section = lines
-        .iter()
-        .position(|l| l.trim().starts_with("## "))
-        .unwrap_or(lines.len());
+    let secs = super::refpage::sections(&lines, first);
+    let first_section = secs.first().map_or(lines.len(), |s| s.line);
+    // The subtitle: the first text line before the first section that is no table row and
+    // no alias line.
     if let Some(g) = lines[first + 1..first_section]
         .iter()
-        .find(|l| !l.trim().is_empty() && cells(l).is_none())
+        .find(|l| {
+            let t = l.trim();
+            !t.is_empty() && cells(l).is_none() && !t.starts_with("Also written as")
+        })
         .and_then(|l| subtitle_gen(l))
     {
         e.gens = vec![g];
@@ -221,8 +217,14 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
             key_value(&mut e, &c, i as u32 + 1);
         }
     }
-    for s in sections(&lines) {
-        section(&mut e, &lines, &s);
+    aliases(&mut e, &lines);
+    for s in &secs {
+        section(&mut e, &lines, s);
+    }
+    // Rows drawn before the page named its generation are for that generation too.
+    let gens = e.gens.clone();
+    for f in e.layout.iter_mut().filter(|f| f.gens.is_empty()) {
+        f.gens = gens.clone();
     }
     // A table draws the opcode field by name only; the page's Identifier is the encoding
     // with that field holding the page's Opcode (the plain-text rendering draws it as bits).
@@ -235,6 +237,31 @@ pub fn read(file: &str, text: &str) -> Result<Doc, SpecError> {
         }
     }
     Ok(Doc::new(file, Format::RefPage, e.gens.clone(), vec![e]))
+}
+
+/// "Also written as X" anywhere outside code: another name of the same instruction.
+fn aliases(e: &mut Entry, lines: &[&str]) {
+    let mut fenced = false;
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim();
+        if t.starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(rest) = t.strip_prefix("Also written as ").filter(|_| !fenced) else {
+            continue;
+        };
+        let a: String = rest
+            .trim_start_matches('`')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !a.is_empty() {
+            e.aliases.push(Located {
+                value: a,
+                line: i as u32 + 1,
+            });
+        }
+    }
 }
 
 /// A `| Format | DS |` row, or a section's one-line value.
@@ -262,33 +289,61 @@ fn key_value(e: &mut Entry, c: &[String], line: u32) {
 }
 
 fn section(e: &mut Entry, lines: &[&str], s: &Section) {
-    let body = text_lines(lines, s.body.clone(), false);
-    match s.name {
-        "Binary Layout" | "Encoding" => layout(e, &body),
+    let name = s.head.name;
+    // A value on the heading's own line is the section's first body line.
+    let mut body = text_lines(lines, s.body.clone(), false);
+    let mut code = text_lines(lines, s.body.clone(), true);
+    if let Some(v) = &s.head.inline {
+        body.insert(0, (s.line, v.clone()));
+        code.insert(0, (s.line, v.clone()));
+    }
+    match name {
+        "Binary Layout" => {
+            if e.gens.is_empty() {
+                if let Some(g) = s.head.qualifier.as_deref().and_then(subtitle_gen) {
+                    e.gens = vec![g];
+                }
+            }
+            layout(e, &body);
+        }
+        "Generation" => {
+            if let Some(g) = body.first().and_then(|(_, t)| subtitle_gen(t)) {
+                e.gens = vec![g];
+            }
+        }
         "Format" | "Opcode" | "Identifier" => {
             if let Some((i, v)) = body.first() {
-                key_value(e, &[s.name.to_string(), v.clone()], *i as u32 + 1);
+                key_value(e, &[name.to_string(), v.clone()], *i as u32 + 1);
             }
         }
         "Availability" => availability(e, &body),
         "Operands" => operands(e, &body),
         "Description" => {
             if let Some((i, _)) = body.first() {
-                // The whole section: a later sentence read alone can change the first.
-                let t: Vec<&str> = body.iter().map(|(_, t)| t.as_str()).collect();
+                // The whole section: a later sentence read alone can change the first. Its
+                // lines keep their file lines (a blank line stays one) so that a finding on
+                // a later line is reported there.
+                let mut t = String::new();
+                for (k, (j, l)) in body.iter().enumerate() {
+                    if k > 0 {
+                        let gap = j.saturating_sub(body[k - 1].0).max(1);
+                        t.push_str(&"\n".repeat(gap));
+                    }
+                    t.push_str(l);
+                }
                 e.description = Some(Located {
-                    value: t.join("\n"),
+                    value: t,
                     line: *i as u32 + 1,
                 });
             }
         }
         "Semantics" | "Syntax" | "Example" => {
-            let code = text_lines(lines, s.body.clone(), true);
-            let code = if code.is_empty() { body } else { code };
+            let fenced = code.len() > usize::from(s.head.inline.is_some());
+            let code = if fenced { code } else { body };
             let Some((i, _)) = code.first() else { return };
             let line = *i as u32 + 1;
             let t: Vec<&str> = code.iter().map(|(_, t)| t.as_str()).collect();
-            match s.name {
+            match name {
                 "Semantics" => {
                     e.pcode = Some(Pcode {
                         text: t.join("\n"),
@@ -302,24 +357,78 @@ fn section(e: &mut Entry, lines: &[&str], s: &Section) {
                         line,
                     })
                 }
-                _ => {
-                    // `asm ; encoding: [..]`: the instruction only (the example check
-                    // assembles it; llvm-mc's comment is not part of the syntax).
-                    let asm = t[0].split(';').next().unwrap_or("").trim().to_string();
-                    e.example = Some(Located { value: asm, line });
-                }
+                _ => example(e, &code),
             }
         }
         _ => {}
     }
 }
 
-/// A `Field | Bits` (or `Bits | Field`) table; the constant of a field is a bit string of
-/// its width in any other cell.
+/// `asm ; encoding: [..]`: the instruction (the example check assembles it; llvm-mc's comment
+/// is not part of the syntax) and the bytes the page gives for it, when a line of the section
+/// says `encoding: [0x.., ...]` and every byte reads.
+fn example(e: &mut Entry, code: &[(usize, String)]) {
+    let Some((i, first)) = code.first() else {
+        return;
+    };
+    let line = *i as u32 + 1;
+    let asm = first.split(';').next().unwrap_or("").trim().to_string();
+    e.example = Some(Located { value: asm, line });
+    let stated = code.iter().find_map(|(j, t)| {
+        let at = t.find("encoding:")?;
+        let rest = t[at + 9..].trim();
+        let inner = rest.strip_prefix('[')?.split(']').next()?;
+        let bytes: Option<Vec<u8>> = inner
+            .split(',')
+            .map(|b| {
+                let b = b.trim();
+                u8::from_str_radix(b.strip_prefix("0x").or(b.strip_prefix("0X"))?, 16).ok()
+            })
+            .collect();
+        bytes.filter(|b| !b.is_empty()).map(|value| Located {
+            value,
+            line: *j as u32 + 1,
+        })
+    });
+    e.example_bytes = stated;
+}
+
+/// A `Field | Bits` (or `Bits | Field`) table, plain-text rows (`OFFSET0 [7:0] offset 0`,
+/// [`super::refpage::plain_row`]) or name / range line pairs (`OFFSET0` then `7:0`; a name
+/// that is a bit string is a constant); the constant of a field is a bit string of its width
+/// in any other cell or in the row's text.
 fn layout(e: &mut Entry, body: &[(usize, String)]) {
     let mut cols: Option<(usize, usize)> = None;
-    for (i, l) in body {
-        let Some(c) = cells(l) else { continue };
+    let mut k = 0;
+    while k < body.len() {
+        let (i, l) = (&body[k].0, &body[k].1);
+        k += 1;
+        let Some(c) = cells(l) else {
+            if let Some((n, hi, lo, rest)) = super::refpage::plain_row(l) {
+                push_field(e, &n, (hi, lo), &[rest.as_str()], *i);
+            } else if let Some((_, r)) = body.get(k).filter(|(j, _)| *j == i + 1) {
+                // A name alone, its range alone on the next line.
+                let n = l.trim();
+                let name_ok = mnemonic(n) && !n.chars().any(|c| c.is_ascii_lowercase());
+                if let (true, Some(range)) = (name_ok, super::refpage::range(r, true)) {
+                    let bitstring = n.chars().all(|c| c == '0' || c == '1');
+                    let width = range.0 - range.1 + 1;
+                    let constant = (bitstring && n.len() == width as usize)
+                        .then(|| u64::from_str_radix(n, 2).ok())
+                        .flatten();
+                    e.layout.push(Field {
+                        name: n.to_string(),
+                        hi: range.0,
+                        lo: range.1,
+                        constant,
+                        gens: e.gens.clone(),
+                        line: *i as u32 + 1,
+                    });
+                    k += 1;
+                }
+            }
+            continue;
+        };
         let Some((fc, bc)) = cols else {
             let f = c.iter().position(|x| x.eq_ignore_ascii_case("Field"));
             let b = c.iter().position(|x| x.eq_ignore_ascii_case("Bits"));
@@ -332,39 +441,47 @@ fn layout(e: &mut Entry, body: &[(usize, String)]) {
             continue;
         };
         let n = cell.split('=').next().unwrap_or("").trim();
-        let (hi, lo) = range;
-        if !mnemonic(n) || hi < lo || hi > 127 {
-            continue;
-        }
-        let width = hi - lo + 1;
-        let encoding = matches!(n, "ENCODING" | "ENC");
         // Any other cell, the bit-range cell's tail and the field cell's `= BITS`; the
         // range itself is not a constant.
         let bits_tail = c[bc].split_once(char::is_whitespace).map_or("", |x| x.1);
-        let k = c
+        let others: Vec<&str> = c
             .iter()
             .enumerate()
             .filter(|(j, _)| *j != fc && *j != bc)
             .map(|(_, x)| x.as_str())
             .chain([bits_tail, cell.split_once('=').map_or("", |x| x.1)])
-            .filter(|x| width >= 4 && !x.is_empty())
-            .try_fold(None, |acc: Option<u64>, x| {
-                match (acc, constant(x, width, encoding)) {
-                    (Some(a), Some(b)) if a != b => Err(()),
-                    (a, b) => Ok(b.or(a)),
-                }
-            })
-            .ok()
-            .flatten();
-        e.layout.push(Field {
-            name: n.to_string(),
-            hi,
-            lo,
-            constant: k,
-            gens: e.gens.clone(),
-            line: *i as u32 + 1,
-        });
+            .collect();
+        push_field(e, n, range, &others, *i);
     }
+}
+
+/// A field row named `n` over `range` whose constant, if any, is read from `texts` (two
+/// different values read are no reading).
+fn push_field(e: &mut Entry, n: &str, (hi, lo): (u32, u32), texts: &[&str], i: usize) {
+    if !mnemonic(n) || hi < lo || hi > 127 {
+        return;
+    }
+    let width = hi - lo + 1;
+    let encoding = matches!(n, "ENCODING" | "ENC");
+    let k = texts
+        .iter()
+        .filter(|x| width >= 4 && !x.is_empty())
+        .try_fold(None, |acc: Option<u64>, x| {
+            match (acc, constant(x, width, encoding)) {
+                (Some(a), Some(b)) if a != b => Err(()),
+                (a, b) => Ok(b.or(a)),
+            }
+        })
+        .ok()
+        .flatten();
+    e.layout.push(Field {
+        name: n.to_string(),
+        hi,
+        lo,
+        constant: k,
+        gens: e.gens.clone(),
+        line: i as u32 + 1,
+    });
 }
 
 /// `Available on RDNA 3 (GFX11) and RDNA 4 (GFX12).`: read only when every name in it is a
@@ -393,7 +510,8 @@ fn availability(e: &mut Entry, body: &[(usize, String)]) {
         .collect();
 }
 
-/// An operand table (the `Name` column, else the first) or `*`/`-` bullets.
+/// An operand table (the `Name` column, else the first), `*`/`-`/`\u{2022}` bullets, or plain
+/// lines that start with an upper-case operand name (`VDST   32-bit return value`).
 fn operands(e: &mut Entry, body: &[(usize, String)]) {
     let mut col: Option<usize> = None;
     for (i, l) in body {
@@ -404,9 +522,15 @@ fn operands(e: &mut Entry, body: &[(usize, String)]) {
             };
             c.get(k).cloned()
         } else {
-            l.strip_prefix("* ")
+            let b = l
+                .strip_prefix("* ")
                 .or(l.strip_prefix("- "))
-                .map(|b| b.split_whitespace().next().unwrap_or("").to_string())
+                .or(l.strip_prefix('\u{2022}'))
+                .unwrap_or(l);
+            b.split_whitespace()
+                .next()
+                .map(|w| w.trim_end_matches([':', ',']).to_string())
+                .filter(|w| !w.chars().any(|c| c.is_ascii_lowercase()))
         };
         if let Some(n) = name.map(|n| n.trim_matches('`').to_string()) {
             if mnemonic(&n) {

@@ -226,15 +226,21 @@ fn one_line(s: &str) -> String {
     t.join(" / ")
 }
 
+/// The encoding family a page's Format names: the guides call DS `VDS` from RDNA 4 on and
+/// MUBUF `VBUFFER`; a trailing width or note (`DS (64-bit)`) is not part of the name.
+fn format_is(e: &Entry, names: &[&str]) -> bool {
+    e.format.as_ref().is_none_or(|f| {
+        let w = f.value.split([' ', ',', '(']).next().unwrap_or("");
+        names.contains(&w)
+    })
+}
+
 fn is_ds(e: &Entry) -> bool {
-    e.format.as_ref().is_none_or(|f| f.value == "DS") && lower(&e.name).starts_with("ds_")
+    format_is(e, &["DS", "VDS"]) && lower(&e.name).starts_with("ds_")
 }
 
 fn is_buffer(e: &Entry) -> bool {
-    e.format
-        .as_ref()
-        .is_none_or(|f| matches!(f.value.as_str(), "MUBUF" | "VBUFFER"))
-        && lower(&e.name).starts_with("buffer_")
+    format_is(e, &["MUBUF", "VBUFFER"]) && lower(&e.name).starts_with("buffer_")
 }
 
 /// The family whose semantics an entry is compared with, if gcnsmt has one.

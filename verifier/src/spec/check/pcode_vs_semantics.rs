@@ -3,7 +3,7 @@
 
 use super::{doc_side, family, has, lower, one_line, semantics, Body, Ctx};
 use crate::spec::equiv::{compare, Outcome, Side};
-use crate::spec::{Entry, Notation, Pcode};
+use crate::spec::{Entry, Format, Notation, Pcode};
 use gcnsmt_semantics::ir::Def;
 use gcnsmt_semantics::print::stmts_to_string;
 use gcnsmt_semantics::target::Target;
@@ -104,14 +104,117 @@ fn over_targets(
             let all: Vec<&str> = differs.iter().map(|(t, _)| t.name()).collect();
             ev.insert(0, ("targets".into(), all.join(", ")));
         }
+        let first = ev.iter().find(|(k, _)| k == "first difference");
+        // A JSON string's lines are not the file's: its entry is one line.
+        let lines_are_file_lines = c.doc.format != Format::PcodeJson;
+        let line = first
+            .filter(|_| lines_are_file_lines)
+            .and_then(|(_, d)| writing_line(p, d))
+            .unwrap_or(p.line);
         c.find(
             K,
-            p.line,
+            line,
             Some(&e.name),
             Some(t),
             format!("operation: {}", one_line(&p.text)),
             format!("{} (on {t})", verdict.truth),
             ev.into_iter().chain(verdict.evidence.clone()).collect(),
         );
+    }
+}
+
+/// The line of the operation text that writes what the counterexample's first difference is
+/// in (memory, or the named output), when exactly one line of the text writes it; else `None`
+/// (the finding stays at the text's first line: the difference may come from any of them).
+fn writing_line(p: &Pcode, first: &str) -> Option<u32> {
+    let memory = first.starts_with("LDS[") || first.starts_with("MEM[");
+    let output = first
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()?;
+    let writes = |stmt: &str| -> bool {
+        let Some(lhs) = lhs(stmt) else { return false };
+        if memory {
+            lhs.contains("MEM[") || lhs.starts_with('*') || lhs.starts_with("VM[")
+        } else {
+            let base: String = lhs
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            base == output
+                || matches!(base.as_str(), "RETURN_DATA" | "VDST" | "VDATA") && {
+                    matches!(output, "RETURN_DATA" | "VDST" | "VDATA")
+                }
+        }
+    };
+    let hits: Vec<usize> = p
+        .text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.split(';').any(writes))
+        .map(|(i, _)| i)
+        .collect();
+    match hits.as_slice() {
+        [i] => Some(p.line + *i as u32),
+        _ => None,
+    }
+}
+
+/// The assigned side of a statement (`MEM[addr].u32` of `MEM[addr].u32 -= DATA.u32`), or
+/// `None` when it assigns nothing (`==`, `<=`, `>=`, `!=` are comparisons).
+fn lhs(stmt: &str) -> Option<&str> {
+    let b = stmt.as_bytes();
+    for i in 0..b.len() {
+        if b[i] != b'=' {
+            continue;
+        }
+        let prev = if i > 0 { b[i - 1] } else { b' ' };
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        if next == b'=' || matches!(prev, b'=' | b'<' | b'>' | b'!') {
+            // A comparison, unless `<<=`/`>>=`.
+            let shift = i >= 2 && (&b[i - 2..i] == b"<<" || &b[i - 2..i] == b">>");
+            if !shift {
+                return None;
+            }
+        }
+        let end = if matches!(
+            prev,
+            b'+' | b'-' | b'*' | b'/' | b'&' | b'|' | b'^' | b'<' | b'>'
+        ) {
+            i.saturating_sub(1)
+        } else {
+            i
+        };
+        return Some(stmt[..end].trim().trim_start_matches('{').trim());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_that_writes_the_difference() {
+        let p = Pcode {
+            text: "addr = CalcDsAddr(ADDR.b32, 0x0);\ntmp = MEM[addr].u32;\nMEM[addr].u32 = DATA.u32 - tmp;\nRETURN_DATA.u32 = tmp".into(),
+            line: 50,
+            notation: Notation::Amd,
+        };
+        assert_eq!(
+            writing_line(&p, "LDS[0x0]: document 0x01, gcnsmt 0x00"),
+            Some(52)
+        );
+        assert_eq!(writing_line(&p, "RETURN_DATA"), Some(53));
+        let two = Pcode {
+            text: "MEM[a].b32 = DATA.b32;\nMEM[b].b32 = DATA2.b32".into(),
+            ..p
+        };
+        assert_eq!(
+            writing_line(&two, "LDS[0x4]: document 0x01, gcnsmt 0x00"),
+            None
+        );
+        assert_eq!(lhs("x = a == b ? 1 : 0"), Some("x"));
+        assert_eq!(lhs("if (a == b)"), None);
+        assert_eq!(lhs("*V = (*V >= VDATA0) ? 0 : *V+1"), Some("*V"));
     }
 }

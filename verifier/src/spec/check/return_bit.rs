@@ -132,8 +132,61 @@ fn says_return(words: &[String]) -> bool {
                 .any(|w| w == "vdata" || w == "vdst" || w == "return_data"))
 }
 
-/// Whether `s` is a return condition read whole: a return word, one bit, frame words only.
+/// Words an `otherwise` clause may add to the frame: it says the destination is left alone
+/// when the bit is clear (`otherwise VDATA is not written`, `otherwise nothing is returned`),
+/// which is the condition read the other way, not a second condition.
+const ELSE_FRAME: &[&str] = &[
+    "not",
+    "nothing",
+    "no",
+    "left",
+    "untouched",
+    "modified",
+    "changed",
+];
+
+/// Whether `s` is a return condition read whole: a return word, one bit, frame words only;
+/// an `otherwise` clause after it may only say that nothing is returned (a negation or a
+/// keep word, frame words, and no bit).
 fn covered(s: &str) -> bool {
+    let lower = s.to_ascii_lowercase();
+    if let Some(at) = lower.find("otherwise") {
+        let (cond, other) = (&s[..at], &s[at + "otherwise".len()..]);
+        let words = words_of(other);
+        let says_none = words.iter().any(|w| {
+            [
+                "not",
+                "nothing",
+                "no",
+                "keep",
+                "keeps",
+                "kept",
+                "unchanged",
+                "untouched",
+            ]
+            .contains(&w.as_str())
+        });
+        let frame = words.iter().all(|w| {
+            (FRAME.contains(&w.as_str()) || ELSE_FRAME.contains(&w.as_str()))
+                && !BITS.iter().any(|b| b.eq_ignore_ascii_case(w))
+        });
+        return says_none && frame && covered_whole(cond);
+    }
+    covered_whole(s)
+}
+
+/// The words of `s`, lower case, without bit ranges (`VDATA[31:0]` names where, not when).
+fn words_of(s: &str) -> Vec<String> {
+    s.split(|c: char| {
+        c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '.' | ':' | '[' | ']')
+    })
+    .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+    .map(str::to_ascii_lowercase)
+    .collect()
+}
+
+/// [`covered`] for a sentence with no `otherwise` clause.
+fn covered_whole(s: &str) -> bool {
     let words: Vec<String> = s
         .split(|c: char| {
             c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '.' | ':' | '[' | ']')
@@ -222,6 +275,20 @@ mod tests {
         assert!(covered("Returns the pre-op value to VDATA iff SC1 is set."));
         assert!(!covered("Returns the pre-op value unless SC0 is not set."));
         assert!(!covered("Returns the value if SC0 or SC1 is set."));
+        // An `otherwise` clause that says nothing comes back is the same condition.
+        assert!(covered(
+            "The original memory value is returned to VDATA[31:0] if the GLC bit is set; otherwise VDATA is not written."
+        ));
+        assert!(covered(
+            "Returns the old value if SC0 is set, otherwise nothing is returned."
+        ));
+        // One that returns anyway, or names a bit, is not read.
+        assert!(!covered(
+            "Returns the old value if GLC is set, otherwise the value is returned."
+        ));
+        assert!(!covered(
+            "Returns the old value if GLC is set, otherwise not if SC1 is set."
+        ));
     }
 
     #[test]

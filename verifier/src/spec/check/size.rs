@@ -38,6 +38,7 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     let re = Regex::new(r"stride of (\d+) elements \((\d+) bytes\)").expect("valid");
     for m in re.captures_iter(&d.value) {
         let (n, b): (u32, u32) = (m[1].parse().unwrap_or(0), m[2].parse().unwrap_or(0));
+        let line = line_at(d, m.get(0).map_or(0, |x| x.start()));
         let mut ev_scale: Vec<(String, String)> = Vec::new();
         if let Some(x) = our_scale {
             ev_scale.push((
@@ -49,7 +50,7 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
             ev_scale.push(("document pseudocode".into(), format!("OFFSET * {x} bytes")));
             c.find(
                 K,
-                d.line,
+                line,
                 Some(&e.name),
                 None,
                 format!("\"{}\"", &m[0]),
@@ -61,7 +62,7 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
         if n * eb != b {
             c.find(
                 K,
-                d.line,
+                line,
                 Some(&e.name),
                 None,
                 format!("\"{}\"", &m[0]),
@@ -107,6 +108,11 @@ pub(super) fn check(c: &mut Ctx, e: &Entry, _body: &mut Body) {
     }
 }
 
+/// The file line of byte `at` of a description (its text keeps the page's line breaks).
+fn line_at(d: &crate::spec::Located<String>, at: usize) -> u32 {
+    d.line + d.value[..at.min(d.value.len())].matches('\n').count() as u32
+}
+
 /// Each match of `pattern` in `text`, quoted as written, with the number its matching group
 /// holds (0 if it does not parse).
 fn stated(pattern: &str, text: &str) -> Vec<(String, u32)> {
@@ -145,9 +151,10 @@ fn check_stated(
         }
         let (truth, evidence) = explain(x);
         let claim = format!("\"{quote}\"");
+        let line = d.value.find(&quote).map_or(d.line, |i| line_at(d, i));
         c.find(
             KIND,
-            d.line,
+            line,
             Some(&e.name),
             None,
             claim,
