@@ -211,6 +211,7 @@ pub fn parse(path: &str, text: &str) -> Result<MirFile, InputError> {
             ));
         }
     }
+    yaml::check(&lines, &err)?;
     let mut i = 0;
     let mut seen_doc = false;
     while i < lines.len() {
@@ -276,8 +277,12 @@ mod classes;
 mod dom;
 #[path = "mir_ir.rs"]
 mod ir;
+#[path = "mir_regname.rs"]
+mod regname;
 #[path = "mir_shape.rs"]
 mod shape;
+#[path = "mir_yaml.rs"]
+mod yaml;
 use classes::{note_classes, register_entry};
 
 type ErrFn<'a> = &'a dyn Fn(usize, usize, String) -> InputError;
@@ -749,6 +754,8 @@ fn operand(piece: &str, i: usize, col: usize, err: ErrFn) -> Result<Operand, Inp
                 format!("subregister index expects a virtual register: `{t}`"),
             ));
         }
+        let at = col + piece.trim().len() - t.len();
+        regname::check(&name).map_err(|m| err(i, at, m))?;
         OpKind::Phys(name)
     } else if t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         match t.parse::<i64>() {
