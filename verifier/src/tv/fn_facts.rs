@@ -34,10 +34,18 @@ fn ir_lines(f: &MirFile) -> Vec<(usize, String)> {
         let l = l.trim();
         !l.is_empty() && !l.starts_with(';') && !l.starts_with("source_filename")
     };
+    // `"target-cpu"`/`"target-features"`: llc `-run-pass -mcpu=..` adds them to every
+    // function it reads; the target is the one tv checks (`--target`, `targets.rs`).
+    let target_attr =
+        |t: &&str| t.starts_with("\"target-cpu\"=") || t.starts_with("\"target-features\"=");
     let groups: std::collections::BTreeMap<String, String> = (text.lines())
         .filter_map(|l| {
             let (name, body) = l.trim().strip_prefix("attributes ")?.split_once(" = ")?;
-            Some((name.to_string(), body.to_string()))
+            let kept: Vec<&str> = body
+                .split_whitespace()
+                .filter(|t| !target_attr(t))
+                .collect();
+            Some((name.to_string(), kept.join(" ")))
         })
         .collect();
     (text.lines().enumerate())
@@ -111,10 +119,11 @@ pub fn ir_change(before: &MirFile, after: &MirFile) -> Option<String> {
     }
     let first = (b.iter().zip(&a)).find(|(x, y)| x.1 != y.1);
     match first {
-        Some((_, (n, l))) => Some(format!(
-            "the embedded IR module differs, at its line `{}` (about line {n} of {})",
+        Some(((_, lb), (n, l))) => Some(format!(
+            "the embedded IR module differs, at its line `{}` (about line {n} of {}; {})",
             short(l),
-            after.path
+            after.path,
+            words_changed(lb, l)
         )),
         None if b.len() != a.len() => Some(format!(
             "the embedded IR module differs: {} lines before, {} after",
@@ -123,6 +132,23 @@ pub fn ir_change(before: &MirFile, after: &MirFile) -> Option<String> {
         )),
         None => None,
     }
+}
+
+/// The words only one of two IR lines has (an attribute group resolved into a line makes it
+/// long: the words say what differs).
+fn words_changed(before: &str, after: &str) -> String {
+    let only = |x: &str, y: &str| -> Vec<String> {
+        let ys: std::collections::BTreeSet<&str> = y.split_whitespace().collect();
+        (x.split_whitespace().filter(|w| !ys.contains(w)))
+            .take(4)
+            .map(String::from)
+            .collect()
+    };
+    format!(
+        "before only: {}; after only: {}",
+        only(before, after).join(" "),
+        only(after, before).join(" ")
+    )
 }
 
 fn short(l: &str) -> String {
