@@ -403,7 +403,7 @@ impl Ctx<'_> {
         }
         // A carry-in (`S_ADDC_U32`, `S_SUBB_U32`, `S_CSELECT_*`) reads the SCC its block's
         // nearest earlier SCC writer left: that writer is copied right before it.
-        let carry = match reads_scc(d) {
+        let carry = match super::scc::reads(d) {
             false => None,
             // The writer's copy would overwrite the SCC the block reads.
             true if scc_live => return,
@@ -455,7 +455,7 @@ impl Ctx<'_> {
         }
         let w = &insts[at];
         let ok = (self.kind(w) == Some(Kind::Scalar) || self.scalar_compare(w))
-            && !reads_scc(w)
+            && !super::scc::reads(w)
             && inst_reads(w).all(|op| self.defs.contains_key(&op))
             && inst_defs(w).all(|id| self.defs.get(&id) == Some(&(k, at)));
         ok.then_some(w)
@@ -568,14 +568,6 @@ impl Ctx<'_> {
         }
         None
     }
-}
-
-/// Whether `i` reads SCC (a carry-in or a select).
-fn reads_scc(i: &Inst) -> bool {
-    i.ops
-        .iter()
-        .filter(|o| !o.flags.def && !o.flags.implicit_def && !o.flags.undef)
-        .any(|o| matches!(&o.kind, OpKind::Phys(p) if p == "scc"))
 }
 
 /// SALU ops whose result is not a function of their register operands alone.
